@@ -1,0 +1,67 @@
+/* Diagnostics and string helpers shared by Kiln's C code.
+ *
+ * MLIR hands text to callbacks in fragments (MlirStringCallback); KilnStrBuf
+ * accumulates them. Errors are emitted at real locations through the
+ * context's diagnostic engine, never printed directly (only tools/ print). */
+#ifndef KILN_DIALECTS_COMMON_DIAG_H
+#define KILN_DIALECTS_COMMON_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+/// A growable, always NUL-terminated byte buffer. Zero-initialize to start;
+/// release with kilnStrBufDestroy.
+typedef struct KilnStrBuf {
+  char *data;
+  size_t len;
+  size_t cap;
+} KilnStrBuf;
+
+/// Appends `n` bytes. Aborts on allocation failure (out of memory is not a
+/// user error Kiln can report meaningfully).
+void kilnStrBufAppend(KilnStrBuf *buf, const char *s, size_t n);
+/// Appends printf-formatted text.
+void kilnStrBufAppendf(KilnStrBuf *buf, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void kilnStrBufAppendv(KilnStrBuf *buf, const char *fmt, va_list ap);
+/// Returns the contents ("" when empty); borrowed, valid until next append.
+const char *kilnStrBufGet(const KilnStrBuf *buf);
+void kilnStrBufClear(KilnStrBuf *buf);
+void kilnStrBufDestroy(KilnStrBuf *buf);
+
+/// MlirStringCallback appending each fragment to the KilnStrBuf in userData.
+void kilnStrBufCallback(MlirStringRef fragment, void *userData);
+
+/// Emits an error diagnostic at `loc` with printf-formatted text.
+void kilnEmitErrorf(MlirLocation loc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/// Appends the textual form of a type / attribute to `buf`.
+void kilnStrBufAppendType(KilnStrBuf *buf, MlirType type);
+void kilnStrBufAppendAttribute(KilnStrBuf *buf, MlirAttribute attr);
+
+/// Compares an MlirStringRef with a NUL-terminated string.
+int kilnStringRefEquals(MlirStringRef ref, const char *s);
+
+/// A location resolved to a source position. `file` is borrowed from the
+/// context (valid while it lives); line/col are 1-based, 0 when unknown.
+typedef struct KilnSourcePos {
+  MlirStringRef file;
+  int line;
+  int col;
+} KilnSourcePos;
+
+/// Finds the file position a location points at: through NameLoc children,
+/// a CallSite's callee, and a Fused loc's first located member. Returns false
+/// (pos zeroed) for unknown locations.
+bool kilnLocationGetSourcePos(MlirLocation loc, KilnSourcePos *pos);
+
+/// True for the file names MLIR's string parsers give locations when no
+/// source name is passed ("" or "-"): such text came from the tool's input.
+bool kilnLocationFileIsUnnamed(MlirStringRef file);
+
+#endif

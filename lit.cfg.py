@@ -1,0 +1,22 @@
+# Lit configuration for Kiln's tests.
+import os
+import lit.formats
+
+config.name = "Kiln"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt"]
+config.test_source_root = os.path.join(os.path.dirname(__file__), "test")
+config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
+
+# Tools: Kiln's own, then LLVM's FileCheck/not/count.
+config.environment["PATH"] = os.pathsep.join(
+    [config.kiln_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%kiln_src", os.path.dirname(__file__)))
+config.substitutions.append(("%kiln_bin", config.kiln_tools_dir))
+if config.kiln_sanitize:
+    config.available_features.add("asan")

@@ -1,0 +1,286 @@
+/* Kiln's parser for MLIR's textual pass-pipeline syntax.
+ *
+ *   pipeline ::= element (',' element)*
+ *   element  ::= anchor '(' pipeline? ')' | name ('{' options '}')?
+ *
+ * Hand-written because MLIR's own parser cannot see passes registered from C
+ * (there is no C registration call), and because mlirParsePassPipeline
+ * replaces a pass manager's contents. Kiln names are built from the
+ * registry; every other element goes to MLIR verbatim. */
+#include "kiln/passes.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "dialects/common/diag.h"
+#include "pipelines/suggest.h"
+
+/* Named pipelines may expand to named pipelines; this bounds the nesting
+ * (and catches cycles). */
+#define KILN_MAX_PIPELINE_DEPTH 16
+
+typedef struct Parser {
+  const char *text; /* the pipeline being parsed (one expansion level) */
+  size_t length; /* all of it, for error display */
+  size_t end;    /* where parsing stops */
+  size_t pos;
+  int depth;
+  KilnStrBuf *err; /* the message, once something failed */
+} Parser;
+
+static void skipSpace(Parser *p) {
+  while (p->pos < p->end && isspace((unsigned char)p->text[p->pos]))
+    ++p->pos;
+}
+
+static bool isNameChar(char c) {
+  return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.' ||
+         c == '$';
+}
+
+/* Formats "MESSAGE\n  TEXT\n  ^" with the caret at `at`. */
+static MlirLogicalResult fail(Parser *p, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static MlirLogicalResult fail(Parser *p, size_t at, const char *fmt, ...) {
+  if (p->err->len == 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    kilnStrBufAppendv(p->err, fmt, ap);
+    va_end(ap);
+    kilnStrBufAppendf(p->err, "\n  %.*s\n  %*s^", (int)p->length, p->text,
+                      (int)at, "");
+  }
+  return mlirLogicalResultFailure();
+}
+
+static bool isUpstreamName(const char *name, size_t n) {
+  intptr_t count = kilnUpstreamPassGetCount();
+  for (intptr_t i = 0; i < count; ++i) {
+    const char *cand = kilnUpstreamPassGetAt(i)->argument;
+    if (strlen(cand) == n && !memcmp(cand, name, n))
+      return true;
+  }
+  return false;
+}
+
+static void suggestPasses(const char *name, size_t n, KilnStrBuf *out) {
+  KilnSuggester s;
+  kilnSuggesterInit(&s, name, n);
+  for (intptr_t i = 0; i < kilnPassRegistryGetCount(); ++i)
+    kilnSuggesterConsider(&s, kilnPassRegistryGetAt(i)->argument);
+  for (intptr_t i = 0; i < kilnUpstreamPassGetCount(); ++i)
+    kilnSuggesterConsider(&s, kilnUpstreamPassGetAt(i)->argument);
+  kilnSuggesterAppend(&s, out);
+}
+
+/* Scans a balanced '{...}' starting at p->pos; returns its end (exclusive)
+ * or 0 if unbalanced. Quotes protect braces inside values. */
+static size_t scanOptions(Parser *p) {
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = p->pos; i < p->end; ++i) {
+    char c = p->text[i];
+    if (quote) {
+      quote = c == quote ? 0 : quote;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return 0;
+}
+
+static MlirLogicalResult parseElements(Parser *p, MlirOpPassManager pm);
+
+static void appendCallback(MlirStringRef s, void *userData) {
+  kilnStrBufAppend(userData, s.data, s.length);
+}
+
+static MlirLogicalResult expandNamed(Parser *p, MlirOpPassManager pm,
+                                     const KilnPassInfo *info, size_t at) {
+  if (p->depth >= KILN_MAX_PIPELINE_DEPTH)
+    return fail(p, at, "pipeline '%s' nests too deeply (a cycle?)",
+                info->argument);
+  size_t n = strlen(info->pipeline);
+  Parser sub = {info->pipeline, n, n, 0, p->depth + 1, p->err};
+  if (mlirLogicalResultIsSuccess(parseElements(&sub, pm)))
+    return mlirLogicalResultSuccess();
+  /* Point at the use too: the inner message shows the expansion. */
+  kilnStrBufAppendf(p->err, "\n  in named pipeline '%s':\n  %.*s\n  %*s^",
+                    info->argument, (int)p->length, p->text, (int)at, "");
+  return mlirLogicalResultFailure();
+}
+
+/* MLIR's option errors come as several lines with blank ones between:
+ * join the non-empty lines with a space so the message reads as one. */
+static void squeezeLines(KilnStrBuf *msg) {
+  size_t out = 0;
+  bool pendingSeparator = false;
+  for (size_t i = 0; i < msg->len; ++i) {
+    char c = msg->data[i];
+    if (c == '\n' || c == '\r') {
+      pendingSeparator = out > 0;
+      continue;
+    }
+    if (pendingSeparator) {
+      msg->data[out++] = ' ';
+      pendingSeparator = false;
+    }
+    msg->data[out++] = c;
+  }
+  msg->len = out;
+  if (msg->data)
+    msg->data[out] = '\0';
+}
+
+static MlirLogicalResult addPass(Parser *p, MlirOpPassManager pm, size_t at,
+                                 const char *name, size_t nameLength,
+                                 size_t optBegin, size_t optEnd) {
+  const KilnPassInfo *info =
+      kilnPassRegistryLookup(mlirStringRefCreate(name, nameLength));
+  if (info && info->pipeline) {
+    if (optEnd > optBegin)
+      return fail(p, optBegin, "named pipeline '%s' takes no options",
+                  info->argument);
+    return expandNamed(p, pm, info, at);
+  }
+  if (info) {
+    KilnStrBuf err = {0};
+    MlirStringRef opts = {NULL, 0};
+    if (optEnd > optBegin)
+      opts = mlirStringRefCreate(p->text + optBegin + 1, optEnd - optBegin - 2);
+    MlirPass pass = kilnPassCreate(info, opts, appendCallback, &err);
+    if (!pass.ptr) {
+      fail(p, optBegin ? optBegin : at, "%s", kilnStrBufGet(&err));
+      kilnStrBufDestroy(&err);
+      return mlirLogicalResultFailure();
+    }
+    kilnStrBufDestroy(&err);
+    mlirOpPassManagerAddOwnedPass(pm, pass);
+    return mlirLogicalResultSuccess();
+  }
+  if (!isUpstreamName(name, nameLength)) {
+    KilnStrBuf hint = {0};
+    suggestPasses(name, nameLength, &hint);
+    fail(p, at, "unknown pass or pipeline '%.*s'%s", (int)nameLength, name,
+         kilnStrBufGet(&hint));
+    kilnStrBufDestroy(&hint);
+    return mlirLogicalResultFailure();
+  }
+  size_t end = optEnd > optBegin ? optEnd : at + nameLength;
+  KilnStrBuf err = {0};
+  MlirLogicalResult ok = mlirOpPassManagerAddPipeline(
+      pm, mlirStringRefCreate(p->text + at, end - at), appendCallback, &err);
+  if (mlirLogicalResultIsFailure(ok)) {
+    squeezeLines(&err);
+    fail(p, optBegin ? optBegin : at, "invalid use of pass '%.*s': %s",
+         (int)nameLength, name, kilnStrBufGet(&err));
+  }
+  kilnStrBufDestroy(&err);
+  return ok;
+}
+
+static MlirLogicalResult parseElement(Parser *p, MlirOpPassManager pm) {
+  skipSpace(p);
+  size_t at = p->pos;
+  while (p->pos < p->end && isNameChar(p->text[p->pos]))
+    ++p->pos;
+  if (p->pos == at)
+    return fail(p, at, "expected a pass or anchor name");
+  const char *name = p->text + at;
+  size_t nameLength = p->pos - at;
+  skipSpace(p);
+  if (p->pos < p->end && p->text[p->pos] == '(') {
+    ++p->pos;
+    MlirOpPassManager nested = mlirOpPassManagerGetNestedUnder(
+        pm, mlirStringRefCreate(name, nameLength));
+    skipSpace(p);
+    if (p->pos < p->end && p->text[p->pos] != ')' &&
+        mlirLogicalResultIsFailure(parseElements(p, nested)))
+      return mlirLogicalResultFailure();
+    skipSpace(p);
+    if (p->pos >= p->end || p->text[p->pos] != ')')
+      return fail(p, p->pos, "expected ')' to close '%.*s('",
+                  (int)nameLength, name);
+    ++p->pos;
+    return mlirLogicalResultSuccess();
+  }
+  size_t optBegin = 0, optEnd = 0;
+  if (p->pos < p->end && p->text[p->pos] == '{') {
+    optBegin = p->pos;
+    optEnd = scanOptions(p);
+    if (!optEnd)
+      return fail(p, optBegin, "unbalanced '{' in options of '%.*s'",
+                  (int)nameLength, name);
+    p->pos = optEnd;
+  }
+  return addPass(p, pm, at, name, nameLength, optBegin, optEnd);
+}
+
+static MlirLogicalResult parseElements(Parser *p, MlirOpPassManager pm) {
+  for (;;) {
+    if (mlirLogicalResultIsFailure(parseElement(p, pm)))
+      return mlirLogicalResultFailure();
+    skipSpace(p);
+    if (p->pos >= p->end || p->text[p->pos] != ',')
+      return mlirLogicalResultSuccess();
+    ++p->pos;
+  }
+}
+
+/* If the text is "ANCHOR( ... )" spanning the whole string with ANCHOR the
+ * pass manager's own op, returns the inner range. */
+static bool unwrapOuterAnchor(Parser *p, MlirStringRef anchorName) {
+  size_t n = anchorName.length;
+  skipSpace(p);
+  size_t start = p->pos;
+  if (p->end - start < n + 2 ||
+      memcmp(p->text + start, anchorName.data, n) != 0)
+    return false;
+  size_t open = start + n;
+  while (open < p->end && isspace((unsigned char)p->text[open]))
+    ++open;
+  if (open >= p->end || p->text[open] != '(')
+    return false;
+  /* Find the ')' matching this '(' and require only space after it. */
+  int depth = 0;
+  size_t close = open;
+  for (; close < p->end; ++close) {
+    depth += p->text[close] == '(';
+    depth -= p->text[close] == ')';
+    if (depth == 0)
+      break;
+  }
+  if (close >= p->end)
+    return false;
+  for (size_t i = close + 1; i < p->end; ++i)
+    if (!isspace((unsigned char)p->text[i]))
+      return false;
+  p->pos = open + 1;
+  p->end = close;
+  return true;
+}
+
+MlirLogicalResult kilnPipelineAppend(MlirOpPassManager pm,
+                                     MlirStringRef anchorName,
+                                     MlirStringRef text,
+                                     MlirStringCallback errorCallback,
+                                     void *userData) {
+  KilnStrBuf err = {0};
+  Parser p = {text.data, text.length, text.length, 0, 0, &err};
+  MlirLogicalResult ok = mlirLogicalResultSuccess();
+  unwrapOuterAnchor(&p, anchorName);
+  skipSpace(&p);
+  if (p.pos < p.end)
+    ok = parseElements(&p, pm);
+  skipSpace(&p);
+  if (mlirLogicalResultIsSuccess(ok) && p.pos < p.end)
+    ok = fail(&p, p.pos, "unexpected '%c' in pass pipeline", p.text[p.pos]);
+  if (mlirLogicalResultIsFailure(ok) && errorCallback)
+    errorCallback(mlirStringRefCreate(err.data, err.len), userData);
+  kilnStrBufDestroy(&err);
+  return ok;
+}

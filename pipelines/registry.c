@@ -1,0 +1,195 @@
+/* The registry of Kiln passes and named pipelines, and option parsing. */
+#include "kiln/passes.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/common/diag.h"
+#include "pipelines/external_pass.h"
+#include "pipelines/suggest.h"
+
+extern const KilnPassInfo kilnGraphVerifyPass;
+
+/* Listing order is the order of --list-passes. */
+static const KilnPassInfo *const kEntries[] = {
+    &kilnGraphVerifyPass,
+};
+enum { kNumEntries = sizeof(kEntries) / sizeof(kEntries[0]) };
+
+intptr_t kilnPassRegistryGetCount(void) { return kNumEntries; }
+
+const KilnPassInfo *kilnPassRegistryGetAt(intptr_t i) {
+  return i >= 0 && i < kNumEntries ? kEntries[i] : NULL;
+}
+
+const KilnPassInfo *kilnPassRegistryLookup(MlirStringRef argument) {
+  for (int i = 0; i < kNumEntries; ++i)
+    if (kilnStringRefEquals(argument, kEntries[i]->argument))
+      return kEntries[i];
+  return NULL;
+}
+
+static void report(MlirStringCallback cb, void *userData, KilnStrBuf *msg) {
+  if (cb)
+    cb(mlirStringRefCreate(msg->data, msg->len), userData);
+}
+
+/* Parses one value of `spec`'s kind from text [v, v+n). */
+static MlirLogicalResult parseValue(const KilnPassInfo *info,
+                                    const KilnPassOptionSpec *spec,
+                                    const char *v, size_t n,
+                                    KilnPassOptionValue *out,
+                                    KilnStrBuf *err) {
+  /* Strip one level of quotes or braces, as MLIR does. */
+  if (n >= 2 && ((v[0] == '\'' && v[n - 1] == '\'') ||
+                 (v[0] == '"' && v[n - 1] == '"') ||
+                 (v[0] == '{' && v[n - 1] == '}'))) {
+    ++v;
+    n -= 2;
+  }
+  char *text = malloc(n + 1);
+  if (!text)
+    abort();
+  memcpy(text, v, n);
+  text[n] = '\0';
+  MlirLogicalResult ok = mlirLogicalResultSuccess();
+  switch (spec->kind) {
+  case KILN_PASS_OPTION_BOOL:
+    if (!strcmp(text, "true") || !strcmp(text, "1"))
+      out->b = true;
+    else if (!strcmp(text, "false") || !strcmp(text, "0"))
+      out->b = false;
+    else
+      ok = mlirLogicalResultFailure();
+    break;
+  case KILN_PASS_OPTION_INT: {
+    char *end = NULL;
+    errno = 0;
+    long long x = strtoll(text, &end, 0);
+    if (n == 0 || *end != '\0' || errno == ERANGE)
+      ok = mlirLogicalResultFailure();
+    out->i = x;
+    break;
+  }
+  case KILN_PASS_OPTION_STRING:
+    free(out->s);
+    out->s = text;
+    text = NULL;
+    break;
+  }
+  if (mlirLogicalResultIsFailure(ok))
+    kilnStrBufAppendf(err, "invalid value '%s' for option '%s' of pass '%s' "
+                           "(expected %s)",
+                      text, spec->name, info->argument,
+                      spec->kind == KILN_PASS_OPTION_BOOL ? "true or false"
+                                                          : "an integer");
+  free(text);
+  return ok;
+}
+
+static const KilnPassOptionSpec *findOption(const KilnPassInfo *info,
+                                            const char *key, size_t n) {
+  for (int i = 0; i < info->numOptions; ++i)
+    if (strlen(info->options[i].name) == n &&
+        !memcmp(info->options[i].name, key, n))
+      return &info->options[i];
+  return NULL;
+}
+
+/* Length of the value token at `p` (quoted, braced or bare up to a space). */
+static size_t valueLength(const char *p, const char *end) {
+  const char *q = p;
+  if (q < end && (*q == '\'' || *q == '"')) {
+    char quote = *q++;
+    while (q < end && *q != quote)
+      ++q;
+    return (size_t)(q < end ? q + 1 - p : q - p);
+  }
+  int depth = 0;
+  while (q < end && (depth > 0 || (*q != ' ' && *q != '\t'))) {
+    depth += *q == '{';
+    depth -= *q == '}';
+    ++q;
+  }
+  return (size_t)(q - p);
+}
+
+static MlirLogicalResult parseOptions(const KilnPassInfo *info,
+                                      MlirStringRef text,
+                                      KilnPassOptionValue *values,
+                                      KilnStrBuf *err) {
+  const char *p = text.data, *end = text.data + text.length;
+  while (p < end) {
+    if (*p == ' ' || *p == '\t' || *p == '\n') {
+      ++p;
+      continue;
+    }
+    const char *key = p;
+    while (p < end && *p != '=' && *p != ' ' && *p != '\t')
+      ++p;
+    size_t keyLength = (size_t)(p - key);
+    const KilnPassOptionSpec *spec = findOption(info, key, keyLength);
+    if (!spec) {
+      kilnStrBufAppendf(err, "unknown option '%.*s' for pass '%s'",
+                        (int)keyLength, key, info->argument);
+      KilnSuggester s;
+      kilnSuggesterInit(&s, key, keyLength);
+      for (int i = 0; i < info->numOptions; ++i)
+        kilnSuggesterConsider(&s, info->options[i].name);
+      kilnSuggesterAppend(&s, err);
+      if (info->numOptions == 0)
+        kilnStrBufAppendf(err, " (it takes no options)");
+      return mlirLogicalResultFailure();
+    }
+    KilnPassOptionValue *out = &values[spec - info->options];
+    if (p < end && *p == '=') {
+      ++p;
+      size_t n = valueLength(p, end);
+      if (mlirLogicalResultIsFailure(parseValue(info, spec, p, n, out, err)))
+        return mlirLogicalResultFailure();
+      p += n;
+    } else if (spec->kind == KILN_PASS_OPTION_BOOL) {
+      out->b = true; /* a bare flag */
+    } else {
+      kilnStrBufAppendf(err, "option '%s' of pass '%s' needs a value",
+                        spec->name, info->argument);
+      return mlirLogicalResultFailure();
+    }
+  }
+  return mlirLogicalResultSuccess();
+}
+
+static void freeValues(const KilnPassInfo *info, KilnPassOptionValue *values) {
+  for (int i = 0; i < info->numOptions; ++i)
+    free(values[i].s);
+  free(values);
+}
+
+MlirPass kilnPassCreate(const KilnPassInfo *info, MlirStringRef optionText,
+                        MlirStringCallback errorCallback, void *userData) {
+  KilnStrBuf err = {0};
+  MlirPass pass = {NULL};
+  KilnPassOptionValue *values =
+      calloc((size_t)info->numOptions + 1, sizeof(*values));
+  if (!values)
+    abort();
+  for (int i = 0; i < info->numOptions; ++i) {
+    const KilnPassOptionSpec *spec = &info->options[i];
+    const char *d = spec->defaultValue ? spec->defaultValue : "";
+    /* Defaults are Kiln's own text; a bad one is a bug in the entry. */
+    if (mlirLogicalResultIsFailure(
+            parseValue(info, spec, d, strlen(d), &values[i], &err)))
+      goto done;
+  }
+  if (optionText.data &&
+      mlirLogicalResultIsFailure(parseOptions(info, optionText, values, &err)))
+    goto done;
+  pass = kilnExternalPassCreate(info, values);
+done:
+  if (!pass.ptr)
+    report(errorCallback, userData, &err);
+  freeValues(info, values);
+  kilnStrBufDestroy(&err);
+  return pass;
+}

@@ -1,0 +1,60 @@
+/* Unit tests for kilnPipelineAppend: each TEST prints the pipeline MLIR
+ * ends up with (or the error message); pipeline-parser.test checks them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kiln/kiln.h"
+#include "kiln/passes.h"
+#include "mlir-c/Pass.h"
+
+static void printChunk(MlirStringRef s, void *userData) {
+  (void)userData;
+  fprintf(stderr, "%.*s", (int)s.length, s.data);
+}
+
+/* Parses `text` into a fresh module pass manager and prints the result. */
+static void check(MlirContext ctx, const char *name, const char *text) {
+  fprintf(stderr, "TEST: %s\n", name);
+  MlirStringRef anchor = mlirStringRefCreateFromCString("builtin.module");
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, anchor);
+  MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
+  if (mlirLogicalResultIsSuccess(kilnPipelineAppend(
+          opm, anchor, mlirStringRefCreateFromCString(text), printChunk,
+          NULL))) {
+    fprintf(stderr, "ok: ");
+    mlirPrintPassPipeline(opm, printChunk, NULL);
+  } else {
+    fprintf(stderr, "\nfailed");
+  }
+  fprintf(stderr, "\n");
+  mlirPassManagerDestroy(pm);
+}
+
+int main(void) {
+  MlirContext ctx = kilnContextCreate();
+  if (mlirContextIsNull(ctx))
+    return 1;
+  check(ctx, "empty", "");
+  check(ctx, "anchored_empty", "builtin.module()");
+  check(ctx, "kiln_pass", "graph-verify");
+  check(ctx, "unwrap_outer_anchor", "builtin.module(graph-verify)");
+  check(ctx, "mixed_nested",
+        "builtin.module(func.func(graph-verify, canonicalize{max-iterations=3}),"
+        " cse)");
+  check(ctx, "upstream_options", "func.func(canonicalize{max-iterations=4 "
+                                 "test-convergence=true})");
+  check(ctx, "two_anchors_not_unwrapped",
+        "builtin.module(cse),builtin.module(canonicalize)");
+  check(ctx, "unknown_pass", "builtin.module(func.func(graph-verifyy))");
+  check(ctx, "unknown_pass_far", "zzzzzz-qqqq");
+  check(ctx, "kiln_pass_bad_option", "graph-verify{foo=1}");
+  check(ctx, "upstream_bad_option", "canonicalize{max-iteration=3}");
+  check(ctx, "upstream_bad_value", "canonicalize{max-iterations=many}");
+  check(ctx, "missing_paren", "builtin.module(func.func(cse)");
+  check(ctx, "unbalanced_brace", "canonicalize{max-iterations=3");
+  check(ctx, "empty_element", "cse,,canonicalize");
+  check(ctx, "trailing_garbage", "cse) x");
+  check(ctx, "bad_character", "cse;canonicalize");
+  kilnContextDestroy(ctx);
+  return 0;
+}

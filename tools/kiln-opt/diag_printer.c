@@ -1,0 +1,88 @@
+#include "tools/kiln-opt/diag_printer.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dialects/common/diag.h"
+
+void kilnPrintToolError(const char *prog, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: error: ", prog);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+static const char *severityName(MlirDiagnosticSeverity s) {
+  switch (s) {
+  case MlirDiagnosticError:
+    return "error";
+  case MlirDiagnosticWarning:
+    return "warning";
+  case MlirDiagnosticNote:
+    return "note";
+  case MlirDiagnosticRemark:
+    return "remark";
+  }
+  return "error";
+}
+
+/* Prints line `line` of the input and a caret under column `col`. */
+static void printExcerpt(const KilnDiagPrinter *p, int line, int col) {
+  const char *s = p->buf, *end = p->buf + p->length;
+  for (int l = 1; l < line && s < end; ++l) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    s = nl ? nl + 1 : end;
+  }
+  if (s >= end)
+    return;
+  const char *e = memchr(s, '\n', (size_t)(end - s));
+  int n = (int)((e ? e : end) - s);
+  fprintf(stderr, "%.*s\n%*s^\n", n, s, col > 0 ? col - 1 : 0, "");
+}
+
+static void printOne(const KilnDiagPrinter *p, MlirDiagnostic d) {
+  KilnSourcePos pos;
+  KilnStrBuf msg = {0};
+  mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
+  const char *sev = severityName(mlirDiagnosticGetSeverity(d));
+  if (kilnLocationGetSourcePos(mlirDiagnosticGetLocation(d), &pos)) {
+    /* Locations made while parsing name no file: they are the input's. */
+    bool inInput = kilnLocationFileIsUnnamed(pos.file) ||
+                   kilnStringRefEquals(pos.file, p->fileName);
+    if (inInput)
+      pos.file = mlirStringRefCreateFromCString(p->fileName);
+    fprintf(stderr, "%.*s:%d:%d: %s: %s\n", (int)pos.file.length,
+            pos.file.data, pos.line, pos.col, sev, kilnStrBufGet(&msg));
+    if (p->buf && inInput)
+      printExcerpt(p, pos.line, pos.col);
+  } else {
+    KilnStrBuf loc = {0};
+    mlirLocationPrint(mlirDiagnosticGetLocation(d), kilnStrBufCallback, &loc);
+    fprintf(stderr, "%s: %s: %s\n", kilnStrBufGet(&loc), sev,
+            kilnStrBufGet(&msg));
+    kilnStrBufDestroy(&loc);
+  }
+  kilnStrBufDestroy(&msg);
+  intptr_t notes = mlirDiagnosticGetNumNotes(d);
+  for (intptr_t i = 0; i < notes; ++i)
+    printOne(p, mlirDiagnosticGetNote(d, i));
+}
+
+static MlirLogicalResult handle(MlirDiagnostic d, void *userData) {
+  KilnDiagPrinter *p = userData;
+  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError)
+    ++p->numErrors;
+  if (p->forward)
+    return mlirLogicalResultFailure(); /* not handled: pass it on */
+  printOne(p, d);
+  return mlirLogicalResultSuccess();
+}
+
+MlirDiagnosticHandlerID kilnDiagPrinterAttach(KilnDiagPrinter *p,
+                                              MlirContext ctx) {
+  return mlirContextAttachDiagnosticHandler(ctx, handle, p, NULL);
+}
