@@ -5,7 +5,8 @@ import lit.formats
 config.name = "Kiln"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt"]
+# Inputs/, fuzz corpora and regression inputs are data, not tests.
+config.excludes = ["Inputs", "CMakeLists.txt", "corpus", "regressions"]
 config.test_source_root = os.path.join(os.path.dirname(__file__), "test")
 config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
 

@@ -10,10 +10,22 @@
 #include "pipelines/suggest.h"
 
 extern const KilnPassInfo kilnGraphVerifyPass;
+extern const KilnPassInfo kilnGraphDCEPass;
+extern const KilnPassInfo kilnGraphCSEPass;
+
+/* Named pipelines. */
+static const KilnPassInfo kGraphCleanupPipeline = {
+    .argument = "graph-cleanup",
+    .summary = "Verify the graph, merge duplicate ops, erase dead ones",
+    .pipeline = "func.func(graph-verify,graph-cse),graph-dce",
+};
 
 /* Listing order is the order of --list-passes. */
 static const KilnPassInfo *const kEntries[] = {
     &kilnGraphVerifyPass,
+    &kilnGraphDCEPass,
+    &kilnGraphCSEPass,
+    &kGraphCleanupPipeline,
 };
 enum { kNumEntries = sizeof(kEntries) / sizeof(kEntries[0]) };
 

@@ -107,21 +107,27 @@ static int64_t denseIntElement(MlirAttribute a, MlirType elt, intptr_t i) {
   bool isUnsigned = mlirIntegerTypeIsUnsigned(elt);
   if (mlirDenseElementsAttrIsSplat(a))
     i = 0;
+  /* Each branch widens on its own: in `u ? uint32 : int32` C would convert
+   * the signed value to unsigned first, turning -1 into 4294967295. */
   switch (width) {
   case 1:
     return mlirDenseElementsAttrGetBoolValue(a, i);
   case 8:
-    return isUnsigned ? mlirDenseElementsAttrGetUInt8Value(a, i)
-                      : mlirDenseElementsAttrGetInt8Value(a, i);
+    if (isUnsigned)
+      return (int64_t)mlirDenseElementsAttrGetUInt8Value(a, i);
+    return (int64_t)mlirDenseElementsAttrGetInt8Value(a, i);
   case 16:
-    return isUnsigned ? mlirDenseElementsAttrGetUInt16Value(a, i)
-                      : mlirDenseElementsAttrGetInt16Value(a, i);
+    if (isUnsigned)
+      return (int64_t)mlirDenseElementsAttrGetUInt16Value(a, i);
+    return (int64_t)mlirDenseElementsAttrGetInt16Value(a, i);
   case 32:
-    return isUnsigned ? mlirDenseElementsAttrGetUInt32Value(a, i)
-                      : mlirDenseElementsAttrGetInt32Value(a, i);
+    if (isUnsigned)
+      return (int64_t)mlirDenseElementsAttrGetUInt32Value(a, i);
+    return (int64_t)mlirDenseElementsAttrGetInt32Value(a, i);
   default:
-    return isUnsigned ? (int64_t)mlirDenseElementsAttrGetUInt64Value(a, i)
-                      : mlirDenseElementsAttrGetInt64Value(a, i);
+    if (isUnsigned)
+      return (int64_t)mlirDenseElementsAttrGetUInt64Value(a, i);
+    return mlirDenseElementsAttrGetInt64Value(a, i);
   }
 }
 

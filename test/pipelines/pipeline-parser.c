@@ -45,6 +45,9 @@ int main(void) {
                                  "test-convergence=true})");
   check(ctx, "two_anchors_not_unwrapped",
         "builtin.module(cse),builtin.module(canonicalize)");
+  check(ctx, "named_pipeline", "builtin.module(graph-cleanup, cse)");
+  check(ctx, "named_pipeline_nested", "func.func(graph-cleanup)");
+  check(ctx, "named_pipeline_options", "graph-cleanup{x=1}");
   check(ctx, "unknown_pass", "builtin.module(func.func(graph-verifyy))");
   check(ctx, "unknown_pass_far", "zzzzzz-qqqq");
   check(ctx, "kiln_pass_bad_option", "graph-verify{foo=1}");

@@ -40,8 +40,10 @@ static void printExcerpt(const KilnDiagPrinter *p, int line, int col) {
   if (s >= end)
     return;
   const char *e = memchr(s, '\n', (size_t)(end - s));
-  int n = (int)((e ? e : end) - s);
-  fprintf(stderr, "%.*s\n%*s^\n", n, s, col > 0 ? col - 1 : 0, "");
+  /* Control bytes (garbage input) would garble the terminal: show '.'. */
+  for (const char *q = s; q < (e ? e : end); ++q)
+    fputc((unsigned char)*q < 0x20 && *q != '\t' ? '.' : *q, stderr);
+  fprintf(stderr, "\n%*s^\n", col > 0 ? col - 1 : 0, "");
 }
 
 static void printOne(const KilnDiagPrinter *p, MlirDiagnostic d) {

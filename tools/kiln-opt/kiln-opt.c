@@ -97,11 +97,14 @@ static MlirPassManager createPassManager(MlirContext ctx, const KilnOptOptions *
 }
 
 /* Where the parser gives up without a word (custom syntax for graph ops,
- * which IRDL cannot parse), point at the first such op. */
-static void reportSilentParseFailure(const KilnOptOptions *o, const char *text,
-                                     size_t length, int firstLine) {
+ * which IRDL cannot parse), point at the first such op. Reported through the
+ * context, so --verify-diagnostics sees it like any other error. */
+static void reportSilentParseFailure(MlirContext ctx, const char *fileName,
+                                     const char *text, size_t length,
+                                     int firstLine) {
   int line = firstLine;
   const char *s = text, *end = text + length;
+  MlirStringRef file = mlirStringRefCreateFromCString(fileName);
   while (s < end) {
     const char *e = memchr(s, '\n', (size_t)(end - s));
     if (!e)
@@ -111,17 +114,20 @@ static void reportSilentParseFailure(const KilnOptOptions *o, const char *text,
       if (!memcmp(q, "graph.", 6) && (q == s || q[-1] == ' ' || q[-1] == '='))
         hit = q;
     if (hit) {
-      fprintf(stderr,
-              "%s:%d:%d: error: cannot parse '%.*s': graph ops must be "
-              "written in generic form, e.g. %%0 = \"graph.relu\"(%%x) : "
-              "(tensor<4xf32>) -> tensor<4xf32>\n",
-              o->input, line, (int)(hit - s) + 1, (int)(e - hit), hit);
+      kilnEmitErrorf(
+          mlirLocationFileLineColGet(ctx, file, (unsigned)line,
+                                     (unsigned)(hit - s) + 1),
+          "cannot parse '%.*s': graph ops must be written in generic form, "
+          "e.g. %%0 = \"graph.relu\"(%%x) : (tensor<4xf32>) -> "
+          "tensor<4xf32>",
+          (int)(e - hit), hit);
       return;
     }
     s = e + 1;
     ++line;
   }
-  fprintf(stderr, "%s: error: failed to parse the input\n", o->input);
+  kilnEmitErrorf(mlirLocationFileLineColGet(ctx, file, (unsigned)firstLine, 1),
+                 "failed to parse the input");
 }
 
 /* Gives a parser-made location the input's name: mlirModuleCreateParse
@@ -197,8 +203,9 @@ static int processChunk(MlirContext ctx, const KilnOptOptions *o,
   MlirPassManager pm = {NULL};
   MlirOperation op = parseChunk(ctx, o->input, &text);
   if (mlirOperationIsNull(op)) {
-    if (printer->numErrors == errorsBefore && !o->verifyDiagnostics)
-      reportSilentParseFailure(o, chunk->data, chunk->length, chunk->firstLine);
+    if (printer->numErrors == errorsBefore)
+      reportSilentParseFailure(ctx, o->input, chunk->data, chunk->length,
+                               chunk->firstLine);
     goto done;
   }
   if (!o->noGraphVerify && mlirLogicalResultIsFailure(kilnGraphVerify(op)))
@@ -235,6 +242,10 @@ static int run(MlirContext ctx, const KilnOptOptions *o, const char *buf,
   intptr_t numChunks = 1;
   if (o->splitMarker)
     numChunks = kilnSplitInput(buf, length, o->splitMarker, &chunks);
+  if (numChunks < 0) {
+    kilnPrintToolError(kProg, "cannot split '%s' into chunks", o->input);
+    return 1;
+  }
   KilnDiagPrinter printer = {o->input, buf, length, 0, o->verifyDiagnostics};
   int status = 0;
   for (intptr_t i = 0; i < numChunks; ++i) {

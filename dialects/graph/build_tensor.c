@@ -1,0 +1,228 @@
+/* Typed builders for the graph ops of the tensor family: thin wrappers over
+ * kilnGraphBuilderCreateOp that turn C values into attributes, leaving ONNX
+ * defaults off the op. */
+#include "kiln/graph_tensor.h"
+
+#include <string.h>
+
+#include "dialects/common/diag.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+/* Room for the largest attribute list here. */
+#define MAX_ATTRS 2
+
+/* Inference leaves a result unranked when not even its rank follows from
+ * the operands (e.g. reshape to a shape of dynamic length); graph-verify
+ * accepts that, but IRDL requires ranked results, so a builder must not
+ * insert such an op. Returns `op`, or a null op after erasing it. */
+static MlirOperation requireRanked(KilnGraphBuilder *b, MlirOperation op) {
+  if (mlirOperationIsNull(op))
+    return op;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, i));
+    if (mlirTypeIsARankedTensor(t))
+      continue;
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+    kilnEmitErrorf(kilnGraphBuilderGetLocation(b),
+                   "'%.*s' op: the rank of result #%ld cannot be inferred "
+                   "from its operands",
+                   (int)name.length, name.data, (long)i);
+    mlirOperationRemoveFromParent(op);
+    mlirOperationDestroy(op);
+    return (MlirOperation){NULL};
+  }
+  return op;
+}
+
+/* Builds a single-result op; returns its result or a null value. */
+static MlirValue build(KilnGraphBuilder *b, const char *opName,
+                       const MlirValue *operands, intptr_t numOperands,
+                       const MlirNamedAttribute *attrs, intptr_t numAttrs) {
+  MlirOperation op = requireRanked(
+      b, kilnGraphBuilderCreateOp(b, opName, operands, numOperands, attrs,
+                                  numAttrs, -1));
+  if (mlirOperationIsNull(op))
+    return (MlirValue){NULL};
+  return mlirOperationGetResult(op, 0);
+}
+
+MlirValue kilnGraphBuildConstant(KilnGraphBuilder *b, MlirAttribute value) {
+  if (mlirAttributeIsNull(value)) {
+    kilnEmitErrorf(kilnGraphBuilderGetLocation(b),
+                   "'graph.constant' op requires a non-null 'value'");
+    return (MlirValue){NULL};
+  }
+  MlirNamedAttribute attr = mlirNamedAttributeGet(
+      mlirIdentifierGet(kilnGraphBuilderGetContext(b),
+                        mlirStringRefCreateFromCString("value")),
+      value);
+  return build(b, "constant", NULL, 0, &attr, 1);
+}
+
+MlirValue kilnGraphBuildConstantInts(KilnGraphBuilder *b, const int64_t *values,
+                                     intptr_t n) {
+  if (n < 0) {
+    kilnEmitErrorf(kilnGraphBuilderGetLocation(b),
+                   "'graph.constant' op cannot hold %ld values", (long)n);
+    return (MlirValue){NULL};
+  }
+  MlirContext ctx = kilnGraphBuilderGetContext(b);
+  int64_t shape[1] = {n};
+  MlirType type = mlirRankedTensorTypeGet(1, shape, mlirIntegerTypeGet(ctx, 64),
+                                          mlirAttributeGetNull());
+  return kilnGraphBuildConstant(b,
+                                mlirDenseElementsAttrInt64Get(type, n, values));
+}
+
+MlirValue kilnGraphBuildIdentity(KilnGraphBuilder *b, MlirValue input) {
+  return build(b, "identity", &input, 1, NULL, 0);
+}
+
+MlirValue kilnGraphBuildReshape(KilnGraphBuilder *b, MlirValue data,
+                                MlirValue shape, bool allowzero) {
+  const MlirValue operands[] = {data, shape};
+  MlirNamedAttribute attr = kilnGraphAttrInt(b, "allowzero", 1);
+  return build(b, "reshape", operands, 2, &attr, allowzero);
+}
+
+/* An op with one operand and an i64 attribute left off at its default. */
+static MlirValue buildWithInt(KilnGraphBuilder *b, const char *opName,
+                              const MlirValue *operands, intptr_t numOperands,
+                              const char *attrName, int64_t value,
+                              int64_t dflt) {
+  MlirNamedAttribute attr = kilnGraphAttrInt(b, attrName, value);
+  return build(b, opName, operands, numOperands, &attr, value != dflt);
+}
+
+MlirValue kilnGraphBuildFlatten(KilnGraphBuilder *b, MlirValue input,
+                                int64_t axis) {
+  return buildWithInt(b, "flatten", &input, 1, "axis", axis, 1);
+}
+
+MlirValue kilnGraphBuildTranspose(KilnGraphBuilder *b, MlirValue data,
+                                  const int64_t *perm, intptr_t numPerm) {
+  if (perm && numPerm < 0) {
+    kilnEmitErrorf(kilnGraphBuilderGetLocation(b),
+                   "'graph.transpose' op: attribute 'perm' cannot have %ld "
+                   "entries",
+                   (long)numPerm);
+    return (MlirValue){NULL};
+  }
+  if (!perm)
+    return build(b, "transpose", &data, 1, NULL, 0);
+  MlirNamedAttribute attr = kilnGraphAttrInts(b, "perm", perm, numPerm);
+  return build(b, "transpose", &data, 1, &attr, 1);
+}
+
+MlirValue kilnGraphBuildConcat(KilnGraphBuilder *b, const MlirValue *inputs,
+                               intptr_t numInputs, int64_t axis) {
+  MlirNamedAttribute attr = kilnGraphAttrInt(b, "axis", axis);
+  return build(b, "concat", inputs, numInputs, &attr, 1);
+}
+
+MlirOperation kilnGraphBuildSplit(KilnGraphBuilder *b, MlirValue input,
+                                  MlirValue split, int64_t axis,
+                                  intptr_t numOutputs) {
+  if (numOutputs < 1) {
+    kilnEmitErrorf(kilnGraphBuilderGetLocation(b),
+                   "'graph.split' op requires at least one output, got %ld",
+                   (long)numOutputs);
+    return (MlirOperation){NULL};
+  }
+  const MlirValue operands[] = {input, split};
+  MlirNamedAttribute attrs[MAX_ATTRS];
+  intptr_t n = 0;
+  if (axis != 0)
+    attrs[n++] = kilnGraphAttrInt(b, "axis", axis);
+  if (mlirValueIsNull(split))
+    attrs[n++] = kilnGraphAttrInt(b, "num_outputs", numOutputs);
+  return requireRanked(b, kilnGraphBuilderCreateOp(b, "split", operands, 2,
+                                                   attrs, n, numOutputs));
+}
+
+MlirValue kilnGraphBuildSlice(KilnGraphBuilder *b, MlirValue data,
+                              MlirValue starts, MlirValue ends, MlirValue axes,
+                              MlirValue steps) {
+  const MlirValue operands[] = {data, starts, ends, axes, steps};
+  return build(b, "slice", operands, 5, NULL, 0);
+}
+
+MlirValue kilnGraphBuildGather(KilnGraphBuilder *b, MlirValue data,
+                               MlirValue indices, int64_t axis) {
+  const MlirValue operands[] = {data, indices};
+  return buildWithInt(b, "gather", operands, 2, "axis", axis, 0);
+}
+
+MlirValue kilnGraphBuildSqueeze(KilnGraphBuilder *b, MlirValue data,
+                                MlirValue axes) {
+  const MlirValue operands[] = {data, axes};
+  return build(b, "squeeze", operands, 2, NULL, 0);
+}
+
+MlirValue kilnGraphBuildUnsqueeze(KilnGraphBuilder *b, MlirValue data,
+                                  MlirValue axes) {
+  const MlirValue operands[] = {data, axes};
+  return build(b, "unsqueeze", operands, 2, NULL, 0);
+}
+
+MlirValue kilnGraphBuildExpand(KilnGraphBuilder *b, MlirValue input,
+                               MlirValue shape) {
+  const MlirValue operands[] = {input, shape};
+  return build(b, "expand", operands, 2, NULL, 0);
+}
+
+MlirValue kilnGraphBuildTile(KilnGraphBuilder *b, MlirValue input,
+                             MlirValue repeats) {
+  const MlirValue operands[] = {input, repeats};
+  return build(b, "tile", operands, 2, NULL, 0);
+}
+
+MlirValue kilnGraphBuildShape(KilnGraphBuilder *b, MlirValue data,
+                              int64_t start, const int64_t *end) {
+  MlirNamedAttribute attrs[MAX_ATTRS];
+  intptr_t n = 0;
+  if (start != 0)
+    attrs[n++] = kilnGraphAttrInt(b, "start", start);
+  if (end)
+    attrs[n++] = kilnGraphAttrInt(b, "end", *end);
+  return build(b, "shape", &data, 1, attrs, n);
+}
+
+MlirValue kilnGraphBuildRange(KilnGraphBuilder *b, MlirValue start,
+                              MlirValue limit, MlirValue delta) {
+  const MlirValue operands[] = {start, limit, delta};
+  return build(b, "range", operands, 3, NULL, 0);
+}
+
+/* A string attribute unless NULL or equal to the ONNX default. */
+static intptr_t addString(KilnGraphBuilder *b, MlirNamedAttribute *attrs,
+                          intptr_t n, const char *name, const char *value,
+                          const char *dflt) {
+  if (value && strcmp(value, dflt) != 0)
+    attrs[n++] = kilnGraphAttrString(b, name, value);
+  return n;
+}
+
+MlirValue kilnGraphBuildPad(KilnGraphBuilder *b, MlirValue data, MlirValue pads,
+                            MlirValue constantValue, MlirValue axes,
+                            const char *mode) {
+  const MlirValue operands[] = {data, pads, constantValue, axes};
+  MlirNamedAttribute attrs[MAX_ATTRS];
+  intptr_t n = addString(b, attrs, 0, "mode", mode, "constant");
+  return build(b, "pad", operands, 4, attrs, n);
+}
+
+MlirValue kilnGraphBuildDepthToSpace(KilnGraphBuilder *b, MlirValue input,
+                                     int64_t blocksize, const char *mode) {
+  MlirNamedAttribute attrs[MAX_ATTRS];
+  attrs[0] = kilnGraphAttrInt(b, "blocksize", blocksize);
+  intptr_t n = addString(b, attrs, 1, "mode", mode, "DCR");
+  return build(b, "depth_to_space", &input, 1, attrs, n);
+}
+
+MlirValue kilnGraphBuildSpaceToDepth(KilnGraphBuilder *b, MlirValue input,
+                                     int64_t blocksize) {
+  MlirNamedAttribute attr = kilnGraphAttrInt(b, "blocksize", blocksize);
+  return build(b, "space_to_depth", &input, 1, &attr, 1);
+}

@@ -1,0 +1,711 @@
+// RUN: kiln-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(graph-verify))'
+
+// One case per error the nn ops report: IRDL's structural checks and the
+// op table's attribute kinds first, then every shape, element-type and
+// attribute-value rule of the nn inference functions (ops_nn.c).
+
+func.func @negative_conv_missing_weight(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{expects at least 2 operands, but got 1}}
+  %0 = "graph.conv"(%x) : (tensor<1x3x8x8xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_max_pool_without_kernel_shape(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{attribute "kernel_shape" is expected but not provided}}
+  %0 = "graph.max_pool"(%x) : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_max_pool_three_results(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{expects at most 2 results, but got 3}}
+  %0:3 = "graph.max_pool"(%x) {kernel_shape = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>) -> (tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @negative_batch_norm_four_operands(%x: tensor<2x3xf32>, %s: tensor<3xf32>) {
+  // expected-error @+1 {{expects exactly 5 operands, but got 4}}
+  %0 = "graph.batch_norm"(%x, %s, %s, %s) : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_without_segment_sizes(%x: tensor<4xf32>, %s: tensor<1xf32>) {
+  // expected-error @+1 {{operandSegmentSizes}}
+  %0 = "graph.resize"(%x, %s) : (tensor<4xf32>, tensor<1xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_unknown_attribute(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op has unknown attribute 'ceil_mode'}}
+  %0 = "graph.conv"(%x, %w) {ceil_mode = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_group_not_i64(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'group' must be an i64 integer attribute, got 1 : i32}}
+  %0 = "graph.conv"(%x, %w) {group = 1 : i32} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_strides_not_i64_array(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'strides' must be an array<i64: ...> attribute}}
+  %0 = "graph.conv"(%x, %w) {strides = array<i32: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_result_shape(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op result #0 has type tensor<1x4x4x4xf32>, but its operands and attributes imply tensor<1x4x3x3xf32>}}
+  %0 = "graph.conv"(%x, %w) {strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_unranked(%x: tensor<*xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{expected base type 'builtin.tensor' but got 'builtin.unranked_tensor'}}
+  %0 = "graph.conv"(%x, %w) : (tensor<*xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_integer(%x: tensor<1x3x8x8xi32>, %w: tensor<4x3x3x3xi32>) {
+  // expected-error @+1 {{'graph.conv' op operand 'x' must have a floating-point element type (f16, bf16, f32 or f64), got i32}}
+  %0 = "graph.conv"(%x, %w) : (tensor<1x3x8x8xi32>, tensor<4x3x3x3xi32>) -> tensor<1x4x6x6xi32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_element_types_differ(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf16>) {
+  // expected-error @+1 {{'graph.conv' op operands 'x' and 'w' must have the same element type, got f32 and f16}}
+  %0 = "graph.conv"(%x, %w) : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf16>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_rank_2(%x: tensor<3x8xf32>, %w: tensor<4x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op operand 'x' must have rank 3, 4 or 5 (N x C x D1 ... Dn with 1 to 3 spatial dimensions), got rank 2}}
+  %0 = "graph.conv"(%x, %w) : (tensor<3x8xf32>, tensor<4x3xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_weight_rank(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op operand 'w' must have the rank of 'x' (4), got rank 3}}
+  %0 = "graph.conv"(%x, %w) : (tensor<1x3x8x8xf32>, tensor<4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_group_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'group' must be positive, got 0}}
+  %0 = "graph.conv"(%x, %w) {group = 0 : i64} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_channels(%x: tensor<1x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op operand 'x' has 3 channels but 'w' expects 2 per group (w dimension 1) times group 1}}
+  %0 = "graph.conv"(%x, %w) : (tensor<1x3x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_output_channels_vs_group(%x: tensor<1x4x8x8xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op output channels (w dimension 0) 3 are not divisible by group 2}}
+  %0 = "graph.conv"(%x, %w) {group = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_bias_rank(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<1x4xf32>) {
+  // expected-error @+1 {{'graph.conv' op operand 'b' must be 1-D (one value per output channel), got rank 2}}
+  %0 = "graph.conv"(%x, %w, %b) : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<1x4xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_bias_length(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.conv' op operand 'b' must have 4 elements (one value per output channel), got 3}}
+  %0 = "graph.conv"(%x, %w, %b) : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_bias_element_type(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf16>) {
+  // expected-error @+1 {{'graph.conv' op operands 'x' and 'b' must have the same element type, got f32 and f16}}
+  %0 = "graph.conv"(%x, %w, %b) : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf16>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_auto_pad_value(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'auto_pad' must be one of NOTSET, SAME_UPPER, SAME_LOWER, VALID, got "SAME"}}
+  %0 = "graph.conv"(%x, %w) {auto_pad = "SAME"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_strides_count(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'strides' must have 2 values, got 1}}
+  %0 = "graph.conv"(%x, %w) {strides = array<i64: 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_strides_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'strides' must be positive, got [1, 0]}}
+  %0 = "graph.conv"(%x, %w) {strides = array<i64: 1, 0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_dilations_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'dilations' must be positive, got [0, 1]}}
+  %0 = "graph.conv"(%x, %w) {dilations = array<i64: 0, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_pads_count(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'pads' must have 4 values, got 2}}
+  %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_pads_negative(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'pads' must be non-negative, got [1, -1, 1, 1]}}
+  %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, -1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_kernel_shape_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'kernel_shape' must be positive, got [0, 3]}}
+  %0 = "graph.conv"(%x, %w) {kernel_shape = array<i64: 0, 3>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_kernel_shape_vs_weight(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'kernel_shape' [5, 5] does not match the spatial dimensions of operand 'w' (tensor<4x3x3x3xf32>)}}
+  %0 = "graph.conv"(%x, %w) {kernel_shape = array<i64: 5, 5>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_pads_with_auto_pad(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'pads' [1, 1, 1, 1] cannot be combined with auto_pad "VALID"}}
+  %0 = "graph.conv"(%x, %w) {auto_pad = "VALID", pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_kernel_larger_than_input(%x: tensor<1x3x2x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op spatial dimension 0: input size 2 plus padding 0 is smaller than the dilated kernel size 3}}
+  %0 = "graph.conv"(%x, %w) : (tensor<1x3x2x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x1x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_dilation_overflow(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op spatial dimension 0: sizes computed from the attributes overflow 64 bits}}
+  %0 = "graph.conv"(%x, %w) {dilations = array<i64: 4611686018427387904, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_transpose_channels(%x: tensor<1x4x3x3xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv_transpose' op operand 'x' has 4 channels but 'w' expects 3 (w dimension 0)}}
+  %0 = "graph.conv_transpose"(%x, %w) : (tensor<1x4x3x3xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_transpose_channels_vs_group(%x: tensor<1x3x3x3xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv_transpose' op input channels (x dimension 1) 3 are not divisible by group 2}}
+  %0 = "graph.conv_transpose"(%x, %w) {group = 2 : i64} : (tensor<1x3x3x3xf32>, tensor<3x2x3x3xf32>) -> tensor<1x4x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_transpose_group_overflow(%x: tensor<1x?x3x3xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv_transpose' op output channels (w dimension 1 = 2 times group 4611686018427387904) overflow 64 bits}}
+  %0 = "graph.conv_transpose"(%x, %w) {group = 4611686018427387904 : i64} : (tensor<1x?x3x3xf32>, tensor<4x2x3x3xf32>) -> tensor<1x?x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_transpose_output_padding(%x: tensor<1x4x3x3xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv_transpose' op attribute 'output_padding' [0, 2] must be smaller than the stride or the dilation in each dimension (dimension 1: stride 2, dilation 1)}}
+  %0 = "graph.conv_transpose"(%x, %w) {output_padding = array<i64: 0, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x3x3xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_transpose_output_shape_count(%x: tensor<1x4x3x3xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv_transpose' op attribute 'output_shape' must have 2 values, got 4}}
+  %0 = "graph.conv_transpose"(%x, %w) {output_shape = array<i64: 1, 2, 5, 5>} : (tensor<1x4x3x3xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_transpose_output_not_positive(%x: tensor<1x4x3x3xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv_transpose' op spatial dimension 0: output size -1 is not positive (input 3, stride 1, dilated kernel 3, pads 6)}}
+  %0 = "graph.conv_transpose"(%x, %w) {pads = array<i64: 3, 3, 3, 3>} : (tensor<1x4x3x3xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_transpose_same_overflow(%x: tensor<1x4x3x3xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv_transpose' op spatial dimension 0: sizes computed from the attributes overflow 64 bits}}
+  %0 = "graph.conv_transpose"(%x, %w) {auto_pad = "SAME_UPPER", strides = array<i64: 4611686018427387904, 1>} : (tensor<1x4x3x3xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @negative_max_pool_rank_2(%x: tensor<3x8xf32>) {
+  // expected-error @+1 {{'graph.max_pool' op operand 'x' must have rank >= 3 (N x C x D1 ... Dn), got rank 2}}
+  %0 = "graph.max_pool"(%x) {kernel_shape = array<i64>} : (tensor<3x8xf32>) -> tensor<3x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_max_pool_i32(%x: tensor<1x3x8x8xi32>) {
+  // expected-error @+1 {{'graph.max_pool' op operand 'x' must have a floating-point element type (f16, bf16, f32 or f64), got i32}}
+  %0 = "graph.max_pool"(%x) {kernel_shape = array<i64: 2, 2>} : (tensor<1x3x8x8xi32>) -> tensor<1x3x7x7xi32>
+  return
+}
+
+// -----
+
+func.func @negative_average_pool_i8(%x: tensor<1x3x8x8xi8>) {
+  // expected-error @+1 {{'graph.average_pool' op operand 'x' must have a floating-point element type (f16, bf16, f32 or f64), got i8}}
+  %0 = "graph.average_pool"(%x) {kernel_shape = array<i64: 2, 2>} : (tensor<1x3x8x8xi8>) -> tensor<1x3x7x7xi8>
+  return
+}
+
+// -----
+
+func.func @negative_max_pool_storage_order(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'graph.max_pool' op attribute 'storage_order' must be 0 or 1, got 2}}
+  %0 = "graph.max_pool"(%x) {kernel_shape = array<i64: 2, 2>, storage_order = 2 : i64} : (tensor<1x3x8x8xf32>) -> tensor<1x3x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @negative_average_pool_count_include_pad(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'graph.average_pool' op attribute 'count_include_pad' must be 0 or 1, got -1}}
+  %0 = "graph.average_pool"(%x) {count_include_pad = -1 : i64, kernel_shape = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @negative_average_pool_ceil_mode(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'graph.average_pool' op attribute 'ceil_mode' must be 0 or 1, got 3}}
+  %0 = "graph.average_pool"(%x) {ceil_mode = 3 : i64, kernel_shape = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @negative_max_pool_kernel_shape_count(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'graph.max_pool' op attribute 'kernel_shape' must have 2 values, got 1}}
+  %0 = "graph.max_pool"(%x) {kernel_shape = array<i64: 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @negative_max_pool_indices_type(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'graph.max_pool' op result #1 has type tensor<1x3x7x7xi32>, but its operands and attributes imply tensor<1x3x7x7xi64>}}
+  %0:2 = "graph.max_pool"(%x) {kernel_shape = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>) -> (tensor<1x3x7x7xf32>, tensor<1x3x7x7xi32>)
+  return
+}
+
+// -----
+
+func.func @negative_average_pool_window_too_large(%x: tensor<1x3x2x2xf32>) {
+  // expected-error @+1 {{'graph.average_pool' op spatial dimension 0: input size 2 plus padding 0 is smaller than the dilated kernel size 3}}
+  %0 = "graph.average_pool"(%x) {kernel_shape = array<i64: 3, 3>, pads = array<i64: 0, 0, 0, 1>} : (tensor<1x3x2x2xf32>) -> tensor<1x3x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @negative_global_average_pool_rank_2(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'graph.global_average_pool' op operand 'x' must have rank >= 3 (N x C x D1 ... Dn), got rank 2}}
+  %0 = "graph.global_average_pool"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_global_max_pool_integer(%x: tensor<2x3x4xi64>) {
+  // expected-error @+1 {{'graph.global_max_pool' op operand 'x' must have a floating-point element type (f16, bf16, f32 or f64), got i64}}
+  %0 = "graph.global_max_pool"(%x) : (tensor<2x3x4xi64>) -> tensor<2x3x1xi64>
+  return
+}
+
+// -----
+
+func.func @negative_batch_norm_training_mode(%x: tensor<2x3x4x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.batch_norm' op attribute 'training_mode' must be 0, got 1 (Kiln supports the inference form only)}}
+  %0 = "graph.batch_norm"(%x, %s, %b, %m, %v) {training_mode = 1 : i64} : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_batch_norm_scalar_input(%x: tensor<f32>, %s: tensor<1xf32>, %b: tensor<1xf32>, %m: tensor<1xf32>, %v: tensor<1xf32>) {
+  // expected-error @+1 {{'graph.batch_norm' op operand 'x' must have rank >= 1 (N x C x ...), got rank 0}}
+  %0 = "graph.batch_norm"(%x, %s, %b, %m, %v) : (tensor<f32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @negative_batch_norm_integer(%x: tensor<2x3xi32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.batch_norm' op operand 'x' must have a floating-point element type (f16, bf16, f32 or f64), got i32}}
+  %0 = "graph.batch_norm"(%x, %s, %b, %m, %v) : (tensor<2x3xi32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xi32>
+  return
+}
+
+// -----
+
+func.func @negative_batch_norm_scale_length(%x: tensor<2x3x4x4xf32>, %s: tensor<4xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.batch_norm' op operand 'scale' must have 3 elements (one value per channel), got 4}}
+  %0 = "graph.batch_norm"(%x, %s, %b, %m, %v) : (tensor<2x3x4x4xf32>, tensor<4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_batch_norm_var_rank(%x: tensor<2x3x4x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<1x3xf32>) {
+  // expected-error @+1 {{'graph.batch_norm' op operand 'input_var' must be 1-D (one value per channel), got rank 2}}
+  %0 = "graph.batch_norm"(%x, %s, %b, %m, %v) : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<1x3xf32>) -> tensor<2x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_batch_norm_scale_bias_types(%x: tensor<2x3x4x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf16>, %m: tensor<3xf32>, %v: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.batch_norm' op operands 'scale' and 'b' must have the same element type, got f32 and f16}}
+  %0 = "graph.batch_norm"(%x, %s, %b, %m, %v) : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf16>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_batch_norm_integer_mean(%x: tensor<2x3x4x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xi32>, %v: tensor<3xi32>) {
+  // expected-error @+1 {{'graph.batch_norm' op operand 'input_mean' must have a floating-point element type (f16, bf16, f32 or f64), got i32}}
+  %0 = "graph.batch_norm"(%x, %s, %b, %m, %v) : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xi32>) -> tensor<2x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_instance_norm_rank_2(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.instance_norm' op operand 'input' must have rank >= 3 (N x C x D1 ... Dn), got rank 2}}
+  %0 = "graph.instance_norm"(%x, %s, %b) : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_instance_norm_scale_type(%x: tensor<2x3x4xf32>, %s: tensor<3xf16>, %b: tensor<3xf16>) {
+  // expected-error @+1 {{'graph.instance_norm' op operands 'input' and 'scale' must have the same element type, got f32 and f16}}
+  %0 = "graph.instance_norm"(%x, %s, %b) : (tensor<2x3x4xf32>, tensor<3xf16>, tensor<3xf16>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_instance_norm_bias_length(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>, %b: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.instance_norm' op operand 'b' must have 3 elements (one value per channel), got 2}}
+  %0 = "graph.instance_norm"(%x, %s, %b) : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<2xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_layer_norm_axis(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.layer_norm' op attribute 'axis' 3 is out of range for rank 3}}
+  %0 = "graph.layer_norm"(%x, %s) {axis = 3 : i64} : (tensor<2x3x4xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_layer_norm_stash_type(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.layer_norm' op attribute 'stash_type' must be an ONNX float type (1 = float, 10 = float16, 11 = double, 16 = bfloat16), got 7}}
+  %0 = "graph.layer_norm"(%x, %s) {stash_type = 7 : i64} : (tensor<2x3x4xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_layer_norm_scale_shape(%x: tensor<2x3x4xf32>, %s: tensor<4x4xf32>) {
+  // expected-error @+1 {{'graph.layer_norm' op operand 'scale' (tensor<4x4xf32>) does not broadcast to the normalized shape of 'x' (tensor<2x3x4xf32> from axis 1)}}
+  %0 = "graph.layer_norm"(%x, %s) {axis = 1 : i64} : (tensor<2x3x4xf32>, tensor<4x4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_layer_norm_scale_rank(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>) {
+  // expected-error @+1 {{'graph.layer_norm' op operand 'scale' (tensor<3x4xf32>) does not broadcast to the normalized shape of 'x' (tensor<2x3x4xf32> from axis 2)}}
+  %0 = "graph.layer_norm"(%x, %s) : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_layer_norm_bias_type(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error @+1 {{'graph.layer_norm' op operands 'x' and 'b' must have the same element type, got f32 and f16}}
+  %0 = "graph.layer_norm"(%x, %s, %b) : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf16>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_layer_norm_integer(%x: tensor<2x4xi32>, %s: tensor<4xi32>) {
+  // expected-error @+1 {{'graph.layer_norm' op operand 'x' must have a floating-point element type (f16, bf16, f32 or f64), got i32}}
+  %0 = "graph.layer_norm"(%x, %s) : (tensor<2x4xi32>, tensor<4xi32>) -> tensor<2x4xi32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_scalar(%x: tensor<f32>, %scales: tensor<0xf32>, %sizes: tensor<0xi64>) {
+  // expected-error @+1 {{'graph.resize' op operand 'x' must have rank >= 1 (any tensor), got rank 0}}
+  %0 = "graph.resize"(%x, %scales, %sizes) {operandSegmentSizes = array<i32: 1, 0, 1, 1>} : (tensor<f32>, tensor<0xf32>, tensor<0xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_mode(%x: tensor<1x3x4x4xf32>, %scales: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.resize' op attribute 'mode' must be one of nearest, linear, cubic, got "bilinear"}}
+  %0 = "graph.resize"(%x, %scales) {mode = "bilinear", operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<4xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_coordinate_mode(%x: tensor<1x3x4x4xf32>, %scales: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.resize' op attribute 'coordinate_transformation_mode' must be one of half_pixel, half_pixel_symmetric, pytorch_half_pixel, align_corners, asymmetric, tf_crop_and_resize, got "tf_half_pixel_for_nn"}}
+  %0 = "graph.resize"(%x, %scales) {coordinate_transformation_mode = "tf_half_pixel_for_nn", operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<4xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_nearest_mode(%x: tensor<1x3x4x4xf32>, %scales: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.resize' op attribute 'nearest_mode' must be one of round_prefer_floor, round_prefer_ceil, floor, ceil, got "round"}}
+  %0 = "graph.resize"(%x, %scales) {nearest_mode = "round", operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<4xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_aspect_policy(%x: tensor<1x3x4x4xf32>, %sizes: tensor<4xi64>) {
+  // expected-error @+1 {{'graph.resize' op attribute 'keep_aspect_ratio_policy' must be one of stretch, not_larger, not_smaller, got "fit"}}
+  %0 = "graph.resize"(%x, %sizes) {keep_aspect_ratio_policy = "fit", operandSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<1x3x4x4xf32>, tensor<4xi64>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_antialias(%x: tensor<1x3x4x4xf32>, %scales: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.resize' op attribute 'antialias' must be 0 or 1, got 2}}
+  %0 = "graph.resize"(%x, %scales) {antialias = 2 : i64, operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<4xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_exclude_outside(%x: tensor<1x3x4x4xf32>, %scales: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.resize' op attribute 'exclude_outside' must be 0 or 1, got 5}}
+  %0 = "graph.resize"(%x, %scales) {exclude_outside = 5 : i64, operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<4xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_too_many_axes(%x: tensor<1x3x4x4xf32>, %scales: tensor<5xf32>) {
+  // expected-error @+1 {{'graph.resize' op attribute 'axes' has 5 values, more than the rank of 'x' (4)}}
+  %0 = "graph.resize"(%x, %scales) {axes = array<i64: 0, 1, 2, 3, 0>, operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<5xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_axis_out_of_range(%x: tensor<1x3x4x4xf32>, %scales: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.resize' op attribute 'axes' value -5 is out of range for rank 4}}
+  %0 = "graph.resize"(%x, %scales) {axes = array<i64: 2, -5>, operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<2xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_axis_repeated(%x: tensor<1x3x4x4xf32>, %scales: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.resize' op attribute 'axes' repeats axis 3}}
+  %0 = "graph.resize"(%x, %scales) {axes = array<i64: 3, -1>, operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<2xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_roi_type(%x: tensor<1x3x4x4xf32>, %roi: tensor<8xi64>, %scales: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.resize' op operand 'roi' must have element type f16, bf16, f32 or f64, got i64}}
+  %0 = "graph.resize"(%x, %roi, %scales) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<8xi64>, tensor<4xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_roi_length(%x: tensor<1x3x4x4xf32>, %roi: tensor<4xf32>, %scales: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.resize' op operand 'roi' must have 8 elements (a start and an end per resized axis), got 4}}
+  %0 = "graph.resize"(%x, %roi, %scales) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_scales_type(%x: tensor<1x3x4x4xf32>, %scales: tensor<4xf16>) {
+  // expected-error @+1 {{'graph.resize' op operand 'scales' must have element type f32, got f16}}
+  %0 = "graph.resize"(%x, %scales) {operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<4xf16>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_scales_length(%x: tensor<1x3x4x4xf32>, %scales: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.resize' op operand 'scales' must have 2 elements (one value per resized axis), got 4}}
+  %0 = "graph.resize"(%x, %scales) {axes = array<i64: 2, 3>, operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<4xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_sizes_type(%x: tensor<1x3x4x4xf32>, %sizes: tensor<4xi32>) {
+  // expected-error @+1 {{'graph.resize' op operand 'sizes' must have element type i64, got i32}}
+  %0 = "graph.resize"(%x, %sizes) {operandSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<1x3x4x4xf32>, tensor<4xi32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_sizes_rank(%x: tensor<1x3x4x4xf32>, %sizes: tensor<1x4xi64>) {
+  // expected-error @+1 {{'graph.resize' op operand 'sizes' must be 1-D (one value per resized axis), got rank 2}}
+  %0 = "graph.resize"(%x, %sizes) {operandSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<1x3x4x4xf32>, tensor<1x4xi64>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_scales_and_sizes(%x: tensor<1x3x4x4xf32>, %scales: tensor<4xf32>, %sizes: tensor<4xi64>) {
+  // expected-error @+1 {{'graph.resize' op operands 'scales' and 'sizes' cannot both be given}}
+  %0 = "graph.resize"(%x, %scales, %sizes) {operandSegmentSizes = array<i32: 1, 0, 1, 1>} : (tensor<1x3x4x4xf32>, tensor<4xf32>, tensor<4xi64>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_neither(%x: tensor<1x3x4x4xf32>, %roi: tensor<8xf32>) {
+  // expected-error @+1 {{'graph.resize' op requires operand 'scales' or 'sizes'}}
+  %0 = "graph.resize"(%x, %roi) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<1x3x4x4xf32>, tensor<8xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_empty_scales_no_sizes(%x: tensor<1x3x4x4xf32>, %scales: tensor<0xf32>) {
+  // expected-error @+1 {{'graph.resize' op requires operand 'scales' or 'sizes'}}
+  %0 = "graph.resize"(%x, %scales) {operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<0xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_scale_zero(%x: tensor<1x3x4x4xf32>) {
+  %scales = "graph.constant"() {value = dense<[1.0, 1.0, 0.0, 2.0]> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error @+1 {{'graph.resize' op operand 'scales' must hold positive values, got 0 for axis 2}}
+  %0 = "graph.resize"(%x, %scales) {operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<4xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_size_negative(%x: tensor<1x3x4x4xf32>) {
+  %sizes = "graph.constant"() {value = dense<[1, 3, -8, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error @+1 {{'graph.resize' op operand 'sizes' must hold non-negative values, got -8 for axis 2}}
+  %0 = "graph.resize"(%x, %sizes) {operandSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<1x3x4x4xf32>, tensor<4xi64>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_size_overflow(%x: tensor<1x3x4x4xf32>) {
+  %scales = "graph.constant"() {value = dense<[1.0, 1.0, 1.0e30, 1.0]> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error @+1 {{'graph.resize' op output size 4e+30 for axis 2 overflows 64 bits}}
+  %0 = "graph.resize"(%x, %scales) {operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<4xf32>) -> tensor<1x3x?x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_resize_sizes_result(%x: tensor<1x3x4x4xf32>) {
+  %sizes = "graph.constant"() {value = dense<[4, 2, 6, 6]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error @+1 {{'graph.resize' op result #0 has type tensor<4x2x6x7xf32>, but its operands and attributes imply tensor<4x2x6x6xf32>}}
+  %0 = "graph.resize"(%x, %sizes) {operandSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<1x3x4x4xf32>, tensor<4xi64>) -> tensor<4x2x6x7xf32>
+  return
+}

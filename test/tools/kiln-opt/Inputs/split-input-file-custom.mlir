@@ -1,0 +1,9 @@
+// Input of split-input-file.mlir, split with --split-input-file='// ====='.
+func.func @a() {
+// -----
+  return
+}
+  // =====
+func.func @b() {
+  return
+}

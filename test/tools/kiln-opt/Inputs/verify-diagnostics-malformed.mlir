@@ -1,0 +1,11 @@
+// Input of verify-diagnostics.mlir: malformed annotations are errors.
+func.func @ok() {
+  return
+// expected-error no braces
+// expected-error@-9 {{before line 1}}
+// expected-error@sideways {{x}}
+// expected-note {{unterminated
+}
+// These are ordinary words: expected-errors, expected-error-reporting.
+
+// expected-remark@below {{dangling}}
