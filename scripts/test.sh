@@ -1,17 +1,32 @@
 #!/usr/bin/env bash
 # Kiln's test command: installs what is missing, builds the release and the
 # sanitizer builds, and runs the lit suite (lit tests + C unit tests) in both.
-set -euo pipefail
+# Ends with one summary line: "tests: N passed, N failed".
+set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --asan
+scripts/setup.sh --asan || exit 1
 
 LIT=/usr/lib/llvm-22/bin/lit
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 status=0
+
 echo "== lit: release build"
-"$LIT" -q --succinct build/test || status=1
+"$LIT" -s build/test 2>&1 | tee -a "$log" || status=1
 echo "== lit: sanitizer build (ASan + UBSan + LeakSanitizer)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 LSAN_OPTIONS=suppressions=$PWD/test/lsan.supp:print_suppressions=0 \
-  "$LIT" -q --succinct build-asan/test || status=1
+  "$LIT" -s build-asan/test 2>&1 | tee -a "$log" || status=1
+
+# lit prints "  Passed     : N (…)", "  Failed     : N (…)", "  Timed Out  : N"
+# and so on, once per run.
+count() {
+  awk -F: -v k="$1" '{ label = $1; gsub(/^ +| +$/, "", label) }
+    label == k { split($2, f, " "); sum += f[1] } END { print sum + 0 }' "$log"
+}
+passed=$(count Passed)
+failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") ))
+[ "$failed" -eq 0 ] || status=1
+echo "tests: $passed passed, $failed failed"
 exit $status
