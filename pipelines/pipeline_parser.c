@@ -21,11 +21,11 @@
 
 typedef struct Parser {
   const char *text; /* the pipeline being parsed (one expansion level) */
-  size_t length; /* all of it, for error display */
-  size_t end;    /* where parsing stops */
+  size_t length;    /* all of it, for error display */
+  size_t end;       /* where parsing stops */
   size_t pos;
   int depth;
-  KilnStrBuf *err; /* the message, once something failed */
+  KilnStrBuf *err;      /* the message, once something failed */
   MlirStringRef anchor; /* op name of the pass manager being filled */
 } Parser;
 
@@ -54,8 +54,7 @@ static MlirLogicalResult fail(Parser *p, size_t at, const char *fmt, ...) {
   return mlirLogicalResultFailure();
 }
 
-static const KilnUpstreamPassInfo *lookupUpstream(const char *name,
-                                                  size_t n) {
+static const KilnUpstreamPassInfo *lookupUpstream(const char *name, size_t n) {
   intptr_t count = kilnUpstreamPassGetCount();
   for (intptr_t i = 0; i < count; ++i) {
     const KilnUpstreamPassInfo *info = kilnUpstreamPassGetAt(i);

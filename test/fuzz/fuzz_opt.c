@@ -5,9 +5,15 @@
  * a sanitizer report. One context serves every input (creating one costs
  * tens of milliseconds); each input's module is destroyed after use.
  *
- * KILN_FUZZ_STRICT=1 in the environment also traps when the pipeline fails
- * on a module that parsed and passed graph-verify: Kiln's passes should not
- * produce IR the verifier rejects. */
+ * Environment switches for a run:
+ *   KILN_FUZZ_STRICT=1        also trap when the pipeline fails on a module
+ *                             that parsed and passed graph-verify: Kiln's
+ *                             passes should not produce IR the verifier
+ *                             rejects.
+ *   KILN_FUZZ_UNREGISTERED=1  accept unknown ops (kiln-opt's
+ *                             --allow-unregistered-dialect), so graph ops
+ *                             meet regions and side effects of every kind. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +32,7 @@ static const char kPipeline[] =
 
 static MlirContext ctx;
 static MlirPassManager pm;
-static int strict;
+static bool strict;
 
 static MlirLogicalResult swallowDiagnostic(MlirDiagnostic d, void *userData) {
   (void)d;
@@ -37,6 +43,11 @@ static MlirLogicalResult swallowDiagnostic(MlirDiagnostic d, void *userData) {
 /* Exercises the printer on the result without keeping the text. */
 static void discardText(MlirStringRef text, void *userData) {
   *(size_t *)userData += text.length;
+}
+
+static bool envIsOn(const char *name) {
+  const char *value = getenv(name);
+  return value && value[0] == '1';
 }
 
 /* Sets up the context and the pass manager once; traps if that fails, since
@@ -55,8 +66,9 @@ static void initialize(void) {
           mlirPassManagerGetAsOpPassManager(pm), anchor,
           mlirStringRefCreate(kPipeline, sizeof(kPipeline) - 1), NULL, NULL)))
     __builtin_trap();
-  const char *env = getenv("KILN_FUZZ_STRICT");
-  strict = env && env[0] == '1';
+  strict = envIsOn("KILN_FUZZ_STRICT");
+  mlirContextSetAllowUnregisteredDialects(ctx,
+                                          envIsOn("KILN_FUZZ_UNREGISTERED"));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -69,7 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   memcpy(text, data, size);
   text[size] = '\0';
-  MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreate(text, size));
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreate(text, size));
   if (mlirModuleIsNull(module))
     goto done;
   MlirOperation op = mlirModuleGetOperation(module);

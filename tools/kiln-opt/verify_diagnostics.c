@@ -248,6 +248,107 @@ static void appendEscaped(KilnStrBuf *out, const char *s, size_t n) {
   }
 }
 
+/* Bounds on an -re pattern: group nesting, and compiled size in nodes. */
+enum { kMaxRegexDepth = 64, kMaxRegexNodes = 1 << 16 };
+
+static size_t saturatingMul(size_t a, size_t b) {
+  return b && a > SIZE_MAX / b ? SIZE_MAX : a * b;
+}
+
+/// Returns the end (the closing ']') of the bracket expression at `p`, or
+/// the terminating NUL if it has none.
+static const char *skipBracket(const char *p) {
+  const char *q = p + 1;
+  q += *q == '^';
+  q += *q == ']'; /* a leading ']' is literal */
+  while (*q && *q != ']') {
+    char term[3] = {q[1], ']', '\0'};
+    const char *close = NULL;
+    if (*q == '[' && (q[1] == ':' || q[1] == '.' || q[1] == '='))
+      close = strstr(q + 2, term); /* [:alpha:], [.x.], [=x=] */
+    q = close ? close + 2 : q + 1;
+  }
+  return q;
+}
+
+/// glibc's regcomp copies the operand of each '+' and '{m,n}' (X+ is X X*),
+/// so stacked or nested repetitions ("a+++...", "((a+)+)+") cost time and
+/// memory exponential in their number: found by fuzzing, as a hang. This
+/// estimates the compiled size and refuses patterns over kMaxRegexNodes,
+/// and backreferences (their matching can be exponential too). Returns NULL
+/// if `re` is acceptable, else the reason.
+static const char *regexTooComplex(const char *re) {
+  size_t size[kMaxRegexDepth] = {0}; /* of each open group, so far */
+  size_t last = 0; /* size of the last atom, which a repetition copies */
+  int depth = 0;
+  for (const char *p = re; *p; ++p) {
+    size_t copies = 0; /* 0: an atom, not a repetition */
+    switch (*p) {
+    case '(':
+      if (++depth >= kMaxRegexDepth)
+        return "regex groups nest too deeply";
+      size[depth] = 0;
+      last = 0;
+      continue;
+    case ')':
+      last = depth > 0 ? size[depth--] + 1 : 1;
+      break;
+    case '|':
+      last = 0;
+      continue;
+    case '\\':
+      if (p[1] >= '1' && p[1] <= '9')
+        return "regex backreferences are not supported";
+      p += p[1] != '\0';
+      last = 1;
+      break;
+    case '[': {
+      const char *end = skipBracket(p);
+      p = *end ? end : end - 1;
+      last = 1;
+      break;
+    }
+    case '*':
+    case '?':
+      copies = 1; /* one more node around the operand */
+      break;
+    case '+':
+      copies = 2;
+      break;
+    case '{': {
+      char *end;
+      unsigned long m = strtoul(p + 1, &end, 10), n = m;
+      if (!isdigit((unsigned char)p[1])) {
+        last = 1; /* not an interval */
+        break;
+      }
+      if (*end == ',') { /* {m,n}, or {m,} counted as m + 1 copies */
+        ++end;
+        n = isdigit((unsigned char)*end) ? strtoul(end, &end, 10) : m + 1;
+      }
+      copies = m > n ? m : n;
+      copies = copies > 1 ? copies : 1;
+      p = *end == '}' ? end : p;
+      break;
+    }
+    default:
+      last = 1;
+      break;
+    }
+    if (copies) {
+      size_t grown = saturatingMul(last, copies);
+      grown = grown == last ? last + 1 : grown;
+      size[depth] += grown - last; /* the operand is already counted */
+      last = grown;
+    } else {
+      size[depth] += last;
+    }
+    if (size[depth] > kMaxRegexNodes || last > kMaxRegexNodes)
+      return "regex too complex (its repetitions multiply its size)";
+  }
+  return NULL;
+}
+
 /// Compiles an -re message (literal text with {{regex}} pieces, as in MLIR).
 /// Returns NULL on success or a message (written to `err`).
 static const char *compileRegex(const char *text, regex_t **out,
@@ -272,6 +373,9 @@ static const char *compileRegex(const char *text, regex_t **out,
     kilnStrBufAppend(&pattern, ")", 1);
     p = close + 2;
   }
+  result = regexTooComplex(kilnStrBufGet(&pattern));
+  if (result)
+    goto done;
   regex_t *re = malloc(sizeof(*re));
   if (!re)
     abort();
