@@ -297,6 +297,9 @@ int main(int argc, char **argv) {
     goto done;
   }
   mlirContextSetAllowUnregisteredDialects(ctx, o.allowUnregistered);
+  /* MLIR aborts when IR printing is set up on a multithreaded context. */
+  if (o.printBefore || o.printAfter || o.printAfterChange)
+    mlirContextEnableMultithreading(ctx, false);
   if (!kilnOptValidatePipeline(ctx, &o))
     goto done;
   status = run(ctx, &o, buf, length, &out);

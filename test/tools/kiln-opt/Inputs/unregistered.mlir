@@ -1,0 +1,4 @@
+func.func @g() {
+  "foo.bar"() : () -> ()
+  return
+}
