@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "pipelines/option_text.h"
 #include "pipelines/suggest.h"
 
 /* Named pipelines may expand to named pipelines; this bounds the nesting
@@ -155,6 +156,62 @@ static void squeezeLines(KilnStrBuf *msg) {
     msg->data[out] = '\0';
 }
 
+/* Is `key` (n bytes) one of the space-separated names in `list`? */
+static bool listContains(const char *list, const char *key, size_t n) {
+  for (const char *w = list; *w;) {
+    size_t len = strcspn(w, " ");
+    if (len == n && !memcmp(w, key, n))
+      return true;
+    w += len;
+    w += *w == ' ';
+  }
+  return false;
+}
+
+/* Checks the option names in `{...}` (text [begin, end)) against the names
+ * Debian's mlir-opt lists for the pass, so a typo gets Kiln's message with
+ * close names instead of MLIR's, which also goes straight to stderr. */
+static MlirLogicalResult checkUpstreamOptions(
+    Parser *p, const KilnUpstreamPassInfo *info, size_t begin, size_t end) {
+  const char *q = p->text + begin + 1, *stop = p->text + end - 1;
+  while (q < stop) {
+    if (isspace((unsigned char)*q)) {
+      ++q;
+      continue;
+    }
+    const char *key = q;
+    while (q < stop && *q != '=' && !isspace((unsigned char)*q))
+      ++q;
+    size_t n = (size_t)(q - key);
+    if (!listContains(info->options, key, n)) {
+      KilnStrBuf hint = {0};
+      KilnSuggester s;
+      kilnSuggesterInit(&s, key, n);
+      /* The suggester keeps pointers to candidates: split a copy of the
+       * list in place into NUL-terminated names. */
+      KilnStrBuf words = {0};
+      kilnStrBufAppend(&words, info->options, strlen(info->options));
+      for (char *w = words.data; w && *w;) {
+        size_t len = strcspn(w, " ");
+        bool last = w[len] == '\0';
+        w[len] = '\0';
+        kilnSuggesterConsider(&s, w);
+        w += len + !last;
+      }
+      kilnSuggesterAppend(&s, &hint);
+      fail(p, (size_t)(key - p->text), "unknown option '%.*s' for pass '%s'%s%s",
+           (int)n, key, info->argument, kilnStrBufGet(&hint),
+           *info->options ? "" : " (it takes no options)");
+      kilnStrBufDestroy(&words);
+      kilnStrBufDestroy(&hint);
+      return mlirLogicalResultFailure();
+    }
+    if (q < stop && *q == '=')
+      q += 1 + kilnOptionValueLength(q + 1, stop);
+  }
+  return mlirLogicalResultSuccess();
+}
+
 static MlirLogicalResult addPass(Parser *p, MlirOpPassManager pm, size_t at,
                                  const char *name, size_t nameLength,
                                  size_t optBegin, size_t optEnd) {
@@ -195,6 +252,10 @@ static MlirLogicalResult addPass(Parser *p, MlirOpPassManager pm, size_t at,
                 "pipeline '%.*s' must run on 'builtin.module', not '%.*s': "
                 "nest it under builtin.module(...)",
                 (int)nameLength, name, (int)p->anchor.length, p->anchor.data);
+  if (optEnd > optBegin &&
+      mlirLogicalResultIsFailure(checkUpstreamOptions(p, upstream, optBegin,
+                                                      optEnd)))
+    return mlirLogicalResultFailure();
   size_t end = optEnd > optBegin ? optEnd : at + nameLength;
   KilnStrBuf err = {0};
   MlirLogicalResult ok = mlirOpPassManagerAddPipeline(

@@ -7,6 +7,7 @@
 
 #include "dialects/common/diag.h"
 #include "pipelines/external_pass.h"
+#include "pipelines/option_text.h"
 #include "pipelines/suggest.h"
 
 extern const KilnPassInfo kilnGraphVerifyPass;
@@ -109,24 +110,6 @@ static const KilnPassOptionSpec *findOption(const KilnPassInfo *info,
   return NULL;
 }
 
-/* Length of the value token at `p` (quoted, braced or bare up to a space). */
-static size_t valueLength(const char *p, const char *end) {
-  const char *q = p;
-  if (q < end && (*q == '\'' || *q == '"')) {
-    char quote = *q++;
-    while (q < end && *q != quote)
-      ++q;
-    return (size_t)(q < end ? q + 1 - p : q - p);
-  }
-  int depth = 0;
-  while (q < end && (depth > 0 || (*q != ' ' && *q != '\t'))) {
-    depth += *q == '{';
-    depth -= *q == '}';
-    ++q;
-  }
-  return (size_t)(q - p);
-}
-
 static MlirLogicalResult parseOptions(const KilnPassInfo *info,
                                       MlirStringRef text,
                                       KilnPassOptionValue *values,
@@ -157,7 +140,7 @@ static MlirLogicalResult parseOptions(const KilnPassInfo *info,
     KilnPassOptionValue *out = &values[spec - info->options];
     if (p < end && *p == '=') {
       ++p;
-      size_t n = valueLength(p, end);
+      size_t n = kilnOptionValueLength(p, end);
       if (mlirLogicalResultIsFailure(parseValue(info, spec, p, n, out, err)))
         return mlirLogicalResultFailure();
       p += n;

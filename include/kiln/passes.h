@@ -69,6 +69,8 @@ typedef struct KilnUpstreamPassInfo {
   const char *argument;
   const char *summary;
   bool isPipeline;
+  /* Its option names, space-separated ("" for none). */
+  const char *options;
 } KilnUpstreamPassInfo;
 intptr_t kilnUpstreamPassGetCount(void);
 const KilnUpstreamPassInfo *kilnUpstreamPassGetAt(intptr_t i);
