@@ -115,10 +115,47 @@ MlirValue kilnGraphBuildTranspose(KilnGraphBuilder *b, MlirValue data,
   return build(b, "transpose", &data, 1, &attr, 1);
 }
 
-MlirValue kilnGraphBuildConcat(KilnGraphBuilder *b, const MlirValue *inputs,
-                               intptr_t numInputs, int64_t axis) {
+MlirValue kilnGraphBuildConcat(KilnGraphBuilder *b, MlirValue a, MlirValue b2,
+                               int64_t axis) {
+  const MlirValue operands[] = {a, b2};
   MlirNamedAttribute attr = kilnGraphAttrInt(b, "axis", axis);
-  return build(b, "concat", inputs, numInputs, &attr, 1);
+  return build(b, "concat", operands, 2, &attr, 1);
+}
+
+/* Erases the last `links` ops of a concat chain ending in `last`, newest
+ * first: each link's result is used only by the next, already erased. */
+static void eraseChain(MlirValue last, intptr_t links) {
+  for (; links > 0; --links) {
+    MlirOperation op = mlirOpResultGetOwner(last);
+    last = mlirOperationGetOperand(op, 0);
+    mlirOperationRemoveFromParent(op);
+    mlirOperationDestroy(op);
+  }
+}
+
+MlirValue kilnGraphBuildConcatN(KilnGraphBuilder *b, const MlirValue *inputs,
+                                intptr_t n, int64_t axis) {
+  MlirLocation loc = kilnGraphBuilderGetLocation(b);
+  if (n < 1) {
+    kilnEmitErrorf(
+        loc, "'graph.concat' op requires at least one input, got %ld", (long)n);
+    return (MlirValue){NULL};
+  }
+  for (intptr_t i = 0; i < n; ++i)
+    if (!inputs || mlirValueIsNull(inputs[i])) {
+      kilnEmitErrorf(loc, "'graph.concat' op input #%ld is null", (long)i);
+      return (MlirValue){NULL};
+    }
+  MlirValue acc = inputs[0];
+  for (intptr_t i = 1; i < n; ++i) {
+    MlirValue next = kilnGraphBuildConcat(b, acc, inputs[i], axis);
+    if (mlirValueIsNull(next)) {
+      eraseChain(acc, i - 1);
+      return next;
+    }
+    acc = next;
+  }
+  return acc;
 }
 
 MlirOperation kilnGraphBuildSplit(KilnGraphBuilder *b, MlirValue input,

@@ -347,14 +347,19 @@ irdl.dialect @graph {
     irdl.operands(data: %t0)
     irdl.results(transposed: %t1)
   }
+  // Binary: a variadic operand would bind every input to one type (see
+  // docs/graph-dialect.md); N-ary ONNX Concat imports as a chain.
   irdl.operation @concat {
     %t0 = irdl.base "!builtin.tensor"
     %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
     %axis = irdl.base "#builtin.integer"
-    irdl.operands(inputs: variadic %t0)
-    irdl.results(concat_result: %t1)
+    irdl.operands(a: %t0, b: %t1)
+    irdl.results(concat_result: %t2)
     irdl.attributes {"axis" = %axis}
   }
+  // Variadic results share one type: equal pieces only (unequal ONNX splits
+  // import as graph.slice ops).
   irdl.operation @split {
     %t0 = irdl.base "!builtin.tensor"
     %t1 = irdl.base "!builtin.tensor"

@@ -51,16 +51,26 @@ MlirValue kilnGraphBuildFlatten(KilnGraphBuilder *b, MlirValue input,
 MlirValue kilnGraphBuildTranspose(KilnGraphBuilder *b, MlirValue data,
                                   const int64_t *perm, intptr_t numPerm);
 
-/// graph.concat (ONNX Concat) of `inputs[0..numInputs)` (at least one)
-/// along `axis`.
-MlirValue kilnGraphBuildConcat(KilnGraphBuilder *b, const MlirValue *inputs,
-                               intptr_t numInputs, int64_t axis);
+/// graph.concat (ONNX Concat) of `a` and `b` along `axis`: they agree in
+/// element type, rank and every dim but `axis`. The op is binary because
+/// IRDL binds all values of a variadic operand to one type.
+MlirValue kilnGraphBuildConcat(KilnGraphBuilder *b, MlirValue a, MlirValue b2,
+                               int64_t axis);
+
+/// ONNX's N-ary Concat of `inputs[0..n)` (borrowed) along `axis`, built as
+/// the left-leaning chain concat(concat(in0, in1), in2)... (exact). n == 1
+/// returns inputs[0] and builds nothing. n < 1 or a null input is an error;
+/// on any error nothing stays inserted and the result is a null value.
+MlirValue kilnGraphBuildConcatN(KilnGraphBuilder *b, const MlirValue *inputs,
+                                intptr_t n, int64_t axis);
 
 /// graph.split (ONNX Split) of `input` along `axis` into `numOutputs`
-/// results. With a null `split`, the parts are near-equal (attribute
-/// num_outputs = numOutputs); otherwise `split` (1-D i64 with numOutputs
-/// entries) gives their sizes. Returns the op (its results are the parts),
-/// or a null op.
+/// results. With a null `split`, the parts are ceil(d / numOutputs) each
+/// (attribute num_outputs = numOutputs); otherwise `split` (1-D i64 with
+/// numOutputs entries) gives their sizes. The parts must come out equal
+/// (IRDL gives all results of a variadic one type): build unequal ones with
+/// kilnGraphBuildSlice. Returns the op (its results are the parts), or a
+/// null op.
 MlirOperation kilnGraphBuildSplit(KilnGraphBuilder *b, MlirValue input,
                                   MlirValue split, int64_t axis,
                                   intptr_t numOutputs);

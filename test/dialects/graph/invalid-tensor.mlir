@@ -4,7 +4,7 @@
 // IRDL: a required attribute is missing.
 func.func @negative_concat_no_axis(%x: tensor<2xf32>) {
   // expected-error @+1 {{attribute "axis" is expected but not provided}}
-  %0 = "graph.concat"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  %0 = "graph.concat"(%x, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
   return
 }
 
@@ -19,10 +19,19 @@ func.func @negative_reshape_one_operand(%x: tensor<2xf32>) {
 
 // -----
 
-// IRDL: a variadic operand binds one type (see tensor.mlir).
-func.func @negative_concat_mixed_types(%a: tensor<2xf32>, %b: tensor<3xf32>) {
+// IRDL: concat is binary (N-ary ONNX Concat is a chain of them).
+func.func @negative_concat_three(%x: tensor<2xf32>) {
+  // expected-error @+1 {{expects exactly 2 operands}}
+  %0 = "graph.concat"(%x, %x, %x) {axis = 0 : i64} : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+// IRDL: a variadic result binds one type, so split pieces must be equal.
+func.func @negative_split_mixed_types(%x: tensor<5xf32>, %s: tensor<2xi64>) {
   // expected-error @+1 {{expected 'tensor<2xf32>' but got 'tensor<3xf32>'}}
-  %0 = "graph.concat"(%a, %b) {axis = 0 : i64} : (tensor<2xf32>, tensor<3xf32>) -> tensor<5xf32>
+  %0:2 = "graph.split"(%x, %s) : (tensor<5xf32>, tensor<2xi64>) -> (tensor<2xf32>, tensor<3xf32>)
   return
 }
 
@@ -162,9 +171,33 @@ func.func @negative_transpose_perm_kind(%x: tensor<2x3xf32>) {
 
 // -----
 
-func.func @negative_concat_empty() {
-  // expected-error @+1 {{'graph.concat' op requires at least one operand 'inputs'}}
-  %0 = "graph.concat"() {axis = 0 : i64} : () -> tensor<2xf32>
+func.func @negative_concat_one(%x: tensor<2xf32>) {
+  // expected-error @+1 {{expects exactly 2 operands}}
+  %0 = "graph.concat"(%x) {axis = 0 : i64} : (tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_concat_rank(%a: tensor<2x3xf32>, %b: tensor<6xf32>) {
+  // expected-error @+1 {{'graph.concat' op operands 'a' (tensor<2x3xf32>) and 'b' (tensor<6xf32>) differ in rank}}
+  %0 = "graph.concat"(%a, %b) {axis = 0 : i64} : (tensor<2x3xf32>, tensor<6xf32>) -> tensor<8x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_concat_dim(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+1 {{'graph.concat' op operands 'a' (tensor<2x3xf32>) and 'b' (tensor<3x4xf32>) differ in dimension 0 (only axis 1 may differ)}}
+  %0 = "graph.concat"(%a, %b) {axis = 1 : i64} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x7xf32>
+  return
+}
+
+// -----
+
+func.func @negative_concat_element_type(%a: tensor<2x3xf32>, %b: tensor<2x3xf16>) {
+  // expected-error @+1 {{'graph.concat' op operands 'a' (tensor<2x3xf32>) and 'b' (tensor<2x3xf16>) differ in element type}}
+  %0 = "graph.concat"(%a, %b) {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2x3xf16>) -> tensor<4x3xf32>
   return
 }
 
@@ -229,6 +262,23 @@ func.func @negative_split_axis(%x: tensor<4xf32>) {
 func.func @negative_split_too_many(%x: tensor<5xf32>) {
   // expected-error @+1 {{'graph.split' op cannot split a dimension of size 5 into 4 outputs of size ceil(5 / 4)}}
   %0:4 = "graph.split"(%x) {num_outputs = 4 : i64} : (tensor<5xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+  return
+}
+
+// -----
+
+func.func @negative_split_unequal(%x: tensor<5x2xf32>) {
+  %s = "graph.constant"() {value = dense<[2, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+1 {{'graph.split' op pieces of sizes [2, 3] along axis 0 differ; the graph dialect represents only equal pieces (IRDL gives all results of a variadic one type): use graph.slice for each piece}}
+  %0:2 = "graph.split"(%x, %s) : (tensor<5x2xf32>, tensor<2xi64>) -> (tensor<?x2xf32>, tensor<?x2xf32>)
+  return
+}
+
+// -----
+
+func.func @negative_split_uneven(%x: tensor<2x5xf32>) {
+  // expected-error @+1 {{'graph.split' op pieces of sizes [3, 2] along axis 1 differ}}
+  %0:2 = "graph.split"(%x) {axis = -1 : i64, num_outputs = 2 : i64} : (tensor<2x5xf32>) -> (tensor<2x?xf32>, tensor<2x?xf32>)
   return
 }
 

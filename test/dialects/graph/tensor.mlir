@@ -45,17 +45,23 @@ func.func @transpose(%x: tensor<2x3x4xf32>) -> (tensor<4x3x2xf32>, tensor<2x4x3x
   return %0, %1 : tensor<4x3x2xf32>, tensor<2x4x3xf32>
 }
 
-// IRDL binds one type to a variadic operand or result, so every input of a
-// concat (and every output of a split) must have the same type to verify.
+// concat is binary, so its inputs may differ along the axis; dynamic dims
+// take the other input's static size, and a dynamic axis dim makes the sum
+// dynamic. N-ary ONNX Concat is a chain.
 // CHECK-LABEL: func.func @concat
-// CHECK: "graph.concat"(%{{.*}}, %{{.*}}, %{{.*}}) {axis = -1 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x9xf32>
-// CHECK: "graph.concat"(%{{.*}}) {axis = 0 : i64} : (tensor<?x4xf32>) -> tensor<?x4xf32>
-func.func @concat(%a: tensor<2x3xf32>, %b: tensor<?x4xf32>) -> (tensor<2x9xf32>, tensor<?x4xf32>) {
-  %0 = "graph.concat"(%a, %a, %a) {axis = -1 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x9xf32>
-  %1 = "graph.concat"(%b) {axis = 0 : i64} : (tensor<?x4xf32>) -> tensor<?x4xf32>
-  return %0, %1 : tensor<2x9xf32>, tensor<?x4xf32>
+// CHECK: %[[M:.*]] = "graph.concat"(%{{.*}}, %{{.*}}) {axis = -1 : i64} : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x7xf32>
+// CHECK: "graph.concat"(%{{.*}}, %{{.*}}) {axis = 0 : i64} : (tensor<?x4xf32>, tensor<2x?xf32>) -> tensor<?x4xf32>
+// CHECK: "graph.concat"(%{{.*}}, %{{.*}}) {axis = 1 : i64} : (tensor<?x4xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
+// CHECK: "graph.concat"(%[[M]], %{{.*}}) {axis = 1 : i64} : (tensor<2x7xf32>, tensor<2x3xf32>) -> tensor<2x10xf32>
+func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>, %c: tensor<?x4xf32>, %d: tensor<2x?xf32>) -> (tensor<?x4xf32>, tensor<2x?xf32>, tensor<2x10xf32>) {
+  %0 = "graph.concat"(%a, %b) {axis = -1 : i64} : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x7xf32>
+  %1 = "graph.concat"(%c, %d) {axis = 0 : i64} : (tensor<?x4xf32>, tensor<2x?xf32>) -> tensor<?x4xf32>
+  %2 = "graph.concat"(%c, %d) {axis = 1 : i64} : (tensor<?x4xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
+  %3 = "graph.concat"(%0, %a) {axis = 1 : i64} : (tensor<2x7xf32>, tensor<2x3xf32>) -> tensor<2x10xf32>
+  return %1, %2, %3 : tensor<?x4xf32>, tensor<2x?xf32>, tensor<2x10xf32>
 }
 
+// IRDL gives all results of a variadic one type: split makes equal pieces.
 // CHECK-LABEL: func.func @split
 // CHECK: "graph.split"(%{{.*}}) {axis = 1 : i64, num_outputs = 3 : i64} : (tensor<2x9xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>)
 // CHECK: "graph.split"(%{{.*}}, %{{.*}}) : (tensor<6x2xf32>, tensor<2xi64>) -> (tensor<3x2xf32>, tensor<3x2xf32>)

@@ -9,7 +9,7 @@ func.func @dead_chain(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
   %1 = "graph.relu"(%0) : (tensor<2xf32>) -> tensor<2xf32>
   %c = "graph.constant"() {value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
   %2 = "graph.mul"(%1, %c) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
-  %3 = "graph.concat"(%2, %1, %2) {axis = 0 : i64} : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<6xf32>
+  %3 = "graph.concat"(%2, %1) {axis = 0 : i64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
   return %a : tensor<2xf32>
 }
 

@@ -22,8 +22,10 @@ func.func @transpose(%x: tensor<2x3x4xf32>) -> (tensor<4x3x2xf32>, tensor<2x4x3x
   %1 = "graph.transpose"(%x) {perm = array<i64: 0, 2, 1>} : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>
   return %0, %1 : tensor<4x3x2xf32>, tensor<2x4x3xf32>
 }
-func.func @concat(%a: tensor<2x3xf32>, %b: tensor<?x4xf32>) -> (tensor<2x9xf32>, tensor<?x4xf32>) {
-  %0 = "graph.concat"(%a, %a, %a) {axis = -1 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x9xf32>
-  %1 = "graph.concat"(%b) {axis = 0 : i64} : (tensor<?x4xf32>) -> tensor<?x4xf32>
-  return %0, %1 : tensor<2x9xf32>, tensor<?x4xf32>
+func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>, %c: tensor<?x4xf32>, %d: tensor<2x?xf32>) -> (tensor<?x4xf32>, tensor<2x?xf32>, tensor<2x10xf32>) {
+  %0 = "graph.concat"(%a, %b) {axis = -1 : i64} : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x7xf32>
+  %1 = "graph.concat"(%c, %d) {axis = 0 : i64} : (tensor<?x4xf32>, tensor<2x?xf32>) -> tensor<?x4xf32>
+  %2 = "graph.concat"(%c, %d) {axis = 1 : i64} : (tensor<?x4xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
+  %3 = "graph.concat"(%0, %a) {axis = 1 : i64} : (tensor<2x7xf32>, tensor<2x3xf32>) -> tensor<2x10xf32>
+  return %1, %2, %3 : tensor<?x4xf32>, tensor<2x?xf32>, tensor<2x10xf32>
 }
