@@ -43,8 +43,12 @@ void kilnSuggesterInit(KilnSuggester *s, const char *word, size_t wordLength) {
 
 void kilnSuggesterConsider(KilnSuggester *s, const char *candidate) {
   size_t limit = s->wordLength / 3 > 2 ? s->wordLength / 3 : 2;
-  size_t d = kilnEditDistance(s->word, s->wordLength, candidate,
-                              strlen(candidate), limit);
+  size_t n = strlen(candidate);
+  size_t d = kilnEditDistance(s->word, s->wordLength, candidate, n, limit);
+  /* A truncated name ("require-static") is as good a hint as a typo. */
+  if (s->wordLength >= 3 && n > s->wordLength &&
+      !memcmp(candidate, s->word, s->wordLength))
+    d = 1;
   if (d > limit || d == 0)
     return;
   /* Insert into the sorted best-3 list. */

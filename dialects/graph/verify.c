@@ -130,8 +130,29 @@ static MlirLogicalResult verifyOp(MlirOperation operation,
 }
 
 typedef struct WalkState {
-  bool failed;
+  KilnGraphVerifyOptions options;
+  int64_t numErrors;
 } WalkState;
+
+/* With require-static-shapes: every result of a graph op has a static
+ * shape (what code generation needs before dynamic shapes are supported). */
+static MlirLogicalResult checkStatic(MlirOperation operation,
+                                     const KilnGraphOpInfo *op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(operation); ++i) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(operation, i));
+    if (mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t))
+      continue;
+    KilnStrBuf buf = {0};
+    kilnStrBufAppendType(&buf, t);
+    kilnEmitErrorf(mlirOperationGetLocation(operation),
+                   "'graph.%s' op result #%ld has a dynamic shape (%s); "
+                   "static shapes are required here",
+                   op->name, (long)i, kilnStrBufGet(&buf));
+    kilnStrBufDestroy(&buf);
+    return mlirLogicalResultFailure();
+  }
+  return mlirLogicalResultSuccess();
+}
 
 static MlirWalkResult verifyCallback(MlirOperation operation, void *userData) {
   WalkState *st = userData;
@@ -139,27 +160,52 @@ static MlirWalkResult verifyCallback(MlirOperation operation, void *userData) {
   if (name.length <= 6 || memcmp(name.data, "graph.", 6) != 0)
     return MlirWalkResultAdvance;
   const KilnGraphOpInfo *op = kilnGraphOpLookup(name);
+  bool failed;
   if (!op) {
     kilnEmitErrorf(mlirOperationGetLocation(operation),
                    "'%.*s' is not in Kiln's graph op table", (int)name.length,
                    name.data);
-    st->failed = true;
-  } else if (mlirLogicalResultIsFailure(verifyOp(operation, op))) {
-    st->failed = true;
+    failed = true;
+  } else {
+    failed = mlirLogicalResultIsFailure(verifyOp(operation, op)) ||
+             (st->options.requireStaticShapes &&
+              mlirLogicalResultIsFailure(checkStatic(operation, op)));
   }
+  st->numErrors += failed;
+  if (failed && st->options.maxErrors > 0 &&
+      st->numErrors >= st->options.maxErrors)
+    return MlirWalkResultInterrupt;
   return MlirWalkResultAdvance;
 }
 
-MlirLogicalResult kilnGraphVerify(MlirOperation root) {
-  WalkState st = {false};
+MlirLogicalResult kilnGraphVerifyWithOptions(MlirOperation root,
+                                             KilnGraphVerifyOptions options) {
+  WalkState st = {options, 0};
   mlirOperationWalk(root, verifyCallback, &st, MlirWalkPreOrder);
-  return st.failed ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
+  return st.numErrors ? mlirLogicalResultFailure()
+                      : mlirLogicalResultSuccess();
 }
+
+MlirLogicalResult kilnGraphVerify(MlirOperation root) {
+  KilnGraphVerifyOptions defaults = {false, 0};
+  return kilnGraphVerifyWithOptions(root, defaults);
+}
+
+/* Option indices, as in kVerifyOptions below. */
+enum { OPT_REQUIRE_STATIC, OPT_MAX_ERRORS };
+
+static const KilnPassOptionSpec kVerifyOptions[] = {
+    {"require-static-shapes", KILN_PASS_OPTION_BOOL, "false",
+     "Also require every graph op result to have a static shape"},
+    {"max-errors", KILN_PASS_OPTION_INT, "0",
+     "Stop after this many bad ops (0: report them all)"},
+};
 
 static void runVerify(MlirOperation op, MlirExternalPass pass,
                       const KilnPassOptionValue *options) {
-  (void)options;
-  if (mlirLogicalResultIsFailure(kilnGraphVerify(op)))
+  KilnGraphVerifyOptions o = {options[OPT_REQUIRE_STATIC].b,
+                              options[OPT_MAX_ERRORS].i};
+  if (mlirLogicalResultIsFailure(kilnGraphVerifyWithOptions(op, o)))
     mlirExternalPassSignalFailure(pass);
 }
 
@@ -167,8 +213,8 @@ const KilnPassInfo kilnGraphVerifyPass = {
     .argument = "graph-verify",
     .summary = "Check graph ops' attributes and shapes against ONNX rules",
     .anchor = NULL,
-    .options = NULL,
-    .numOptions = 0,
+    .options = kVerifyOptions,
+    .numOptions = sizeof(kVerifyOptions) / sizeof(kVerifyOptions[0]),
     .run = runVerify,
     .pipeline = NULL,
 };

@@ -4,11 +4,21 @@
 
 #include "kiln/passes.h"
 
+typedef struct KilnGraphVerifyOptions {
+  bool requireStaticShapes; /* results must have static shapes */
+  int64_t maxErrors;        /* stop after this many bad ops; 0 = no limit */
+} KilnGraphVerifyOptions;
+
 /// Verifies every graph op nested in `root` (root included): attributes
 /// against the op table, and declared result types against those inferred
 /// from operands and attributes. Emits one located error per bad op and
 /// returns failure if any.
 MlirLogicalResult kilnGraphVerify(MlirOperation root);
+
+/// kilnGraphVerify with options (the pass's `require-static-shapes` and
+/// `max-errors`).
+MlirLogicalResult kilnGraphVerifyWithOptions(MlirOperation root,
+                                             KilnGraphVerifyOptions options);
 
 /// The pass running kilnGraphVerify.
 extern const KilnPassInfo kilnGraphVerifyPass;

@@ -45,6 +45,12 @@ int main(void) {
                                  "test-convergence=true})");
   check(ctx, "two_anchors_not_unwrapped",
         "builtin.module(cse),builtin.module(canonicalize)");
+  check(ctx, "kiln_pass_options",
+        "func.func(graph-verify{require-static-shapes max-errors=3}, cse)");
+  check(ctx, "kiln_pass_quoted_and_spaced_options",
+        "graph-verify{ require-static-shapes='true'   max-errors=0x10 }");
+  check(ctx, "kiln_pass_bad_int", "graph-verify{max-errors=3x}");
+  check(ctx, "kiln_pass_missing_value", "graph-verify{max-errors}");
   check(ctx, "named_pipeline", "builtin.module(graph-cleanup, cse)");
   check(ctx, "named_pipeline_nested", "func.func(graph-cleanup)");
   check(ctx, "named_pipeline_options", "graph-cleanup{x=1}");

@@ -9,8 +9,8 @@
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(canonicalise)' 2>&1 | FileCheck %s --check-prefix=UPSTREAM
 // UPSTREAM: unknown pass or pipeline 'canonicalise'; did you mean 'canonicalize'?
 
-// RUN: not kiln-opt %s --pass-pipeline='builtin.module(graph-verify{x=1})' 2>&1 | FileCheck %s --check-prefix=KOPT
-// KOPT: unknown option 'x' for pass 'graph-verify' (it takes no options)
+// RUN: not kiln-opt %s --pass-pipeline='builtin.module(graph-verify{max-eror=1})' 2>&1 | FileCheck %s --check-prefix=KOPT
+// KOPT: unknown option 'max-eror' for pass 'graph-verify'; did you mean 'max-errors'?
 
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(canonicalize{max-iteratons=1})' 2>&1 | FileCheck %s --check-prefix=UOPT
 // UOPT: unknown option 'max-iteratons' for pass 'canonicalize'; did you mean 'max-iterations'?
@@ -42,3 +42,7 @@
 func.func @f() {
   return
 }
+
+// A Kiln pass without options says so.
+// RUN: not kiln-opt %s --pass-pipeline='builtin.module(graph-dce{x=1})' 2>&1 | FileCheck %s --check-prefix=NOOPT
+// NOOPT: unknown option 'x' for pass 'graph-dce' (it takes no options)
