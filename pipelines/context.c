@@ -22,7 +22,8 @@ MlirContext kilnContextCreate(void) {
   kilnRegisterUpstreamPasses();
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
   mlirRegisterAllDialects(registry);
-  MlirContext ctx = mlirContextCreateWithRegistry(registry, /*threadingEnabled=*/true);
+  MlirContext ctx =
+      mlirContextCreateWithRegistry(registry, /*threadingEnabled=*/true);
   mlirDialectRegistryDestroy(registry);
   /* Loading every dialect costs time and memory; load only what Kiln's
    * IR always contains. Other dialects load on demand when parsed. */

@@ -70,10 +70,10 @@ MlirPass kilnExternalPassCreate(const KilnPassInfo *info,
                                          passClone, passRun};
   /* The entry's address is unique per pass kind: a stable TypeID. */
   MlirTypeID id = mlirTypeIDCreate(info);
-  MlirStringRef anchor = mlirStringRefCreateFromCString(
-      info->anchor ? info->anchor : "");
+  MlirStringRef anchor =
+      mlirStringRefCreateFromCString(info->anchor ? info->anchor : "");
   MlirStringRef arg = mlirStringRefCreateFromCString(info->argument);
-  return mlirCreateExternalPass(
-      id, arg, arg, mlirStringRefCreateFromCString(info->summary), anchor,
-      0, NULL, callbacks, st);
+  return mlirCreateExternalPass(id, arg, arg,
+                                mlirStringRefCreateFromCString(info->summary),
+                                anchor, 0, NULL, callbacks, st);
 }

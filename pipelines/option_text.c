@@ -16,4 +16,3 @@ size_t kilnOptionValueLength(const char *p, const char *end) {
   }
   return (size_t)(q - p);
 }
-

@@ -171,8 +171,9 @@ static bool listContains(const char *list, const char *key, size_t n) {
 /* Checks the option names in `{...}` (text [begin, end)) against the names
  * Debian's mlir-opt lists for the pass, so a typo gets Kiln's message with
  * close names instead of MLIR's, which also goes straight to stderr. */
-static MlirLogicalResult checkUpstreamOptions(
-    Parser *p, const KilnUpstreamPassInfo *info, size_t begin, size_t end) {
+static MlirLogicalResult checkUpstreamOptions(Parser *p,
+                                              const KilnUpstreamPassInfo *info,
+                                              size_t begin, size_t end) {
   const char *q = p->text + begin + 1, *stop = p->text + end - 1;
   while (q < stop) {
     if (isspace((unsigned char)*q)) {
@@ -199,8 +200,9 @@ static MlirLogicalResult checkUpstreamOptions(
         w += len + !last;
       }
       kilnSuggesterAppend(&s, &hint);
-      fail(p, (size_t)(key - p->text), "unknown option '%.*s' for pass '%s'%s%s",
-           (int)n, key, info->argument, kilnStrBufGet(&hint),
+      fail(p, (size_t)(key - p->text),
+           "unknown option '%.*s' for pass '%s'%s%s", (int)n, key,
+           info->argument, kilnStrBufGet(&hint),
            *info->options ? "" : " (it takes no options)");
       kilnStrBufDestroy(&words);
       kilnStrBufDestroy(&hint);
@@ -252,9 +254,8 @@ static MlirLogicalResult addPass(Parser *p, MlirOpPassManager pm, size_t at,
                 "pipeline '%.*s' must run on 'builtin.module', not '%.*s': "
                 "nest it under builtin.module(...)",
                 (int)nameLength, name, (int)p->anchor.length, p->anchor.data);
-  if (optEnd > optBegin &&
-      mlirLogicalResultIsFailure(checkUpstreamOptions(p, upstream, optBegin,
-                                                      optEnd)))
+  if (optEnd > optBegin && mlirLogicalResultIsFailure(checkUpstreamOptions(
+                               p, upstream, optBegin, optEnd)))
     return mlirLogicalResultFailure();
   size_t end = optEnd > optBegin ? optEnd : at + nameLength;
   KilnStrBuf err = {0};
@@ -291,8 +292,8 @@ static MlirLogicalResult parseElement(Parser *p, MlirOpPassManager pm) {
     p->anchor = outer;
     skipSpace(p);
     if (p->pos >= p->end || p->text[p->pos] != ')')
-      return fail(p, p->pos, "expected ')' to close '%.*s('",
-                  (int)nameLength, name);
+      return fail(p, p->pos, "expected ')' to close '%.*s('", (int)nameLength,
+                  name);
     ++p->pos;
     return mlirLogicalResultSuccess();
   }

@@ -52,12 +52,11 @@ static void report(MlirStringCallback cb, void *userData, KilnStrBuf *msg) {
 static MlirLogicalResult parseValue(const KilnPassInfo *info,
                                     const KilnPassOptionSpec *spec,
                                     const char *v, size_t n,
-                                    KilnPassOptionValue *out,
-                                    KilnStrBuf *err) {
+                                    KilnPassOptionValue *out, KilnStrBuf *err) {
   /* Strip one level of quotes or braces, as MLIR does. */
-  if (n >= 2 && ((v[0] == '\'' && v[n - 1] == '\'') ||
-                 (v[0] == '"' && v[n - 1] == '"') ||
-                 (v[0] == '{' && v[n - 1] == '}'))) {
+  if (n >= 2 &&
+      ((v[0] == '\'' && v[n - 1] == '\'') || (v[0] == '"' && v[n - 1] == '"') ||
+       (v[0] == '{' && v[n - 1] == '}'))) {
     ++v;
     n -= 2;
   }
@@ -92,8 +91,9 @@ static MlirLogicalResult parseValue(const KilnPassInfo *info,
     break;
   }
   if (mlirLogicalResultIsFailure(ok))
-    kilnStrBufAppendf(err, "invalid value '%s' for option '%s' of pass '%s' "
-                           "(expected %s)",
+    kilnStrBufAppendf(err,
+                      "invalid value '%s' for option '%s' of pass '%s' "
+                      "(expected %s)",
                       text, spec->name, info->argument,
                       spec->kind == KILN_PASS_OPTION_BOOL ? "true or false"
                                                           : "an integer");

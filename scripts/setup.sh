@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   cmake ninja-build python3
   clang-22 libclang-rt-22-dev         # compiler, sanitizer and fuzzer runtimes
+  clang-format-22                     # formatting check (scripts/check-format.sh)
   llvm-22-dev llvm-22-tools           # LLVM C API, FileCheck, not, lit
   libmlir-22-dev mlir-22-tools        # MLIR C API archives, mlir-opt-22
   libomp-22-dev                       # OpenMP runtime for generated code

@@ -11,6 +11,8 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 
+echo "== format"
+scripts/check-format.sh || status=1
 echo "== lit: release build"
 "$LIT" -s build/test 2>&1 | tee -a "$log" || status=1
 echo "== lit: sanitizer build (ASan + UBSan + LeakSanitizer)"

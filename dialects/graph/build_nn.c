@@ -126,8 +126,7 @@ MlirValue kilnGraphBuildBatchNormalization(KilnGraphBuilder *b, MlirValue x,
   MlirValue operands[] = {x, scale, bias, mean, var};
   MlirNamedAttribute attrs[] = {kilnGraphAttrFloat(b, "epsilon", epsilon),
                                 kilnGraphAttrFloat(b, "momentum", momentum)};
-  return kilnGraphBuilderCreateValue(b, "batch_norm", operands, 5,
-                                     attrs, 2);
+  return kilnGraphBuilderCreateValue(b, "batch_norm", operands, 5, attrs, 2);
 }
 
 MlirValue kilnGraphBuildInstanceNormalization(KilnGraphBuilder *b,
@@ -135,8 +134,7 @@ MlirValue kilnGraphBuildInstanceNormalization(KilnGraphBuilder *b,
                                               MlirValue bias, float epsilon) {
   MlirValue operands[] = {input, scale, bias};
   MlirNamedAttribute attr = kilnGraphAttrFloat(b, "epsilon", epsilon);
-  return kilnGraphBuilderCreateValue(b, "instance_norm", operands, 3,
-                                     &attr, 1);
+  return kilnGraphBuilderCreateValue(b, "instance_norm", operands, 3, &attr, 1);
 }
 
 MlirValue kilnGraphBuildLayerNormalization(KilnGraphBuilder *b, MlirValue x,
@@ -147,8 +145,7 @@ MlirValue kilnGraphBuildLayerNormalization(KilnGraphBuilder *b, MlirValue x,
   MlirNamedAttribute attrs[] = {kilnGraphAttrInt(b, "axis", axis),
                                 kilnGraphAttrFloat(b, "epsilon", epsilon),
                                 kilnGraphAttrInt(b, "stash_type", stashType)};
-  return kilnGraphBuilderCreateValue(b, "layer_norm", operands, 3,
-                                     attrs, 3);
+  return kilnGraphBuilderCreateValue(b, "layer_norm", operands, 3, attrs, 3);
 }
 
 MlirValue kilnGraphBuildResize(KilnGraphBuilder *b, MlirValue x, MlirValue roi,

@@ -128,13 +128,11 @@ static void resultSegments(const KilnGraphOpInfo *op, intptr_t numResults,
   }
 }
 
-static MlirOperation createChecked(KilnGraphBuilder *b,
-                                   const KilnGraphOpInfo *op,
-                                   const MlirValue *operands,
-                                   intptr_t numOperands,
-                                   const MlirNamedAttribute *attrs,
-                                   intptr_t numAttrs, intptr_t numResults,
-                                   MlirType *resultTypes) {
+static MlirOperation
+createChecked(KilnGraphBuilder *b, const KilnGraphOpInfo *op,
+              const MlirValue *operands, intptr_t numOperands,
+              const MlirNamedAttribute *attrs, intptr_t numAttrs,
+              intptr_t numResults, MlirType *resultTypes) {
   int32_t segments[64] = {0};
   if (mlirLogicalResultIsFailure(
           checkOperands(op, operands, numOperands, b->loc, segments)) ||
@@ -142,16 +140,15 @@ static MlirOperation createChecked(KilnGraphBuilder *b,
           kilnGraphCheckAttrs(op, attrs, numAttrs, b->loc)))
     return (MlirOperation){NULL};
 
-  KilnInferContext ic = {b->ctx,   b->loc,   op,         operands,
-                         numOperands, attrs, numAttrs, numResults,
-                         resultTypes};
+  KilnInferContext ic = {b->ctx, b->loc,   op,         operands,   numOperands,
+                         attrs,  numAttrs, numResults, resultTypes};
   if (mlirLogicalResultIsFailure(op->infer(&ic)))
     return (MlirOperation){NULL};
 
   KilnStrBuf name = {0};
   kilnStrBufAppendf(&name, "graph.%s", op->name);
-  MlirOperationState st = mlirOperationStateGet(
-      mlirStringRefCreate(name.data, name.len), b->loc);
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreate(name.data, name.len), b->loc);
   for (intptr_t i = 0; i < numOperands; ++i)
     if (!mlirValueIsNull(operands[i]))
       mlirOperationStateAddOperands(&st, 1, &operands[i]);
@@ -240,8 +237,9 @@ MlirNamedAttribute kilnGraphAttrFloat(KilnGraphBuilder *b, const char *name,
 
 MlirNamedAttribute kilnGraphAttrString(KilnGraphBuilder *b, const char *name,
                                        const char *value) {
-  return named(b, name,
-               mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(value)));
+  return named(
+      b, name,
+      mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(value)));
 }
 
 MlirNamedAttribute kilnGraphAttrInts(KilnGraphBuilder *b, const char *name,

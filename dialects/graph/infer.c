@@ -48,8 +48,9 @@ MlirType kilnInferRankedOperand(const KilnInferContext *c, intptr_t i) {
     return (MlirType){NULL};
   }
   if (mlirShapedTypeGetRank(t) > KILN_MAX_RANK) {
-    kilnInferError(c, "operand #%ld ('%s') has rank %ld, above Kiln's limit "
-                      "of %d",
+    kilnInferError(c,
+                   "operand #%ld ('%s') has rank %ld, above Kiln's limit "
+                   "of %d",
                    (long)i, name, (long)mlirShapedTypeGetRank(t),
                    KILN_MAX_RANK);
     return (MlirType){NULL};
@@ -174,8 +175,9 @@ MlirLogicalResult kilnInferBroadcast(const KilnInferContext *c, MlirType a,
       appendShape(&buf, a);
       kilnStrBufAppend(&buf, " and ", 5);
       appendShape(&buf, b);
-      kilnInferError(c, "operands are not broadcast-compatible: %s "
-                        "(dimension %ld: %ld vs %ld)",
+      kilnInferError(c,
+                     "operands are not broadcast-compatible: %s "
+                     "(dimension %ld: %ld vs %ld)",
                      kilnStrBufGet(&buf), (long)k, (long)da, (long)db);
       kilnStrBufDestroy(&buf);
       return mlirLogicalResultFailure();

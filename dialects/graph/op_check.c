@@ -33,8 +33,7 @@ static bool attrHasKind(MlirAttribute a, KilnAttrKind kind) {
            mlirTypeIsAInteger(mlirAttributeGetType(a)) &&
            mlirIntegerTypeGetWidth(mlirAttributeGetType(a)) == 64;
   case KILN_ATTR_FLOAT:
-    return mlirAttributeIsAFloat(a) &&
-           mlirTypeIsAF32(mlirAttributeGetType(a));
+    return mlirAttributeIsAFloat(a) && mlirTypeIsAF32(mlirAttributeGetType(a));
   case KILN_ATTR_STRING:
     return mlirAttributeIsAString(a);
   case KILN_ATTR_INTS:

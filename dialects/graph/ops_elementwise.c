@@ -356,8 +356,7 @@ static MlirLogicalResult inferCast(KilnInferContext *c) {
 
 /* ---- The table --------------------------------------------------------- */
 
-#define SINGLE(n)                                                              \
-  { n, KILN_OPERAND_SINGLE }
+#define SINGLE(n) {n, KILN_OPERAND_SINGLE}
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const KilnOperandSpec kAB[] = {SINGLE("a"), SINGLE("b")};
@@ -398,13 +397,11 @@ static const KilnAttrSpec kCastAttrs[] = {
 
 /* An op with no attributes, operand list `in`, result list `out`. */
 #define OP(name, onnx, summary, in, out, infer)                                \
-  { name, onnx, summary, in, COUNT(in), out, COUNT(out), NULL, 0, infer }
+  {name, onnx, summary, in, COUNT(in), out, COUNT(out), NULL, 0, infer}
 /* The same with attribute specs. */
 #define OP_ATTRS(name, onnx, summary, in, out, attrs, infer)                   \
-  {                                                                            \
-    name, onnx, summary, in, COUNT(in), out, COUNT(out), attrs, COUNT(attrs),  \
-        infer                                                                  \
-  }
+  {name, onnx,       summary, in,           COUNT(in),                         \
+   out,  COUNT(out), attrs,   COUNT(attrs), infer}
 
 const KilnGraphOpInfo kilnGraphElementwiseOps[] = {
     OP("add", "Add", "a + b, broadcast", kAB, kC, inferArithmetic),

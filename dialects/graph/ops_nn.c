@@ -523,34 +523,23 @@ static const KilnOperandSpec kResizeIn[] = {{"x", KILN_OPERAND_SINGLE},
                                             {"sizes", KILN_OPERAND_OPTIONAL}};
 
 #define AUTO_PAD                                                               \
-  {                                                                            \
-    "auto_pad", KILN_ATTR_STRING, false, "\"NOTSET\"",                         \
-        "NOTSET, SAME_UPPER, SAME_LOWER or VALID"                              \
-  }
+  {"auto_pad", KILN_ATTR_STRING, false, "\"NOTSET\"",                          \
+   "NOTSET, SAME_UPPER, SAME_LOWER or VALID"}
 #define DILATIONS                                                              \
-  {                                                                            \
-    "dilations", KILN_ATTR_INTS, false, NULL,                                  \
-        "one per spatial dimension, default 1"                                 \
-  }
+  {"dilations", KILN_ATTR_INTS, false, NULL,                                   \
+   "one per spatial dimension, default 1"}
 #define PADS                                                                   \
-  {                                                                            \
-    "pads", KILN_ATTR_INTS, false, NULL,                                       \
-        "begins then ends per spatial dimension, default 0"                    \
-  }
+  {"pads", KILN_ATTR_INTS, false, NULL,                                        \
+   "begins then ends per spatial dimension, default 0"}
 #define STRIDES                                                                \
-  {                                                                            \
-    "strides", KILN_ATTR_INTS, false, NULL,                                    \
-        "one per spatial dimension, default 1"                                 \
-  }
+  {"strides", KILN_ATTR_INTS, false, NULL,                                     \
+   "one per spatial dimension, default 1"}
 #define CEIL_MODE                                                              \
-  { "ceil_mode", KILN_ATTR_INT, false, "0 : i64", "1: round output sizes up" }
+  {"ceil_mode", KILN_ATTR_INT, false, "0 : i64", "1: round output sizes up"}
 #define POOL_KERNEL                                                            \
-  { "kernel_shape", KILN_ATTR_INTS, true, NULL, "window size per spatial dim" }
+  {"kernel_shape", KILN_ATTR_INTS, true, NULL, "window size per spatial dim"}
 #define EPSILON                                                                \
-  {                                                                            \
-    "epsilon", KILN_ATTR_FLOAT, false, "1.0e-05 : f32",                        \
-        "added to the variance"                                                \
-  }
+  {"epsilon", KILN_ATTR_FLOAT, false, "1.0e-05 : f32", "added to the variance"}
 
 static const KilnAttrSpec kConvAttrs[] = {
     AUTO_PAD,

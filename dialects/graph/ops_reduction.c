@@ -516,10 +516,8 @@ static const KilnAttrSpec kArgAttrs[] = {
 
 #define N(a) (int)(sizeof(a) / sizeof((a)[0]))
 #define REDUCE(name, onnx, summary, fn)                                        \
-  {                                                                            \
-    name, onnx, summary, kReduceOperands, 2, kReduced, 1, kReduceAttrs,        \
-        N(kReduceAttrs), fn                                                    \
-  }
+  {name,     onnx, summary,      kReduceOperands, 2,                           \
+   kReduced, 1,    kReduceAttrs, N(kReduceAttrs), fn}
 
 const KilnGraphOpInfo kilnGraphReductionOps[] = {
     {"matmul", "MatMul", "numpy matrix product with batch broadcasting",

@@ -182,8 +182,7 @@ MlirLogicalResult kilnGraphVerifyWithOptions(MlirOperation root,
                                              KilnGraphVerifyOptions options) {
   WalkState st = {options, 0};
   mlirOperationWalk(root, verifyCallback, &st, MlirWalkPreOrder);
-  return st.numErrors ? mlirLogicalResultFailure()
-                      : mlirLogicalResultSuccess();
+  return st.numErrors ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
 }
 
 MlirLogicalResult kilnGraphVerify(MlirOperation root) {

@@ -18,9 +18,9 @@ static void check(MlirContext ctx, const char *name, const char *text) {
   MlirStringRef anchor = mlirStringRefCreateFromCString("builtin.module");
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, anchor);
   MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
-  if (mlirLogicalResultIsSuccess(kilnPipelineAppend(
-          opm, anchor, mlirStringRefCreateFromCString(text), printChunk,
-          NULL))) {
+  if (mlirLogicalResultIsSuccess(
+          kilnPipelineAppend(opm, anchor, mlirStringRefCreateFromCString(text),
+                             printChunk, NULL))) {
     fprintf(stderr, "ok: ");
     mlirPrintPassPipeline(opm, printChunk, NULL);
   } else {
@@ -38,11 +38,13 @@ int main(void) {
   check(ctx, "anchored_empty", "builtin.module()");
   check(ctx, "kiln_pass", "graph-verify");
   check(ctx, "unwrap_outer_anchor", "builtin.module(graph-verify)");
-  check(ctx, "mixed_nested",
-        "builtin.module(func.func(graph-verify, canonicalize{max-iterations=3}),"
-        " cse)");
-  check(ctx, "upstream_options", "func.func(canonicalize{max-iterations=4 "
-                                 "test-convergence=true})");
+  check(
+      ctx, "mixed_nested",
+      "builtin.module(func.func(graph-verify, canonicalize{max-iterations=3}),"
+      " cse)");
+  check(ctx, "upstream_options",
+        "func.func(canonicalize{max-iterations=4 "
+        "test-convergence=true})");
   check(ctx, "two_anchors_not_unwrapped",
         "builtin.module(cse),builtin.module(canonicalize)");
   check(ctx, "kiln_pass_options",

@@ -30,8 +30,7 @@ static void testEntries(void) {
               ? "found"
               : "null");
   fprintf(stderr, "lookup graph-verify: %s\n",
-          kilnPassRegistryLookup(
-              mlirStringRefCreateFromCString("graph-verify"))
+          kilnPassRegistryLookup(mlirStringRefCreateFromCString("graph-verify"))
               ? "found"
               : "null");
 }
@@ -62,8 +61,8 @@ static void testCreate(void) {
   fprintf(stderr, "TEST: create\n");
   const KilnPassInfo *verify =
       kilnPassRegistryLookup(mlirStringRefCreateFromCString("graph-verify"));
-  MlirPass p = kilnPassCreate(verify, mlirStringRefCreate(NULL, 0),
-                              printChunk, NULL);
+  MlirPass p =
+      kilnPassCreate(verify, mlirStringRefCreate(NULL, 0), printChunk, NULL);
   fprintf(stderr, "default: %s\n", p.ptr ? "ok" : "null");
   /* A pass that is never added to a manager is still ours to free: hand it
    * to a manager so its destructor runs. */

@@ -57,8 +57,8 @@ static void printOne(const KilnDiagPrinter *p, MlirDiagnostic d) {
                    kilnStringRefEquals(pos.file, p->fileName);
     if (inInput)
       pos.file = mlirStringRefCreateFromCString(p->fileName);
-    fprintf(stderr, "%.*s:%d:%d: %s: %s\n", (int)pos.file.length,
-            pos.file.data, pos.line, pos.col, sev, kilnStrBufGet(&msg));
+    fprintf(stderr, "%.*s:%d:%d: %s: %s\n", (int)pos.file.length, pos.file.data,
+            pos.line, pos.col, sev, kilnStrBufGet(&msg));
     if (p->buf && inInput)
       printExcerpt(p, pos.line, pos.col);
   } else {

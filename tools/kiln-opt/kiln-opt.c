@@ -72,13 +72,14 @@ static void pipelineError(MlirStringRef msg, void *userData) {
 
 /* Builds the pass manager for an op named `anchor`; NULL on a bad pipeline
  * (reported). */
-static MlirPassManager createPassManager(MlirContext ctx, const KilnOptOptions *o,
+static MlirPassManager createPassManager(MlirContext ctx,
+                                         const KilnOptOptions *o,
                                          MlirStringRef anchor) {
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, anchor);
   if (mlirLogicalResultIsFailure(kilnPipelineAppend(
           mlirPassManagerGetAsOpPassManager(pm), anchor,
-          mlirStringRefCreate(o->pipeline.data, o->pipeline.len),
-          pipelineError, NULL))) {
+          mlirStringRefCreate(o->pipeline.data, o->pipeline.len), pipelineError,
+          NULL))) {
     mlirPassManagerDestroy(pm);
     return (MlirPassManager){NULL};
   }
@@ -163,8 +164,8 @@ static MlirWalkResult renameCallback(MlirOperation op, void *userData) {
       for (intptr_t a = 0; a < mlirBlockGetNumArguments(b); ++a) {
         MlirValue arg = mlirBlockGetArgument(b, a);
         mlirBlockArgumentSetLocation(
-            arg, nameLocation(st->ctx, mlirValueGetLocation(arg),
-                              st->fileName));
+            arg,
+            nameLocation(st->ctx, mlirValueGetLocation(arg), st->fileName));
       }
   }
   return MlirWalkResultAdvance;
@@ -210,8 +211,7 @@ static int processChunk(MlirContext ctx, const KilnOptOptions *o,
   }
   if (!o->noGraphVerify && mlirLogicalResultIsFailure(kilnGraphVerify(op)))
     goto done;
-  pm = createPassManager(
-      ctx, o, mlirIdentifierStr(mlirOperationGetName(op)));
+  pm = createPassManager(ctx, o, mlirIdentifierStr(mlirOperationGetName(op)));
   if (mlirPassManagerIsNull(pm))
     goto done;
   if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, op)))
@@ -261,8 +261,7 @@ static int run(MlirContext ctx, const KilnOptOptions *o, const char *buf,
     mlirContextDetachDiagnosticHandler(ctx, printerId);
     if (verifier) {
       mlirContextDetachDiagnosticHandler(ctx, verifierId);
-      rc = mlirLogicalResultIsSuccess(kilnDiagVerifierFinish(verifier)) ? 0
-                                                                        : 1;
+      rc = mlirLogicalResultIsSuccess(kilnDiagVerifierFinish(verifier)) ? 0 : 1;
       kilnDiagVerifierDestroy(verifier);
     }
     status |= rc;
@@ -287,8 +286,7 @@ int main(int argc, char **argv) {
   size_t length = 0;
   char *buf = readFile(o.input, &length);
   if (!buf) {
-    kilnPrintToolError(kProg, "cannot read '%s': %s", o.input,
-                       strerror(errno));
+    kilnPrintToolError(kProg, "cannot read '%s': %s", o.input, strerror(errno));
     goto done;
   }
   ctx = kilnContextCreate();

@@ -48,34 +48,33 @@ static const struct option kLongOptions[] = {
 };
 
 static void printUsage(FILE *f) {
-  fprintf(f,
-          "OVERVIEW: Kiln optimizer driver: runs pass pipelines on MLIR "
-          "files\n\n"
-          "USAGE: kiln-opt [options] [input-file|-]\n\n"
-          "OPTIONS:\n"
-          "  -o FILE                      Output file (default: stdout)\n"
-          "  --pass-pipeline=PIPELINE     Textual pipeline, e.g.\n"
-          "                               'builtin.module(func.func("
-          "graph-cse,canonicalize),graph-dce)'\n"
-          "  --PASS[=\"OPTIONS\"]           Append one pass (any Kiln or "
-          "upstream pass name)\n"
-          "  --split-input-file[=MARKER]  Process chunks separated by "
-          "'// -----' separately\n"
-          "  --verify-diagnostics         Check expected-error/warning/"
-          "note/remark annotations\n"
-          "  --list-passes                List Kiln and upstream passes "
-          "with descriptions\n"
-          "  --mlir-print-ir-before-all   Print the IR before every pass\n"
-          "  --mlir-print-ir-after-all    Print the IR after every pass\n"
-          "  --mlir-print-ir-after-change Print the IR after passes that "
-          "changed it\n"
-          "  --mlir-print-op-generic      Print ops in generic form\n"
-          "  --mlir-print-debuginfo       Print locations\n"
-          "  --mlir-timing                Report per-pass execution times\n"
-          "  --allow-unregistered-dialect Accept ops of unknown dialects\n"
-          "  --no-graph-verify            Skip graph-verify after parsing\n"
-          "  --version                    Print the version\n"
-          "  --help                       Print this help\n");
+  fprintf(f, "OVERVIEW: Kiln optimizer driver: runs pass pipelines on MLIR "
+             "files\n\n"
+             "USAGE: kiln-opt [options] [input-file|-]\n\n"
+             "OPTIONS:\n"
+             "  -o FILE                      Output file (default: stdout)\n"
+             "  --pass-pipeline=PIPELINE     Textual pipeline, e.g.\n"
+             "                               'builtin.module(func.func("
+             "graph-cse,canonicalize),graph-dce)'\n"
+             "  --PASS[=\"OPTIONS\"]           Append one pass (any Kiln or "
+             "upstream pass name)\n"
+             "  --split-input-file[=MARKER]  Process chunks separated by "
+             "'// -----' separately\n"
+             "  --verify-diagnostics         Check expected-error/warning/"
+             "note/remark annotations\n"
+             "  --list-passes                List Kiln and upstream passes "
+             "with descriptions\n"
+             "  --mlir-print-ir-before-all   Print the IR before every pass\n"
+             "  --mlir-print-ir-after-all    Print the IR after every pass\n"
+             "  --mlir-print-ir-after-change Print the IR after passes that "
+             "changed it\n"
+             "  --mlir-print-op-generic      Print ops in generic form\n"
+             "  --mlir-print-debuginfo       Print locations\n"
+             "  --mlir-timing                Report per-pass execution times\n"
+             "  --allow-unregistered-dialect Accept ops of unknown dialects\n"
+             "  --no-graph-verify            Skip graph-verify after parsing\n"
+             "  --version                    Print the version\n"
+             "  --help                       Print this help\n");
 }
 
 static void printOption(const KilnPassOptionSpec *spec) {
@@ -203,7 +202,8 @@ int kilnOptParseOptions(int argc, char **argv, KilnOptOptions *o) {
       status = 0;
       break;
     default:
-      kilnPrintToolError("kiln-opt", "unknown or malformed option '%s' "
+      kilnPrintToolError("kiln-opt",
+                         "unknown or malformed option '%s' "
                          "(see --help; passes are listed by --list-passes)",
                          argv[optind - 1]);
       status = 2;
@@ -231,17 +231,17 @@ int kilnOptParseOptions(int argc, char **argv, KilnOptOptions *o) {
 
 static void reportPipelineError(MlirStringRef msg, void *userData) {
   (void)userData;
-  kilnPrintToolError("kiln-opt", "invalid pass pipeline: %.*s",
-                     (int)msg.length, msg.data);
+  kilnPrintToolError("kiln-opt", "invalid pass pipeline: %.*s", (int)msg.length,
+                     msg.data);
 }
 
 bool kilnOptValidatePipeline(MlirContext ctx, const KilnOptOptions *o) {
   MlirStringRef anchor = mlirStringRefCreateFromCString("builtin.module");
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, anchor);
-  MlirLogicalResult ok = kilnPipelineAppend(
-      mlirPassManagerGetAsOpPassManager(pm), anchor,
-      mlirStringRefCreate(o->pipeline.data, o->pipeline.len),
-      reportPipelineError, NULL);
+  MlirLogicalResult ok =
+      kilnPipelineAppend(mlirPassManagerGetAsOpPassManager(pm), anchor,
+                         mlirStringRefCreate(o->pipeline.data, o->pipeline.len),
+                         reportPipelineError, NULL);
   mlirPassManagerDestroy(pm);
   return mlirLogicalResultIsSuccess(ok);
 }

@@ -8,8 +8,8 @@
 #include "mlir-c/IR.h"
 
 typedef struct KilnOptOptions {
-  const char *input;  /* "-" = stdin */
-  const char *output; /* "-" = stdout */
+  const char *input;   /* "-" = stdin */
+  const char *output;  /* "-" = stdout */
   KilnStrBuf pipeline; /* --pass-pipeline text, or the --PASS flags joined */
   const char *splitMarker; /* NULL: no splitting */
   int verifyDiagnostics;

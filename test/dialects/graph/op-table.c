@@ -28,7 +28,8 @@ static void compareList(const char *opName, const char *what,
       list, mlirStringRefCreateFromCString("names"));
   MlirAttribute var = mlirOperationGetAttributeByName(
       list, mlirStringRefCreateFromCString("variadicity"));
-  intptr_t count = mlirAttributeIsNull(names) ? 0 : mlirArrayAttrGetNumElements(names);
+  intptr_t count =
+      mlirAttributeIsNull(names) ? 0 : mlirArrayAttrGetNumElements(names);
   if (count != n) {
     fprintf(stderr, "MISMATCH %s: %d %s in table, %ld in IRDL\n", opName, n,
             what, (long)count);
@@ -114,8 +115,8 @@ int main(void) {
   }
   fprintf(stderr, "TEST: table_ops_in_irdl\n");
   if (irdlOps != kilnGraphOpGetCount()) {
-    fprintf(stderr, "COUNT table %ld vs IRDL %d\n",
-            (long)kilnGraphOpGetCount(), irdlOps);
+    fprintf(stderr, "COUNT table %ld vs IRDL %d\n", (long)kilnGraphOpGetCount(),
+            irdlOps);
     ++problems;
   }
   for (intptr_t i = 0; i < kilnGraphOpGetCount(); ++i)
