@@ -16,6 +16,7 @@ PACKAGES=(
   libmlir-22-dev mlir-22-tools        # MLIR C API archives, mlir-opt-22
   libomp-22-dev                       # OpenMP runtime for generated code
   protobuf-c-compiler libprotobuf-c-dev libonnx-dev libonnx-testdata
+  python3-onnx                        # makes ONNX models in lit tests
 )
 
 missing=()

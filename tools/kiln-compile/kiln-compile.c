@@ -1,0 +1,180 @@
+/* kiln-compile: compiles an ONNX model. So far it only imports it into the
+ * graph dialect (--emit=graph), verifies the result and prints it. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/common/diag.h"
+#include "dialects/graph/verify.h"
+#include "kiln/kiln.h"
+#include "kiln/onnx.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+
+static const char *kProg = "kiln-compile";
+
+static void usage(FILE *out) {
+  fprintf(
+      out,
+      "usage: %s MODEL.onnx --emit=graph [-o OUT.mlir]\n"
+      "\n"
+      "Imports an ONNX model into Kiln's graph dialect, verifies it and\n"
+      "prints it (generic MLIR form).\n"
+      "\n"
+      "  --emit=graph     output the graph dialect (the only stage so far)\n"
+      "  -o, --output=F   write to F (replaced only on success; default\n"
+      "                   stdout)\n"
+      "  -h, --help       show this help\n"
+      "      --version    show the version\n",
+      kProg);
+}
+
+static void toolError(const char *fmt, const char *arg) {
+  fprintf(stderr, "%s: error: ", kProg);
+  fprintf(stderr, fmt, arg);
+  fputc('\n', stderr);
+}
+
+/* Prints `FILE: NODE: error: MSG` for importer locations (NameLoc around
+ * FILE:0:0, see kiln/onnx.h), `FILE:LINE:COL: ...` for others. */
+static void printDiagnostic(MlirDiagnostic d) {
+  static const char *const kSeverity[] = {"error", "warning", "note", "remark"};
+  MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
+  const char *sevName = (unsigned)sev < 4 ? kSeverity[sev] : "error";
+  MlirLocation loc = mlirDiagnosticGetLocation(d);
+  KilnStrBuf where = {0}, msg = {0};
+  if (mlirLocationIsAName(loc)) {
+    MlirStringRef name = mlirIdentifierStr(mlirLocationNameGetName(loc));
+    KilnSourcePos pos;
+    if (kilnLocationGetSourcePos(loc, &pos))
+      kilnStrBufAppendf(&where, "%.*s: ", (int)pos.file.length, pos.file.data);
+    kilnStrBufAppendf(&where, "%.*s", (int)name.length, name.data);
+  } else {
+    KilnSourcePos pos;
+    if (kilnLocationGetSourcePos(loc, &pos) && pos.line == 0)
+      kilnStrBufAppendf(&where, "%.*s", (int)pos.file.length, pos.file.data);
+    else
+      mlirLocationPrint(loc, kilnStrBufCallback, &where);
+  }
+  mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
+  fprintf(stderr, "%s: %s: %s\n", kilnStrBufGet(&where), sevName,
+          kilnStrBufGet(&msg));
+  kilnStrBufDestroy(&where);
+  kilnStrBufDestroy(&msg);
+  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); ++i)
+    printDiagnostic(mlirDiagnosticGetNote(d, i));
+}
+
+static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
+  (void)userData;
+  printDiagnostic(d);
+  return mlirLogicalResultSuccess();
+}
+
+/* Writes `data` to `path` through a temporary file and a rename, so a
+ * failure never leaves a half-written output. */
+static int writeFileAtomically(const char *path, const KilnStrBuf *data) {
+  if (strcmp(path, "-") == 0)
+    return fwrite(data->data, 1, data->len, stdout) == data->len ? 0 : -1;
+  KilnStrBuf tmp = {0};
+  kilnStrBufAppendf(&tmp, "%s.tmp-kiln", path);
+  FILE *f = fopen(tmp.data, "wb");
+  int rc = -1;
+  if (f) {
+    rc = fwrite(data->data, 1, data->len, f) == data->len ? 0 : -1;
+    rc |= fclose(f);
+    if (rc == 0)
+      rc = rename(tmp.data, path);
+    if (rc != 0)
+      remove(tmp.data);
+  }
+  kilnStrBufDestroy(&tmp);
+  return rc;
+}
+
+typedef struct Options {
+  const char *input;
+  const char *output;
+  const char *emit;
+} Options;
+
+/* Parses argv; returns -1 to go on, else the exit code. */
+static int parseArgs(int argc, char **argv, Options *o) {
+  enum { kVersion = 256, kEmit };
+  static const struct option longOpts[] = {
+      {"emit", required_argument, NULL, kEmit},
+      {"output", required_argument, NULL, 'o'},
+      {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, kVersion},
+      {NULL, 0, NULL, 0}};
+  int c;
+  while ((c = getopt_long(argc, argv, "o:h", longOpts, NULL)) != -1) {
+    switch (c) {
+    case kEmit:
+      o->emit = optarg;
+      break;
+    case 'o':
+      o->output = optarg;
+      break;
+    case 'h':
+      usage(stdout);
+      return 0;
+    case kVersion:
+      printf("%s %s\n", kProg, kilnGetVersion());
+      return 0;
+    default:
+      usage(stderr);
+      return 1;
+    }
+  }
+  if (optind != argc - 1) {
+    toolError("%s", optind >= argc ? "no input model given"
+                                   : "exactly one input model is expected");
+    return 1;
+  }
+  o->input = argv[optind];
+  if (!o->emit) {
+    toolError("%s", "--emit=graph is required");
+    return 1;
+  }
+  if (strcmp(o->emit, "graph") != 0) {
+    toolError("--emit=%s: only --emit=graph is supported so far", o->emit);
+    return 1;
+  }
+  return -1;
+}
+
+int main(int argc, char **argv) {
+  Options o = {.output = "-"};
+  int rc = parseArgs(argc, argv, &o);
+  if (rc >= 0)
+    return rc;
+  MlirContext ctx = kilnContextCreate();
+  if (mlirContextIsNull(ctx)) {
+    toolError("%s", "cannot set up the MLIR context");
+    return 1;
+  }
+  mlirContextAttachDiagnosticHandler(ctx, handleDiagnostic, NULL, NULL);
+  rc = 1;
+  MlirModule module = kilnOnnxImportFile(ctx, o.input);
+  if (mlirModuleIsNull(module))
+    goto out;
+  MlirOperation op = mlirModuleGetOperation(module);
+  if (!mlirOperationVerify(op) ||
+      mlirLogicalResultIsFailure(kilnGraphVerify(op)))
+    goto out_module;
+  KilnStrBuf text = {0};
+  mlirOperationPrint(op, kilnStrBufCallback, &text);
+  kilnStrBufAppend(&text, "\n", 1);
+  if (writeFileAtomically(o.output, &text) != 0)
+    toolError("cannot write '%s'", o.output);
+  else
+    rc = 0;
+  kilnStrBufDestroy(&text);
+out_module:
+  mlirModuleDestroy(module);
+out:
+  kilnContextDestroy(ctx);
+  return rc;
+}
