@@ -12,57 +12,13 @@
 #include "kiln/passes.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
+#include "tools/common/tool_io.h"
 #include "tools/kiln-opt/diag_printer.h"
 #include "tools/kiln-opt/options.h"
 #include "tools/kiln-opt/split_input.h"
 #include "tools/kiln-opt/verify_diagnostics.h"
 
 static const char *kProg = "kiln-opt";
-
-/* Reads all of `path` ("-" = stdin). Returns NULL with errno set. */
-static char *readFile(const char *path, size_t *length) {
-  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-  if (!f)
-    return NULL;
-  KilnStrBuf buf = {0};
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-    kilnStrBufAppend(&buf, chunk, n);
-  int failed = ferror(f);
-  if (f != stdin)
-    fclose(f);
-  if (failed) {
-    kilnStrBufDestroy(&buf);
-    errno = EIO;
-    return NULL;
-  }
-  kilnStrBufAppend(&buf, "", 0);
-  *length = buf.len;
-  return buf.data;
-}
-
-/* Writes `data` to `path` through a temporary file and a rename, so a
- * failure never leaves a half-written output. */
-static int writeFileAtomically(const char *path, const char *data,
-                               size_t length) {
-  if (strcmp(path, "-") == 0)
-    return fwrite(data, 1, length, stdout) == length ? 0 : -1;
-  KilnStrBuf tmp = {0};
-  kilnStrBufAppendf(&tmp, "%s.tmp-kiln", path);
-  FILE *f = fopen(tmp.data, "wb");
-  int rc = -1;
-  if (f) {
-    rc = fwrite(data, 1, length, f) == length ? 0 : -1;
-    rc |= fclose(f);
-    if (rc == 0)
-      rc = rename(tmp.data, path);
-    if (rc != 0)
-      remove(tmp.data);
-  }
-  kilnStrBufDestroy(&tmp);
-  return rc;
-}
 
 static void pipelineError(MlirStringRef msg, void *userData) {
   (void)userData;
@@ -284,7 +240,7 @@ int main(int argc, char **argv) {
   MlirContext ctx = {NULL};
   KilnStrBuf out = {0};
   size_t length = 0;
-  char *buf = readFile(o.input, &length);
+  char *buf = kilnToolReadFile(o.input, &length);
   if (!buf) {
     kilnPrintToolError(kProg, "cannot read '%s': %s", o.input, strerror(errno));
     goto done;
@@ -304,7 +260,8 @@ int main(int argc, char **argv) {
   /* With -verify-diagnostics the output is secondary; still, write it only
    * when everything succeeded, so nothing half-done lands on disk. */
   if (status == 0 && !o.verifyDiagnostics &&
-      writeFileAtomically(o.output, kilnStrBufGet(&out), out.len) != 0) {
+      kilnToolWriteFileAtomically(o.output, kilnStrBufGet(&out), out.len) !=
+          0) {
     kilnPrintToolError(kProg, "cannot write '%s': %s", o.output,
                        strerror(errno));
     status = 1;
