@@ -15,6 +15,7 @@
 
 #include "conversions/onnx-to-graph/onnx_attr.h"
 #include "conversions/onnx-to-graph/onnx_tensor.h"
+#include "conversions/onnx-to-graph/opset_compat.h"
 #include "dialects/common/diag.h"
 #include "dialects/graph/op_table.h"
 #include "kiln/graph.h"
@@ -86,6 +87,8 @@ typedef struct Importer {
   MlirLocation fileLoc; /* FILE:0:0 */
   const Onnx__ModelProto *model;
   const Onnx__GraphProto *graph;
+  const KilnOnnxImportOptions *opts; /* never NULL */
+  long long opset;                   /* of the default domain */
   ValueMap values;
   KilnGraphBuilder *b;
 } Importer;
@@ -162,6 +165,83 @@ static bool isInitializer(const Onnx__GraphProto *g, const char *name) {
   return false;
 }
 
+/* The input shape the options give for graph input `name`, or NULL. */
+static const KilnOnnxInputShape *findInputShape(const Importer *im,
+                                                const char *name) {
+  for (intptr_t i = 0; i < im->opts->numInputShapes; ++i)
+    if (strcmp(im->opts->inputShapes[i].name, name) == 0)
+      return &im->opts->inputShapes[i];
+  return NULL;
+}
+
+static bool isGraphInput(const Onnx__GraphProto *g, const char *name) {
+  for (size_t i = 0; i < g->n_input; ++i)
+    if (g->input[i]->name && strcmp(g->input[i]->name, name) == 0)
+      return !isInitializer(g, name);
+  return false;
+}
+
+/* Checks the options' input shapes against the graph before import:
+ * each must name a distinct graph input and have no negative dim. */
+static bool checkInputShapes(const Importer *im) {
+  bool ok = true;
+  for (intptr_t i = 0; i < im->opts->numInputShapes; ++i) {
+    const KilnOnnxInputShape *s = &im->opts->inputShapes[i];
+    if (!s->name || !isGraphInput(im->graph, s->name)) {
+      kilnEmitErrorf(im->fileLoc,
+                     "input shape given for '%s', which is not a graph "
+                     "input of the model",
+                     s->name ? s->name : "(null)");
+      ok = false;
+      continue;
+    }
+    if (findInputShape(im, s->name) != s) {
+      kilnEmitErrorf(im->fileLoc, "input shape given twice for '%s'", s->name);
+      ok = false;
+    }
+    for (intptr_t d = 0; d < s->rank; ++d)
+      if (s->dims[d] < 0) {
+        kilnEmitErrorf(im->fileLoc,
+                       "input shape for '%s': dimension %lld is negative",
+                       s->name, (long long)d);
+        ok = false;
+        break;
+      }
+  }
+  return ok;
+}
+
+/* Dim `i` of graph input `name` (`d` in the model, `want` from the
+ * options or NULL) into *out; false after an error at `loc`. */
+static bool inputDim(const char *name, size_t i,
+                     const Onnx__TensorShapeProto__Dimension *d,
+                     const KilnOnnxInputShape *want, MlirLocation loc,
+                     int64_t *out) {
+  bool known =
+      d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+      d->dim_value >= 0;
+  if (known && want && want->dims[i] != d->dim_value) {
+    kilnEmitErrorf(loc,
+                   "input shape for '%s': dimension %zu is %lld, but the "
+                   "model fixes it to %lld",
+                   name, i, (long long)want->dims[i], (long long)d->dim_value);
+    return false;
+  }
+  if (known || want) {
+    *out = known ? d->dim_value : want->dims[i];
+    return true;
+  }
+  bool named =
+      d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+  kilnEmitErrorf(loc,
+                 "graph input '%s' has dynamic dimension %zu%s%s%s; Kiln "
+                 "needs static input shapes (specialize it with --input-shape "
+                 "%s=D0xD1x...)",
+                 name, i, named ? " ('" : "", named ? d->dim_param : "",
+                 named ? "')" : "", name);
+  return false;
+}
+
 /* The static tensor type of graph input `vi`; null after an error. */
 static MlirType inputType(const Importer *im, const Onnx__ValueInfoProto *vi) {
   MlirLocation loc = mlirLocationNameGet(im->ctx, str(vi->name), im->fileLoc);
@@ -187,25 +267,21 @@ static MlirType inputType(const Importer *im, const Onnx__ValueInfoProto *vi) {
     return (MlirType){NULL};
   }
   size_t rank = tt->shape->n_dim;
+  const KilnOnnxInputShape *want = findInputShape(im, vi->name);
+  if (want && want->rank != (intptr_t)rank) {
+    kilnEmitErrorf(loc,
+                   "input shape for '%s' has rank %lld, but the model's "
+                   "input has rank %zu",
+                   vi->name, (long long)want->rank, rank);
+    return (MlirType){NULL};
+  }
   int64_t *dims = malloc((rank ? rank : 1) * sizeof(int64_t));
   if (!dims)
     abort();
   MlirType type = {NULL};
-  for (size_t i = 0; i < rank; ++i) {
-    const Onnx__TensorShapeProto__Dimension *d = tt->shape->dim[i];
-    if (d->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ||
-        d->dim_value < 0) {
-      bool named =
-          d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
-      kilnEmitErrorf(loc,
-                     "graph input '%s' has dynamic dimension %zu%s%s%s; "
-                     "Kiln needs static input shapes",
-                     vi->name, i, named ? " ('" : "", named ? d->dim_param : "",
-                     named ? "')" : "");
+  for (size_t i = 0; i < rank; ++i)
+    if (!inputDim(vi->name, i, tt->shape->dim[i], want, loc, &dims[i]))
       goto out;
-    }
-    dims[i] = d->dim_value;
-  }
   type = mlirRankedTensorTypeGet((intptr_t)rank, dims, elem,
                                  mlirAttributeGetNull());
 out:
@@ -293,9 +369,13 @@ static bool importInitializers(Importer *im) {
  * could silently change the computation. */
 static bool convertNodeAttrs(const Importer *im, const Onnx__NodeProto *n,
                              const KilnGraphOpInfo *op, MlirLocation loc,
-                             MlirNamedAttribute *attrs) {
+                             const bool *consumed, MlirNamedAttribute *attrs,
+                             intptr_t *numAttrs) {
+  *numAttrs = 0;
   for (size_t i = 0; i < n->n_attribute; ++i) {
     const Onnx__AttributeProto *a = n->attribute[i];
+    if (consumed[i])
+      continue; /* became an operand (opset_compat.h) */
     const char *name = a->name ? a->name : "";
     const KilnAttrSpec *spec = kilnGraphOpFindAttr(op, str(name));
     if (!spec) {
@@ -303,8 +383,9 @@ static bool convertNodeAttrs(const Importer *im, const Onnx__NodeProto *n,
                      n->op_type);
       return false;
     }
-    if (!kilnOnnxConvertAttr(im->ctx, spec, a, loc, &attrs[i]))
+    if (!kilnOnnxConvertAttr(im->ctx, spec, a, loc, &attrs[*numAttrs]))
       return false;
+    ++*numAttrs;
   }
   return true;
 }
@@ -315,8 +396,8 @@ static bool convertNodeAttrs(const Importer *im, const Onnx__NodeProto *n,
  * when the node maps to its input; *result is its first result. */
 static bool buildNode(Importer *im, const Onnx__NodeProto *n,
                       const KilnGraphOpInfo *op, MlirValue *operands,
-                      MlirNamedAttribute *attrs, MlirOperation *built) {
-  intptr_t nIn = (intptr_t)n->n_input, nAttrs = (intptr_t)n->n_attribute;
+                      intptr_t nIn, MlirNamedAttribute *attrs, intptr_t nAttrs,
+                      MlirOperation *built) {
   bool chain = strcmp(op->onnxName, "Min") == 0 ||
                strcmp(op->onnxName, "Max") == 0 ||
                strcmp(op->onnxName, "Concat") == 0;
@@ -346,10 +427,17 @@ static bool importNode(Importer *im, size_t index) {
   const KilnGraphOpInfo *op = lookupOnnxOp(n->op_type);
   MlirLocation loc = nodeLoc(im, index);
   kilnGraphBuilderSetLocation(im->b, loc);
-  MlirValue *operands = calloc(n->n_input ? n->n_input : 1, sizeof(MlirValue));
-  MlirNamedAttribute *attrs =
-      calloc(n->n_attribute ? n->n_attribute : 1, sizeof(MlirNamedAttribute));
-  if (!operands || !attrs)
+  /* Attributes of older opsets that became inputs may add operands. */
+  intptr_t nIn = (intptr_t)n->n_input;
+  intptr_t compatMax = kilnOnnxCompatMaxOperand(n->op_type, im->opset);
+  if (compatMax + 1 > nIn)
+    nIn = compatMax + 1;
+  size_t nAttr = n->n_attribute ? n->n_attribute : 1;
+  MlirValue *operands =
+      calloc((size_t)nIn ? (size_t)nIn : 1, sizeof(MlirValue));
+  MlirNamedAttribute *attrs = calloc(nAttr, sizeof(MlirNamedAttribute));
+  bool *consumed = calloc(nAttr, sizeof(bool));
+  if (!operands || !attrs || !consumed)
     abort();
   bool ok = false;
   for (size_t i = 0; i < n->n_input; ++i) {
@@ -365,8 +453,14 @@ static bool importNode(Importer *im, size_t index) {
     }
   }
   MlirOperation built;
-  if (!convertNodeAttrs(im, n, op, loc, attrs) ||
-      !buildNode(im, n, op, operands, attrs, &built))
+  intptr_t nAttrs = 0;
+  if (!kilnOnnxCompatApply(im->b, n, im->opset, loc, operands, consumed) ||
+      !convertNodeAttrs(im, n, op, loc, consumed, attrs, &nAttrs))
+    goto out;
+  /* Slots added for attributes the node lacks stay absent operands. */
+  while (nIn > (intptr_t)n->n_input && mlirValueIsNull(operands[nIn - 1]))
+    --nIn;
+  if (!buildNode(im, n, op, operands, nIn, attrs, nAttrs, &built))
     goto out;
   if (!mlirOperationIsNull(built)) {
     intptr_t numResults = mlirOperationGetNumResults(built);
@@ -379,6 +473,7 @@ static bool importNode(Importer *im, size_t index) {
 out:
   free(operands);
   free(attrs);
+  free(consumed);
   return ok;
 }
 
@@ -448,9 +543,38 @@ static MlirModule importGraph(Importer *im) {
   return module;
 }
 
+/* Checks the default-domain opset against the range Kiln implements. */
+static bool checkOpset(Importer *im) {
+  im->opset = opsetVersion(im->model, "");
+  if (im->opset < 0) {
+    kilnEmitErrorf(im->fileLoc,
+                   "the model imports no opset of the default ONNX "
+                   "domain; Kiln supports opsets %d to %d",
+                   KILN_ONNX_MIN_OPSET, KILN_ONNX_MAX_OPSET);
+    return false;
+  }
+  if (im->opset < KILN_ONNX_MIN_OPSET || im->opset > KILN_ONNX_MAX_OPSET) {
+    kilnEmitErrorf(im->fileLoc,
+                   "unsupported ONNX opset %lld for the default domain; "
+                   "Kiln supports opsets %d to %d",
+                   im->opset, KILN_ONNX_MIN_OPSET, KILN_ONNX_MAX_OPSET);
+    return false;
+  }
+  return true;
+}
+
 MlirModule kilnOnnxImportBuffer(MlirContext ctx, const void *data, size_t len,
                                 const char *name) {
-  Importer im = {.ctx = ctx, .fileName = name};
+  return kilnOnnxImportBufferWithOptions(ctx, data, len, name, NULL);
+}
+
+MlirModule
+kilnOnnxImportBufferWithOptions(MlirContext ctx, const void *data, size_t len,
+                                const char *name,
+                                const KilnOnnxImportOptions *options) {
+  static const KilnOnnxImportOptions kDefaults = {0};
+  Importer im = {
+      .ctx = ctx, .fileName = name, .opts = options ? options : &kDefaults};
   im.fileLoc = mlirLocationFileLineColGet(ctx, str(name), 0, 0);
   MlirModule module = {NULL};
   if (mlirLogicalResultIsFailure(kilnGraphDialectLoad(ctx)))
@@ -476,7 +600,8 @@ MlirModule kilnOnnxImportBuffer(MlirContext ctx, const void *data, size_t len,
                    "'%s' is not a valid ONNX model (it has no "
                    "graph)",
                    name);
-  } else if (checkOpsSupported(&im)) {
+  } else if (checkOpset(&im) && checkInputShapes(&im) &&
+             checkOpsSupported(&im)) {
     module = importGraph(&im);
   }
   free(im.values.slots);
@@ -485,6 +610,11 @@ MlirModule kilnOnnxImportBuffer(MlirContext ctx, const void *data, size_t len,
 }
 
 MlirModule kilnOnnxImportFile(MlirContext ctx, const char *path) {
+  return kilnOnnxImportFileWithOptions(ctx, path, NULL);
+}
+
+MlirModule kilnOnnxImportFileWithOptions(MlirContext ctx, const char *path,
+                                         const KilnOnnxImportOptions *options) {
   MlirLocation loc = mlirLocationFileLineColGet(ctx, str(path), 0, 0);
   FILE *f = fopen(path, "rb");
   if (!f) {
@@ -502,7 +632,8 @@ MlirModule kilnOnnxImportFile(MlirContext ctx, const char *path) {
   if (failed)
     kilnEmitErrorf(loc, "cannot read '%s'", path);
   else
-    module = kilnOnnxImportBuffer(ctx, buf.data ? buf.data : "", buf.len, path);
+    module = kilnOnnxImportBufferWithOptions(ctx, buf.data ? buf.data : "",
+                                             buf.len, path, options);
   kilnStrBufDestroy(&buf);
   return module;
 }

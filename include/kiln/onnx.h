@@ -9,6 +9,7 @@
 #define KILN_ONNX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mlir-c/IR.h"
 
@@ -19,8 +20,10 @@ extern "C" {
 /// Imports the ONNX model in the file at `path` into `ctx` (set up with
 /// kilnContextCreate). Returns an owned module (destroy with
 /// mlirModuleDestroy), or a null module after emitting error diagnostics:
-/// an unreadable or corrupt file, every unsupported op, dynamic input dims,
-/// values used before their definition, unsupported data.
+/// an unreadable or corrupt file, a default-domain opset outside 7..22,
+/// every unsupported op, dynamic input dims, values used before their
+/// definition, unsupported data. Older opsets' attribute forms (Squeeze-11
+/// `axes`, Clip-6 `min`/`max`, ...) become graph.constant operands.
 MlirModule kilnOnnxImportFile(MlirContext ctx, const char *path);
 
 /// As kilnOnnxImportFile for a serialized ModelProto in memory; `name` is
@@ -28,6 +31,33 @@ MlirModule kilnOnnxImportFile(MlirContext ctx, const char *path);
 /// the call.
 MlirModule kilnOnnxImportBuffer(MlirContext ctx, const void *data, size_t len,
                                 const char *name);
+
+/// A static shape for one graph input, replacing its symbolic or unknown
+/// dims. Known dims in the model must agree with it. Borrowed strings and
+/// arrays: only read during the import call.
+typedef struct KilnOnnxInputShape {
+  const char *name;    /* graph input name */
+  const int64_t *dims; /* `rank` dims, each >= 0 */
+  intptr_t rank;
+} KilnOnnxInputShape;
+
+/// Import options; zero-initialize, then set what you need.
+typedef struct KilnOnnxImportOptions {
+  const KilnOnnxInputShape *inputShapes;
+  intptr_t numInputShapes;
+} KilnOnnxImportOptions;
+
+/// As kilnOnnxImportFile with `options` (NULL: the defaults). Also errors
+/// for an input shape naming no graph input, with the wrong rank or
+/// contradicting a static dim of the model.
+MlirModule kilnOnnxImportFileWithOptions(MlirContext ctx, const char *path,
+                                         const KilnOnnxImportOptions *options);
+
+/// As kilnOnnxImportBuffer with `options` (NULL: the defaults).
+MlirModule
+kilnOnnxImportBufferWithOptions(MlirContext ctx, const void *data, size_t len,
+                                const char *name,
+                                const KilnOnnxImportOptions *options);
 
 #ifdef __cplusplus
 }

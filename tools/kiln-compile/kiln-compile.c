@@ -1,6 +1,9 @@
 /* kiln-compile: compiles an ONNX model. So far it only imports it into the
  * graph dialect (--emit=graph), verifies the result and prints it. */
+#include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,9 @@ static void usage(FILE *out) {
       "prints it (generic MLIR form).\n"
       "\n"
       "  --emit=graph     output the graph dialect (the only stage so far)\n"
+      "  --input-shape=NAME=D0xD1x...\n"
+      "                   fix the symbolic/unknown dims of graph input NAME\n"
+      "                   (e.g. x=1x3x224x224); repeatable\n"
       "  -o, --output=F   write to F (replaced only on success; default\n"
       "                   stdout)\n"
       "  -h, --help       show this help\n"
@@ -97,13 +103,66 @@ typedef struct Options {
   const char *input;
   const char *output;
   const char *emit;
+  KilnOnnxInputShape *shapes; /* owns each dims array (names are argv) */
+  intptr_t numShapes;
 } Options;
+
+static void optionsDestroy(Options *o) {
+  for (intptr_t i = 0; i < o->numShapes; ++i)
+    free((int64_t *)o->shapes[i].dims);
+  free(o->shapes);
+}
+
+/* Parses "NAME=D0xD1x..." (NAME up to the last '=') into *out, allocating
+ * its dims. Returns false after printing what is malformed. */
+static bool parseInputShape(char *text, KilnOnnxInputShape *out) {
+  char *eq = strrchr(text, '=');
+  const char *why = NULL;
+  if (!eq || eq == text)
+    why = "expected NAME=D0xD1x...";
+  else if (!eq[1])
+    why = "no dimensions after '='";
+  int64_t *dims = NULL;
+  intptr_t rank = 0;
+  for (const char *p = eq ? eq + 1 : ""; !why && *p; ++rank) {
+    if (*p < '0' || *p > '9') {
+      why = "dimensions must be non-negative integers separated by 'x'";
+      break;
+    }
+    char *end;
+    errno = 0;
+    long long v = strtoll(p, &end, 10);
+    if (errno == ERANGE) {
+      why = "a dimension is out of range";
+      break;
+    }
+    if (*end && (*end != 'x' || !end[1])) {
+      why = "dimensions must be non-negative integers separated by 'x'";
+      break;
+    }
+    int64_t *grown = realloc(dims, (size_t)(rank + 1) * sizeof(int64_t));
+    if (!grown)
+      abort();
+    dims = grown;
+    dims[rank] = v;
+    p = *end ? end + 1 : end;
+  }
+  if (why) {
+    fprintf(stderr, "%s: error: --input-shape '%s': %s\n", kProg, text, why);
+    free(dims);
+    return false;
+  }
+  *eq = '\0'; /* the name ends here; argv strings may be modified */
+  *out = (KilnOnnxInputShape){.name = text, .dims = dims, .rank = rank};
+  return true;
+}
 
 /* Parses argv; returns -1 to go on, else the exit code. */
 static int parseArgs(int argc, char **argv, Options *o) {
-  enum { kVersion = 256, kEmit };
+  enum { kVersion = 256, kEmit, kInputShape };
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
+      {"input-shape", required_argument, NULL, kInputShape},
       {"output", required_argument, NULL, 'o'},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, kVersion},
@@ -113,6 +172,14 @@ static int parseArgs(int argc, char **argv, Options *o) {
     switch (c) {
     case kEmit:
       o->emit = optarg;
+      break;
+    case kInputShape:
+      /* At most one per argument: argc bounds the array. */
+      if (!o->shapes && !(o->shapes = calloc((size_t)argc, sizeof(*o->shapes))))
+        abort();
+      if (!parseInputShape(optarg, &o->shapes[o->numShapes]))
+        return 1;
+      ++o->numShapes;
       break;
     case 'o':
       o->output = optarg;
@@ -148,16 +215,21 @@ static int parseArgs(int argc, char **argv, Options *o) {
 int main(int argc, char **argv) {
   Options o = {.output = "-"};
   int rc = parseArgs(argc, argv, &o);
-  if (rc >= 0)
+  if (rc >= 0) {
+    optionsDestroy(&o);
     return rc;
+  }
   MlirContext ctx = kilnContextCreate();
   if (mlirContextIsNull(ctx)) {
     toolError("%s", "cannot set up the MLIR context");
+    optionsDestroy(&o);
     return 1;
   }
   mlirContextAttachDiagnosticHandler(ctx, handleDiagnostic, NULL, NULL);
   rc = 1;
-  MlirModule module = kilnOnnxImportFile(ctx, o.input);
+  KilnOnnxImportOptions importOpts = {.inputShapes = o.shapes,
+                                      .numInputShapes = o.numShapes};
+  MlirModule module = kilnOnnxImportFileWithOptions(ctx, o.input, &importOpts);
   if (mlirModuleIsNull(module))
     goto out;
   MlirOperation op = mlirModuleGetOperation(module);
@@ -176,5 +248,6 @@ out_module:
   mlirModuleDestroy(module);
 out:
   kilnContextDestroy(ctx);
+  optionsDestroy(&o);
   return rc;
 }

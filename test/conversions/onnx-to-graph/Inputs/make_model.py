@@ -60,8 +60,67 @@ def undefined():
                  [vi("x", [2])], [vi("y", [2])])
 
 
+# Older opsets where an attribute later became an input: the importer turns
+# each attribute into a graph.constant operand.
+def squeeze11():
+    return model(
+        [helper.make_node("Unsqueeze", ["x"], ["u"], name="unsq", axes=[0]),
+         helper.make_node("Squeeze", ["u"], ["s"], name="sq", axes=[0]),
+         helper.make_node("Split", ["s"], ["a", "b"], name="split", axis=1,
+                          split=[2, 2]),
+         helper.make_node("ReduceSum", ["b"], ["y"], name="rsum", axes=[1],
+                          keepdims=0),
+         helper.make_node("ReduceMean", ["a"], ["z"], name="rmean", axes=[0])],
+        [vi("x", [2, 4])], [vi("y", [2]), vi("z", [1, 2])], opset=11)
+
+
+def clip7():
+    return model(
+        [helper.make_node("Clip", ["x"], ["c"], name="clip", min=-1.5,
+                          max=2.0),
+         helper.make_node("Clip", ["c"], ["y"], name="clipmax", max=1.0)],
+        [vi("x", [2, 3])], [vi("y", [2, 3])], opset=7)
+
+
+def slice9():
+    return model(
+        [helper.make_node("Slice", ["x"], ["s"], name="slice", starts=[1, 0],
+                          ends=[3, 2], axes=[0, 1]),
+         helper.make_node("Slice", ["s"], ["y"], name="slice2", starts=[0],
+                          ends=[1])],
+        [vi("x", [4, 5])], [vi("y", [1, 2])], opset=9)
+
+
+def pad9():
+    return model(
+        [helper.make_node("Pad", ["x"], ["y"], name="pad",
+                          pads=[0, 1, 0, 2], value=0.5)],
+        [vi("x", [2, 3])], [vi("y", [2, 6])], opset=9)
+
+
+def both11():
+    axes = numpy_helper.from_array(np.array([0], np.int64), "axes")
+    return model(
+        [helper.make_node("Squeeze", ["x", "axes"], ["y"], name="sq",
+                          axes=[0])],
+        [vi("x", [1, 4])], [vi("y", [4])], [axes], opset=11)
+
+
+def opset6():
+    return model([helper.make_node("Relu", ["x"], ["y"])],
+                 [vi("x", [2])], [vi("y", [2])], opset=6)
+
+
+def opset23():
+    return model([helper.make_node("Relu", ["x"], ["y"])],
+                 [vi("x", [2])], [vi("y", [2])], opset=23)
+
+
 MODELS = {"mlp": mlp, "conv": conv, "unsupported": unsupported,
-          "dynamic": dynamic, "undefined": undefined}
+          "dynamic": dynamic, "undefined": undefined,
+          "squeeze11": squeeze11, "clip7": clip7, "slice9": slice9,
+          "pad9": pad9, "both11": both11, "opset6": opset6,
+          "opset23": opset23}
 
 if __name__ == "__main__":
     with open(sys.argv[2], "wb") as f:
