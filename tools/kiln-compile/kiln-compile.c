@@ -14,6 +14,7 @@
 #include "kiln/onnx.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
+#include "tools/common/tool_io.h"
 
 static const char *kProg = "kiln-compile";
 
@@ -76,27 +77,6 @@ static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
   (void)userData;
   printDiagnostic(d);
   return mlirLogicalResultSuccess();
-}
-
-/* Writes `data` to `path` through a temporary file and a rename, so a
- * failure never leaves a half-written output. */
-static int writeFileAtomically(const char *path, const KilnStrBuf *data) {
-  if (strcmp(path, "-") == 0)
-    return fwrite(data->data, 1, data->len, stdout) == data->len ? 0 : -1;
-  KilnStrBuf tmp = {0};
-  kilnStrBufAppendf(&tmp, "%s.tmp-kiln", path);
-  FILE *f = fopen(tmp.data, "wb");
-  int rc = -1;
-  if (f) {
-    rc = fwrite(data->data, 1, data->len, f) == data->len ? 0 : -1;
-    rc |= fclose(f);
-    if (rc == 0)
-      rc = rename(tmp.data, path);
-    if (rc != 0)
-      remove(tmp.data);
-  }
-  kilnStrBufDestroy(&tmp);
-  return rc;
 }
 
 typedef struct Options {
@@ -239,7 +219,8 @@ int main(int argc, char **argv) {
   KilnStrBuf text = {0};
   mlirOperationPrint(op, kilnStrBufCallback, &text);
   kilnStrBufAppend(&text, "\n", 1);
-  if (writeFileAtomically(o.output, &text) != 0)
+  if (kilnToolWriteFileAtomically(o.output, kilnStrBufGet(&text), text.len) !=
+      0)
     toolError("cannot write '%s'", o.output);
   else
     rc = 0;
