@@ -129,3 +129,17 @@ bool kilnLocationGetSourcePos(MlirLocation loc, KilnSourcePos *pos) {
 bool kilnLocationFileIsUnnamed(MlirStringRef file) {
   return file.length == 0 || kilnStringRefEquals(file, "-");
 }
+
+const char *kilnDiagnosticSeverityGetName(MlirDiagnosticSeverity severity) {
+  switch (severity) {
+  case MlirDiagnosticWarning:
+    return "warning";
+  case MlirDiagnosticNote:
+    return "note";
+  case MlirDiagnosticRemark:
+    return "remark";
+  case MlirDiagnosticError:
+  default:
+    return "error";
+  }
+}

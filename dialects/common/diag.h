@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Support.h"
 
@@ -39,6 +40,9 @@ void kilnStrBufCallback(MlirStringRef fragment, void *userData);
 /// Emits an error diagnostic at `loc` with printf-formatted text.
 void kilnEmitErrorf(MlirLocation loc, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/// "error", "warning", "note" or "remark", as MLIR's tools print them.
+const char *kilnDiagnosticSeverityGetName(MlirDiagnosticSeverity severity);
 
 /// Appends the textual form of a type / attribute to `buf`.
 void kilnStrBufAppendType(KilnStrBuf *buf, MlirType type);

@@ -46,9 +46,8 @@ static void toolError(const char *fmt, const char *arg) {
 /* Prints `FILE: NODE: error: MSG` for importer locations (NameLoc around
  * FILE:0:0, see kiln/onnx.h), `FILE:LINE:COL: ...` for others. */
 static void printDiagnostic(MlirDiagnostic d) {
-  static const char *const kSeverity[] = {"error", "warning", "note", "remark"};
-  MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
-  const char *sevName = (unsigned)sev < 4 ? kSeverity[sev] : "error";
+  const char *sevName =
+      kilnDiagnosticSeverityGetName(mlirDiagnosticGetSeverity(d));
   MlirLocation loc = mlirDiagnosticGetLocation(d);
   KilnStrBuf where = {0}, msg = {0};
   if (mlirLocationIsAName(loc)) {

@@ -16,20 +16,6 @@ void kilnPrintToolError(const char *prog, const char *fmt, ...) {
   va_end(ap);
 }
 
-static const char *severityName(MlirDiagnosticSeverity s) {
-  switch (s) {
-  case MlirDiagnosticError:
-    return "error";
-  case MlirDiagnosticWarning:
-    return "warning";
-  case MlirDiagnosticNote:
-    return "note";
-  case MlirDiagnosticRemark:
-    return "remark";
-  }
-  return "error";
-}
-
 /* Prints line `line` of the input and a caret under column `col`. */
 static void printExcerpt(const KilnDiagPrinter *p, int line, int col) {
   const char *s = p->buf, *end = p->buf + p->length;
@@ -50,7 +36,7 @@ static void printOne(const KilnDiagPrinter *p, MlirDiagnostic d) {
   KilnSourcePos pos;
   KilnStrBuf msg = {0};
   mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
-  const char *sev = severityName(mlirDiagnosticGetSeverity(d));
+  const char *sev = kilnDiagnosticSeverityGetName(mlirDiagnosticGetSeverity(d));
   if (kilnLocationGetSourcePos(mlirDiagnosticGetLocation(d), &pos)) {
     /* Locations made while parsing name no file: they are the input's. */
     bool inInput = kilnLocationFileIsUnnamed(pos.file) ||

@@ -53,20 +53,6 @@ struct KilnDiagVerifier {
   int attached;
 };
 
-static const char *kindName(MlirDiagnosticSeverity kind) {
-  switch (kind) {
-  case MlirDiagnosticWarning:
-    return "warning";
-  case MlirDiagnosticNote:
-    return "note";
-  case MlirDiagnosticRemark:
-    return "remark";
-  case MlirDiagnosticError:
-  default:
-    return "error";
-  }
-}
-
 static char *copyString(const char *s, size_t n) {
   char *out = malloc(n + 1);
   if (!out)
@@ -456,10 +442,11 @@ static void addExpected(KilnDiagVerifier *v, ScanState *st, const Annotation *a,
       kilnStrBufAppendf(&msg,
                         "expected-%s@above has no line without an annotation "
                         "above it",
-                        kindName(a->kind));
+                        kilnDiagnosticSeverityGetName(a->kind));
     else
       kilnStrBufAppendf(&msg, "expected-%s refers to line %d, %s",
-                        kindName(a->kind), e.line, outside);
+                        kilnDiagnosticSeverityGetName(a->kind), e.line,
+                        outside);
     addProblem(v, line, col, kilnStrBufGet(&msg));
     kilnStrBufDestroy(&msg);
     freeExpected(&e);
@@ -491,7 +478,7 @@ static void scanLine(KilnDiagVerifier *v, ScanState *st, const char *text,
   if (err) {
     KilnStrBuf msg = {0};
     kilnStrBufAppendf(&msg, "malformed expected-%s annotation: %s",
-                      kindName(kind), err);
+                      kilnDiagnosticSeverityGetName(kind), err);
     addProblem(v, line, (int)at + 1, kilnStrBufGet(&msg));
     kilnStrBufDestroy(&msg);
     return;
@@ -515,7 +502,7 @@ static void scanBuffer(KilnDiagVerifier *v) {
     kilnStrBufAppendf(&msg,
                       "expected-%s@below has no line without an annotation "
                       "below it",
-                      kindName(e->kind));
+                      kilnDiagnosticSeverityGetName(e->kind));
     addProblem(v, e->annLine, e->annCol, kilnStrBufGet(&msg));
     kilnStrBufDestroy(&msg);
     e->line = -1;
@@ -784,20 +771,22 @@ static int checkSeen(KilnDiagVerifier *v, const Seen *s, KilnStrBuf *out) {
   KilnStrBuf msg = {0};
   if (nearMiss) {
     kilnStrBufAppendf(&msg, "'%s' diagnostic emitted when expecting a '%s'",
-                      kindName(s->kind), kindName(nearMiss->kind));
+                      kilnDiagnosticSeverityGetName(s->kind),
+                      kilnDiagnosticSeverityGetName(nearMiss->kind));
     appendErrorAt(v, out, nearMiss->annLine, nearMiss->annCol,
                   kilnStrBufGet(&msg));
   } else if (s->file) {
     kilnStrBufAppendf(out, "%s:%d:%d: error: unexpected %s: %s\n", s->file,
-                      s->line, s->col, kindName(s->kind), s->message);
+                      s->line, s->col, kilnDiagnosticSeverityGetName(s->kind),
+                      s->message);
     if (inThisFile)
       appendSourceLine(v, out, s->line, s->col);
   } else {
     /* Like MLIR, name a location without file:line:col by its text; an
      * unknown one by the file being checked. */
     kilnStrBufAppendf(out, "%s: error: unexpected %s: %s\n",
-                      s->locText ? s->locText : v->fileName, kindName(s->kind),
-                      s->message);
+                      s->locText ? s->locText : v->fileName,
+                      kilnDiagnosticSeverityGetName(s->kind), s->message);
   }
   kilnStrBufDestroy(&msg);
   return 0;
@@ -817,7 +806,7 @@ MlirLogicalResult kilnDiagVerifierFinish(KilnDiagVerifier *v) {
       continue;
     KilnStrBuf msg = {0};
     kilnStrBufAppendf(&msg, "expected %s \"%s\" was not produced",
-                      kindName(e->kind), e->text);
+                      kilnDiagnosticSeverityGetName(e->kind), e->text);
     appendErrorAt(v, &out, e->annLine, e->annCol, kilnStrBufGet(&msg));
     kilnStrBufDestroy(&msg);
     ok = 0;
