@@ -537,4 +537,7 @@ irdl.dialect @graph {
     irdl.results(y: %y)
   }
   // ===== END family: NN =====
+
+  // ===== BEGIN family: Quant (ops_quant.c) =====
+  // ===== END family: Quant =====
 }

@@ -16,6 +16,7 @@ static const Family kFamilies[] = {
     {kilnGraphTensorOps, &kilnGraphTensorOpsCount},
     {kilnGraphNNOps, &kilnGraphNNOpsCount},
     {kilnGraphReductionOps, &kilnGraphReductionOpsCount},
+    {kilnGraphQuantOps, &kilnGraphQuantOpsCount},
 };
 enum { kNumFamilies = sizeof(kFamilies) / sizeof(kFamilies[0]) };
 
