@@ -17,6 +17,8 @@ PACKAGES=(
   libomp-22-dev                       # OpenMP runtime for generated code
   protobuf-c-compiler libprotobuf-c-dev libonnx-dev libonnx-testdata
   python3-onnx                        # makes ONNX models in lit tests
+  python3-torch python3-torchvision   # real models (scripts/export_models.py)
+  time                                # GNU time: bench/import-memory.sh
 )
 
 missing=()

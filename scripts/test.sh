@@ -21,6 +21,12 @@ UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 LSAN_OPTIONS=suppressions=$PWD/test/lsan.supp:print_suppressions=0 \
   "$LIT" -s build-asan/test 2>&1 | tee -a "$log" || status=1
 
+echo "== ONNX import coverage (scripts/onnx-coverage.py; docs/onnx-coverage.md)"
+coverage=pass
+/usr/bin/python3 scripts/onnx-coverage.py --kiln-compile build/bin/kiln-compile \
+  --check test/conversions/onnx-to-graph/import-expected-pass.txt \
+  --markdown build/onnx-coverage.md || { coverage=fail; status=1; }
+
 # lit prints "  Passed     : N (…)", "  Failed     : N (…)", "  Timed Out  : N"
 # and so on, once per run.
 count() {
@@ -29,6 +35,8 @@ count() {
 }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") ))
+# The coverage check counts as one test.
+if [ "$coverage" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 [ "$failed" -eq 0 ] || status=1
 echo "tests: $passed passed, $failed failed"
 exit $status

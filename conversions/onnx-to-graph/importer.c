@@ -1,21 +1,36 @@
 /* The ONNX importer: ModelProto (protobuf-c) -> graph dialect.
  *
  * Import runs in three steps, each failing with located errors before any
- * later one starts: (1) parse and check that every node is an op Kiln knows,
- * reporting all unknown ones at once; (2) build func.func @main_graph from
- * the graph inputs, whose shapes must be static; (3) add initializers as
- * graph.constant, then each node in order through the generic graph
- * builder, which infers result types by ONNX's shape rules. */
+ * later one starts: (1) parse, check names and node order (topo_sort.h) and
+ * that every node is an op Kiln knows, reporting all unknown ones at once;
+ * (2) build func.func @main_graph from the graph inputs, whose shapes must
+ * be static; (3) add initializers as graph.constant, then each node in
+ * topological order through the graph builder (composite.h), which infers
+ * result types by ONNX's shape rules, and check the types the model
+ * declares against them.
+ *
+ * Memory: a model file is mapped, not read, and unmapped right after
+ * protobuf-c has unpacked it (into its own copy); each initializer's bytes
+ * then move into MLIR (onnx_tensor.h) and leave the message. */
+#define _POSIX_C_SOURCE 200809L /* mmap, fstat */
+
 #include "kiln/onnx.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "conversions/onnx-to-graph/composite.h"
+#include "conversions/onnx-to-graph/import_util.h"
 #include "conversions/onnx-to-graph/onnx_attr.h"
 #include "conversions/onnx-to-graph/onnx_tensor.h"
 #include "conversions/onnx-to-graph/opset_compat.h"
+#include "conversions/onnx-to-graph/topo_sort.h"
 #include "dialects/common/diag.h"
 #include "dialects/graph/op_table.h"
 #include "kiln/graph.h"
@@ -24,74 +39,29 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "onnx.pb-c.h"
 
-/* ---- name -> value map (open addressing; keys borrowed from the model) -- */
-
-typedef struct ValueSlot {
-  const char *name; /* NULL: empty slot */
-  MlirValue value;
-} ValueSlot;
-
-typedef struct ValueMap {
-  ValueSlot *slots;
-  size_t cap; /* a power of two, kept at least twice the count */
-  size_t count;
-} ValueMap;
-
-static size_t hashName(const char *s) {
-  size_t h = 1469598103934665603u; /* FNV-1a */
-  for (; *s; ++s)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return h;
-}
-
-static ValueSlot *findSlot(ValueSlot *slots, size_t cap, const char *name) {
-  size_t i = hashName(name) & (cap - 1);
-  while (slots[i].name && strcmp(slots[i].name, name) != 0)
-    i = (i + 1) & (cap - 1);
-  return &slots[i];
-}
-
-static void valueMapPut(ValueMap *m, const char *name, MlirValue v) {
-  if (2 * (m->count + 1) > m->cap) {
-    size_t cap = m->cap ? 2 * m->cap : 64;
-    ValueSlot *slots = calloc(cap, sizeof(ValueSlot));
-    if (!slots)
-      abort();
-    for (size_t i = 0; i < m->cap; ++i)
-      if (m->slots[i].name)
-        *findSlot(slots, cap, m->slots[i].name) = m->slots[i];
-    free(m->slots);
-    m->slots = slots;
-    m->cap = cap;
-  }
-  ValueSlot *s = findSlot(m->slots, m->cap, name);
-  if (!s->name)
-    ++m->count;
-  s->name = name;
-  s->value = v;
-}
-
-/* The value named `name`, or a null value. */
-static MlirValue valueMapGet(const ValueMap *m, const char *name) {
-  if (!m->cap)
-    return (MlirValue){NULL};
-  ValueSlot *s = findSlot(m->slots, m->cap, name);
-  return s->name ? s->value : (MlirValue){NULL};
-}
-
 /* ---- the importer ------------------------------------------------------ */
 
 typedef struct Importer {
   MlirContext ctx;
   const char *fileName;
+  const char *baseDir;  /* external data directory; NULL: from memory */
   MlirLocation fileLoc; /* FILE:0:0 */
   const Onnx__ModelProto *model;
-  const Onnx__GraphProto *graph;
+  Onnx__GraphProto *graph; /* initializers' data moves out as imported */
   const KilnOnnxImportOptions *opts; /* never NULL */
   long long opset;                   /* of the default domain */
-  ValueMap values;
+  KilnOnnxNameMap values;            /* name -> MlirValue.ptr */
   KilnGraphBuilder *b;
 } Importer;
+
+static void valueMapPut(Importer *im, const char *name, MlirValue v) {
+  kilnOnnxNameMapPut(&im->values, name, v.ptr);
+}
+
+/* The value named `name`, or a null value. */
+static MlirValue valueMapGet(const Importer *im, const char *name) {
+  return (MlirValue){kilnOnnxNameMapGet(&im->values, name)};
+}
 
 static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
@@ -114,29 +84,8 @@ static long long opsetVersion(const Onnx__ModelProto *m, const char *domain) {
   return -1;
 }
 
-/* NameLoc("NAME (OpType)", FILE:0:0); "#INDEX" for an unnamed node. */
 static MlirLocation nodeLoc(const Importer *im, size_t index) {
-  const Onnx__NodeProto *n = im->graph->node[index];
-  KilnStrBuf name = {0};
-  if (n->name && *n->name)
-    kilnStrBufAppendf(&name, "%s (%s)", n->name, n->op_type);
-  else
-    kilnStrBufAppendf(&name, "#%zu (%s)", index, n->op_type);
-  MlirLocation loc = mlirLocationNameGet(
-      im->ctx, mlirStringRefCreate(name.data, name.len), im->fileLoc);
-  kilnStrBufDestroy(&name);
-  return loc;
-}
-
-/* The graph op implementing ONNX op `opType`, or NULL. */
-static const KilnGraphOpInfo *lookupOnnxOp(const char *opType) {
-  intptr_t n = kilnGraphOpGetCount();
-  for (intptr_t i = 0; i < n; ++i) {
-    const KilnGraphOpInfo *op = kilnGraphOpGetAt(i);
-    if (strcmp(op->onnxName, opType) == 0)
-      return op;
-  }
-  return NULL;
+  return kilnOnnxNodeLoc(im->fileLoc, im->graph->node[index], index);
 }
 
 /* Step 1: reports every node whose op Kiln does not know; true if none. */
@@ -144,7 +93,7 @@ static bool checkOpsSupported(const Importer *im) {
   bool ok = true;
   for (size_t i = 0; i < im->graph->n_node; ++i) {
     const Onnx__NodeProto *n = im->graph->node[i];
-    if (isDefaultDomain(n->domain) && lookupOnnxOp(n->op_type))
+    if (isDefaultDomain(n->domain) && kilnOnnxLookupOp(n->op_type))
       continue;
     const char *domain = n->domain && *n->domain ? n->domain : "ai.onnx";
     long long opset = opsetVersion(im->model, n->domain);
@@ -289,6 +238,15 @@ out:
   return type;
 }
 
+/* {onnx.name = NAME}: keeps a graph input's or output's ONNX name on the
+ * function argument or result (func arg_attrs / res_attrs). */
+static MlirAttribute nameDict(MlirContext ctx, const char *name) {
+  MlirNamedAttribute entry =
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("onnx.name")),
+                            mlirStringAttrGet(ctx, str(name)));
+  return mlirDictionaryAttrGet(ctx, 1, &entry);
+}
+
 /* Step 2: creates func.func @main_graph in `module` with one argument per
  * non-initializer graph input (mapped by name); its function_type gets the
  * results later. Returns the entry block, or a null block after errors. */
@@ -298,7 +256,7 @@ static MlirBlock createMainFunc(Importer *im, MlirModule module,
   size_t cap = g->n_input ? g->n_input : 1;
   MlirType *types = malloc(cap * sizeof(MlirType));
   MlirLocation *locs = malloc(cap * sizeof(MlirLocation));
-  const char **names = malloc(cap * sizeof(char *));
+  MlirAttribute *names = malloc(cap * sizeof(MlirAttribute));
   if (!types || !locs || !names)
     abort();
   intptr_t n = 0;
@@ -309,26 +267,29 @@ static MlirBlock createMainFunc(Importer *im, MlirModule module,
       continue;
     types[n] = inputType(im, vi);
     ok &= !mlirTypeIsNull(types[n]);
-    locs[n] = mlirLocationNameGet(im->ctx, str(vi->name), im->fileLoc);
-    names[n++] = vi->name;
+    locs[n] = kilnOnnxValueLoc(im->fileLoc, vi->name);
+    names[n++] = nameDict(im->ctx, vi->name);
   }
   MlirBlock block = {NULL};
   if (!ok)
     goto out;
   block = mlirBlockCreate(n, types, locs);
-  for (intptr_t i = 0; i < n; ++i)
-    valueMapPut(&im->values, names[i], mlirBlockGetArgument(block, i));
+  for (intptr_t i = 0, k = 0; i < (intptr_t)g->n_input; ++i)
+    if (g->input[i]->name && !isInitializer(g, g->input[i]->name))
+      valueMapPut(im, g->input[i]->name, mlirBlockGetArgument(block, k++));
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, block);
   MlirOperationState st = mlirOperationStateGet(str("func.func"), im->fileLoc);
-  MlirNamedAttribute attrs[2] = {
+  MlirNamedAttribute attrs[3] = {
       mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, str("sym_name")),
                             mlirStringAttrGet(im->ctx, str("main_graph"))),
       mlirNamedAttributeGet(
           mlirIdentifierGet(im->ctx, str("function_type")),
           mlirTypeAttrGet(mlirFunctionTypeGet(im->ctx, n, types, 0, NULL))),
+      mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, str("arg_attrs")),
+                            mlirArrayAttrGet(im->ctx, n, names)),
   };
-  mlirOperationStateAddAttributes(&st, 2, attrs);
+  mlirOperationStateAddAttributes(&st, 3, attrs);
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
   *funcOut = mlirOperationCreate(&st);
   mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), *funcOut);
@@ -339,16 +300,18 @@ out:
   return block;
 }
 
-/* Step 3a: every initializer becomes a graph.constant. */
+/* Step 3a: every initializer becomes a graph.constant. Its data moves into
+ * the attribute and out of the message (kilnOnnxTensorTakeToAttr). */
 static bool importInitializers(Importer *im) {
-  const Onnx__GraphProto *g = im->graph;
+  Onnx__GraphProto *g = im->graph;
   for (size_t i = 0; i < g->n_initializer; ++i) {
-    const Onnx__TensorProto *t = g->initializer[i];
+    Onnx__TensorProto *t = g->initializer[i];
     const char *name = t->name ? t->name : "";
-    MlirLocation loc = mlirLocationNameGet(im->ctx, str(name), im->fileLoc);
+    MlirLocation loc = kilnOnnxValueLoc(im->fileLoc, name);
     KilnStrBuf what = {0};
     kilnStrBufAppendf(&what, "initializer '%s'", name);
-    MlirAttribute value = kilnOnnxTensorToAttr(im->ctx, t, loc, what.data);
+    MlirAttribute value =
+        kilnOnnxTensorTakeToAttr(im->ctx, t, im->baseDir, loc, what.data);
     kilnStrBufDestroy(&what);
     if (mlirAttributeIsNull(value))
       return false;
@@ -359,23 +322,24 @@ static bool importInitializers(Importer *im) {
         kilnGraphBuilderCreateValue(im->b, "constant", NULL, 0, &attr, 1);
     if (mlirValueIsNull(v))
       return false;
-    valueMapPut(&im->values, name, v);
+    valueMapPut(im, name, v);
   }
   return true;
 }
 
-/* Converts node `n`'s attributes for `op` into `attrs` (n->n_attribute
- * slots). Attributes the op table does not list are errors: dropping one
- * could silently change the computation. */
+/* Converts node `n`'s attributes for `op` into `attrs` (after the *numAttrs
+ * already there). Attributes the op table does not list are errors:
+ * dropping one could silently change the computation. */
 static bool convertNodeAttrs(const Importer *im, const Onnx__NodeProto *n,
                              const KilnGraphOpInfo *op, MlirLocation loc,
                              const bool *consumed, MlirNamedAttribute *attrs,
                              intptr_t *numAttrs) {
-  *numAttrs = 0;
+  if (kilnOnnxReadsOwnAttrs(n->op_type))
+    return true;
   for (size_t i = 0; i < n->n_attribute; ++i) {
     const Onnx__AttributeProto *a = n->attribute[i];
     if (consumed[i])
-      continue; /* became an operand (opset_compat.h) */
+      continue; /* handled by opset_compat.h */
     const char *name = a->name ? a->name : "";
     const KilnAttrSpec *spec = kilnGraphOpFindAttr(op, str(name));
     if (!spec) {
@@ -383,48 +347,37 @@ static bool convertNodeAttrs(const Importer *im, const Onnx__NodeProto *n,
                      n->op_type);
       return false;
     }
-    if (!kilnOnnxConvertAttr(im->ctx, spec, a, loc, &attrs[*numAttrs]))
+    if (!kilnOnnxConvertAttr(im->ctx, spec, a, im->baseDir, loc,
+                             &attrs[*numAttrs]))
       return false;
     ++*numAttrs;
   }
   return true;
 }
 
-/* Builds the graph op(s) for one node from its operands. N-ary Min, Max and
- * Concat become left-leaning chains of the binary graph ops (see
- * docs/graph-dialect.md); a one-input one is its input. Returns a null op
- * when the node maps to its input; *result is its first result. */
-static bool buildNode(Importer *im, const Onnx__NodeProto *n,
-                      const KilnGraphOpInfo *op, MlirValue *operands,
-                      intptr_t nIn, MlirNamedAttribute *attrs, intptr_t nAttrs,
-                      MlirOperation *built) {
-  bool chain = strcmp(op->onnxName, "Min") == 0 ||
-               strcmp(op->onnxName, "Max") == 0 ||
-               strcmp(op->onnxName, "Concat") == 0;
-  *built = (MlirOperation){NULL};
-  if (!chain || nIn == 2 || nIn == 0) {
-    *built = kilnGraphBuilderCreateOp(im->b, op->name, operands, nIn, attrs,
-                                      nAttrs, (intptr_t)n->n_output);
-    return !mlirOperationIsNull(*built);
-  }
-  MlirValue acc = operands[0];
-  for (intptr_t i = 1; i < nIn; ++i) {
-    MlirValue pair[2] = {acc, operands[i]};
-    *built =
-        kilnGraphBuilderCreateOp(im->b, op->name, pair, 2, attrs, nAttrs, 1);
-    if (mlirOperationIsNull(*built))
+/* Collects node `n`'s operands (by ONNX position) into `operands`; false
+ * after reporting an undefined input. */
+static bool gatherOperands(const Importer *im, const Onnx__NodeProto *n,
+                           MlirLocation loc, MlirValue *operands) {
+  for (size_t i = 0; i < n->n_input; ++i) {
+    if (!*n->input[i])
+      continue; /* absent optional input: a null value */
+    operands[i] = valueMapGet(im, n->input[i]);
+    if (mlirValueIsNull(operands[i])) {
+      kilnEmitErrorf(loc,
+                     "input '%s' is not defined (no graph input, "
+                     "initializer or node output has this name)",
+                     n->input[i]);
       return false;
-    acc = mlirOperationGetResult(*built, 0);
+    }
   }
-  if (nIn == 1 && n->n_output >= 1 && *n->output[0])
-    valueMapPut(&im->values, n->output[0], acc);
   return true;
 }
 
 /* Step 3b: imports node `index`. */
 static bool importNode(Importer *im, size_t index) {
   const Onnx__NodeProto *n = im->graph->node[index];
-  const KilnGraphOpInfo *op = lookupOnnxOp(n->op_type);
+  const KilnGraphOpInfo *op = kilnOnnxLookupOp(n->op_type);
   MlirLocation loc = nodeLoc(im, index);
   kilnGraphBuilderSetLocation(im->b, loc);
   /* Attributes of older opsets that became inputs may add operands. */
@@ -432,71 +385,133 @@ static bool importNode(Importer *im, size_t index) {
   intptr_t compatMax = kilnOnnxCompatMaxOperand(n->op_type, im->opset);
   if (compatMax + 1 > nIn)
     nIn = compatMax + 1;
-  size_t nAttr = n->n_attribute ? n->n_attribute : 1;
-  MlirValue *operands =
-      calloc((size_t)nIn ? (size_t)nIn : 1, sizeof(MlirValue));
+  size_t nAttr = n->n_attribute + 1, nOut = n->n_output ? n->n_output : 1;
+  MlirValue *operands = calloc(nIn ? (size_t)nIn : 1, sizeof(MlirValue));
+  MlirValue *results = calloc(nOut, sizeof(MlirValue));
   MlirNamedAttribute *attrs = calloc(nAttr, sizeof(MlirNamedAttribute));
   bool *consumed = calloc(nAttr, sizeof(bool));
-  if (!operands || !attrs || !consumed)
+  if (!operands || !results || !attrs || !consumed)
     abort();
   bool ok = false;
-  for (size_t i = 0; i < n->n_input; ++i) {
-    if (!*n->input[i])
-      continue; /* absent optional input: a null value */
-    operands[i] = valueMapGet(&im->values, n->input[i]);
-    if (mlirValueIsNull(operands[i])) {
-      kilnEmitErrorf(loc,
-                     "input '%s' is not defined before this node (no "
-                     "graph input, initializer or earlier node output)",
-                     n->input[i]);
-      goto out;
-    }
-  }
-  MlirOperation built;
   intptr_t nAttrs = 0;
-  if (!kilnOnnxCompatApply(im->b, n, im->opset, loc, operands, consumed) ||
+  if (!gatherOperands(im, n, loc, operands) ||
+      !kilnOnnxCompatApply(im->b, n, im->opset, loc, operands, consumed, attrs,
+                           &nAttrs) ||
       !convertNodeAttrs(im, n, op, loc, consumed, attrs, &nAttrs))
     goto out;
   /* Slots added for attributes the node lacks stay absent operands. */
   while (nIn > (intptr_t)n->n_input && mlirValueIsNull(operands[nIn - 1]))
     --nIn;
-  if (!buildNode(im, n, op, operands, nIn, attrs, nAttrs, &built))
+  if (!kilnOnnxBuildNode(im->b, op, n, im->opset, operands, nIn, attrs, nAttrs,
+                         results))
     goto out;
-  if (!mlirOperationIsNull(built)) {
-    intptr_t numResults = mlirOperationGetNumResults(built);
-    for (size_t i = 0; i < n->n_output && (intptr_t)i < numResults; ++i)
-      if (*n->output[i])
-        valueMapPut(&im->values, n->output[i],
-                    mlirOperationGetResult(built, (intptr_t)i));
-  }
+  for (size_t i = 0; i < n->n_output; ++i)
+    if (*n->output[i] && !mlirValueIsNull(results[i]))
+      valueMapPut(im, n->output[i], results[i]);
   ok = true;
 out:
   free(operands);
+  free(results);
   free(attrs);
   free(consumed);
   return ok;
 }
 
-/* Step 3c: func.return of the graph outputs; sets the function type. */
+/* Appends the tensor type a value_info declares, `?` for unknown dims. */
+static bool declaredType(const Importer *im, const Onnx__ValueInfoProto *vi,
+                         MlirType *out) {
+  const Onnx__TypeProto *tp = vi->type;
+  if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
+      !tp->tensor_type->has_elem_type)
+    return false;
+  const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
+  MlirType elem = kilnOnnxElementType(im->ctx, tt->elem_type);
+  if (mlirTypeIsNull(elem) || (tt->shape && tt->shape->n_dim > 64))
+    return false;
+  if (!tt->shape) {
+    *out = mlirUnrankedTensorTypeGet(elem);
+    return true;
+  }
+  int64_t dims[64];
+  for (size_t i = 0; i < tt->shape->n_dim; ++i) {
+    const Onnx__TensorShapeProto__Dimension *d = tt->shape->dim[i];
+    bool known =
+        d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+        d->dim_value >= 0;
+    dims[i] = known ? d->dim_value : mlirShapedTypeGetDynamicSize();
+  }
+  *out = mlirRankedTensorTypeGet((intptr_t)tt->shape->n_dim, dims, elem,
+                                 mlirAttributeGetNull());
+  return true;
+}
+
+/* Checks value `v` against the type `vi` declares for it: the element type
+ * and every static dim must agree. `what` is "graph output" or
+ * "value_info". False after an error naming both types. */
+static bool checkDeclared(const Importer *im, const Onnx__ValueInfoProto *vi,
+                          MlirValue v, const char *what) {
+  MlirType want, got = mlirValueGetType(v);
+  if (!declaredType(im, vi, &want) || !mlirTypeIsARankedTensor(got))
+    return true;
+  bool ok = mlirTypeEqual(mlirShapedTypeGetElementType(want),
+                          mlirShapedTypeGetElementType(got));
+  if (ok && mlirTypeIsARankedTensor(want)) {
+    ok = mlirShapedTypeGetRank(want) == mlirShapedTypeGetRank(got);
+    for (intptr_t i = 0; ok && i < mlirShapedTypeGetRank(want); ++i) {
+      int64_t a = mlirShapedTypeGetDimSize(want, i);
+      int64_t b = mlirShapedTypeGetDimSize(got, i);
+      ok = mlirShapedTypeIsDynamicSize(a) || mlirShapedTypeIsDynamicSize(b) ||
+           a == b;
+    }
+  }
+  if (!ok) {
+    KilnStrBuf text = {0};
+    kilnStrBufAppendType(&text, want);
+    kilnStrBufAppend(&text, " but is computed as ", 20);
+    kilnStrBufAppendType(&text, got);
+    kilnEmitErrorf(kilnOnnxValueLoc(im->fileLoc, vi->name),
+                   "%s '%s' is declared as %s", what, vi->name, text.data);
+    kilnStrBufDestroy(&text);
+  }
+  return ok;
+}
+
+/* Checks every value_info entry whose value was imported. */
+static bool checkValueInfos(const Importer *im) {
+  bool ok = true;
+  for (size_t i = 0; i < im->graph->n_value_info; ++i) {
+    const Onnx__ValueInfoProto *vi = im->graph->value_info[i];
+    MlirValue v = vi->name ? valueMapGet(im, vi->name) : (MlirValue){NULL};
+    if (!mlirValueIsNull(v))
+      ok &= checkDeclared(im, vi, v, "value");
+  }
+  return ok;
+}
+
+/* Step 3c: func.return of the graph outputs; sets the function type and
+ * the outputs' names. */
 static bool finishMainFunc(Importer *im, MlirOperation func, MlirBlock block) {
   const Onnx__GraphProto *g = im->graph;
   size_t cap = g->n_output ? g->n_output : 1;
   MlirValue *results = malloc(cap * sizeof(MlirValue));
   MlirType *types = malloc(cap * sizeof(MlirType));
-  if (!results || !types)
+  MlirAttribute *names = malloc(cap * sizeof(MlirAttribute));
+  if (!results || !types || !names)
     abort();
   bool ok = true;
   for (size_t i = 0; i < g->n_output; ++i) {
     const char *name = g->output[i]->name ? g->output[i]->name : "";
-    results[i] = valueMapGet(&im->values, name);
+    results[i] = valueMapGet(im, name);
+    names[i] = nameDict(im->ctx, name);
     if (mlirValueIsNull(results[i])) {
-      kilnEmitErrorf(mlirLocationNameGet(im->ctx, str(name), im->fileLoc),
+      kilnEmitErrorf(kilnOnnxValueLoc(im->fileLoc, name),
                      "graph output '%s' is not produced by any node, input "
                      "or initializer",
                      name);
       ok = false;
       continue;
     }
+    ok &= checkDeclared(im, g->output[i], results[i], "graph output");
     types[i] = mlirValueGetType(results[i]);
   }
   if (ok) {
@@ -514,25 +529,37 @@ static bool finishMainFunc(Importer *im, MlirOperation func, MlirBlock block) {
                                           (intptr_t)g->n_output, types);
     mlirOperationSetAttributeByName(func, str("function_type"),
                                     mlirTypeAttrGet(fnType));
+    mlirOperationSetAttributeByName(
+        func, str("res_attrs"),
+        mlirArrayAttrGet(im->ctx, (intptr_t)g->n_output, names));
     free(argTypes);
   }
   free(results);
   free(types);
+  free(names);
   return ok;
 }
 
+/* Imports `im->graph`'s initializers and nodes into the builder's block,
+ * in `order`. The entry point for subgraphs (If/Loop bodies) later. */
+static bool importGraphBody(Importer *im, const size_t *order) {
+  if (!importInitializers(im))
+    return false;
+  for (size_t i = 0; i < im->graph->n_node; ++i)
+    if (!importNode(im, order[i]))
+      return false;
+  return checkValueInfos(im);
+}
+
 /* Steps 2 and 3 into a fresh module; a null module after errors. */
-static MlirModule importGraph(Importer *im) {
+static MlirModule importGraph(Importer *im, const size_t *order) {
   MlirModule module = mlirModuleCreateEmpty(im->fileLoc);
   MlirOperation func = {NULL};
   MlirBlock block = createMainFunc(im, module, &func);
   bool ok = !mlirBlockIsNull(block);
   if (ok) {
     im->b = kilnGraphBuilderCreate(im->ctx, block, im->fileLoc);
-    ok = importInitializers(im);
-    for (size_t i = 0; ok && i < im->graph->n_node; ++i)
-      ok = importNode(im, i);
-    ok = ok && finishMainFunc(im, func, block);
+    ok = importGraphBody(im, order) && finishMainFunc(im, func, block);
     kilnGraphBuilderDestroy(im->b);
     im->b = NULL;
   }
@@ -563,6 +590,62 @@ static bool checkOpset(Importer *im) {
   return true;
 }
 
+/* Unpacks a serialized ModelProto; NULL after an error at `fileLoc`. */
+static Onnx__ModelProto *unpackModel(const void *data, size_t len,
+                                     const char *name, MlirLocation fileLoc) {
+  Onnx__ModelProto *model =
+      onnx__model_proto__unpack(NULL, len, (const uint8_t *)data);
+  if (!model)
+    kilnEmitErrorf(fileLoc,
+                   "'%s' is not a valid ONNX model (protobuf "
+                   "decoding failed: truncated or corrupt file?)",
+                   name);
+  return model;
+}
+
+/* Imports an unpacked model, which it frees. */
+static MlirModule importModel(MlirContext ctx, Onnx__ModelProto *model,
+                              const char *name, const char *baseDir,
+                              const KilnOnnxImportOptions *options) {
+  static const KilnOnnxImportOptions kDefaults = {0};
+  Importer im = {.ctx = ctx,
+                 .fileName = name,
+                 .baseDir = baseDir,
+                 .opts = options ? options : &kDefaults,
+                 .model = model,
+                 .graph = model->graph};
+  im.fileLoc = mlirLocationFileLineColGet(ctx, str(name), 0, 0);
+  MlirModule module = {NULL};
+  size_t *order = NULL;
+  if (!im.graph) {
+    kilnEmitErrorf(im.fileLoc,
+                   "'%s' is not a valid ONNX model (it has no "
+                   "graph)",
+                   name);
+  } else if (checkOpset(&im) && checkInputShapes(&im) &&
+             (order = kilnOnnxSortNodes(im.graph, im.fileLoc)) &&
+             checkOpsSupported(&im)) {
+    module = importGraph(&im, order);
+  }
+  free(order);
+  kilnOnnxNameMapDestroy(&im.values);
+  onnx__model_proto__free_unpacked(model, NULL);
+  return module;
+}
+
+/* Loads the dialects the importer builds; false after an error. */
+static bool loadDialects(MlirContext ctx, const char *name) {
+  if (mlirLogicalResultIsFailure(kilnGraphDialectLoad(ctx)))
+    return false;
+  if (mlirDialectIsNull(mlirContextGetOrLoadDialect(ctx, str("func")))) {
+    kilnEmitErrorf(mlirLocationFileLineColGet(ctx, str(name), 0, 0),
+                   "the func dialect is not registered in this "
+                   "context (create it with kilnContextCreate)");
+    return false;
+  }
+  return true;
+}
+
 MlirModule kilnOnnxImportBuffer(MlirContext ctx, const void *data, size_t len,
                                 const char *name) {
   return kilnOnnxImportBufferWithOptions(ctx, data, len, name, NULL);
@@ -572,68 +655,59 @@ MlirModule
 kilnOnnxImportBufferWithOptions(MlirContext ctx, const void *data, size_t len,
                                 const char *name,
                                 const KilnOnnxImportOptions *options) {
-  static const KilnOnnxImportOptions kDefaults = {0};
-  Importer im = {
-      .ctx = ctx, .fileName = name, .opts = options ? options : &kDefaults};
-  im.fileLoc = mlirLocationFileLineColGet(ctx, str(name), 0, 0);
-  MlirModule module = {NULL};
-  if (mlirLogicalResultIsFailure(kilnGraphDialectLoad(ctx)))
-    return module;
-  if (mlirDialectIsNull(mlirContextGetOrLoadDialect(ctx, str("func")))) {
-    kilnEmitErrorf(im.fileLoc, "the func dialect is not registered in this "
-                               "context (create it with kilnContextCreate)");
-    return module;
-  }
-  Onnx__ModelProto *model =
-      onnx__model_proto__unpack(NULL, len, (const uint8_t *)data);
-  if (!model) {
-    kilnEmitErrorf(im.fileLoc,
-                   "'%s' is not a valid ONNX model (protobuf "
-                   "decoding failed: truncated or corrupt file?)",
-                   name);
-    return module;
-  }
-  im.model = model;
-  im.graph = model->graph;
-  if (!im.graph) {
-    kilnEmitErrorf(im.fileLoc,
-                   "'%s' is not a valid ONNX model (it has no "
-                   "graph)",
-                   name);
-  } else if (checkOpset(&im) && checkInputShapes(&im) &&
-             checkOpsSupported(&im)) {
-    module = importGraph(&im);
-  }
-  free(im.values.slots);
-  onnx__model_proto__free_unpacked(model, NULL);
-  return module;
+  if (!loadDialects(ctx, name))
+    return (MlirModule){NULL};
+  Onnx__ModelProto *model = unpackModel(
+      data, len, name, mlirLocationFileLineColGet(ctx, str(name), 0, 0));
+  return model ? importModel(ctx, model, name, NULL, options)
+               : (MlirModule){NULL};
 }
 
 MlirModule kilnOnnxImportFile(MlirContext ctx, const char *path) {
   return kilnOnnxImportFileWithOptions(ctx, path, NULL);
 }
 
+/* The directory part of `path` ("." for a bare file name), malloc'd. */
+static char *directoryOf(const char *path) {
+  const char *slash = strrchr(path, '/');
+  KilnStrBuf dir = {0};
+  if (!slash)
+    kilnStrBufAppend(&dir, ".", 1);
+  else
+    kilnStrBufAppend(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+  return dir.data;
+}
+
 MlirModule kilnOnnxImportFileWithOptions(MlirContext ctx, const char *path,
                                          const KilnOnnxImportOptions *options) {
   MlirLocation loc = mlirLocationFileLineColGet(ctx, str(path), 0, 0);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    kilnEmitErrorf(loc, "cannot open '%s': %s", path, strerror(errno));
+  if (!loadDialects(ctx, path))
+    return (MlirModule){NULL};
+  int fd = open(path, O_RDONLY);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    kilnEmitErrorf(loc, "cannot open '%s': %s", path,
+                   fd < 0 ? strerror(errno) : "not a regular file");
+    if (fd >= 0)
+      close(fd);
     return (MlirModule){NULL};
   }
-  KilnStrBuf buf = {0};
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-    kilnStrBufAppend(&buf, chunk, n);
-  bool failed = ferror(f) != 0;
-  fclose(f);
-  MlirModule module = {NULL};
-  if (failed)
-    kilnEmitErrorf(loc, "cannot read '%s'", path);
-  else
-    module = kilnOnnxImportBufferWithOptions(ctx, buf.data ? buf.data : "",
-                                             buf.len, path, options);
-  kilnStrBufDestroy(&buf);
+  /* Mapped rather than read, so the bytes leave memory as soon as
+   * protobuf-c has copied them out. */
+  size_t len = (size_t)st.st_size;
+  void *data = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+  close(fd);
+  if (data == MAP_FAILED) {
+    kilnEmitErrorf(loc, "cannot read '%s': %s", path, strerror(errno));
+    return (MlirModule){NULL};
+  }
+  Onnx__ModelProto *model = unpackModel(data ? data : "", len, path, loc);
+  if (data)
+    munmap(data, len);
+  if (!model)
+    return (MlirModule){NULL};
+  char *dir = directoryOf(path);
+  MlirModule module = importModel(ctx, model, path, dir, options);
+  free(dir);
   return module;
 }

@@ -36,7 +36,7 @@ static const char *attrTypeName(Onnx__AttributeProto__AttributeType t) {
 /* The value of `a` as an MLIR attribute; null after an error. */
 static MlirAttribute convertValue(MlirContext ctx, const KilnAttrSpec *spec,
                                   const Onnx__AttributeProto *a,
-                                  MlirLocation loc) {
+                                  const char *baseDir, MlirLocation loc) {
   switch (spec->kind) {
   case KILN_ATTR_INT:
     return mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), a->i);
@@ -54,8 +54,16 @@ static MlirAttribute convertValue(MlirContext ctx, const KilnAttrSpec *spec,
                      ? kilnOnnxElementType(ctx, (int32_t)a->i)
                      : (MlirType){NULL};
     if (mlirTypeIsNull(t)) {
-      kilnEmitErrorf(loc, "attribute '%s': data type %lld is not supported",
-                     spec->name, (long long)a->i);
+      char scratch[32];
+      kilnEmitErrorf(loc,
+                     "attribute '%s': data type %s (%lld) is not imported "
+                     "by Kiln",
+                     spec->name,
+                     kilnOnnxDataTypeName(a->i >= INT32_MIN && a->i <= INT32_MAX
+                                              ? (int32_t)a->i
+                                              : -1,
+                                          scratch),
+                     (long long)a->i);
       return mlirAttributeGetNull();
     }
     return mlirTypeAttrGet(t);
@@ -67,7 +75,7 @@ static MlirAttribute convertValue(MlirContext ctx, const KilnAttrSpec *spec,
     }
     KilnStrBuf what = {0};
     kilnStrBufAppendf(&what, "attribute '%s'", spec->name);
-    MlirAttribute v = kilnOnnxTensorToAttr(ctx, a->t, loc, what.data);
+    MlirAttribute v = kilnOnnxTensorToAttr(ctx, a->t, baseDir, loc, what.data);
     kilnStrBufDestroy(&what);
     return v;
   }
@@ -76,8 +84,8 @@ static MlirAttribute convertValue(MlirContext ctx, const KilnAttrSpec *spec,
 }
 
 bool kilnOnnxConvertAttr(MlirContext ctx, const KilnAttrSpec *spec,
-                         const Onnx__AttributeProto *a, MlirLocation loc,
-                         MlirNamedAttribute *out) {
+                         const Onnx__AttributeProto *a, const char *baseDir,
+                         MlirLocation loc, MlirNamedAttribute *out) {
   Onnx__AttributeProto__AttributeType want = expectedType(spec->kind);
   Onnx__AttributeProto__AttributeType got =
       a->has_type ? a->type : ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__UNDEFINED;
@@ -86,7 +94,7 @@ bool kilnOnnxConvertAttr(MlirContext ctx, const KilnAttrSpec *spec,
                    attrTypeName(got), attrTypeName(want));
     return false;
   }
-  MlirAttribute value = convertValue(ctx, spec, a, loc);
+  MlirAttribute value = convertValue(ctx, spec, a, baseDir, loc);
   if (mlirAttributeIsNull(value))
     return false;
   *out = mlirNamedAttributeGet(

@@ -1,11 +1,16 @@
-/* ONNX TensorProto -> DenseElementsAttr.
+/* ONNX TensorProto -> elements attributes.
  *
- * A tensor's values come either as little-endian `raw_data` (which may be
- * unaligned inside the protobuf buffer, hence memcpy) or in a typed field
- * (float_data, double_data, int64_data, and int32_data for every type of 32
- * bits or fewer, FLOAT16 as its bit pattern). Both are decoded into one
- * native-typed buffer, then handed to the typed mlir-c getter. Kiln runs on
- * little-endian hosts only, so raw_data is copied as is. */
+ * A tensor's values come as little-endian `raw_data` (which may be
+ * unaligned inside the protobuf buffer, hence memcpy), in an external file
+ * (external_data.h), or in a typed field: float_data, double_data,
+ * int64_data, uint64_data (UINT32, UINT64) and int32_data for every other
+ * type of 32 bits or fewer (FLOAT16 and BFLOAT16 as bit patterns). All are
+ * decoded into one little-endian buffer handed to MLIR as a raw buffer.
+ * Kiln runs on little-endian hosts only, so raw_data is used as is.
+ *
+ * Weights dominate a model's size, and protobuf-c already holds a private
+ * copy of each raw_data: large float initializers hand that buffer to MLIR
+ * as a DenseResourceElementsAttr instead of copying it again. */
 #include "conversions/onnx-to-graph/onnx_tensor.h"
 
 #include <stdbool.h>
@@ -13,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conversions/onnx-to-graph/external_data.h"
 #include "dialects/common/diag.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -25,12 +31,17 @@ static size_t elementSize(int32_t dt) {
   case ONNX__TENSOR_PROTO__DATA_TYPE__BOOL:
     return 1;
   case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__INT16:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT16:
     return 2;
   case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT:
   case ONNX__TENSOR_PROTO__DATA_TYPE__INT32:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32:
     return 4;
   case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE:
   case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64:
     return 8;
   default:
     return 0;
@@ -45,16 +56,20 @@ MlirType kilnOnnxElementType(MlirContext ctx, int32_t dt) {
     return mlirF64TypeGet(ctx);
   case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16:
     return mlirF16TypeGet(ctx);
-  case ONNX__TENSOR_PROTO__DATA_TYPE__INT8:
-    return mlirIntegerTypeGet(ctx, 8);
-  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT8: /* the dialect spells it ui8 */
-    return mlirIntegerTypeUnsignedGet(ctx, 8);
-  case ONNX__TENSOR_PROTO__DATA_TYPE__INT32:
-    return mlirIntegerTypeGet(ctx, 32);
-  case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
-    return mlirIntegerTypeGet(ctx, 64);
+  case ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16:
+    return mlirBF16TypeGet(ctx);
   case ONNX__TENSOR_PROTO__DATA_TYPE__BOOL:
     return mlirIntegerTypeGet(ctx, 1);
+  case ONNX__TENSOR_PROTO__DATA_TYPE__INT8:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__INT16:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__INT32:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
+    return mlirIntegerTypeGet(ctx, 8 * (unsigned)elementSize(dt));
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT8: /* the dialect spells it uiN */
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT16:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64:
+    return mlirIntegerTypeUnsignedGet(ctx, 8 * (unsigned)elementSize(dt));
   default:
     return (MlirType){NULL};
   }
@@ -69,10 +84,18 @@ const char *kilnOnnxDataTypeName(int32_t dt, char *scratch) {
   return scratch;
 }
 
+static bool isFloat(int32_t dt) {
+  return dt == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT ||
+         dt == ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE ||
+         dt == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16 ||
+         dt == ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16;
+}
+
 /* Copies the typed field holding `n` values of `t` into `buf` (n elements of
  * elementSize(dt) bytes). False if that field has another count. */
 static bool decodeTypedField(const Onnx__TensorProto *t, int32_t dt, size_t n,
                              unsigned char *buf) {
+  size_t size = elementSize(dt);
   switch (dt) {
   case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT:
     if (t->n_float_data != n)
@@ -89,53 +112,61 @@ static bool decodeTypedField(const Onnx__TensorProto *t, int32_t dt, size_t n,
       return false;
     memcpy(buf, t->int64_data, n * sizeof(int64_t));
     return true;
-  default: /* every narrower type travels in int32_data */
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64:
+    if (t->n_uint64_data != n)
+      return false;
+    for (size_t i = 0; i < n; ++i) {
+      uint32_t narrow = (uint32_t)t->uint64_data[i];
+      memcpy(buf + size * i, size == 4 ? (void *)&narrow : &t->uint64_data[i],
+             size);
+    }
+    return true;
+  default: /* every other type of 32 bits or fewer travels in int32_data */
     if (t->n_int32_data != n)
       return false;
     for (size_t i = 0; i < n; ++i) {
       int32_t v = t->int32_data[i];
-      if (elementSize(dt) == 1)
+      uint16_t h = (uint16_t)v;
+      if (size == 1)
         buf[i] = (unsigned char)v;
-      else if (elementSize(dt) == 2) {
-        uint16_t h = (uint16_t)v;
+      else if (size == 2)
         memcpy(buf + 2 * i, &h, 2);
-      } else
+      else
         memcpy(buf + 4 * i, &v, 4);
     }
     return true;
   }
 }
 
-/* Builds the attribute from decoded values. */
-static MlirAttribute buildAttr(MlirType type, int32_t dt, size_t n,
+/* Builds a DenseElementsAttr from decoded little-endian values. */
+static MlirAttribute denseAttr(MlirType type, int32_t dt, size_t n,
                                const unsigned char *buf) {
-  intptr_t count = (intptr_t)n;
-  switch (dt) {
-  case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT:
-    return mlirDenseElementsAttrFloatGet(type, count, (const float *)buf);
-  case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE:
-    return mlirDenseElementsAttrDoubleGet(type, count, (const double *)buf);
-  case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16:
-    return mlirDenseElementsAttrFloat16Get(type, count, (const uint16_t *)buf);
-  case ONNX__TENSOR_PROTO__DATA_TYPE__INT8:
-    return mlirDenseElementsAttrInt8Get(type, count, (const int8_t *)buf);
-  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT8:
-    return mlirDenseElementsAttrUInt8Get(type, count, buf);
-  case ONNX__TENSOR_PROTO__DATA_TYPE__INT32:
-    return mlirDenseElementsAttrInt32Get(type, count, (const int32_t *)buf);
-  case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
-    return mlirDenseElementsAttrInt64Get(type, count, (const int64_t *)buf);
-  default: { /* BOOL: the getter takes one int per element */
-    int *bits = malloc((n ? n : 1) * sizeof(int));
-    if (!bits)
-      abort();
-    for (size_t i = 0; i < n; ++i)
-      bits[i] = buf[i] != 0;
-    MlirAttribute a = mlirDenseElementsAttrBoolGet(type, count, bits);
-    free(bits);
-    return a;
-  }
-  }
+  if (dt != ONNX__TENSOR_PROTO__DATA_TYPE__BOOL)
+    return mlirDenseElementsAttrRawBufferGet(type, n * elementSize(dt), buf);
+  int *bits = malloc((n ? n : 1) * sizeof(int)); /* one int per element */
+  if (!bits)
+    abort();
+  for (size_t i = 0; i < n; ++i)
+    bits[i] = buf[i] != 0;
+  MlirAttribute a = mlirDenseElementsAttrBoolGet(type, (intptr_t)n, bits);
+  free(bits);
+  return a;
+}
+
+static void freeResource(void *userData, const void *data, size_t size,
+                         size_t align) {
+  (void)userData, (void)size, (void)align;
+  free((void *)data);
+}
+
+/* A DenseResourceElementsAttr owning malloc'd `buf`, named after `t`. */
+static MlirAttribute resourceAttr(MlirType type, const Onnx__TensorProto *t,
+                                  size_t bytes, void *buf) {
+  const char *name = t->name && *t->name ? t->name : "onnx_tensor";
+  return mlirUnmanagedDenseResourceElementsAttrGet(
+      type, mlirStringRefCreateFromCString(name), buf, bytes,
+      elementSize(t->data_type), false, freeResource, NULL);
 }
 
 /* The element count of `t`, or false (after an error) on negative or
@@ -156,44 +187,59 @@ static bool elementCount(const Onnx__TensorProto *t, size_t elemSize,
   return true;
 }
 
-MlirAttribute kilnOnnxTensorToAttr(MlirContext ctx, const Onnx__TensorProto *t,
-                                   MlirLocation loc, const char *what) {
-  MlirAttribute result = {NULL};
-  char scratch[32];
-  int32_t dt = t->has_data_type ? t->data_type : 0;
-  size_t size = elementSize(dt);
-  if (size == 0) {
-    kilnEmitErrorf(loc, "%s has element type %s, which Kiln does not import",
-                   what, kilnOnnxDataTypeName(dt, scratch));
-    return result;
-  }
+/* The tensor's `bytes` bytes as a malloc'd buffer: raw_data (taken from
+ * `owned` when not NULL), external data or a decoded typed field. NULL
+ * after an error. */
+static unsigned char *tensorBytes(const Onnx__TensorProto *t,
+                                  Onnx__TensorProto *owned, const char *base,
+                                  size_t n, size_t bytes, MlirLocation loc,
+                                  const char *what) {
   if (t->has_data_location &&
-      t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) {
-    kilnEmitErrorf(loc, "%s is stored in external data, not supported yet",
-                   what);
-    return result;
+      t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
+    return kilnOnnxExternalDataRead(t, base, bytes, loc, what);
+  if (t->has_raw_data && t->raw_data.len != bytes) {
+    kilnEmitErrorf(loc, "%s has %zu bytes of raw_data, expected %zu", what,
+                   t->raw_data.len, bytes);
+    return NULL;
   }
-  size_t n;
-  if (!elementCount(t, size, loc, what, &n))
-    return result;
-  unsigned char *buf = malloc(n ? n * size : 1);
+  if (t->has_raw_data && owned && bytes && owned->raw_data.data) {
+    unsigned char *data = owned->raw_data.data;
+    owned->raw_data = (ProtobufCBinaryData){0, NULL}; /* ours to free now */
+    return data;
+  }
+  unsigned char *buf = malloc(bytes ? bytes : 1);
   if (!buf)
     abort();
   if (t->has_raw_data) {
-    if (t->raw_data.len != n * size) {
-      kilnEmitErrorf(loc, "%s has %zu bytes of raw_data, expected %zu", what,
-                     t->raw_data.len, n * size);
-      goto out;
-    }
-    if (n)
-      memcpy(buf, t->raw_data.data, n * size);
-  } else if (!decodeTypedField(t, dt, n, buf)) {
+    if (bytes)
+      memcpy(buf, t->raw_data.data, bytes);
+  } else if (!decodeTypedField(t, t->data_type, n, buf)) {
     kilnEmitErrorf(loc,
                    "%s: the number of values does not match its %zu "
                    "elements",
                    what, n);
-    goto out;
+    free(buf);
+    return NULL;
   }
+  return buf;
+}
+
+static MlirAttribute convert(MlirContext ctx, const Onnx__TensorProto *t,
+                             Onnx__TensorProto *owned, const char *baseDir,
+                             MlirLocation loc, const char *what) {
+  char scratch[32];
+  int32_t dt = t->has_data_type ? t->data_type : 0;
+  size_t size = elementSize(dt), n;
+  if (size == 0) {
+    kilnEmitErrorf(loc, "%s has element type %s, which Kiln does not import",
+                   what, kilnOnnxDataTypeName(dt, scratch));
+    return mlirAttributeGetNull();
+  }
+  if (!elementCount(t, size, loc, what, &n))
+    return mlirAttributeGetNull();
+  unsigned char *buf = tensorBytes(t, owned, baseDir, n, n * size, loc, what);
+  if (!buf)
+    return mlirAttributeGetNull();
   int64_t *shape = malloc((t->n_dims ? t->n_dims : 1) * sizeof(int64_t));
   if (!shape)
     abort();
@@ -203,8 +249,33 @@ MlirAttribute kilnOnnxTensorToAttr(MlirContext ctx, const Onnx__TensorProto *t,
                                           kilnOnnxElementType(ctx, dt),
                                           mlirAttributeGetNull());
   free(shape);
-  result = buildAttr(type, dt, n, buf);
-out:
+  if (owned && isFloat(dt) && n * size >= KILN_ONNX_RESOURCE_MIN_BYTES)
+    return resourceAttr(type, t, n * size, buf); /* takes buf */
+  MlirAttribute result = denseAttr(type, dt, n, buf);
   free(buf);
+  if (mlirAttributeIsNull(result)) /* MLIR refused the buffer's layout */
+    kilnEmitErrorf(loc, "%s: cannot build its elements attribute", what);
   return result;
+}
+
+MlirAttribute kilnOnnxTensorToAttr(MlirContext ctx, const Onnx__TensorProto *t,
+                                   const char *baseDir, MlirLocation loc,
+                                   const char *what) {
+  return convert(ctx, t, NULL, baseDir, loc, what);
+}
+
+MlirAttribute kilnOnnxTensorTakeToAttr(MlirContext ctx, Onnx__TensorProto *t,
+                                       const char *baseDir, MlirLocation loc,
+                                       const char *what) {
+  MlirAttribute a = convert(ctx, t, t, baseDir, loc, what);
+  /* Whatever stayed in the message is no longer needed: release it now so
+   * the model and the attributes do not both hold the weights. */
+  free(t->raw_data.data);
+  t->raw_data = (ProtobufCBinaryData){0, NULL};
+  free(t->float_data), t->float_data = NULL, t->n_float_data = 0;
+  free(t->int32_data), t->int32_data = NULL, t->n_int32_data = 0;
+  free(t->int64_data), t->int64_data = NULL, t->n_int64_data = 0;
+  free(t->uint64_data), t->uint64_data = NULL, t->n_uint64_data = 0;
+  free(t->double_data), t->double_data = NULL, t->n_double_data = 0;
+  return a;
 }

@@ -15,6 +15,20 @@ static MlirValue build2(KilnGraphBuilder *b, const char *op, MlirValue x,
   return kilnGraphBuilderCreateValue(b, op, operands, 2, NULL, 0);
 }
 
+/* Cast's and CastLike's optional attributes into `attrs` (2 slots). */
+static intptr_t castOptionAttrs(KilnGraphBuilder *builder,
+                                const KilnGraphCastOptions *options,
+                                MlirNamedAttribute *attrs) {
+  intptr_t n = 0;
+  if (options) {
+    attrs[n++] = kilnGraphAttrInt(builder, "saturate", options->saturate);
+    if (options->roundMode)
+      attrs[n++] =
+          kilnGraphAttrString(builder, "round_mode", options->roundMode);
+  }
+  return n;
+}
+
 MlirValue kilnGraphBuildAdd(KilnGraphBuilder *builder, MlirValue a,
                             MlirValue b) {
   return build2(builder, "add", a, b);
@@ -73,6 +87,58 @@ MlirValue kilnGraphBuildMin(KilnGraphBuilder *builder, MlirValue a,
 MlirValue kilnGraphBuildMax(KilnGraphBuilder *builder, MlirValue a,
                             MlirValue b) {
   return build2(builder, "max", a, b);
+}
+
+MlirValue kilnGraphBuildMod(KilnGraphBuilder *builder, MlirValue a, MlirValue b,
+                            int64_t fmod) {
+  MlirValue operands[] = {a, b};
+  MlirNamedAttribute attr = kilnGraphAttrInt(builder, "fmod", fmod);
+  return kilnGraphBuilderCreateValue(builder, "mod", operands, 2, &attr, 1);
+}
+
+MlirValue kilnGraphBuildXor(KilnGraphBuilder *builder, MlirValue a,
+                            MlirValue b) {
+  return build2(builder, "xor", a, b);
+}
+
+MlirValue kilnGraphBuildBitShift(KilnGraphBuilder *builder, MlirValue x,
+                                 MlirValue y, const char *direction) {
+  /* A NULL string would crash the attribute getter. */
+  if (!direction) {
+    kilnEmitErrorf(kilnGraphBuilderGetLocation(builder),
+                   "'graph.bit_shift' op requires attribute 'direction'");
+    return (MlirValue){NULL};
+  }
+  MlirValue operands[] = {x, y};
+  MlirNamedAttribute attr =
+      kilnGraphAttrString(builder, "direction", direction);
+  return kilnGraphBuilderCreateValue(builder, "bit_shift", operands, 2, &attr,
+                                     1);
+}
+
+MlirValue kilnGraphBuildBitwiseAnd(KilnGraphBuilder *builder, MlirValue a,
+                                   MlirValue b) {
+  return build2(builder, "bitwise_and", a, b);
+}
+
+MlirValue kilnGraphBuildBitwiseOr(KilnGraphBuilder *builder, MlirValue a,
+                                  MlirValue b) {
+  return build2(builder, "bitwise_or", a, b);
+}
+
+MlirValue kilnGraphBuildBitwiseXor(KilnGraphBuilder *builder, MlirValue a,
+                                   MlirValue b) {
+  return build2(builder, "bitwise_xor", a, b);
+}
+
+MlirValue kilnGraphBuildLessOrEqual(KilnGraphBuilder *builder, MlirValue a,
+                                    MlirValue b) {
+  return build2(builder, "less_or_equal", a, b);
+}
+
+MlirValue kilnGraphBuildGreaterOrEqual(KilnGraphBuilder *builder, MlirValue a,
+                                       MlirValue b) {
+  return build2(builder, "greater_or_equal", a, b);
 }
 
 MlirValue kilnGraphBuildNeg(KilnGraphBuilder *builder, MlirValue x) {
@@ -171,13 +237,158 @@ MlirValue kilnGraphBuildCast(KilnGraphBuilder *builder, MlirValue input,
     return (MlirValue){NULL};
   }
   MlirNamedAttribute attrs[3];
-  intptr_t n = 0;
-  attrs[n++] = kilnGraphAttrType(builder, "to", to);
-  if (options) {
-    attrs[n++] = kilnGraphAttrInt(builder, "saturate", options->saturate);
-    if (options->roundMode)
-      attrs[n++] =
-          kilnGraphAttrString(builder, "round_mode", options->roundMode);
-  }
+  attrs[0] = kilnGraphAttrType(builder, "to", to);
+  intptr_t n = 1 + castOptionAttrs(builder, options, attrs + 1);
   return kilnGraphBuilderCreateValue(builder, "cast", &input, 1, attrs, n);
+}
+
+MlirValue kilnGraphBuildBitwiseNot(KilnGraphBuilder *builder, MlirValue x) {
+  return build1(builder, "bitwise_not", x);
+}
+
+MlirValue kilnGraphBuildSign(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "sign", input);
+}
+
+MlirValue kilnGraphBuildSin(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "sin", input);
+}
+
+MlirValue kilnGraphBuildCos(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "cos", input);
+}
+
+MlirValue kilnGraphBuildTan(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "tan", input);
+}
+
+MlirValue kilnGraphBuildAsin(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "asin", input);
+}
+
+MlirValue kilnGraphBuildAcos(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "acos", input);
+}
+
+MlirValue kilnGraphBuildAtan(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "atan", input);
+}
+
+MlirValue kilnGraphBuildSinh(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "sinh", input);
+}
+
+MlirValue kilnGraphBuildCosh(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "cosh", input);
+}
+
+MlirValue kilnGraphBuildAsinh(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "asinh", input);
+}
+
+MlirValue kilnGraphBuildAcosh(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "acosh", input);
+}
+
+MlirValue kilnGraphBuildAtanh(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "atanh", input);
+}
+
+MlirValue kilnGraphBuildSelu(KilnGraphBuilder *builder, MlirValue x,
+                             float alpha, float gamma) {
+  MlirNamedAttribute attrs[] = {kilnGraphAttrFloat(builder, "alpha", alpha),
+                                kilnGraphAttrFloat(builder, "gamma", gamma)};
+  return kilnGraphBuilderCreateValue(builder, "selu", &x, 1, attrs, 2);
+}
+
+MlirValue kilnGraphBuildSoftplus(KilnGraphBuilder *builder, MlirValue x) {
+  return build1(builder, "softplus", x);
+}
+
+MlirValue kilnGraphBuildSoftsign(KilnGraphBuilder *builder, MlirValue input) {
+  return build1(builder, "softsign", input);
+}
+
+MlirValue kilnGraphBuildThresholdedRelu(KilnGraphBuilder *builder, MlirValue x,
+                                        float alpha) {
+  MlirNamedAttribute attr = kilnGraphAttrFloat(builder, "alpha", alpha);
+  return kilnGraphBuilderCreateValue(builder, "thresholded_relu", &x, 1, &attr,
+                                     1);
+}
+
+MlirValue kilnGraphBuildShrink(KilnGraphBuilder *builder, MlirValue input,
+                               float bias, float lambd) {
+  MlirNamedAttribute attrs[] = {kilnGraphAttrFloat(builder, "bias", bias),
+                                kilnGraphAttrFloat(builder, "lambd", lambd)};
+  return kilnGraphBuilderCreateValue(builder, "shrink", &input, 1, attrs, 2);
+}
+
+MlirValue kilnGraphBuildCelu(KilnGraphBuilder *builder, MlirValue x,
+                             float alpha) {
+  MlirNamedAttribute attr = kilnGraphAttrFloat(builder, "alpha", alpha);
+  return kilnGraphBuilderCreateValue(builder, "celu", &x, 1, &attr, 1);
+}
+
+MlirValue kilnGraphBuildHardSwish(KilnGraphBuilder *builder, MlirValue x) {
+  return build1(builder, "hard_swish", x);
+}
+
+MlirValue kilnGraphBuildMish(KilnGraphBuilder *builder, MlirValue x) {
+  return build1(builder, "mish", x);
+}
+
+MlirValue kilnGraphBuildGelu(KilnGraphBuilder *builder, MlirValue x,
+                             const char *approximate) {
+  if (!approximate)
+    return build1(builder, "gelu", x);
+  MlirNamedAttribute attr =
+      kilnGraphAttrString(builder, "approximate", approximate);
+  return kilnGraphBuilderCreateValue(builder, "gelu", &x, 1, &attr, 1);
+}
+
+MlirValue kilnGraphBuildPRelu(KilnGraphBuilder *builder, MlirValue x,
+                              MlirValue slope) {
+  return build2(builder, "prelu", x, slope);
+}
+
+MlirValue kilnGraphBuildIsNaN(KilnGraphBuilder *builder, MlirValue x) {
+  return build1(builder, "is_nan", x);
+}
+
+MlirValue kilnGraphBuildIsInf(KilnGraphBuilder *builder, MlirValue x,
+                              int64_t detectNegative, int64_t detectPositive) {
+  MlirNamedAttribute attrs[] = {
+      kilnGraphAttrInt(builder, "detect_negative", detectNegative),
+      kilnGraphAttrInt(builder, "detect_positive", detectPositive)};
+  return kilnGraphBuilderCreateValue(builder, "is_inf", &x, 1, attrs, 2);
+}
+
+MlirValue kilnGraphBuildCastLike(KilnGraphBuilder *builder, MlirValue input,
+                                 MlirValue targetType,
+                                 const KilnGraphCastOptions *options) {
+  MlirValue operands[] = {input, targetType};
+  MlirNamedAttribute attrs[2];
+  intptr_t n = castOptionAttrs(builder, options, attrs);
+  return kilnGraphBuilderCreateValue(builder, "cast_like", operands, 2, attrs,
+                                     n);
+}
+
+MlirValue kilnGraphBuildDropout(KilnGraphBuilder *builder, MlirValue data,
+                                MlirValue ratio, MlirValue trainingMode,
+                                const int64_t *seed, MlirValue *mask) {
+  MlirValue operands[] = {data, ratio, trainingMode};
+  MlirNamedAttribute attr = {0};
+  if (seed)
+    attr = kilnGraphAttrInt(builder, "seed", *seed);
+  MlirOperation op =
+      kilnGraphBuilderCreateOp(builder, "dropout", operands, 3,
+                               seed ? &attr : NULL, seed ? 1 : 0, mask ? 2 : 1);
+  if (mlirOperationIsNull(op)) {
+    if (mask)
+      *mask = (MlirValue){NULL};
+    return (MlirValue){NULL};
+  }
+  if (mask)
+    *mask = mlirOperationGetResult(op, 1);
+  return mlirOperationGetResult(op, 0);
 }

@@ -3,6 +3,10 @@
  * checks them and infers the result types. */
 #include "kiln/graph_nn.h"
 
+#include <stdbool.h>
+
+#include "dialects/common/diag.h"
+
 /* More than any nn op has attributes. */
 #define MAX_ATTRS 16
 
@@ -36,6 +40,12 @@ static void addFloat(KilnGraphBuilder *b, AttrList *l, const char *name,
     l->items[l->count++] = kilnGraphAttrFloat(b, name, *value);
 }
 
+static void addFloats(KilnGraphBuilder *b, AttrList *l, const char *name,
+                      const float *values, intptr_t n) {
+  if (values)
+    l->items[l->count++] = kilnGraphAttrFloats(b, name, values, n);
+}
+
 static MlirValue buildConvLike(KilnGraphBuilder *b, const char *opName,
                                MlirValue x, MlirValue w, MlirValue bias,
                                const KilnGraphConvOptions *opts) {
@@ -65,11 +75,11 @@ MlirValue kilnGraphBuildConvTranspose(KilnGraphBuilder *b, MlirValue x,
   return buildConvLike(b, "conv_transpose", x, w, bias, opts);
 }
 
-static MlirOperation buildPool(KilnGraphBuilder *b, const char *opName,
-                               MlirValue x, const int64_t *kernelShape,
-                               intptr_t numKernelShape,
-                               const KilnGraphPoolOptions *opts,
-                               intptr_t numResults) {
+static MlirOperation
+buildPoolOp(KilnGraphBuilder *b, const char *opName, const MlirValue *operands,
+            intptr_t numOperands, const int64_t *kernelShape,
+            intptr_t numKernelShape, const KilnGraphPoolOptions *opts,
+            intptr_t numResults) {
   static const KilnGraphPoolOptions kNone = {0};
   const KilnGraphPoolOptions *o = opts ? opts : &kNone;
   AttrList l = {.count = 0};
@@ -81,8 +91,17 @@ static MlirOperation buildPool(KilnGraphBuilder *b, const char *opName,
   addInts(b, &l, "pads", o->pads, o->numPads);
   addInt(b, &l, "storage_order", o->storageOrder, 0);
   addInts(b, &l, "strides", o->strides, o->numStrides);
-  return kilnGraphBuilderCreateOp(b, opName, &x, 1, l.items, l.count,
-                                  numResults);
+  return kilnGraphBuilderCreateOp(b, opName, operands, numOperands, l.items,
+                                  l.count, numResults);
+}
+
+static MlirOperation buildPool(KilnGraphBuilder *b, const char *opName,
+                               MlirValue x, const int64_t *kernelShape,
+                               intptr_t numKernelShape,
+                               const KilnGraphPoolOptions *opts,
+                               intptr_t numResults) {
+  return buildPoolOp(b, opName, &x, 1, kernelShape, numKernelShape, opts,
+                     numResults);
 }
 
 static MlirValue firstResult(MlirOperation op) {
@@ -119,14 +138,29 @@ MlirValue kilnGraphBuildGlobalMaxPool(KilnGraphBuilder *b, MlirValue x) {
   return kilnGraphBuilderCreateValue(b, "global_max_pool", &x, 1, NULL, 0);
 }
 
+/* Stores result i of `op` in *out when out is non-NULL (null on failure). */
+static void storeResult(MlirOperation op, intptr_t i, MlirValue *out) {
+  if (out)
+    *out = mlirOperationIsNull(op) ? (MlirValue){NULL}
+                                   : mlirOperationGetResult(op, i);
+}
+
 MlirValue kilnGraphBuildBatchNormalization(KilnGraphBuilder *b, MlirValue x,
                                            MlirValue scale, MlirValue bias,
                                            MlirValue mean, MlirValue var,
-                                           float epsilon, float momentum) {
+                                           float epsilon, float momentum,
+                                           MlirValue *runningMean,
+                                           MlirValue *runningVar) {
+  bool training = runningMean || runningVar;
   MlirValue operands[] = {x, scale, bias, mean, var};
   MlirNamedAttribute attrs[] = {kilnGraphAttrFloat(b, "epsilon", epsilon),
-                                kilnGraphAttrFloat(b, "momentum", momentum)};
-  return kilnGraphBuilderCreateValue(b, "batch_norm", operands, 5, attrs, 2);
+                                kilnGraphAttrFloat(b, "momentum", momentum),
+                                kilnGraphAttrInt(b, "training_mode", 1)};
+  MlirOperation op = kilnGraphBuilderCreateOp(
+      b, "batch_norm", operands, 5, attrs, training ? 3 : 2, training ? 3 : 1);
+  storeResult(op, 1, runningMean);
+  storeResult(op, 2, runningVar);
+  return firstResult(op);
 }
 
 MlirValue kilnGraphBuildInstanceNormalization(KilnGraphBuilder *b,
@@ -140,12 +174,151 @@ MlirValue kilnGraphBuildInstanceNormalization(KilnGraphBuilder *b,
 MlirValue kilnGraphBuildLayerNormalization(KilnGraphBuilder *b, MlirValue x,
                                            MlirValue scale, MlirValue bias,
                                            int64_t axis, float epsilon,
-                                           int64_t stashType) {
+                                           int64_t stashType, MlirValue *mean,
+                                           MlirValue *invStdDev) {
+  bool stats = mean || invStdDev;
   MlirValue operands[] = {x, scale, bias};
   MlirNamedAttribute attrs[] = {kilnGraphAttrInt(b, "axis", axis),
                                 kilnGraphAttrFloat(b, "epsilon", epsilon),
                                 kilnGraphAttrInt(b, "stash_type", stashType)};
-  return kilnGraphBuilderCreateValue(b, "layer_norm", operands, 3, attrs, 3);
+  MlirOperation op = kilnGraphBuilderCreateOp(b, "layer_norm", operands, 3,
+                                              attrs, 3, stats ? 3 : 1);
+  storeResult(op, 1, mean);
+  storeResult(op, 2, invStdDev);
+  return firstResult(op);
+}
+
+MlirValue kilnGraphBuildLrn(KilnGraphBuilder *b, MlirValue x, int64_t size,
+                            float alpha, float beta, float bias) {
+  MlirNamedAttribute attrs[] = {kilnGraphAttrFloat(b, "alpha", alpha),
+                                kilnGraphAttrFloat(b, "beta", beta),
+                                kilnGraphAttrFloat(b, "bias", bias),
+                                kilnGraphAttrInt(b, "size", size)};
+  return kilnGraphBuilderCreateValue(b, "lrn", &x, 1, attrs, 4);
+}
+
+MlirValue kilnGraphBuildMeanVarianceNormalization(KilnGraphBuilder *b,
+                                                  MlirValue x,
+                                                  const int64_t *axes,
+                                                  intptr_t numAxes) {
+  AttrList l = {.count = 0};
+  addInts(b, &l, "axes", axes, numAxes);
+  return kilnGraphBuilderCreateValue(b, "mean_variance_normalization", &x, 1,
+                                     l.items, l.count);
+}
+
+/* Joins the activation names with commas: the graph dialect's encoding of
+ * ONNX's STRINGS attribute (see docs/graph-dialect.md). */
+static void addActivations(KilnGraphBuilder *b, AttrList *l,
+                           const char *const *names, intptr_t n,
+                           KilnStrBuf *joined) {
+  if (!names)
+    return;
+  for (intptr_t i = 0; i < n; ++i)
+    kilnStrBufAppendf(joined, "%s%s", i ? "," : "", names[i]);
+  l->items[l->count++] =
+      kilnGraphAttrString(b, "activations", kilnStrBufGet(joined));
+}
+
+/* rnn, gru (2 results) and lstm (3): builds every result, storing results
+ * 1 and 2 in yH and yC when asked. */
+static MlirValue buildRecurrent(KilnGraphBuilder *b, const char *opName,
+                                const KilnGraphRecurrentInputs *in,
+                                const KilnGraphRecurrentOptions *opts,
+                                intptr_t numResults, MlirValue *yH,
+                                MlirValue *yC) {
+  static const KilnGraphRecurrentOptions kNone = {0};
+  const KilnGraphRecurrentOptions *o = opts ? opts : &kNone;
+  AttrList l = {.count = 0};
+  KilnStrBuf joined = {0};
+  addFloats(b, &l, "activation_alpha", o->activationAlpha,
+            o->numActivationAlpha);
+  addFloats(b, &l, "activation_beta", o->activationBeta, o->numActivationBeta);
+  addActivations(b, &l, o->activations, o->numActivations, &joined);
+  addFloat(b, &l, "clip", o->clip);
+  addString(b, &l, "direction", o->direction);
+  addInt(b, &l, "hidden_size", o->hiddenSize, 0);
+  addInt(b, &l, "input_forget", o->inputForget, 0);
+  addInt(b, &l, "layout", o->layout, 0);
+  addInt(b, &l, "linear_before_reset", o->linearBeforeReset, 0);
+  MlirValue operands[] = {
+      in->x,        in->w,        in->r, in->b, in->sequenceLens,
+      in->initialH, in->initialC, in->p};
+  /* Trailing absent operands are left out, so that rnn and gru accept a
+   * struct whose LSTM-only fields are null. */
+  intptr_t n = 8;
+  while (n > 3 && mlirValueIsNull(operands[n - 1]))
+    --n;
+  MlirOperation op = kilnGraphBuilderCreateOp(b, opName, operands, n, l.items,
+                                              l.count, numResults);
+  kilnStrBufDestroy(&joined);
+  storeResult(op, 1, yH);
+  if (numResults > 2)
+    storeResult(op, 2, yC);
+  return firstResult(op);
+}
+
+MlirValue kilnGraphBuildRnn(KilnGraphBuilder *b,
+                            const KilnGraphRecurrentInputs *in,
+                            const KilnGraphRecurrentOptions *opts,
+                            MlirValue *yH) {
+  return buildRecurrent(b, "rnn", in, opts, 2, yH, NULL);
+}
+
+MlirValue kilnGraphBuildGru(KilnGraphBuilder *b,
+                            const KilnGraphRecurrentInputs *in,
+                            const KilnGraphRecurrentOptions *opts,
+                            MlirValue *yH) {
+  return buildRecurrent(b, "gru", in, opts, 2, yH, NULL);
+}
+
+MlirValue kilnGraphBuildLstm(KilnGraphBuilder *b,
+                             const KilnGraphRecurrentInputs *in,
+                             const KilnGraphRecurrentOptions *opts,
+                             MlirValue *yH, MlirValue *yC) {
+  return buildRecurrent(b, "lstm", in, opts, 3, yH, yC);
+}
+
+MlirValue kilnGraphBuildMaxUnpool(KilnGraphBuilder *b, MlirValue x,
+                                  MlirValue indices, MlirValue outputShape,
+                                  const int64_t *kernelShape,
+                                  intptr_t numKernelShape,
+                                  const KilnGraphPoolOptions *opts) {
+  MlirValue operands[] = {x, indices, outputShape};
+  MlirOperation op = buildPoolOp(b, "max_unpool", operands, 3, kernelShape,
+                                 numKernelShape, opts, 1);
+  return firstResult(op);
+}
+
+MlirValue kilnGraphBuildGridSample(KilnGraphBuilder *b, MlirValue x,
+                                   MlirValue grid, const char *mode,
+                                   const char *paddingMode,
+                                   int64_t alignCorners) {
+  AttrList l = {.count = 0};
+  addInt(b, &l, "align_corners", alignCorners, 0);
+  addString(b, &l, "mode", mode);
+  addString(b, &l, "padding_mode", paddingMode);
+  MlirValue operands[] = {x, grid};
+  return kilnGraphBuilderCreateValue(b, "grid_sample", operands, 2, l.items,
+                                     l.count);
+}
+
+MlirValue kilnGraphBuildRoiAlign(KilnGraphBuilder *b, MlirValue x,
+                                 MlirValue rois, MlirValue batchIndices,
+                                 const KilnGraphRoiAlignOptions *opts) {
+  static const KilnGraphRoiAlignOptions kNone = {0};
+  const KilnGraphRoiAlignOptions *o = opts ? opts : &kNone;
+  AttrList l = {.count = 0};
+  addString(b, &l, "coordinate_transformation_mode",
+            o->coordinateTransformationMode);
+  addString(b, &l, "mode", o->mode);
+  addInt(b, &l, "output_height", o->outputHeight, 0);
+  addInt(b, &l, "output_width", o->outputWidth, 0);
+  addInt(b, &l, "sampling_ratio", o->samplingRatio, 0);
+  addFloat(b, &l, "spatial_scale", o->spatialScale);
+  MlirValue operands[] = {x, rois, batchIndices};
+  return kilnGraphBuilderCreateValue(b, "roi_align", operands, 3, l.items,
+                                     l.count);
 }
 
 MlirValue kilnGraphBuildResize(KilnGraphBuilder *b, MlirValue x, MlirValue roi,

@@ -263,3 +263,129 @@ MlirValue kilnGraphBuildSpaceToDepth(KilnGraphBuilder *b, MlirValue input,
   MlirNamedAttribute attr = kilnGraphAttrInt(b, "blocksize", blocksize);
   return build(b, "space_to_depth", &input, 1, &attr, 1);
 }
+
+MlirValue kilnGraphBuildGatherElements(KilnGraphBuilder *b, MlirValue data,
+                                       MlirValue indices, int64_t axis) {
+  const MlirValue operands[] = {data, indices};
+  return buildWithInt(b, "gather_elements", operands, 2, "axis", axis, 0);
+}
+
+MlirValue kilnGraphBuildGatherND(KilnGraphBuilder *b, MlirValue data,
+                                 MlirValue indices, int64_t batchDims) {
+  const MlirValue operands[] = {data, indices};
+  return buildWithInt(b, "gather_nd", operands, 2, "batch_dims", batchDims, 0);
+}
+
+MlirValue kilnGraphBuildScatterElements(KilnGraphBuilder *b, MlirValue data,
+                                        MlirValue indices, MlirValue updates,
+                                        int64_t axis, const char *reduction) {
+  const MlirValue operands[] = {data, indices, updates};
+  MlirNamedAttribute attrs[MAX_ATTRS];
+  intptr_t n = 0;
+  if (axis != 0)
+    attrs[n++] = kilnGraphAttrInt(b, "axis", axis);
+  n = addString(b, attrs, n, "reduction", reduction, "none");
+  return build(b, "scatter_elements", operands, 3, attrs, n);
+}
+
+MlirValue kilnGraphBuildScatterND(KilnGraphBuilder *b, MlirValue data,
+                                  MlirValue indices, MlirValue updates,
+                                  const char *reduction) {
+  const MlirValue operands[] = {data, indices, updates};
+  MlirNamedAttribute attrs[MAX_ATTRS];
+  intptr_t n = addString(b, attrs, 0, "reduction", reduction, "none");
+  return build(b, "scatter_nd", operands, 3, attrs, n);
+}
+
+MlirValue kilnGraphBuildTrilu(KilnGraphBuilder *b, MlirValue input, MlirValue k,
+                              bool upper) {
+  const MlirValue operands[] = {input, k};
+  return buildWithInt(b, "trilu", operands, 2, "upper", upper, 1);
+}
+
+MlirValue kilnGraphBuildConstantOfShape(KilnGraphBuilder *b, MlirValue input,
+                                        MlirAttribute value) {
+  MlirNamedAttribute attr = mlirNamedAttributeGet(
+      mlirIdentifierGet(kilnGraphBuilderGetContext(b),
+                        mlirStringRefCreateFromCString("value")),
+      value);
+  return build(b, "constant_of_shape", &input, 1, &attr,
+               !mlirAttributeIsNull(value));
+}
+
+MlirValue kilnGraphBuildSize(KilnGraphBuilder *b, MlirValue data) {
+  return build(b, "size", &data, 1, NULL, 0);
+}
+
+MlirValue kilnGraphBuildEyeLike(KilnGraphBuilder *b, MlirValue input, int64_t k,
+                                MlirType dtype) {
+  MlirNamedAttribute attrs[MAX_ATTRS];
+  intptr_t n = 0;
+  if (!mlirTypeIsNull(dtype))
+    attrs[n++] = kilnGraphAttrType(b, "dtype", dtype);
+  if (k != 0)
+    attrs[n++] = kilnGraphAttrInt(b, "k", k);
+  return build(b, "eye_like", &input, 1, attrs, n);
+}
+
+MlirValue kilnGraphBuildOneHot(KilnGraphBuilder *b, MlirValue indices,
+                               MlirValue depth, MlirValue values,
+                               int64_t axis) {
+  const MlirValue operands[] = {indices, depth, values};
+  return buildWithInt(b, "one_hot", operands, 3, "axis", axis, -1);
+}
+
+MlirValue kilnGraphBuildReverseSequence(KilnGraphBuilder *b, MlirValue input,
+                                        MlirValue sequenceLens,
+                                        int64_t batchAxis, int64_t timeAxis) {
+  const MlirValue operands[] = {input, sequenceLens};
+  MlirNamedAttribute attrs[MAX_ATTRS];
+  intptr_t n = 0;
+  if (batchAxis != 1)
+    attrs[n++] = kilnGraphAttrInt(b, "batch_axis", batchAxis);
+  if (timeAxis != 0)
+    attrs[n++] = kilnGraphAttrInt(b, "time_axis", timeAxis);
+  return build(b, "reverse_sequence", operands, 2, attrs, n);
+}
+
+MlirValue kilnGraphBuildNonZero(KilnGraphBuilder *b, MlirValue x) {
+  return build(b, "non_zero", &x, 1, NULL, 0);
+}
+
+MlirValue kilnGraphBuildCompress(KilnGraphBuilder *b, MlirValue input,
+                                 MlirValue condition, const int64_t *axis) {
+  const MlirValue operands[] = {input, condition};
+  MlirNamedAttribute attr = kilnGraphAttrInt(b, "axis", axis ? *axis : 0);
+  return build(b, "compress", operands, 2, &attr, axis != NULL);
+}
+
+MlirOperation kilnGraphBuildUnique(KilnGraphBuilder *b, MlirValue x,
+                                   const int64_t *axis, bool sorted,
+                                   intptr_t numResults) {
+  if (numResults < 1 || numResults > 4) {
+    kilnEmitErrorf(kilnGraphBuilderGetLocation(b),
+                   "'graph.unique' op has 1 to 4 results, got %ld",
+                   (long)numResults);
+    return (MlirOperation){NULL};
+  }
+  MlirNamedAttribute attrs[MAX_ATTRS];
+  intptr_t n = 0;
+  if (axis)
+    attrs[n++] = kilnGraphAttrInt(b, "axis", *axis);
+  if (!sorted)
+    attrs[n++] = kilnGraphAttrInt(b, "sorted", 0);
+  return requireRanked(
+      b, kilnGraphBuilderCreateOp(b, "unique", &x, 1, attrs, n, numResults));
+}
+
+MlirValue kilnGraphBuildNonMaxSuppression(KilnGraphBuilder *b, MlirValue boxes,
+                                          MlirValue scores,
+                                          MlirValue maxOutputBoxesPerClass,
+                                          MlirValue iouThreshold,
+                                          MlirValue scoreThreshold,
+                                          int64_t centerPointBox) {
+  const MlirValue operands[] = {boxes, scores, maxOutputBoxesPerClass,
+                                iouThreshold, scoreThreshold};
+  return buildWithInt(b, "non_max_suppression", operands, 5, "center_point_box",
+                      centerPointBox, 0);
+}

@@ -224,11 +224,238 @@ irdl.dialect @graph {
     irdl.results(output: %t1)
     irdl.attributes {"to" = %to}
   }
+  // dropout's ratio and training_mode are optional operands (so it carries
+  // operandSegmentSizes, like clip) and its mask is an optional result.
+  irdl.operation @mod {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(a: %t0, b: %t1)
+    irdl.results(c: %t2)
+  }
+  irdl.operation @xor {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(a: %t0, b: %t1)
+    irdl.results(c: %t2)
+  }
+  irdl.operation @bit_shift {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    %direction = irdl.base "#builtin.string"
+    irdl.operands(x: %t0, y: %t1)
+    irdl.results(z: %t2)
+    irdl.attributes {"direction" = %direction}
+  }
+  irdl.operation @bitwise_and {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(a: %t0, b: %t1)
+    irdl.results(c: %t2)
+  }
+  irdl.operation @bitwise_or {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(a: %t0, b: %t1)
+    irdl.results(c: %t2)
+  }
+  irdl.operation @bitwise_xor {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(a: %t0, b: %t1)
+    irdl.results(c: %t2)
+  }
+  irdl.operation @bitwise_not {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1)
+  }
+  irdl.operation @sign {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @is_nan {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1)
+  }
+  irdl.operation @is_inf {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1)
+  }
+  irdl.operation @sin {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @cos {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @tan {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @asin {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @acos {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @atan {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @sinh {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @cosh {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @asinh {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @acosh {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @atanh {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @selu {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1)
+  }
+  irdl.operation @softplus {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1)
+  }
+  irdl.operation @softsign {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @thresholded_relu {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1)
+  }
+  irdl.operation @shrink {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @celu {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1)
+  }
+  irdl.operation @hard_swish {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1)
+  }
+  irdl.operation @mish {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1)
+  }
+  irdl.operation @gelu {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1)
+  }
+  irdl.operation @prelu {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0, slope: %t1)
+    irdl.results(y: %t2)
+  }
+  irdl.operation @less_or_equal {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(a: %t0, b: %t1)
+    irdl.results(c: %t2)
+  }
+  irdl.operation @greater_or_equal {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(a: %t0, b: %t1)
+    irdl.results(c: %t2)
+  }
+  irdl.operation @cast_like {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0, target_type: %t1)
+    irdl.results(output: %t2)
+  }
+  irdl.operation @dropout {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    %t3 = irdl.base "!builtin.tensor"
+    %t4 = irdl.base "!builtin.tensor"
+    irdl.operands(data: %t0, ratio: optional %t1, training_mode: optional %t2)
+    irdl.results(output: %t3, mask: optional %t4)
+  }
   // ===== END family: Elementwise =====
 
   // ===== BEGIN family: Reduction (ops_reduction.c) =====
-  // All attributes of these ops are optional (ONNX defaults in the op
-  // table), so none is listed here.
+  // Only einsum has a required attribute (equation); every other attribute
+  // is optional (ONNX defaults in the op table), so none is listed.
   irdl.operation @matmul {
     %t0 = irdl.base "!builtin.tensor"
     %t1 = irdl.base "!builtin.tensor"
@@ -309,6 +536,89 @@ irdl.dialect @graph {
     %t1 = irdl.base "!builtin.tensor"
     irdl.operands(data: %t0)
     irdl.results(reduced: %t1)
+  }
+  irdl.operation @reduce_l1 {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(data: %t0, axes: optional %t1)
+    irdl.results(reduced: %t2)
+  }
+  irdl.operation @reduce_log_sum {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(data: %t0, axes: optional %t1)
+    irdl.results(reduced: %t2)
+  }
+  irdl.operation @reduce_log_sum_exp {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(data: %t0, axes: optional %t1)
+    irdl.results(reduced: %t2)
+  }
+  irdl.operation @reduce_sum_square {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(data: %t0, axes: optional %t1)
+    irdl.results(reduced: %t2)
+  }
+  irdl.operation @cum_sum {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0, axis: %t1)
+    irdl.results(y: %t2)
+  }
+  irdl.operation @hardmax {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @top_k {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    %t3 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0, k: %t1)
+    irdl.results(values: %t2, indices: %t3)
+  }
+  irdl.operation @negative_log_likelihood_loss {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    %t3 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0, target: %t1, weight: optional %t2)
+    irdl.results(loss: %t3)
+  }
+  irdl.operation @softmax_cross_entropy_loss {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    %t3 = irdl.base "!builtin.tensor"
+    %t4 = irdl.base "!builtin.tensor"
+    irdl.operands(scores: %t0, labels: %t1, weights: optional %t2)
+    irdl.results(output: %t3, log_prob: optional %t4)
+  }
+  // ONNX Einsum takes a variadic list of inputs, but IRDL would give them
+  // one type; Kiln's einsum takes one or two (docs/graph-dialect.md).
+  irdl.operation @einsum {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    %equation = irdl.base "#builtin.string"
+    irdl.operands(a: %t0, b: optional %t1)
+    irdl.results(output: %t2)
+    irdl.attributes {"equation" = %equation}
+  }
+  irdl.operation @det {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1)
   }
   // ===== END family: Reduction =====
 
@@ -451,6 +761,111 @@ irdl.dialect @graph {
     irdl.results(output: %t1)
     irdl.attributes {"blocksize" = %blocksize}
   }
+  irdl.operation @gather_elements {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(data: %t0, indices: %t1)
+    irdl.results(output: %t2)
+  }
+  irdl.operation @gather_nd {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(data: %t0, indices: %t1)
+    irdl.results(output: %t2)
+  }
+  irdl.operation @scatter_elements {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    %t3 = irdl.base "!builtin.tensor"
+    irdl.operands(data: %t0, indices: %t1, updates: %t2)
+    irdl.results(output: %t3)
+  }
+  irdl.operation @scatter_nd {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    %t3 = irdl.base "!builtin.tensor"
+    irdl.operands(data: %t0, indices: %t1, updates: %t2)
+    irdl.results(output: %t3)
+  }
+  irdl.operation @trilu {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0, k: optional %t1)
+    irdl.results(output: %t2)
+  }
+  irdl.operation @constant_of_shape {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @size {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(data: %t0)
+    irdl.results(size: %t1)
+  }
+  irdl.operation @eye_like {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0)
+    irdl.results(output: %t1)
+  }
+  irdl.operation @one_hot {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    %t3 = irdl.base "!builtin.tensor"
+    irdl.operands(indices: %t0, depth: %t1, values: %t2)
+    irdl.results(output: %t3)
+  }
+  irdl.operation @reverse_sequence {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0, sequence_lens: %t1)
+    irdl.results(y: %t2)
+  }
+  // Data-dependent result shapes: the counted dims are dynamic.
+  irdl.operation @non_zero {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1)
+  }
+  irdl.operation @compress {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t0, condition: %t1)
+    irdl.results(output: %t2)
+  }
+  // Optional results may be left off only from the end: type inference
+  // reads the present ones by position.
+  irdl.operation @unique {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    %t3 = irdl.base "!builtin.tensor"
+    %t4 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t0)
+    irdl.results(y: %t1, indices: optional %t2, inverse_indices: optional %t3, counts: optional %t4)
+  }
+  irdl.operation @non_max_suppression {
+    %t0 = irdl.base "!builtin.tensor"
+    %t1 = irdl.base "!builtin.tensor"
+    %t2 = irdl.base "!builtin.tensor"
+    %t3 = irdl.base "!builtin.tensor"
+    %t4 = irdl.base "!builtin.tensor"
+    %t5 = irdl.base "!builtin.tensor"
+    irdl.operands(boxes: %t0, scores: %t1, max_output_boxes_per_class: optional %t2, iou_threshold: optional %t3, score_threshold: optional %t4)
+    irdl.results(selected_indices: %t5)
+  }
   // ===== END family: Tensor =====
 
   // ===== BEGIN family: NN (ops_nn.c) =====
@@ -506,9 +921,13 @@ irdl.dialect @graph {
     %mean = irdl.base "!builtin.tensor"
     %var = irdl.base "!builtin.tensor"
     %y = irdl.base "!builtin.tensor"
+    // ONNX's optional running_mean and running_var (training_mode = 1)
+    // share one type, so one variadic holds both and IR without them needs
+    // no resultSegmentSizes.
+    %running_mean_var = irdl.base "!builtin.tensor"
     irdl.operands(x: %x, scale: %scale, b: %b, input_mean: %mean,
                   input_var: %var)
-    irdl.results(y: %y)
+    irdl.results(y: %y, running_mean_var: variadic %running_mean_var)
   }
   irdl.operation @instance_norm {
     %input = irdl.base "!builtin.tensor"
@@ -523,7 +942,97 @@ irdl.dialect @graph {
     %scale = irdl.base "!builtin.tensor"
     %b = irdl.base "!builtin.tensor"
     %y = irdl.base "!builtin.tensor"
+    // ONNX's optional Mean and InvStdDev share one type: one variadic, as
+    // batch_norm's statistics.
+    %mean_inv_std_dev = irdl.base "!builtin.tensor"
     irdl.operands(x: %x, scale: %scale, b: optional %b)
+    irdl.results(y: %y, mean_inv_std_dev: variadic %mean_inv_std_dev)
+  }
+  irdl.operation @lrn {
+    %x = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    %size = irdl.base "#builtin.integer"
+    irdl.operands(x: %x)
+    irdl.results(y: %y)
+    irdl.attributes {"size" = %size}
+  }
+  irdl.operation @mean_variance_normalization {
+    %x = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x)
+    irdl.results(y: %y)
+  }
+  // ONNX's Y is optional too, but an imported node always gets it (results
+  // are positional), so Kiln makes it mandatory.
+  irdl.operation @rnn {
+    %x = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %sequence_lens = irdl.base "!builtin.tensor"
+    %initial_h = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    %y_h = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x, w: %w, r: %r, b: optional %b,
+                  sequence_lens: optional %sequence_lens,
+                  initial_h: optional %initial_h)
+    irdl.results(y: %y, y_h: optional %y_h)
+  }
+  irdl.operation @gru {
+    %x = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %sequence_lens = irdl.base "!builtin.tensor"
+    %initial_h = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    %y_h = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x, w: %w, r: %r, b: optional %b,
+                  sequence_lens: optional %sequence_lens,
+                  initial_h: optional %initial_h)
+    irdl.results(y: %y, y_h: optional %y_h)
+  }
+  irdl.operation @lstm {
+    %x = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %sequence_lens = irdl.base "!builtin.tensor"
+    %initial_h = irdl.base "!builtin.tensor"
+    %initial_c = irdl.base "!builtin.tensor"
+    %p = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    %y_h = irdl.base "!builtin.tensor"
+    %y_c = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x, w: %w, r: %r, b: optional %b,
+                  sequence_lens: optional %sequence_lens,
+                  initial_h: optional %initial_h,
+                  initial_c: optional %initial_c, p: optional %p)
+    irdl.results(y: %y, y_h: optional %y_h, y_c: optional %y_c)
+  }
+  irdl.operation @max_unpool {
+    %x = irdl.base "!builtin.tensor"
+    %i = irdl.base "!builtin.tensor"
+    %output_shape = irdl.base "!builtin.tensor"
+    %output = irdl.base "!builtin.tensor"
+    %kernel = irdl.base "#builtin.dense_array"
+    irdl.operands(x: %x, i: %i, output_shape: optional %output_shape)
+    irdl.results(output: %output)
+    irdl.attributes {"kernel_shape" = %kernel}
+  }
+  irdl.operation @grid_sample {
+    %x = irdl.base "!builtin.tensor"
+    %grid = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x, grid: %grid)
+    irdl.results(y: %y)
+  }
+  irdl.operation @roi_align {
+    %x = irdl.base "!builtin.tensor"
+    %rois = irdl.base "!builtin.tensor"
+    %batch_indices = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x, rois: %rois, batch_indices: %batch_indices)
     irdl.results(y: %y)
   }
   irdl.operation @resize {
@@ -539,5 +1048,84 @@ irdl.dialect @graph {
   // ===== END family: NN =====
 
   // ===== BEGIN family: Quant (ops_quant.c) =====
+  // Scales and zero points are operands; their element types (quantized
+  // int/float8 types, float scales, i32 results) and shapes are checked by
+  // graph-verify. matmul_integer and conv_integer carry
+  // operandSegmentSizes (two optional zero points).
+  irdl.operation @quantize_linear {
+    %x = irdl.base "!builtin.tensor"
+    %scale = irdl.base "!builtin.tensor"
+    %zp = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x, y_scale: %scale, y_zero_point: optional %zp)
+    irdl.results(y: %y)
+  }
+  irdl.operation @dequantize_linear {
+    %x = irdl.base "!builtin.tensor"
+    %scale = irdl.base "!builtin.tensor"
+    %zp = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x, x_scale: %scale, x_zero_point: optional %zp)
+    irdl.results(y: %y)
+  }
+  irdl.operation @dynamic_quantize_linear {
+    %x = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    %scale = irdl.base "!builtin.tensor"
+    %zp = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x)
+    irdl.results(y: %y, y_scale: %scale, y_zero_point: %zp)
+  }
+  irdl.operation @matmul_integer {
+    %a = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %azp = irdl.base "!builtin.tensor"
+    %bzp = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    irdl.operands(a: %a, b: %b, a_zero_point: optional %azp,
+                  b_zero_point: optional %bzp)
+    irdl.results(y: %y)
+  }
+  irdl.operation @conv_integer {
+    %x = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %xzp = irdl.base "!builtin.tensor"
+    %wzp = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x, w: %w, x_zero_point: optional %xzp,
+                  w_zero_point: optional %wzp)
+    irdl.results(y: %y)
+  }
+  irdl.operation @qlinear_matmul {
+    %a = irdl.base "!builtin.tensor"
+    %as = irdl.base "!builtin.tensor"
+    %azp = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %bs = irdl.base "!builtin.tensor"
+    %bzp = irdl.base "!builtin.tensor"
+    %ys = irdl.base "!builtin.tensor"
+    %yzp = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    irdl.operands(a: %a, a_scale: %as, a_zero_point: %azp, b: %b,
+                  b_scale: %bs, b_zero_point: %bzp, y_scale: %ys,
+                  y_zero_point: %yzp)
+    irdl.results(y: %y)
+  }
+  irdl.operation @qlinear_conv {
+    %x = irdl.base "!builtin.tensor"
+    %xs = irdl.base "!builtin.tensor"
+    %xzp = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %ws = irdl.base "!builtin.tensor"
+    %wzp = irdl.base "!builtin.tensor"
+    %ys = irdl.base "!builtin.tensor"
+    %yzp = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %y = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x, x_scale: %xs, x_zero_point: %xzp, w: %w,
+                  w_scale: %ws, w_zero_point: %wzp, y_scale: %ys,
+                  y_zero_point: %yzp, b: optional %b)
+    irdl.results(y: %y)
+  }
   // ===== END family: Quant =====
 }

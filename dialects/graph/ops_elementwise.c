@@ -5,7 +5,12 @@
  * differs between ops is ONNX's type constraints on element types, which
  * IRDL cannot express, so they are checked here. Element types map to ONNX
  * as: i1 = bool, iN/siN = intN, uiN = uintN, f16/bf16/f32/f64 = the float
- * types; the float8/float4/int4 types are accepted by cast only. */
+ * types; float8 types are accepted where ONNX lists them (cast, cast_like,
+ * is_nan, is_inf, dropout), float4/int4 by cast and cast_like only. Ops with
+ * attribute-value rules or operands of their own kinds are inferred in
+ * ops_elementwise_rules.c. */
+#include "dialects/graph/ops_elementwise.h"
+
 #include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/op_table.h"
@@ -14,65 +19,52 @@
 
 /* ---- Element-type classes (ONNX type constraints) ---------------------- */
 
-/* A bit set of element-type classes; classify() returns exactly one bit. */
-typedef unsigned TypeClass;
-enum {
-  TC_BOOL = 1u << 0,          /* i1 */
-  TC_INT_NARROW = 1u << 1,    /* i8, i16 */
-  TC_INT_WIDE = 1u << 2,      /* i32, i64 */
-  TC_UINT = 1u << 3,          /* ui8 .. ui64 */
-  TC_FLOAT = 1u << 4,         /* f16, bf16, f32, f64 */
-  TC_LOW_PRECISION = 1u << 5, /* float8, float4, int4: Cast only */
-  TC_NUM_CLASSES = 6
-};
-#define TC_SIGNED (TC_INT_NARROW | TC_INT_WIDE | TC_FLOAT)
-#define TC_NUMERIC (TC_SIGNED | TC_UINT)
-#define TC_ANY (TC_BOOL | TC_NUMERIC)
-#define TC_CASTABLE (TC_ANY | TC_LOW_PRECISION)
-
 /* Element types of each class, for error messages (indexed by bit). */
-static const char *const kClassTypes[TC_NUM_CLASSES] = {
+static const char *const kClassTypes[KILN_TC_NUM_CLASSES] = {
     "i1",
     "i8, i16",
     "i32, i64",
-    "ui8, ui16, ui32, ui64",
+    "ui8, ui16",
+    "ui32, ui64",
     "f16, bf16, f32, f64",
-    "f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i4, ui4",
+    "f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ",
+    "f8E8M0FNU, f4E2M1FN, i4, ui4",
 };
 
-static TypeClass classifyInteger(MlirType t) {
+static KilnElemClass classifyInteger(MlirType t) {
   unsigned w = mlirIntegerTypeGetWidth(t);
   if (w == 4)
-    return TC_LOW_PRECISION;
-  bool standard = w == 8 || w == 16 || w == 32 || w == 64;
-  if (mlirIntegerTypeIsUnsigned(t))
-    return standard ? TC_UINT : 0;
+    return KILN_TC_CAST_ONLY;
+  if (mlirIntegerTypeIsUnsigned(t)) {
+    if (w == 8 || w == 16)
+      return KILN_TC_UINT_NARROW;
+    return w == 32 || w == 64 ? KILN_TC_UINT_WIDE : 0;
+  }
   if (w == 1)
-    return mlirIntegerTypeIsSignless(t) ? TC_BOOL : 0;
+    return mlirIntegerTypeIsSignless(t) ? KILN_TC_BOOL : 0;
   if (w == 8 || w == 16)
-    return TC_INT_NARROW;
-  return standard ? TC_INT_WIDE : 0;
+    return KILN_TC_INT_NARROW;
+  return w == 32 || w == 64 ? KILN_TC_INT_WIDE : 0;
 }
 
-/* The class of an element type, or 0 when ONNX has no such tensor type
- * (index, i3, f80, complex, ...). */
-static TypeClass classify(MlirType t) {
+KilnElemClass kilnElemClassify(MlirType t) {
   if (mlirTypeIsAInteger(t))
     return classifyInteger(t);
   if (mlirTypeIsAF16(t) || mlirTypeIsABF16(t) || mlirTypeIsAF32(t) ||
       mlirTypeIsAF64(t))
-    return TC_FLOAT;
+    return KILN_TC_FLOAT;
   if (mlirTypeIsAFloat8E4M3FN(t) || mlirTypeIsAFloat8E4M3FNUZ(t) ||
-      mlirTypeIsAFloat8E5M2(t) || mlirTypeIsAFloat8E5M2FNUZ(t) ||
-      mlirTypeIsAFloat8E8M0FNU(t) || mlirTypeIsAFloat4E2M1FN(t))
-    return TC_LOW_PRECISION;
+      mlirTypeIsAFloat8E5M2(t) || mlirTypeIsAFloat8E5M2FNUZ(t))
+    return KILN_TC_FLOAT8;
+  if (mlirTypeIsAFloat8E8M0FNU(t) || mlirTypeIsAFloat4E2M1FN(t))
+    return KILN_TC_CAST_ONLY;
   return 0;
 }
 
 /* Appends the element types allowed by `allowed`, comma-separated. */
-static void appendAllowed(KilnStrBuf *buf, TypeClass allowed) {
+static void appendAllowed(KilnStrBuf *buf, KilnElemClass allowed) {
   const char *sep = "";
-  for (int i = 0; i < TC_NUM_CLASSES; ++i) {
+  for (int i = 0; i < KILN_TC_NUM_CLASSES; ++i) {
     if (!(allowed & (1u << i)))
       continue;
     kilnStrBufAppendf(buf, "%s%s", sep, kClassTypes[i]);
@@ -80,59 +72,92 @@ static void appendAllowed(KilnStrBuf *buf, TypeClass allowed) {
   }
 }
 
-/* ---- Operand helpers ---------------------------------------------------- */
+/* ---- Operand helpers (shared with ops_elementwise_rules.c) ------------- */
 
-/* The declared name of operand `i`; "?" past the declared ones. */
-static const char *operandName(const KilnInferContext *c, intptr_t i) {
+const char *kilnElemOperandName(const KilnInferContext *c, intptr_t i) {
   const KilnGraphOpInfo *op = c->op;
   return i >= 0 && i < op->numOperands ? op->operands[i].name : "?";
 }
 
-static MlirType elementType(MlirType tensor) {
-  return mlirShapedTypeGetElementType(tensor);
-}
-
-/* Operand `i` as a ranked tensor whose element type is in `allowed`; a null
- * type after an error otherwise. */
-static MlirType typedOperand(const KilnInferContext *c, intptr_t i,
-                             TypeClass allowed) {
-  MlirType t = kilnInferRankedOperand(c, i);
-  if (mlirTypeIsNull(t) || (classify(elementType(t)) & allowed))
-    return t;
+MlirLogicalResult kilnElemTypeError(const KilnInferContext *c, intptr_t i,
+                                    MlirType t, const char *allowed) {
   KilnStrBuf buf = {0};
   kilnStrBufAppendType(&buf, t);
-  kilnStrBufAppendf(&buf, "; allowed element types: ");
+  kilnInferError(c,
+                 "operand #%ld ('%s') has an unsupported element type: %s; "
+                 "allowed element types: %s",
+                 (long)i, kilnElemOperandName(c, i), kilnStrBufGet(&buf),
+                 allowed);
+  kilnStrBufDestroy(&buf);
+  return mlirLogicalResultFailure();
+}
+
+MlirType kilnElemTypedOperand(const KilnInferContext *c, intptr_t i,
+                              KilnElemClass allowed) {
+  MlirType t = kilnInferRankedOperand(c, i);
+  if (mlirTypeIsNull(t) || (kilnElemClassify(kilnElemOf(t)) & allowed))
+    return t;
+  KilnStrBuf buf = {0};
   appendAllowed(&buf, allowed);
-  kilnInferError(c, "operand #%ld ('%s') has an unsupported element type: %s",
-                 (long)i, operandName(c, i), kilnStrBufGet(&buf));
+  kilnElemTypeError(c, i, t, kilnStrBufGet(&buf));
   kilnStrBufDestroy(&buf);
   return (MlirType){NULL};
 }
 
-/* ONNX binds operands `i` and `j` to one type variable T: their element
- * types must be equal. */
-static MlirLogicalResult sameElementType(const KilnInferContext *c, intptr_t i,
-                                         MlirType ti, intptr_t j, MlirType tj) {
-  if (mlirTypeEqual(elementType(ti), elementType(tj)))
+MlirLogicalResult kilnElemSameElementType(const KilnInferContext *c, intptr_t i,
+                                          MlirType ti, intptr_t j,
+                                          MlirType tj) {
+  if (mlirTypeEqual(kilnElemOf(ti), kilnElemOf(tj)))
     return mlirLogicalResultSuccess();
   KilnStrBuf a = {0}, b = {0};
-  kilnStrBufAppendType(&a, elementType(ti));
-  kilnStrBufAppendType(&b, elementType(tj));
+  kilnStrBufAppendType(&a, kilnElemOf(ti));
+  kilnStrBufAppendType(&b, kilnElemOf(tj));
   kilnInferError(c,
                  "operand #%ld ('%s') must have the element type of operand "
                  "#%ld ('%s'), %s, got %s",
-                 (long)j, operandName(c, j), (long)i, operandName(c, i),
-                 kilnStrBufGet(&a), kilnStrBufGet(&b));
+                 (long)j, kilnElemOperandName(c, j), (long)i,
+                 kilnElemOperandName(c, i), kilnStrBufGet(&a),
+                 kilnStrBufGet(&b));
   kilnStrBufDestroy(&a);
   kilnStrBufDestroy(&b);
   return mlirLogicalResultFailure();
 }
 
-/* Every op of this family has exactly one result. */
-static MlirLogicalResult checkOneResult(const KilnInferContext *c) {
+MlirLogicalResult kilnElemCheckOneResult(const KilnInferContext *c) {
   if (c->numResults == 1)
     return mlirLogicalResultSuccess();
   return kilnInferError(c, "expects 1 result, got %ld", (long)c->numResults);
+}
+
+MlirLogicalResult kilnElemReadFlag(const KilnInferContext *c, const char *name,
+                                   int64_t dflt, int64_t *out) {
+  *out = kilnInferAttrInt(c, name, dflt);
+  if (*out == 0 || *out == 1)
+    return mlirLogicalResultSuccess();
+  return kilnInferError(c, "attribute '%s' must be 0 or 1, got %ld", name,
+                        (long)*out);
+}
+
+MlirLogicalResult kilnElemCheckCastAttrs(const KilnInferContext *c) {
+  int64_t saturate;
+  if (mlirLogicalResultIsFailure(kilnElemReadFlag(c, "saturate", 1, &saturate)))
+    return mlirLogicalResultFailure();
+  MlirStringRef mode = kilnInferAttrString(c, "round_mode", "up");
+  if (!kilnStringRefEquals(mode, "up") && !kilnStringRefEquals(mode, "down") &&
+      !kilnStringRefEquals(mode, "nearest"))
+    return kilnInferError(c,
+                          "attribute 'round_mode' must be \"up\", \"down\" or "
+                          "\"nearest\", got \"%.*s\"",
+                          (int)mode.length, mode.data);
+  return mlirLogicalResultSuccess();
+}
+
+MlirType kilnElemWithElementType(MlirType t, MlirType elt) {
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  int64_t shape[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < rank; ++i)
+    shape[i] = mlirShapedTypeGetDimSize(t, i);
+  return kilnInferTensorType(rank, shape, elt);
 }
 
 /* The broadcast of tensor types `a` and `b`, with element type `elt`; a null
@@ -148,11 +173,11 @@ static MlirType broadcast(const KilnInferContext *c, MlirType a, MlirType b,
 
 /* ---- Inference functions ------------------------------------------------ */
 
-/* Unary ops keep their operand's type; only the element type is checked. */
-static MlirLogicalResult inferUnary(KilnInferContext *c, TypeClass allowed) {
-  if (mlirLogicalResultIsFailure(checkOneResult(c)))
+MlirLogicalResult kilnElemInferUnary(KilnInferContext *c,
+                                     KilnElemClass allowed) {
+  if (mlirLogicalResultIsFailure(kilnElemCheckOneResult(c)))
     return mlirLogicalResultFailure();
-  MlirType t = typedOperand(c, 0, allowed);
+  MlirType t = kilnElemTypedOperand(c, 0, allowed);
   if (mlirTypeIsNull(t))
     return mlirLogicalResultFailure();
   c->resultTypes[0] = t;
@@ -161,40 +186,44 @@ static MlirLogicalResult inferUnary(KilnInferContext *c, TypeClass allowed) {
 
 /* neg, relu: T in signed numeric types. */
 static MlirLogicalResult inferSignedUnary(KilnInferContext *c) {
-  return inferUnary(c, TC_SIGNED);
+  return kilnElemInferUnary(c, KILN_TC_SIGNED);
 }
 
-/* abs, erf: T in all numeric types. */
+/* abs, erf, sign: T in all numeric types. */
 static MlirLogicalResult inferNumericUnary(KilnInferContext *c) {
-  return inferUnary(c, TC_NUMERIC);
+  return kilnElemInferUnary(c, KILN_TC_NUMERIC);
 }
 
-/* sqrt, reciprocal, exp, log, tanh, sigmoid, leaky_relu, elu, hard_sigmoid,
- * floor, ceil, round: T in the float types. */
+/* sqrt, reciprocal, exp, log, tanh, sigmoid, the trigonometric and
+ * hyperbolic functions and most activations: T in the float types. */
 static MlirLogicalResult inferFloatUnary(KilnInferContext *c) {
-  return inferUnary(c, TC_FLOAT);
+  return kilnElemInferUnary(c, KILN_TC_FLOAT);
 }
 
 /* not: T = bool. */
 static MlirLogicalResult inferNot(KilnInferContext *c) {
-  return inferUnary(c, TC_BOOL);
+  return kilnElemInferUnary(c, KILN_TC_BOOL);
 }
 
-/* Two operands bound to one T in `allowed`, broadcast; the result has
- * element type `resultElt`, or T's when null. */
-static MlirLogicalResult inferBinary(KilnInferContext *c, TypeClass allowed,
-                                     MlirType resultElt) {
-  if (mlirLogicalResultIsFailure(checkOneResult(c)))
+/* bitwise_not: T in the integer types (no bool). */
+static MlirLogicalResult inferBitwiseNot(KilnInferContext *c) {
+  return kilnElemInferUnary(c, KILN_TC_INTEGER);
+}
+
+MlirLogicalResult kilnElemInferBinary(KilnInferContext *c,
+                                      KilnElemClass allowed,
+                                      MlirType resultElt) {
+  if (mlirLogicalResultIsFailure(kilnElemCheckOneResult(c)))
     return mlirLogicalResultFailure();
-  MlirType a = typedOperand(c, 0, allowed);
+  MlirType a = kilnElemTypedOperand(c, 0, allowed);
   if (mlirTypeIsNull(a))
     return mlirLogicalResultFailure();
-  MlirType b = typedOperand(c, 1, allowed);
+  MlirType b = kilnElemTypedOperand(c, 1, allowed);
   if (mlirTypeIsNull(b) ||
-      mlirLogicalResultIsFailure(sameElementType(c, 0, a, 1, b)))
+      mlirLogicalResultIsFailure(kilnElemSameElementType(c, 0, a, 1, b)))
     return mlirLogicalResultFailure();
   if (mlirTypeIsNull(resultElt))
-    resultElt = elementType(a);
+    resultElt = kilnElemOf(a);
   c->resultTypes[0] = broadcast(c, a, b, resultElt);
   return mlirTypeIsNull(c->resultTypes[0]) ? mlirLogicalResultFailure()
                                            : mlirLogicalResultSuccess();
@@ -202,22 +231,27 @@ static MlirLogicalResult inferBinary(KilnInferContext *c, TypeClass allowed,
 
 /* add, sub, mul, div: numeric T, result T. */
 static MlirLogicalResult inferArithmetic(KilnInferContext *c) {
-  return inferBinary(c, TC_NUMERIC, (MlirType){NULL});
+  return kilnElemInferBinary(c, KILN_TC_NUMERIC, (MlirType){NULL});
 }
 
-/* and, or: bool operands, bool result. */
+/* and, or, xor: bool operands, bool result. */
 static MlirLogicalResult inferLogical(KilnInferContext *c) {
-  return inferBinary(c, TC_BOOL, mlirIntegerTypeGet(c->ctx, 1));
+  return kilnElemInferBinary(c, KILN_TC_BOOL, mlirIntegerTypeGet(c->ctx, 1));
+}
+
+/* bitwise_and, bitwise_or, bitwise_xor: integer T (no bool), result T. */
+static MlirLogicalResult inferBitwise(KilnInferContext *c) {
+  return kilnElemInferBinary(c, KILN_TC_INTEGER, (MlirType){NULL});
 }
 
 /* equal: any T (bool included), bool result. */
 static MlirLogicalResult inferEqual(KilnInferContext *c) {
-  return inferBinary(c, TC_ANY, mlirIntegerTypeGet(c->ctx, 1));
+  return kilnElemInferBinary(c, KILN_TC_ANY, mlirIntegerTypeGet(c->ctx, 1));
 }
 
-/* less, greater: numeric T, bool result. */
+/* less, greater, less_or_equal, greater_or_equal: numeric T, bool result. */
 static MlirLogicalResult inferOrdering(KilnInferContext *c) {
-  return inferBinary(c, TC_NUMERIC, mlirIntegerTypeGet(c->ctx, 1));
+  return kilnElemInferBinary(c, KILN_TC_NUMERIC, mlirIntegerTypeGet(c->ctx, 1));
 }
 
 /* min, max: numeric T, result T. Binary although ONNX's Min/Max are
@@ -225,43 +259,43 @@ static MlirLogicalResult inferOrdering(KilnInferContext *c) {
  * would forbid broadcasting, and min/max being associative, the importer
  * chains N-ary ones exactly. */
 static MlirLogicalResult inferMinMax(KilnInferContext *c) {
-  return inferBinary(c, TC_NUMERIC, (MlirType){NULL});
+  return kilnElemInferBinary(c, KILN_TC_NUMERIC, (MlirType){NULL});
 }
 
 /* pow: X has T (i32, i64, floats), Y has its own T1 (any numeric); the
  * result has T. */
 static MlirLogicalResult inferPow(KilnInferContext *c) {
-  if (mlirLogicalResultIsFailure(checkOneResult(c)))
+  if (mlirLogicalResultIsFailure(kilnElemCheckOneResult(c)))
     return mlirLogicalResultFailure();
-  MlirType x = typedOperand(c, 0, TC_INT_WIDE | TC_FLOAT);
+  MlirType x = kilnElemTypedOperand(c, 0, KILN_TC_INT_WIDE | KILN_TC_FLOAT);
   if (mlirTypeIsNull(x))
     return mlirLogicalResultFailure();
-  MlirType y = typedOperand(c, 1, TC_NUMERIC);
+  MlirType y = kilnElemTypedOperand(c, 1, KILN_TC_NUMERIC);
   if (mlirTypeIsNull(y))
     return mlirLogicalResultFailure();
-  c->resultTypes[0] = broadcast(c, x, y, elementType(x));
+  c->resultTypes[0] = broadcast(c, x, y, kilnElemOf(x));
   return mlirTypeIsNull(c->resultTypes[0]) ? mlirLogicalResultFailure()
                                            : mlirLogicalResultSuccess();
 }
 
 /* where: a bool condition and X, Y of one T, all three broadcast. */
 static MlirLogicalResult inferWhere(KilnInferContext *c) {
-  if (mlirLogicalResultIsFailure(checkOneResult(c)))
+  if (mlirLogicalResultIsFailure(kilnElemCheckOneResult(c)))
     return mlirLogicalResultFailure();
-  MlirType cond = typedOperand(c, 0, TC_BOOL);
+  MlirType cond = kilnElemTypedOperand(c, 0, KILN_TC_BOOL);
   if (mlirTypeIsNull(cond))
     return mlirLogicalResultFailure();
-  MlirType x = typedOperand(c, 1, TC_ANY);
+  MlirType x = kilnElemTypedOperand(c, 1, KILN_TC_ANY);
   if (mlirTypeIsNull(x))
     return mlirLogicalResultFailure();
-  MlirType y = typedOperand(c, 2, TC_ANY);
+  MlirType y = kilnElemTypedOperand(c, 2, KILN_TC_ANY);
   if (mlirTypeIsNull(y) ||
-      mlirLogicalResultIsFailure(sameElementType(c, 1, x, 2, y)))
+      mlirLogicalResultIsFailure(kilnElemSameElementType(c, 1, x, 2, y)))
     return mlirLogicalResultFailure();
-  MlirType xy = broadcast(c, x, y, elementType(x));
+  MlirType xy = broadcast(c, x, y, kilnElemOf(x));
   if (mlirTypeIsNull(xy))
     return mlirLogicalResultFailure();
-  c->resultTypes[0] = broadcast(c, cond, xy, elementType(x));
+  c->resultTypes[0] = broadcast(c, cond, xy, kilnElemOf(x));
   return mlirTypeIsNull(c->resultTypes[0]) ? mlirLogicalResultFailure()
                                            : mlirLogicalResultSuccess();
 }
@@ -273,9 +307,9 @@ static MlirLogicalResult checkClipBound(const KilnInferContext *c, intptr_t i,
                                         MlirType input) {
   if (mlirValueIsNull(kilnInferOperand(c, i)))
     return mlirLogicalResultSuccess();
-  MlirType t = typedOperand(c, i, TC_NUMERIC);
+  MlirType t = kilnElemTypedOperand(c, i, KILN_TC_NUMERIC);
   if (mlirTypeIsNull(t) ||
-      mlirLogicalResultIsFailure(sameElementType(c, 0, input, i, t)))
+      mlirLogicalResultIsFailure(kilnElemSameElementType(c, 0, input, i, t)))
     return mlirLogicalResultFailure();
   intptr_t rank = mlirShapedTypeGetRank(t);
   int64_t dim = rank == 1 ? mlirShapedTypeGetDimSize(t, 0) : 1;
@@ -285,16 +319,16 @@ static MlirLogicalResult checkClipBound(const KilnInferContext *c, intptr_t i,
   KilnStrBuf buf = {0};
   kilnStrBufAppendType(&buf, t);
   kilnInferError(c, "operand #%ld ('%s') must be a scalar, got %s", (long)i,
-                 operandName(c, i), kilnStrBufGet(&buf));
+                 kilnElemOperandName(c, i), kilnStrBufGet(&buf));
   kilnStrBufDestroy(&buf);
   return mlirLogicalResultFailure();
 }
 
 /* clip: the input's type, with optional scalar min/max of the same T. */
 static MlirLogicalResult inferClip(KilnInferContext *c) {
-  if (mlirLogicalResultIsFailure(checkOneResult(c)))
+  if (mlirLogicalResultIsFailure(kilnElemCheckOneResult(c)))
     return mlirLogicalResultFailure();
-  MlirType input = typedOperand(c, 0, TC_NUMERIC);
+  MlirType input = kilnElemTypedOperand(c, 0, KILN_TC_NUMERIC);
   if (mlirTypeIsNull(input) ||
       mlirLogicalResultIsFailure(checkClipBound(c, 1, input)) ||
       mlirLogicalResultIsFailure(checkClipBound(c, 2, input)))
@@ -312,12 +346,12 @@ static MlirType castTarget(const KilnInferContext *c) {
     return (MlirType){NULL};
   }
   MlirType t = mlirTypeAttrGetValue(to);
-  if (classify(t) & TC_CASTABLE)
+  if (kilnElemClassify(t) & KILN_TC_CASTABLE)
     return t;
   KilnStrBuf buf = {0};
   kilnStrBufAppendType(&buf, t);
   kilnStrBufAppendf(&buf, "; allowed: ");
-  appendAllowed(&buf, TC_CASTABLE);
+  appendAllowed(&buf, KILN_TC_CASTABLE);
   kilnInferError(c, "attribute 'to' must be an element type, got %s",
                  kilnStrBufGet(&buf));
   kilnStrBufDestroy(&buf);
@@ -327,30 +361,16 @@ static MlirType castTarget(const KilnInferContext *c) {
 /* cast: the input's shape with element type `to`. `saturate` is a flag and
  * `round_mode` one of ONNX's three modes (both only matter for float8). */
 static MlirLogicalResult inferCast(KilnInferContext *c) {
-  if (mlirLogicalResultIsFailure(checkOneResult(c)))
+  if (mlirLogicalResultIsFailure(kilnElemCheckOneResult(c)))
     return mlirLogicalResultFailure();
-  MlirType input = typedOperand(c, 0, TC_CASTABLE);
+  MlirType input = kilnElemTypedOperand(c, 0, KILN_TC_CASTABLE);
   if (mlirTypeIsNull(input))
     return mlirLogicalResultFailure();
   MlirType to = castTarget(c);
-  if (mlirTypeIsNull(to))
+  if (mlirTypeIsNull(to) ||
+      mlirLogicalResultIsFailure(kilnElemCheckCastAttrs(c)))
     return mlirLogicalResultFailure();
-  int64_t saturate = kilnInferAttrInt(c, "saturate", 1);
-  if (saturate != 0 && saturate != 1)
-    return kilnInferError(c, "attribute 'saturate' must be 0 or 1, got %ld",
-                          (long)saturate);
-  MlirStringRef mode = kilnInferAttrString(c, "round_mode", "up");
-  if (!kilnStringRefEquals(mode, "up") && !kilnStringRefEquals(mode, "down") &&
-      !kilnStringRefEquals(mode, "nearest"))
-    return kilnInferError(c,
-                          "attribute 'round_mode' must be \"up\", \"down\" or "
-                          "\"nearest\", got \"%.*s\"",
-                          (int)mode.length, mode.data);
-  intptr_t rank = mlirShapedTypeGetRank(input);
-  int64_t shape[KILN_MAX_RANK];
-  for (intptr_t i = 0; i < rank; ++i)
-    shape[i] = mlirShapedTypeGetDimSize(input, i);
-  c->resultTypes[0] = kilnInferTensorType(rank, shape, to);
+  c->resultTypes[0] = kilnElemWithElementType(input, to);
   return mlirLogicalResultSuccess();
 }
 
@@ -374,6 +394,15 @@ static const KilnOperandSpec kMin[] = {SINGLE("min")};
 static const KilnOperandSpec kMax[] = {SINGLE("max")};
 static const KilnOperandSpec kWhereIn[] = {SINGLE("condition"), SINGLE("x"),
                                            SINGLE("y")};
+static const KilnOperandSpec kPReluIn[] = {SINGLE("x"), SINGLE("slope")};
+static const KilnOperandSpec kCastLikeIn[] = {SINGLE("input"),
+                                              SINGLE("target_type")};
+static const KilnOperandSpec kDropoutIn[] = {
+    SINGLE("data"),
+    {"ratio", KILN_OPERAND_OPTIONAL},
+    {"training_mode", KILN_OPERAND_OPTIONAL}};
+static const KilnOperandSpec kDropoutOut[] = {SINGLE("output"),
+                                              {"mask", KILN_OPERAND_OPTIONAL}};
 
 static const KilnAttrSpec kLeakyReluAttrs[] = {
     {"alpha", KILN_ATTR_FLOAT, false, "0.01 : f32",
@@ -393,6 +422,54 @@ static const KilnAttrSpec kCastAttrs[] = {
      "0 or 1: saturate out-of-range values when casting to float8"},
     {"round_mode", KILN_ATTR_STRING, false, "\"up\"",
      "\"up\", \"down\" or \"nearest\": rounding to f8E8M0FNU"},
+};
+
+static const KilnAttrSpec kModAttrs[] = {
+    {"fmod", KILN_ATTR_INT, false, "0 : i64",
+     "0: integer mod, sign of the divisor; 1: fmod, sign of the dividend "
+     "(required for floats)"},
+};
+static const KilnAttrSpec kBitShiftAttrs[] = {
+    {"direction", KILN_ATTR_STRING, true, NULL, "\"LEFT\" or \"RIGHT\""},
+};
+static const KilnAttrSpec kIsInfAttrs[] = {
+    {"detect_negative", KILN_ATTR_INT, false, "1 : i64",
+     "0 or 1: whether -inf counts"},
+    {"detect_positive", KILN_ATTR_INT, false, "1 : i64",
+     "0 or 1: whether +inf counts"},
+};
+static const KilnAttrSpec kSeluAttrs[] = {
+    {"alpha", KILN_ATTR_FLOAT, false, "1.67326319217681884765625 : f32",
+     "scale of exp(x) - 1 for x <= 0"},
+    {"gamma", KILN_ATTR_FLOAT, false, "1.05070102214813232421875 : f32",
+     "scale of the whole result"},
+};
+static const KilnAttrSpec kThresholdedReluAttrs[] = {
+    {"alpha", KILN_ATTR_FLOAT, false, "1.0 : f32", "threshold"},
+};
+static const KilnAttrSpec kShrinkAttrs[] = {
+    {"bias", KILN_ATTR_FLOAT, false, "0.0 : f32",
+     "added below -lambd, subtracted above lambd"},
+    {"lambd", KILN_ATTR_FLOAT, false, "0.5 : f32",
+     "values in [-lambd, lambd] become 0"},
+};
+static const KilnAttrSpec kCeluAttrs[] = {
+    {"alpha", KILN_ATTR_FLOAT, false, "1.0 : f32",
+     "x < 0 ? alpha * (e ^ (x / alpha) - 1) : x"},
+};
+static const KilnAttrSpec kGeluAttrs[] = {
+    {"approximate", KILN_ATTR_STRING, false, "\"none\"",
+     "\"none\" (erf) or \"tanh\" (the tanh approximation)"},
+};
+static const KilnAttrSpec kCastLikeAttrs[] = {
+    {"saturate", KILN_ATTR_INT, false, "1 : i64",
+     "0 or 1: saturate out-of-range values when casting to float8"},
+    {"round_mode", KILN_ATTR_STRING, false, "\"up\"",
+     "\"up\", \"down\" or \"nearest\": rounding to f8E8M0FNU"},
+};
+static const KilnAttrSpec kDropoutAttrs[] = {
+    {"seed", KILN_ATTR_INT, false, NULL,
+     "random seed (training only; absent: generated)"},
 };
 
 /* An op with no attributes, operand list `in`, result list `out`. */
@@ -444,5 +521,66 @@ const KilnGraphOpInfo kilnGraphElementwiseOps[] = {
     OP("or", "Or", "logical or (i1), broadcast", kAB, kC, inferLogical),
     OP_ATTRS("cast", "Cast", "converts the element type to `to`", kInput,
              kOutput, kCastAttrs, inferCast),
+    OP_ATTRS("mod", "Mod", "a mod b, broadcast", kAB, kC, kModAttrs,
+             kilnElemInferMod),
+    OP("xor", "Xor", "logical xor (i1), broadcast", kAB, kC, inferLogical),
+    OP_ATTRS("bit_shift", "BitShift", "x << y or x >> y (unsigned), broadcast",
+             kXY, kZ, kBitShiftAttrs, kilnElemInferBitShift),
+    OP("bitwise_and", "BitwiseAnd", "a & b (integers), broadcast", kAB, kC,
+       inferBitwise),
+    OP("bitwise_or", "BitwiseOr", "a | b (integers), broadcast", kAB, kC,
+       inferBitwise),
+    OP("bitwise_xor", "BitwiseXor", "a ^ b (integers), broadcast", kAB, kC,
+       inferBitwise),
+    OP("bitwise_not", "BitwiseNot", "~x (integers)", kX, kY, inferBitwiseNot),
+    OP("sign", "Sign", "-1, 0 or 1 by the sign of input", kInput, kOutput,
+       inferNumericUnary),
+    OP("is_nan", "IsNaN", "x is NaN (i1)", kX, kY, kilnElemInferIsNaN),
+    OP_ATTRS("is_inf", "IsInf", "x is an infinity (i1)", kX, kY, kIsInfAttrs,
+             kilnElemInferIsInf),
+    OP("sin", "Sin", "sine", kInput, kOutput, inferFloatUnary),
+    OP("cos", "Cos", "cosine", kInput, kOutput, inferFloatUnary),
+    OP("tan", "Tan", "tangent", kInput, kOutput, inferFloatUnary),
+    OP("asin", "Asin", "arcsine", kInput, kOutput, inferFloatUnary),
+    OP("acos", "Acos", "arccosine", kInput, kOutput, inferFloatUnary),
+    OP("atan", "Atan", "arctangent", kInput, kOutput, inferFloatUnary),
+    OP("sinh", "Sinh", "hyperbolic sine", kInput, kOutput, inferFloatUnary),
+    OP("cosh", "Cosh", "hyperbolic cosine", kInput, kOutput, inferFloatUnary),
+    OP("asinh", "Asinh", "inverse hyperbolic sine", kInput, kOutput,
+       inferFloatUnary),
+    OP("acosh", "Acosh", "inverse hyperbolic cosine", kInput, kOutput,
+       inferFloatUnary),
+    OP("atanh", "Atanh", "inverse hyperbolic tangent", kInput, kOutput,
+       inferFloatUnary),
+    OP_ATTRS("selu", "Selu", "gamma * (x > 0 ? x : alpha * (e ^ x - 1))", kX,
+             kY, kSeluAttrs, inferFloatUnary),
+    OP("softplus", "Softplus", "ln(e ^ x + 1)", kX, kY, inferFloatUnary),
+    OP("softsign", "Softsign", "x / (1 + |x|)", kInput, kOutput,
+       inferFloatUnary),
+    OP_ATTRS("thresholded_relu", "ThresholdedRelu", "x > alpha ? x : 0", kX, kY,
+             kThresholdedReluAttrs, inferFloatUnary),
+    OP_ATTRS("shrink", "Shrink",
+             "x < -lambd ? x + bias : x > lambd ? x - bias : 0", kInput,
+             kOutput, kShrinkAttrs, kilnElemInferShrink),
+    OP_ATTRS("celu", "Celu",
+             "max(0, x) + min(0, alpha * (e ^ (x / alpha) - 1))", kX, kY,
+             kCeluAttrs, kilnElemInferCelu),
+    OP("hard_swish", "HardSwish", "x * max(0, min(1, x / 6 + 0.5))", kX, kY,
+       inferFloatUnary),
+    OP("mish", "Mish", "x * tanh(softplus(x))", kX, kY, inferFloatUnary),
+    OP_ATTRS("gelu", "Gelu", "x * Phi(x), exact or tanh-approximated", kX, kY,
+             kGeluAttrs, kilnElemInferGelu),
+    OP("prelu", "PRelu", "x < 0 ? slope * x : x, slope broadcast to x's shape",
+       kPReluIn, kY, kilnElemInferPRelu),
+    OP("less_or_equal", "LessOrEqual", "a <= b (i1), broadcast", kAB, kC,
+       inferOrdering),
+    OP("greater_or_equal", "GreaterOrEqual", "a >= b (i1), broadcast", kAB, kC,
+       inferOrdering),
+    OP_ATTRS("cast_like", "CastLike",
+             "converts input to target_type's element type", kCastLikeIn,
+             kOutput, kCastLikeAttrs, kilnElemInferCastLike),
+    OP_ATTRS("dropout", "Dropout",
+             "identity (inference); optional all-true i1 mask", kDropoutIn,
+             kDropoutOut, kDropoutAttrs, kilnElemInferDropout),
 };
 const int kilnGraphElementwiseOpsCount = COUNT(kilnGraphElementwiseOps);

@@ -1,7 +1,9 @@
-/* Graph ops of the NN family (convolution, pooling, normalization, resize):
- * table entries and ONNX type inference. Conv and pool inference (window
- * arithmetic) lives in ops_nn_window.c; this file holds the checks the
- * family shares, normalization, resize and the table.
+/* Graph ops of the NN family (convolution, pooling, normalization, resize,
+ * recurrent cells, sampling): table entries and ONNX type inference. Conv,
+ * pool and unpool inference (window arithmetic) lives in ops_nn_window.c,
+ * normalization in ops_nn_norm.c, rnn/gru/lstm in ops_nn_recurrent.c,
+ * grid_sample and roi_align in ops_nn_sample.c; this file holds the checks
+ * the family shares, resize and the table.
  *
  * The shape rules follow the ONNX operator docs of the latest opset and
  * ONNX's own shape inference; where ONNX leaves a case open, the choice is
@@ -138,125 +140,50 @@ MlirLogicalResult kilnNNReadFlag(const KilnInferContext *c, const char *name,
   return ok();
 }
 
-/* ---------------------------------------------------------------------- */
-/* Normalization                                                           */
-/* ---------------------------------------------------------------------- */
-
-/* Checks operands first..last as per-channel vectors of `channels` values
- * with a float element type equal to operand `first`'s. */
-static MlirLogicalResult checkChannelVectors(const KilnInferContext *c,
-                                             intptr_t first, intptr_t last,
-                                             int64_t channels) {
-  MlirType head = (MlirType){NULL};
-  for (intptr_t i = first; i <= last; ++i) {
-    MlirType t = kilnInferRankedOperand(c, i);
-    if (mlirTypeIsNull(t) || failed(kilnNNRequireFloat(c, i, t)) ||
-        (i > first && failed(kilnNNRequireSameElement(c, first, head, i, t))) ||
-        failed(kilnNNRequireVector(c, i, t, channels, "one value per channel")))
-      return mlirLogicalResultFailure();
-    if (i == first)
-      head = t;
+/* Prints a shape as "1x?x3" into `buf` (cleared first). */
+static const char *shapeStr(KilnStrBuf *buf, const int64_t *shape,
+                            intptr_t rank) {
+  kilnStrBufClear(buf);
+  for (intptr_t k = 0; k < rank; ++k) {
+    if (known(shape[k]))
+      kilnStrBufAppendf(buf, "%s%ld", k ? "x" : "", (long)shape[k]);
+    else
+      kilnStrBufAppendf(buf, "%s?", k ? "x" : "");
   }
-  return ok();
+  return kilnStrBufGet(buf);
 }
 
-/* BatchNormalization, inference form: Y has X's type. scale/B share one
- * float type and input_mean/input_var another (ONNX's T1 and T2). */
-static MlirLogicalResult inferBatchNorm(KilnInferContext *c) {
-  if (failed(kilnNNCheckResults(c, 1, 1)))
-    return mlirLogicalResultFailure();
-  MlirType x = kilnInferRankedOperand(c, 0);
-  if (mlirTypeIsNull(x) ||
-      failed(kilnNNRequireMinRank(c, 0, x, 1, "N x C x ...")) ||
-      failed(kilnNNRequireFloat(c, 0, x)))
-    return mlirLogicalResultFailure();
-  int64_t mode = kilnInferAttrInt(c, "training_mode", 0);
-  if (mode != 0)
-    return kilnInferError(c,
-                          "attribute 'training_mode' must be 0, got %ld "
-                          "(Kiln supports the inference form only)",
-                          (long)mode);
-  /* ONNX: a 1-D X has a single channel. */
-  int64_t channels = rankOf(x) > 1 ? dim(x, 1) : 1;
-  if (failed(checkChannelVectors(c, 1, 2, channels)) ||
-      failed(checkChannelVectors(c, 3, 4, channels)))
-    return mlirLogicalResultFailure();
-  c->resultTypes[0] = x;
-  return ok();
-}
-
-static MlirLogicalResult inferInstanceNorm(KilnInferContext *c) {
-  if (failed(kilnNNCheckResults(c, 1, 1)))
-    return mlirLogicalResultFailure();
-  MlirType x = kilnInferRankedOperand(c, 0);
-  if (mlirTypeIsNull(x) ||
-      failed(kilnNNRequireMinRank(c, 0, x, 3, "N x C x D1 ... Dn")) ||
-      failed(kilnNNRequireFloat(c, 0, x)) ||
-      failed(checkChannelVectors(c, 1, 2, dim(x, 1))))
-    return mlirLogicalResultFailure();
-  MlirType scale = kilnInferRankedOperand(c, 1);
-  if (failed(kilnNNRequireSameElement(c, 0, x, 1, scale)))
-    return mlirLogicalResultFailure();
-  c->resultTypes[0] = x;
-  return ok();
-}
-
-/* LayerNormalization: scale and B broadcast unidirectionally to the
- * normalized shape x.shape[axis:]. */
-static MlirLogicalResult checkNormalizedOperand(const KilnInferContext *c,
-                                                intptr_t i, MlirType x,
-                                                int64_t axis) {
-  if (mlirValueIsNull(kilnInferOperand(c, i)))
-    return ok();
-  MlirType t = kilnInferRankedOperand(c, i);
-  if (mlirTypeIsNull(t) || failed(kilnNNRequireSameElement(c, 0, x, i, t)))
-    return mlirLogicalResultFailure();
-  intptr_t rt = rankOf(t), normRank = rankOf(x) - axis;
-  bool fits = rt <= normRank;
-  for (intptr_t k = 0; fits && k < rt; ++k) {
-    int64_t dt = dim(t, k), dx = dim(x, axis + normRank - rt + k);
-    fits = !known(dt) || !known(dx) || dt == 1 || dt == dx;
-  }
+/* Fails unless operand i has rank `rank` and, where both sides are known,
+ * the dims in `expect`; `form` names the dims for the message. */
+MlirLogicalResult kilnNNRequireShape(const KilnInferContext *c, intptr_t i,
+                                     MlirType t, intptr_t rank,
+                                     const int64_t *expect, const char *form) {
+  bool fits = rankOf(t) == rank;
+  for (intptr_t k = 0; fits && k < rank; ++k)
+    fits = !known(expect[k]) || !known(dim(t, k)) || expect[k] == dim(t, k);
   if (fits)
     return ok();
   KilnStrBuf a = {0}, b = {0};
-  kilnInferError(c,
-                 "operand '%s' (%s) does not broadcast to the normalized "
-                 "shape of 'x' (%s from axis %ld)",
-                 operandName(c, i), kilnNNTypeStr(&a, t), kilnNNTypeStr(&b, x),
-                 (long)axis);
+  kilnInferError(c, "operand '%s' must be %s = %s, got %s", operandName(c, i),
+                 form, shapeStr(&a, expect, rank), kilnNNTypeStr(&b, t));
   kilnStrBufDestroy(&a);
   kilnStrBufDestroy(&b);
   return mlirLogicalResultFailure();
 }
 
-static MlirLogicalResult inferLayerNorm(KilnInferContext *c) {
-  if (failed(kilnNNCheckResults(c, 1, 1)))
-    return mlirLogicalResultFailure();
-  MlirType x = kilnInferRankedOperand(c, 0);
-  if (mlirTypeIsNull(x) || failed(kilnNNRequireFloat(c, 0, x)))
-    return mlirLogicalResultFailure();
-  int64_t axis;
-  if (failed(kilnInferNormalizeAxis(c, "attribute 'axis'",
-                                    kilnInferAttrInt(c, "axis", -1), rankOf(x),
-                                    &axis)))
-    return mlirLogicalResultFailure();
-  /* stash_type is an ONNX TensorProto data type: FLOAT, FLOAT16, DOUBLE or
-   * BFLOAT16 are the float types it can name. */
-  int64_t stash = kilnInferAttrInt(c, "stash_type", 1);
-  if (stash != 1 && stash != 10 && stash != 11 && stash != 16)
-    return kilnInferError(c,
-                          "attribute 'stash_type' must be an ONNX float type "
-                          "(1 = float, 10 = float16, 11 = double, 16 = "
-                          "bfloat16), got %ld",
-                          (long)stash);
-  if (mlirValueIsNull(kilnInferOperand(c, 1)))
-    return kilnInferError(c, "operand #1 ('scale') is missing");
-  if (failed(checkNormalizedOperand(c, 1, x, axis)) ||
-      failed(checkNormalizedOperand(c, 2, x, axis)))
-    return mlirLogicalResultFailure();
-  c->resultTypes[0] = x;
-  return ok();
+/* Fails unless operand i has a signless integer element type of `width`
+ * bits (ONNX's int32/int64 index operands). */
+MlirLogicalResult kilnNNRequireInt(const KilnInferContext *c, intptr_t i,
+                                   MlirType t, unsigned width) {
+  MlirType e = elt(t);
+  if (mlirTypeIsAInteger(e) && mlirIntegerTypeIsSignless(e) &&
+      mlirIntegerTypeGetWidth(e) == width)
+    return ok();
+  KilnStrBuf buf = {0};
+  kilnInferError(c, "operand '%s' must have element type i%u, got %s",
+                 operandName(c, i), width, kilnNNTypeStr(&buf, e));
+  kilnStrBufDestroy(&buf);
+  return mlirLogicalResultFailure();
 }
 
 /* ---------------------------------------------------------------------- */
@@ -517,6 +444,46 @@ static const KilnOperandSpec kOutput[] = {{"output", KILN_OPERAND_SINGLE}};
 static const KilnOperandSpec kLayerNormIn[] = {{"x", KILN_OPERAND_SINGLE},
                                                {"scale", KILN_OPERAND_SINGLE},
                                                {"b", KILN_OPERAND_OPTIONAL}};
+/* ONNX's two optional statistics results have one type each op, so one
+ * variadic (at most two values, checked by inference) holds them and IR
+ * without them needs no resultSegmentSizes. */
+static const KilnOperandSpec kBatchNormOut[] = {
+    {"y", KILN_OPERAND_SINGLE}, {"running_mean_var", KILN_OPERAND_VARIADIC}};
+static const KilnOperandSpec kLayerNormOut[] = {
+    {"y", KILN_OPERAND_SINGLE}, {"mean_inv_std_dev", KILN_OPERAND_VARIADIC}};
+static const KilnOperandSpec kRnnIn[] = {
+    {"x", KILN_OPERAND_SINGLE},
+    {"w", KILN_OPERAND_SINGLE},
+    {"r", KILN_OPERAND_SINGLE},
+    {"b", KILN_OPERAND_OPTIONAL},
+    {"sequence_lens", KILN_OPERAND_OPTIONAL},
+    {"initial_h", KILN_OPERAND_OPTIONAL}};
+static const KilnOperandSpec kLstmIn[] = {
+    {"x", KILN_OPERAND_SINGLE},
+    {"w", KILN_OPERAND_SINGLE},
+    {"r", KILN_OPERAND_SINGLE},
+    {"b", KILN_OPERAND_OPTIONAL},
+    {"sequence_lens", KILN_OPERAND_OPTIONAL},
+    {"initial_h", KILN_OPERAND_OPTIONAL},
+    {"initial_c", KILN_OPERAND_OPTIONAL},
+    {"p", KILN_OPERAND_OPTIONAL}};
+/* ONNX's Y is optional as well, but results are positional: an imported
+ * node that wants Y_h gets Y too, so Y is always there. */
+static const KilnOperandSpec kRnnOut[] = {{"y", KILN_OPERAND_SINGLE},
+                                          {"y_h", KILN_OPERAND_OPTIONAL}};
+static const KilnOperandSpec kLstmOut[] = {{"y", KILN_OPERAND_SINGLE},
+                                           {"y_h", KILN_OPERAND_OPTIONAL},
+                                           {"y_c", KILN_OPERAND_OPTIONAL}};
+static const KilnOperandSpec kMaxUnpoolIn[] = {
+    {"x", KILN_OPERAND_SINGLE},
+    {"i", KILN_OPERAND_SINGLE},
+    {"output_shape", KILN_OPERAND_OPTIONAL}};
+static const KilnOperandSpec kGridSampleIn[] = {{"x", KILN_OPERAND_SINGLE},
+                                                {"grid", KILN_OPERAND_SINGLE}};
+static const KilnOperandSpec kRoiAlignIn[] = {
+    {"x", KILN_OPERAND_SINGLE},
+    {"rois", KILN_OPERAND_SINGLE},
+    {"batch_indices", KILN_OPERAND_SINGLE}};
 static const KilnOperandSpec kResizeIn[] = {{"x", KILN_OPERAND_SINGLE},
                                             {"roi", KILN_OPERAND_OPTIONAL},
                                             {"scales", KILN_OPERAND_OPTIONAL},
@@ -584,7 +551,7 @@ static const KilnAttrSpec kBatchNormAttrs[] = {
     {"momentum", KILN_ATTR_FLOAT, false, "0.9 : f32",
      "running-statistics factor (training only)"},
     {"training_mode", KILN_ATTR_INT, false, "0 : i64",
-     "must be 0: inference form"}};
+     "1: training form (running_mean, running_var results)"}};
 static const KilnAttrSpec kInstanceNormAttrs[] = {EPSILON};
 static const KilnAttrSpec kLayerNormAttrs[] = {
     {"axis", KILN_ATTR_INT, false, "-1 : i64",
@@ -592,6 +559,55 @@ static const KilnAttrSpec kLayerNormAttrs[] = {
     EPSILON,
     {"stash_type", KILN_ATTR_INT, false, "1 : i64",
      "ONNX float type of the statistics"}};
+static const KilnAttrSpec kLrnAttrs[] = {
+    {"alpha", KILN_ATTR_FLOAT, false, "1.0e-04 : f32", "scaling parameter"},
+    {"beta", KILN_ATTR_FLOAT, false, "0.75 : f32", "exponent"},
+    {"bias", KILN_ATTR_FLOAT, false, "1.0 : f32", "added before the power"},
+    {"size", KILN_ATTR_INT, true, NULL, "number of channels summed over"}};
+static const KilnAttrSpec kMvnAttrs[] = {
+    {"axes", KILN_ATTR_INTS, false, "array<i64: 0, 2, 3>",
+     "axes the mean and variance are taken over"}};
+#define RNN_COMMON_ATTRS                                                       \
+  {"activation_alpha", KILN_ATTR_FLOATS, false, NULL,                          \
+   "alpha of the activations that take one, in order"},                        \
+      {"activation_beta", KILN_ATTR_FLOATS, false, NULL,                       \
+       "beta of the activations that take one, in order"},                     \
+      {"activations", KILN_ATTR_STRING, false, NULL,                           \
+       "comma-separated function names (ONNX STRINGS), per direction"},        \
+      {"clip", KILN_ATTR_FLOAT, false, NULL, "cell clip threshold (none)"},    \
+      {"direction", KILN_ATTR_STRING, false, "\"forward\"",                    \
+       "forward, reverse or bidirectional"},                                   \
+      {"hidden_size", KILN_ATTR_INT, false, NULL,                              \
+       "hidden units; default: the last dimension of r"},                      \
+      {"layout", KILN_ATTR_INT, false, "0 : i64",                              \
+       "0: sequence-major x/y/y_h, 1: batch-major"}
+static const KilnAttrSpec kRnnAttrs[] = {RNN_COMMON_ATTRS};
+static const KilnAttrSpec kGruAttrs[] = {
+    RNN_COMMON_ATTRS,
+    {"linear_before_reset", KILN_ATTR_INT, false, "0 : i64",
+     "1: apply the linear transform before the reset gate"}};
+static const KilnAttrSpec kLstmAttrs[] = {
+    RNN_COMMON_ATTRS,
+    {"input_forget", KILN_ATTR_INT, false, "0 : i64",
+     "1: couple the input and forget gates"}};
+static const KilnAttrSpec kMaxUnpoolAttrs[] = {POOL_KERNEL, PADS, STRIDES};
+static const KilnAttrSpec kGridSampleAttrs[] = {
+    {"align_corners", KILN_ATTR_INT, false, "0 : i64",
+     "1: extreme grid values are pixel centers of the corners"},
+    {"mode", KILN_ATTR_STRING, false, "\"linear\"",
+     "linear, nearest or cubic (also bilinear, bicubic)"},
+    {"padding_mode", KILN_ATTR_STRING, false, "\"zeros\"",
+     "zeros, border or reflection"}};
+static const KilnAttrSpec kRoiAlignAttrs[] = {
+    {"coordinate_transformation_mode", KILN_ATTR_STRING, false,
+     "\"half_pixel\"", "half_pixel or output_half_pixel"},
+    {"mode", KILN_ATTR_STRING, false, "\"avg\"", "avg or max pooling"},
+    {"output_height", KILN_ATTR_INT, false, "1 : i64", "pooled height"},
+    {"output_width", KILN_ATTR_INT, false, "1 : i64", "pooled width"},
+    {"sampling_ratio", KILN_ATTR_INT, false, "0 : i64",
+     "samples per bin side; 0: adaptive"},
+    {"spatial_scale", KILN_ATTR_FLOAT, false, "1.0 : f32",
+     "roi coordinates to x's scale"}};
 static const KilnAttrSpec kResizeAttrs[] = {
     {"antialias", KILN_ATTR_INT, false, "0 : i64",
      "1: antialiasing filter when downscaling"},
@@ -625,15 +641,34 @@ const KilnGraphOpInfo kilnGraphNNOps[] = {
      kilnNNInferGlobalPool},
     {"global_max_pool", "GlobalMaxPool", "max over all spatial dimensions",
      SPECS(kX), SPECS(kY), NULL, 0, kilnNNInferGlobalPool},
+    {"max_unpool", "MaxUnpool", "partial inverse of max pooling",
+     SPECS(kMaxUnpoolIn), SPECS(kOutput), SPECS(kMaxUnpoolAttrs),
+     kilnNNInferMaxUnpool},
     {"batch_norm", "BatchNormalization",
-     "batch normalization with given statistics (inference form)",
-     SPECS(kBatchNormIn), SPECS(kY), SPECS(kBatchNormAttrs), inferBatchNorm},
+     "batch normalization (inference or training form)", SPECS(kBatchNormIn),
+     SPECS(kBatchNormOut), SPECS(kBatchNormAttrs), kilnNNInferBatchNorm},
     {"instance_norm", "InstanceNormalization",
      "per-instance, per-channel normalization", SPECS(kInstanceNormIn),
-     SPECS(kOutput), SPECS(kInstanceNormAttrs), inferInstanceNorm},
+     SPECS(kOutput), SPECS(kInstanceNormAttrs), kilnNNInferInstanceNorm},
     {"layer_norm", "LayerNormalization",
      "normalization over the trailing axes from 'axis'", SPECS(kLayerNormIn),
-     SPECS(kY), SPECS(kLayerNormAttrs), inferLayerNorm},
+     SPECS(kLayerNormOut), SPECS(kLayerNormAttrs), kilnNNInferLayerNorm},
+    {"lrn", "LRN", "local response normalization across channels", SPECS(kX),
+     SPECS(kY), SPECS(kLrnAttrs), kilnNNInferLrn},
+    {"mean_variance_normalization", "MeanVarianceNormalization",
+     "normalization to zero mean and unit variance over 'axes'", SPECS(kX),
+     SPECS(kY), SPECS(kMvnAttrs), kilnNNInferMeanVarianceNorm},
+    {"rnn", "RNN", "simple recurrent network layer", SPECS(kRnnIn),
+     SPECS(kRnnOut), SPECS(kRnnAttrs), kilnNNInferRnn},
+    {"gru", "GRU", "gated recurrent unit layer", SPECS(kRnnIn), SPECS(kRnnOut),
+     SPECS(kGruAttrs), kilnNNInferGru},
+    {"lstm", "LSTM", "long short-term memory layer", SPECS(kLstmIn),
+     SPECS(kLstmOut), SPECS(kLstmAttrs), kilnNNInferLstm},
+    {"grid_sample", "GridSample", "samples x at the grid's coordinates",
+     SPECS(kGridSampleIn), SPECS(kY), SPECS(kGridSampleAttrs),
+     kilnNNInferGridSample},
+    {"roi_align", "RoiAlign", "pools regions of interest by bilinear sampling",
+     SPECS(kRoiAlignIn), SPECS(kY), SPECS(kRoiAlignAttrs), kilnNNInferRoiAlign},
     {"resize", "Resize", "resize by scales or to sizes (interpolation)",
      SPECS(kResizeIn), SPECS(kY), SPECS(kResizeAttrs), inferResize},
 };

@@ -1,8 +1,8 @@
 /* Sliding-window inference of the NN family: conv, conv_transpose,
- * max_pool, average_pool and the global pools. The window attributes
- * (auto_pad, kernel_shape, strides, dilations, pads, ceil_mode) and the
- * output-size arithmetic over them are shared by all of them; the table
- * entries are in ops_nn.c.
+ * max_pool, average_pool, the global pools and max_unpool. The window
+ * attributes (auto_pad, kernel_shape, strides, dilations, pads, ceil_mode)
+ * and the output-size arithmetic over them are shared by all of them; the
+ * table entries are in ops_nn.c.
  *
  * The shape rules follow the ONNX operator docs of the latest opset and
  * ONNX's own shape inference; where ONNX leaves a case open, the choice is
@@ -411,5 +411,103 @@ MlirLogicalResult kilnNNInferGlobalPool(KilnInferContext *c) {
   for (intptr_t i = 2; i < rankOf(x); ++i)
     shape[i] = 1;
   c->resultTypes[0] = kilnInferTensorType(rankOf(x), shape, elt(x));
+  return ok();
+}
+
+/* ---------------------------------------------------------------------- */
+/* max_unpool                                                              */
+/* ---------------------------------------------------------------------- */
+
+/* The size MaxUnpool restores for spatial dim i without output_shape:
+ * (in - 1) * stride + kernel - pad_begin - pad_end, which must be
+ * positive. */
+static MlirLogicalResult unpoolOutDim(const KilnInferContext *c,
+                                      const Window *w, intptr_t i, int64_t in,
+                                      int64_t *out) {
+  *out = dyn();
+  if (!known(in))
+    return ok();
+  int64_t o;
+  if (__builtin_mul_overflow(in - 1, w->strides[i], &o) ||
+      __builtin_add_overflow(o, w->kernel[i], &o) ||
+      __builtin_sub_overflow(o, w->pads[i], &o) ||
+      __builtin_sub_overflow(o, w->pads[i + w->n], &o))
+    return overflowError(c, i);
+  if (o < 1)
+    return kilnInferError(c,
+                          "spatial dimension %ld: output size %ld is not "
+                          "positive (input %ld, stride %ld, kernel %ld, pads "
+                          "%ld + %ld)",
+                          (long)i, (long)o, (long)in, (long)w->strides[i],
+                          (long)w->kernel[i], (long)w->pads[i],
+                          (long)w->pads[i + w->n]);
+  *out = o;
+  return ok();
+}
+
+/* A constant output_shape replaces the computed sizes; like ONNX Runtime,
+ * Kiln rejects one smaller than them (the indices could not all fit). A
+ * non-constant one leaves every dim unknown. */
+static MlirLogicalResult unpoolOutputShape(const KilnInferContext *c,
+                                           intptr_t r, int64_t *shape) {
+  MlirType t = kilnInferRankedOperand(c, 2);
+  if (mlirTypeIsNull(t) || failed(kilnNNRequireInt(c, 2, t, 64)) ||
+      failed(kilnNNRequireVector(c, 2, t, r, "one size per dimension of x")))
+    return mlirLogicalResultFailure();
+  int64_t v[KILN_MAX_RANK];
+  if (kilnInferConstantInts(c, 2, v, KILN_MAX_RANK) != r) {
+    for (intptr_t k = 0; k < r; ++k)
+      shape[k] = dyn();
+    return ok();
+  }
+  for (intptr_t k = 0; k < r; ++k) {
+    if (v[k] < 0)
+      return kilnInferError(c,
+                            "operand 'output_shape' value %ld for dimension "
+                            "%ld is negative",
+                            (long)v[k], (long)k);
+    if (known(shape[k]) && v[k] < shape[k])
+      return kilnInferError(c,
+                            "operand 'output_shape' value %ld for dimension "
+                            "%ld is smaller than the unpooled size %ld",
+                            (long)v[k], (long)k, (long)shape[k]);
+    shape[k] = v[k];
+  }
+  return ok();
+}
+
+/* max_unpool: x (float) and i (i64, x's shape) are N x C x D1 ... Dn; y is
+ * N x C x O1 ... On. */
+MlirLogicalResult kilnNNInferMaxUnpool(KilnInferContext *c) {
+  if (failed(kilnNNCheckResults(c, 1, 1)))
+    return mlirLogicalResultFailure();
+  MlirType x = kilnInferRankedOperand(c, 0);
+  if (mlirTypeIsNull(x) ||
+      failed(kilnNNRequireMinRank(c, 0, x, 3, "N x C x D1 ... Dn")) ||
+      failed(kilnNNRequireFloat(c, 0, x)))
+    return mlirLogicalResultFailure();
+  MlirType idx = kilnInferRankedOperand(c, 1);
+  intptr_t r = rankOf(x), n = r - 2;
+  int64_t shape[KILN_MAX_RANK];
+  for (intptr_t k = 0; k < r; ++k)
+    shape[k] = dim(x, k);
+  if (mlirTypeIsNull(idx) || failed(kilnNNRequireInt(c, 1, idx, 64)) ||
+      failed(kilnNNRequireShape(c, 1, idx, r, shape, "the shape of 'x'")))
+    return mlirLogicalResultFailure();
+  Window w = {.n = n};
+  bool hasKernel;
+  if (failed(readInts(c, "kernel_shape", n, 1, 0, w.kernel, &hasKernel)) ||
+      failed(readInts(c, "strides", n, 1, 1, w.strides, NULL)) ||
+      failed(readInts(c, "pads", 2 * n, 0, 0, w.pads, NULL)))
+    return mlirLogicalResultFailure();
+  if (!hasKernel)
+    return kilnInferError(c, "requires attribute 'kernel_shape'");
+  for (intptr_t i = 0; i < n; ++i)
+    if (failed(unpoolOutDim(c, &w, i, dim(x, i + 2), &shape[i + 2])))
+      return mlirLogicalResultFailure();
+  if (!mlirValueIsNull(kilnInferOperand(c, 2)) &&
+      failed(unpoolOutputShape(c, r, shape)))
+    return mlirLogicalResultFailure();
+  c->resultTypes[0] = kilnInferTensorType(r, shape, elt(x));
   return ok();
 }

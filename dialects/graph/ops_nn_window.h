@@ -1,7 +1,9 @@
-/* Internal to the NN op family, which is split in two files: ops_nn.c (the
- * table, the checks below, normalization, resize) and ops_nn_window.c (conv
- * and pool inference over sliding windows). Nothing outside those two files
- * includes this header. */
+/* Internal to the NN op family, which is split in several files: ops_nn.c
+ * (the table, the checks below, resize), ops_nn_window.c (conv, pool and
+ * max_unpool inference over sliding windows), ops_nn_norm.c
+ * (normalization), ops_nn_recurrent.c (rnn, lstm, gru) and ops_nn_sample.c
+ * (grid_sample, roi_align). Nothing outside the family includes this
+ * header. */
 #ifndef KILN_DIALECTS_GRAPH_OPS_NN_WINDOW_H
 #define KILN_DIALECTS_GRAPH_OPS_NN_WINDOW_H
 
@@ -27,6 +29,31 @@ MlirLogicalResult kilnNNInferMaxPool(KilnInferContext *c);
 MlirLogicalResult kilnNNInferAveragePool(KilnInferContext *c);
 /// global_average_pool, global_max_pool: N x C x 1 ... 1.
 MlirLogicalResult kilnNNInferGlobalPool(KilnInferContext *c);
+/// max_unpool: N x C x O1 ... On, from output_shape or the window sizes.
+MlirLogicalResult kilnNNInferMaxUnpool(KilnInferContext *c);
+
+/* ---------------------------------------------------------------------- */
+/* Defined in ops_nn_norm.c, ops_nn_recurrent.c and ops_nn_sample.c        */
+/* ---------------------------------------------------------------------- */
+
+/// batch_norm: y (x's type); in training mode also running_mean/var (C).
+MlirLogicalResult kilnNNInferBatchNorm(KilnInferContext *c);
+/// instance_norm: x's type.
+MlirLogicalResult kilnNNInferInstanceNorm(KilnInferContext *c);
+/// layer_norm: y (x's type), optional mean and inv_std_dev (stash type).
+MlirLogicalResult kilnNNInferLayerNorm(KilnInferContext *c);
+/// lrn: x's type.
+MlirLogicalResult kilnNNInferLrn(KilnInferContext *c);
+/// mean_variance_normalization: x's type.
+MlirLogicalResult kilnNNInferMeanVarianceNorm(KilnInferContext *c);
+/// rnn, gru, lstm: y, y_h (and y_c for lstm), all optional.
+MlirLogicalResult kilnNNInferRnn(KilnInferContext *c);
+MlirLogicalResult kilnNNInferGru(KilnInferContext *c);
+MlirLogicalResult kilnNNInferLstm(KilnInferContext *c);
+/// grid_sample: N x C x (grid's spatial dims).
+MlirLogicalResult kilnNNInferGridSample(KilnInferContext *c);
+/// roi_align: num_rois x C x output_height x output_width.
+MlirLogicalResult kilnNNInferRoiAlign(KilnInferContext *c);
 
 /* ---------------------------------------------------------------------- */
 /* Defined in ops_nn.c: checks shared by both files                        */
@@ -71,6 +98,18 @@ MlirLogicalResult kilnNNReadChoice(const KilnInferContext *c, const char *name,
 /// Reads a 0/1 integer attribute (ONNX's booleans), default 0.
 MlirLogicalResult kilnNNReadFlag(const KilnInferContext *c, const char *name,
                                  bool *out);
+
+/// Fails unless operand i has rank `rank` and, where both sides are known,
+/// the dims in `expect` (dynamic entries match anything); `form` names the
+/// dims in the message, e.g. "num_directions x batch_size x hidden_size".
+MlirLogicalResult kilnNNRequireShape(const KilnInferContext *c, intptr_t i,
+                                     MlirType t, intptr_t rank,
+                                     const int64_t *expect, const char *form);
+
+/// Fails unless operand i has a signless integer element type of `width`
+/// bits.
+MlirLogicalResult kilnNNRequireInt(const KilnInferContext *c, intptr_t i,
+                                   MlirType t, unsigned width);
 
 /* ---------------------------------------------------------------------- */
 /* Shorthands for both files; short names keep the shape rules readable    */

@@ -1,7 +1,8 @@
-/* Graph ops of the Tensor family: the table, the helpers both of the
- * family's files share (ops_tensor_index.h), and type inference for the ops
- * that rearrange one tensor. Concat, split, slice, gather, range and pad are
- * inferred in ops_tensor_index.c.
+/* Graph ops of the Tensor family: the table, the helpers the family's files
+ * share (ops_tensor_index.h), and type inference for the ops that rearrange
+ * one tensor. Concat, split, slice, gather, range and pad are inferred in
+ * ops_tensor_index.c, the element-indexing ops in ops_tensor_data.c and the
+ * ops with data-dependent shapes in ops_tensor_dynamic.c.
  *
  * Shape rules follow the latest ONNX opset. Inputs that later opsets turned
  * from attributes into inputs (reshape's shape, slice's starts/ends, ...) are
@@ -10,10 +11,10 @@
  * is known, the inferred type is unranked (graph-verify then accepts any
  * declared rank; the typed builders refuse, since IRDL needs ranked results).
  *
+ * The helpers the family's files share are in ops_tensor_common.c.
+ *
  * Index operands (shapes, axes, pads, ...) are 1-D tensors of signless i64,
  * or i32/i64 where ONNX allows both (slice's, gather's and pad's Tind). */
-#include <assert.h>
-#include <string.h>
 
 #include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
@@ -25,59 +26,8 @@
 #define COUNT(a) (int)(sizeof(a) / sizeof((a)[0]))
 
 /*===--------------------------------------------------------------------===*
- * Helpers (declared in ops_tensor_index.h)
+ * Helpers
  *===--------------------------------------------------------------------===*/
-
-static KilnTensorText textOf(const KilnStrBuf *buf) {
-  KilnTensorText t;
-  const char *src = kilnStrBufGet(buf);
-  size_t n = strlen(src);
-  if (n >= sizeof(t.s))
-    n = sizeof(t.s) - 4, memcpy(t.s + n, "...", 4);
-  else
-    t.s[n] = '\0';
-  memcpy(t.s, src, n);
-  return t;
-}
-
-KilnTensorText kilnTensorIntsText(const int64_t *v, intptr_t n) {
-  KilnStrBuf buf = {0};
-  kilnStrBufAppend(&buf, "[", 1);
-  for (intptr_t i = 0; i < n; ++i) {
-    if (i)
-      kilnStrBufAppend(&buf, ", ", 2);
-    if (isDynamic(v[i]))
-      kilnStrBufAppend(&buf, "?", 1);
-    else
-      kilnStrBufAppendf(&buf, "%ld", (long)v[i]);
-  }
-  kilnStrBufAppend(&buf, "]", 1);
-  KilnTensorText t = textOf(&buf);
-  kilnStrBufDestroy(&buf);
-  return t;
-}
-
-KilnTensorText kilnTensorTypeText(MlirType type) {
-  KilnStrBuf buf = {0};
-  kilnStrBufAppendType(&buf, type);
-  KilnTensorText t = textOf(&buf);
-  kilnStrBufDestroy(&buf);
-  return t;
-}
-
-/* No op of this family has a variadic operand, so the index is the
- * declared position. */
-const char *kilnTensorOperandName(const KilnInferContext *c, intptr_t i) {
-  assert(i >= 0 && i < c->op->numOperands);
-  return c->op->operands[i].name;
-}
-
-void kilnTensorSetAllDynamic(KilnInferContext *c, intptr_t rank, MlirType elt) {
-  int64_t dims[KILN_MAX_RANK];
-  for (intptr_t i = 0; i < rank; ++i)
-    dims[i] = dynamicDim();
-  setResult(c, 0, rank, dims, elt);
-}
 
 /* Product of `n` dims; dynamic if any is, and an error on overflow. */
 static MlirLogicalResult dimProduct(const KilnInferContext *c,
@@ -94,75 +44,6 @@ static MlirLogicalResult dimProduct(const KilnInferContext *c,
   }
   *out = dyn ? dynamicDim() : p;
   return mlirLogicalResultSuccess();
-}
-
-MlirLogicalResult kilnTensorIndexVector(const KilnInferContext *c, intptr_t i,
-                                        KilnTensorIndexKind kind,
-                                        intptr_t *len) {
-  MlirType t = kilnInferRankedOperand(c, i);
-  if (mlirTypeIsNull(t))
-    return mlirLogicalResultFailure();
-  MlirType elt = elementOf(t);
-  bool intOk = isSignlessInt(elt, 64) ||
-               (kind == KILN_TENSOR_INDEX_I32_OR_I64 && isSignlessInt(elt, 32));
-  if (mlirShapedTypeGetRank(t) != 1 || !intOk)
-    return kilnInferError(c, "operand '%s' must be a 1-D tensor of %s, got %s",
-                          kilnTensorOperandName(c, i),
-                          kind == KILN_TENSOR_INDEX_I64 ? "i64" : "i32 or i64",
-                          kilnTensorTypeText(t).s);
-  int64_t d = mlirShapedTypeGetDimSize(t, 0);
-  *len = isDynamic(d) ? -1 : (intptr_t)d;
-  return mlirLogicalResultSuccess();
-}
-
-/* Normalizes the `n` axes read from operand `name` against `rank` in place
- * ([-rank, rank) -> [0, rank)) and rejects duplicates. */
-static MlirLogicalResult normalizeAxes(const KilnInferContext *c,
-                                       const char *name, int64_t *axes,
-                                       intptr_t n, int64_t rank) {
-  int64_t orig[KILN_MAX_RANK];
-  memcpy(orig, axes, (size_t)n * sizeof(int64_t));
-  for (intptr_t k = 0; k < n; ++k) {
-    if (axes[k] < -rank || axes[k] >= rank)
-      return kilnInferError(c,
-                            "operand '%s' %s has axis %ld, out of range "
-                            "for rank %ld",
-                            name, kilnTensorIntsText(orig, n).s, (long)orig[k],
-                            (long)rank);
-    if (axes[k] < 0)
-      axes[k] += rank;
-    for (intptr_t j = 0; j < k; ++j)
-      if (axes[j] == axes[k])
-        return kilnInferError(c, "operand '%s' %s repeats axis %ld", name,
-                              kilnTensorIntsText(orig, n).s, (long)axes[k]);
-  }
-  return mlirLogicalResultSuccess();
-}
-
-MlirLogicalResult kilnTensorReadAxes(const KilnInferContext *c, intptr_t i,
-                                     intptr_t n, int64_t rank, int64_t *axes,
-                                     bool *known) {
-  *known = constantInts(c, i, axes, n);
-  if (!*known)
-    return mlirLogicalResultSuccess();
-  return normalizeAxes(c, kilnTensorOperandName(c, i), axes, n, rank);
-}
-
-MlirLogicalResult kilnTensorCheckEnum(const KilnInferContext *c,
-                                      const char *attr, MlirStringRef value,
-                                      const char *const *allowed) {
-  KilnStrBuf list = {0};
-  for (const char *const *a = allowed; *a; ++a) {
-    if (kilnStringRefEquals(value, *a)) {
-      kilnStrBufDestroy(&list);
-      return mlirLogicalResultSuccess();
-    }
-    kilnStrBufAppendf(&list, "%s%s", a == allowed ? "" : ", ", *a);
-  }
-  kilnInferError(c, "attribute '%s' must be one of %s, got \"%.*s\"", attr,
-                 kilnStrBufGet(&list), (int)value.length, value.data);
-  kilnStrBufDestroy(&list);
-  return mlirLogicalResultFailure();
 }
 
 /*===--------------------------------------------------------------------===*
@@ -658,6 +539,27 @@ static const KilnOperandSpec kRangeIn[] = {
 static const KilnOperandSpec kPadIn[] = {
     {"data", S}, {"pads", S}, {"constant_value", O}, {"axes", O}};
 
+static const KilnOperandSpec kIndexedIn[] = {{"data", S}, {"indices", S}};
+static const KilnOperandSpec kScatterIn[] = {
+    {"data", S}, {"indices", S}, {"updates", S}};
+static const KilnOperandSpec kTriluIn[] = {{"input", S}, {"k", O}};
+static const KilnOperandSpec kSizeOut[] = {{"size", S}};
+static const KilnOperandSpec kOneHotIn[] = {
+    {"indices", S}, {"depth", S}, {"values", S}};
+static const KilnOperandSpec kReverseSequenceIn[] = {{"input", S},
+                                                     {"sequence_lens", S}};
+static const KilnOperandSpec kX[] = {{"x", S}};
+static const KilnOperandSpec kY[] = {{"y", S}};
+static const KilnOperandSpec kCompressIn[] = {{"input", S}, {"condition", S}};
+static const KilnOperandSpec kUniqueOut[] = {
+    {"y", S}, {"indices", O}, {"inverse_indices", O}, {"counts", O}};
+static const KilnOperandSpec kNmsIn[] = {{"boxes", S},
+                                         {"scores", S},
+                                         {"max_output_boxes_per_class", O},
+                                         {"iou_threshold", O},
+                                         {"score_threshold", O}};
+static const KilnOperandSpec kNmsOut[] = {{"selected_indices", S}};
+
 static const KilnAttrSpec kConstantAttrs[] = {
     {"value", KILN_ATTR_TENSOR, true, NULL, "the tensor; sets the result type"},
 };
@@ -700,6 +602,56 @@ static const KilnAttrSpec kDepthToSpaceAttrs[] = {
 };
 static const KilnAttrSpec kSpaceToDepthAttrs[] = {
     {"blocksize", KILN_ATTR_INT, true, NULL, "block edge, > 0"},
+};
+static const KilnAttrSpec kGatherNDAttrs[] = {
+    {"batch_dims", KILN_ATTR_INT, false, "0 : i64",
+     "leading dims shared by data and indices; < min(rank)"},
+};
+static const KilnAttrSpec kScatterElementsAttrs[] = {
+    {"axis", KILN_ATTR_INT, false, "0 : i64", "axis to scatter on"},
+    {"reduction", KILN_ATTR_STRING, false, "\"none\"",
+     "none, add, mul, max or min: how updates combine with data"},
+};
+static const KilnAttrSpec kScatterNDAttrs[] = {
+    {"reduction", KILN_ATTR_STRING, false, "\"none\"",
+     "none, add, mul, max or min: how updates combine with data"},
+};
+static const KilnAttrSpec kTriluAttrs[] = {
+    {"upper", KILN_ATTR_INT, false, "1 : i64",
+     "1: keep the upper triangle; 0: the lower"},
+};
+static const KilnAttrSpec kConstantOfShapeAttrs[] = {
+    {"value", KILN_ATTR_TENSOR, false, NULL,
+     "the one-element fill value and element type; default f32 0"},
+};
+static const KilnAttrSpec kEyeLikeAttrs[] = {
+    {"dtype", KILN_ATTR_TYPE, false, NULL,
+     "result element type; default the input's"},
+    {"k", KILN_ATTR_INT, false, "0 : i64",
+     "diagonal: 0 main, > 0 above, < 0 below"},
+};
+static const KilnAttrSpec kOneHotAttrs[] = {
+    {"axis", KILN_ATTR_INT, false, "-1 : i64",
+     "where the depth dim goes; in [-r-1, r]"},
+};
+static const KilnAttrSpec kReverseSequenceAttrs[] = {
+    {"batch_axis", KILN_ATTR_INT, false, "1 : i64", "batch axis: 0 or 1"},
+    {"time_axis", KILN_ATTR_INT, false, "0 : i64",
+     "time axis: 1 or 0, not batch_axis"},
+};
+static const KilnAttrSpec kCompressAttrs[] = {
+    {"axis", KILN_ATTR_INT, false, NULL,
+     "axis to select slices on; default: the flattened input"},
+};
+static const KilnAttrSpec kUniqueAttrs[] = {
+    {"axis", KILN_ATTR_INT, false, NULL,
+     "unique slices along this axis; default: unique elements, flattened"},
+    {"sorted", KILN_ATTR_INT, false, "1 : i64",
+     "1: ascending order; 0: order of first occurrence"},
+};
+static const KilnAttrSpec kNmsAttrs[] = {
+    {"center_point_box", KILN_ATTR_INT, false, "0 : i64",
+     "0: boxes are [y1, x1, y2, x2]; 1: [x_center, y_center, w, h]"},
 };
 
 #define OPERANDS(a) a, COUNT(a)
@@ -749,5 +701,49 @@ const KilnGraphOpInfo kilnGraphTensorOps[] = {
     {"space_to_depth", "SpaceToDepth", "Move H and W blocks into channels",
      OPERANDS(kInput), OPERANDS(kOutput), OPERANDS(kSpaceToDepthAttrs),
      inferSpaceToDepth},
+    {"gather_elements", "GatherElements",
+     "Gather single elements along an axis", OPERANDS(kIndexedIn),
+     OPERANDS(kOutput), OPERANDS(kGatherAttrs), kilnTensorInferGatherElements},
+    {"gather_nd", "GatherND", "Gather slices by N-D index tuples",
+     OPERANDS(kIndexedIn), OPERANDS(kOutput), OPERANDS(kGatherNDAttrs),
+     kilnTensorInferGatherND},
+    {"scatter_elements", "ScatterElements",
+     "Write (or combine) single elements along an axis", OPERANDS(kScatterIn),
+     OPERANDS(kOutput), OPERANDS(kScatterElementsAttrs),
+     kilnTensorInferScatterElements},
+    {"scatter_nd", "ScatterND", "Write (or combine) slices at N-D indices",
+     OPERANDS(kScatterIn), OPERANDS(kOutput), OPERANDS(kScatterNDAttrs),
+     kilnTensorInferScatterND},
+    {"trilu", "Trilu", "Upper or lower triangle of the last two dims",
+     OPERANDS(kTriluIn), OPERANDS(kOutput), OPERANDS(kTriluAttrs),
+     kilnTensorInferTrilu},
+    {"constant_of_shape", "ConstantOfShape",
+     "A tensor of the given shape filled with one value", OPERANDS(kInput),
+     OPERANDS(kOutput), OPERANDS(kConstantOfShapeAttrs),
+     kilnTensorInferConstantOfShape},
+    {"size", "Size", "The element count as an i64 scalar", OPERANDS(kData),
+     OPERANDS(kSizeOut), NO_ATTRS, kilnTensorInferSize},
+    {"eye_like", "EyeLike", "Ones on a diagonal, zeros elsewhere (2-D)",
+     OPERANDS(kInput), OPERANDS(kOutput), OPERANDS(kEyeLikeAttrs),
+     kilnTensorInferEyeLike},
+    {"one_hot", "OneHot", "One-hot encoding along a new axis",
+     OPERANDS(kOneHotIn), OPERANDS(kOutput), OPERANDS(kOneHotAttrs),
+     kilnTensorInferOneHot},
+    {"reverse_sequence", "ReverseSequence",
+     "Reverse the first sequence_lens[b] time steps of each batch entry",
+     OPERANDS(kReverseSequenceIn), OPERANDS(kY),
+     OPERANDS(kReverseSequenceAttrs), kilnTensorInferReverseSequence},
+    {"non_zero", "NonZero", "Coordinates of the non-zero elements",
+     OPERANDS(kX), OPERANDS(kY), NO_ATTRS, kilnTensorInferNonZero},
+    {"compress", "Compress", "Slices (or elements) where condition is true",
+     OPERANDS(kCompressIn), OPERANDS(kOutput), OPERANDS(kCompressAttrs),
+     kilnTensorInferCompress},
+    {"unique", "Unique", "Unique elements or slices, with their positions",
+     OPERANDS(kX), OPERANDS(kUniqueOut), OPERANDS(kUniqueAttrs),
+     kilnTensorInferUnique},
+    {"non_max_suppression", "NonMaxSuppression",
+     "Boxes kept by non-maximum suppression, as [batch, class, box] rows",
+     OPERANDS(kNmsIn), OPERANDS(kNmsOut), OPERANDS(kNmsAttrs),
+     kilnTensorInferNonMaxSuppression},
 };
 const int kilnGraphTensorOpsCount = COUNT(kilnGraphTensorOps);

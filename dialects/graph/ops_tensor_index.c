@@ -140,9 +140,11 @@ MlirLogicalResult kilnTensorInferSplit(KilnInferContext *c) {
     return mlirLogicalResultFailure();
   bool hasSplit = !mlirValueIsNull(kilnInferOperand(c, 1));
   bool hasNum = !mlirAttributeIsNull(kilnInferAttr(c, "num_outputs"));
-  if (hasSplit == hasNum)
-    return kilnInferError(c, "requires exactly one of operand 'split' and "
-                             "attribute 'num_outputs'");
+  /* Neither is ONNX Split-13's "as many equal parts as there are outputs";
+   * the result count says how many, as num_outputs would. */
+  if (hasSplit && hasNum)
+    return kilnInferError(c, "takes operand 'split' or attribute "
+                             "'num_outputs', not both");
   if (n < 1)
     return kilnInferError(c, "requires at least one result");
   if (hasNum && kilnInferAttrInt(c, "num_outputs", 0) != n)
@@ -153,8 +155,8 @@ MlirLogicalResult kilnTensorInferSplit(KilnInferContext *c) {
   int64_t *sizes = calloc((size_t)n, sizeof(int64_t));
   if (!sizes)
     abort();
-  MlirLogicalResult ok = hasNum ? splitEvenly(c, dims[axis], n, sizes)
-                                : splitExplicitly(c, dims[axis], n, sizes);
+  MlirLogicalResult ok = hasSplit ? splitExplicitly(c, dims[axis], n, sizes)
+                                  : splitEvenly(c, dims[axis], n, sizes);
   if (mlirLogicalResultIsSuccess(ok))
     ok = checkEqualPieces(c, sizes, n, axis);
   if (mlirLogicalResultIsSuccess(ok)) {
@@ -287,9 +289,8 @@ MlirLogicalResult kilnTensorInferSlice(KilnInferContext *c) {
   return mlirLogicalResultSuccess();
 }
 
-/* Checks constant gather indices against the gathered dim's size `s`. */
-static MlirLogicalResult checkGatherIndices(const KilnInferContext *c,
-                                            int64_t s) {
+MlirLogicalResult kilnTensorCheckConstantIndices(const KilnInferContext *c,
+                                                 int64_t s) {
   intptr_t n = kilnInferConstantInts(c, 1, NULL, 0);
   if (n <= 0 || isDynamic(s))
     return mlirLogicalResultSuccess();
@@ -327,7 +328,7 @@ MlirLogicalResult kilnTensorInferGather(KilnInferContext *c) {
   if (q + r - 1 > KILN_MAX_RANK)
     return kilnInferError(c, "result rank %ld is above Kiln's limit of %d",
                           (long)(q + r - 1), KILN_MAX_RANK);
-  if (mlirLogicalResultIsFailure(checkGatherIndices(c, in[axis])))
+  if (mlirLogicalResultIsFailure(kilnTensorCheckConstantIndices(c, in[axis])))
     return mlirLogicalResultFailure();
   intptr_t k = 0;
   for (intptr_t i = 0; i < axis; ++i)
@@ -344,8 +345,8 @@ MlirLogicalResult kilnTensorInferGather(KilnInferContext *c) {
  * range
  *===--------------------------------------------------------------------===*/
 
-/* A scalar constant operand as a double (f32/f64 or any integer). */
-static bool constantScalar(const KilnInferContext *c, intptr_t i, double *out) {
+bool kilnTensorConstantScalar(const KilnInferContext *c, intptr_t i,
+                              double *out) {
   int64_t v;
   if (kilnInferConstantInts(c, i, &v, 1) == 1) {
     *out = (double)v;
@@ -429,7 +430,7 @@ MlirLogicalResult kilnTensorInferRange(KilnInferContext *c) {
   bool known = true;
   for (intptr_t i = 0; i < 3; ++i)
     known &= isInt ? kilnInferConstantInts(c, i, &iv[i], 1) == 1
-                   : constantScalar(c, i, &fv[i]);
+                   : kilnTensorConstantScalar(c, i, &fv[i]);
   if (known && (isInt ? iv[2] == 0 : fv[2] == 0.0))
     return kilnInferError(c, "operand 'delta' must not be zero");
   if (known && isInt) {

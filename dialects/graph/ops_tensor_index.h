@@ -1,10 +1,15 @@
-/* Internal to the Tensor op family, which is split in two files: ops_tensor.c
- * (the table, the helpers below, and the ops that rearrange one tensor:
- * constant, identity, shape, reshape, flatten, transpose, squeeze, unsqueeze,
- * expand, tile, depth_to_space, space_to_depth) and ops_tensor_index.c (the
- * ops that select, join or generate index ranges along axes: concat, split,
- * slice, gather, pad, range). Nothing outside those two files includes this
- * header. */
+/* Internal to the Tensor op family, which is split in five files:
+ * ops_tensor_common.c (the helpers below), ops_tensor.c (the table and the
+ * ops that rearrange one tensor: constant, identity, shape, reshape,
+ * flatten, transpose, squeeze, unsqueeze, expand, tile, depth_to_space,
+ * space_to_depth),
+ * ops_tensor_index.c (the ops that select, join or generate index ranges
+ * along axes: concat, split, slice, gather, pad, range), ops_tensor_data.c
+ * (element-wise indexing and masks: gather_elements, gather_nd,
+ * scatter_elements, scatter_nd, trilu, eye_like, one_hot, reverse_sequence)
+ * and ops_tensor_dynamic.c (ops whose result shape is data-dependent or
+ * generated: constant_of_shape, size, non_zero, compress, unique,
+ * non_max_suppression). Nothing outside those files includes this header. */
 #ifndef KILN_DIALECTS_GRAPH_OPS_TENSOR_INDEX_H
 #define KILN_DIALECTS_GRAPH_OPS_TENSOR_INDEX_H
 
@@ -33,7 +38,59 @@ MlirLogicalResult kilnTensorInferRange(KilnInferContext *c);
 MlirLogicalResult kilnTensorInferPad(KilnInferContext *c);
 
 /* ---------------------------------------------------------------------- */
-/* Defined in ops_tensor.c: helpers shared by both files                   */
+/* Defined in ops_tensor_data.c                                            */
+/* ---------------------------------------------------------------------- */
+
+/// gather_elements: the result has indices' shape and data's element type.
+MlirLogicalResult kilnTensorInferGatherElements(KilnInferContext *c);
+/// gather_nd: indices.shape[:-1] ++ data.shape[batch_dims + k:].
+MlirLogicalResult kilnTensorInferGatherND(KilnInferContext *c);
+/// scatter_elements: data's type; indices and updates agree in shape.
+MlirLogicalResult kilnTensorInferScatterElements(KilnInferContext *c);
+/// scatter_nd: data's type; updates is indices.shape[:-1] ++ data.shape[k:].
+MlirLogicalResult kilnTensorInferScatterND(KilnInferContext *c);
+/// trilu: the input's type (rank >= 2).
+MlirLogicalResult kilnTensorInferTrilu(KilnInferContext *c);
+/// eye_like: the 2-D input's shape, element type `dtype` or the input's.
+MlirLogicalResult kilnTensorInferEyeLike(KilnInferContext *c);
+/// one_hot: indices' shape with depth inserted at `axis`.
+MlirLogicalResult kilnTensorInferOneHot(KilnInferContext *c);
+/// reverse_sequence: the input's type.
+MlirLogicalResult kilnTensorInferReverseSequence(KilnInferContext *c);
+
+/* ---------------------------------------------------------------------- */
+/* Defined in ops_tensor_dynamic.c                                         */
+/* ---------------------------------------------------------------------- */
+
+/// constant_of_shape: the shape operand's value, `value`'s element type.
+MlirLogicalResult kilnTensorInferConstantOfShape(KilnInferContext *c);
+/// size: a scalar i64.
+MlirLogicalResult kilnTensorInferSize(KilnInferContext *c);
+/// non_zero: [rank, ?] of i64.
+MlirLogicalResult kilnTensorInferNonZero(KilnInferContext *c);
+/// compress: 1-D [?] without axis, else the input with dim `axis` dynamic.
+MlirLogicalResult kilnTensorInferCompress(KilnInferContext *c);
+/// unique: y, and the optional indices, inverse_indices, counts (i64).
+MlirLogicalResult kilnTensorInferUnique(KilnInferContext *c);
+/// non_max_suppression: [?, 3] of i64.
+MlirLogicalResult kilnTensorInferNonMaxSuppression(KilnInferContext *c);
+
+/* ---------------------------------------------------------------------- */
+/* Defined in ops_tensor_index.c, shared                                   */
+/* ---------------------------------------------------------------------- */
+
+/// If operand `i` is a one-element graph.constant of integer, f32 or f64
+/// type, stores its value in *out and returns true.
+bool kilnTensorConstantScalar(const KilnInferContext *c, intptr_t i,
+                              double *out);
+
+/// Checks the constant values of operand 'indices' (position 1), if known,
+/// against [-s, s) for a gathered dim of static size `s`.
+MlirLogicalResult kilnTensorCheckConstantIndices(const KilnInferContext *c,
+                                                 int64_t s);
+
+/* ---------------------------------------------------------------------- */
+/* Defined in ops_tensor_common.c: helpers shared by all the files        */
 /* ---------------------------------------------------------------------- */
 
 /// Fixed-size text for error messages, truncated with "..." when long.
@@ -72,6 +129,17 @@ MlirLogicalResult kilnTensorIndexVector(const KilnInferContext *c, intptr_t i,
 MlirLogicalResult kilnTensorReadAxes(const KilnInferContext *c, intptr_t i,
                                      intptr_t n, int64_t rank, int64_t *axes,
                                      bool *known);
+
+/// Checks that operand `i` is a scalar: rank 0, or (as exporters also write
+/// it) a 1-D tensor of one element (or of dynamic length). Stores its type.
+MlirLogicalResult kilnTensorScalarOperand(const KilnInferContext *c, intptr_t i,
+                                          MlirType *type);
+
+/// Fails unless the i64 attribute `attr` (default `dflt`) is 0 or 1; stores
+/// it in *out.
+MlirLogicalResult kilnTensorFlagAttr(const KilnInferContext *c,
+                                     const char *attr, int64_t dflt,
+                                     int64_t *out);
 
 /// Fails unless `value` is one of the NULL-terminated `allowed` strings.
 MlirLogicalResult kilnTensorCheckEnum(const KilnInferContext *c,

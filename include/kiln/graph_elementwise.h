@@ -23,6 +23,12 @@ extern "C" {
 #define KILN_GRAPH_ELU_DEFAULT_ALPHA 1.0f
 #define KILN_GRAPH_HARD_SIGMOID_DEFAULT_ALPHA 0.2f
 #define KILN_GRAPH_HARD_SIGMOID_DEFAULT_BETA 0.5f
+#define KILN_GRAPH_SELU_DEFAULT_ALPHA 1.67326319217681884765625f
+#define KILN_GRAPH_SELU_DEFAULT_GAMMA 1.05070102214813232421875f
+#define KILN_GRAPH_THRESHOLDED_RELU_DEFAULT_ALPHA 1.0f
+#define KILN_GRAPH_SHRINK_DEFAULT_BIAS 0.0f
+#define KILN_GRAPH_SHRINK_DEFAULT_LAMBD 0.5f
+#define KILN_GRAPH_CELU_DEFAULT_ALPHA 1.0f
 
 /* Binary ops: `a` and `b` share an element type and are broadcast
  * numpy-style. */
@@ -67,6 +73,41 @@ MlirValue kilnGraphBuildMin(KilnGraphBuilder *builder, MlirValue a,
 MlirValue kilnGraphBuildMax(KilnGraphBuilder *builder, MlirValue a,
                             MlirValue b);
 
+/// Builds graph.mod (ONNX Mod): a mod b, numeric. `fmod` 0 (the ONNX
+/// default) takes the sign of the divisor and is for integers only; 1 takes
+/// the sign of the dividend (C's fmod) and is required for floats. Null
+/// value on error.
+MlirValue kilnGraphBuildMod(KilnGraphBuilder *builder, MlirValue a, MlirValue b,
+                            int64_t fmod);
+/// Builds graph.xor (ONNX Xor) of two i1 tensors. Null value on error.
+MlirValue kilnGraphBuildXor(KilnGraphBuilder *builder, MlirValue a,
+                            MlirValue b);
+/// Builds graph.bit_shift (ONNX BitShift) of unsigned tensors: x shifted by
+/// y bits; `direction` (borrowed) is "LEFT" or "RIGHT". Null value on
+/// error.
+MlirValue kilnGraphBuildBitShift(KilnGraphBuilder *builder, MlirValue x,
+                                 MlirValue y, const char *direction);
+/// Builds graph.bitwise_and (ONNX BitwiseAnd) of integer tensors. Null value
+/// on error.
+MlirValue kilnGraphBuildBitwiseAnd(KilnGraphBuilder *builder, MlirValue a,
+                                   MlirValue b);
+/// Builds graph.bitwise_or (ONNX BitwiseOr) of integer tensors. Null value
+/// on error.
+MlirValue kilnGraphBuildBitwiseOr(KilnGraphBuilder *builder, MlirValue a,
+                                  MlirValue b);
+/// Builds graph.bitwise_xor (ONNX BitwiseXor) of integer tensors. Null value
+/// on error.
+MlirValue kilnGraphBuildBitwiseXor(KilnGraphBuilder *builder, MlirValue a,
+                                   MlirValue b);
+/// Builds graph.less_or_equal (ONNX LessOrEqual): a <= b as i1. Null value
+/// on error.
+MlirValue kilnGraphBuildLessOrEqual(KilnGraphBuilder *builder, MlirValue a,
+                                    MlirValue b);
+/// Builds graph.greater_or_equal (ONNX GreaterOrEqual): a >= b as i1. Null
+/// value on error.
+MlirValue kilnGraphBuildGreaterOrEqual(KilnGraphBuilder *builder, MlirValue a,
+                                       MlirValue b);
+
 /* Unary ops: the result has the operand's type. */
 
 /// Builds graph.neg (ONNX Neg): -x (signed ints, floats). Null on error.
@@ -110,6 +151,65 @@ MlirValue kilnGraphBuildCeil(KilnGraphBuilder *builder, MlirValue x);
 MlirValue kilnGraphBuildRound(KilnGraphBuilder *builder, MlirValue x);
 /// Builds graph.not (ONNX Not) of an i1 tensor. Null on error.
 MlirValue kilnGraphBuildNot(KilnGraphBuilder *builder, MlirValue x);
+/// Builds graph.bitwise_not (ONNX BitwiseNot) of an integer tensor. Null on
+/// error.
+MlirValue kilnGraphBuildBitwiseNot(KilnGraphBuilder *builder, MlirValue x);
+/// Builds graph.sign (ONNX Sign): -1, 0 or 1 (any numeric). Null on error.
+MlirValue kilnGraphBuildSign(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.sin (ONNX Sin) of a float tensor. Null on error.
+MlirValue kilnGraphBuildSin(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.cos (ONNX Cos) of a float tensor. Null on error.
+MlirValue kilnGraphBuildCos(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.tan (ONNX Tan) of a float tensor. Null on error.
+MlirValue kilnGraphBuildTan(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.asin (ONNX Asin) of a float tensor. Null on error.
+MlirValue kilnGraphBuildAsin(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.acos (ONNX Acos) of a float tensor. Null on error.
+MlirValue kilnGraphBuildAcos(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.atan (ONNX Atan) of a float tensor. Null on error.
+MlirValue kilnGraphBuildAtan(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.sinh (ONNX Sinh) of a float tensor. Null on error.
+MlirValue kilnGraphBuildSinh(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.cosh (ONNX Cosh) of a float tensor. Null on error.
+MlirValue kilnGraphBuildCosh(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.asinh (ONNX Asinh) of a float tensor. Null on error.
+MlirValue kilnGraphBuildAsinh(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.acosh (ONNX Acosh) of a float tensor. Null on error.
+MlirValue kilnGraphBuildAcosh(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.atanh (ONNX Atanh) of a float tensor. Null on error.
+MlirValue kilnGraphBuildAtanh(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.selu (ONNX Selu) of a float tensor with attributes `alpha`
+/// and `gamma` (ONNX defaults KILN_GRAPH_SELU_DEFAULT_*). Null on error.
+MlirValue kilnGraphBuildSelu(KilnGraphBuilder *builder, MlirValue x,
+                             float alpha, float gamma);
+/// Builds graph.softplus (ONNX Softplus) of a float tensor. Null on error.
+MlirValue kilnGraphBuildSoftplus(KilnGraphBuilder *builder, MlirValue x);
+/// Builds graph.softsign (ONNX Softsign) of a float tensor. Null on error.
+MlirValue kilnGraphBuildSoftsign(KilnGraphBuilder *builder, MlirValue input);
+/// Builds graph.thresholded_relu (ONNX ThresholdedRelu) of a float tensor
+/// with attribute `alpha` (ONNX default
+/// KILN_GRAPH_THRESHOLDED_RELU_DEFAULT_ALPHA). Null on error.
+MlirValue kilnGraphBuildThresholdedRelu(KilnGraphBuilder *builder, MlirValue x,
+                                        float alpha);
+/// Builds graph.shrink (ONNX Shrink) with attributes `bias` and `lambd`
+/// (ONNX defaults KILN_GRAPH_SHRINK_DEFAULT_*); numeric types but bf16. Null
+/// on error.
+MlirValue kilnGraphBuildShrink(KilnGraphBuilder *builder, MlirValue input,
+                               float bias, float lambd);
+/// Builds graph.celu (ONNX Celu) of an f32 tensor with attribute `alpha`
+/// (ONNX default KILN_GRAPH_CELU_DEFAULT_ALPHA). Null on error.
+MlirValue kilnGraphBuildCelu(KilnGraphBuilder *builder, MlirValue x,
+                             float alpha);
+/// Builds graph.hard_swish (ONNX HardSwish) of a float tensor. Null on
+/// error.
+MlirValue kilnGraphBuildHardSwish(KilnGraphBuilder *builder, MlirValue x);
+/// Builds graph.mish (ONNX Mish) of a float tensor. Null on error.
+MlirValue kilnGraphBuildMish(KilnGraphBuilder *builder, MlirValue x);
+/// Builds graph.gelu (ONNX Gelu) of a float tensor. `approximate`
+/// (borrowed) is "none" or "tanh", or NULL to leave the attribute out (ONNX
+/// default "none"). Null on error.
+MlirValue kilnGraphBuildGelu(KilnGraphBuilder *builder, MlirValue x,
+                             const char *approximate);
 
 /* Other shapes of operands. */
 
@@ -123,6 +223,20 @@ MlirValue kilnGraphBuildClip(KilnGraphBuilder *builder, MlirValue input,
 MlirValue kilnGraphBuildWhere(KilnGraphBuilder *builder, MlirValue condition,
                               MlirValue x, MlirValue y);
 
+/// Builds graph.prelu (ONNX PRelu): x < 0 ? slope * x : x. `slope` has x's
+/// element type (i32, i64, ui32, ui64 or float) and must broadcast to x's
+/// shape; the result has x's type. Null value on error.
+MlirValue kilnGraphBuildPRelu(KilnGraphBuilder *builder, MlirValue x,
+                              MlirValue slope);
+/// Builds graph.is_nan (ONNX IsNaN): an i1 tensor of x's shape (x: float or
+/// float8). Null value on error.
+MlirValue kilnGraphBuildIsNaN(KilnGraphBuilder *builder, MlirValue x);
+/// Builds graph.is_inf (ONNX IsInf): an i1 tensor of x's shape (x: float or
+/// float8). `detectNegative` and `detectPositive` are 0 or 1 (ONNX defaults
+/// 1). Null value on error.
+MlirValue kilnGraphBuildIsInf(KilnGraphBuilder *builder, MlirValue x,
+                              int64_t detectNegative, int64_t detectPositive);
+
 /// Cast's optional attributes; both only matter when casting to float8.
 typedef struct KilnGraphCastOptions {
   int64_t saturate;      /* 0 or 1 (ONNX default 1) */
@@ -134,6 +248,22 @@ typedef struct KilnGraphCastOptions {
 /// out (ONNX defaults apply). Null value on error.
 MlirValue kilnGraphBuildCast(KilnGraphBuilder *builder, MlirValue input,
                              MlirType to, const KilnGraphCastOptions *options);
+/// Builds graph.cast_like (ONNX CastLike) converting `input` to the element
+/// type of `targetType`, whose values are not read. `options` as for
+/// kilnGraphBuildCast. Null value on error.
+MlirValue kilnGraphBuildCastLike(KilnGraphBuilder *builder, MlirValue input,
+                                 MlirValue targetType,
+                                 const KilnGraphCastOptions *options);
+
+/// Builds graph.dropout (ONNX Dropout) for inference: the result is `data`'s
+/// type (float or float8). `ratio` (a rank-0 float) and `trainingMode` (a
+/// rank-0 i1, which must be a constant false) may be null values for absent
+/// inputs. `seed` points to the seed attribute, or is NULL to leave it out.
+/// If `mask` is non-NULL the op gets its optional i1 mask result, stored
+/// there (a null value on error). Null value on error.
+MlirValue kilnGraphBuildDropout(KilnGraphBuilder *builder, MlirValue data,
+                                MlirValue ratio, MlirValue trainingMode,
+                                const int64_t *seed, MlirValue *mask);
 
 #ifdef __cplusplus
 }

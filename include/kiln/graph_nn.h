@@ -1,5 +1,6 @@
 /* Typed builders for graph ops of the nn family (see graph_builder.h):
- * convolution, pooling, normalization and resize.
+ * convolution, pooling, normalization, resize, recurrent layers and
+ * sampling.
  *
  * Conventions shared by every function here:
  *  - The result is owned by the op, which the builder inserted into its
@@ -11,8 +12,9 @@
  *    struct (or a NULL pointer to one) means "every attribute absent", i.e.
  *    ONNX's defaults: NULL strings, NULL arrays and NULL float pointers are
  *    absent, and integer fields equal to 0 are left out (0 is the ONNX
- *    default of each, except `group`, where 0 means absent = 1). Arrays are
- *    pointer + count. */
+ *    default of each, except `group`, `outputHeight` and `outputWidth`,
+ *    where 0 means absent = 1, and `hiddenSize`, where it means absent =
+ *    taken from r). Arrays are pointer + count. */
 #ifndef KILN_GRAPH_NN_H
 #define KILN_GRAPH_NN_H
 
@@ -109,14 +111,17 @@ MlirValue kilnGraphBuildGlobalAveragePool(KilnGraphBuilder *b, MlirValue x);
 /// Returns y, or null after an error diagnostic.
 MlirValue kilnGraphBuildGlobalMaxPool(KilnGraphBuilder *b, MlirValue x);
 
-/// Builds graph.batch_norm (ONNX BatchNormalization, inference
-/// form): scale, bias, mean and var are 1-D with one value per channel.
-/// ONNX's defaults are epsilon = 1e-5 and momentum = 0.9; both are always
-/// set on the op. Returns y, or null after an error diagnostic.
-MlirValue kilnGraphBuildBatchNormalization(KilnGraphBuilder *b, MlirValue x,
-                                           MlirValue scale, MlirValue bias,
-                                           MlirValue mean, MlirValue var,
-                                           float epsilon, float momentum);
+/// Builds graph.batch_norm (ONNX BatchNormalization): scale, bias, mean and
+/// var are 1-D with one value per channel. ONNX's defaults are epsilon =
+/// 1e-5 and momentum = 0.9; both are always set on the op. With
+/// `runningMean` and `runningVar` both NULL this is the inference form;
+/// otherwise the op gets training_mode = 1 and both results, stored there
+/// (null on failure). Returns y, or null after an error diagnostic.
+MlirValue kilnGraphBuildBatchNormalization(
+    KilnGraphBuilder *b, MlirValue x, MlirValue scale, MlirValue bias,
+    MlirValue mean, MlirValue var, float epsilon, float momentum,
+    MlirValue *runningMean /* OUT, optional */,
+    MlirValue *runningVar /* OUT, optional */);
 
 /// Builds graph.instance_norm (ONNX InstanceNormalization): scale
 /// and bias are 1-D with one value per channel; ONNX's default epsilon is
@@ -129,12 +134,115 @@ MlirValue kilnGraphBuildInstanceNormalization(KilnGraphBuilder *b,
 /// Builds graph.layer_norm (ONNX LayerNormalization) over axes
 /// [axis, rank) (negative axis counts from the end; ONNX default -1);
 /// bias is optional; stashType is an ONNX float type code (ONNX default 1).
-/// axis, epsilon and stash_type are always set. Returns y, or null after an
+/// axis, epsilon and stash_type are always set. If `mean` or `invStdDev`
+/// is non-NULL the op has both statistics results (x's dims before axis,
+/// then 1s; stashType's element type), stored there (null on failure).
+/// Returns y, or null after an error diagnostic.
+MlirValue
+kilnGraphBuildLayerNormalization(KilnGraphBuilder *b, MlirValue x,
+                                 MlirValue scale, MlirValue bias, int64_t axis,
+                                 float epsilon, int64_t stashType,
+                                 MlirValue *mean /* OUT, optional */,
+                                 MlirValue *invStdDev /* OUT, optional */);
+
+/// Builds graph.lrn (ONNX LRN) over windows of `size` channels (> 0); the
+/// ONNX defaults are alpha = 1e-4, beta = 0.75, bias = 1.0 (all always
+/// set). Returns y, or null after an error diagnostic.
+MlirValue kilnGraphBuildLrn(KilnGraphBuilder *b, MlirValue x, int64_t size,
+                            float alpha, float beta, float bias);
+
+/// Builds graph.mean_variance_normalization (ONNX
+/// MeanVarianceNormalization) over `axes` (NULL: ONNX's default
+/// [0, 2, 3]). Returns y, or null after an error diagnostic.
+MlirValue kilnGraphBuildMeanVarianceNormalization(KilnGraphBuilder *b,
+                                                  MlirValue x,
+                                                  const int64_t *axes,
+                                                  intptr_t numAxes);
+
+/// Operands of graph.rnn, graph.gru and graph.lstm by ONNX name; all but x,
+/// w and r may be null (absent). initialC and p are LSTM's only: rnn and
+/// gru reject them.
+typedef struct KilnGraphRecurrentInputs {
+  MlirValue x, w, r, b, sequenceLens, initialH, initialC, p;
+} KilnGraphRecurrentInputs;
+
+/// Attributes of graph.rnn, graph.gru and graph.lstm.
+typedef struct KilnGraphRecurrentOptions {
+  const char *direction; /* NULL: "forward"; "reverse", "bidirectional" */
+  int64_t hiddenSize;    /* 0: absent (taken from r) */
+  int64_t layout;        /* 0 sequence-major, 1 batch-major */
+  /* Activation function names, per direction in order (NULL: ONNX's
+   * defaults); stored as one comma-separated string attribute. */
+  const char *const *activations;
+  intptr_t numActivations;
+  const float *activationAlpha;
+  intptr_t numActivationAlpha;
+  const float *activationBeta;
+  intptr_t numActivationBeta;
+  const float *clip;         /* NULL: no clipping */
+  int64_t inputForget;       /* lstm only: 0 or 1 */
+  int64_t linearBeforeReset; /* gru only: 0 or 1 */
+} KilnGraphRecurrentOptions;
+
+/// Builds graph.rnn (ONNX RNN) with both results. `opts` may be NULL.
+/// Stores Y_h in `yH` if non-NULL (null on failure). Returns Y
+/// (seq x dirs x batch x hidden, or batch-major with layout 1), or null
+/// after an error diagnostic.
+MlirValue kilnGraphBuildRnn(KilnGraphBuilder *b,
+                            const KilnGraphRecurrentInputs *in,
+                            const KilnGraphRecurrentOptions *opts,
+                            MlirValue *yH /* OUT, optional */);
+
+/// Builds graph.gru (ONNX GRU) with both results, as kilnGraphBuildRnn.
+MlirValue kilnGraphBuildGru(KilnGraphBuilder *b,
+                            const KilnGraphRecurrentInputs *in,
+                            const KilnGraphRecurrentOptions *opts,
+                            MlirValue *yH /* OUT, optional */);
+
+/// Builds graph.lstm (ONNX LSTM) with all three results, as
+/// kilnGraphBuildRnn; Y_c is stored in `yC` if non-NULL.
+MlirValue kilnGraphBuildLstm(KilnGraphBuilder *b,
+                             const KilnGraphRecurrentInputs *in,
+                             const KilnGraphRecurrentOptions *opts,
+                             MlirValue *yH /* OUT, optional */,
+                             MlirValue *yC /* OUT, optional */);
+
+/// Builds graph.max_unpool (ONNX MaxUnpool): x and indices (i64, x's
+/// shape) come from a max pool with the given kernel; outputShape (1-D
+/// i64) is optional. Of `opts` only pads and strides apply (the other
+/// fields must be zero: max_unpool rejects them as unknown attributes).
+/// Returns the output, or null after an error diagnostic.
+MlirValue kilnGraphBuildMaxUnpool(KilnGraphBuilder *b, MlirValue x,
+                                  MlirValue indices, MlirValue outputShape,
+                                  const int64_t *kernelShape,
+                                  intptr_t numKernelShape,
+                                  const KilnGraphPoolOptions *opts);
+
+/// Builds graph.grid_sample (ONNX GridSample): x is N x C x D1..Dr, grid
+/// N x H1..Hr x r. mode (NULL: "linear") and paddingMode (NULL: "zeros")
+/// are set when non-NULL, alignCorners when 1. Returns y, or null after an
 /// error diagnostic.
-MlirValue kilnGraphBuildLayerNormalization(KilnGraphBuilder *b, MlirValue x,
-                                           MlirValue scale, MlirValue bias,
-                                           int64_t axis, float epsilon,
-                                           int64_t stashType);
+MlirValue kilnGraphBuildGridSample(KilnGraphBuilder *b, MlirValue x,
+                                   MlirValue grid, const char *mode,
+                                   const char *paddingMode,
+                                   int64_t alignCorners);
+
+/// Attributes of graph.roi_align.
+typedef struct KilnGraphRoiAlignOptions {
+  const char *mode;                         /* NULL: "avg"; "max" */
+  const char *coordinateTransformationMode; /* NULL: "half_pixel" */
+  int64_t outputHeight;                     /* 0: absent (1) */
+  int64_t outputWidth;                      /* 0: absent (1) */
+  int64_t samplingRatio;                    /* 0: adaptive (ONNX default) */
+  const float *spatialScale;                /* NULL: 1.0 */
+} KilnGraphRoiAlignOptions;
+
+/// Builds graph.roi_align (ONNX RoiAlign): x is N x C x H x W, rois
+/// num_rois x 4 (x's type), batchIndices num_rois (i64). `opts` may be
+/// NULL. Returns y, or null after an error diagnostic.
+MlirValue kilnGraphBuildRoiAlign(KilnGraphBuilder *b, MlirValue x,
+                                 MlirValue rois, MlirValue batchIndices,
+                                 const KilnGraphRoiAlignOptions *opts);
 
 /// Builds graph.resize (ONNX Resize): exactly one of scales (f32, one per
 /// resized axis) and sizes (i64) is given; roi is optional. `opts` may be

@@ -66,7 +66,8 @@ MlirValue kilnGraphBuildConcatN(KilnGraphBuilder *b, const MlirValue *inputs,
 
 /// graph.split (ONNX Split) of `input` along `axis` into `numOutputs`
 /// results. With a null `split`, the parts are ceil(d / numOutputs) each
-/// (attribute num_outputs = numOutputs); otherwise `split` (1-D i64 with
+/// (attribute num_outputs = numOutputs; an op with neither means the same,
+/// as ONNX Split-13 without 'split' does); otherwise `split` (1-D i64 with
 /// numOutputs entries) gives their sizes. The parts must come out equal
 /// (IRDL gives all results of a variadic one type): build unequal ones with
 /// kilnGraphBuildSlice. Returns the op (its results are the parts), or a
@@ -130,6 +131,94 @@ MlirValue kilnGraphBuildDepthToSpace(KilnGraphBuilder *b, MlirValue input,
 /// graph.space_to_depth (ONNX SpaceToDepth) of an NCHW `input`.
 MlirValue kilnGraphBuildSpaceToDepth(KilnGraphBuilder *b, MlirValue input,
                                      int64_t blocksize);
+
+/// graph.gather_elements (ONNX GatherElements): picks data's element along
+/// `axis` (ONNX default 0) at each position of the i32/i64 `indices`, which
+/// has data's rank; the result has indices' shape.
+MlirValue kilnGraphBuildGatherElements(KilnGraphBuilder *b, MlirValue data,
+                                       MlirValue indices, int64_t axis);
+
+/// graph.gather_nd (ONNX GatherND): gathers slices of `data` addressed by
+/// the last dim of the i64 `indices`; the first `batchDims` (ONNX default
+/// 0) dims are shared.
+MlirValue kilnGraphBuildGatherND(KilnGraphBuilder *b, MlirValue data,
+                                 MlirValue indices, int64_t batchDims);
+
+/// graph.scatter_elements (ONNX ScatterElements; Scatter without
+/// `reduction`): writes `updates` (shaped like the i32/i64 `indices`) into
+/// a copy of `data` along `axis`. `reduction` is "none" (NULL), "add",
+/// "mul", "max" or "min".
+MlirValue kilnGraphBuildScatterElements(KilnGraphBuilder *b, MlirValue data,
+                                        MlirValue indices, MlirValue updates,
+                                        int64_t axis, const char *reduction);
+
+/// graph.scatter_nd (ONNX ScatterND): writes the slices `updates` into a
+/// copy of `data` at the i64 index tuples `indices`; `reduction` as for
+/// kilnGraphBuildScatterElements.
+MlirValue kilnGraphBuildScatterND(KilnGraphBuilder *b, MlirValue data,
+                                  MlirValue indices, MlirValue updates,
+                                  const char *reduction);
+
+/// graph.trilu (ONNX Trilu): the upper (`upper`, the ONNX default) or lower
+/// triangle of the last two dims, shifted by the optional i64 scalar `k`
+/// (null: 0).
+MlirValue kilnGraphBuildTrilu(KilnGraphBuilder *b, MlirValue input, MlirValue k,
+                              bool upper);
+
+/// graph.constant_of_shape (ONNX ConstantOfShape): a tensor shaped by the
+/// 1-D i64 `input`, filled with `value` (a one-element dense elements
+/// attribute, borrowed; null: f32 0, the ONNX default).
+MlirValue kilnGraphBuildConstantOfShape(KilnGraphBuilder *b, MlirValue input,
+                                        MlirAttribute value);
+
+/// graph.size (ONNX Size): `data`'s element count as a scalar i64.
+MlirValue kilnGraphBuildSize(KilnGraphBuilder *b, MlirValue data);
+
+/// graph.eye_like (ONNX EyeLike): ones on diagonal `k` of a tensor shaped
+/// like the 2-D `input`, of element type `dtype` (null: input's).
+MlirValue kilnGraphBuildEyeLike(KilnGraphBuilder *b, MlirValue input, int64_t k,
+                                MlirType dtype);
+
+/// graph.one_hot (ONNX OneHot): `indices` encoded along a new dim of size
+/// `depth` (a numeric scalar) at `axis` (ONNX default -1), using
+/// `values` = [off, on].
+MlirValue kilnGraphBuildOneHot(KilnGraphBuilder *b, MlirValue indices,
+                               MlirValue depth, MlirValue values, int64_t axis);
+
+/// graph.reverse_sequence (ONNX ReverseSequence): reverses the first
+/// `sequenceLens[i]` (1-D i64) steps along `timeAxis` of each batch entry
+/// along `batchAxis` (ONNX defaults 1 and 0).
+MlirValue kilnGraphBuildReverseSequence(KilnGraphBuilder *b, MlirValue input,
+                                        MlirValue sequenceLens,
+                                        int64_t batchAxis, int64_t timeAxis);
+
+/// graph.non_zero (ONNX NonZero): the coordinates of `x`'s non-zero
+/// elements, tensor<rank x ? x i64>.
+MlirValue kilnGraphBuildNonZero(KilnGraphBuilder *b, MlirValue x);
+
+/// graph.compress (ONNX Compress): the slices along `*axis` (NULL: the
+/// elements of the flattened input) where the 1-D i1 `condition` holds.
+MlirValue kilnGraphBuildCompress(KilnGraphBuilder *b, MlirValue input,
+                                 MlirValue condition, const int64_t *axis);
+
+/// graph.unique (ONNX Unique) of `x`'s elements, or of its slices along
+/// `*axis` (NULL: flattened), in ascending order when `sorted` (the ONNX
+/// default). Builds the first `numResults` (1 to 4) of y, indices,
+/// inverse_indices and counts. Returns the op, or a null op.
+MlirOperation kilnGraphBuildUnique(KilnGraphBuilder *b, MlirValue x,
+                                   const int64_t *axis, bool sorted,
+                                   intptr_t numResults);
+
+/// graph.non_max_suppression (ONNX NonMaxSuppression) of f32 `boxes`
+/// [batches, boxes, 4] by `scores` [batches, classes, boxes]. The scalar
+/// operands (i64 `maxOutputBoxesPerClass`, f32 `iouThreshold` and
+/// `scoreThreshold`) may be null. `centerPointBox` is 0 (ONNX default) or 1.
+MlirValue kilnGraphBuildNonMaxSuppression(KilnGraphBuilder *b, MlirValue boxes,
+                                          MlirValue scores,
+                                          MlirValue maxOutputBoxesPerClass,
+                                          MlirValue iouThreshold,
+                                          MlirValue scoreThreshold,
+                                          int64_t centerPointBox);
 
 #ifdef __cplusplus
 }

@@ -171,6 +171,118 @@ static void testErrors(MlirContext ctx) {
   kilnTestEnd(&f, KILN_TEST_PRINT_OPS);
 }
 
+static void testModBitwise(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(ctx, "mod_bitwise",
+                                    "%i: tensor<2x3xi32>, %j: tensor<3xi32>, "
+                                    "%x: tensor<?x4xf16>, %u: tensor<4xui16>, "
+                                    "%p: tensor<2x1xi1>, %q: tensor<3xi1>",
+                                    NULL);
+  MlirValue i = kilnTestArg(&f, 0), j = kilnTestArg(&f, 1),
+            x = kilnTestArg(&f, 2), u = kilnTestArg(&f, 3);
+  kilnTestShow("mod", kilnGraphBuildMod(f.b, i, j, 0));
+  kilnTestShow("fmod", kilnGraphBuildMod(f.b, x, x, 1));
+  kilnTestShow("xor",
+               kilnGraphBuildXor(f.b, kilnTestArg(&f, 4), kilnTestArg(&f, 5)));
+  kilnTestShow("bit_shift", kilnGraphBuildBitShift(f.b, u, u, "RIGHT"));
+  kilnTestShow("bitwise_and", kilnGraphBuildBitwiseAnd(f.b, i, j));
+  kilnTestShow("bitwise_or", kilnGraphBuildBitwiseOr(f.b, j, i));
+  kilnTestShow("bitwise_xor", kilnGraphBuildBitwiseXor(f.b, u, u));
+  kilnTestShow("bitwise_not", kilnGraphBuildBitwiseNot(f.b, u));
+  kilnTestShow("less_or_equal", kilnGraphBuildLessOrEqual(f.b, i, j));
+  kilnTestShow("greater_or_equal", kilnGraphBuildGreaterOrEqual(f.b, x, x));
+  kilnTestEnd(&f, KILN_TEST_PRINT_OPS | KILN_TEST_PRINT_MODULE);
+}
+
+static void testMathUnary(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(
+      ctx, "math_unary",
+      "%x: tensor<2x?xf32>, %i: tensor<5xi8>, %e: tensor<3xf8E5M2>", NULL);
+  MlirValue x = kilnTestArg(&f, 0);
+  kilnTestShow("sign", kilnGraphBuildSign(f.b, kilnTestArg(&f, 1)));
+  kilnTestShow("sin", kilnGraphBuildSin(f.b, x));
+  kilnTestShow("cos", kilnGraphBuildCos(f.b, x));
+  kilnTestShow("tan", kilnGraphBuildTan(f.b, x));
+  kilnTestShow("asin", kilnGraphBuildAsin(f.b, x));
+  kilnTestShow("acos", kilnGraphBuildAcos(f.b, x));
+  kilnTestShow("atan", kilnGraphBuildAtan(f.b, x));
+  kilnTestShow("sinh", kilnGraphBuildSinh(f.b, x));
+  kilnTestShow("cosh", kilnGraphBuildCosh(f.b, x));
+  kilnTestShow("asinh", kilnGraphBuildAsinh(f.b, x));
+  kilnTestShow("acosh", kilnGraphBuildAcosh(f.b, x));
+  kilnTestShow("atanh", kilnGraphBuildAtanh(f.b, x));
+  kilnTestShow("is_nan", kilnGraphBuildIsNaN(f.b, kilnTestArg(&f, 2)));
+  kilnTestShow("is_inf", kilnGraphBuildIsInf(f.b, x, 0, 1));
+  kilnTestEnd(&f, KILN_TEST_PRINT_OPS | KILN_TEST_PRINT_MODULE);
+}
+
+static void testActivationsMore(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(
+      ctx, "activations_more",
+      "%x: tensor<1x8xf32>, %i: tensor<3xi64>, %s: tensor<8xf32>", NULL);
+  MlirValue x = kilnTestArg(&f, 0);
+  kilnTestShow("selu", kilnGraphBuildSelu(f.b, x, KILN_GRAPH_SELU_DEFAULT_ALPHA,
+                                          KILN_GRAPH_SELU_DEFAULT_GAMMA));
+  kilnTestShow("softplus", kilnGraphBuildSoftplus(f.b, x));
+  kilnTestShow("softsign", kilnGraphBuildSoftsign(f.b, x));
+  kilnTestShow("thresholded_relu",
+               kilnGraphBuildThresholdedRelu(
+                   f.b, x, KILN_GRAPH_THRESHOLDED_RELU_DEFAULT_ALPHA));
+  kilnTestShow("shrink", kilnGraphBuildShrink(f.b, kilnTestArg(&f, 1), 1.0f,
+                                              KILN_GRAPH_SHRINK_DEFAULT_LAMBD));
+  kilnTestShow("celu",
+               kilnGraphBuildCelu(f.b, x, KILN_GRAPH_CELU_DEFAULT_ALPHA));
+  kilnTestShow("hard_swish", kilnGraphBuildHardSwish(f.b, x));
+  kilnTestShow("mish", kilnGraphBuildMish(f.b, x));
+  kilnTestShow("gelu", kilnGraphBuildGelu(f.b, x, NULL));
+  kilnTestShow("gelu_tanh", kilnGraphBuildGelu(f.b, x, "tanh"));
+  kilnTestShow("prelu", kilnGraphBuildPRelu(f.b, x, kilnTestArg(&f, 2)));
+  kilnTestEnd(&f, KILN_TEST_PRINT_OPS | KILN_TEST_PRINT_MODULE);
+}
+
+static void testCastLikeDropout(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(
+      ctx, "cast_like_dropout",
+      "%x: tensor<2x?xf32>, %l: tensor<7xf16>, %r: tensor<f32>", NULL);
+  MlirValue x = kilnTestArg(&f, 0), none = {NULL};
+  kilnTestShow("cast_like",
+               kilnGraphBuildCastLike(f.b, x, kilnTestArg(&f, 1), NULL));
+  KilnGraphCastOptions opts = {0, "down"};
+  kilnTestShow("cast_like_options",
+               kilnGraphBuildCastLike(f.b, x, kilnTestArg(&f, 1), &opts));
+  kilnTestShow("dropout",
+               kilnGraphBuildDropout(f.b, x, none, none, NULL, NULL));
+  MlirValue mask;
+  int64_t seed = 7;
+  kilnTestShow(
+      "dropout_ratio",
+      kilnGraphBuildDropout(f.b, x, kilnTestArg(&f, 2), none, &seed, &mask));
+  kilnTestShow("dropout_mask", mask);
+  kilnTestEnd(&f, KILN_TEST_PRINT_OPS | KILN_TEST_PRINT_MODULE);
+}
+
+/* The added ops' rejected builds, as in testErrors. */
+static void testErrorsMore(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(
+      ctx, "negative_errors_more",
+      "%x: tensor<2x3xf32>, %s: tensor<2xf32>, %i: tensor<3xi32>, "
+      "%t: tensor<i1>, %d: tensor<2x3xf64>",
+      NULL);
+  MlirValue x = kilnTestArg(&f, 0), i = kilnTestArg(&f, 2), none = {NULL};
+  kilnTestShow("mod_float", kilnGraphBuildMod(f.b, x, x, 0));
+  kilnTestShow("bit_shift_null", kilnGraphBuildBitShift(f.b, i, i, NULL));
+  kilnTestShow("bit_shift_signed", kilnGraphBuildBitShift(f.b, i, i, "LEFT"));
+  kilnTestShow("gelu_mode", kilnGraphBuildGelu(f.b, x, "fast"));
+  kilnTestShow("celu_f64", kilnGraphBuildCelu(f.b, kilnTestArg(&f, 4), 1.0f));
+  kilnTestShow("prelu_slope", kilnGraphBuildPRelu(f.b, x, kilnTestArg(&f, 1)));
+  kilnTestShow("is_inf_flag", kilnGraphBuildIsInf(f.b, x, 2, 1));
+  MlirValue mask;
+  kilnTestShow(
+      "dropout_training",
+      kilnGraphBuildDropout(f.b, x, none, kilnTestArg(&f, 3), NULL, &mask));
+  kilnTestShow("dropout_training_mask", mask);
+  kilnTestEnd(&f, KILN_TEST_PRINT_OPS);
+}
+
 int main(void) {
   MlirContext ctx = kilnTestContextCreate();
   if (mlirContextIsNull(ctx))
@@ -183,6 +295,11 @@ int main(void) {
   testMinMaxWhere(ctx);
   testCast(ctx);
   testErrors(ctx);
+  testModBitwise(ctx);
+  testMathUnary(ctx);
+  testActivationsMore(ctx);
+  testCastLikeDropout(ctx);
+  testErrorsMore(ctx);
   kilnTestContextDestroy(ctx);
   return 0;
 }

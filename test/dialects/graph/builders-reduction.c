@@ -15,12 +15,14 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 
-/* Builds a graph.constant holding the i64 vector `vals`. */
-static MlirValue constantI64(const KilnTestFixture *f, const int64_t *vals,
-                             intptr_t n) {
+/* Builds a graph.constant holding `n` i64 values `vals`: a vector, or a
+ * scalar when `rank` is 0 (then n is 1). */
+static MlirValue constantI64Ranked(const KilnTestFixture *f,
+                                   const int64_t *vals, intptr_t n,
+                                   intptr_t rank) {
   int64_t shape[1] = {n};
-  MlirType t = mlirRankedTensorTypeGet(1, shape, mlirIntegerTypeGet(f->ctx, 64),
-                                       mlirAttributeGetNull());
+  MlirType t = mlirRankedTensorTypeGet(
+      rank, shape, mlirIntegerTypeGet(f->ctx, 64), mlirAttributeGetNull());
   MlirNamedAttribute value = mlirNamedAttributeGet(
       mlirIdentifierGet(f->ctx, mlirStringRefCreateFromCString("value")),
       mlirDenseElementsAttrInt64Get(t, n, vals));
@@ -33,6 +35,12 @@ static MlirValue constantI64(const KilnTestFixture *f, const int64_t *vals,
   mlirBlockInsertOwnedOperationBefore(f->body, mlirBlockGetTerminator(f->body),
                                       op);
   return mlirOperationGetResult(op, 0);
+}
+
+/* Builds a graph.constant holding the i64 vector `vals`. */
+static MlirValue constantI64(const KilnTestFixture *f, const int64_t *vals,
+                             intptr_t n) {
+  return constantI64Ranked(f, vals, n, 1);
 }
 
 static const MlirValue kNone = {NULL};
@@ -198,6 +206,139 @@ static void testNegative(MlirContext ctx) {
   kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
 }
 
+static void testReduceMore(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(
+      ctx, "reduce_more", "%x: tensor<3x2x2xf32>, %a: tensor<1xi64>", NULL);
+  const int64_t axes[] = {-2};
+  MlirValue ax = constantI64(&f, axes, 1);
+  kilnTestShow("l1_keep", kilnGraphBuildReduceL1(f.b, kilnTestArg(&f, 0), ax,
+                                                 true, false));
+  kilnTestShow(
+      "log_sum_all_drop",
+      kilnGraphBuildReduceLogSum(f.b, kilnTestArg(&f, 0), kNone, false, false));
+  kilnTestShow("log_sum_exp_noop",
+               kilnGraphBuildReduceLogSumExp(f.b, kilnTestArg(&f, 0), kNone,
+                                             true, true));
+  kilnTestShow("sum_square_dynamic",
+               kilnGraphBuildReduceSumSquare(f.b, kilnTestArg(&f, 0),
+                                             kilnTestArg(&f, 1), false, false));
+  kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
+}
+
+static void testHardmaxCumSum(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(
+      ctx, "hardmax_cum_sum", "%x: tensor<4x?xf32>, %ax: tensor<1xi32>", NULL);
+  kilnTestShow("hardmax_default",
+               kilnGraphBuildHardmax(f.b, kilnTestArg(&f, 0), -1));
+  kilnTestShow("hardmax_axis0",
+               kilnGraphBuildHardmax(f.b, kilnTestArg(&f, 0), 0));
+  const int64_t one = 1;
+  kilnTestShow("cum_sum_const",
+               kilnGraphBuildCumSum(f.b, kilnTestArg(&f, 0),
+                                    constantI64Ranked(&f, &one, 1, 0), true,
+                                    false));
+  kilnTestShow("cum_sum_input",
+               kilnGraphBuildCumSum(f.b, kilnTestArg(&f, 0), kilnTestArg(&f, 1),
+                                    false, true));
+  kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
+}
+
+static void testTopK(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(
+      ctx, "top_k", "%x: tensor<3x4xf16>, %k: tensor<1xi64>", NULL);
+  const int64_t two = 2;
+  MlirValue indices;
+  kilnTestShow("values_const", kilnGraphBuildTopK(f.b, kilnTestArg(&f, 0),
+                                                  constantI64(&f, &two, 1), 1,
+                                                  true, true, &indices));
+  kilnTestShow("indices_const", indices);
+  kilnTestShow("values_input_axis0",
+               kilnGraphBuildTopK(f.b, kilnTestArg(&f, 0), kilnTestArg(&f, 1),
+                                  0, false, false, NULL));
+  kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
+}
+
+static void testLosses(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(ctx, "losses",
+                                    "%in: tensor<3x5x2xf32>, "
+                                    "%t: tensor<3x2xi64>, %w: tensor<5xf32>",
+                                    NULL);
+  const int64_t ignore = -1;
+  kilnTestShow("nll_mean", kilnGraphBuildNegativeLogLikelihoodLoss(
+                               f.b, kilnTestArg(&f, 0), kilnTestArg(&f, 1),
+                               kNone, KILN_GRAPH_LOSS_MEAN, NULL));
+  kilnTestShow("nll_none_weight_ii",
+               kilnGraphBuildNegativeLogLikelihoodLoss(
+                   f.b, kilnTestArg(&f, 0), kilnTestArg(&f, 1),
+                   kilnTestArg(&f, 2), KILN_GRAPH_LOSS_NONE, &ignore));
+  MlirValue logProb;
+  kilnTestShow("sce_sum",
+               kilnGraphBuildSoftmaxCrossEntropyLoss(
+                   f.b, kilnTestArg(&f, 0), kilnTestArg(&f, 1),
+                   kilnTestArg(&f, 2), KILN_GRAPH_LOSS_SUM, NULL, &logProb));
+  kilnTestShow("sce_log_prob", logProb);
+  kilnTestShow("sce_none", kilnGraphBuildSoftmaxCrossEntropyLoss(
+                               f.b, kilnTestArg(&f, 0), kilnTestArg(&f, 1),
+                               kNone, KILN_GRAPH_LOSS_NONE, NULL, NULL));
+  kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
+}
+
+static void testEinsumDet(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(ctx, "einsum_det",
+                                    "%a: tensor<5x2x3xf32>, "
+                                    "%b: tensor<5x3x4xf32>, "
+                                    "%d: tensor<3x?x?xf32>",
+                                    NULL);
+  kilnTestShow("batch_matmul",
+               kilnGraphBuildEinsum(f.b, "bij,bjk->bik", kilnTestArg(&f, 0),
+                                    kilnTestArg(&f, 1)));
+  kilnTestShow("implicit",
+               kilnGraphBuildEinsum(f.b, "bij,bjk", kilnTestArg(&f, 0),
+                                    kilnTestArg(&f, 1)));
+  kilnTestShow(
+      "batch_diagonal",
+      kilnGraphBuildEinsum(f.b, "...ii->...i", kilnTestArg(&f, 2), kNone));
+  kilnTestShow("det", kilnGraphBuildDet(f.b, kilnTestArg(&f, 2)));
+  kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
+}
+
+/* Failed builds of the ops above: one diagnostic each, nothing inserted. */
+static void testNegativeMore(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(ctx, "negative_more",
+                                    "%a: tensor<2x3xf32>, %t: tensor<2xi64>, "
+                                    "%v: tensor<4xf32>",
+                                    NULL);
+  const int64_t four = 4, three = 3;
+  kilnTestShow("top_k_large", kilnGraphBuildTopK(f.b, kilnTestArg(&f, 0),
+                                                 constantI64(&f, &four, 1), -1,
+                                                 true, true, NULL));
+  kilnTestShow("cum_sum_axis",
+               kilnGraphBuildCumSum(f.b, kilnTestArg(&f, 0),
+                                    constantI64Ranked(&f, &three, 1, 0), false,
+                                    false));
+  kilnTestShow("nll_enum", kilnGraphBuildNegativeLogLikelihoodLoss(
+                               f.b, kilnTestArg(&f, 0), kilnTestArg(&f, 1),
+                               kNone, (KilnGraphLossReduction)7, NULL));
+  kilnTestShow("sce_weights",
+               kilnGraphBuildSoftmaxCrossEntropyLoss(
+                   f.b, kilnTestArg(&f, 0), kilnTestArg(&f, 1),
+                   kilnTestArg(&f, 2), KILN_GRAPH_LOSS_MEAN, NULL, NULL));
+  kilnTestShow("einsum_null",
+               kilnGraphBuildEinsum(f.b, NULL, kilnTestArg(&f, 0), kNone));
+  kilnTestShow("einsum_terms", kilnGraphBuildEinsum(f.b, "ij,jk->ik",
+                                                    kilnTestArg(&f, 0), kNone));
+  kilnTestShow("det_square", kilnGraphBuildDet(f.b, kilnTestArg(&f, 0)));
+  /* Through the generic entry point: einsum has at most two operands. */
+  const MlirValue threeOps[] = {kilnTestArg(&f, 1), kilnTestArg(&f, 1),
+                                kilnTestArg(&f, 1)};
+  MlirNamedAttribute eq = kilnGraphAttrString(f.b, "equation", "i,i,i");
+  MlirOperation op =
+      kilnGraphBuilderCreateOp(f.b, "einsum", threeOps, 3, &eq, 1, 1);
+  fprintf(stderr, "einsum_three: %s\n",
+          mlirOperationIsNull(op) ? "null" : "built");
+  kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
+}
+
 int main(void) {
   MlirContext ctx = kilnTestContextCreate();
   if (mlirContextIsNull(ctx))
@@ -210,6 +351,12 @@ int main(void) {
   testReduceDynamicAxes(ctx);
   testArgReduce(ctx);
   testNegative(ctx);
+  testReduceMore(ctx);
+  testHardmaxCumSum(ctx);
+  testTopK(ctx);
+  testLosses(ctx);
+  testEinsumDet(ctx);
+  testNegativeMore(ctx);
   kilnTestContextDestroy(ctx);
   return 0;
 }

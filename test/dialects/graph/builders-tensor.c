@@ -393,6 +393,143 @@ static void testDepthSpace(MlirContext ctx) {
   kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
 }
 
+static void testGatherScatterElements(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(ctx, "gather_scatter_elements",
+                                    "%x: tensor<3x4xf32>, %i: tensor<3x?xi32>, "
+                                    "%u: tensor<3x2xf32>, %v: tensor<2x2xf32>",
+                                    NULL);
+  MlirValue x = kilnTestArg(&f, 0), i = kilnTestArg(&f, 1);
+  const int64_t far[2] = {0, 5};
+  kilnTestShow("gather", kilnGraphBuildGatherElements(f.b, x, i, -1));
+  kilnTestShow("scatter", kilnGraphBuildScatterElements(
+                              f.b, x, i, kilnTestArg(&f, 2), 1, "mul"));
+  kilnTestShow("scatter_default", kilnGraphBuildScatterElements(
+                                      f.b, x, i, kilnTestArg(&f, 2), 0, NULL));
+  kilnTestShow("negative_gather_rank",
+               kilnGraphBuildGatherElements(f.b, x, ints(&f, far, 2), 1));
+  kilnTestShow(
+      "negative_scatter_updates",
+      kilnGraphBuildScatterElements(f.b, x, i, kilnTestArg(&f, 3), 0, NULL));
+  kilnTestShow(
+      "negative_scatter_reduction",
+      kilnGraphBuildScatterElements(f.b, x, i, kilnTestArg(&f, 2), 0, "sum"));
+  kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
+}
+
+static void testGatherScatterND(MlirContext ctx) {
+  KilnTestFixture f =
+      kilnTestBegin(ctx, "gather_scatter_nd",
+                    "%x: tensor<2x3x4xf32>, %i: tensor<5x2xi64>, "
+                    "%j: tensor<2x1xi64>, %k: tensor<5x?xi64>, "
+                    "%u: tensor<5x4xf32>",
+                    NULL);
+  MlirValue x = kilnTestArg(&f, 0);
+  kilnTestShow("gather", kilnGraphBuildGatherND(f.b, x, kilnTestArg(&f, 1), 0));
+  kilnTestShow("gather_batch",
+               kilnGraphBuildGatherND(f.b, x, kilnTestArg(&f, 2), 1));
+  kilnTestShow("scatter", kilnGraphBuildScatterND(f.b, x, kilnTestArg(&f, 1),
+                                                  kilnTestArg(&f, 4), "add"));
+  kilnTestShow("negative_unknown_rank",
+               kilnGraphBuildGatherND(f.b, x, kilnTestArg(&f, 3), 0));
+  kilnTestShow("negative_batch_dims",
+               kilnGraphBuildGatherND(f.b, x, kilnTestArg(&f, 2), 2));
+  kilnTestShow("negative_scatter_updates",
+               kilnGraphBuildScatterND(f.b, x, kilnTestArg(&f, 2),
+                                       kilnTestArg(&f, 4), NULL));
+  kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
+}
+
+static void testTriluEyeLike(MlirContext ctx) {
+  KilnTestFixture f =
+      kilnTestBegin(ctx, "trilu_eye_like",
+                    "%x: tensor<2x?x4xi64>, %m: tensor<3x4xi32>", NULL);
+  MlirValue x = kilnTestArg(&f, 0), m = kilnTestArg(&f, 1);
+  kilnTestShow("trilu", kilnGraphBuildTrilu(f.b, x, kNone, true));
+  kilnTestShow("tril_k", kilnGraphBuildTrilu(f.b, x, scalarI64(&f, -1), false));
+  kilnTestShow("negative_trilu_k",
+               kilnGraphBuildTrilu(f.b, x, scalarF32(&f, 1.0f), true));
+  kilnTestShow("eye_like", kilnGraphBuildEyeLike(f.b, m, 0, (MlirType){NULL}));
+  kilnTestShow("eye_like_f64",
+               kilnGraphBuildEyeLike(f.b, m, 1, mlirF64TypeGet(ctx)));
+  kilnTestShow("negative_eye_like_rank",
+               kilnGraphBuildEyeLike(f.b, x, 0, (MlirType){NULL}));
+  kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
+}
+
+static void testConstantOfShapeSize(MlirContext ctx) {
+  KilnTestFixture f =
+      kilnTestBegin(ctx, "constant_of_shape_size",
+                    "%s: tensor<3xi64>, %d: tensor<?xi64>", NULL);
+  const int64_t shape[2] = {4, 0}, neg[1] = {-2};
+  MlirType one = mlirRankedTensorTypeGet(1, (const int64_t[]){1},
+                                         mlirIntegerTypeGet(ctx, 32),
+                                         mlirAttributeGetNull());
+  MlirAttribute seven = mlirDenseElementsAttrInt32SplatGet(one, 7);
+  kilnTestShow("constant_shape",
+               kilnGraphBuildConstantOfShape(f.b, ints(&f, shape, 2), seven));
+  kilnTestShow("unknown_shape",
+               kilnGraphBuildConstantOfShape(f.b, kilnTestArg(&f, 0),
+                                             mlirAttributeGetNull()));
+  kilnTestShow("negative_dim",
+               kilnGraphBuildConstantOfShape(f.b, ints(&f, neg, 1),
+                                             mlirAttributeGetNull()));
+  kilnTestShow("negative_unknown_rank",
+               kilnGraphBuildConstantOfShape(f.b, kilnTestArg(&f, 1),
+                                             mlirAttributeGetNull()));
+  kilnTestShow("size", kilnGraphBuildSize(f.b, kilnTestArg(&f, 1)));
+  kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
+}
+
+static void testOneHotReverseSequence(MlirContext ctx) {
+  KilnTestFixture f = kilnTestBegin(ctx, "one_hot_reverse_sequence",
+                                    "%i: tensor<2x3xi64>, %d: tensor<1xi64>, "
+                                    "%v: tensor<2xf16>, %x: tensor<4x5xf32>, "
+                                    "%l: tensor<5xi64>",
+                                    NULL);
+  MlirValue i = kilnTestArg(&f, 0), v = kilnTestArg(&f, 2);
+  kilnTestShow("one_hot",
+               kilnGraphBuildOneHot(f.b, i, scalarF32(&f, 10.0f), v, -1));
+  kilnTestShow("one_hot_axis0",
+               kilnGraphBuildOneHot(f.b, i, kilnTestArg(&f, 1), v, 0));
+  kilnTestShow("negative_one_hot_axis",
+               kilnGraphBuildOneHot(f.b, i, kilnTestArg(&f, 1), v, -4));
+  kilnTestShow("reverse_sequence",
+               kilnGraphBuildReverseSequence(f.b, kilnTestArg(&f, 3),
+                                             kilnTestArg(&f, 4), 1, 0));
+  kilnTestShow("negative_reverse_sequence_lens",
+               kilnGraphBuildReverseSequence(f.b, kilnTestArg(&f, 3),
+                                             kilnTestArg(&f, 4), 0, 1));
+  kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
+}
+
+static void testDataDependent(MlirContext ctx) {
+  KilnTestFixture f =
+      kilnTestBegin(ctx, "data_dependent",
+                    "%x: tensor<2x?x3xf32>, %c: tensor<4xi1>, "
+                    "%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, "
+                    "%t: tensor<f32>",
+                    NULL);
+  MlirValue x = kilnTestArg(&f, 0);
+  const int64_t axis = 1;
+  kilnTestShow("non_zero", kilnGraphBuildNonZero(f.b, x));
+  kilnTestShow("compress",
+               kilnGraphBuildCompress(f.b, x, kilnTestArg(&f, 1), NULL));
+  kilnTestShow("compress_axis",
+               kilnGraphBuildCompress(f.b, x, kilnTestArg(&f, 1), &axis));
+  showOp("unique", kilnGraphBuildUnique(f.b, x, NULL, true, 4));
+  showOp("unique_axis", kilnGraphBuildUnique(f.b, x, &axis, false, 3));
+  showOp("negative_unique_results",
+         kilnGraphBuildUnique(f.b, x, NULL, true, 5));
+  kilnTestShow("nms", kilnGraphBuildNonMaxSuppression(
+                          f.b, kilnTestArg(&f, 2), kilnTestArg(&f, 3), kNone,
+                          kilnTestArg(&f, 4), kNone, 1));
+  kilnTestShow("negative_nms_swapped",
+               kilnGraphBuildNonMaxSuppression(f.b, kilnTestArg(&f, 3),
+                                               kilnTestArg(&f, 2), kNone, kNone,
+                                               kNone, 0));
+  kilnTestEnd(&f, KILN_TEST_PRINT_MODULE);
+}
+
 int main(void) {
   MlirContext ctx = kilnTestContextCreate();
   if (mlirContextIsNull(ctx))
@@ -411,6 +548,12 @@ int main(void) {
   testRange(ctx);
   testPad(ctx);
   testDepthSpace(ctx);
+  testGatherScatterElements(ctx);
+  testGatherScatterND(ctx);
+  testTriluEyeLike(ctx);
+  testConstantOfShapeSize(ctx);
+  testOneHotReverseSequence(ctx);
+  testDataDependent(ctx);
   kilnTestContextDestroy(ctx);
   return 0;
 }

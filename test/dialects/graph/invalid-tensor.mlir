@@ -219,16 +219,18 @@ func.func @negative_concat_result(%x: tensor<2x3xf32>) {
 
 // -----
 
-func.func @negative_split_neither(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'graph.split' op requires exactly one of operand 'split' and attribute 'num_outputs'}}
-  %0:2 = "graph.split"(%x) : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+// Neither 'split' nor num_outputs (ONNX Split-13): one piece per result,
+// which must come out equal.
+func.func @negative_split_neither_uneven(%x: tensor<5xf32>) {
+  // expected-error @+1 {{'graph.split' op pieces of sizes [3, 2] along axis 0 differ}}
+  %0:2 = "graph.split"(%x) : (tensor<5xf32>) -> (tensor<?xf32>, tensor<?xf32>)
   return
 }
 
 // -----
 
 func.func @negative_split_both(%x: tensor<4xf32>, %s: tensor<2xi64>) {
-  // expected-error @+1 {{'graph.split' op requires exactly one of operand 'split' and attribute 'num_outputs'}}
+  // expected-error @+1 {{'graph.split' op takes operand 'split' or attribute 'num_outputs', not both}}
   %0:2 = "graph.split"(%x, %s) {num_outputs = 2 : i64} : (tensor<4xf32>, tensor<2xi64>) -> (tensor<2xf32>, tensor<2xf32>)
   return
 }

@@ -213,3 +213,86 @@ func.func @resize_sizes(%x: tensor<1x3x4x8xf32>, %roi: tensor<8xf32>, %empty: te
   %4 = "graph.resize"(%x, %n) {antialias = 1 : i64, axes = array<i64: 3, 2>, cubic_coeff_a = -0.5 : f32, exclude_outside = 1 : i64, operandSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<1x3x4x8xf32>, tensor<2xi64>) -> tensor<1x3x?x?xf32>
   return
 }
+
+// CHECK-LABEL: func.func @norm_statistics
+func.func @norm_statistics(%x: tensor<2x3x4x5xf32>, %c: tensor<3xf32>, %ch: tensor<3xf16>, %s: tensor<4x5xf32>) {
+  // Training form: running_mean and running_var are C-vectors of input_mean's type.
+  // CHECK: %{{.*}}:3 = "graph.batch_norm"({{.*}}) {training_mode = 1 : i64} : (tensor<2x3x4x5xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf16>, tensor<3xf16>) -> (tensor<2x3x4x5xf32>, tensor<3xf16>, tensor<3xf16>)
+  %0:3 = "graph.batch_norm"(%x, %c, %c, %ch, %ch) {training_mode = 1 : i64} : (tensor<2x3x4x5xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf16>, tensor<3xf16>) -> (tensor<2x3x4x5xf32>, tensor<3xf16>, tensor<3xf16>)
+  // Mean and InvStdDev keep the dims before axis and have 1s from there on,
+  // with stash_type's element type (11 = f64).
+  // CHECK: %{{.*}}:3 = "graph.layer_norm"({{.*}}) {axis = 2 : i64, stash_type = 11 : i64} : (tensor<2x3x4x5xf32>, tensor<4x5xf32>) -> (tensor<2x3x4x5xf32>, tensor<2x3x1x1xf64>, tensor<2x3x1x1xf64>)
+  %1:3 = "graph.layer_norm"(%x, %s) {axis = 2 : i64, stash_type = 11 : i64} : (tensor<2x3x4x5xf32>, tensor<4x5xf32>) -> (tensor<2x3x4x5xf32>, tensor<2x3x1x1xf64>, tensor<2x3x1x1xf64>)
+  // CHECK: %{{.*}}:2 = "graph.layer_norm"({{.*}}) {axis = -3 : i64} : (tensor<2x3x4x5xf32>, tensor<4x5xf32>) -> (tensor<2x3x4x5xf32>, tensor<2x1x1x1xf32>)
+  %2:2 = "graph.layer_norm"(%x, %s) {axis = -3 : i64} : (tensor<2x3x4x5xf32>, tensor<4x5xf32>) -> (tensor<2x3x4x5xf32>, tensor<2x1x1x1xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @lrn_mvn
+func.func @lrn_mvn(%x: tensor<2x3x4x5xf32>, %xd: tensor<?x8xf16>) {
+  // CHECK: "graph.lrn"(%{{.*}}) {size = 3 : i64} : (tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32>
+  %0 = "graph.lrn"(%x) {size = 3 : i64} : (tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32>
+  // CHECK: {alpha = 2.000000e-04 : f32, beta = 5.000000e-01 : f32, bias = 2.000000e+00 : f32, size = 5 : i64} : (tensor<?x8xf16>) -> tensor<?x8xf16>
+  %1 = "graph.lrn"(%xd) {alpha = 2.0e-4 : f32, beta = 0.5 : f32, bias = 2.0 : f32, size = 5 : i64} : (tensor<?x8xf16>) -> tensor<?x8xf16>
+  // CHECK: "graph.mean_variance_normalization"(%{{.*}}) : (tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32>
+  %2 = "graph.mean_variance_normalization"(%x) : (tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32>
+  // CHECK: {axes = array<i64: -1>} : (tensor<?x8xf16>) -> tensor<?x8xf16>
+  %3 = "graph.mean_variance_normalization"(%xd) {axes = array<i64: -1>} : (tensor<?x8xf16>) -> tensor<?x8xf16>
+  return
+}
+
+// CHECK-LABEL: func.func @recurrent
+func.func @recurrent(%x: tensor<7x2x3xf32>, %w1: tensor<1x5x3xf32>, %r1: tensor<1x5x5xf32>, %w3: tensor<2x15x3xf32>, %r3: tensor<2x15x5xf32>, %b3: tensor<2x30xf32>, %h2: tensor<2x2x5xf32>, %w4: tensor<1x20x3xf32>, %r4: tensor<1x20x5xf32>, %len: tensor<2xi32>, %h1: tensor<1x2x5xf32>, %p: tensor<1x15xf32>, %xd: tensor<?x?x3xf32>) {
+  // Y: seq x num_directions x batch x hidden; Y_h: num_directions x batch x hidden.
+  // CHECK: %{{.*}}:2 = "graph.rnn"({{.*}}) {hidden_size = 5 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<7x2x3xf32>, tensor<1x5x3xf32>, tensor<1x5x5xf32>) -> (tensor<7x1x2x5xf32>, tensor<1x2x5xf32>)
+  %0:2 = "graph.rnn"(%x, %w1, %r1) {hidden_size = 5 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<7x2x3xf32>, tensor<1x5x3xf32>, tensor<1x5x5xf32>) -> (tensor<7x1x2x5xf32>, tensor<1x2x5xf32>)
+  // Bidirectional GRU: W, R, B stack 3 gates per direction; activations are
+  // one comma-separated string, two per direction.
+  // CHECK: "graph.gru"({{.*}}) {activations = "Sigmoid,Tanh,sigmoid,Relu", direction = "bidirectional", linear_before_reset = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1>} : (tensor<7x2x3xf32>, tensor<2x15x3xf32>, tensor<2x15x5xf32>, tensor<2x30xf32>, tensor<2x2x5xf32>) -> tensor<7x2x2x5xf32>
+  %1 = "graph.gru"(%x, %w3, %r3, %b3, %h2) {activations = "Sigmoid,Tanh,sigmoid,Relu", direction = "bidirectional", linear_before_reset = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1>} : (tensor<7x2x3xf32>, tensor<2x15x3xf32>, tensor<2x15x5xf32>, tensor<2x30xf32>, tensor<2x2x5xf32>) -> tensor<7x2x2x5xf32>
+  // Batch-major LSTM (layout 1): x is batch 7 x seq 2; Y is batch x seq x
+  // num_directions x hidden, Y_h and Y_c batch x num_directions x hidden.
+  // CHECK: %{{.*}}:3 = "graph.lstm"({{.*}}) {clip = 1.000000e+01 : f32, input_forget = 1 : i64, layout = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1>, resultSegmentSizes = array<i32: 1, 1, 1>} : (tensor<7x2x3xf32>, tensor<1x20x3xf32>, tensor<1x20x5xf32>, tensor<1x15xf32>) -> (tensor<7x2x1x5xf32>, tensor<7x1x5xf32>, tensor<7x1x5xf32>)
+  %2:3 = "graph.lstm"(%x, %w4, %r4, %p) {clip = 10.0 : f32, input_forget = 1 : i64, layout = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1>, resultSegmentSizes = array<i32: 1, 1, 1>} : (tensor<7x2x3xf32>, tensor<1x20x3xf32>, tensor<1x20x5xf32>, tensor<1x15xf32>) -> (tensor<7x2x1x5xf32>, tensor<7x1x5xf32>, tensor<7x1x5xf32>)
+  // CHECK: "graph.lstm"({{.*}}) {direction = "reverse", operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1, 1, 0>, resultSegmentSizes = array<i32: 1, 0, 0>} : (tensor<7x2x3xf32>, tensor<1x20x3xf32>, tensor<1x20x5xf32>, tensor<2xi32>, tensor<1x2x5xf32>, tensor<1x2x5xf32>) -> tensor<7x1x2x5xf32>
+  %3 = "graph.lstm"(%x, %w4, %r4, %len, %h1, %h1) {direction = "reverse", operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1, 1, 0>, resultSegmentSizes = array<i32: 1, 0, 0>} : (tensor<7x2x3xf32>, tensor<1x20x3xf32>, tensor<1x20x5xf32>, tensor<2xi32>, tensor<1x2x5xf32>, tensor<1x2x5xf32>) -> tensor<7x1x2x5xf32>
+  // Dynamic seq and batch stay unknown.
+  // CHECK: (tensor<?x?x3xf32>, tensor<1x5x3xf32>, tensor<1x5x5xf32>) -> (tensor<?x1x?x5xf32>, tensor<1x?x5xf32>)
+  %4:2 = "graph.rnn"(%xd, %w1, %r1) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<?x?x3xf32>, tensor<1x5x3xf32>, tensor<1x5x5xf32>) -> (tensor<?x1x?x5xf32>, tensor<1x?x5xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @max_unpool
+func.func @max_unpool(%x: tensor<1x3x2x2xf32>, %i: tensor<1x3x2x2xi64>, %s: tensor<4xi64>) {
+  // (in - 1) * stride + kernel - pads: (2 - 1) * 2 + 2 = 4, and 4 - 1 = 3.
+  // CHECK: "graph.max_unpool"({{.*}}) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x3x2x2xf32>, tensor<1x3x2x2xi64>) -> tensor<1x3x4x4xf32>
+  %0 = "graph.max_unpool"(%x, %i) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x3x2x2xf32>, tensor<1x3x2x2xi64>) -> tensor<1x3x4x4xf32>
+  // CHECK: {kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 0, 0, 0>, strides = array<i64: 2, 2>} {{.*}} -> tensor<1x3x3x4xf32>
+  %1 = "graph.max_unpool"(%x, %i) {kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x3x2x2xf32>, tensor<1x3x2x2xi64>) -> tensor<1x3x3x4xf32>
+  // A constant output_shape gives the result; a run-time one leaves it unknown.
+  %shape = "graph.constant"() {value = dense<[1, 3, 5, 5]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // CHECK: (tensor<1x3x2x2xf32>, tensor<1x3x2x2xi64>, tensor<4xi64>) -> tensor<1x3x5x5xf32>
+  %2 = "graph.max_unpool"(%x, %i, %shape) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x3x2x2xf32>, tensor<1x3x2x2xi64>, tensor<4xi64>) -> tensor<1x3x5x5xf32>
+  // CHECK: (tensor<1x3x2x2xf32>, tensor<1x3x2x2xi64>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
+  %3 = "graph.max_unpool"(%x, %i, %s) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x3x2x2xf32>, tensor<1x3x2x2xi64>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @grid_sample_roi_align
+func.func @grid_sample_roi_align(%x: tensor<2x3x8x8xf32>, %g: tensor<2x5x6x2xf32>, %xi: tensor<1x2x4x4x4xi32>, %g3: tensor<1x2x3x4x3xf16>, %rois: tensor<7x4xf32>, %bi: tensor<7xi64>, %rd: tensor<?x4xf32>) {
+  // y is N x C x grid's spatial dims.
+  // CHECK: "graph.grid_sample"({{.*}}) : (tensor<2x3x8x8xf32>, tensor<2x5x6x2xf32>) -> tensor<2x3x5x6xf32>
+  %0 = "graph.grid_sample"(%x, %g) : (tensor<2x3x8x8xf32>, tensor<2x5x6x2xf32>) -> tensor<2x3x5x6xf32>
+  // GridSample-16 mode names; a 3-D grid over an integer x.
+  // CHECK: {align_corners = 1 : i64, mode = "bilinear", padding_mode = "reflection"}
+  %1 = "graph.grid_sample"(%x, %g) {align_corners = 1 : i64, mode = "bilinear", padding_mode = "reflection"} : (tensor<2x3x8x8xf32>, tensor<2x5x6x2xf32>) -> tensor<2x3x5x6xf32>
+  // CHECK: {mode = "nearest"} : (tensor<1x2x4x4x4xi32>, tensor<1x2x3x4x3xf16>) -> tensor<1x2x2x3x4xi32>
+  %2 = "graph.grid_sample"(%xi, %g3) {mode = "nearest"} : (tensor<1x2x4x4x4xi32>, tensor<1x2x3x4x3xf16>) -> tensor<1x2x2x3x4xi32>
+  // y is num_rois x C x output_height x output_width.
+  // CHECK: "graph.roi_align"({{.*}}) : (tensor<2x3x8x8xf32>, tensor<7x4xf32>, tensor<7xi64>) -> tensor<7x3x1x1xf32>
+  %3 = "graph.roi_align"(%x, %rois, %bi) : (tensor<2x3x8x8xf32>, tensor<7x4xf32>, tensor<7xi64>) -> tensor<7x3x1x1xf32>
+  // num_rois comes from batch_indices when rois' is unknown.
+  // CHECK: {coordinate_transformation_mode = "output_half_pixel", mode = "max", output_height = 2 : i64, output_width = 3 : i64, sampling_ratio = 2 : i64, spatial_scale = 2.500000e-01 : f32} : (tensor<2x3x8x8xf32>, tensor<?x4xf32>, tensor<7xi64>) -> tensor<7x3x2x3xf32>
+  %4 = "graph.roi_align"(%x, %rd, %bi) {coordinate_transformation_mode = "output_half_pixel", mode = "max", output_height = 2 : i64, output_width = 3 : i64, sampling_ratio = 2 : i64, spatial_scale = 0.25 : f32} : (tensor<2x3x8x8xf32>, tensor<?x4xf32>, tensor<7xi64>) -> tensor<7x3x2x3xf32>
+  return
+}

@@ -184,3 +184,11 @@ func.func @slice_negative_i32_axis(%x: tensor<10x20xf32>) -> tensor<10x5xf32> {
   %0 = "graph.slice"(%x, %s, %e, %a) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>} : (tensor<10x20xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<10x5xf32>
   return %0 : tensor<10x5xf32>
 }
+
+// ONNX Split-13 without 'split': as many equal parts as results.
+// CHECK-LABEL: func.func @split_by_result_count
+// CHECK: "graph.split"(%{{.*}}) {axis = 1 : i64} : (tensor<2x6xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+func.func @split_by_result_count(%x: tensor<2x6xf32>) -> tensor<2x3xf32> {
+  %0:2 = "graph.split"(%x) {axis = 1 : i64} : (tensor<2x6xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+  return %0#1 : tensor<2x3xf32>
+}

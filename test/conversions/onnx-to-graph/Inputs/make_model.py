@@ -3,16 +3,18 @@
 usage: make_model.py KIND OUT.onnx   (KIND: see MODELS below)
 Runs under Debian's /usr/bin/python3 with python3-onnx.
 """
+import os
 import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, external_data_helper, helper, numpy_helper
 
 F = TensorProto.FLOAT
 
 
-def model(nodes, inputs, outputs, inits=(), opset=17):
-    g = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+def model(nodes, inputs, outputs, inits=(), opset=17, value_info=()):
+    g = helper.make_graph(nodes, "g", inputs, outputs, list(inits),
+                          value_info=list(value_info))
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
 
 
@@ -43,7 +45,7 @@ def conv():
 def unsupported():
     return model(
         [helper.make_node("Relu", ["x"], ["a"], name="ok"),
-         helper.make_node("NonMaxSuppression", ["a"], ["b"], name="nms"),
+         helper.make_node("NoSuchOp", ["a"], ["b"], name="nms"),
          helper.make_node("Foo", ["b"], ["y"], name="custom",
                           domain="com.example")],
         [vi("x", [2])], [vi("y", [2])])
@@ -106,9 +108,9 @@ def both11():
         [vi("x", [1, 4])], [vi("y", [4])], [axes], opset=11)
 
 
-def opset6():
+def opset0():
     return model([helper.make_node("Relu", ["x"], ["y"])],
-                 [vi("x", [2])], [vi("y", [2])], opset=6)
+                 [vi("x", [2])], [vi("y", [2])], opset=0)
 
 
 def opset23():
@@ -116,12 +118,278 @@ def opset23():
                  [vi("x", [2])], [vi("y", [2])], opset=23)
 
 
-MODELS = {"mlp": mlp, "conv": conv, "unsupported": unsupported,
-          "dynamic": dynamic, "undefined": undefined,
-          "squeeze11": squeeze11, "clip7": clip7, "slice9": slice9,
-          "pad9": pad9, "both11": both11, "opset6": opset6,
-          "opset23": opset23}
+# ---- opsets 1-6 -----------------------------------------------------------
+def legacy6():
+    """Legacy broadcasting at an axis, hints to drop, Gemm's broadcast."""
+    b = numpy_helper.from_array(np.ones(3, np.float32), "b")
+    c = numpy_helper.from_array(np.ones(4, np.float32), "c")
+    w = numpy_helper.from_array(np.ones((5, 4), np.float32), "w")
+    return model(
+        [helper.make_node("Add", ["x", "b"], ["s"], name="add_axis",
+                          broadcast=1, axis=1),
+         helper.make_node("Mul", ["s", "c"], ["m"], name="mul_suffix",
+                          broadcast=1),
+         helper.make_node("Relu", ["m"], ["r"], name="relu1",
+                          consumed_inputs=[0]),
+         helper.make_node("Reshape", ["r"], ["f"], name="flat",
+                          shape=[2, 12]),
+         helper.make_node("Gemm", ["f", "g"], ["y"], name="gemm",
+                          broadcast=1, transB=1)],
+        [vi("x", [2, 3, 4]), vi("g", [6, 12])], [vi("y", [2, 6])],
+        [b, c, w], opset=4)
+
+
+def legacy_concat3():
+    return model(
+        [helper.make_node("Concat", ["x", "z"], ["c"], name="cat"),
+         helper.make_node("Cast", ["c"], ["y"], name="cast", to="DOUBLE")],
+        [vi("x", [2, 3]), vi("z", [2, 1])], [vi("y", [2, 4], TensorProto.DOUBLE)],
+        opset=3)
+
+
+def legacy_bn6():
+    p = [numpy_helper.from_array(np.ones(3, np.float32), n)
+         for n in ("s", "bb", "m", "v")]
+    return model(
+        [helper.make_node("BatchNormalization", ["x", "s", "bb", "m", "v"],
+                          ["y"], name="bn", is_test=1, spatial=1,
+                          epsilon=1e-3)],
+        [vi("x", [1, 3, 4, 4])], [vi("y", [1, 3, 4, 4])], p, opset=6)
+
+
+def legacy_upsample():
+    return model(
+        [helper.make_node("Upsample", ["x"], ["u"], name="up7",
+                          scales=[1.0, 1.0, 2.0, 3.0]),
+         helper.make_node("Upsample", ["u"], ["y"], name="up7lin",
+                          mode="linear", scales=[1.0, 1.0, 1.0, 2.0])],
+        [vi("x", [1, 1, 2, 2])], [vi("y", [1, 1, 4, 12])], opset=7)
+
+
+def legacy_upsample1():
+    return model(
+        [helper.make_node("Upsample", ["x"], ["y"], name="up1",
+                          mode="bilinear", height_scale=2.0, width_scale=2.0)],
+        [vi("x", [1, 1, 2, 2])], [vi("y", [1, 1, 4, 4])], opset=1)
+
+
+def legacy_bad():
+    """Each node is an error of its own; `KIND` picks one."""
+    b = numpy_helper.from_array(np.ones(3, np.float32), "b")
+    p = [numpy_helper.from_array(np.ones(3, np.float32), n)
+         for n in ("s", "bb", "m", "v")]
+    kind = os.environ.get("KIND")
+    nodes = {
+        "nobroadcast": helper.make_node("Add", ["x", "b"], ["y"], name="add0"),
+        "badaxis": helper.make_node("Add", ["x", "b"], ["y"], name="add1",
+                                    broadcast=1, axis=2),
+        "spatial": helper.make_node("BatchNormalization",
+                                    ["x", "s", "bb", "m", "v"], ["y"],
+                                    name="bn0", spatial=0),
+        "tile": helper.make_node("Tile", ["x", "b", "b"], ["y"], name="tile1"),
+    }
+    return model([nodes[kind]], [vi("x", [1, 3, 4])], [vi("y", [1, 3, 4])],
+                 [b] + p, opset=5)
+
+
+# ---- element types --------------------------------------------------------
+def types():
+    I16, U16, U32, U64, BF = (TensorProto.INT16, TensorProto.UINT16,
+                              TensorProto.UINT32, TensorProto.UINT64,
+                              TensorProto.BFLOAT16)
+    inits = [
+        numpy_helper.from_array(np.array([-2, 3], np.int16), "i16raw"),
+        helper.make_tensor("i16typed", I16, [2], [-4, 5]),
+        numpy_helper.from_array(np.array([7, 65535], np.uint16), "u16raw"),
+        helper.make_tensor("u16typed", U16, [2], [9, 65534]),
+        numpy_helper.from_array(np.array([1, 4294967295], np.uint32), "u32raw"),
+        helper.make_tensor("u32typed", U32, [2], [2, 4294967294]),
+        numpy_helper.from_array(np.array([1, 2**64 - 1], np.uint64), "u64raw"),
+        helper.make_tensor("u64typed", U64, [2], [3, 2**64 - 2]),
+        helper.make_tensor("bftyped", BF, [2], [1.0, -2.0]),  # int32_data
+        helper.make_tensor("bfraw", BF, [2],
+                           np.array([0x3F80, 0x4040], np.uint16).tobytes(),
+                           raw=True),  # 1, 3
+    ]
+    names = [t.name for t in inits]
+    return model(
+        [helper.make_node("Add", ["a", "i16raw"], ["ya"], name="add_i16"),
+         helper.make_node("Cast", ["bf", "bfraw"][:1], ["yc"], name="to_f32",
+                          to=TensorProto.FLOAT),
+         helper.make_node("Cast", ["yc"], ["yb"], name="to_bf16", to=BF)] +
+        [helper.make_node("Identity", [n], ["o_" + n]) for n in names[1:]],
+        [vi("a", [2], I16), vi("bf", [2], BF), vi("u", [2], U16),
+         vi("v", [2], U32), vi("w", [2], U64)],
+        [vi("ya", [2], I16), vi("yb", [2], BF)] +
+        [vi("o_" + n, [2], t.data_type) for n, t in zip(names[1:], inits[1:])],
+        inits)
+
+
+def string_init():
+    s = helper.make_tensor("s", TensorProto.STRING, [1], [b"hi"])
+    return model([helper.make_node("Identity", ["s"], ["y"])], [],
+                 [vi("y", [1], TensorProto.STRING)], [s])
+
+
+def complex_input():
+    return model([helper.make_node("Identity", ["x"], ["y"])],
+                 [vi("x", [1], TensorProto.COMPLEX64)],
+                 [vi("y", [1], TensorProto.COMPLEX64)])
+
+
+# ---- ops built from other graph ops --------------------------------------
+def nary():
+    return model(
+        [helper.make_node("Sum", ["a", "b", "c"], ["s3"], name="sum3"),
+         helper.make_node("Sum", ["s3"], ["s1"], name="sum1"),
+         helper.make_node("Mean", ["s1", "b", "c"], ["m3"], name="mean3"),
+         helper.make_node("Mean", ["m3", "a"], ["y"], name="mean2")],
+        [vi("a", [2, 3]), vi("b", [3]), vi("c", [1, 3])], [vi("y", [2, 3])])
+
+
+def split_unequal():
+    sp = numpy_helper.from_array(np.array([1, 3], np.int64), "sp")
+    return model(
+        [helper.make_node("Split", ["x", "sp"], ["a", "b"], name="split_in",
+                          axis=1),
+         helper.make_node("Split", ["x"], ["c", "d", "e"], name="split_n",
+                          axis=1, num_outputs=3),
+         helper.make_node("Split", ["x"], ["f", "g"], name="split_eq",
+                          axis=1, num_outputs=2)],
+        [vi("x", [2, 4])],
+        [vi("a", [2, 1]), vi("b", [2, 3]), vi("c", [2, 2]), vi("d", [2, 2]),
+         vi("e", [2, 0]), vi("f", [2, 2]), vi("g", [2, 2])], [sp], opset=18)
+
+
+def split11():
+    return model(
+        [helper.make_node("Split", ["x"], ["a", "b"], name="split_attr",
+                          axis=0, split=[3, 1])],
+        [vi("x", [4, 2])], [vi("a", [3, 2]), vi("b", [1, 2])], opset=11)
+
+
+def scatter10():
+    return model(
+        [helper.make_node("Scatter", ["x", "i", "u"], ["y"], name="sc",
+                          axis=1)],
+        [vi("x", [2, 3]), vi("i", [2, 1], TensorProto.INT64),
+         vi("u", [2, 1])], [vi("y", [2, 3])], opset=10)
+
+
+# ---- names, order and bad input ------------------------------------------
+def names():
+    """IR v3 style: the initializer `w` is also listed as an input."""
+    w = numpy_helper.from_array(np.ones(3, np.float32), "w")
+    m = model([helper.make_node("Add", ["first", "w"], ["out.a"]),
+               helper.make_node("Mul", ["out.a", "second"], ["out:b"])],
+              [vi("first", [3]), vi("w", [3]), vi("second", [3])],
+              [vi("out:b", [3]), vi("out.a", [3])], [w])
+    m.ir_version = 3
+    return m
+
+
+def unsorted():
+    return model(
+        [helper.make_node("Relu", ["h"], ["y"], name="late"),
+         helper.make_node("Neg", ["x"], ["h"], name="early")],
+        [vi("x", [2])], [vi("y", [2])])
+
+
+def bad():
+    """One broken graph per KIND (see negative_graph.test)."""
+    kind = os.environ.get("KIND")
+    w = numpy_helper.from_array(np.ones(2, np.float32), "w")
+    x, y = [vi("x", [2])], [vi("y", [2])]
+    N = helper.make_node
+    if kind == "cycle":
+        return model([N("Relu", ["x"], ["a"], name="pre"),
+                      N("Add", ["a", "c"], ["b"], name="n1"),
+                      N("Neg", ["b"], ["c"], name="n2"),
+                      N("Relu", ["c"], ["y"], name="post")], x, y)
+    if kind == "twoproducers":
+        return model([N("Relu", ["x"], ["y"], name="p1"),
+                      N("Neg", ["x"], ["y"], name="p2")], x, y)
+    if kind == "shadowinput":
+        return model([N("Relu", ["x"], ["x"], name="r"),
+                      N("Neg", ["x"], ["y"], name="n")], x, y)
+    if kind == "shadowinit":
+        return model([N("Relu", ["x"], ["w"], name="r"),
+                      N("Add", ["x", "w"], ["y"], name="a")], x, y, [w])
+    if kind == "dupinput":
+        return model([N("Relu", ["x"], ["y"])], x + x, y)
+    if kind == "dupinit":
+        return model([N("Add", ["x", "w"], ["y"])], x, y, [w, w])
+    if kind == "attrtype":
+        n = N("Softmax", ["x"], ["y"], name="sm")
+        n.attribute.extend([helper.make_attribute("axis", 0.0)])
+        return model([n], x, y)
+    if kind == "outtype":
+        return model([N("Relu", ["x"], ["y"], name="r")], x,
+                     [vi("y", [3], TensorProto.FLOAT)])
+    if kind == "outelem":
+        return model([N("Relu", ["x"], ["y"], name="r")], x,
+                     [vi("y", [2], TensorProto.DOUBLE)])
+    if kind == "valueinfo":
+        return model([N("Relu", ["x"], ["h"]), N("Neg", ["h"], ["y"])], x, y,
+                     value_info=[vi("h", [2, 1])])
+    if kind == "noop":
+        n = N("Relu", ["x"], ["y"])
+        n.ClearField("op_type")
+        return model([n], x, y)
+    raise SystemExit("unknown KIND " + str(kind))
+
+
+# ---- external data and memory --------------------------------------------
+def external():
+    """Weights in `OUT.bin` beside OUT; KIND breaks their reference."""
+    out = sys.argv[2]
+    w = numpy_helper.from_array(np.arange(6, dtype=np.float32), "w")
+    v = numpy_helper.from_array(np.array([2, 3], np.int64), "v")
+    base = os.path.basename(out) + ".bin"
+    with open(out + ".bin", "wb") as f:
+        f.write(b"\0" * 8 + v.raw_data + w.raw_data)
+    loc = {"": base, "absolute": os.path.abspath(out + ".bin"),
+           "escape": "../" + os.path.basename(os.path.dirname(out)) + "/" + base,
+           "missing": base + ".gone"}.get(os.environ.get("KIND", ""), base)
+    off, length = {"offset": (10**6, 24), "length": (24, 20),
+                   "beyond": (40, 24)}.get(os.environ.get("KIND", ""), (24, 24))
+    external_data_helper.set_external_data(w, loc, off, length)
+    external_data_helper.set_external_data(v, base, 8, 16)
+    for t in (w, v):
+        t.data_location = TensorProto.EXTERNAL
+        t.ClearField("raw_data")
+    return model([helper.make_node("Reshape", ["w", "v"], ["r"], name="rs"),
+                  helper.make_node("Add", ["r", "x"], ["y"], name="add")],
+                 [vi("x", [2, 3])], [vi("y", [2, 3])], [w, v])
+
+
+def big():
+    """About 45 MB of f32 weights in a MatMul chain (memory measurement)."""
+    rng = np.random.default_rng(0)
+    inits, nodes, prev = [], [], "x"
+    for i in range(11):
+        w = rng.standard_normal((1024, 1024), dtype=np.float32)
+        inits.append(numpy_helper.from_array(w, "w%d" % i))
+        nodes.append(helper.make_node("MatMul", [prev, "w%d" % i],
+                                      ["h%d" % i]))
+        prev = "h%d" % i
+    return model(nodes, [vi("x", [1, 1024])], [vi(prev, [1, 1024])], inits)
+
+
+def resource():
+    """A weight above the resource threshold next to a small one."""
+    w = numpy_helper.from_array(np.ones((32, 32), np.float32), "big_w")
+    s = numpy_helper.from_array(np.array([[2, 512]], np.int64)[0], "shape")
+    return model([helper.make_node("Reshape", ["big_w", "shape"], ["r"]),
+                  helper.make_node("Add", ["r", "x"], ["y"])],
+                 [vi("x", [2, 512])], [vi("y", [2, 512])], [w, s])
+
+
+MODELS = {name: f for name, f in list(globals().items())
+          if callable(f) and f.__module__ == "__main__"
+          and name not in ("model", "vi")}
 
 if __name__ == "__main__":
+    m = MODELS[sys.argv[1]]()
     with open(sys.argv[2], "wb") as f:
-        f.write(MODELS[sys.argv[1]]().SerializeToString())
+        f.write(m.SerializeToString())

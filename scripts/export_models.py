@@ -1,0 +1,147 @@
+#!/usr/bin/python3
+"""Exports Kiln's real test models to ONNX, with random weights.
+
+usage: /usr/bin/python3 scripts/export_models.py OUT_DIR [MODEL...]
+
+MODEL is one of resnet18, mobilenet_v2, bert (default: all three); each is
+written to OUT_DIR/MODEL.onnx. Needs Debian's python3-torch (1.13) and
+python3-torchvision (0.14); run it with /usr/bin/python3, since another
+python3 on PATH may lack them.
+
+The output is deterministic: every model is built right after
+torch.manual_seed(0), in eval mode, traced with static input shapes at a
+fixed opset, so two exports are byte-identical (test/models checks this).
+Weights are random, not trained: these models test the compiler, not
+accuracy.
+
+  model         input(s)                                     opset
+  resnet18      input: f32[1,3,224,224]                      13
+  mobilenet_v2  input: f32[1,3,224,224]                      13
+  bert          input_ids: i64[1,32], attention_mask: i64[1,32]  17
+
+bert is a small BERT-style encoder defined here (vocab 1000, hidden 128,
+4 heads, 2 layers, feed-forward 512, sequence 32): token and position
+embeddings, LayerNorm, multi-head self-attention with an additive mask,
+GELU feed-forward. Opset 17 makes torch export LayerNorm as one
+LayerNormalization node (older opsets spell it out in ReduceMean/Pow/...).
+"""
+import io
+import math
+import os
+import sys
+
+import torch
+from torch import nn
+
+VOCAB, HIDDEN, HEADS, LAYERS, FFN, SEQ = 1000, 128, 4, 2, 512, 32
+
+
+class SelfAttention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q = nn.Linear(HIDDEN, HIDDEN)
+        self.k = nn.Linear(HIDDEN, HIDDEN)
+        self.v = nn.Linear(HIDDEN, HIDDEN)
+        self.out = nn.Linear(HIDDEN, HIDDEN)
+
+    def heads(self, x):
+        # [B, S, H*D] -> [B, H, S, D]
+        b, s, _ = x.shape
+        return x.view(b, s, HEADS, HIDDEN // HEADS).transpose(1, 2)
+
+    def forward(self, x, mask_bias):
+        q, k, v = self.heads(self.q(x)), self.heads(self.k(x)), self.heads(self.v(x))
+        scores = q @ k.transpose(-1, -2) / math.sqrt(HIDDEN // HEADS)
+        probs = torch.softmax(scores + mask_bias, dim=-1)
+        ctx = (probs @ v).transpose(1, 2).reshape(x.shape)
+        return self.out(ctx)
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.attn = SelfAttention()
+        self.norm1 = nn.LayerNorm(HIDDEN, eps=1e-12)
+        self.ff1 = nn.Linear(HIDDEN, FFN)
+        self.act = nn.GELU()
+        self.ff2 = nn.Linear(FFN, HIDDEN)
+        self.norm2 = nn.LayerNorm(HIDDEN, eps=1e-12)
+
+    def forward(self, x, mask_bias):
+        x = self.norm1(x + self.attn(x, mask_bias))
+        return self.norm2(x + self.ff2(self.act(self.ff1(x))))
+
+
+class TinyBert(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tokens = nn.Embedding(VOCAB, HIDDEN)
+        self.positions = nn.Embedding(SEQ, HIDDEN)
+        self.norm = nn.LayerNorm(HIDDEN, eps=1e-12)
+        self.layers = nn.ModuleList(EncoderLayer() for _ in range(LAYERS))
+        self.register_buffer("position_ids", torch.arange(SEQ).unsqueeze(0))
+
+    def forward(self, input_ids, attention_mask):
+        x = self.norm(self.tokens(input_ids) + self.positions(self.position_ids))
+        # 1 = attend, 0 = padding: padded keys get a large negative bias.
+        mask_bias = (1.0 - attention_mask[:, None, None, :].float()) * -10000.0
+        for layer in self.layers:
+            x = layer(x, mask_bias)
+        return x
+
+
+def resnet18():
+    import torchvision
+    image = torch.rand(1, 3, 224, 224)
+    return torchvision.models.resnet18(weights=None), (image,), ["input"], 13
+
+
+def mobilenet_v2():
+    import torchvision
+    image = torch.rand(1, 3, 224, 224)
+    return torchvision.models.mobilenet_v2(weights=None), (image,), ["input"], 13
+
+
+def bert():
+    ids = torch.randint(0, VOCAB, (1, SEQ))
+    mask = torch.ones(1, SEQ, dtype=torch.int64)
+    mask[0, SEQ - 4:] = 0
+    return TinyBert(), (ids, mask), ["input_ids", "attention_mask"], 17
+
+
+MODELS = {"resnet18": resnet18, "mobilenet_v2": mobilenet_v2, "bert": bert}
+
+
+def export(name, out_dir):
+    torch.manual_seed(0)
+    model, args, input_names, opset = MODELS[name]()
+    model.eval()
+    buf = io.BytesIO()
+    with torch.no_grad():
+        torch.onnx.export(model, args, buf, opset_version=opset,
+                          input_names=input_names, output_names=["output"],
+                          do_constant_folding=True)
+    # Written whole at the end so a failed export leaves no partial file.
+    with open(os.path.join(out_dir, name + ".onnx"), "wb") as f:
+        f.write(buf.getvalue())
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        sys.stderr.write(__doc__)
+        return 2
+    names = argv[2:] or list(MODELS)
+    unknown = [n for n in names if n not in MODELS]
+    if unknown:
+        sys.stderr.write("export_models.py: unknown model(s): %s (known: %s)\n"
+                         % (", ".join(unknown), ", ".join(MODELS)))
+        return 2
+    os.makedirs(argv[1], exist_ok=True)
+    torch.set_num_threads(1)
+    for name in names:
+        export(name, argv[1])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
