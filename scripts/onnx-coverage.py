@@ -76,8 +76,9 @@ def first_error(text):
 
 def is_unsupported(message):
     return ("unsupported" in message or "not supported" in message
-            or "does not import" in message or "Kiln supports" in message
-            or "not yet supported" in message)
+            or "does not import" in message or "not imported" in message
+            or "does not support" in message or "Kiln supports" in message
+            or "inference only" in message)
 
 
 def run_one(kiln_compile, model):

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conversions/onnx-to-graph/onnx_attr.h"
 #include "dialects/common/diag.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -31,6 +32,14 @@ const KilnGraphOpInfo *kilnOnnxLookupOp(const char *opType) {
 
 bool kilnOnnxReadsOwnAttrs(const char *opType) {
   return strcmp(opType, "Upsample") == 0;
+}
+
+/* Opset 13 changed Softmax, LogSoftmax and Hardmax from "coerce to 2-D at
+ * `axis`" to "along `axis`". */
+static bool isLegacySoftmax(const Onnx__NodeProto *n, long long opset) {
+  return opset < 13 && (strcmp(n->op_type, "Softmax") == 0 ||
+                        strcmp(n->op_type, "LogSoftmax") == 0 ||
+                        strcmp(n->op_type, "Hardmax") == 0);
 }
 
 static bool is(const Onnx__NodeProto *n, const char *opType) {
@@ -142,8 +151,16 @@ static bool constantInts(MlirValue v, int64_t *out, intptr_t n) {
 static bool splitSizes(const MlirValue *operands, intptr_t nIn, int64_t d,
                        int64_t numOutputs, bool byCount, intptr_t n,
                        int64_t *sizes) {
-  if (nIn > 1 && !mlirValueIsNull(operands[1]))
-    return constantInts(operands[1], sizes, n);
+  if (nIn > 1 && !mlirValueIsNull(operands[1])) {
+    if (!constantInts(operands[1], sizes, n))
+      return false;
+    /* Negative sizes or a sum past int64 are graph.split's to report. */
+    int64_t sum = 0;
+    for (intptr_t i = 0; i < n; ++i)
+      if (sizes[i] < 0 || __builtin_add_overflow(sum, sizes[i], &sum))
+        return false;
+    return true;
+  }
   if (!byCount || numOutputs != n || mlirShapedTypeIsDynamicSize(d) || n < 1)
     return false;
   int64_t chunk = d / n + (d % n != 0);
@@ -217,13 +234,13 @@ static MlirValue upsampleScales(KilnGraphBuilder *b, const Onnx__NodeProto *n,
     return nIn > 1 ? operands[1] : (MlirValue){NULL};
   const Onnx__AttributeProto *a = findAttr(n, "scales");
   if (opset >= 7 && a &&
-      a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS)
+      kilnOnnxAttrType(a) == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS)
     return f32Constant(b, a->floats, (intptr_t)a->n_floats);
   const Onnx__AttributeProto *h = findAttr(n, "height_scale");
   const Onnx__AttributeProto *w = findAttr(n, "width_scale");
   if (opset < 7 && h && w &&
-      h->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT &&
-      w->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT) {
+      kilnOnnxAttrType(h) == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT &&
+      kilnOnnxAttrType(w) == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT) {
     float scales[4] = {1.0f, 1.0f, h->f, w->f};
     return f32Constant(b, scales, 4);
   }
@@ -234,24 +251,30 @@ static MlirValue upsampleScales(KilnGraphBuilder *b, const Onnx__NodeProto *n,
   return (MlirValue){NULL};
 }
 
-/* Upsample -> resize. Upsample maps output index x to input x / scale
- * (asymmetric) and, in nearest mode, rounds down (scales are >= 1). */
+/* Upsample and Resize-10 (its successor, with Upsample's meaning and
+ * inputs X, scales) -> resize. Both map output index x to input x / scale
+ * (asymmetric) and, in nearest mode, round down (ONNX's Resize 10 -> 11
+ * version converter sets the same). */
 static bool buildUpsample(KilnGraphBuilder *b, const Onnx__NodeProto *n,
                           long long opset, const MlirValue *operands,
                           intptr_t nIn, MlirValue *result) {
   MlirContext ctx = kilnGraphBuilderGetContext(b);
   MlirLocation loc = kilnGraphBuilderGetLocation(b);
+  bool upsample = is(n, "Upsample");
   for (size_t i = 0; i < n->n_attribute; ++i) {
     const char *name = n->attribute[i]->name ? n->attribute[i]->name : "";
-    if (strcmp(name, "mode") && strcmp(name, "scales") &&
-        strcmp(name, "height_scale") && strcmp(name, "width_scale")) {
-      kilnEmitErrorf(loc, "attribute '%s' of Upsample is not supported", name);
+    if (strcmp(name, "mode") &&
+        (!upsample || (strcmp(name, "scales") && strcmp(name, "height_scale") &&
+                       strcmp(name, "width_scale")))) {
+      kilnEmitErrorf(loc, "attribute '%s' of %s is not supported", name,
+                     n->op_type);
       return false;
     }
   }
   const Onnx__AttributeProto *m = findAttr(n, "mode");
   char mode[16] = "nearest";
-  if (m && m->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING &&
+  if (m &&
+      kilnOnnxAttrType(m) == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING &&
       m->s.len < sizeof(mode)) {
     memcpy(mode, m->s.data, m->s.len);
     mode[m->s.len] = '\0';
@@ -259,9 +282,10 @@ static bool buildUpsample(KilnGraphBuilder *b, const Onnx__NodeProto *n,
     strcpy(mode, "?");
   }
   bool nearest = strcmp(mode, "nearest") == 0;
-  if (!nearest && strcmp(mode, "linear") && strcmp(mode, "bilinear")) {
-    kilnEmitErrorf(loc, "Upsample: mode must be \"nearest\", \"linear\" or "
-                        "\"bilinear\"");
+  if (!nearest && strcmp(mode, "linear") &&
+      (!upsample || strcmp(mode, "bilinear"))) {
+    kilnEmitErrorf(loc, "%s-%lld: mode must be \"nearest\" or \"linear\"%s",
+                   n->op_type, opset, upsample ? " (or \"bilinear\")" : "");
     return false;
   }
   MlirValue ops[3] = {nIn ? operands[0] : (MlirValue){NULL},
@@ -283,6 +307,87 @@ static bool buildUpsample(KilnGraphBuilder *b, const Onnx__NodeProto *n,
   return !mlirValueIsNull(*result);
 }
 
+/* The largest rank buildLegacySoftmax reshapes (graph ops allow less). */
+enum { kMaxLegacyRank = 64 };
+
+/* True if a dim of `t` may be 0 (a static 0 or a dynamic dim): reshaping
+ * to such a shape needs allowzero, or a 0 would copy the input's dim. */
+static bool mayHaveZeroDim(MlirType t) {
+  for (intptr_t i = 0; i < mlirShapedTypeGetRank(t); ++i)
+    if (mlirShapedTypeGetDimSize(t, i) == 0 || mlirShapedTypeIsDynamicDim(t, i))
+      return true;
+  return false;
+}
+
+/* x's shape as a graph value: a constant when static, else graph.shape. */
+static MlirValue shapeValue(KilnGraphBuilder *b, MlirValue x) {
+  MlirType t = mlirValueGetType(x);
+  if (!mlirShapedTypeHasStaticShape(t))
+    return kilnGraphBuilderCreateValue(b, "shape", &x, 1, NULL, 0);
+  int64_t dims[kMaxLegacyRank];
+  intptr_t r = mlirShapedTypeGetRank(t);
+  for (intptr_t i = 0; i < r; ++i)
+    dims[i] = mlirShapedTypeGetDimSize(t, i);
+  return i64Constant(b, dims, r);
+}
+
+/* Softmax, LogSoftmax and Hardmax before opset 13 coerce x to 2-D,
+ * [d0*..*d(axis-1), d(axis)*..*d(r-1)] (axis default 1), and normalize over
+ * the second dim. With `axis` the last dim that is the op along it;
+ * otherwise x is flattened at `axis`, the op runs along dim 1 and the
+ * result is reshaped back to x's shape. Leaves *handled false (returning
+ * true) when x is not a ranked tensor: the generic op then reports it. */
+static bool buildLegacySoftmax(KilnGraphBuilder *b, const KilnGraphOpInfo *op,
+                               const Onnx__NodeProto *n, long long opset,
+                               const MlirValue *operands, intptr_t nIn,
+                               const MlirNamedAttribute *attrs, intptr_t nAttrs,
+                               MlirValue *result, bool *handled) {
+  *handled = false;
+  MlirValue x = nIn == 1 ? operands[0] : (MlirValue){NULL};
+  MlirType t = mlirValueIsNull(x) ? (MlirType){NULL} : mlirValueGetType(x);
+  if (mlirTypeIsNull(t) || !mlirTypeIsARankedTensor(t))
+    return true;
+  *handled = true;
+  if (mlirShapedTypeGetRank(t) > kMaxLegacyRank) {
+    kilnEmitErrorf(kilnGraphBuilderGetLocation(b),
+                   "%s-%lld: inputs of rank above %d are not supported",
+                   n->op_type, opset, kMaxLegacyRank);
+    return false;
+  }
+  bool present;
+  int64_t r = mlirShapedTypeGetRank(t);
+  int64_t axis = intAttr(attrs, nAttrs, "axis", 1, &present);
+  if (axis < -r || axis >= r) {
+    kilnEmitErrorf(kilnGraphBuilderGetLocation(b),
+                   "%s-%lld: attribute 'axis' (%lld) must be in [-%lld, "
+                   "%lld] for an input of rank %lld",
+                   n->op_type, opset, (long long)axis, (long long)r,
+                   (long long)(r - 1), (long long)r);
+    return false;
+  }
+  axis = axis < 0 ? axis + r : axis;
+  MlirNamedAttribute along = kilnGraphAttrInt(b, "axis", axis);
+  if (axis == r - 1) {
+    *result = kilnGraphBuilderCreateValue(b, op->name, &x, 1, &along, 1);
+    return !mlirValueIsNull(*result);
+  }
+  MlirValue flat = kilnGraphBuilderCreateValue(b, "flatten", &x, 1, &along, 1);
+  along = kilnGraphAttrInt(b, "axis", 1);
+  MlirValue ops[2] = {
+      mlirValueIsNull(flat)
+          ? flat
+          : kilnGraphBuilderCreateValue(b, op->name, &flat, 1, &along, 1),
+      {NULL}};
+  if (!mlirValueIsNull(ops[0]))
+    ops[1] = shapeValue(b, x);
+  if (mlirValueIsNull(ops[1]))
+    return false;
+  MlirNamedAttribute allowZero = kilnGraphAttrInt(b, "allowzero", 1);
+  *result = kilnGraphBuilderCreateValue(b, "reshape", ops, 2, &allowZero,
+                                        mayHaveZeroDim(t) ? 1 : 0);
+  return !mlirValueIsNull(*result);
+}
+
 bool kilnOnnxBuildNode(KilnGraphBuilder *b, const KilnGraphOpInfo *op,
                        const Onnx__NodeProto *n, long long opset,
                        const MlirValue *operands, intptr_t numOperands,
@@ -292,8 +397,15 @@ bool kilnOnnxBuildNode(KilnGraphBuilder *b, const KilnGraphOpInfo *op,
     results[i] = (MlirValue){NULL};
   if (n->n_output == 0)
     return true; /* nothing is used: nothing to build */
-  if (is(n, "Upsample"))
+  if (is(n, "Upsample") || (is(n, "Resize") && opset < 11))
     return buildUpsample(b, n, opset, operands, numOperands, &results[0]);
+  if (isLegacySoftmax(n, opset)) {
+    bool handled;
+    bool ok = buildLegacySoftmax(b, op, n, opset, operands, numOperands, attrs,
+                                 numAttrs, &results[0], &handled);
+    if (!ok || handled)
+      return ok;
+  }
   bool binary = is(n, "Min") || is(n, "Max") || is(n, "Concat");
   if ((binary && numOperands != 2) || is(n, "Sum") || is(n, "Mean"))
     return buildChain(b, op, n, operands, numOperands, attrs, numAttrs,

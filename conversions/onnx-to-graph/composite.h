@@ -1,6 +1,6 @@
 /* ONNX ops built from one or several graph ops other than their namesake:
- * N-ary chains, Split into unequal pieces, Upsample, Scatter. Internal to
- * the importer. */
+ * N-ary chains, Split into unequal pieces, Upsample and Resize-10, Scatter,
+ * Softmax/LogSoftmax/Hardmax before opset 13. Internal to the importer. */
 #ifndef KILN_CONVERSIONS_ONNX_TO_GRAPH_COMPOSITE_H
 #define KILN_CONVERSIONS_ONNX_TO_GRAPH_COMPOSITE_H
 
@@ -26,9 +26,12 @@ bool kilnOnnxReadsOwnAttrs(const char *opType);
 /// ONNX position, null = absent) and converted attributes, with `b` at the
 /// node's location: N-ary Min, Max, Concat, Sum become left-leaning chains
 /// of the binary op (one input: that input), Mean a Sum chain divided by N,
-/// a Split into unequal pieces one graph.slice per piece, Upsample a resize;
-/// others one op. Stores the value for each ONNX output in `results`
-/// (n->n_output slots; null for absent results). False after an error.
+/// a Split into unequal pieces one graph.slice per piece, Upsample and
+/// Resize-10 (inputs X, scales) a resize with Upsample's coordinates,
+/// Softmax/LogSoftmax/Hardmax before opset 13 the op along the last dim or
+/// flatten + op + reshape (the old 2-D meaning); others one op. Stores the
+/// value for each ONNX output in `results` (n->n_output slots; null for absent
+/// results). False after an error.
 bool kilnOnnxBuildNode(KilnGraphBuilder *b, const KilnGraphOpInfo *op,
                        const Onnx__NodeProto *n, long long opset,
                        const MlirValue *operands, intptr_t numOperands,

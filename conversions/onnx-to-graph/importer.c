@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "conversions/onnx-to-graph/composite.h"
+#include "conversions/onnx-to-graph/control_flow.h"
 #include "conversions/onnx-to-graph/import_util.h"
 #include "conversions/onnx-to-graph/onnx_attr.h"
 #include "conversions/onnx-to-graph/onnx_tensor.h"
@@ -52,10 +53,39 @@ typedef struct Importer {
   long long opset;                   /* of the default domain */
   KilnOnnxNameMap values;            /* name -> MlirValue.ptr */
   KilnGraphBuilder *b;
+  MlirBlock block; /* where `b` appends: the function's or a subgraph's */
+  /* Inside subgraphs (depth > 0), every name put records the value it
+   * replaced, so leaving the subgraph restores the enclosing scope: ONNX
+   * subgraphs see outer names, and their own names shadow them. */
+  int depth;
+  struct Shadowed {
+    const char *name;
+    const void *previous;
+  } *undo;
+  size_t undoLen, undoCap;
 } Importer;
 
 static void valueMapPut(Importer *im, const char *name, MlirValue v) {
+  if (im->depth > 0) {
+    if (im->undoLen == im->undoCap) {
+      im->undoCap = im->undoCap ? 2 * im->undoCap : 64;
+      im->undo = realloc(im->undo, im->undoCap * sizeof(*im->undo));
+      if (!im->undo)
+        abort();
+    }
+    im->undo[im->undoLen++] =
+        (struct Shadowed){name, kilnOnnxNameMapGet(&im->values, name)};
+  }
   kilnOnnxNameMapPut(&im->values, name, v.ptr);
+}
+
+/* Restores the names put since the undo log had `mark` entries. */
+static void valueMapPopTo(Importer *im, size_t mark) {
+  while (im->undoLen > mark) {
+    --im->undoLen;
+    kilnOnnxNameMapPut(&im->values, im->undo[im->undoLen].name,
+                       im->undo[im->undoLen].previous);
+  }
 }
 
 /* The value named `name`, or a null value. */
@@ -93,7 +123,8 @@ static bool checkOpsSupported(const Importer *im) {
   bool ok = true;
   for (size_t i = 0; i < im->graph->n_node; ++i) {
     const Onnx__NodeProto *n = im->graph->node[i];
-    if (isDefaultDomain(n->domain) && kilnOnnxLookupOp(n->op_type))
+    if (isDefaultDomain(n->domain) &&
+        (kilnOnnxLookupOp(n->op_type) || kilnOnnxIsControlFlowOp(n->op_type)))
       continue;
     const char *domain = n->domain && *n->domain ? n->domain : "ai.onnx";
     long long opset = opsetVersion(im->model, n->domain);
@@ -191,10 +222,35 @@ static bool inputDim(const char *name, size_t i,
   return false;
 }
 
+/* "a sequence" etc. for the ONNX types Kiln does not model; NULL for
+ * tensors and unset types. */
+static const char *nonTensorKind(Onnx__TypeProto__ValueCase c) {
+  switch (c) {
+  case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
+    return "a sequence";
+  case ONNX__TYPE_PROTO__VALUE_MAP_TYPE:
+    return "a map";
+  case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
+    return "an optional";
+  case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE:
+    return "a sparse tensor";
+  default:
+    return NULL;
+  }
+}
+
 /* The static tensor type of graph input `vi`; null after an error. */
 static MlirType inputType(const Importer *im, const Onnx__ValueInfoProto *vi) {
   MlirLocation loc = mlirLocationNameGet(im->ctx, str(vi->name), im->fileLoc);
   const Onnx__TypeProto *tp = vi->type;
+  const char *kind = tp ? nonTensorKind(tp->value_case) : NULL;
+  if (kind) {
+    kilnEmitErrorf(loc,
+                   "graph input '%s' is %s, which Kiln does not support "
+                   "(tensors only)",
+                   vi->name, kind);
+    return (MlirType){NULL};
+  }
   if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
       !tp->tensor_type->has_elem_type) {
     kilnEmitErrorf(loc, "graph input '%s' is not a tensor of known type",
@@ -310,8 +366,13 @@ static bool importInitializers(Importer *im) {
     MlirLocation loc = kilnOnnxValueLoc(im->fileLoc, name);
     KilnStrBuf what = {0};
     kilnStrBufAppendf(&what, "initializer '%s'", name);
+    /* A subgraph may be imported more than once (a loop body whose
+     * carried shapes get relaxed): its initializers are copied, not
+     * taken. */
     MlirAttribute value =
-        kilnOnnxTensorTakeToAttr(im->ctx, t, im->baseDir, loc, what.data);
+        im->depth > 0
+            ? kilnOnnxTensorToAttr(im->ctx, t, im->baseDir, loc, what.data)
+            : kilnOnnxTensorTakeToAttr(im->ctx, t, im->baseDir, loc, what.data);
     kilnStrBufDestroy(&what);
     if (mlirAttributeIsNull(value))
       return false;
@@ -374,11 +435,37 @@ static bool gatherOperands(const Importer *im, const Onnx__NodeProto *n,
   return true;
 }
 
+static bool importSubgraph(void *importer, const Onnx__GraphProto *g,
+                           MlirBlock block, const MlirValue *inputs,
+                           MlirValue *outputs);
+
+/* Imports If, Loop or Scan node `n` (control_flow.h). */
+static bool importControlFlowNode(Importer *im, const Onnx__NodeProto *n,
+                                  MlirLocation loc) {
+  size_t nIn = n->n_input ? n->n_input : 1;
+  size_t nOut = n->n_output ? n->n_output : 1;
+  MlirValue *operands = calloc(nIn, sizeof(MlirValue));
+  MlirValue *results = calloc(nOut, sizeof(MlirValue));
+  if (!operands || !results)
+    abort();
+  KilnOnnxControlFlow cf = {im->ctx, im->block, im->opset, importSubgraph, im};
+  bool ok = gatherOperands(im, n, loc, operands) &&
+            kilnOnnxBuildControlFlow(&cf, n, loc, operands, results);
+  for (size_t i = 0; ok && i < n->n_output; ++i)
+    if (*n->output[i] && !mlirValueIsNull(results[i]))
+      valueMapPut(im, n->output[i], results[i]);
+  free(operands);
+  free(results);
+  return ok;
+}
+
 /* Step 3b: imports node `index`. */
 static bool importNode(Importer *im, size_t index) {
   const Onnx__NodeProto *n = im->graph->node[index];
-  const KilnGraphOpInfo *op = kilnOnnxLookupOp(n->op_type);
   MlirLocation loc = nodeLoc(im, index);
+  if (kilnOnnxIsControlFlowOp(n->op_type))
+    return importControlFlowNode(im, n, loc);
+  const KilnGraphOpInfo *op = kilnOnnxLookupOp(n->op_type);
   kilnGraphBuilderSetLocation(im->b, loc);
   /* Attributes of older opsets that became inputs may add operands. */
   intptr_t nIn = (intptr_t)n->n_input;
@@ -541,7 +628,7 @@ static bool finishMainFunc(Importer *im, MlirOperation func, MlirBlock block) {
 }
 
 /* Imports `im->graph`'s initializers and nodes into the builder's block,
- * in `order`. The entry point for subgraphs (If/Loop bodies) later. */
+ * in `order`: the main graph's and each subgraph's. */
 static bool importGraphBody(Importer *im, const size_t *order) {
   if (!importInitializers(im))
     return false;
@@ -549,6 +636,59 @@ static bool importGraphBody(Importer *im, const size_t *order) {
     if (!importNode(im, order[i]))
       return false;
   return checkValueInfos(im);
+}
+
+/* Binds subgraph `g`'s inputs, imports its body and looks up its outputs
+ * (checked against their declared types); false after errors. */
+static bool importSubgraphBody(Importer *im, const MlirValue *inputs,
+                               MlirValue *outputs) {
+  const Onnx__GraphProto *g = im->graph;
+  size_t *order = kilnOnnxSortNodes(g, im->fileLoc);
+  bool ok = order && checkOpsSupported(im);
+  for (size_t i = 0; ok && i < g->n_input; ++i)
+    if (g->input[i]->name)
+      valueMapPut(im, g->input[i]->name, inputs[i]);
+  ok = ok && importGraphBody(im, order);
+  for (size_t i = 0; ok && i < g->n_output; ++i) {
+    const char *name = g->output[i]->name ? g->output[i]->name : "";
+    outputs[i] = valueMapGet(im, name);
+    if (mlirValueIsNull(outputs[i])) {
+      kilnEmitErrorf(kilnOnnxValueLoc(im->fileLoc, name),
+                     "subgraph '%s': output '%s' is not defined (no "
+                     "subgraph input, initializer, node output or outer "
+                     "value has this name)",
+                     g->name ? g->name : "", name);
+      ok = false;
+    } else {
+      ok = checkDeclared(im, g->output[i], outputs[i], "subgraph output");
+    }
+  }
+  free(order);
+  return ok;
+}
+
+/* KilnOnnxSubgraphFn: imports `g` into `block` in a scope of its own. */
+static bool importSubgraph(void *importer, const Onnx__GraphProto *g,
+                           MlirBlock block, const MlirValue *inputs,
+                           MlirValue *outputs) {
+  Importer *im = importer;
+  Onnx__GraphProto *outerGraph = im->graph;
+  KilnGraphBuilder *outerB = im->b;
+  MlirBlock outerBlock = im->block;
+  size_t mark = im->undoLen;
+  /* Only read: importInitializers copies a subgraph's initializers. */
+  im->graph = (Onnx__GraphProto *)g;
+  im->block = block;
+  im->b = kilnGraphBuilderCreate(im->ctx, block, im->fileLoc);
+  ++im->depth;
+  bool ok = importSubgraphBody(im, inputs, outputs);
+  --im->depth;
+  valueMapPopTo(im, mark);
+  kilnGraphBuilderDestroy(im->b);
+  im->b = outerB;
+  im->block = outerBlock;
+  im->graph = outerGraph;
+  return ok;
 }
 
 /* Steps 2 and 3 into a fresh module; a null module after errors. */
@@ -559,6 +699,7 @@ static MlirModule importGraph(Importer *im, const size_t *order) {
   bool ok = !mlirBlockIsNull(block);
   if (ok) {
     im->b = kilnGraphBuilderCreate(im->ctx, block, im->fileLoc);
+    im->block = block;
     ok = importGraphBody(im, order) && finishMainFunc(im, func, block);
     kilnGraphBuilderDestroy(im->b);
     im->b = NULL;
@@ -629,6 +770,7 @@ static MlirModule importModel(MlirContext ctx, Onnx__ModelProto *model,
   }
   free(order);
   kilnOnnxNameMapDestroy(&im.values);
+  free(im.undo);
   onnx__model_proto__free_unpacked(model, NULL);
   return module;
 }

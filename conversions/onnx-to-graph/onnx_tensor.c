@@ -91,40 +91,50 @@ static bool isFloat(int32_t dt) {
          dt == ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16;
 }
 
-/* Copies the typed field holding `n` values of `t` into `buf` (n elements of
- * elementSize(dt) bytes). False if that field has another count. */
-static bool decodeTypedField(const Onnx__TensorProto *t, int32_t dt, size_t n,
-                             unsigned char *buf) {
-  size_t size = elementSize(dt);
+/* The number of values in the typed field that holds `t`'s data type. */
+static size_t typedFieldCount(const Onnx__TensorProto *t, int32_t dt) {
   switch (dt) {
   case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT:
-    if (t->n_float_data != n)
-      return false;
-    memcpy(buf, t->float_data, n * sizeof(float));
-    return true;
+    return t->n_float_data;
   case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE:
-    if (t->n_double_data != n)
-      return false;
-    memcpy(buf, t->double_data, n * sizeof(double));
-    return true;
+    return t->n_double_data;
   case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
-    if (t->n_int64_data != n)
-      return false;
-    memcpy(buf, t->int64_data, n * sizeof(int64_t));
-    return true;
+    return t->n_int64_data;
   case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32:
   case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64:
-    if (t->n_uint64_data != n)
-      return false;
+    return t->n_uint64_data;
+  default: /* every other type of 32 bits or fewer travels in int32_data */
+    return t->n_int32_data;
+  }
+}
+
+/* Copies the typed field of `t`, which holds `n` values (checked by the
+ * caller with typedFieldCount), into `buf` (n elements of elementSize(dt)
+ * bytes). */
+static void decodeTypedField(const Onnx__TensorProto *t, int32_t dt, size_t n,
+                             unsigned char *buf) {
+  size_t size = elementSize(dt);
+  if (n == 0)
+    return; /* the field's pointer may be NULL */
+  switch (dt) {
+  case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT:
+    memcpy(buf, t->float_data, n * sizeof(float));
+    return;
+  case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE:
+    memcpy(buf, t->double_data, n * sizeof(double));
+    return;
+  case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
+    memcpy(buf, t->int64_data, n * sizeof(int64_t));
+    return;
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64:
     for (size_t i = 0; i < n; ++i) {
       uint32_t narrow = (uint32_t)t->uint64_data[i];
       memcpy(buf + size * i, size == 4 ? (void *)&narrow : &t->uint64_data[i],
              size);
     }
-    return true;
-  default: /* every other type of 32 bits or fewer travels in int32_data */
-    if (t->n_int32_data != n)
-      return false;
+    return;
+  default:
     for (size_t i = 0; i < n; ++i) {
       int32_t v = t->int32_data[i];
       uint16_t h = (uint16_t)v;
@@ -135,7 +145,7 @@ static bool decodeTypedField(const Onnx__TensorProto *t, int32_t dt, size_t n,
       else
         memcpy(buf + 4 * i, &v, 4);
     }
-    return true;
+    return;
   }
 }
 
@@ -207,19 +217,22 @@ static unsigned char *tensorBytes(const Onnx__TensorProto *t,
     owned->raw_data = (ProtobufCBinaryData){0, NULL}; /* ours to free now */
     return data;
   }
+  /* Checked before allocating: the dims alone may claim any size. */
+  if (!t->has_raw_data && typedFieldCount(t, t->data_type) != n) {
+    kilnEmitErrorf(loc,
+                   "%s: the number of values does not match its %zu "
+                   "elements",
+                   what, n);
+    return NULL;
+  }
   unsigned char *buf = malloc(bytes ? bytes : 1);
   if (!buf)
     abort();
   if (t->has_raw_data) {
     if (bytes)
       memcpy(buf, t->raw_data.data, bytes);
-  } else if (!decodeTypedField(t, t->data_type, n, buf)) {
-    kilnEmitErrorf(loc,
-                   "%s: the number of values does not match its %zu "
-                   "elements",
-                   what, n);
-    free(buf);
-    return NULL;
+  } else {
+    decodeTypedField(t, t->data_type, n, buf);
   }
   return buf;
 }

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "conversions/onnx-to-graph/onnx_attr.h"
 #include "conversions/onnx-to-graph/onnx_tensor.h"
 #include "dialects/common/diag.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -135,7 +136,7 @@ static MlirAttribute i64Vector(MlirContext ctx, const int64_t *v, intptr_t n) {
 /* The constant value for INTS attribute `a`, or null after an error. */
 static MlirAttribute intsValue(MlirContext ctx, const Onnx__AttributeProto *a,
                                MlirLocation loc) {
-  if (a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS) {
+  if (kilnOnnxAttrType(a) != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS) {
     kilnEmitErrorf(loc, "attribute '%s' must be a list of ints", a->name);
     return mlirAttributeGetNull();
   }
@@ -146,7 +147,7 @@ static MlirAttribute intsValue(MlirContext ctx, const Onnx__AttributeProto *a,
  * `a` (Clip's bounds and Pad's value must match the data's type). */
 static MlirAttribute scalarValue(MlirValue input, const Onnx__AttributeProto *a,
                                  MlirLocation loc) {
-  if (a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT) {
+  if (kilnOnnxAttrType(a) != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT) {
     kilnEmitErrorf(loc, "attribute '%s' must be a float", a->name);
     return mlirAttributeGetNull();
   }
@@ -172,12 +173,17 @@ static MlirAttribute scalarValue(MlirValue input, const Onnx__AttributeProto *a,
 static bool typeName(MlirContext ctx, const Onnx__NodeProto *n,
                      const Onnx__AttributeProto *a, MlirLocation loc,
                      MlirNamedAttribute *out) {
+  /* The bytes are not NUL-terminated: copy them (type names are short). */
+  char text[32] = "";
+  if (kilnOnnxAttrType(a) == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING &&
+      a->s.len < sizeof(text)) {
+    memcpy(text, a->s.data, a->s.len);
+    text[a->s.len] = '\0';
+  }
   const ProtobufCEnumValue *v =
-      a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING && a->s.data
-          ? protobuf_c_enum_descriptor_get_value_by_name(
-                &onnx__tensor_proto__data_type__descriptor,
-                (const char *)a->s.data)
-          : NULL;
+      *text ? protobuf_c_enum_descriptor_get_value_by_name(
+                  &onnx__tensor_proto__data_type__descriptor, text)
+            : NULL;
   MlirType t = v ? kilnOnnxElementType(ctx, v->value) : (MlirType){NULL};
   if (mlirTypeIsNull(t)) {
     kilnEmitErrorf(loc,
@@ -192,7 +198,7 @@ static bool typeName(MlirContext ctx, const Onnx__NodeProto *n,
 
 static bool intAttr(const Onnx__AttributeProto *a, MlirLocation loc,
                     int64_t *out) {
-  if (a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT) {
+  if (kilnOnnxAttrType(a) != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT) {
     kilnEmitErrorf(loc, "attribute '%s' must be an int", a->name);
     return false;
   }
@@ -223,7 +229,9 @@ static bool legacyBroadcast(KilnGraphBuilder *b, const Onnx__NodeProto *n,
   int64_t broadcast = 0, axis = 0, a[16], bd[16];
   if ((bc && !intAttr(bc, loc, &broadcast)) || (ax && !intAttr(ax, loc, &axis)))
     return false;
-  if (mlirValueIsNull(operands[0]) || mlirValueIsNull(operands[1]))
+  /* `operands` has n_input slots here (no row of these ops adds one). */
+  if (n->n_input < 2 || mlirValueIsNull(operands[0]) ||
+      mlirValueIsNull(operands[1]))
     return true; /* the builder reports the missing operand */
   intptr_t ra = shapeOf(operands[0], a), rb = shapeOf(operands[1], bd);
   if (ra < 0 || rb < 0)
@@ -294,7 +302,8 @@ static bool applyEntry(KilnGraphBuilder *b, const Onnx__NodeProto *n,
                      n->op_type, opset, a->name, (long long)v);
     return v == 1;
   case COMPAT_TYPE_NAME:
-    *consume = a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
+    *consume =
+        kilnOnnxAttrType(a) == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
     if (!*consume)
       return true; /* already a data-type code: converted as usual */
     if (!typeName(ctx, n, a, loc, &attrs[*numAttrs]))
@@ -321,6 +330,33 @@ static bool applyEntry(KilnGraphBuilder *b, const Onnx__NodeProto *n,
   return !mlirValueIsNull(operands[e->operand]);
 }
 
+/* PRelu before opset 7 has no broadcasting: a slope of one element is
+ * shared, and a 1-D slope of X's channel count holds one value per channel
+ * (dim 1). Numpy broadcasting aligns at the end, so such a slope gets
+ * trailing 1s: [C] -> [C, 1, ..., 1]. */
+static bool legacyPReluSlope(KilnGraphBuilder *b, const Onnx__NodeProto *n,
+                             MlirValue *operands) {
+  if (strcmp(n->op_type, "PRelu") != 0 || n->n_input < 2 ||
+      mlirValueIsNull(operands[0]) || mlirValueIsNull(operands[1]))
+    return true;
+  int64_t x[16], slope[16];
+  intptr_t rx = shapeOf(operands[0], x), rs = shapeOf(operands[1], slope);
+  if (rx < 3 || rs != 1 || slope[0] == 1 || slope[0] != x[1] ||
+      mlirShapedTypeIsDynamicSize(slope[0]))
+    return true; /* nothing to align; the op's own rules apply */
+  int64_t shape[16];
+  shape[0] = slope[0];
+  for (intptr_t i = 1; i < rx - 1; ++i)
+    shape[i] = 1;
+  MlirValue ops[2] = {
+      operands[1],
+      constant(b, i64Vector(kilnGraphBuilderGetContext(b), shape, rx - 1))};
+  if (mlirValueIsNull(ops[1]))
+    return false;
+  operands[1] = kilnGraphBuilderCreateValue(b, "reshape", ops, 2, NULL, 0);
+  return !mlirValueIsNull(operands[1]);
+}
+
 /* The node-level rows: old forms refused, defaults for absent attributes,
  * legacy broadcasting. False after an error. */
 static bool applyNodeRows(KilnGraphBuilder *b, const Onnx__NodeProto *n,
@@ -345,6 +381,8 @@ static bool applyNodeRows(KilnGraphBuilder *b, const Onnx__NodeProto *n,
           ctx, e->attr, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 1));
     broadcast |= e->kind == COMPAT_BROADCAST;
   }
+  if (opset < 7 && !legacyPReluSlope(b, n, operands))
+    return false;
   return !broadcast || legacyBroadcast(b, n, opset, loc, operands);
 }
 
@@ -352,6 +390,12 @@ bool kilnOnnxCompatApply(KilnGraphBuilder *b, const Onnx__NodeProto *n,
                          long long opset, MlirLocation loc, MlirValue *operands,
                          bool *consumed, MlirNamedAttribute *attrs,
                          intptr_t *numAttrs) {
+  if (!kilnOnnxCheckAttrTypes(n, loc))
+    return false;
+  if (strcmp(n->op_type, "Constant") == 0 &&
+      !kilnOnnxConvertConstantForms(kilnGraphBuilderGetContext(b), n, loc,
+                                    consumed, attrs, numAttrs))
+    return false;
   for (size_t i = 0; i < n->n_attribute; ++i) {
     const Onnx__AttributeProto *a = n->attribute[i];
     const CompatEntry *e =

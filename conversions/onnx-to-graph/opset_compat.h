@@ -29,14 +29,20 @@ enum { KILN_ONNX_MIN_OPSET = 1, KILN_ONNX_MAX_OPSET = 22 };
 /// operand array to max(n_input, this + 1).
 int kilnOnnxCompatMaxOperand(const char *opType, long long opset);
 
-/// For node `n` at default-domain `opset`: builds a graph.constant with `b`
+/// For node `n` at default-domain `opset`: first checks that every
+/// attribute has a type (IR v1 attributes without one take it from their
+/// one value field, kilnOnnxAttrType) and turns a Constant's scalar and list
+/// forms into its `value` (kilnOnnxConvertConstantForms). Then builds a
+/// graph.constant with `b`
 /// for every attribute that later opsets made an input, stores it into
 /// `operands` (at least kilnOnnxCompatMaxOperand + 1 slots, operand 0 set)
 /// and marks the attribute in `consumed` (n->n_attribute slots); drops
 /// legacy hints, rewrites legacy broadcasting, and appends attributes whose
 /// form changed (Cast-1 `to`, Concat-1 default `axis`) to `attrs` (room for
 /// n->n_attribute + 1), counting them in *numAttrs. Returns false after an
-/// error at `loc` (an attribute of the wrong kind or an unsupported value,
+/// error at `loc` (an attribute without a type and without exactly one
+/// value, a Constant without exactly one supported value attribute, an
+/// attribute of the wrong kind or an unsupported value,
 /// an operand given both ways, a non-float input for a float scalar,
 /// shapes legacy broadcasting does not allow).
 bool kilnOnnxCompatApply(KilnGraphBuilder *b, const Onnx__NodeProto *n,

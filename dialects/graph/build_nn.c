@@ -207,17 +207,10 @@ MlirValue kilnGraphBuildMeanVarianceNormalization(KilnGraphBuilder *b,
                                      l.items, l.count);
 }
 
-/* Joins the activation names with commas: the graph dialect's encoding of
- * ONNX's STRINGS attribute (see docs/graph-dialect.md). */
 static void addActivations(KilnGraphBuilder *b, AttrList *l,
-                           const char *const *names, intptr_t n,
-                           KilnStrBuf *joined) {
-  if (!names)
-    return;
-  for (intptr_t i = 0; i < n; ++i)
-    kilnStrBufAppendf(joined, "%s%s", i ? "," : "", names[i]);
-  l->items[l->count++] =
-      kilnGraphAttrString(b, "activations", kilnStrBufGet(joined));
+                           const char *const *names, intptr_t n) {
+  if (names)
+    l->items[l->count++] = kilnGraphAttrStrings(b, "activations", names, n);
 }
 
 /* rnn, gru (2 results) and lstm (3): builds every result, storing results
@@ -230,11 +223,10 @@ static MlirValue buildRecurrent(KilnGraphBuilder *b, const char *opName,
   static const KilnGraphRecurrentOptions kNone = {0};
   const KilnGraphRecurrentOptions *o = opts ? opts : &kNone;
   AttrList l = {.count = 0};
-  KilnStrBuf joined = {0};
   addFloats(b, &l, "activation_alpha", o->activationAlpha,
             o->numActivationAlpha);
   addFloats(b, &l, "activation_beta", o->activationBeta, o->numActivationBeta);
-  addActivations(b, &l, o->activations, o->numActivations, &joined);
+  addActivations(b, &l, o->activations, o->numActivations);
   addFloat(b, &l, "clip", o->clip);
   addString(b, &l, "direction", o->direction);
   addInt(b, &l, "hidden_size", o->hiddenSize, 0);
@@ -251,7 +243,6 @@ static MlirValue buildRecurrent(KilnGraphBuilder *b, const char *opName,
     --n;
   MlirOperation op = kilnGraphBuilderCreateOp(b, opName, operands, n, l.items,
                                               l.count, numResults);
-  kilnStrBufDestroy(&joined);
   storeResult(op, 1, yH);
   if (numResults > 2)
     storeResult(op, 2, yC);

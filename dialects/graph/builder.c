@@ -252,6 +252,19 @@ MlirNamedAttribute kilnGraphAttrFloats(KilnGraphBuilder *b, const char *name,
   return named(b, name, mlirDenseF32ArrayGet(b->ctx, n, values));
 }
 
+MlirNamedAttribute kilnGraphAttrStrings(KilnGraphBuilder *b, const char *name,
+                                        const char *const *values, intptr_t n) {
+  MlirAttribute *elems = malloc((n > 0 ? (size_t)n : 1) * sizeof(*elems));
+  if (!elems)
+    abort();
+  for (intptr_t i = 0; i < n; ++i)
+    elems[i] =
+        mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(values[i]));
+  MlirNamedAttribute attr = named(b, name, mlirArrayAttrGet(b->ctx, n, elems));
+  free(elems);
+  return attr;
+}
+
 MlirNamedAttribute kilnGraphAttrType(KilnGraphBuilder *b, const char *name,
                                      MlirType type) {
   return named(b, name, mlirTypeAttrGet(type));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/graph/const_eval.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
@@ -102,56 +103,9 @@ intptr_t kilnInferAttrInts(const KilnInferContext *c, const char *name,
   return n;
 }
 
-/* Reads element `i` of an integer DenseElementsAttr as int64. */
-static int64_t denseIntElement(MlirAttribute a, MlirType elt, intptr_t i) {
-  unsigned width = mlirIntegerTypeGetWidth(elt);
-  bool isUnsigned = mlirIntegerTypeIsUnsigned(elt);
-  if (mlirDenseElementsAttrIsSplat(a))
-    i = 0;
-  /* Each branch widens on its own: in `u ? uint32 : int32` C would convert
-   * the signed value to unsigned first, turning -1 into 4294967295. */
-  switch (width) {
-  case 1:
-    return mlirDenseElementsAttrGetBoolValue(a, i);
-  case 8:
-    if (isUnsigned)
-      return (int64_t)mlirDenseElementsAttrGetUInt8Value(a, i);
-    return (int64_t)mlirDenseElementsAttrGetInt8Value(a, i);
-  case 16:
-    if (isUnsigned)
-      return (int64_t)mlirDenseElementsAttrGetUInt16Value(a, i);
-    return (int64_t)mlirDenseElementsAttrGetInt16Value(a, i);
-  case 32:
-    if (isUnsigned)
-      return (int64_t)mlirDenseElementsAttrGetUInt32Value(a, i);
-    return (int64_t)mlirDenseElementsAttrGetInt32Value(a, i);
-  default:
-    if (isUnsigned)
-      return (int64_t)mlirDenseElementsAttrGetUInt64Value(a, i);
-    return mlirDenseElementsAttrGetInt64Value(a, i);
-  }
-}
-
 intptr_t kilnInferConstantInts(const KilnInferContext *c, intptr_t i,
                                int64_t *out, intptr_t cap) {
-  MlirValue v = kilnInferOperand(c, i);
-  if (mlirValueIsNull(v) || !mlirValueIsAOpResult(v))
-    return -1;
-  MlirOperation def = mlirOpResultGetOwner(v);
-  MlirIdentifier name = mlirOperationGetName(def);
-  if (!kilnStringRefEquals(mlirIdentifierStr(name), "graph.constant"))
-    return -1;
-  MlirAttribute value = mlirOperationGetAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
-  if (mlirAttributeIsNull(value) || !mlirAttributeIsADenseElements(value))
-    return -1;
-  MlirType elt = mlirShapedTypeGetElementType(mlirAttributeGetType(value));
-  if (!mlirTypeIsAInteger(elt))
-    return -1;
-  intptr_t n = mlirElementsAttrGetNumElements(value);
-  for (intptr_t k = 0; k < n && k < cap; ++k)
-    out[k] = denseIntElement(value, elt, k);
-  return n;
+  return kilnGraphEvalConstantInts(kilnInferOperand(c, i), out, cap);
 }
 
 static void appendShape(KilnStrBuf *buf, MlirType t) {

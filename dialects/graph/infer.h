@@ -55,10 +55,12 @@ MlirStringRef kilnInferAttrString(const KilnInferContext *c, const char *name,
 intptr_t kilnInferAttrInts(const KilnInferContext *c, const char *name,
                            int64_t *out, intptr_t cap);
 
-/// If operand `i` is produced by graph.constant, reads up to `cap` integer
-/// elements (any integer element type, sign-extended) into `out` and returns
-/// how many the constant holds. Returns -1 when the operand is absent or not
-/// a constant (its value is then unknown at compile time).
+/// If operand `i` is an integer (or i1) tensor known at compile time, reads
+/// up to `cap` elements (sign-extended) into `out` and returns how many it
+/// holds. Known values are graph.constant and small integer computations on
+/// constants and static shapes (Shape, Slice, Concat, Gather, arithmetic...;
+/// see const_eval.h). Returns -1 when the operand is absent or its value is
+/// unknown at compile time.
 intptr_t kilnInferConstantInts(const KilnInferContext *c, intptr_t i,
                                int64_t *out, intptr_t cap);
 

@@ -22,8 +22,20 @@ const char *kilnGraphAttrKindName(KilnAttrKind kind) {
     return "a type attribute";
   case KILN_ATTR_TENSOR:
     return "a dense elements attribute";
+  case KILN_ATTR_STRINGS:
+    return "an array of string attributes";
   }
   return "?";
+}
+
+/* An ArrayAttr whose elements are all StringAttr (empty is allowed). */
+static bool isStringArray(MlirAttribute a) {
+  if (!mlirAttributeIsAArray(a))
+    return false;
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(a); ++i)
+    if (!mlirAttributeIsAString(mlirArrayAttrGetElement(a, i)))
+      return false;
+  return true;
 }
 
 static bool attrHasKind(MlirAttribute a, KilnAttrKind kind) {
@@ -45,6 +57,8 @@ static bool attrHasKind(MlirAttribute a, KilnAttrKind kind) {
   case KILN_ATTR_TENSOR:
     return mlirAttributeIsADenseElements(a) ||
            mlirAttributeIsADenseResourceElements(a);
+  case KILN_ATTR_STRINGS:
+    return isStringArray(a);
   }
   return false;
 }

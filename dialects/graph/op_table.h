@@ -35,7 +35,8 @@ typedef enum KilnAttrKind {
   KILN_ATTR_INTS,   /* DenseI64ArrayAttr:        `pads = array<i64: 1, 1>` */
   KILN_ATTR_FLOATS, /* DenseF32ArrayAttr:        `scales = array<f32: 2.0>` */
   KILN_ATTR_TYPE,   /* TypeAttr (element type):  `to = f16` */
-  KILN_ATTR_TENSOR  /* DenseElementsAttr / DenseResourceElementsAttr */
+  KILN_ATTR_TENSOR, /* DenseElementsAttr / DenseResourceElementsAttr */
+  KILN_ATTR_STRINGS /* ArrayAttr of StringAttr:  `names = ["Tanh", "Relu"]` */
 } KilnAttrKind;
 
 typedef struct KilnAttrSpec {

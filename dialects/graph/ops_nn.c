@@ -191,13 +191,13 @@ MlirLogicalResult kilnNNRequireInt(const KilnInferContext *c, intptr_t i,
 /* ---------------------------------------------------------------------- */
 
 static const char *const kResizeMode[] = {"nearest", "linear", "cubic", NULL};
-static const char *const kCoordMode[] = {"half_pixel",
-                                         "half_pixel_symmetric",
-                                         "pytorch_half_pixel",
-                                         "align_corners",
-                                         "asymmetric",
-                                         "tf_crop_and_resize",
-                                         NULL};
+/* tf_half_pixel_for_nn is Resize-11/12's (removed in 13): half_pixel
+ * without the -0.5, for nearest mode, as TensorFlow 1's resize_nearest. */
+static const char *const kCoordMode[] = {
+    "half_pixel",           "half_pixel_symmetric",
+    "pytorch_half_pixel",   "align_corners",
+    "asymmetric",           "tf_crop_and_resize",
+    "tf_half_pixel_for_nn", NULL};
 static const char *const kNearestMode[] = {
     "round_prefer_floor", "round_prefer_ceil", "floor", "ceil", NULL};
 enum { POLICY_STRETCH, POLICY_NOT_LARGER, POLICY_NOT_SMALLER };
@@ -572,8 +572,8 @@ static const KilnAttrSpec kMvnAttrs[] = {
    "alpha of the activations that take one, in order"},                        \
       {"activation_beta", KILN_ATTR_FLOATS, false, NULL,                       \
        "beta of the activations that take one, in order"},                     \
-      {"activations", KILN_ATTR_STRING, false, NULL,                           \
-       "comma-separated function names (ONNX STRINGS), per direction"},        \
+      {"activations", KILN_ATTR_STRINGS, false, NULL,                          \
+       "activation function names, per direction in order"},                   \
       {"clip", KILN_ATTR_FLOAT, false, NULL, "cell clip threshold (none)"},    \
       {"direction", KILN_ATTR_STRING, false, "\"forward\"",                    \
        "forward, reverse or bidirectional"},                                   \
@@ -613,7 +613,9 @@ static const KilnAttrSpec kResizeAttrs[] = {
      "1: antialiasing filter when downscaling"},
     {"axes", KILN_ATTR_INTS, false, NULL, "resized axes, default all"},
     {"coordinate_transformation_mode", KILN_ATTR_STRING, false,
-     "\"half_pixel\"", "output-to-input coordinate mapping"},
+     "\"half_pixel\"",
+     "output-to-input coordinate mapping (also Resize-11's "
+     "tf_half_pixel_for_nn)"},
     {"cubic_coeff_a", KILN_ATTR_FLOAT, false, "-0.75 : f32",
      "cubic interpolation coefficient"},
     {"exclude_outside", KILN_ATTR_INT, false, "0 : i64",

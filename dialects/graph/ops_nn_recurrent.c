@@ -67,11 +67,9 @@ static bool isActivation(const char *s, size_t n) {
   return false;
 }
 
-/* `activations` is ONNX's STRINGS attribute. The op table has no
- * list-of-strings kind, so Kiln writes it as one string with the names
- * separated by commas ("Sigmoid,Tanh,Tanh"); see docs/graph-dialect.md.
- * Stores the number of names (the per-direction default times the number
- * of directions when absent). */
+/* `activations` (ONNX STRINGS, an array of strings) names the functions of
+ * every direction in order. Stores the number of names (the per-direction
+ * default times the number of directions when absent). */
 static MlirLogicalResult readActivations(const KilnInferContext *c,
                                          const Cell *cell, int64_t dirs,
                                          intptr_t *count) {
@@ -81,19 +79,17 @@ static MlirLogicalResult readActivations(const KilnInferContext *c,
     *count = (intptr_t)want;
     return ok();
   }
-  MlirStringRef v = mlirStringAttrGetValue(a);
-  intptr_t n = 0;
-  for (size_t start = 0; start <= v.length; ++n) {
-    const char *end = memchr(v.data + start, ',', v.length - start);
-    size_t len = end ? (size_t)(end - (v.data + start)) : v.length - start;
-    if (!isActivation(v.data + start, len))
+  /* The kind (an array of strings) is checked before inference runs. */
+  intptr_t n = mlirArrayAttrGetNumElements(a);
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirStringRef v = mlirStringAttrGetValue(mlirArrayAttrGetElement(a, i));
+    if (!isActivation(v.data, v.length))
       return kilnInferError(c,
                             "attribute 'activations' names unknown function "
                             "\"%.*s\" (expected Relu, Tanh, Sigmoid, Affine, "
                             "LeakyRelu, ThresholdedRelu, ScaledTanh, "
                             "HardSigmoid, Elu, Softsign or Softplus)",
-                            (int)len, v.data + start);
-    start += len + 1;
+                            (int)v.length, v.data);
   }
   if (n != want)
     return kilnInferError(c,

@@ -66,6 +66,10 @@ MlirNamedAttribute kilnGraphAttrFloats(KilnGraphBuilder *b, const char *name,
                                        const float *values, intptr_t n);
 MlirNamedAttribute kilnGraphAttrType(KilnGraphBuilder *b, const char *name,
                                      MlirType type);
+/// `name = ["a", "b"]`: an ArrayAttr of the `n` NUL-terminated `values`
+/// as StringAttrs (copied).
+MlirNamedAttribute kilnGraphAttrStrings(KilnGraphBuilder *b, const char *name,
+                                        const char *const *values, intptr_t n);
 
 #ifdef __cplusplus
 }

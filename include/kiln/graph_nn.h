@@ -172,7 +172,7 @@ typedef struct KilnGraphRecurrentOptions {
   int64_t hiddenSize;    /* 0: absent (taken from r) */
   int64_t layout;        /* 0 sequence-major, 1 batch-major */
   /* Activation function names, per direction in order (NULL: ONNX's
-   * defaults); stored as one comma-separated string attribute. */
+   * defaults); stored as an array of strings. */
   const char *const *activations;
   intptr_t numActivations;
   const float *activationAlpha;

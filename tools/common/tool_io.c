@@ -35,57 +35,83 @@ char *kilnToolReadFile(const char *path, size_t *length) {
   return buf.data;
 }
 
-/* Writes all of `data` to the open descriptor `fd`; closes it. */
-static int writeAllAndClose(int fd, const char *data, size_t length) {
-  int rc = 0;
-  while (length > 0) {
-    ssize_t n = write(fd, data, length);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      rc = -1;
-      break;
-    }
-    data += n;
-    length -= (size_t)n;
+bool kilnToolOutputOpen(KilnToolOutput *out, const char *path) {
+  *out = (KilnToolOutput){0};
+  if (strcmp(path, "-") == 0) {
+    out->file = stdout;
+    return true;
   }
-  if (close(fd) != 0)
-    rc = -1;
-  return rc;
-}
-
-/* Writes `data` to `path` through a temporary file (unique, beside the
- * output) and a rename, so a failure never leaves a half-written output and
- * concurrent runs never share a temporary. Devices, FIFOs and the like
- * (/dev/null, /dev/stdout) are written directly: renaming over them would
- * replace the device node with a regular file. */
-int kilnToolWriteFileAtomically(const char *path, const char *data,
-                                size_t length) {
-  if (strcmp(path, "-") == 0)
-    return fwrite(data, 1, length, stdout) == length ? 0 : -1;
   struct stat st;
   if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-    int fd = open(path, O_WRONLY | O_TRUNC);
-    return fd < 0 ? -1 : writeAllAndClose(fd, data, length);
+    out->file = fopen(path, "wb");
+    return out->file != NULL;
   }
-  KilnStrBuf tmp = {0};
-  kilnStrBufAppendf(&tmp, "%s.tmp-kiln-XXXXXX", path);
-  int rc = -1;
-  int fd = mkstemp(tmp.data);
-  if (fd >= 0) {
-    /* mkstemp creates 0600; give the output the usual umask-based mode. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    rc = writeAllAndClose(fd, data, length);
-    if (rc == 0)
-      rc = rename(tmp.data, path);
-    if (rc != 0) {
+  kilnStrBufAppendf(&out->tmpPath, "%s.tmp-kiln-XXXXXX", path);
+  int fd = mkstemp(out->tmpPath.data);
+  /* mkstemp creates the file 0600; give it the mode fopen would. */
+  mode_t mask = umask(0);
+  umask(mask);
+  if (fd < 0 || fchmod(fd, 0666 & ~mask) != 0 ||
+      !(out->file = fdopen(fd, "wb"))) {
+    int saved = errno;
+    if (fd >= 0) {
+      close(fd);
+      unlink(out->tmpPath.data);
+    }
+    kilnStrBufDestroy(&out->tmpPath);
+    errno = saved;
+    return false;
+  }
+  return true;
+}
+
+void kilnToolOutputWrite(KilnToolOutput *out, const char *data, size_t len) {
+  if (!out->failed && len && fwrite(data, 1, len, out->file) != len)
+    out->failed = true;
+}
+
+void kilnToolOutputCallback(MlirStringRef text, void *userData) {
+  kilnToolOutputWrite(userData, text.data, text.length);
+}
+
+/* Closes the stream; false if it or an earlier write failed. */
+static bool closeOutput(KilnToolOutput *out) {
+  bool ok = !out->failed;
+  if (out->file == stdout)
+    ok &= fflush(stdout) == 0;
+  else if (out->file)
+    ok &= fclose(out->file) == 0;
+  out->file = NULL;
+  return ok;
+}
+
+bool kilnToolOutputCommit(KilnToolOutput *out, const char *path) {
+  bool ok = closeOutput(out);
+  if (out->tmpPath.len) {
+    if (ok)
+      ok = rename(out->tmpPath.data, path) == 0;
+    if (!ok) {
       int saved = errno;
-      unlink(tmp.data);
+      unlink(out->tmpPath.data);
       errno = saved;
     }
   }
-  kilnStrBufDestroy(&tmp);
-  return rc;
+  kilnStrBufDestroy(&out->tmpPath);
+  return ok;
+}
+
+void kilnToolOutputDiscard(KilnToolOutput *out) {
+  closeOutput(out);
+  if (out->tmpPath.len)
+    unlink(out->tmpPath.data);
+  kilnStrBufDestroy(&out->tmpPath);
+}
+
+int kilnToolWriteFileAtomically(const char *path, const char *data,
+                                size_t length) {
+  KilnToolOutput out;
+  if (!kilnToolOutputOpen(&out, path))
+    return -1;
+  kilnToolOutputWrite(&out, data, length);
+  return kilnToolOutputCommit(&out, path) ? 0 : -1;
 }

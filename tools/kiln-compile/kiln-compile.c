@@ -1,6 +1,5 @@
 /* kiln-compile: compiles an ONNX model. So far it only imports it into the
  * graph dialect (--emit=graph), verifies the result and prints it. */
-#define _POSIX_C_SOURCE 200809L /* stat, mkstemp, fchmod, umask */
 
 #include <errno.h>
 #include <getopt.h>
@@ -9,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "dialects/common/diag.h"
 #include "dialects/graph/verify.h"
@@ -18,6 +15,7 @@
 #include "kiln/onnx.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
+#include "tools/common/tool_io.h"
 
 static const char *kProg = "kiln-compile";
 
@@ -195,80 +193,18 @@ static int parseArgs(int argc, char **argv, Options *o) {
   return -1;
 }
 
-/* Where the printed module goes. The text is streamed, not buffered: a
- * model's weights print as megabytes of hex, and a second copy in memory
- * would double the tool's peak. A regular file (or a new one) is written to
- * a temporary file renamed over it on success, so a failure never leaves a
- * partial output; stdout and other non-regular files (/dev/null, a fifo)
- * are written in place, since renaming over them would replace the device
- * node itself. */
-typedef struct Output {
-  FILE *f;
-  KilnStrBuf tmp; /* the temporary file's path; empty when in place */
-  bool failed;
-} Output;
-
-static bool outputOpen(Output *out, const char *path) {
-  *out = (Output){0};
-  struct stat st;
-  if (strcmp(path, "-") == 0) {
-    out->f = stdout;
-    return true;
-  }
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-    out->f = fopen(path, "wb");
-    return out->f != NULL;
-  }
-  kilnStrBufAppendf(&out->tmp, "%s.tmp-kiln-XXXXXX", path);
-  int fd = mkstemp(out->tmp.data);
-  /* mkstemp creates the file 0600; give it the mode fopen would. */
-  mode_t mask = umask(0);
-  umask(mask);
-  if (fd < 0 || fchmod(fd, 0666 & ~mask) != 0 || !(out->f = fdopen(fd, "wb"))) {
-    if (fd >= 0) {
-      close(fd);
-      remove(out->tmp.data);
-    }
-    kilnStrBufDestroy(&out->tmp);
-    return false;
-  }
-  return true;
-}
-
-static void outputCallback(MlirStringRef text, void *userData) {
-  Output *out = userData;
-  if (!out->failed && fwrite(text.data, 1, text.length, out->f) != text.length)
-    out->failed = true;
-}
-
-/* Finishes the output: keeps it if every write succeeded, else removes the
- * temporary file. Returns whether the output was kept. */
-static bool outputClose(Output *out, const char *path) {
-  bool ok = !out->failed;
-  if (out->f == stdout)
-    ok &= fflush(stdout) == 0;
-  else
-    ok &= fclose(out->f) == 0;
-  if (out->tmp.len) {
-    if (ok)
-      ok = rename(out->tmp.data, path) == 0;
-    if (!ok)
-      remove(out->tmp.data);
-  }
-  kilnStrBufDestroy(&out->tmp);
-  return ok;
-}
-
 /* Prints `op` to `path`; false after reporting a write failure. */
 static bool writeModule(MlirOperation op, const char *path) {
-  Output out;
-  if (!outputOpen(&out, path)) {
+  /* Streamed, not buffered: a model's weights print as megabytes of hex,
+   * and a second copy in memory would double the tool's peak. */
+  KilnToolOutput out;
+  if (!kilnToolOutputOpen(&out, path)) {
     toolError("cannot write '%s'", path);
     return false;
   }
-  mlirOperationPrint(op, outputCallback, &out);
-  outputCallback(mlirStringRefCreate("\n", 1), &out);
-  if (!outputClose(&out, path)) {
+  mlirOperationPrint(op, kilnToolOutputCallback, &out);
+  kilnToolOutputWrite(&out, "\n", 1);
+  if (!kilnToolOutputCommit(&out, path)) {
     toolError("cannot write '%s'", path);
     return false;
   }

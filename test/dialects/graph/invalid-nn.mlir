@@ -565,8 +565,8 @@ func.func @negative_resize_mode(%x: tensor<1x3x4x4xf32>, %scales: tensor<4xf32>)
 // -----
 
 func.func @negative_resize_coordinate_mode(%x: tensor<1x3x4x4xf32>, %scales: tensor<4xf32>) {
-  // expected-error @+1 {{'graph.resize' op attribute 'coordinate_transformation_mode' must be one of half_pixel, half_pixel_symmetric, pytorch_half_pixel, align_corners, asymmetric, tf_crop_and_resize, got "tf_half_pixel_for_nn"}}
-  %0 = "graph.resize"(%x, %scales) {coordinate_transformation_mode = "tf_half_pixel_for_nn", operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<4xf32>) -> tensor<1x3x8x8xf32>
+  // expected-error @+1 {{'graph.resize' op attribute 'coordinate_transformation_mode' must be one of half_pixel, half_pixel_symmetric, pytorch_half_pixel, align_corners, asymmetric, tf_crop_and_resize, tf_half_pixel_for_nn, got "tf_half_pixel"}}
+  %0 = "graph.resize"(%x, %scales) {coordinate_transformation_mode = "tf_half_pixel", operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x3x4x4xf32>, tensor<4xf32>) -> tensor<1x3x8x8xf32>
   return
 }
 
@@ -938,7 +938,7 @@ func.func @negative_rnn_clip(%x: tensor<7x2x3xf32>, %w: tensor<1x5x3xf32>, %r: t
 
 func.func @negative_rnn_unknown_activation(%x: tensor<7x2x3xf32>, %w: tensor<1x5x3xf32>, %r: tensor<1x5x5xf32>) {
   // expected-error @+1 {{'graph.rnn' op attribute 'activations' names unknown function "Gelu" (expected Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign or Softplus)}}
-  %0 = "graph.rnn"(%x, %w, %r) {activations = "Gelu", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<7x2x3xf32>, tensor<1x5x3xf32>, tensor<1x5x5xf32>) -> tensor<7x1x2x5xf32>
+  %0 = "graph.rnn"(%x, %w, %r) {activations = ["Gelu"], operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<7x2x3xf32>, tensor<1x5x3xf32>, tensor<1x5x5xf32>) -> tensor<7x1x2x5xf32>
   return
 }
 
@@ -946,7 +946,7 @@ func.func @negative_rnn_unknown_activation(%x: tensor<7x2x3xf32>, %w: tensor<1x5
 
 func.func @negative_gru_activation_count(%x: tensor<7x2x3xf32>, %w: tensor<2x15x3xf32>, %r: tensor<2x15x5xf32>) {
   // expected-error @+1 {{'graph.gru' op attribute 'activations' must name 4 function(s) (2 per direction), got 2}}
-  %0 = "graph.gru"(%x, %w, %r) {activations = "Sigmoid,Tanh", direction = "bidirectional", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<7x2x3xf32>, tensor<2x15x3xf32>, tensor<2x15x5xf32>) -> tensor<7x2x2x5xf32>
+  %0 = "graph.gru"(%x, %w, %r) {activations = ["Sigmoid", "Tanh"], direction = "bidirectional", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<7x2x3xf32>, tensor<2x15x3xf32>, tensor<2x15x5xf32>) -> tensor<7x2x2x5xf32>
   return
 }
 
@@ -954,7 +954,7 @@ func.func @negative_gru_activation_count(%x: tensor<7x2x3xf32>, %w: tensor<2x15x
 
 func.func @negative_rnn_activation_alpha(%x: tensor<7x2x3xf32>, %w: tensor<1x5x3xf32>, %r: tensor<1x5x5xf32>) {
   // expected-error @+1 {{'graph.rnn' op attribute 'activation_alpha' has 2 values, more than the 1 activation function(s)}}
-  %0 = "graph.rnn"(%x, %w, %r) {activation_alpha = array<f32: 0.1, 0.2>, activations = "LeakyRelu", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<7x2x3xf32>, tensor<1x5x3xf32>, tensor<1x5x5xf32>) -> tensor<7x1x2x5xf32>
+  %0 = "graph.rnn"(%x, %w, %r) {activation_alpha = array<f32: 0.1, 0.2>, activations = ["LeakyRelu"], operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<7x2x3xf32>, tensor<1x5x3xf32>, tensor<1x5x5xf32>) -> tensor<7x1x2x5xf32>
   return
 }
 

@@ -247,9 +247,9 @@ func.func @recurrent(%x: tensor<7x2x3xf32>, %w1: tensor<1x5x3xf32>, %r1: tensor<
   // CHECK: %{{.*}}:2 = "graph.rnn"({{.*}}) {hidden_size = 5 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<7x2x3xf32>, tensor<1x5x3xf32>, tensor<1x5x5xf32>) -> (tensor<7x1x2x5xf32>, tensor<1x2x5xf32>)
   %0:2 = "graph.rnn"(%x, %w1, %r1) {hidden_size = 5 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<7x2x3xf32>, tensor<1x5x3xf32>, tensor<1x5x5xf32>) -> (tensor<7x1x2x5xf32>, tensor<1x2x5xf32>)
   // Bidirectional GRU: W, R, B stack 3 gates per direction; activations are
-  // one comma-separated string, two per direction.
-  // CHECK: "graph.gru"({{.*}}) {activations = "Sigmoid,Tanh,sigmoid,Relu", direction = "bidirectional", linear_before_reset = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1>} : (tensor<7x2x3xf32>, tensor<2x15x3xf32>, tensor<2x15x5xf32>, tensor<2x30xf32>, tensor<2x2x5xf32>) -> tensor<7x2x2x5xf32>
-  %1 = "graph.gru"(%x, %w3, %r3, %b3, %h2) {activations = "Sigmoid,Tanh,sigmoid,Relu", direction = "bidirectional", linear_before_reset = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1>} : (tensor<7x2x3xf32>, tensor<2x15x3xf32>, tensor<2x15x5xf32>, tensor<2x30xf32>, tensor<2x2x5xf32>) -> tensor<7x2x2x5xf32>
+  // an array of strings, two per direction.
+  // CHECK: "graph.gru"({{.*}}) {activations = ["Sigmoid", "Tanh", "sigmoid", "Relu"], direction = "bidirectional", linear_before_reset = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1>} : (tensor<7x2x3xf32>, tensor<2x15x3xf32>, tensor<2x15x5xf32>, tensor<2x30xf32>, tensor<2x2x5xf32>) -> tensor<7x2x2x5xf32>
+  %1 = "graph.gru"(%x, %w3, %r3, %b3, %h2) {activations = ["Sigmoid", "Tanh", "sigmoid", "Relu"], direction = "bidirectional", linear_before_reset = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1>} : (tensor<7x2x3xf32>, tensor<2x15x3xf32>, tensor<2x15x5xf32>, tensor<2x30xf32>, tensor<2x2x5xf32>) -> tensor<7x2x2x5xf32>
   // Batch-major LSTM (layout 1): x is batch 7 x seq 2; Y is batch x seq x
   // num_directions x hidden, Y_h and Y_c batch x num_directions x hidden.
   // CHECK: %{{.*}}:3 = "graph.lstm"({{.*}}) {clip = 1.000000e+01 : f32, input_forget = 1 : i64, layout = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1>, resultSegmentSizes = array<i32: 1, 1, 1>} : (tensor<7x2x3xf32>, tensor<1x20x3xf32>, tensor<1x20x5xf32>, tensor<1x15xf32>) -> (tensor<7x2x1x5xf32>, tensor<7x1x5xf32>, tensor<7x1x5xf32>)

@@ -385,9 +385,226 @@ def resource():
                  [vi("x", [2, 512])], [vi("y", [2, 512])], [w, s])
 
 
+# ---- control flow (control-flow*.test) ----
+
+def cf_graph(nodes, inputs, outputs, name="body", inits=()):
+    return helper.make_graph(nodes, name, inputs, outputs, list(inits))
+
+
+def cf_if():
+    """If branches of different lengths (joined to ?), reading the outer `x`
+    by name; then_branch's own `h` shadows the outer `h` only inside."""
+    one = numpy_helper.from_array(np.ones(1, np.float32), "one")
+    then_g = cf_graph([helper.make_node("Relu", ["x"], ["h"])],
+                      [], [vi("h", [2])], "then_g")
+    else_g = cf_graph([helper.make_node("Concat", ["x", "one"], ["e"],
+                                        axis=0)],
+                      [], [vi("e", [3])], "else_g", [one])
+    return model(
+        [helper.make_node("Neg", ["x"], ["h"], name="outer_h"),
+         helper.make_node("If", ["c"], ["r"], name="if0",
+                          then_branch=then_g, else_branch=else_g),
+         helper.make_node("ReduceSum", ["r"], ["s"], name="sum", keepdims=1),
+         helper.make_node("Add", ["h", "s"], ["y"], name="after")],
+        [vi("x", [2]), vi("c", [], TensorProto.BOOL)], [vi("y", [2])],
+        opset=13)
+
+
+def cf_loop_for():
+    """A constant trip count and no condition: scf.for with static scan
+    outputs; `grow` gets longer each iteration (relaxed to ?)."""
+    m = numpy_helper.from_array(np.array(3, np.int64), "m")
+    one = numpy_helper.from_array(np.ones(1, np.float32), "one_b")
+    body = cf_graph(
+        [helper.make_node("Add", ["acc_in", "x"], ["acc_out"]),
+         helper.make_node("Concat", ["grow_in", "one_b"], ["grow_out"],
+                          axis=0),
+         helper.make_node("Identity", ["acc_out"], ["scan"])],
+        [vi("i", [], TensorProto.INT64), vi("c_in", [], TensorProto.BOOL),
+         vi("acc_in", [2]), vi("grow_in", [None])],
+        [vi("c_in", [], TensorProto.BOOL), vi("acc_out", [2]),
+         vi("grow_out", [None]), vi("scan", [2])], inits=[one])
+    return model(
+        [helper.make_node("Loop", ["m", "", "x", "g0"],
+                          ["acc", "grow", "stacked"], name="loop0",
+                          body=body)],
+        [vi("x", [2]), vi("g0", [1])],
+        [vi("acc", [2]), vi("grow", [None]), vi("stacked", [3, 2])], [m],
+        opset=13)
+
+
+def cf_scan():
+    """Scan-11 along axis 1, input and output reversed, output axis -1."""
+    body = cf_graph(
+        [helper.make_node("Add", ["s_in", "col"], ["s_out"]),
+         helper.make_node("Identity", ["s_out"], ["o"])],
+        [vi("s_in", [2]), vi("col", [2])], [vi("s_out", [2]), vi("o", [2])])
+    return model(
+        [helper.make_node("Scan", ["s0", "x"], ["s", "ys"], name="scan0",
+                          body=body, num_scan_inputs=1,
+                          scan_input_axes=[1], scan_input_directions=[1],
+                          scan_output_axes=[-1], scan_output_directions=[1])],
+        [vi("s0", [2]), vi("x", [2, 4])], [vi("s", [2]), vi("ys", [2, 4])],
+        opset=11)
+
+
+def cf_bad():
+    """One broken control-flow node per KIND (negative_control-flow.test)."""
+    kind = os.environ.get("KIND")
+    B = TensorProto.BOOL
+    cond = vi("c", [], B)
+    if kind in ("if_mismatch", "if_no_else", "if_undefined"):
+        then_g = cf_graph([helper.make_node("Relu", ["x"], ["t"])], [],
+                          [vi("t", [2])], "then_g")
+        src = "nowhere" if kind == "if_undefined" else "x"
+        else_g = cf_graph(
+            [helper.make_node("Cast", [src], ["e"], to=TensorProto.INT64)],
+            [], [vi("e", [2], TensorProto.INT64)], "else_g")
+        if kind == "if_no_else":
+            node = helper.make_node("If", ["c"], ["y"], name="if0",
+                                    then_branch=then_g)
+        elif kind == "if_undefined":
+            node = helper.make_node("If", ["c"], ["y"], name="if0",
+                                    then_branch=else_g, else_branch=else_g)
+        else:
+            node = helper.make_node("If", ["c"], ["y"], name="if0",
+                                    then_branch=then_g, else_branch=else_g)
+        return model([node], [vi("x", [2]), cond], [vi("y", [2])], opset=13)
+    m = vi("m", [], TensorProto.INT64)
+    seq = helper.make_tensor_sequence_value_info("v_in", F, [2])
+    body_in = [vi("i", [], TensorProto.INT64), vi("c_in", [], B)]
+    if kind == "loop_seq":
+        body = cf_graph([helper.make_node("Identity", ["v_in"], ["v_out"])],
+                        body_in + [seq],
+                        [vi("c_in", [], B), vi("v_out", [2])])
+        inputs = ["m", "c", "x"]
+    else:  # loop_forever, loop_scan_no_m: a scan output, no trip count
+        body = cf_graph([helper.make_node("Relu", ["v_in"], ["v_out"])],
+                        body_in + [vi("v_in", [2])],
+                        [vi("c_in", [], B), vi("v_out", [2]),
+                         vi("v_out", [2])])
+        inputs = ["", "" if kind == "loop_forever" else "c", "x"]
+    outs = ["y"] if kind == "loop_seq" else ["y", "z"]
+    return model(
+        [helper.make_node("Loop", inputs, outs, name="loop0", body=body)],
+        [m, cond, vi("x", [2])], [vi(o, None) for o in outs], opset=13)
+
+
+# ---- importer fixes: legacy softmax, Constant forms, STRINGS, untyped
+# attributes, Resize-10 (onnx-legacy-softmax.test, onnx-constant-forms.test,
+# onnx-strings-attr.test, onnx-untyped-attrs.test, onnx-resize-forms.test)
+
+
+def legacy_softmax():
+    """Softmax-11 and friends: `KIND` picks op, axis (or "none") and shape."""
+    op, axis, opset = os.environ.get("KIND", "Softmax:1:11").split(":")
+    attrs = {} if axis == "none" else {"axis": int(axis)}
+    return model([helper.make_node(op, ["x"], ["y"], name="sm", **attrs)],
+                 [vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])], opset=int(opset))
+
+
+def legacy_softmax_dynamic():
+    """Hardmax-11 at axis 1 of a tensor whose dims are only known at run
+    time (a Reshape to a shape input)."""
+    return model(
+        [helper.make_node("Reshape", ["x", "s"], ["r"], name="rs"),
+         helper.make_node("Hardmax", ["r"], ["y"], name="hm", axis=1)],
+        [vi("x", [2, 3, 4]), vi("s", [3], TensorProto.INT64)],
+        [vi("y", None)], opset=11)
+
+
+def constant_forms():
+    """Every supported Constant form, summed into int and float outputs."""
+    t = numpy_helper.from_array(np.array([1.5, 2.5], np.float32))
+    return model(
+        [helper.make_node("Constant", [], ["cf"], name="cf", value_float=0.5),
+         helper.make_node("Constant", [], ["cfs"], name="cfs",
+                          value_floats=[1.0, 2.0]),
+         helper.make_node("Constant", [], ["ci"], name="ci", value_int=7),
+         helper.make_node("Constant", [], ["cis"], name="cis",
+                          value_ints=[3, 4]),
+         helper.make_node("Constant", [], ["ct"], name="ct", value=t),
+         helper.make_node("Add", ["cfs", "cf"], ["f1"]),
+         helper.make_node("Add", ["f1", "ct"], ["yf"]),
+         helper.make_node("Add", ["cis", "ci"], ["yi"])],
+        [], [vi("yf", [2]), vi("yi", [2], TensorProto.INT64)], opset=13)
+
+
+def constant_bad():
+    """One broken Constant per `KIND`."""
+    kind = os.environ.get("KIND")
+    s = helper.make_sparse_tensor(
+        helper.make_tensor("v", F, [1], [1.0]),
+        helper.make_tensor("i", TensorProto.INT64, [1], [0]), [2])
+    attrs = {"none": {}, "two": {"value_int": 1, "value_float": 2.0},
+             "string": {"value_string": "a"},
+             "strings": {"value_strings": ["a", "b"]},
+             "sparse": {"sparse_value": s},
+             "kind": {"value_int": 1.5}}[kind]
+    return model([helper.make_node("Constant", [], ["y"], name="c", **attrs)],
+                 [], [vi("y", None)], opset=13)
+
+
+def lstm_activations():
+    """Bidirectional LSTM with 6 activation names (3 per direction);
+    `KIND` breaks them: count, name, or a STRING instead of STRINGS."""
+    kind = os.environ.get("KIND", "ok")
+    acts = {"ok": ["Sigmoid", "Tanh", "Relu", "sigmoid", "HardSigmoid",
+                   "Softsign"],
+            "count": ["Sigmoid", "Tanh", "Tanh"],
+            "name": ["Sigmoid", "Tanh", "Tanh", "Sigmoid", "Gelu", "Tanh"],
+            "string": "Sigmoid,Tanh,Tanh,Sigmoid,Tanh,Tanh"}[kind]
+    w = numpy_helper.from_array(np.ones((2, 20, 3), np.float32), "w")
+    r = numpy_helper.from_array(np.ones((2, 20, 5), np.float32), "r")
+    return model(
+        [helper.make_node("LSTM", ["x", "w", "r"], ["y"], name="lstm",
+                          direction="bidirectional", hidden_size=5,
+                          activations=acts, activation_alpha=[0.2])],
+        [vi("x", [7, 2, 3])], [vi("y", [7, 2, 2, 5])], [w, r], opset=14)
+
+
+def untyped_attrs():
+    """IR version 1 style: attributes without a `type` field. `KIND`
+    "empty" or "ambiguous" breaks one."""
+    kind = os.environ.get("KIND", "ok")
+    w = numpy_helper.from_array(np.ones((4, 3, 3, 3), np.float32), "w")
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv",
+                              pads=[1, 1, 1, 1], strides=[2, 2]),
+             helper.make_node("LeakyRelu", ["c"], ["l"], name="lrelu",
+                              alpha=0.25),
+             helper.make_node("Pad", ["l"], ["p"], name="pad",
+                              pads=[0, 0, 1, 1, 0, 0, 1, 1]),
+             helper.make_node("Cast", ["p"], ["y"], name="cast",
+                              to=TensorProto.DOUBLE)]
+    if kind == "empty":
+        nodes[1].attribute[0].ClearField("f")
+    elif kind == "ambiguous":
+        nodes[1].attribute[0].i = 3
+    for n in nodes:
+        for a in n.attribute:
+            a.ClearField("type")
+    m = model(nodes, [vi("x", [1, 3, 8, 8])],
+              [vi("y", [1, 4, 6, 6], TensorProto.DOUBLE)], [w], opset=6)
+    m.ir_version = 3
+    return m
+
+
+def resize10():
+    """Resize-10: inputs X and scales; `KIND` "linear" or "nearest", or
+    "badattr" (an attribute Resize-10 does not have)."""
+    kind = os.environ.get("KIND", "nearest")
+    s = numpy_helper.from_array(np.array([1, 1, 2, 1.5], np.float32), "s")
+    attrs = ({"mode": "nearest", "coordinate_transformation_mode":
+              "half_pixel"} if kind == "badattr" else {"mode": kind})
+    return model([helper.make_node("Resize", ["x", "s"], ["y"], name="rs",
+                                   **attrs)],
+                 [vi("x", [1, 1, 2, 4])], [vi("y", [1, 1, 4, 6])], [s],
+                 opset=10)
+
+
 MODELS = {name: f for name, f in list(globals().items())
           if callable(f) and f.__module__ == "__main__"
-          and name not in ("model", "vi")}
+          and name not in ("model", "vi", "cf_graph")}
 
 if __name__ == "__main__":
     m = MODELS[sys.argv[1]]()

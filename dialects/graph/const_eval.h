@@ -1,0 +1,32 @@
+/* Compile-time evaluation of small integer tensors (shape computations).
+ *
+ * ONNX models often compute shapes at run time from graph.shape, e.g.
+ * Reshape(x, Concat(Slice(Shape(y)), ...)). When the input shapes are
+ * static, such chains are compile-time constants; this evaluator folds them
+ * on the fly so type inference can see the values. Nothing is rewritten.
+ *
+ * Only integer- and bool-valued tensors are evaluated, through a fixed set
+ * of ops (see const_eval.c). Work is bounded: a chain deeper than
+ * KILN_GRAPH_EVAL_MAX_DEPTH ops, or an intermediate tensor above
+ * KILN_GRAPH_EVAL_MAX_ELEMENTS elements, is simply not a compile-time value.
+ * Integer arithmetic is signed and wraps to the element type's width, as
+ * ONNX's two's-complement integer types do. */
+#ifndef KILN_DIALECTS_GRAPH_CONST_EVAL_H
+#define KILN_DIALECTS_GRAPH_CONST_EVAL_H
+
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+#define KILN_GRAPH_EVAL_MAX_DEPTH 64
+#define KILN_GRAPH_EVAL_MAX_ELEMENTS 1024
+
+/// Evaluates the integer (or i1) tensor `v` at compile time. Copies up to
+/// `cap` elements, row-major and sign-extended to int64 (i1 as 0 or 1), into
+/// `out` (which may be NULL when `cap` is 0) and returns the element count.
+/// Returns -1 when `v` is null or not a compile-time value. A graph.constant
+/// is read whatever its size; computed values are bounded as above. Emits no
+/// diagnostics.
+intptr_t kilnGraphEvalConstantInts(MlirValue v, int64_t *out, intptr_t cap);
+
+#endif

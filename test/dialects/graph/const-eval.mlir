@@ -1,0 +1,148 @@
+// graph-verify sees through compile-time shape computations: operands that
+// are chains of shape/size/slice/concat/gather/arithmetic/... over static
+// shapes and constants give static result types (const_eval.c). Each
+// positive function declares the exact static types; each negative_ one
+// declares a wrong static type, and the error shows the static type that
+// inference derived.
+// RUN: kiln-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(graph-verify))'
+
+// LayerNormalization's expansion: Y = Reshape(Y2D, Shape(X)) and the
+// reduced shape Concat(Slice(Shape(X), 0, axis), ConstantOfShape(Size(...)
+// - axis)).
+func.func @layer_norm_shapes(%x: tensor<2x3x5xf32>, %y: tensor<2x15xf32>, %m: tensor<2x1xf32>) -> (tensor<2x3x5xf32>, tensor<2x1x1xf32>) {
+  %s = "graph.shape"(%x) : (tensor<2x3x5xf32>) -> tensor<3xi64>
+  %rank = "graph.size"(%s) : (tensor<3xi64>) -> tensor<i64>
+  %zero = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %axis = "graph.constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %prefix = "graph.slice"(%s, %zero, %axis) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<3xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %n = "graph.sub"(%rank, %axis) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %suffix = "graph.constant_of_shape"(%n) {value = dense<1> : tensor<1xi64>} : (tensor<1xi64>) -> tensor<2xi64>
+  %reduced = "graph.concat"(%prefix, %suffix) {axis = 0 : i64} : (tensor<1xi64>, tensor<2xi64>) -> tensor<3xi64>
+  %0 = "graph.reshape"(%y, %s) : (tensor<2x15xf32>, tensor<3xi64>) -> tensor<2x3x5xf32>
+  %1 = "graph.reshape"(%m, %reduced) : (tensor<2x1xf32>, tensor<3xi64>) -> tensor<2x1x1xf32>
+  return %0, %1 : tensor<2x3x5xf32>, tensor<2x1x1xf32>
+}
+
+// -----
+
+func.func @negative_reshape_static(%x: tensor<2x3x5xf32>, %y: tensor<2x15xf32>) {
+  %s = "graph.shape"(%x) : (tensor<2x3x5xf32>) -> tensor<3xi64>
+  %b = "graph.constant"() {value = dense<[-2]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %e = "graph.constant"() {value = dense<[3]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %tail = "graph.slice"(%s, %b, %e) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<3xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %m1 = "graph.constant"() {value = dense<[-1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %shape = "graph.concat"(%m1, %tail) {axis = 0 : i64} : (tensor<1xi64>, tensor<2xi64>) -> tensor<3xi64>
+  // expected-error @+1 {{'graph.reshape' op result #0 has type tensor<2x15x1xf32>, but its operands and attributes imply tensor<2x3x5xf32>}}
+  %0 = "graph.reshape"(%y, %shape) : (tensor<2x15xf32>, tensor<3xi64>) -> tensor<2x15x1xf32>
+  return
+}
+
+// -----
+
+// Expand's shape: the data's shape with its first dim taken from another
+// tensor (Gather with a negative index) and a Where on a comparison.
+func.func @expand_gather_where(%x: tensor<4x6xf32>, %b: tensor<6xf32>) -> tensor<4x6xf32> {
+  %s = "graph.shape"(%x) : (tensor<4x6xf32>) -> tensor<2xi64>
+  %i = "graph.constant"() {value = dense<[-2, -1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %g = "graph.gather"(%s, %i) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %six = "graph.constant"() {value = dense<6> : tensor<i64>} : () -> tensor<i64>
+  %one = "graph.constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %is6 = "graph.equal"(%g, %six) : (tensor<2xi64>, tensor<i64>) -> tensor<2xi1>
+  %shape = "graph.where"(%is6, %one, %g) : (tensor<2xi1>, tensor<i64>, tensor<2xi64>) -> tensor<2xi64>
+  %0 = "graph.expand"(%b, %shape) : (tensor<6xf32>, tensor<2xi64>) -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
+
+// -----
+
+func.func @negative_expand_static(%x: tensor<4x6xf32>, %b: tensor<1xf32>) {
+  %s = "graph.shape"(%x) : (tensor<4x6xf32>) -> tensor<2xi64>
+  %two = "graph.constant"() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
+  %shape = "graph.mul"(%s, %two) : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  // expected-error @+1 {{'graph.expand' op result #0 has type tensor<4x6xf32>, but its operands and attributes imply tensor<8x12xf32>}}
+  %0 = "graph.expand"(%b, %shape) : (tensor<1xf32>, tensor<2xi64>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+// A computed shape that contradicts the data is now an error at compile
+// time (it used to be a dynamic result).
+func.func @negative_expand_incompatible(%x: tensor<4x6xf32>, %b: tensor<6xf32>) {
+  %s = "graph.shape"(%x) : (tensor<4x6xf32>) -> tensor<2xi64>
+  %two = "graph.constant"() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
+  %shape = "graph.mul"(%s, %two) : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  // expected-error @+1 {{'graph.expand' op input of type tensor<6xf32> cannot be broadcast to shape [8, 12]}}
+  %0 = "graph.expand"(%b, %shape) : (tensor<6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// Tile's repeats: Concat(Constant, Div(Shape, 2)) after a Cast to i32 and
+// back (values survive both casts).
+func.func @tile_div_cast(%x: tensor<4x6xf32>) -> tensor<8x18xf32> {
+  %s = "graph.shape"(%x) : (tensor<4x6xf32>) -> tensor<2xi64>
+  %s32 = "graph.cast"(%s) {to = i32} : (tensor<2xi64>) -> tensor<2xi32>
+  %two = "graph.constant"() {value = dense<2> : tensor<i32>} : () -> tensor<i32>
+  %half = "graph.div"(%s32, %two) : (tensor<2xi32>, tensor<i32>) -> tensor<2xi32>
+  %h64 = "graph.cast"(%half) {to = i64} : (tensor<2xi32>) -> tensor<2xi64>
+  %b = "graph.constant"() {value = dense<[1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %e = "graph.constant"() {value = dense<[2]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %last = "graph.slice"(%h64, %b, %e) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %first = "graph.slice"(%h64, %b, %b) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<0xi64>
+  %lf = "graph.concat"(%first, %last) {axis = 0 : i64} : (tensor<0xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %reps = "graph.concat"(%h64, %lf) {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>) -> tensor<3xi64>
+  %k = "graph.constant"() {value = dense<[0, 1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %rk = "graph.gather"(%reps, %k) : (tensor<3xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %0 = "graph.tile"(%x, %rk) : (tensor<4x6xf32>, tensor<2xi64>) -> tensor<8x18xf32>
+  return %0 : tensor<8x18xf32>
+}
+
+// -----
+
+// Range(0, Size(x), 1) and ConstantOfShape(ReduceProd(Shape) ++ Max(...)).
+func.func @range_constant_of_shape(%x: tensor<4x6xf32>) -> (tensor<24xi64>, tensor<24x6xi32>) {
+  %zero = "graph.constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %one = "graph.constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %n = "graph.size"(%x) : (tensor<4x6xf32>) -> tensor<i64>
+  %0 = "graph.range"(%zero, %n, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<24xi64>
+  %s = "graph.shape"(%x) : (tensor<4x6xf32>) -> tensor<2xi64>
+  %p = "graph.reduce_prod"(%s) : (tensor<2xi64>) -> tensor<1xi64>
+  %m = "graph.reduce_sum"(%s) {keepdims = 0 : i64} : (tensor<2xi64>) -> tensor<i64>
+  %neg = "graph.neg"(%m) : (tensor<i64>) -> tensor<i64>
+  %abs = "graph.abs"(%neg) : (tensor<i64>) -> tensor<i64>
+  %ax = "graph.constant"() {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %u = "graph.unsqueeze"(%abs, %ax) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %lim = "graph.constant"() {value = dense<6> : tensor<1xi64>} : () -> tensor<1xi64>
+  %c = "graph.min"(%u, %lim) : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %d = "graph.concat"(%p, %c) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %1 = "graph.constant_of_shape"(%d) {value = dense<3> : tensor<1xi32>} : (tensor<2xi64>) -> tensor<24x6xi32>
+  return %0, %1 : tensor<24xi64>, tensor<24x6xi32>
+}
+
+// -----
+
+func.func @negative_constant_of_shape_static(%x: tensor<4x6xf32>) {
+  %s = "graph.shape"(%x) : (tensor<4x6xf32>) -> tensor<2xi64>
+  %k = "graph.constant"() {value = dense<5> : tensor<i64>} : () -> tensor<i64>
+  %lt = "graph.less"(%s, %k) : (tensor<2xi64>, tensor<i64>) -> tensor<2xi1>
+  %gt = "graph.greater"(%s, %k) : (tensor<2xi64>, tensor<i64>) -> tensor<2xi1>
+  %n = "graph.not"(%lt) : (tensor<2xi1>) -> tensor<2xi1>
+  %d = "graph.cast"(%n) {to = i64} : (tensor<2xi1>) -> tensor<2xi64>
+  %g = "graph.cast"(%gt) {to = i64} : (tensor<2xi1>) -> tensor<2xi64>
+  %sum = "graph.add"(%d, %g) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  // expected-error @+1 {{'graph.constant_of_shape' op result #0 has type tensor<1x1xi64>, but its operands and attributes imply tensor<0x2xi64>}}
+  %0 = "graph.constant_of_shape"(%sum) {value = dense<0> : tensor<1xi64>} : (tensor<2xi64>) -> tensor<1x1xi64>
+  return
+}
+
+// -----
+
+// Values that are not compile-time ones leave dims dynamic, as before.
+func.func @dynamic_stays_dynamic(%x: tensor<?x6xf32>, %y: tensor<24xf32>) -> tensor<?x6xf32> {
+  %s = "graph.shape"(%x) : (tensor<?x6xf32>) -> tensor<2xi64>
+  %0 = "graph.reshape"(%y, %s) : (tensor<24xf32>, tensor<2xi64>) -> tensor<?x6xf32>
+  return %0 : tensor<?x6xf32>
+}
+
