@@ -2,7 +2,8 @@
  * max_pool, average_pool, the global pools and max_unpool. The window
  * attributes (auto_pad, kernel_shape, strides, dilations, pads, ceil_mode)
  * and the output-size arithmetic over them are shared by all of them; the
- * table entries are in ops_nn.c.
+ * table entries are in ops_nn.c. kilnNNConvShape (conv_shape.h) also serves
+ * the Quant family's integer convs.
  *
  * The shape rules follow the ONNX operator docs of the latest opset and
  * ONNX's own shape inference; where ONNX leaves a case open, the choice is
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/graph/conv_shape.h"
 #include "mlir-c/BuiltinTypes.h"
 
 /* ---------------------------------------------------------------------- */
@@ -78,10 +80,10 @@ typedef struct Window {
 } Window;
 
 /* Reads the window attributes for n spatial dims. `weight` is the conv
- * weight whose dims 2.. give the kernel when kernel_shape is absent, or a
- * null type for pools (where kernel_shape is required). */
+ * weight (operand wi) whose dims 2.. give the kernel when kernel_shape is
+ * absent, or a null type for pools (where kernel_shape is required). */
 static MlirLogicalResult readWindow(const KilnInferContext *c, intptr_t n,
-                                    MlirType weight, Window *w) {
+                                    intptr_t wi, MlirType weight, Window *w) {
   bool hasKernel, hasPads;
   w->n = n;
   if (failed(
@@ -102,8 +104,9 @@ static MlirLogicalResult readWindow(const KilnInferContext *c, intptr_t n,
       KilnStrBuf a = {0}, b = {0};
       kilnInferError(c,
                      "attribute 'kernel_shape' %s does not match the "
-                     "spatial dimensions of operand 'w' (%s)",
-                     intsStr(&a, w->kernel, n), kilnNNTypeStr(&b, weight));
+                     "spatial dimensions of operand '%s' (%s)",
+                     intsStr(&a, w->kernel, n), c->op->operands[wi].name,
+                     kilnNNTypeStr(&b, weight));
       kilnStrBufDestroy(&a);
       kilnStrBufDestroy(&b);
       return mlirLogicalResultFailure();
@@ -230,10 +233,10 @@ static MlirLogicalResult checkBias(const KilnInferContext *c, intptr_t i,
   return kilnNNRequireVector(c, i, b, n, "one value per output channel");
 }
 
-/* The checks conv and conv_transpose share: x and w float, same element
- * type, same rank with 1 to 3 spatial dims, group >= 1. */
+/* The operand checks conv and conv_transpose share before their shapes:
+ * x and w ranked and float, with the same element type. */
 static MlirLogicalResult convOperands(const KilnInferContext *c, MlirType *x,
-                                      MlirType *w, int64_t *group) {
+                                      MlirType *w) {
   *x = kilnInferRankedOperand(c, 0);
   if (mlirTypeIsNull(*x))
     return mlirLogicalResultFailure();
@@ -241,18 +244,27 @@ static MlirLogicalResult convOperands(const KilnInferContext *c, MlirType *x,
   if (mlirTypeIsNull(*w) || failed(kilnNNRequireFloat(c, 0, *x)) ||
       failed(kilnNNRequireSameElement(c, 0, *x, 1, *w)))
     return mlirLogicalResultFailure();
-  intptr_t r = rankOf(*x);
+  return ok();
+}
+
+/* The shape checks every conv shares: x (operand xi) and w (operand wi) of
+ * one rank with 1 to 3 spatial dims, group >= 1. */
+static MlirLogicalResult convRanks(const KilnInferContext *c, intptr_t xi,
+                                   MlirType x, intptr_t wi, MlirType w,
+                                   int64_t *group) {
+  const char *xn = c->op->operands[xi].name, *wn = c->op->operands[wi].name;
+  intptr_t r = rankOf(x);
   if (r < 3 || r > 5)
     return kilnInferError(c,
-                          "operand 'x' must have rank 3, 4 or 5 (N x C x D1 "
+                          "operand '%s' must have rank 3, 4 or 5 (N x C x D1 "
                           "... Dn with 1 to 3 spatial dimensions), got rank "
                           "%ld",
-                          (long)r);
-  if (rankOf(*w) != r)
+                          xn, (long)r);
+  if (rankOf(w) != r)
     return kilnInferError(c,
-                          "operand 'w' must have the rank of 'x' (%ld), "
+                          "operand '%s' must have the rank of '%s' (%ld), "
                           "got rank %ld",
-                          (long)r, (long)rankOf(*w));
+                          wn, xn, (long)r, (long)rankOf(w));
   *group = kilnInferAttrInt(c, "group", 1);
   if (*group < 1)
     return kilnInferError(c, "attribute 'group' must be positive, got %ld",
@@ -260,34 +272,49 @@ static MlirLogicalResult convOperands(const KilnInferContext *c, MlirType *x,
   return ok();
 }
 
-MlirLogicalResult kilnNNInferConv(KilnInferContext *c) {
-  MlirType x, w;
+MlirLogicalResult kilnNNConvShape(const KilnInferContext *c, intptr_t xi,
+                                  MlirType x, intptr_t wi, MlirType w,
+                                  int64_t *shape) {
+  const char *xn = c->op->operands[xi].name, *wn = c->op->operands[wi].name;
   int64_t group;
-  Window win;
-  if (failed(kilnNNCheckResults(c, 1, 1)) ||
-      failed(convOperands(c, &x, &w, &group)))
+  if (failed(convRanks(c, xi, x, wi, w, &group)))
     return mlirLogicalResultFailure();
   /* W is M x C/group x k1 ... kn. */
   int64_t channels = dim(x, 1), m = dim(w, 0), perGroup = dim(w, 1);
   if (known(channels) && known(perGroup) &&
       (channels % group != 0 || channels / group != perGroup))
     return kilnInferError(c,
-                          "operand 'x' has %ld channels but 'w' expects "
-                          "%ld per group (w dimension 1) times group %ld",
-                          (long)channels, (long)perGroup, (long)group);
+                          "operand '%s' has %ld channels but '%s' expects "
+                          "%ld per group (%s dimension 1) times group %ld",
+                          xn, (long)channels, wn, (long)perGroup, wn,
+                          (long)group);
   if (known(m) && m % group != 0)
     return kilnInferError(c,
-                          "output channels (w dimension 0) %ld are not "
+                          "output channels (%s dimension 0) %ld are not "
                           "divisible by group %ld",
-                          (long)m, (long)group);
+                          wn, (long)m, (long)group);
   intptr_t r = rankOf(x);
-  if (failed(checkBias(c, 2, x, m)) || failed(readWindow(c, r - 2, w, &win)))
+  Window win;
+  if (failed(readWindow(c, r - 2, wi, w, &win)))
     return mlirLogicalResultFailure();
-  int64_t shape[KILN_MAX_RANK] = {dim(x, 0), m};
+  shape[0] = dim(x, 0);
+  shape[1] = m;
   for (intptr_t i = 0; i < r - 2; ++i)
     if (failed(windowOutDim(c, &win, i, dim(x, i + 2), &shape[i + 2])))
       return mlirLogicalResultFailure();
-  c->resultTypes[0] = kilnInferTensorType(r, shape, elt(x));
+  return ok();
+}
+
+MlirLogicalResult kilnNNInferConv(KilnInferContext *c) {
+  MlirType x, w;
+  int64_t shape[KILN_MAX_RANK];
+  /* The bias is checked last: its length is the output channel count, which
+   * is only meaningful once w's rank is known to be right. */
+  if (failed(kilnNNCheckResults(c, 1, 1)) || failed(convOperands(c, &x, &w)) ||
+      failed(kilnNNConvShape(c, 0, x, 1, w, shape)) ||
+      failed(checkBias(c, 2, x, shape[1])))
+    return mlirLogicalResultFailure();
+  c->resultTypes[0] = kilnInferTensorType(rankOf(x), shape, elt(x));
   return ok();
 }
 
@@ -318,8 +345,8 @@ MlirLogicalResult kilnNNInferConvTranspose(KilnInferContext *c) {
   MlirType x, w;
   int64_t group;
   Window win;
-  if (failed(kilnNNCheckResults(c, 1, 1)) ||
-      failed(convOperands(c, &x, &w, &group)))
+  if (failed(kilnNNCheckResults(c, 1, 1)) || failed(convOperands(c, &x, &w)) ||
+      failed(convRanks(c, 0, x, 1, w, &group)))
     return mlirLogicalResultFailure();
   /* W is C x M/group x k1 ... kn. */
   int64_t channels = dim(x, 1), wc = dim(w, 0), perGroup = dim(w, 1);
@@ -342,7 +369,7 @@ MlirLogicalResult kilnNNInferConvTranspose(KilnInferContext *c) {
   intptr_t r = rankOf(x), n = r - 2;
   int64_t padding[KILN_MAX_RANK], outShape[KILN_MAX_RANK];
   bool hasOut;
-  if (failed(checkBias(c, 2, x, m)) || failed(readWindow(c, n, w, &win)) ||
+  if (failed(checkBias(c, 2, x, m)) || failed(readWindow(c, n, 1, w, &win)) ||
       failed(readTransposeAttrs(c, &win, padding, outShape, &hasOut)))
     return mlirLogicalResultFailure();
   int64_t shape[KILN_MAX_RANK] = {dim(x, 0), m};
@@ -377,7 +404,7 @@ static MlirLogicalResult inferPool(KilnInferContext *c, bool isMax) {
     return mlirLogicalResultFailure();
   Window win;
   intptr_t r = rankOf(x);
-  if (failed(readWindow(c, r - 2, (MlirType){NULL}, &win)))
+  if (failed(readWindow(c, r - 2, -1, (MlirType){NULL}, &win)))
     return mlirLogicalResultFailure();
   int64_t shape[KILN_MAX_RANK] = {dim(x, 0), dim(x, 1)};
   for (intptr_t i = 0; i < r - 2; ++i)

@@ -8,9 +8,9 @@
  * intN, uiN = uintN, f8E4M3FN/f8E4M3FNUZ/f8E5M2/f8E5M2FNUZ = the float8
  * types. A scale or zero point that ONNX calls a scalar may also be a 1-D
  * tensor of one element (ONNX's own node tests and ONNX Runtime use that
- * form). The conv window arithmetic is in ops_quant_conv.c. */
-#include "dialects/graph/ops_quant.h"
+ * form). The conv window arithmetic is graph.conv's (conv_shape.h). */
 #include "dialects/common/diag.h"
+#include "dialects/graph/conv_shape.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/op_table.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -516,7 +516,7 @@ static MlirLogicalResult inferConvInteger(KilnInferContext *c) {
   if (failed(checkOneResult(c, 1)) ||
       mlirTypeIsNull(x = operandOf(c, 0, Q_INT8)) ||
       mlirTypeIsNull(w = operandOf(c, 1, Q_INT8)) ||
-      failed(kilnQuantConvShape(c, 0, x, 1, w, shape)))
+      failed(kilnNNConvShape(c, 0, x, 1, w, shape)))
     return mlirLogicalResultFailure();
   zx = zeroPointOf(c, 2, 0, x, &bad);
   if (bad || (!mlirTypeIsNull(zx) && failed(requirePerTensor(c, 2, zx))))
@@ -539,7 +539,7 @@ static MlirLogicalResult inferQLinearConv(KilnInferContext *c) {
       mlirTypeIsNull(x = operandOf(c, 0, Q_INT8)) ||
       mlirTypeIsNull(w = operandOf(c, 3, Q_INT8)) ||
       mlirTypeIsNull(y = operandOf(c, 7, Q_INT8)) ||
-      failed(kilnQuantConvShape(c, 0, x, 3, w, shape)) ||
+      failed(kilnNNConvShape(c, 0, x, 3, w, shape)) ||
       failed(readPair(c, 1, 0, x, Q_F32, &s, &z)) ||
       failed(requirePerTensor(c, 1, s)) ||
       failed(readPair(c, 4, 3, w, Q_F32, &s, &z)) ||

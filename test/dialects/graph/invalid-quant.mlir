@@ -2,8 +2,8 @@
 
 // One case per error the quant ops report: IRDL's structural checks and the
 // op table's attribute kinds first, then every element-type, scale/zero-point
-// shape, matmul, conv and attribute-value rule of ops_quant.c and
-// ops_quant_conv.c.
+// shape, matmul and attribute-value rule of ops_quant.c, and each error of the
+// conv shape rules it shares with graph.conv (kilnNNConvShape, conv_shape.h).
 
 func.func @negative_quantize_missing_scale(%x: tensor<4xf32>) {
   // expected-error @+1 {{expects at least 2 operands, but got 1}}
@@ -279,7 +279,7 @@ func.func @negative_conv_integer_group(%x: tensor<1x3x5x5xui8>, %w: tensor<2x3x3
 // -----
 
 func.func @negative_conv_integer_channels(%x: tensor<1x4x5x5xui8>, %w: tensor<2x3x3x3xui8>) {
-  // expected-error @+1 {{operand 'x' has 4 channels but 'w' expects 3 per group (dimension 1) times group 1}}
+  // expected-error @+1 {{operand 'x' has 4 channels but 'w' expects 3 per group (w dimension 1) times group 1}}
   %0 = "graph.conv_integer"(%x, %w) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<1x4x5x5xui8>, tensor<2x3x3x3xui8>) -> tensor<1x2x3x3xi32>
   return
 }
@@ -287,7 +287,7 @@ func.func @negative_conv_integer_channels(%x: tensor<1x4x5x5xui8>, %w: tensor<2x
 // -----
 
 func.func @negative_conv_integer_output_groups(%x: tensor<1x4x5x5xui8>, %w: tensor<3x2x3x3xui8>) {
-  // expected-error @+1 {{output channels ('w' dimension 0) 3 are not divisible by group 2}}
+  // expected-error @+1 {{output channels (w dimension 0) 3 are not divisible by group 2}}
   %0 = "graph.conv_integer"(%x, %w) {group = 2 : i64, operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<1x4x5x5xui8>, tensor<3x2x3x3xui8>) -> tensor<1x3x3x3xi32>
   return
 }
@@ -361,5 +361,14 @@ func.func @negative_qlinear_conv_bias(%x: tensor<1x3x5x5xui8>, %s: tensor<f32>, 
 func.func @negative_qlinear_conv_f16_scale(%x: tensor<1x3x5x5xui8>, %s: tensor<f32>, %h: tensor<f16>, %z: tensor<ui8>, %w: tensor<2x3x3x3xui8>) {
   // expected-error @+1 {{operand 'x_scale' has element type f16, expected f32}}
   %0 = "graph.qlinear_conv"(%x, %h, %z, %w, %s, %z, %s, %z) : (tensor<1x3x5x5xui8>, tensor<f16>, tensor<ui8>, tensor<2x3x3x3xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x3x3xui8>
+  return
+}
+
+// -----
+
+// qlinear_conv's weight is operand 3: the shared conv rules name it.
+func.func @negative_qlinear_conv_channels(%x: tensor<1x4x5x5xui8>, %s: tensor<f32>, %z: tensor<ui8>, %w: tensor<2x3x3x3xui8>) {
+  // expected-error @+1 {{operand 'x' has 4 channels but 'w' expects 3 per group (w dimension 1) times group 1}}
+  %0 = "graph.qlinear_conv"(%x, %s, %z, %w, %s, %z, %s, %z) : (tensor<1x4x5x5xui8>, tensor<f32>, tensor<ui8>, tensor<2x3x3x3xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x3x3xui8>
   return
 }
