@@ -34,6 +34,9 @@ static void usage(FILE *out) {
       "                   (e.g. x=1x3x224x224); repeatable\n"
       "  -o, --output=F   write to F (replaced only on success; default\n"
       "                   stdout)\n"
+      "  --mlir-print-debuginfo\n"
+      "                   print each op's location: the ONNX node's name\n"
+      "                   and op type, in the model file\n"
       "  -h, --help       show this help\n"
       "      --version    show the version\n",
       kProg);
@@ -86,6 +89,7 @@ typedef struct Options {
   const char *emit;
   KilnOnnxInputShape *shapes; /* owns each dims array (names are argv) */
   intptr_t numShapes;
+  bool debugInfo; /* --mlir-print-debuginfo: print each op's location */
 } Options;
 
 static void optionsDestroy(Options *o) {
@@ -140,13 +144,14 @@ static bool parseInputShape(char *text, KilnOnnxInputShape *out) {
 
 /* Parses argv; returns -1 to go on, else the exit code. */
 static int parseArgs(int argc, char **argv, Options *o) {
-  enum { kVersion = 256, kEmit, kInputShape };
+  enum { kVersion = 256, kEmit, kInputShape, kDebugInfo };
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
       {"input-shape", required_argument, NULL, kInputShape},
       {"output", required_argument, NULL, 'o'},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, kVersion},
+      {"mlir-print-debuginfo", no_argument, NULL, kDebugInfo},
       {NULL, 0, NULL, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "o:h", longOpts, NULL)) != -1) {
@@ -164,6 +169,9 @@ static int parseArgs(int argc, char **argv, Options *o) {
       break;
     case 'o':
       o->output = optarg;
+      break;
+    case kDebugInfo:
+      o->debugInfo = true;
       break;
     case 'h':
       usage(stdout);
@@ -194,7 +202,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
 }
 
 /* Prints `op` to `path`; false after reporting a write failure. */
-static bool writeModule(MlirOperation op, const char *path) {
+static bool writeModule(MlirOperation op, const char *path, bool debugInfo) {
   /* Streamed, not buffered: a model's weights print as megabytes of hex,
    * and a second copy in memory would double the tool's peak. */
   KilnToolOutput out;
@@ -202,7 +210,10 @@ static bool writeModule(MlirOperation op, const char *path) {
     toolError("cannot write '%s'", path);
     return false;
   }
-  mlirOperationPrint(op, kilnToolOutputCallback, &out);
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  mlirOpPrintingFlagsEnableDebugInfo(flags, debugInfo, /*prettyForm=*/false);
+  mlirOperationPrintWithFlags(op, flags, kilnToolOutputCallback, &out);
+  mlirOpPrintingFlagsDestroy(flags);
   kilnToolOutputWrite(&out, "\n", 1);
   if (!kilnToolOutputCommit(&out, path)) {
     toolError("cannot write '%s'", path);
@@ -256,7 +267,7 @@ int main(int argc, char **argv) {
   if (!mlirOperationVerify(op) ||
       mlirLogicalResultIsFailure(kilnGraphVerify(op)))
     goto out_module;
-  if (writeModule(op, o.output))
+  if (writeModule(op, o.output, o.debugInfo))
     rc = 0;
 out_module:
   mlirModuleDestroy(module);
