@@ -1,0 +1,157 @@
+/* KilnTensor: a dense, row-major host tensor that owns its data. */
+#include "runtime/tensor.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/status.h"
+
+struct KilnTensor {
+  KilnElementType type;
+  int64_t rank;
+  int64_t dims[KILN_TENSOR_MAX_RANK];
+  int64_t elementCount;
+  size_t byteSize;
+  /* Never NULL: at least one byte is allocated, so empty tensors have a
+   * valid pointer too. */
+  void *data;
+  char *name;
+};
+
+size_t kilnElementTypeGetSize(KilnElementType type) {
+  switch (type) {
+  case KILN_ELEMENT_TYPE_I8:
+  case KILN_ELEMENT_TYPE_U8:
+  case KILN_ELEMENT_TYPE_BOOL:
+    return 1;
+  case KILN_ELEMENT_TYPE_F16:
+  case KILN_ELEMENT_TYPE_BF16:
+  case KILN_ELEMENT_TYPE_I16:
+  case KILN_ELEMENT_TYPE_U16:
+    return 2;
+  case KILN_ELEMENT_TYPE_F32:
+  case KILN_ELEMENT_TYPE_I32:
+  case KILN_ELEMENT_TYPE_U32:
+    return 4;
+  case KILN_ELEMENT_TYPE_F64:
+  case KILN_ELEMENT_TYPE_I64:
+  case KILN_ELEMENT_TYPE_U64:
+    return 8;
+  }
+  return 0;
+}
+
+const char *kilnElementTypeGetName(KilnElementType type) {
+  static const char *const names[] = {"f16", "bf16", "f32", "f64", "i8",
+                                      "i16", "i32",  "i64", "u8",  "u16",
+                                      "u32", "u64",  "bool"};
+  if ((unsigned)type >= sizeof(names) / sizeof(names[0]))
+    return "?";
+  return names[type];
+}
+
+KilnStatus *kilnTensorComputeByteSize(KilnElementType type, int64_t rank,
+                                      const int64_t *dims, size_t *outBytes) {
+  *outBytes = 0;
+  size_t elemSize = kilnElementTypeGetSize(type);
+  if (elemSize == 0)
+    return kilnStatusCreatef("unknown element type %d", (int)type);
+  if (rank < 0 || rank > KILN_TENSOR_MAX_RANK)
+    return kilnStatusCreatef("rank %lld is outside 0..%d", (long long)rank,
+                             KILN_TENSOR_MAX_RANK);
+  /* Bounded by both SIZE_MAX bytes and INT64_MAX elements, so element
+   * counts and byte offsets never overflow downstream either. */
+  uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX
+                       ? (uint64_t)SIZE_MAX
+                       : (uint64_t)INT64_MAX;
+  bool empty = false;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (dims[i] < 0)
+      return kilnStatusCreatef("dim %lld is negative (%lld)", (long long)i,
+                               (long long)dims[i]);
+    empty |= dims[i] == 0;
+  }
+  /* A zero dim makes the tensor empty whatever the other dims are. */
+  uint64_t bytes = empty ? 0 : elemSize;
+  for (int64_t i = 0; i < rank && !empty; ++i) {
+    uint64_t d = (uint64_t)dims[i];
+    if (bytes > limit / d)
+      return kilnStatusCreatef("tensor size overflows (dim %lld = %lld)",
+                               (long long)i, (long long)dims[i]);
+    bytes *= d;
+  }
+  *outBytes = (size_t)bytes;
+  return NULL;
+}
+
+KilnStatus *kilnTensorCreate(KilnElementType type, int64_t rank,
+                             const int64_t *dims, KilnTensor **out) {
+  *out = NULL;
+  size_t bytes;
+  KilnStatus *status = kilnTensorComputeByteSize(type, rank, dims, &bytes);
+  if (status)
+    return status;
+  void *data = calloc(bytes ? bytes : 1, 1);
+  if (!data)
+    return kilnStatusCreatef("cannot allocate %zu bytes for a tensor", bytes);
+  KilnTensor *t = calloc(1, sizeof(*t));
+  if (!t)
+    abort();
+  t->type = type;
+  t->rank = rank;
+  for (int64_t i = 0; i < rank; ++i)
+    t->dims[i] = dims[i];
+  /* Not the product of the dims: with a zero dim the others may overflow. */
+  t->elementCount = (int64_t)(bytes / kilnElementTypeGetSize(type));
+  t->byteSize = bytes;
+  t->data = data;
+  *out = t;
+  return NULL;
+}
+
+void kilnTensorDestroy(KilnTensor *tensor) {
+  if (!tensor)
+    return;
+  free(tensor->data);
+  free(tensor->name);
+  free(tensor);
+}
+
+KilnElementType kilnTensorGetElementType(const KilnTensor *tensor) {
+  return tensor->type;
+}
+
+int64_t kilnTensorGetRank(const KilnTensor *tensor) { return tensor->rank; }
+
+const int64_t *kilnTensorGetDims(const KilnTensor *tensor) {
+  return tensor->dims;
+}
+
+int64_t kilnTensorGetElementCount(const KilnTensor *tensor) {
+  return tensor->elementCount;
+}
+
+size_t kilnTensorGetByteSize(const KilnTensor *tensor) {
+  return tensor->byteSize;
+}
+
+void *kilnTensorGetData(KilnTensor *tensor) { return tensor->data; }
+
+const void *kilnTensorGetConstData(const KilnTensor *tensor) {
+  return tensor->data;
+}
+
+const char *kilnTensorGetName(const KilnTensor *tensor) { return tensor->name; }
+
+void kilnTensorSetName(KilnTensor *tensor, const char *name) {
+  free(tensor->name);
+  tensor->name = NULL;
+  if (!name)
+    return;
+  size_t n = strlen(name) + 1;
+  tensor->name = malloc(n);
+  if (!tensor->name)
+    abort();
+  memcpy(tensor->name, name, n);
+}
