@@ -9,9 +9,11 @@
  * result types by ONNX's shape rules, and check the types the model
  * declares against them.
  *
- * Memory: a model file is mapped, not read, and unmapped right after
- * protobuf-c has unpacked it (into its own copy); each initializer's bytes
- * then move into MLIR (onnx_tensor.h) and leave the message. */
+ * Memory: a model file is mapped, not read, and unpacked by wire_scan.h,
+ * which drops the file's pages behind each initializer once protobuf-c
+ * has copied it out, so the weights are held about once; each
+ * initializer's bytes then move into MLIR (onnx_tensor.h) and leave the
+ * message. */
 #define _POSIX_C_SOURCE 200809L /* mmap, fstat */
 
 #include "kiln/onnx.h"
@@ -32,6 +34,7 @@
 #include "conversions/onnx-to-graph/onnx_tensor.h"
 #include "conversions/onnx-to-graph/opset_compat.h"
 #include "conversions/onnx-to-graph/topo_sort.h"
+#include "conversions/onnx-to-graph/wire_scan.h"
 #include "dialects/common/diag.h"
 #include "dialects/graph/op_table.h"
 #include "kiln/graph.h"
@@ -731,11 +734,12 @@ static bool checkOpset(Importer *im) {
   return true;
 }
 
-/* Unpacks a serialized ModelProto; NULL after an error at `fileLoc`. */
-static Onnx__ModelProto *unpackModel(const void *data, size_t len,
+/* Unpacks a serialized ModelProto (dropping the pages of `data`, a file
+ * mapping, as it goes with `release`); NULL after an error at `fileLoc`. */
+static Onnx__ModelProto *unpackModel(const void *data, size_t len, bool release,
                                      const char *name, MlirLocation fileLoc) {
   Onnx__ModelProto *model =
-      onnx__model_proto__unpack(NULL, len, (const uint8_t *)data);
+      kilnOnnxUnpackModel((const uint8_t *)data, len, release);
   if (!model)
     kilnEmitErrorf(fileLoc,
                    "'%s' is not a valid ONNX model (protobuf "
@@ -800,7 +804,7 @@ kilnOnnxImportBufferWithOptions(MlirContext ctx, const void *data, size_t len,
   if (!loadDialects(ctx, name))
     return (MlirModule){NULL};
   Onnx__ModelProto *model = unpackModel(
-      data, len, name, mlirLocationFileLineColGet(ctx, str(name), 0, 0));
+      data, len, false, name, mlirLocationFileLineColGet(ctx, str(name), 0, 0));
   return model ? importModel(ctx, model, name, NULL, options)
                : (MlirModule){NULL};
 }
@@ -834,7 +838,7 @@ MlirModule kilnOnnxImportFileWithOptions(MlirContext ctx, const char *path,
       close(fd);
     return (MlirModule){NULL};
   }
-  /* Mapped rather than read, so the bytes leave memory as soon as
+  /* Mapped rather than read, so the bytes can leave memory as soon as
    * protobuf-c has copied them out. */
   size_t len = (size_t)st.st_size;
   void *data = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
@@ -843,7 +847,8 @@ MlirModule kilnOnnxImportFileWithOptions(MlirContext ctx, const char *path,
     kilnEmitErrorf(loc, "cannot read '%s': %s", path, strerror(errno));
     return (MlirModule){NULL};
   }
-  Onnx__ModelProto *model = unpackModel(data ? data : "", len, path, loc);
+  Onnx__ModelProto *model =
+      unpackModel(data ? data : "", len, data != NULL, path, loc);
   if (data)
     munmap(data, len);
   if (!model)
