@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conversions/onnx-to-graph/import_util.h"
 #include "conversions/onnx-to-graph/onnx_attr.h"
 #include "dialects/common/diag.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -46,25 +47,13 @@ static bool is(const Onnx__NodeProto *n, const char *opType) {
   return strcmp(n->op_type, opType) == 0;
 }
 
-static MlirNamedAttribute named(MlirContext ctx, const char *name,
-                                MlirAttribute value) {
-  return mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), value);
-}
-
-static MlirValue constant(KilnGraphBuilder *b, MlirAttribute value) {
-  MlirNamedAttribute attr =
-      named(kilnGraphBuilderGetContext(b), "value", value);
-  return kilnGraphBuilderCreateValue(b, "constant", NULL, 0, &attr, 1);
-}
-
 static MlirValue i64Constant(KilnGraphBuilder *b, const int64_t *v,
                              intptr_t n) {
   int64_t len = n;
   MlirContext ctx = kilnGraphBuilderGetContext(b);
   MlirType type = mlirRankedTensorTypeGet(1, &len, mlirIntegerTypeGet(ctx, 64),
                                           mlirAttributeGetNull());
-  return constant(b, mlirDenseElementsAttrInt64Get(type, n, v));
+  return kilnOnnxBuildConstant(b, mlirDenseElementsAttrInt64Get(type, n, v));
 }
 
 static MlirValue f32Constant(KilnGraphBuilder *b, const float *v, intptr_t n) {
@@ -72,7 +61,7 @@ static MlirValue f32Constant(KilnGraphBuilder *b, const float *v, intptr_t n) {
   MlirContext ctx = kilnGraphBuilderGetContext(b);
   MlirType type = mlirRankedTensorTypeGet(1, &len, mlirF32TypeGet(ctx),
                                           mlirAttributeGetNull());
-  return constant(b, mlirDenseElementsAttrFloatGet(type, n, v));
+  return kilnOnnxBuildConstant(b, mlirDenseElementsAttrFloatGet(type, n, v));
 }
 
 /* Min, Max, Concat, Sum, Mean: a left-leaning chain of the binary op, which
@@ -101,8 +90,8 @@ static bool buildChain(KilnGraphBuilder *b, const KilnGraphOpInfo *op,
     MlirType scalar =
         mlirRankedTensorTypeGet(0, NULL, elem, mlirAttributeGetNull());
     MlirValue pair[2] = {
-        acc,
-        constant(b, mlirDenseElementsAttrSplatGet(
+        acc, kilnOnnxBuildConstant(
+                 b, mlirDenseElementsAttrSplatGet(
                         scalar, mlirFloatAttrDoubleGet(mlirTypeGetContext(elem),
                                                        elem, (double)nIn)))};
     acc = mlirValueIsNull(pair[1])
@@ -294,14 +283,16 @@ static bool buildUpsample(KilnGraphBuilder *b, const Onnx__NodeProto *n,
   if (mlirValueIsNull(ops[2]))
     return false;
   MlirNamedAttribute attrs[3] = {
-      named(ctx, "mode",
-            mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(
-                                       nearest ? "nearest" : "linear"))),
-      named(
+      kilnOnnxNamedAttr(
+          ctx, "mode",
+          mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(
+                                     nearest ? "nearest" : "linear"))),
+      kilnOnnxNamedAttr(
           ctx, "coordinate_transformation_mode",
           mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("asymmetric"))),
-      named(ctx, "nearest_mode",
-            mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("floor")))};
+      kilnOnnxNamedAttr(
+          ctx, "nearest_mode",
+          mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("floor")))};
   *result =
       kilnGraphBuilderCreateValue(b, "resize", ops, 3, attrs, nearest ? 3 : 2);
   return !mlirValueIsNull(*result);

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 
 struct KilnOnnxNameSlot {
   const char *name; /* NULL: empty slot */
@@ -76,4 +78,24 @@ MlirLocation kilnOnnxNodeLoc(MlirLocation fileLoc, const Onnx__NodeProto *n,
 MlirLocation kilnOnnxValueLoc(MlirLocation fileLoc, const char *name) {
   return mlirLocationNameGet(mlirLocationGetContext(fileLoc),
                              mlirStringRefCreateFromCString(name), fileLoc);
+}
+
+MlirNamedAttribute kilnOnnxNamedAttr(MlirContext ctx, const char *name,
+                                     MlirAttribute value) {
+  return mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), value);
+}
+
+MlirAttribute kilnOnnxI64VectorAttr(MlirContext ctx, const int64_t *v,
+                                    intptr_t n) {
+  int64_t len = n;
+  MlirType type = mlirRankedTensorTypeGet(1, &len, mlirIntegerTypeGet(ctx, 64),
+                                          mlirAttributeGetNull());
+  return mlirDenseElementsAttrInt64Get(type, n, v);
+}
+
+MlirValue kilnOnnxBuildConstant(KilnGraphBuilder *b, MlirAttribute value) {
+  MlirNamedAttribute attr =
+      kilnOnnxNamedAttr(kilnGraphBuilderGetContext(b), "value", value);
+  return kilnGraphBuilderCreateValue(b, "constant", NULL, 0, &attr, 1);
 }

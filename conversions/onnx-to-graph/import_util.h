@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kiln/graph_builder.h"
 #include "mlir-c/IR.h"
 #include "onnx.pb-c.h"
 
@@ -31,5 +32,14 @@ MlirLocation kilnOnnxNodeLoc(MlirLocation fileLoc, const Onnx__NodeProto *n,
                              size_t index);
 /// NameLoc("NAME", fileLoc): where errors about a graph value are reported.
 MlirLocation kilnOnnxValueLoc(MlirLocation fileLoc, const char *name);
+
+/// `name = value` as a named attribute.
+MlirNamedAttribute kilnOnnxNamedAttr(MlirContext ctx, const char *name,
+                                     MlirAttribute value);
+/// A 1-D i64 dense elements attribute of `n` values.
+MlirAttribute kilnOnnxI64VectorAttr(MlirContext ctx, const int64_t *v,
+                                    intptr_t n);
+/// A graph.constant holding `value`; null after an error.
+MlirValue kilnOnnxBuildConstant(KilnGraphBuilder *b, MlirAttribute value);
 
 #endif

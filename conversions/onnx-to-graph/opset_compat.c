@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "conversions/onnx-to-graph/import_util.h"
 #include "conversions/onnx-to-graph/onnx_attr.h"
 #include "conversions/onnx-to-graph/onnx_tensor.h"
 #include "dialects/common/diag.h"
@@ -113,26 +114,6 @@ static const Onnx__AttributeProto *findAttr(const Onnx__NodeProto *n,
   return NULL;
 }
 
-static MlirNamedAttribute named(MlirContext ctx, const char *name,
-                                MlirAttribute value) {
-  return mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), value);
-}
-
-/* A graph.constant holding `value`; null after an error. */
-static MlirValue constant(KilnGraphBuilder *b, MlirAttribute value) {
-  MlirNamedAttribute attr =
-      named(kilnGraphBuilderGetContext(b), "value", value);
-  return kilnGraphBuilderCreateValue(b, "constant", NULL, 0, &attr, 1);
-}
-
-static MlirAttribute i64Vector(MlirContext ctx, const int64_t *v, intptr_t n) {
-  int64_t len = n;
-  MlirType type = mlirRankedTensorTypeGet(1, &len, mlirIntegerTypeGet(ctx, 64),
-                                          mlirAttributeGetNull());
-  return mlirDenseElementsAttrInt64Get(type, n, v);
-}
-
 /* The constant value for INTS attribute `a`, or null after an error. */
 static MlirAttribute intsValue(MlirContext ctx, const Onnx__AttributeProto *a,
                                MlirLocation loc) {
@@ -140,7 +121,7 @@ static MlirAttribute intsValue(MlirContext ctx, const Onnx__AttributeProto *a,
     kilnEmitErrorf(loc, "attribute '%s' must be a list of ints", a->name);
     return mlirAttributeGetNull();
   }
-  return i64Vector(ctx, a->ints, (intptr_t)a->n_ints);
+  return kilnOnnxI64VectorAttr(ctx, a->ints, (intptr_t)a->n_ints);
 }
 
 /* A 0-D tensor of `input`'s float element type holding FLOAT attribute
@@ -192,7 +173,7 @@ static bool typeName(MlirContext ctx, const Onnx__NodeProto *n,
                    n->op_type);
     return false;
   }
-  *out = named(ctx, "to", mlirTypeAttrGet(t));
+  *out = kilnOnnxNamedAttr(ctx, "to", mlirTypeAttrGet(t));
   return true;
 }
 
@@ -270,8 +251,9 @@ static bool legacyBroadcast(KilnGraphBuilder *b, const Onnx__NodeProto *n,
   for (intptr_t i = rb; i < ra - axis; ++i)
     shape[i] = 1;
   MlirValue ops[2] = {
-      operands[1],
-      constant(b, i64Vector(kilnGraphBuilderGetContext(b), shape, ra - axis))};
+      operands[1], kilnOnnxBuildConstant(
+                       b, kilnOnnxI64VectorAttr(kilnGraphBuilderGetContext(b),
+                                                shape, ra - axis))};
   if (mlirValueIsNull(ops[1]))
     return false;
   operands[1] = kilnGraphBuilderCreateValue(b, "reshape", ops, 2, NULL, 0);
@@ -326,7 +308,7 @@ static bool applyEntry(KilnGraphBuilder *b, const Onnx__NodeProto *n,
                             : scalarValue(operands[0], a, loc);
   if (mlirAttributeIsNull(value))
     return false;
-  operands[e->operand] = constant(b, value);
+  operands[e->operand] = kilnOnnxBuildConstant(b, value);
   return !mlirValueIsNull(operands[e->operand]);
 }
 
@@ -349,8 +331,9 @@ static bool legacyPReluSlope(KilnGraphBuilder *b, const Onnx__NodeProto *n,
   for (intptr_t i = 1; i < rx - 1; ++i)
     shape[i] = 1;
   MlirValue ops[2] = {
-      operands[1],
-      constant(b, i64Vector(kilnGraphBuilderGetContext(b), shape, rx - 1))};
+      operands[1], kilnOnnxBuildConstant(
+                       b, kilnOnnxI64VectorAttr(kilnGraphBuilderGetContext(b),
+                                                shape, rx - 1))};
   if (mlirValueIsNull(ops[1]))
     return false;
   operands[1] = kilnGraphBuilderCreateValue(b, "reshape", ops, 2, NULL, 0);
@@ -377,7 +360,7 @@ static bool applyNodeRows(KilnGraphBuilder *b, const Onnx__NodeProto *n,
       return false;
     }
     if (e->kind == COMPAT_DEFAULT_ONE && !findAttr(n, e->attr))
-      attrs[(*numAttrs)++] = named(
+      attrs[(*numAttrs)++] = kilnOnnxNamedAttr(
           ctx, e->attr, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 1));
     broadcast |= e->kind == COMPAT_BROADCAST;
   }
