@@ -73,7 +73,11 @@ MlirPass kilnExternalPassCreate(const KilnPassInfo *info,
   MlirStringRef anchor =
       mlirStringRefCreateFromCString(info->anchor ? info->anchor : "");
   MlirStringRef arg = mlirStringRefCreateFromCString(info->argument);
+  MlirDialectHandle handles[16];
+  intptr_t numHandles = 0;
+  for (int i = 0; i < info->numDependentDialects && numHandles < 16; ++i)
+    handles[numHandles++] = info->dependentDialects[i]();
   return mlirCreateExternalPass(id, arg, arg,
                                 mlirStringRefCreateFromCString(info->summary),
-                                anchor, 0, NULL, callbacks, st);
+                                anchor, numHandles, handles, callbacks, st);
 }

@@ -13,6 +13,10 @@
 extern const KilnPassInfo kilnGraphVerifyPass;
 extern const KilnPassInfo kilnGraphDCEPass;
 extern const KilnPassInfo kilnGraphCSEPass;
+extern const KilnPassInfo kilnConvertGraphToLinalgPass;
+extern const KilnPassInfo kilnEmitCInterfacePass;
+extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
+extern const KilnPassInfo kilnDistinctResultsPass;
 
 /* Named pipelines. */
 static const KilnPassInfo kGraphCleanupPipeline = {
@@ -21,12 +25,57 @@ static const KilnPassInfo kGraphCleanupPipeline = {
     .pipeline = "func.func(graph-verify,graph-cse),graph-dce",
 };
 
+/* Tensors-level linalg/tensor/arith/math to the LLVM dialect with the
+ * caller-allocated-outputs ABI (DESIGN.md section 6). Math ops without an
+ * LLVM intrinsic become outlined integer powers (math-to-funcs) or libm
+ * calls (math-to-libm: erf, acosh, cbrt, ...). */
+static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
+    .argument = "linalg-to-llvm-cpu",
+    .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
+    .pipeline =
+        "kiln-emit-c-interface,canonicalize,linalg-fuse-elementwise-ops,"
+        "one-shot-bufferize{bufferize-function-boundaries "
+        "function-boundary-type-conversion=identity-layout-map "
+        "allow-return-allocs-from-loops},"
+        "func.func(kiln-distinct-results),"
+        "buffer-results-to-out-params{hoist-static-allocs "
+        "modify-public-functions},"
+        "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+        "kiln-memref-copy-to-linalg,convert-linalg-to-parallel-loops,"
+        "canonicalize,convert-scf-to-openmp,expand-strided-metadata,"
+        "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
+        "convert-math-to-llvm,convert-math-to-funcs,convert-math-to-libm,"
+        "convert-arith-to-llvm,convert-cf-to-llvm,convert-openmp-to-llvm,"
+        "convert-func-to-llvm,convert-index-to-llvm,"
+        "reconcile-unrealized-casts",
+};
+
+static const KilnPassInfo kCpuPipeline = {
+    .argument = "cpu",
+    .summary = "Graph dialect to LLVM dialect for the host CPU",
+    .pipeline = "graph-to-linalg,linalg-to-llvm-cpu",
+};
+
+static const KilnPassInfo kGraphToLinalgPipeline = {
+    .argument = "graph-to-linalg",
+    .summary = "Lower the graph dialect to linalg on tensors",
+    .pipeline = "func.func(graph-verify,convert-graph-to-linalg,canonicalize,"
+                "cse)",
+};
+
 /* Listing order is the order of --list-passes. */
 static const KilnPassInfo *const kEntries[] = {
     &kilnGraphVerifyPass,
     &kilnGraphDCEPass,
     &kilnGraphCSEPass,
     &kGraphCleanupPipeline,
+    &kilnConvertGraphToLinalgPass,
+    &kGraphToLinalgPipeline,
+    &kilnEmitCInterfacePass,
+    &kilnMemrefCopyToLinalgPass,
+    &kilnDistinctResultsPass,
+    &kLinalgToLLVMCpuPipeline,
+    &kCpuPipeline,
 };
 enum { kNumEntries = sizeof(kEntries) / sizeof(kEntries[0]) };
 

@@ -1,10 +1,13 @@
 #!/usr/bin/python3
 """Exports Kiln's real test models to ONNX, with random weights.
 
-usage: /usr/bin/python3 scripts/export_models.py OUT_DIR [MODEL...]
+usage: /usr/bin/python3 scripts/export_models.py [--with-data] OUT_DIR [MODEL...]
 
 MODEL is one of resnet18, mobilenet_v2, bert (default: all three); each is
-written to OUT_DIR/MODEL.onnx. Needs Debian's python3-torch (1.13) and
+written to OUT_DIR/MODEL.onnx. With --with-data, the example inputs and
+PyTorch's outputs for them are written too, as NumPy files
+OUT_DIR/MODEL.input_K.npy and OUT_DIR/MODEL.output_0.npy (reference data for
+kiln-run --expected). Needs Debian's python3-torch (1.13) and
 python3-torchvision (0.14); run it with /usr/bin/python3, since another
 python3 on PATH may lack them.
 
@@ -112,7 +115,7 @@ def bert():
 MODELS = {"resnet18": resnet18, "mobilenet_v2": mobilenet_v2, "bert": bert}
 
 
-def export(name, out_dir):
+def export(name, out_dir, with_data):
     torch.manual_seed(0)
     model, args, input_names, opset = MODELS[name]()
     model.eval()
@@ -121,12 +124,22 @@ def export(name, out_dir):
         torch.onnx.export(model, args, buf, opset_version=opset,
                           input_names=input_names, output_names=["output"],
                           do_constant_folding=True)
+        expected = model(*args) if with_data else None
     # Written whole at the end so a failed export leaves no partial file.
     with open(os.path.join(out_dir, name + ".onnx"), "wb") as f:
         f.write(buf.getvalue())
+    if with_data:
+        import numpy
+        for k, a in enumerate(args):
+            numpy.save(os.path.join(out_dir, "%s.input_%d.npy" % (name, k)),
+                       a.numpy())
+        numpy.save(os.path.join(out_dir, name + ".output_0.npy"),
+                   expected.numpy())
 
 
 def main(argv):
+    with_data = "--with-data" in argv[1:]
+    argv = [a for a in argv if a != "--with-data"]
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         sys.stderr.write(__doc__)
         return 2
@@ -139,7 +152,7 @@ def main(argv):
     os.makedirs(argv[1], exist_ok=True)
     torch.set_num_threads(1)
     for name in names:
-        export(name, argv[1])
+        export(name, argv[1], with_data)
     return 0
 
 

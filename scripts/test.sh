@@ -27,6 +27,22 @@ coverage=pass
   --check test/conversions/onnx-to-graph/import-expected-pass.txt \
   --markdown build/onnx-coverage.md || { coverage=fail; status=1; }
 
+echo "== ONNX execution conformance (test/onnx-backend/run.py)"
+conformance=pass
+/usr/bin/python3 test/onnx-backend/run.py --kiln-run build/bin/kiln-run \
+  --check test/onnx-backend/expected-pass.txt \
+  --report build/onnx-conformance.json --quiet \
+  --markdown build/onnx-coverage.md || { conformance=fail; status=1; }
+echo "== ONNX execution conformance under ASan (expected-pass tests only)"
+conformance_asan=pass
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+LSAN_OPTIONS=suppressions=$PWD/test/lsan.supp:print_suppressions=0 \
+  /usr/bin/python3 test/onnx-backend/run.py --asan --only-listed --quiet \
+  --kiln-run build-asan/bin/kiln-run \
+  --check test/onnx-backend/expected-pass.txt ||
+  { conformance_asan=fail; status=1; }
+
 # lit prints "  Passed     : N (…)", "  Failed     : N (…)", "  Timed Out  : N"
 # and so on, once per run.
 count() {
@@ -35,8 +51,10 @@ count() {
 }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") ))
-# The coverage check counts as one test.
-if [ "$coverage" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+# The coverage check and the two conformance checks count as one test each.
+for check in "$coverage" "$conformance" "$conformance_asan"; do
+  if [ "$check" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
 [ "$failed" -eq 0 ] || status=1
 echo "tests: $passed passed, $failed failed"
 exit $status

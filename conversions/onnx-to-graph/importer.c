@@ -194,6 +194,183 @@ static bool checkInputShapes(const Importer *im) {
   return ok;
 }
 
+/* The value the options bind to graph input `name`, or NULL. */
+static const KilnOnnxInputValue *findInputValue(const Importer *im,
+                                                const char *name) {
+  for (intptr_t i = 0; i < im->opts->numInputValues; ++i)
+    if (im->opts->inputValues[i].name &&
+        strcmp(im->opts->inputValues[i].name, name) == 0)
+      return &im->opts->inputValues[i];
+  return NULL;
+}
+
+static const Onnx__ValueInfoProto *findGraphInput(const Onnx__GraphProto *g,
+                                                  const char *name) {
+  for (size_t i = 0; i < g->n_input; ++i)
+    if (g->input[i]->name && strcmp(g->input[i]->name, name) == 0)
+      return isInitializer(g, name) ? NULL : g->input[i];
+  return NULL;
+}
+
+/* Bytes per element of a bound value's type (bool: one); 0 if unknown. */
+static size_t elementByteSize(MlirType t) {
+  if (mlirTypeIsAInteger(t))
+    return (mlirIntegerTypeGetWidth(t) + 7) / 8;
+  if (mlirTypeIsAFloat(t))
+    return (mlirFloatTypeGetWidth(t) + 7) / 8;
+  return 0;
+}
+
+/* Checks one bound value against its graph input `vi`. */
+static bool checkInputValue(const Importer *im, const KilnOnnxInputValue *v,
+                            const Onnx__ValueInfoProto *vi) {
+  const Onnx__TypeProto *tp = vi->type;
+  if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
+      !tp->tensor_type->has_elem_type || !tp->tensor_type->shape ||
+      mlirTypeIsNull(v->elementType) ||
+      !mlirTypeEqual(kilnOnnxElementType(im->ctx, tp->tensor_type->elem_type),
+                     v->elementType)) {
+    kilnEmitErrorf(im->fileLoc,
+                   "input value for '%s' does not have the input's element "
+                   "type",
+                   v->name);
+    return false;
+  }
+  const Onnx__TensorShapeProto *shape = tp->tensor_type->shape;
+  if (v->rank != (intptr_t)shape->n_dim) {
+    kilnEmitErrorf(im->fileLoc,
+                   "input value for '%s' has rank %lld, but the model's "
+                   "input has rank %zu",
+                   v->name, (long long)v->rank, shape->n_dim);
+    return false;
+  }
+  uint64_t count = 1;
+  for (intptr_t d = 0; d < v->rank; ++d) {
+    const Onnx__TensorShapeProto__Dimension *dim = shape->dim[d];
+    bool known =
+        dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+    if (v->dims[d] < 0 || (known && dim->dim_value != v->dims[d])) {
+      kilnEmitErrorf(im->fileLoc,
+                     "input value for '%s': dimension %lld is %lld, which "
+                     "the model's input does not allow",
+                     v->name, (long long)d, (long long)v->dims[d]);
+      return false;
+    }
+    count *= (uint64_t)v->dims[d];
+  }
+  if (count * elementByteSize(v->elementType) != v->byteSize ||
+      (!v->data && v->byteSize)) {
+    kilnEmitErrorf(im->fileLoc,
+                   "input value for '%s' has %zu bytes of data, which do not "
+                   "match its shape and element type",
+                   v->name, v->byteSize);
+    return false;
+  }
+  return true;
+}
+
+/* Checks the options' input values: each names a distinct graph input
+ * and fits its type. */
+static bool checkInputValues(const Importer *im) {
+  bool ok = true;
+  for (intptr_t i = 0; i < im->opts->numInputValues; ++i) {
+    const KilnOnnxInputValue *v = &im->opts->inputValues[i];
+    const Onnx__ValueInfoProto *vi =
+        v->name ? findGraphInput(im->graph, v->name) : NULL;
+    if (!vi) {
+      kilnEmitErrorf(im->fileLoc,
+                     "input value given for '%s', which is not a graph "
+                     "input of the model",
+                     v->name ? v->name : "(null)");
+      ok = false;
+    } else if (findInputValue(im, v->name) != v) {
+      kilnEmitErrorf(im->fileLoc, "input value given twice for '%s'", v->name);
+      ok = false;
+    } else {
+      ok &= checkInputValue(im, v, vi);
+    }
+  }
+  return ok;
+}
+
+/* The name of the graph input at `position` among those that are not
+ * initializers (the order of @main_graph's arguments), or NULL. */
+static const char *inputNameAt(const Onnx__GraphProto *g, intptr_t position) {
+  for (size_t i = 0; i < g->n_input; ++i) {
+    const char *name = g->input[i]->name;
+    if (!name || isInitializer(g, name))
+      continue;
+    if (position-- == 0)
+      return name;
+  }
+  return NULL;
+}
+
+/* Copies the options' input shapes into *copy (malloc'd) with the names of
+ * those given by position filled in; false after an error. */
+static bool resolveInputPositions(const Importer *im,
+                                  KilnOnnxInputShape **copy) {
+  intptr_t n = im->opts->numInputShapes;
+  *copy = malloc((size_t)(n ? n : 1) * sizeof(**copy));
+  if (!*copy)
+    abort();
+  bool ok = true;
+  for (intptr_t i = 0; i < n; ++i) {
+    (*copy)[i] = im->opts->inputShapes[i];
+    if ((*copy)[i].name)
+      continue;
+    (*copy)[i].name = (*copy)[i].position >= 0
+                          ? inputNameAt(im->graph, (*copy)[i].position)
+                          : NULL;
+    if (!(*copy)[i].name) {
+      kilnEmitErrorf(im->fileLoc,
+                     "input shape given for input #%lld, but the model has "
+                     "fewer inputs",
+                     (long long)(*copy)[i].position);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/* Step 3a': each bound graph input becomes a graph.constant. */
+static bool importInputValues(Importer *im) {
+  for (intptr_t i = 0; i < im->opts->numInputValues; ++i) {
+    const KilnOnnxInputValue *v = &im->opts->inputValues[i];
+    MlirType type = mlirRankedTensorTypeGet(v->rank, v->dims, v->elementType,
+                                            mlirAttributeGetNull());
+    MlirAttribute value;
+    if (mlirTypeIsAInteger(v->elementType) &&
+        mlirIntegerTypeGetWidth(v->elementType) == 1) {
+      /* i1 storage is not one byte per element: go through ints. */
+      size_t count = v->byteSize;
+      int *bits = malloc((count ? count : 1) * sizeof(int));
+      if (!bits)
+        abort();
+      for (size_t k = 0; k < count; ++k)
+        bits[k] = ((const unsigned char *)v->data)[k] != 0;
+      value = mlirDenseElementsAttrBoolGet(type, (intptr_t)count, bits);
+      free(bits);
+    } else {
+      value = mlirDenseElementsAttrRawBufferGet(type, v->byteSize, v->data);
+    }
+    if (mlirAttributeIsNull(value)) {
+      kilnEmitErrorf(im->fileLoc, "cannot make a constant of input '%s'",
+                     v->name);
+      return false;
+    }
+    kilnGraphBuilderSetLocation(im->b, kilnOnnxValueLoc(im->fileLoc, v->name));
+    MlirNamedAttribute attr =
+        mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, str("value")), value);
+    MlirValue c =
+        kilnGraphBuilderCreateValue(im->b, "constant", NULL, 0, &attr, 1);
+    if (mlirValueIsNull(c))
+      return false;
+    valueMapPut(im, v->name, c);
+  }
+  return true;
+}
+
 /* Dim `i` of graph input `name` (`d` in the model, `want` from the
  * options or NULL) into *out; false after an error at `loc`. */
 static bool inputDim(const char *name, size_t i,
@@ -322,7 +499,8 @@ static MlirBlock createMainFunc(Importer *im, MlirModule module,
   bool ok = true;
   for (size_t i = 0; i < g->n_input; ++i) {
     const Onnx__ValueInfoProto *vi = g->input[i];
-    if (!vi->name || isInitializer(g, vi->name)) /* IR v3 lists weights */
+    if (!vi->name || isInitializer(g, vi->name) || /* IR v3 lists weights */
+        findInputValue(im, vi->name))
       continue;
     types[n] = inputType(im, vi);
     ok &= !mlirTypeIsNull(types[n]);
@@ -334,7 +512,8 @@ static MlirBlock createMainFunc(Importer *im, MlirModule module,
     goto out;
   block = mlirBlockCreate(n, types, locs);
   for (intptr_t i = 0, k = 0; i < (intptr_t)g->n_input; ++i)
-    if (g->input[i]->name && !isInitializer(g, g->input[i]->name))
+    if (g->input[i]->name && !isInitializer(g, g->input[i]->name) &&
+        !findInputValue(im, g->input[i]->name))
       valueMapPut(im, g->input[i]->name, mlirBlockGetArgument(block, k++));
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, block);
@@ -703,7 +882,8 @@ static MlirModule importGraph(Importer *im, const size_t *order) {
   if (ok) {
     im->b = kilnGraphBuilderCreate(im->ctx, block, im->fileLoc);
     im->block = block;
-    ok = importGraphBody(im, order) && finishMainFunc(im, func, block);
+    ok = importInputValues(im) && importGraphBody(im, order) &&
+         finishMainFunc(im, func, block);
     kilnGraphBuilderDestroy(im->b);
     im->b = NULL;
   }
@@ -720,7 +900,8 @@ static bool checkOpset(Importer *im) {
   if (im->opset < 0) {
     kilnEmitErrorf(im->fileLoc,
                    "the model imports no opset of the default ONNX "
-                   "domain; Kiln supports opsets %d to %d",
+                   "domain; Kiln supports opsets %d to %d (models of other "
+                   "domains only are unsupported)",
                    KILN_ONNX_MIN_OPSET, KILN_ONNX_MAX_OPSET);
     return false;
   }
@@ -762,17 +943,23 @@ static MlirModule importModel(MlirContext ctx, Onnx__ModelProto *model,
   im.fileLoc = mlirLocationFileLineColGet(ctx, str(name), 0, 0);
   MlirModule module = {NULL};
   size_t *order = NULL;
+  KilnOnnxInputShape *shapes = NULL;
+  KilnOnnxImportOptions resolved = *im.opts;
   if (!im.graph) {
     kilnEmitErrorf(im.fileLoc,
                    "'%s' is not a valid ONNX model (it has no "
                    "graph)",
                    name);
-  } else if (checkOpset(&im) && checkInputShapes(&im) &&
-             (order = kilnOnnxSortNodes(im.graph, im.fileLoc)) &&
-             checkOpsSupported(&im)) {
-    module = importGraph(&im, order);
+  } else if (checkOpset(&im) && resolveInputPositions(&im, &shapes)) {
+    resolved.inputShapes = shapes;
+    im.opts = &resolved;
+    if (checkInputShapes(&im) && checkInputValues(&im) &&
+        (order = kilnOnnxSortNodes(im.graph, im.fileLoc)) &&
+        checkOpsSupported(&im))
+      module = importGraph(&im, order);
   }
   free(order);
+  free(shapes);
   kilnOnnxNameMapDestroy(&im.values);
   free(im.undo);
   onnx__model_proto__free_unpacked(model, NULL);

@@ -211,7 +211,7 @@ static MlirLogicalResult checkTrainingMode(const KilnInferContext *c) {
   return kilnInferError(c,
                         "operand #2 ('training_mode') must be absent or a "
                         "constant false: Kiln compiles dropout for inference "
-                        "only, got %s",
+                        "only, got %s (training mode is unsupported)",
                         n == 1 ? "a constant true" : "a non-constant value");
 }
 

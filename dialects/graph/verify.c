@@ -15,8 +15,9 @@
 /* Lays the op's flat operands out by ONNX position (absent optional ones as
  * null values) into `out` (capacity numDeclared + numOperands). Returns the
  * positional count, or -1 after an error. */
-static intptr_t positionalOperands(MlirOperation operation,
-                                   const KilnGraphOpInfo *op, MlirValue *out) {
+intptr_t kilnGraphPositionalOperands(MlirOperation operation,
+                                     const KilnGraphOpInfo *op,
+                                     MlirValue *out) {
   intptr_t n = mlirOperationGetNumOperands(operation);
   MlirAttribute seg = mlirOperationGetAttributeByName(
       operation, mlirStringRefCreateFromCString("operandSegmentSizes"));
@@ -106,7 +107,7 @@ static MlirLogicalResult verifyOp(MlirOperation operation,
   MlirLogicalResult ok = kilnGraphCheckAttrs(op, attrs, numAttrs, loc);
   intptr_t positional = -1;
   if (mlirLogicalResultIsSuccess(ok)) {
-    positional = positionalOperands(operation, op, operands);
+    positional = kilnGraphPositionalOperands(operation, op, operands);
     ok = positional < 0 ? mlirLogicalResultFailure() : ok;
   }
   if (mlirLogicalResultIsSuccess(ok)) {

@@ -41,20 +41,42 @@ MlirModule kilnOnnxImportBuffer(MlirContext ctx, const void *data, size_t len,
 /// dims. Known dims in the model must agree with it. Borrowed strings and
 /// arrays: only read during the import call.
 typedef struct KilnOnnxInputShape {
-  const char *name;    /* graph input name */
+  const char *name;    /* graph input name; NULL: use `position` */
   const int64_t *dims; /* `rank` dims, each >= 0 */
   intptr_t rank;
+  /* With a NULL name: the input's index among the graph inputs that are
+   * not initializers (0 = the first). */
+  intptr_t position;
 } KilnOnnxInputShape;
+
+/// A value for one graph input, which turns it into a constant (as if it
+/// were an initializer): the input disappears from @main_graph's arguments.
+/// Binding the inputs that determine shapes (Reshape's shape, Slice's
+/// starts, TopK's k, ...) makes the graph's shapes static. Borrowed: only
+/// read during the import call.
+typedef struct KilnOnnxInputValue {
+  const char *name;     /* graph input name */
+  MlirType elementType; /* must equal the input's declared element type */
+  const int64_t *dims;  /* `rank` dims; must agree with the model's */
+  intptr_t rank;
+  /* Row-major, host byte order, exactly as many bytes as the dims and
+   * element type say (bool: one byte per element). */
+  const void *data;
+  size_t byteSize;
+} KilnOnnxInputValue;
 
 /// Import options; zero-initialize, then set what you need.
 typedef struct KilnOnnxImportOptions {
   const KilnOnnxInputShape *inputShapes;
   intptr_t numInputShapes;
+  const KilnOnnxInputValue *inputValues;
+  intptr_t numInputValues;
 } KilnOnnxImportOptions;
 
 /// As kilnOnnxImportFile with `options` (NULL: the defaults). Also errors
-/// for an input shape naming no graph input, with the wrong rank or
-/// contradicting a static dim of the model.
+/// for an input shape or value naming no graph input (or a position past
+/// the last), with the wrong rank or contradicting a static dim of the
+/// model, and for a value of the wrong element type or byte size.
 MlirModule kilnOnnxImportFileWithOptions(MlirContext ctx, const char *path,
                                          const KilnOnnxImportOptions *options);
 

@@ -38,6 +38,10 @@ typedef struct KilnPassOptionValue {
   char *s;
 } KilnPassOptionValue;
 
+/// Returns the handle of a dialect a pass creates ops of
+/// (mlirGetDialectHandle__linalg__, ...).
+typedef MlirDialectHandle (*KilnDialectHandleGetter)(void);
+
 /// Runs a Kiln pass on `op`; `options` is indexed like the pass's specs.
 /// Signal failure with mlirExternalPassSignalFailure after emitting an error.
 typedef void (*KilnPassRunFn)(MlirOperation op, MlirExternalPass pass,
@@ -56,6 +60,10 @@ typedef struct KilnPassInfo {
    * outer anchor, e.g. "func.func(graph-verify),graph-dce"). NULL for a
    * pass. */
   const char *pipeline;
+  /* Dialects whose ops the pass creates: MLIR loads them before the pass
+   * manager runs (loading during a multithreaded run is not allowed). */
+  const KilnDialectHandleGetter *dependentDialects;
+  int numDependentDialects;
 } KilnPassInfo;
 
 /// The registry: every Kiln pass and named pipeline, in listing order.

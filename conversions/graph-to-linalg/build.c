@@ -1,0 +1,561 @@
+/* IR-building helpers for the graph-to-linalg lowerings (see lower.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conversions/graph-to-linalg/lower.h"
+#include "mlir-c/Dialect/Linalg.h"
+
+MlirOperation kilnBuildInsert(KilnBuilder *b, MlirOperationState *state) {
+  MlirOperation op = mlirOperationCreate(state);
+  if (mlirOperationIsNull(b->before))
+    mlirBlockAppendOwnedOperation(b->block, op);
+  else
+    mlirBlockInsertOwnedOperationBefore(b->block, b->before, op);
+  return op;
+}
+
+MlirOperation kilnBuildOp(KilnBuilder *b, const char *name, intptr_t nResults,
+                          const MlirType *resultTypes, intptr_t nOperands,
+                          const MlirValue *operands, intptr_t nAttrs,
+                          const MlirNamedAttribute *attrs) {
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString(name), b->loc);
+  if (nResults)
+    mlirOperationStateAddResults(&st, nResults, resultTypes);
+  if (nOperands)
+    mlirOperationStateAddOperands(&st, nOperands, operands);
+  if (nAttrs)
+    mlirOperationStateAddAttributes(&st, nAttrs, attrs);
+  return kilnBuildInsert(b, &st);
+}
+
+MlirValue kilnBuildOp1(KilnBuilder *b, const char *name, MlirType resultType,
+                       intptr_t nOperands, const MlirValue *operands,
+                       intptr_t nAttrs, const MlirNamedAttribute *attrs) {
+  return mlirOperationGetResult(
+      kilnBuildOp(b, name, 1, &resultType, nOperands, operands, nAttrs, attrs),
+      0);
+}
+
+MlirNamedAttribute kilnNamedAttr(MlirContext ctx, const char *name,
+                                 MlirAttribute attr) {
+  return mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), attr);
+}
+
+/* ---- Scalars ---------------------------------------------------------- */
+
+static MlirValue constant(KilnBuilder *b, MlirType type, MlirAttribute value) {
+  MlirNamedAttribute attr = kilnNamedAttr(b->ctx, "value", value);
+  return kilnBuildOp1(b, "arith.constant", type, 0, NULL, 1, &attr);
+}
+
+MlirValue kilnConstFloat(KilnBuilder *b, MlirType type, double value) {
+  if (!kilnTypeIsFloat(type))
+    return kilnConstInt(b, type, (int64_t)value);
+  return constant(b, type, mlirFloatAttrDoubleGet(b->ctx, type, value));
+}
+
+MlirValue kilnConstInt(KilnBuilder *b, MlirType type, int64_t value) {
+  if (kilnTypeIsFloat(type))
+    return kilnConstFloat(b, type, (double)value);
+  if (mlirTypeIsAInteger(type) && mlirIntegerTypeGetWidth(type) == 1)
+    value = value != 0;
+  return constant(b, type, mlirIntegerAttrGet(type, value));
+}
+
+MlirValue kilnConstIndex(KilnBuilder *b, int64_t value) {
+  return kilnConstInt(b, mlirIndexTypeGet(b->ctx), value);
+}
+
+static void intLimits(MlirType type, int64_t *lo, int64_t *hi) {
+  unsigned w = mlirIntegerTypeGetWidth(type);
+  if (w == 1) {
+    *lo = 0;
+    *hi = 1;
+  } else if (w >= 64) {
+    *lo = INT64_MIN;
+    *hi = INT64_MAX;
+  } else {
+    *hi = (int64_t)((UINT64_C(1) << (w - 1)) - 1);
+    *lo = -*hi - 1;
+  }
+}
+
+MlirValue kilnConstLowest(KilnBuilder *b, MlirType type) {
+  if (kilnTypeIsFloat(type))
+    return kilnConstFloat(b, type, -INFINITY);
+  int64_t lo, hi;
+  intLimits(type, &lo, &hi);
+  return kilnConstInt(b, type, lo);
+}
+
+MlirValue kilnConstHighest(KilnBuilder *b, MlirType type) {
+  if (kilnTypeIsFloat(type))
+    return kilnConstFloat(b, type, INFINITY);
+  int64_t lo, hi;
+  intLimits(type, &lo, &hi);
+  return kilnConstInt(b, type, hi);
+}
+
+MlirValue kilnArith2(KilnBuilder *b, const char *name, MlirValue lhs,
+                     MlirValue rhs) {
+  MlirValue ops[2] = {lhs, rhs};
+  return kilnBuildOp1(b, name, mlirValueGetType(lhs), 2, ops, 0, NULL);
+}
+
+MlirValue kilnArith1(KilnBuilder *b, const char *name, MlirValue x) {
+  return kilnBuildOp1(b, name, mlirValueGetType(x), 1, &x, 0, NULL);
+}
+
+static const char *const kCmpF[] = {"false", "oeq", "ogt", "oge", "olt", "ole",
+                                    "one",   "ord", "ueq", "ugt", "uge", "ult",
+                                    "ule",   "une", "uno", "true"};
+static const char *const kCmpI[] = {"eq",  "ne",  "slt", "sle", "sgt",
+                                    "sge", "ult", "ule", "ugt", "uge"};
+
+static MlirValue compare(KilnBuilder *b, const char *name,
+                         const char *const *preds, int nPreds, const char *pred,
+                         MlirValue lhs, MlirValue rhs) {
+  int p = 0;
+  while (p < nPreds && strcmp(preds[p], pred))
+    ++p;
+  if (p == nPreds)
+    abort(); /* a typo in a lowering, not user input */
+  MlirNamedAttribute attr =
+      kilnNamedAttr(b->ctx, "predicate",
+                    mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), p));
+  MlirValue ops[2] = {lhs, rhs};
+  return kilnBuildOp1(b, name, mlirIntegerTypeGet(b->ctx, 1), 2, ops, 1, &attr);
+}
+
+MlirValue kilnCmpF(KilnBuilder *b, const char *predicate, MlirValue lhs,
+                   MlirValue rhs) {
+  return compare(b, "arith.cmpf", kCmpF, 16, predicate, lhs, rhs);
+}
+
+MlirValue kilnCmpI(KilnBuilder *b, const char *predicate, MlirValue lhs,
+                   MlirValue rhs) {
+  return compare(b, "arith.cmpi", kCmpI, 10, predicate, lhs, rhs);
+}
+
+MlirValue kilnSelect(KilnBuilder *b, MlirValue cond, MlirValue t, MlirValue f) {
+  MlirValue ops[3] = {cond, t, f};
+  return kilnBuildOp1(b, "arith.select", mlirValueGetType(t), 3, ops, 0, NULL);
+}
+
+static unsigned floatWidth(MlirType t) { return mlirFloatTypeGetWidth(t); }
+
+static MlirValue convertFloatToFloat(KilnBuilder *b, MlirValue x, MlirType to) {
+  MlirType from = mlirValueGetType(x);
+  unsigned fw = floatWidth(from), tw = floatWidth(to);
+  if (fw < tw)
+    return kilnBuildOp1(b, "arith.extf", to, 1, &x, 0, NULL);
+  if (fw > tw)
+    return kilnBuildOp1(b, "arith.truncf", to, 1, &x, 0, NULL);
+  /* f16 <-> bf16: through f32. */
+  MlirValue wide =
+      kilnBuildOp1(b, "arith.extf", mlirF32TypeGet(b->ctx), 1, &x, 0, NULL);
+  return kilnBuildOp1(b, "arith.truncf", to, 1, &wide, 0, NULL);
+}
+
+MlirValue kilnConvertScalar(KilnBuilder *b, MlirValue x, MlirType to,
+                            bool isUnsigned) {
+  MlirType from = mlirValueGetType(x);
+  if (mlirTypeEqual(from, to))
+    return x;
+  bool fromIndex = mlirTypeIsAIndex(from), toIndex = mlirTypeIsAIndex(to);
+  if (fromIndex || toIndex) {
+    if ((fromIndex || mlirTypeIsAInteger(from)) &&
+        (toIndex || mlirTypeIsAInteger(to)))
+      return kilnBuildOp1(b, "arith.index_cast", to, 1, &x, 0, NULL);
+    MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
+    return kilnConvertScalar(b, kilnConvertScalar(b, x, i64, false), to, false);
+  }
+  bool fromFloat = kilnTypeIsFloat(from), toFloat = kilnTypeIsFloat(to);
+  if (fromFloat && toFloat)
+    return convertFloatToFloat(b, x, to);
+  if (!toFloat && mlirIntegerTypeGetWidth(to) == 1) {
+    MlirValue zero = kilnConstFloat(b, from, 0);
+    return fromFloat ? kilnCmpF(b, "une", x, zero) : kilnCmpI(b, "ne", x, zero);
+  }
+  bool fromBool = !fromFloat && mlirIntegerTypeGetWidth(from) == 1;
+  if (fromFloat)
+    return kilnBuildOp1(b, isUnsigned ? "arith.fptoui" : "arith.fptosi", to, 1,
+                        &x, 0, NULL);
+  if (toFloat)
+    return kilnBuildOp1(
+        b, isUnsigned || fromBool ? "arith.uitofp" : "arith.sitofp", to, 1, &x,
+        0, NULL);
+  unsigned fw = mlirIntegerTypeGetWidth(from), tw = mlirIntegerTypeGetWidth(to);
+  if (fw > tw)
+    return kilnBuildOp1(b, "arith.trunci", to, 1, &x, 0, NULL);
+  return kilnBuildOp1(b, isUnsigned || fromBool ? "arith.extui" : "arith.extsi",
+                      to, 1, &x, 0, NULL);
+}
+
+MlirValue kilnArithNumeric(KilnBuilder *b, const char *op, MlirValue lhs,
+                           MlirValue rhs) {
+  static const struct {
+    const char *op, *f, *i;
+  } kOps[] = {
+      {"add", "arith.addf", "arith.addi"},
+      {"sub", "arith.subf", "arith.subi"},
+      {"mul", "arith.mulf", "arith.muli"},
+      {"div", "arith.divf", "arith.divsi"},
+      {"max", "arith.maximumf", "arith.maxsi"},
+      {"min", "arith.minimumf", "arith.minsi"},
+      {"rem", "arith.remf", "arith.remsi"},
+  };
+  bool isFloat = kilnTypeIsFloat(mlirValueGetType(lhs));
+  for (size_t i = 0; i < sizeof(kOps) / sizeof(kOps[0]); ++i)
+    if (!strcmp(kOps[i].op, op))
+      return kilnArith2(b, isFloat ? kOps[i].f : kOps[i].i, lhs, rhs);
+  abort(); /* a typo in a lowering */
+}
+
+/* ---- Types ----------------------------------------------------------------
+ */
+
+bool kilnTypeIsFloat(MlirType t) { return mlirTypeIsAFloat(t); }
+bool kilnTypeIsInteger(MlirType t) { return mlirTypeIsAInteger(t); }
+
+MlirType kilnElementType(MlirValue tensor) {
+  MlirType t = mlirValueGetType(tensor);
+  return mlirTypeIsAShaped(t) ? mlirShapedTypeGetElementType(t) : t;
+}
+
+intptr_t kilnRank(MlirValue tensor) {
+  return mlirShapedTypeGetRank(mlirValueGetType(tensor));
+}
+
+int64_t kilnDim(MlirValue tensor, intptr_t i) {
+  return mlirShapedTypeGetDimSize(mlirValueGetType(tensor), i);
+}
+
+int64_t kilnNumElements(MlirType shaped) {
+  int64_t n = 1;
+  for (intptr_t i = 0; i < mlirShapedTypeGetRank(shaped); ++i)
+    n *= mlirShapedTypeGetDimSize(shaped, i);
+  return n;
+}
+
+MlirType kilnTensorType(intptr_t rank, const int64_t *shape,
+                        MlirType elementType) {
+  return mlirRankedTensorTypeGet(rank, shape, elementType,
+                                 mlirAttributeGetNull());
+}
+
+/* ---- Affine maps ----------------------------------------------------------
+ */
+
+MlirAttribute kilnMapIdentity(MlirContext ctx, intptr_t rank) {
+  return mlirAffineMapAttrGet(mlirAffineMapMultiDimIdentityGet(ctx, rank));
+}
+
+MlirAttribute kilnMapExprs(MlirContext ctx, intptr_t nDims, intptr_t nExprs,
+                           const MlirAffineExpr *exprs) {
+  return mlirAffineMapAttrGet(
+      mlirAffineMapGet(ctx, nDims, 0, nExprs, (MlirAffineExpr *)exprs));
+}
+
+MlirAttribute kilnMapDims(MlirContext ctx, intptr_t nDims, intptr_t nResults,
+                          const int64_t *dims) {
+  MlirAffineExpr exprs[KILN_MAX_RANK * 2];
+  for (intptr_t i = 0; i < nResults; ++i)
+    exprs[i] = mlirAffineDimExprGet(ctx, dims[i]);
+  return kilnMapExprs(ctx, nDims, nResults, exprs);
+}
+
+MlirAttribute kilnMapBroadcast(MlirContext ctx, MlirType shaped, intptr_t nDims,
+                               const int64_t *shape) {
+  intptr_t r = mlirShapedTypeGetRank(shaped);
+  MlirAffineExpr exprs[KILN_MAX_RANK];
+  for (intptr_t j = 0; j < r; ++j) {
+    intptr_t d = nDims - r + j;
+    if (mlirShapedTypeGetDimSize(shaped, j) == 1 && shape[d] != 1)
+      exprs[j] = mlirAffineConstantExprGet(ctx, 0);
+    else
+      exprs[j] = mlirAffineDimExprGet(ctx, d);
+  }
+  return kilnMapExprs(ctx, nDims, r, exprs);
+}
+
+/* ---- Tensors --------------------------------------------------------------
+ */
+
+MlirValue kilnEmpty(KilnBuilder *b, MlirType tensorType) {
+  return kilnBuildOp1(b, "tensor.empty", tensorType, 0, NULL, 0, NULL);
+}
+
+static MlirNamedAttribute segments(MlirContext ctx, intptr_t n,
+                                   const int32_t *sizes) {
+  return kilnNamedAttr(ctx, "operandSegmentSizes",
+                       mlirDenseI32ArrayGet(ctx, n, sizes));
+}
+
+/* Creates a linalg named op with an empty region, then has MLIR fill the
+ * region with the op's builtin body. */
+static MlirOperation namedOp(KilnBuilder *b, const char *name, intptr_t nInputs,
+                             const MlirValue *inputs, MlirValue output,
+                             intptr_t nAttrs, const MlirNamedAttribute *attrs) {
+  MlirValue ops[8];
+  if (nInputs > 7)
+    abort();
+  if (nInputs)
+    memcpy(ops, inputs, nInputs * sizeof(MlirValue));
+  ops[nInputs] = output;
+  MlirNamedAttribute all[8];
+  if (nAttrs > 7)
+    abort();
+  if (nAttrs)
+    memcpy(all, attrs, nAttrs * sizeof(MlirNamedAttribute));
+  int32_t seg[2] = {(int32_t)nInputs, 1};
+  all[nAttrs] = segments(b->ctx, 2, seg);
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString(name), b->loc);
+  MlirType resultType = mlirValueGetType(output);
+  mlirOperationStateAddResults(&st, 1, &resultType);
+  mlirOperationStateAddOperands(&st, nInputs + 1, ops);
+  mlirOperationStateAddAttributes(&st, nAttrs + 1, all);
+  MlirRegion region = mlirRegionCreate();
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation op = kilnBuildInsert(b, &st);
+  mlirLinalgFillBuiltinNamedOpRegion(op);
+  return op;
+}
+
+MlirValue kilnNamedOp(KilnBuilder *b, const char *name, intptr_t nInputs,
+                      const MlirValue *inputs, MlirValue output,
+                      intptr_t nAttrs, const MlirNamedAttribute *attrs) {
+  return mlirOperationGetResult(
+      namedOp(b, name, nInputs, inputs, output, nAttrs, attrs), 0);
+}
+
+MlirValue kilnFill(KilnBuilder *b, MlirValue value, MlirValue init) {
+  return kilnNamedOp(b, "linalg.fill", 1, &value, init, 0, NULL);
+}
+
+MlirValue kilnFilled(KilnBuilder *b, MlirType tensorType, MlirValue value) {
+  return kilnFill(b, value, kilnEmpty(b, tensorType));
+}
+
+MlirValue kilnCastTo(KilnBuilder *b, MlirValue x, MlirType type) {
+  if (mlirTypeEqual(mlirValueGetType(x), type))
+    return x;
+  return kilnBuildOp1(b, "tensor.cast", type, 1, &x, 0, NULL);
+}
+
+/* reassociation = [[0, 1, ..., n-1]] (n > 0) or [] (n == 0). */
+static MlirAttribute allInOneGroup(MlirContext ctx, intptr_t n) {
+  if (n == 0)
+    return mlirArrayAttrGet(ctx, 0, NULL);
+  MlirAttribute dims[KILN_MAX_RANK];
+  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+  for (intptr_t i = 0; i < n; ++i)
+    dims[i] = mlirIntegerAttrGet(i64, i);
+  MlirAttribute group = mlirArrayAttrGet(ctx, n, dims);
+  return mlirArrayAttrGet(ctx, 1, &group);
+}
+
+static MlirValue collapseOrExpand(KilnBuilder *b, const char *name, MlirValue x,
+                                  MlirType to, intptr_t groupLen) {
+  MlirNamedAttribute attrs[2];
+  attrs[0] =
+      kilnNamedAttr(b->ctx, "reassociation", allInOneGroup(b->ctx, groupLen));
+  intptr_t n = 1;
+  if (!strcmp(name, "tensor.expand_shape")) {
+    intptr_t r = mlirShapedTypeGetRank(to);
+    int64_t shape[KILN_MAX_RANK];
+    for (intptr_t i = 0; i < r; ++i)
+      shape[i] = mlirShapedTypeGetDimSize(to, i);
+    attrs[n++] = kilnNamedAttr(b->ctx, "static_output_shape",
+                               mlirDenseI64ArrayGet(b->ctx, r, shape));
+  }
+  return kilnBuildOp1(b, name, to, 1, &x, n, attrs);
+}
+
+MlirValue kilnReshape(KilnBuilder *b, MlirValue x, MlirType to) {
+  MlirType from = mlirValueGetType(x);
+  if (mlirTypeEqual(from, to))
+    return x;
+  MlirType elt = mlirShapedTypeGetElementType(from);
+  int64_t n = kilnNumElements(from);
+  MlirType flatType = kilnTensorType(1, &n, elt);
+  intptr_t rf = mlirShapedTypeGetRank(from), rt = mlirShapedTypeGetRank(to);
+  MlirValue flat = x;
+  if (rf == 0)
+    flat = collapseOrExpand(b, "tensor.expand_shape", x, flatType, 0);
+  else if (rf > 1)
+    flat = collapseOrExpand(b, "tensor.collapse_shape", x, flatType, rf);
+  if (rt == 0)
+    return collapseOrExpand(b, "tensor.collapse_shape", flat, to, 0);
+  if (rt == 1)
+    return flat;
+  return collapseOrExpand(b, "tensor.expand_shape", flat, to, rt);
+}
+
+MlirValue kilnExtractSlice(KilnBuilder *b, MlirValue x, const int64_t *offsets,
+                           const int64_t *sizes, const int64_t *strides) {
+  intptr_t r = kilnRank(x);
+  int32_t seg[4] = {1, 0, 0, 0};
+  MlirNamedAttribute attrs[4] = {
+      segments(b->ctx, 4, seg),
+      kilnNamedAttr(b->ctx, "static_offsets",
+                    mlirDenseI64ArrayGet(b->ctx, r, offsets)),
+      kilnNamedAttr(b->ctx, "static_sizes",
+                    mlirDenseI64ArrayGet(b->ctx, r, sizes)),
+      kilnNamedAttr(b->ctx, "static_strides",
+                    mlirDenseI64ArrayGet(b->ctx, r, strides)),
+  };
+  MlirType type = kilnTensorType(r, sizes, kilnElementType(x));
+  return kilnBuildOp1(b, "tensor.extract_slice", type, 1, &x, 4, attrs);
+}
+
+MlirValue kilnInsertSlice(KilnBuilder *b, MlirValue src, MlirValue dest,
+                          const int64_t *offsets, const int64_t *strides) {
+  intptr_t r = kilnRank(dest);
+  int64_t sizes[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i)
+    sizes[i] = kilnDim(src, i);
+  int32_t seg[5] = {1, 1, 0, 0, 0};
+  MlirNamedAttribute attrs[4] = {
+      segments(b->ctx, 5, seg),
+      kilnNamedAttr(b->ctx, "static_offsets",
+                    mlirDenseI64ArrayGet(b->ctx, r, offsets)),
+      kilnNamedAttr(b->ctx, "static_sizes",
+                    mlirDenseI64ArrayGet(b->ctx, r, sizes)),
+      kilnNamedAttr(b->ctx, "static_strides",
+                    mlirDenseI64ArrayGet(b->ctx, r, strides)),
+  };
+  MlirValue ops[2] = {src, dest};
+  return kilnBuildOp1(b, "tensor.insert_slice", mlirValueGetType(dest), 2, ops,
+                      4, attrs);
+}
+
+/* ---- linalg -----------------------------------------------------------------
+ */
+
+MlirOperation kilnGeneric(KilnBuilder *b, intptr_t nInputs,
+                          const MlirValue *inputs, intptr_t nOutputs,
+                          const MlirValue *outputs, const MlirAttribute *maps,
+                          intptr_t nLoops, const char *iterators,
+                          KilnBodyFn body, void *userData) {
+  intptr_t n = nInputs + nOutputs;
+  MlirValue *operands = malloc(n * sizeof(MlirValue));
+  MlirType *argTypes = malloc(n * sizeof(MlirType));
+  MlirLocation *argLocs = malloc(n * sizeof(MlirLocation));
+  MlirType *resultTypes = malloc((nOutputs + 1) * sizeof(MlirType));
+  MlirAttribute *iters = malloc((nLoops + 1) * sizeof(MlirAttribute));
+  MlirValue *yields = malloc((nOutputs + 1) * sizeof(MlirValue));
+  if (!operands || !argTypes || !argLocs || !resultTypes || !iters || !yields)
+    abort();
+  for (intptr_t i = 0; i < n; ++i) {
+    operands[i] = i < nInputs ? inputs[i] : outputs[i - nInputs];
+    argTypes[i] = kilnElementType(operands[i]);
+    argLocs[i] = b->loc;
+  }
+  for (intptr_t i = 0; i < nOutputs; ++i)
+    resultTypes[i] = mlirValueGetType(outputs[i]);
+  MlirAttribute parallel = mlirAttributeParseGet(
+      b->ctx,
+      mlirStringRefCreateFromCString("#linalg.iterator_type<parallel>"));
+  MlirAttribute reduction = mlirAttributeParseGet(
+      b->ctx,
+      mlirStringRefCreateFromCString("#linalg.iterator_type<reduction>"));
+  for (intptr_t i = 0; i < nLoops; ++i)
+    iters[i] = iterators[i] == 'r' ? reduction : parallel;
+  int32_t seg[2] = {(int32_t)nInputs, (int32_t)nOutputs};
+  MlirNamedAttribute attrs[3] = {
+      kilnNamedAttr(b->ctx, "indexing_maps", mlirArrayAttrGet(b->ctx, n, maps)),
+      kilnNamedAttr(b->ctx, "iterator_types",
+                    mlirArrayAttrGet(b->ctx, nLoops, iters)),
+      segments(b->ctx, 2, seg),
+  };
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock block = mlirBlockCreate(n, argTypes, argLocs);
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState st = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("linalg.generic"), b->loc);
+  mlirOperationStateAddResults(&st, nOutputs, resultTypes);
+  mlirOperationStateAddOperands(&st, n, operands);
+  mlirOperationStateAddAttributes(&st, 3, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation op = kilnBuildInsert(b, &st);
+
+  KilnBuilder inner = {b->ctx, b->loc, block, {NULL}};
+  MlirValue *args = operands; /* reuse: block arguments now */
+  for (intptr_t i = 0; i < n; ++i)
+    args[i] = mlirBlockGetArgument(block, i);
+  body(&inner, args, yields, userData);
+  kilnBuildOp(&inner, "linalg.yield", 0, NULL, nOutputs, yields, 0, NULL);
+  free(operands);
+  free(argTypes);
+  free(argLocs);
+  free(resultTypes);
+  free(iters);
+  free(yields);
+  return op;
+}
+
+MlirValue kilnElementwise(KilnBuilder *b, intptr_t nInputs,
+                          const MlirValue *inputs, MlirType resultType,
+                          KilnBodyFn body, void *userData) {
+  intptr_t r = mlirShapedTypeGetRank(resultType);
+  int64_t shape[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i)
+    shape[i] = mlirShapedTypeGetDimSize(resultType, i);
+  MlirAttribute *maps = malloc((nInputs + 1) * sizeof(MlirAttribute));
+  if (!maps)
+    abort();
+  for (intptr_t i = 0; i < nInputs; ++i) {
+    MlirType t = mlirValueGetType(inputs[i]);
+    maps[i] =
+        mlirTypeIsAShaped(t)
+            ? kilnMapBroadcast(b->ctx, t, r, shape)
+            : mlirAffineMapAttrGet(mlirAffineMapGet(b->ctx, r, 0, 0, NULL));
+  }
+  maps[nInputs] = kilnMapIdentity(b->ctx, r);
+  char iters[KILN_MAX_RANK + 1];
+  memset(iters, 'p', r);
+  iters[r] = '\0';
+  MlirValue init = kilnEmpty(b, resultType);
+  MlirOperation op =
+      kilnGeneric(b, nInputs, inputs, 1, &init, maps, r, iters, body, userData);
+  free(maps);
+  return mlirOperationGetResult(op, 0);
+}
+
+MlirValue kilnLinalgIndex(KilnBuilder *b, int64_t dim) {
+  MlirNamedAttribute attr = kilnNamedAttr(
+      b->ctx, "dim", mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), dim));
+  return kilnBuildOp1(b, "linalg.index", mlirIndexTypeGet(b->ctx), 0, NULL, 1,
+                      &attr);
+}
+
+/* ---- Signed and unsigned integers ------------------------------------------
+ */
+
+bool kilnTypeIsUnsignedInt(MlirType t) {
+  return mlirTypeIsAInteger(t) && mlirIntegerTypeIsUnsigned(t);
+}
+
+static MlirValue unrealizedCast(KilnBuilder *b, MlirValue x, MlirType to) {
+  return kilnBuildOp1(b, "builtin.unrealized_conversion_cast", to, 1, &x, 0,
+                      NULL);
+}
+
+MlirValue kilnToSignless(KilnBuilder *b, MlirValue x) {
+  MlirType t = mlirValueGetType(x);
+  if (!mlirTypeIsAInteger(t) || mlirIntegerTypeIsSignless(t))
+    return x;
+  return unrealizedCast(b, x,
+                        mlirIntegerTypeGet(b->ctx, mlirIntegerTypeGetWidth(t)));
+}
+
+MlirValue kilnFromSignless(KilnBuilder *b, MlirValue x, MlirType to) {
+  if (mlirTypeEqual(mlirValueGetType(x), to))
+    return x;
+  return unrealizedCast(b, x, to);
+}

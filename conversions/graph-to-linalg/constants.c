@@ -1,0 +1,106 @@
+/* Constant tensors for the lowerings: weights as flat 1-D constants plus a
+ * reshape (DESIGN.md §6: multi-dimensional constants become nested LLVM
+ * arrays, which are an order of magnitude slower to translate). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conversions/graph-to-linalg/lower.h"
+
+static void freeBlob(void *userData, const void *data, size_t size,
+                     size_t align) {
+  (void)data;
+  (void)size;
+  (void)align;
+  free(userData);
+}
+
+/* Copies the elements of a dense-resource attribute into a new, owned 1-D
+ * dense-resource attribute of type `flatType`. The C API exposes resource
+ * elements one at a time only, hence the loop. Returns a null attribute for
+ * element types the C API cannot read. */
+static MlirAttribute flattenResource(MlirAttribute attr, MlirType flatType) {
+  MlirType elt = mlirShapedTypeGetElementType(flatType);
+  int64_t n = kilnNumElements(flatType);
+  size_t width;
+  if (mlirTypeIsAF32(elt))
+    width = 4;
+  else if (mlirTypeIsAF64(elt))
+    width = 8;
+  else if (mlirTypeIsAInteger(elt))
+    width = mlirIntegerTypeGetWidth(elt) == 1
+                ? 1
+                : (size_t)mlirIntegerTypeGetWidth(elt) / 8;
+  else
+    return mlirAttributeGetNull();
+  void *buf = malloc(n ? (size_t)n * width : 1);
+  if (!buf)
+    abort();
+  unsigned bits = mlirTypeIsAInteger(elt) ? mlirIntegerTypeGetWidth(elt) : 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (mlirTypeIsAF32(elt)) {
+      float v = mlirDenseFloatResourceElementsAttrGetValue(attr, i);
+      memcpy((char *)buf + 4 * i, &v, 4);
+    } else if (mlirTypeIsAF64(elt)) {
+      double v = mlirDenseDoubleResourceElementsAttrGetValue(attr, i);
+      memcpy((char *)buf + 8 * i, &v, 8);
+    } else if (bits == 1) {
+      ((uint8_t *)buf)[i] = mlirDenseBoolResourceElementsAttrGetValue(attr, i);
+    } else if (bits == 8) {
+      ((int8_t *)buf)[i] = mlirDenseInt8ResourceElementsAttrGetValue(attr, i);
+    } else if (bits == 16) {
+      int16_t v = mlirDenseInt16ResourceElementsAttrGetValue(attr, i);
+      memcpy((char *)buf + 2 * i, &v, 2);
+    } else if (bits == 32) {
+      int32_t v = mlirDenseInt32ResourceElementsAttrGetValue(attr, i);
+      memcpy((char *)buf + 4 * i, &v, 4);
+    } else if (bits == 64) {
+      int64_t v = mlirDenseInt64ResourceElementsAttrGetValue(attr, i);
+      memcpy((char *)buf + 8 * i, &v, 8);
+    } else {
+      free(buf);
+      return mlirAttributeGetNull();
+    }
+  }
+  return mlirUnmanagedDenseResourceElementsAttrGet(
+      flatType, mlirStringRefCreateFromCString("kiln_weight"), buf,
+      (size_t)n * width, width < 8 ? 8 : width, false, freeBlob, buf);
+}
+
+MlirValue kilnConstantTensor(KilnBuilder *b, MlirAttribute elements) {
+  MlirType type = mlirAttributeGetType(elements);
+  MlirType elt = mlirShapedTypeGetElementType(type);
+  int64_t n = kilnNumElements(type);
+  MlirType flatType = kilnTensorType(1, &n, elt);
+  MlirAttribute flat;
+  if (mlirAttributeIsADenseElements(elements))
+    flat = mlirDenseElementsAttrReshapeGet(elements, flatType);
+  else if (mlirAttributeIsADenseResourceElements(elements))
+    flat = flattenResource(elements, flatType);
+  else
+    flat = mlirAttributeGetNull();
+  if (mlirAttributeIsNull(flat))
+    return (MlirValue){NULL};
+  MlirNamedAttribute value = kilnNamedAttr(b->ctx, "value", flat);
+  MlirValue c = kilnBuildOp1(b, "arith.constant", flatType, 0, NULL, 1, &value);
+  return kilnReshape(b, c, type);
+}
+
+MlirValue kilnConstantI64s(KilnBuilder *b, intptr_t rank, const int64_t *shape,
+                           const int64_t *values, MlirType elementType) {
+  MlirType type = kilnTensorType(rank, shape, elementType);
+  int64_t n = kilnNumElements(type);
+  MlirAttribute *elts = malloc((n ? n : 1) * sizeof(MlirAttribute));
+  if (!elts)
+    abort();
+  for (int64_t i = 0; i < n; ++i)
+    elts[i] =
+        kilnTypeIsFloat(elementType)
+            ? mlirFloatAttrDoubleGet(b->ctx, elementType, (double)values[i])
+            : mlirIntegerAttrGet(elementType,
+                                 mlirIntegerTypeGetWidth(elementType) == 1
+                                     ? values[i] != 0
+                                     : values[i]);
+  MlirAttribute attr = mlirDenseElementsAttrGet(type, n, elts);
+  free(elts);
+  return kilnConstantTensor(b, attr);
+}

@@ -1,0 +1,278 @@
+/* Lowering graph ops to linalg, tensor, arith and math on tensors: the
+ * interface between the pass (pass.c), the IR-building helpers (build.c)
+ * and the per-family lowerings (lower_<family>.c).
+ *
+ * The pass visits graph ops in program order (graph.constant last, so a
+ * lowering can still read the constant operands it needs from their
+ * graph.constant). For each op it calls the family's lowering with a
+ * KilnLowerOp: the op's operands by ONNX position, its attributes, and a
+ * builder that inserts before the op. The lowering builds replacement values
+ * and stores one per result in `results`; the pass then replaces the op
+ * (casting to the op's declared result type where the replacement is more
+ * static) and erases it.
+ *
+ * A lowering returns:
+ *   KILN_LOWER_OK           results filled;
+ *   KILN_LOWER_UNSUPPORTED  a case Kiln does not lower: it has emitted an
+ *                           error with kilnLowerUnsupported (the message
+ *                           begins "unsupported"), nothing was built that
+ *                           is used;
+ *   KILN_LOWER_ERROR        it emitted an error (invalid op).
+ * Ops whose name has no lowering at all are reported by the final legality
+ * check: "unsupported: no lowering for 'graph.x'" at the op's ONNX node.
+ *
+ * Shapes: every operand and result handled here has a static shape (the
+ * pass reports dynamic ones as unsupported before calling a lowering), so
+ * lowerings may read dims from types freely. */
+#ifndef KILN_CONVERSIONS_GRAPH_TO_LINALG_LOWER_H
+#define KILN_CONVERSIONS_GRAPH_TO_LINALG_LOWER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dialects/graph/infer.h"
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/IR.h"
+
+/* ---- Builder: where new ops go ---------------------------------------- */
+
+typedef struct KilnBuilder {
+  MlirContext ctx;
+  MlirLocation loc;
+  MlirBlock block;
+  MlirOperation before; /* insert before this op; null: append to block */
+} KilnBuilder;
+
+/// Creates the op described by `state` at the builder's insertion point.
+MlirOperation kilnBuildInsert(KilnBuilder *b, MlirOperationState *state);
+
+/// Creates `name` with the given results, operands and attributes at the
+/// insertion point; returns the op.
+MlirOperation kilnBuildOp(KilnBuilder *b, const char *name, intptr_t nResults,
+                          const MlirType *resultTypes, intptr_t nOperands,
+                          const MlirValue *operands, intptr_t nAttrs,
+                          const MlirNamedAttribute *attrs);
+/// As kilnBuildOp for an op with one result; returns that result.
+MlirValue kilnBuildOp1(KilnBuilder *b, const char *name, MlirType resultType,
+                       intptr_t nOperands, const MlirValue *operands,
+                       intptr_t nAttrs, const MlirNamedAttribute *attrs);
+MlirNamedAttribute kilnNamedAttr(MlirContext ctx, const char *name,
+                                 MlirAttribute attr);
+
+/* ---- Scalars (also inside linalg bodies) -------------------------------- */
+
+/// arith.constant of scalar type `type` (float, integer, i1 or index).
+MlirValue kilnConstFloat(KilnBuilder *b, MlirType type, double value);
+MlirValue kilnConstInt(KilnBuilder *b, MlirType type, int64_t value);
+MlirValue kilnConstIndex(KilnBuilder *b, int64_t value);
+/// arith.constant holding the smallest / largest value of `type` (-inf and
+/// +inf for floats; signed integer limits; 0/1 for i1).
+MlirValue kilnConstLowest(KilnBuilder *b, MlirType type);
+MlirValue kilnConstHighest(KilnBuilder *b, MlirType type);
+
+/// A two-operand arith/math op whose result has the type of `lhs`
+/// ("arith.addf", "arith.maxnumf", "math.powf", ...).
+MlirValue kilnArith2(KilnBuilder *b, const char *name, MlirValue lhs,
+                     MlirValue rhs);
+/// A one-operand arith/math op whose result has the operand's type.
+MlirValue kilnArith1(KilnBuilder *b, const char *name, MlirValue x);
+/// arith.cmpf / arith.cmpi with a predicate name ("olt", "oeq", "une",
+/// "slt", "eq", "ne", "sge", "ult", ...). Returns i1.
+MlirValue kilnCmpF(KilnBuilder *b, const char *predicate, MlirValue lhs,
+                   MlirValue rhs);
+MlirValue kilnCmpI(KilnBuilder *b, const char *predicate, MlirValue lhs,
+                   MlirValue rhs);
+MlirValue kilnSelect(KilnBuilder *b, MlirValue cond, MlirValue t, MlirValue f);
+/// Converts a scalar between element types with ONNX Cast semantics for
+/// the common cases: float<->float (extf/truncf), int<->int (signed
+/// extension/truncation), int->float (sitofp; uitofp when `isUnsigned`),
+/// float->int (fptosi/fptoui), anything->i1 (!= 0), i1->anything (0/1),
+/// index<->integer. Returns `x` when the types are equal.
+MlirValue kilnConvertScalar(KilnBuilder *b, MlirValue x, MlirType to,
+                            bool isUnsigned);
+/// Generic "x + y", "x * y", ... for any numeric element type (picks the
+/// float or integer arith op). `op` is one of "add", "sub", "mul", "div"
+/// (signed for integers), "max", "min" (NaN-propagating for floats:
+/// arith.maximumf/minimumf), "rem" (signed).
+MlirValue kilnArithNumeric(KilnBuilder *b, const char *op, MlirValue lhs,
+                           MlirValue rhs);
+
+/* ---- Types ----------------------------------------------------------------
+ */
+
+bool kilnTypeIsFloat(MlirType elementType);
+/// Integer of any width, including i1.
+bool kilnTypeIsInteger(MlirType elementType);
+MlirType kilnElementType(MlirValue tensor);
+intptr_t kilnRank(MlirValue tensor);
+int64_t kilnDim(MlirValue tensor, intptr_t i);
+/// Number of elements of a static shaped type.
+int64_t kilnNumElements(MlirType shaped);
+/// A static ranked tensor type.
+MlirType kilnTensorType(intptr_t rank, const int64_t *shape,
+                        MlirType elementType);
+
+/* ---- Affine maps ----------------------------------------------------------
+ */
+
+/// The identity map on `rank` dims.
+MlirAttribute kilnMapIdentity(MlirContext ctx, intptr_t rank);
+/// (d0..d{nDims-1}) -> (exprs).
+MlirAttribute kilnMapExprs(MlirContext ctx, intptr_t nDims, intptr_t nExprs,
+                           const MlirAffineExpr *exprs);
+/// (d0..d{nDims-1}) -> (d{dims[0]}, d{dims[1]}, ...): a projection or
+/// permutation.
+MlirAttribute kilnMapDims(MlirContext ctx, intptr_t nDims, intptr_t nResults,
+                          const int64_t *dims);
+/// Map for reading a tensor of type `shaped` broadcast numpy-style into an
+/// iteration space of `nDims` dims with static `shape`: trailing-aligned,
+/// size-1 dims that broadcast read index 0.
+MlirAttribute kilnMapBroadcast(MlirContext ctx, MlirType shaped, intptr_t nDims,
+                               const int64_t *shape);
+
+/* ---- Tensors --------------------------------------------------------------
+ */
+
+/// tensor.empty of a static type.
+MlirValue kilnEmpty(KilnBuilder *b, MlirType tensorType);
+/// linalg.fill of `init` with scalar `value` (converted to the element type
+/// by the caller).
+MlirValue kilnFill(KilnBuilder *b, MlirValue value, MlirValue init);
+/// A filled new tensor: tensor.empty + linalg.fill.
+MlirValue kilnFilled(KilnBuilder *b, MlirType tensorType, MlirValue value);
+/// tensor.cast when the types differ, else `x`.
+MlirValue kilnCastTo(KilnBuilder *b, MlirValue x, MlirType type);
+/// Reshapes a static tensor to a static type with the same element count
+/// (tensor.collapse_shape to 1-D + tensor.expand_shape, or tensor.reshape
+/// for rank 0; folded away when the types match).
+MlirValue kilnReshape(KilnBuilder *b, MlirValue x, MlirType to);
+/// tensor.extract_slice with static offsets, sizes, strides; the result
+/// has `rank` dims (no dropped dims).
+MlirValue kilnExtractSlice(KilnBuilder *b, MlirValue x, const int64_t *offsets,
+                           const int64_t *sizes, const int64_t *strides);
+/// tensor.insert_slice of `src` into `dest` with static offsets/strides.
+MlirValue kilnInsertSlice(KilnBuilder *b, MlirValue src, MlirValue dest,
+                          const int64_t *offsets, const int64_t *strides);
+/// A constant tensor from a dense or dense-resource elements attribute,
+/// emitted as a 1-D constant + reshape (DESIGN.md §6: nested LLVM arrays are
+/// slow to translate).
+MlirValue kilnConstantTensor(KilnBuilder *b, MlirAttribute elements);
+/// A small constant tensor of i64 or f32 values.
+MlirValue kilnConstantI64s(KilnBuilder *b, intptr_t rank, const int64_t *shape,
+                           const int64_t *values, MlirType elementType);
+
+/* ---- linalg -----------------------------------------------------------------
+ */
+
+/// Builds the body of a linalg.generic: `args` are the block arguments (one
+/// scalar per input, then one per output). Store one value per output in
+/// `yields`. `b` inserts into the body.
+typedef void (*KilnBodyFn)(KilnBuilder *b, const MlirValue *args,
+                           MlirValue *yields, void *userData);
+
+/// linalg.generic over `nLoops` loops with `iterators` ('p' parallel, 'r'
+/// reduction per loop, a string of nLoops chars), one affine map per input
+/// then per output. Returns the op (results: one tensor per output).
+MlirOperation kilnGeneric(KilnBuilder *b, intptr_t nInputs,
+                          const MlirValue *inputs, intptr_t nOutputs,
+                          const MlirValue *outputs, const MlirAttribute *maps,
+                          intptr_t nLoops, const char *iterators,
+                          KilnBodyFn body, void *userData);
+
+/// An elementwise linalg.generic with numpy broadcasting: the iteration
+/// space is `resultType`'s shape, each input is read through
+/// kilnMapBroadcast, and the body yields one element of `resultType`'s
+/// element type. Returns the result tensor.
+MlirValue kilnElementwise(KilnBuilder *b, intptr_t nInputs,
+                          const MlirValue *inputs, MlirType resultType,
+                          KilnBodyFn body, void *userData);
+
+/// linalg.index inside a body.
+MlirValue kilnLinalgIndex(KilnBuilder *b, int64_t dim);
+
+/// A linalg named op (linalg.matmul, linalg.conv_2d_nchw_fchw,
+/// linalg.pooling_nchw_max, ...) with its body region filled in; `attrs`
+/// for strides/dilations. Returns result 0.
+MlirValue kilnNamedOp(KilnBuilder *b, const char *name, intptr_t nInputs,
+                      const MlirValue *inputs, MlirValue output,
+                      intptr_t nAttrs, const MlirNamedAttribute *attrs);
+
+/* ---- The op being lowered --------------------------------------------------
+ */
+
+typedef struct KilnLowerOp {
+  MlirOperation op;
+  const KilnGraphOpInfo *info;
+  /* ONNX-positional operands (absent optional ones null), attributes and
+   * result count, in the shape the type-inference helpers read: use
+   * kilnInferAttrInt(&l->infer, "axis", 0), kilnInferConstantInts(...),
+   * kilnInferOperand(&l->infer, i). */
+  KilnInferContext infer;
+  KilnBuilder b; /* inserts before op */
+  intptr_t numResults;
+  MlirValue *results; /* out: one per op result */
+} KilnLowerOp;
+
+typedef enum KilnLowerStatus {
+  KILN_LOWER_OK,
+  KILN_LOWER_UNSUPPORTED,
+  KILN_LOWER_ERROR
+} KilnLowerStatus;
+
+typedef KilnLowerStatus (*KilnLowerFn)(KilnLowerOp *l);
+
+/// Emits "unsupported: 'graph.<op>' <message>" at the op's location and
+/// returns KILN_LOWER_UNSUPPORTED.
+KilnLowerStatus kilnLowerUnsupported(KilnLowerOp *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/// Emits "'graph.<op>' op <message>" and returns KILN_LOWER_ERROR.
+KilnLowerStatus kilnLowerError(KilnLowerOp *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/// Operand at ONNX position i (null when absent).
+MlirValue kilnLowerOperand(KilnLowerOp *l, intptr_t i);
+/// The declared type of result i.
+MlirType kilnLowerResultType(KilnLowerOp *l, intptr_t i);
+/// Normalizes an ONNX axis against `rank` (errors out of range: returns
+/// false after kilnLowerError).
+bool kilnLowerAxis(KilnLowerOp *l, int64_t axis, int64_t rank, int64_t *out);
+
+/* ---- Family tables ----------------------------------------------------------
+ */
+
+typedef struct KilnLowering {
+  const char *name; /* graph op name without prefix: "add" */
+  KilnLowerFn lower;
+} KilnLowering;
+
+/// Each lower_<family>.c defines its table; pass.c looks ops up in all.
+#define KILN_DECLARE_LOWERINGS(family)                                         \
+  extern const KilnLowering kilnLower##family[];                               \
+  extern const int kilnLower##family##Count
+KILN_DECLARE_LOWERINGS(Elementwise);
+KILN_DECLARE_LOWERINGS(Reduction);
+KILN_DECLARE_LOWERINGS(Tensor);
+KILN_DECLARE_LOWERINGS(TensorIndex);
+KILN_DECLARE_LOWERINGS(Conv);
+KILN_DECLARE_LOWERINGS(NN);
+KILN_DECLARE_LOWERINGS(Quant);
+
+/* ---- Signed and unsigned integers ------------------------------------------
+ * The importer keeps ONNX's uintN as `uiN` (and arith needs signless
+ * integers), so a lowering that computes on such elements casts each scalar
+ * to the signless type of the same width and back with
+ * builtin.unrealized_conversion_cast; the LLVM lowering maps both to iN and
+ * reconcile-unrealized-casts removes the pairs. */
+
+/// Whether `t` is an integer type with explicit unsigned signedness (uiN).
+bool kilnTypeIsUnsignedInt(MlirType t);
+/// `x` as a signless iN when its type is siN/uiN; else `x`.
+MlirValue kilnToSignless(KilnBuilder *b, MlirValue x);
+/// Signless scalar `x` as type `to` (siN/uiN of the same width); `x` when
+/// `to` is its own type.
+MlirValue kilnFromSignless(KilnBuilder *b, MlirValue x, MlirType to);
+
+#endif

@@ -1,0 +1,293 @@
+/* Convolutions (conv, conv_transpose) → linalg; the family's table, which
+ * also lists the pools of lower_pool.c.
+ *
+ * A conv pads its input (filled tensor + insert_slice) and then runs one
+ * convolution with no padding: linalg's named convs where one fits exactly
+ * (group 1; depthwise with one filter per channel; grouped 2-D), a
+ * linalg.generic over N x G x F x O.. x C x K.. otherwise. The bias, when
+ * present, is broadcast into the accumulator the conv starts from. */
+#include "conversions/graph-to-linalg/lower_conv_window.h"
+
+#include <string.h>
+
+static MlirAffineExpr dimExpr(MlirContext ctx, intptr_t d) {
+  return mlirAffineDimExprGet(ctx, d);
+}
+
+static void copyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                     void *userData) {
+  (void)b;
+  (void)userData;
+  yields[0] = args[0];
+}
+
+/* The accumulator of a conv with result type `type`: `bias` (a tensor
+ * whose dims are `type`'s dims `biasDims`) broadcast, or zeros. */
+static MlirValue convInit(KilnBuilder *b, MlirValue bias, MlirType type,
+                          intptr_t nBiasDims, const int64_t *biasDims) {
+  MlirType e = mlirShapedTypeGetElementType(type);
+  if (mlirValueIsNull(bias))
+    return kilnFilled(b, type, kilnConstFloat(b, e, 0));
+  intptr_t r = mlirShapedTypeGetRank(type);
+  MlirAttribute maps[2] = {kilnMapDims(b->ctx, r, nBiasDims, biasDims),
+                           kilnMapIdentity(b->ctx, r)};
+  char iters[KILN_MAX_RANK + 1];
+  memset(iters, 'p', r);
+  iters[r] = '\0';
+  MlirValue init = kilnEmpty(b, type);
+  return mlirOperationGetResult(
+      kilnGeneric(b, 1, &bias, 1, &init, maps, r, iters, copyBody, NULL), 0);
+}
+
+static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                    void *userData) {
+  (void)userData;
+  MlirValue p = kilnArithNumeric(b, "mul", args[0], args[1]);
+  yields[0] = kilnArithNumeric(b, "add", args[2], p);
+}
+
+/* The grouped conv as a generic over loops n, g, f, o1..on, c, k1..kn on
+ * x as N x G x C/G x D.., w as G x M/G x C/G x k.. and the result as
+ * N x G x M/G x O..: every map a projected permutation or a window sum. */
+static MlirValue genericConv(KilnBuilder *b, MlirValue x, MlirValue w,
+                             MlirValue bias, int64_t group,
+                             const KilnWindow *win, MlirType resultType) {
+  MlirContext ctx = b->ctx;
+  intptr_t n = win->n, nLoops = 4 + 2 * n;
+  MlirType e = kilnElementType(x);
+  int64_t cg = kilnDim(x, 1) / group, m = kilnDim(w, 0), fg = m / group;
+  int64_t xs[KILN_MAX_RANK] = {kilnDim(x, 0), group, cg};
+  int64_t ws[KILN_MAX_RANK] = {group, fg, cg};
+  int64_t ys[KILN_MAX_RANK] = {kilnDim(x, 0), group, fg};
+  for (intptr_t i = 0; i < n; ++i) {
+    xs[3 + i] = kilnDim(x, 2 + i);
+    ws[3 + i] = kilnDim(w, 2 + i);
+    ys[3 + i] = win->out[i];
+  }
+  MlirValue in[2] = {kilnReshape(b, x, kilnTensorType(n + 3, xs, e)),
+                     kilnReshape(b, w, kilnTensorType(n + 3, ws, e))};
+  MlirType yType = kilnTensorType(n + 3, ys, e);
+  int64_t g2[2] = {group, fg}, biasDims[2] = {1, 2};
+  if (!mlirValueIsNull(bias))
+    bias = kilnReshape(b, bias, kilnTensorType(2, g2, e));
+  MlirValue init = convInit(b, bias, yType, 2, biasDims);
+
+  MlirAffineExpr xe[KILN_MAX_RANK], we[KILN_MAX_RANK], ye[KILN_MAX_RANK];
+  xe[0] = ye[0] = dimExpr(ctx, 0);
+  xe[1] = we[0] = ye[1] = dimExpr(ctx, 1);
+  we[1] = ye[2] = dimExpr(ctx, 2);
+  xe[2] = we[2] = dimExpr(ctx, 3 + n);
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirAffineExpr o = dimExpr(ctx, 3 + i), k = dimExpr(ctx, 4 + n + i);
+    xe[3 + i] = mlirAffineAddExprGet(
+        mlirAffineMulExprGet(o,
+                             mlirAffineConstantExprGet(ctx, win->strides[i])),
+        mlirAffineMulExprGet(
+            k, mlirAffineConstantExprGet(ctx, win->dilations[i])));
+    we[3 + i] = k;
+    ye[3 + i] = o;
+  }
+  MlirAttribute maps[3] = {kilnMapExprs(ctx, nLoops, n + 3, xe),
+                           kilnMapExprs(ctx, nLoops, n + 3, we),
+                           kilnMapExprs(ctx, nLoops, n + 3, ye)};
+  char iters[2 * KILN_MAX_RANK + 5];
+  memset(iters, 'p', 3 + n);
+  memset(iters + 3 + n, 'r', 1 + n);
+  iters[nLoops] = '\0';
+  MlirValue y = mlirOperationGetResult(
+      kilnGeneric(b, 2, in, 1, &init, maps, nLoops, iters, macBody, NULL), 0);
+  return kilnReshape(b, y, resultType);
+}
+
+/* A conv of the already padded `x` (N x C x D..) by `w` (M x C/group x
+ * k..) with the window's strides, dilations and output sizes, plus the
+ * optional bias (M). */
+static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
+                          MlirValue bias, int64_t group, const KilnWindow *win,
+                          MlirType resultType) {
+  static const char *const kConv[] = {"linalg.conv_1d_ncw_fcw",
+                                      "linalg.conv_2d_nchw_fchw",
+                                      "linalg.conv_3d_ncdhw_fcdhw"};
+  static const char *const kDepthwise[] = {
+      "linalg.depthwise_conv_1d_ncw_cw", "linalg.depthwise_conv_2d_nchw_chw",
+      "linalg.depthwise_conv_3d_ncdhw_cdhw"};
+  intptr_t n = win->n;
+  int64_t channels = kilnDim(x, 1), m = kilnDim(w, 0);
+  bool depthwise = group > 1 && group == channels && m == channels;
+  if (group > 1 && !depthwise && n != 2)
+    return genericConv(b, x, w, bias, group, win, resultType);
+  MlirNamedAttribute attrs[2] = {
+      kilnNamedAttr(b->ctx, "strides",
+                    kilnWindowI64Elements(b->ctx, n, win->strides)),
+      kilnNamedAttr(b->ctx, "dilations",
+                    kilnWindowI64Elements(b->ctx, n, win->dilations))};
+  MlirType e = kilnElementType(x);
+  int64_t channelDim = 1;
+  if (group == 1) {
+    MlirValue in[2] = {x, w};
+    MlirValue init = convInit(b, bias, resultType, 1, &channelDim);
+    return kilnNamedOp(b, kConv[n - 1], 2, in, init, 2, attrs);
+  }
+  if (depthwise) {
+    /* w is C x 1 x k..: the depthwise filter is C x k... */
+    int64_t fs[KILN_MAX_RANK] = {channels};
+    for (intptr_t i = 0; i < n; ++i)
+      fs[1 + i] = kilnDim(w, 2 + i);
+    MlirValue in[2] = {x, kilnReshape(b, w, kilnTensorType(n + 1, fs, e))};
+    MlirValue init = convInit(b, bias, resultType, 1, &channelDim);
+    return kilnNamedOp(b, kDepthwise[n - 1], 2, in, init, 2, attrs);
+  }
+  /* Grouped 2-D: linalg.conv_2d_ngchw_gfchw on x as N x G x C/G x H x W, w
+   * as G x M/G x C/G x kh x kw, result N x G x M/G x OH x OW. */
+  int64_t cg = channels / group, fg = m / group;
+  int64_t xs[5] = {kilnDim(x, 0), group, cg, kilnDim(x, 2), kilnDim(x, 3)};
+  int64_t ws[5] = {group, fg, cg, kilnDim(w, 2), kilnDim(w, 3)};
+  int64_t ys[5] = {kilnDim(x, 0), group, fg, win->out[0], win->out[1]};
+  MlirValue in[2] = {kilnReshape(b, x, kilnTensorType(5, xs, e)),
+                     kilnReshape(b, w, kilnTensorType(5, ws, e))};
+  int64_t g2[2] = {group, fg}, biasDims[2] = {1, 2};
+  if (!mlirValueIsNull(bias))
+    bias = kilnReshape(b, bias, kilnTensorType(2, g2, e));
+  MlirValue init = convInit(b, bias, kilnTensorType(5, ys, e), 2, biasDims);
+  MlirValue y =
+      kilnNamedOp(b, "linalg.conv_2d_ngchw_gfchw", 2, in, init, 2, attrs);
+  return kilnReshape(b, y, resultType);
+}
+
+static KilnLowerStatus lowerConv(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0), w = kilnLowerOperand(l, 1);
+  MlirType resultType = kilnLowerResultType(l, 0);
+  int64_t kernel[KILN_MAX_RANK];
+  for (intptr_t i = 0; i + 2 < kilnRank(w); ++i)
+    kernel[i] = kilnDim(w, i + 2);
+  KilnWindow win;
+  kilnWindowRead(l, x, resultType, kernel, &win);
+  MlirValue zero = kilnConstFloat(&l->b, kilnElementType(x), 0);
+  MlirValue padded = kilnWindowPadInput(&l->b, x, &win, zero);
+  int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
+  l->results[0] = convCore(&l->b, padded, w, kilnLowerOperand(l, 2), group,
+                           &win, resultType);
+  return KILN_LOWER_OK;
+}
+
+/* ---- conv_transpose ------------------------------------------------------ */
+
+static int64_t floorDiv2(int64_t v) { return v >= 0 ? v / 2 : -((1 - v) / 2); }
+
+/* The begin padding of spatial dim i. With output_shape or SAME_*, ONNX
+ * derives it from total = natural size - output size, the odd element at
+ * the end (SAME_UPPER) or the beginning (otherwise); total may be negative
+ * (output_shape larger than the natural size: zeros at the end). */
+static int64_t transposePadBegin(const KilnWindow *w, intptr_t i,
+                                 int64_t outputPadding, bool derived,
+                                 int autoPad) {
+  if (!derived)
+    return autoPad == KILN_PAD_VALID ? 0 : w->padBegin[i];
+  int64_t natural = w->strides[i] * (w->in[i] - 1) + outputPadding +
+                    kilnWindowDilatedKernel(w, i);
+  int64_t total = natural - w->out[i];
+  return autoPad == KILN_PAD_SAME_UPPER ? floorDiv2(total)
+                                        : total - floorDiv2(total);
+}
+
+/* w (C x M/G x k..) flipped in space and transposed per group to the conv
+ * layout M x C/G x k..: w'[g*M/G + f, c, k] = w[g*C/G + c, f, K-1-k]. */
+static MlirValue transposeWeight(KilnBuilder *b, MlirValue w, int64_t group) {
+  MlirContext ctx = b->ctx;
+  intptr_t n = kilnRank(w) - 2, nLoops = n + 3;
+  int64_t cg = kilnDim(w, 0) / group, fg = kilnDim(w, 1);
+  int64_t shape[KILN_MAX_RANK] = {group, fg, cg};
+  MlirAffineExpr in[KILN_MAX_RANK];
+  in[0] = mlirAffineAddExprGet(
+      mlirAffineMulExprGet(dimExpr(ctx, 0), mlirAffineConstantExprGet(ctx, cg)),
+      dimExpr(ctx, 2));
+  in[1] = dimExpr(ctx, 1);
+  for (intptr_t i = 0; i < n; ++i) {
+    int64_t k = kilnDim(w, 2 + i);
+    shape[3 + i] = k;
+    in[2 + i] = mlirAffineAddExprGet(
+        mlirAffineMulExprGet(dimExpr(ctx, 3 + i),
+                             mlirAffineConstantExprGet(ctx, -1)),
+        mlirAffineConstantExprGet(ctx, k - 1));
+  }
+  MlirType e = kilnElementType(w);
+  MlirValue init = kilnEmpty(b, kilnTensorType(nLoops, shape, e));
+  MlirAttribute maps[2] = {kilnMapExprs(ctx, nLoops, n + 2, in),
+                           kilnMapIdentity(ctx, nLoops)};
+  char iters[KILN_MAX_RANK + 4];
+  memset(iters, 'p', nLoops);
+  iters[nLoops] = '\0';
+  MlirValue t = mlirOperationGetResult(
+      kilnGeneric(b, 1, &w, 1, &init, maps, nLoops, iters, copyBody, NULL), 0);
+  int64_t out[KILN_MAX_RANK] = {group * fg, cg};
+  for (intptr_t i = 0; i < n; ++i)
+    out[2 + i] = shape[3 + i];
+  return kilnReshape(b, t, kilnTensorType(n + 2, out, e));
+}
+
+/* conv_transpose as a conv: x is spread out by the strides (insert_slice
+ * with strides into zeros) with (K-1)*dilation zeros around, and the
+ * window of the output cut out; then a stride-1 conv with the flipped,
+ * transposed kernel. */
+static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
+  KilnBuilder *b = &l->b;
+  MlirValue x = kilnLowerOperand(l, 0), w = kilnLowerOperand(l, 1);
+  MlirType resultType = kilnLowerResultType(l, 0);
+  intptr_t n = kilnRank(x) - 2, r = n + 2;
+  int64_t kernel[KILN_MAX_RANK], outPad[KILN_MAX_RANK], outShape[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < n; ++i)
+    kernel[i] = kilnDim(w, i + 2);
+  KilnWindow win;
+  kilnWindowRead(l, x, resultType, kernel, &win);
+  /* kilnWindowRead computed conv-style SAME pads; transposed ones differ. */
+  int autoPad = kilnWindowAutoPad(l);
+  bool derived = kilnInferAttrInts(&l->infer, "output_shape", outShape,
+                                   KILN_MAX_RANK) == n ||
+                 autoPad == KILN_PAD_SAME_UPPER ||
+                 autoPad == KILN_PAD_SAME_LOWER;
+  if (kilnInferAttrInts(&l->infer, "output_padding", outPad, KILN_MAX_RANK) !=
+      n)
+    memset(outPad, 0, sizeof(outPad));
+  int64_t bufShape[KILN_MAX_RANK] = {kilnDim(x, 0), kilnDim(x, 1)};
+  int64_t insOff[KILN_MAX_RANK] = {0, 0}, insStride[KILN_MAX_RANK] = {1, 1};
+  int64_t cutOff[KILN_MAX_RANK] = {0, 0},
+          cutSize[KILN_MAX_RANK] = {kilnDim(x, 0), kilnDim(x, 1)};
+  int64_t ones[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i)
+    ones[i] = 1;
+  for (intptr_t i = 0; i < n; ++i) {
+    int64_t pb = transposePadBegin(&win, i, outPad[i], derived, autoPad);
+    int64_t halo = (win.kernel[i] - 1) * win.dilations[i];
+    int64_t shift = pb < 0 ? -pb : 0, base = halo + shift;
+    int64_t need = win.out[i] + pb + shift + halo;
+    int64_t hold = base + (win.in[i] - 1) * win.strides[i] + 1;
+    bufShape[2 + i] = need > hold ? need : hold;
+    insOff[2 + i] = base;
+    insStride[2 + i] = win.strides[i];
+    cutOff[2 + i] = pb + shift;
+    cutSize[2 + i] = win.out[i] + halo;
+    win.strides[i] = 1;
+  }
+  MlirType e = kilnElementType(x);
+  MlirValue buf =
+      kilnFilled(b, kilnTensorType(r, bufShape, e), kilnConstFloat(b, e, 0));
+  buf = kilnInsertSlice(b, x, buf, insOff, insStride);
+  if (memcmp(cutSize, bufShape, r * sizeof(int64_t)))
+    buf = kilnExtractSlice(b, buf, cutOff, cutSize, ones);
+  int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
+  MlirValue wt = transposeWeight(b, w, group);
+  l->results[0] =
+      convCore(b, buf, wt, kilnLowerOperand(l, 2), group, &win, resultType);
+  return KILN_LOWER_OK;
+}
+
+const KilnLowering kilnLowerConv[] = {
+    {"conv", lowerConv},
+    {"conv_transpose", lowerConvTranspose},
+    {"max_pool", kilnLowerMaxPool},
+    {"average_pool", kilnLowerAveragePool},
+    {"global_average_pool", kilnLowerGlobalAveragePool},
+    {"global_max_pool", kilnLowerGlobalMaxPool},
+    {"max_unpool", kilnLowerMaxUnpool},
+};
+const int kilnLowerConvCount = sizeof(kilnLowerConv) / sizeof(kilnLowerConv[0]);

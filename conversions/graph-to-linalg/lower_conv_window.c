@@ -1,0 +1,102 @@
+/* Sliding-window attributes and shared IR pieces of the Conv lowering
+ * family (see lower_conv_window.h). */
+#include "conversions/graph-to-linalg/lower_conv_window.h"
+
+#include <string.h>
+
+int kilnWindowAutoPad(KilnLowerOp *l) {
+  static const char *const kNames[] = {"NOTSET", "SAME_UPPER", "SAME_LOWER",
+                                       "VALID"};
+  MlirStringRef s = kilnInferAttrString(&l->infer, "auto_pad", "NOTSET");
+  for (int i = 0; i < 4; ++i)
+    if (s.length == strlen(kNames[i]) && !memcmp(s.data, kNames[i], s.length))
+      return i;
+  return KILN_PAD_NOTSET; /* the verifier rejects anything else */
+}
+
+static void readInts(KilnLowerOp *l, const char *name, intptr_t n, int64_t dflt,
+                     int64_t *out) {
+  int64_t v[2 * KILN_MAX_RANK];
+  intptr_t len = kilnInferAttrInts(&l->infer, name, v, 2 * KILN_MAX_RANK);
+  for (intptr_t i = 0; i < n; ++i)
+    out[i] = len == n ? v[i] : dflt;
+}
+
+int64_t kilnWindowDilatedKernel(const KilnWindow *w, intptr_t i) {
+  return (w->kernel[i] - 1) * w->dilations[i] + 1;
+}
+
+void kilnWindowRead(KilnLowerOp *l, MlirValue x, MlirType result,
+                    const int64_t *weightKernel, KilnWindow *w) {
+  intptr_t n = kilnRank(x) - 2;
+  w->n = n;
+  int64_t kernel[KILN_MAX_RANK], pads[2 * KILN_MAX_RANK];
+  if (kilnInferAttrInts(&l->infer, "kernel_shape", kernel, KILN_MAX_RANK) == n)
+    memcpy(w->kernel, kernel, n * sizeof(int64_t));
+  else
+    for (intptr_t i = 0; i < n; ++i)
+      w->kernel[i] = weightKernel ? weightKernel[i] : 1;
+  readInts(l, "strides", n, 1, w->strides);
+  readInts(l, "dilations", n, 1, w->dilations);
+  readInts(l, "pads", 2 * n, 0, pads);
+  int autoPad = kilnWindowAutoPad(l);
+  for (intptr_t i = 0; i < n; ++i) {
+    w->in[i] = kilnDim(x, i + 2);
+    w->out[i] = mlirShapedTypeGetDimSize(result, i + 2);
+    if (autoPad == KILN_PAD_NOTSET) {
+      w->padBegin[i] = pads[i];
+      w->padEnd[i] = pads[i + n];
+      continue;
+    }
+    int64_t total = 0;
+    if (autoPad != KILN_PAD_VALID) {
+      /* ONNX: total = (out - 1) * stride + dilated kernel - in, the odd
+       * element at the end (SAME_UPPER) or the beginning (SAME_LOWER). */
+      total = (w->out[i] - 1) * w->strides[i] + kilnWindowDilatedKernel(w, i) -
+              w->in[i];
+      if (total < 0)
+        total = 0;
+    }
+    w->padBegin[i] =
+        autoPad == KILN_PAD_SAME_LOWER ? total - total / 2 : total / 2;
+    w->padEnd[i] = total - w->padBegin[i];
+  }
+}
+
+MlirValue kilnWindowPadInput(KilnBuilder *b, MlirValue x, const KilnWindow *w,
+                             MlirValue padValue) {
+  intptr_t r = w->n + 2;
+  int64_t shape[KILN_MAX_RANK] = {kilnDim(x, 0), kilnDim(x, 1)};
+  int64_t offsets[KILN_MAX_RANK] = {0, 0}, strides[KILN_MAX_RANK];
+  bool needed = false;
+  for (intptr_t i = 0; i < r; ++i)
+    strides[i] = 1;
+  for (intptr_t i = 0; i < w->n; ++i) {
+    /* The last window ends at (out - 1) * stride + dilated kernel; with
+     * ceil_mode that may lie past in + padEnd. Padding beyond what any
+     * window reads is left out. */
+    int64_t reach =
+        (w->out[i] - 1) * w->strides[i] + kilnWindowDilatedKernel(w, i);
+    int64_t size = w->padBegin[i] + w->in[i];
+    shape[i + 2] = reach > size ? reach : size;
+    offsets[i + 2] = w->padBegin[i];
+    needed |= w->padBegin[i] != 0 || reach > w->in[i];
+  }
+  if (!needed)
+    return x;
+  MlirType type = kilnTensorType(r, shape, kilnElementType(x));
+  MlirValue filled = kilnFilled(b, type, padValue);
+  return kilnInsertSlice(b, x, filled, offsets, strides);
+}
+
+MlirAttribute kilnWindowI64Elements(MlirContext ctx, intptr_t n,
+                                    const int64_t *v) {
+  int64_t len = n;
+  MlirType type = kilnTensorType(1, &len, mlirIntegerTypeGet(ctx, 64));
+  return mlirDenseElementsAttrInt64Get(type, n, v);
+}
+
+MlirValue kilnWindowKernelTensor(KilnBuilder *b, const KilnWindow *w,
+                                 MlirType elementType) {
+  return kilnEmpty(b, kilnTensorType(w->n, w->kernel, elementType));
+}

@@ -1,0 +1,69 @@
+/* Internal to the Conv lowering family (lower_conv.c, lower_pool.c): the
+ * sliding-window attributes of conv, conv_transpose and the pools, resolved
+ * to explicit numbers, and the IR pieces those lowerings share. Nothing
+ * outside the family includes this header. */
+#ifndef KILN_CONVERSIONS_GRAPH_TO_LINALG_LOWER_CONV_WINDOW_H
+#define KILN_CONVERSIONS_GRAPH_TO_LINALG_LOWER_CONV_WINDOW_H
+
+#include "conversions/graph-to-linalg/lower.h"
+
+/* A window over n spatial dims with every attribute resolved: auto_pad has
+ * become explicit pads. The graph verifier has already checked the
+ * attributes (lengths, signs, kernel against w), so reading trusts them. */
+typedef struct KilnWindow {
+  intptr_t n;
+  int64_t kernel[KILN_MAX_RANK];
+  int64_t strides[KILN_MAX_RANK];
+  int64_t dilations[KILN_MAX_RANK];
+  int64_t padBegin[KILN_MAX_RANK];
+  int64_t padEnd[KILN_MAX_RANK];
+  int64_t in[KILN_MAX_RANK];  /* spatial input sizes */
+  int64_t out[KILN_MAX_RANK]; /* spatial output sizes (from the result) */
+} KilnWindow;
+
+enum {
+  KILN_PAD_NOTSET,
+  KILN_PAD_SAME_UPPER,
+  KILN_PAD_SAME_LOWER,
+  KILN_PAD_VALID
+};
+
+/// Reads auto_pad as one of the KILN_PAD_* values (verified already).
+int kilnWindowAutoPad(KilnLowerOp *l);
+
+/// Fills `w` for input `x` (N x C x D1 ... Dn) and result type `result`:
+/// kernel from kernel_shape or, when absent, `weightKernel` (may be NULL
+/// for pools, which require kernel_shape); strides, dilations; pads from
+/// the pads attribute or computed for SAME_UPPER / SAME_LOWER / VALID.
+void kilnWindowRead(KilnLowerOp *l, MlirValue x, MlirType result,
+                    const int64_t *weightKernel, KilnWindow *w);
+
+/// (kernel - 1) * dilation + 1 of spatial dim i.
+int64_t kilnWindowDilatedKernel(const KilnWindow *w, intptr_t i);
+
+/// `x` placed in a tensor filled with `padValue` (a scalar of x's element
+/// type) at offsets padBegin, large enough for every window of the output
+/// (ceil_mode windows may reach past the end padding); `x` itself when no
+/// padding is needed. Never tensor.pad (DESIGN.md §6).
+MlirValue kilnWindowPadInput(KilnBuilder *b, MlirValue x, const KilnWindow *w,
+                             MlirValue padValue);
+
+/// A dense i64 elements attribute tensor<n x i64> (named-op strides and
+/// dilations).
+MlirAttribute kilnWindowI64Elements(MlirContext ctx, intptr_t n,
+                                    const int64_t *v);
+
+/// tensor.empty of the kernel's shape: the shape-only operand of linalg
+/// pooling ops and of window generics (it gives the kernel loops their
+/// extent).
+MlirValue kilnWindowKernelTensor(KilnBuilder *b, const KilnWindow *w,
+                                 MlirType elementType);
+
+/* Pool lowerings (lower_pool.c), listed in kilnLowerConv. */
+KilnLowerStatus kilnLowerMaxPool(KilnLowerOp *l);
+KilnLowerStatus kilnLowerAveragePool(KilnLowerOp *l);
+KilnLowerStatus kilnLowerGlobalAveragePool(KilnLowerOp *l);
+KilnLowerStatus kilnLowerGlobalMaxPool(KilnLowerOp *l);
+KilnLowerStatus kilnLowerMaxUnpool(KilnLowerOp *l);
+
+#endif

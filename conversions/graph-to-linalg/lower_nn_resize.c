@@ -1,0 +1,427 @@
+/* resize → one linalg.generic over the output whose body computes, per
+ * resized axis, the input coordinate and the interpolation taps (indices
+ * and weights), then gathers x with tensor.extract and sums the weighted
+ * taps.
+ *
+ * Coordinates and weights are computed in f64, as ONNX's reference
+ * implementation does: nearest-mode rounding at exact .5 boundaries depends
+ * on it. Scales are compile-time constants (they fix the output shape);
+ * roi (tf_crop_and_resize) is read at run time. */
+#include <string.h>
+
+#include "conversions/graph-to-linalg/lower_nn.h"
+#include "dialects/common/diag.h"
+
+enum { MODE_NEAREST, MODE_LINEAR, MODE_CUBIC };
+enum {
+  COORD_HALF_PIXEL,
+  COORD_HALF_PIXEL_SYMMETRIC,
+  COORD_PYTORCH_HALF_PIXEL,
+  COORD_ALIGN_CORNERS,
+  COORD_ASYMMETRIC,
+  COORD_TF_CROP_AND_RESIZE,
+  COORD_TF_HALF_PIXEL_FOR_NN
+};
+enum { NEAREST_ROUND_FLOOR, NEAREST_ROUND_CEIL, NEAREST_FLOOR, NEAREST_CEIL };
+
+static const char *const kModes[] = {"nearest", "linear", "cubic", NULL};
+static const char *const kCoords[] = {
+    "half_pixel",           "half_pixel_symmetric",
+    "pytorch_half_pixel",   "align_corners",
+    "asymmetric",           "tf_crop_and_resize",
+    "tf_half_pixel_for_nn", NULL};
+static const char *const kNearest[] = {
+    "round_prefer_floor", "round_prefer_ceil", "floor", "ceil", NULL};
+static const char *const kPolicies[] = {"stretch", "not_larger", "not_smaller",
+                                        NULL};
+
+#define MAX_TAPS 4
+
+typedef struct Axis {
+  bool resized; /* false: the output index is the input index */
+  int64_t in, out;
+  double scale;
+  double length; /* ONNX's length_resized: in * scale, or sizes' value */
+  intptr_t roiStart, roiEnd; /* positions in roi (tf_crop_and_resize) */
+} Axis;
+
+typedef struct Resize {
+  int mode, coord, nearest;
+  bool excludeOutside;
+  double cubicA, extrapolation;
+  MlirValue x, roi;
+  intptr_t rank;
+  Axis axes[KILN_MAX_RANK];
+  MlirType f64, outElt;
+} Resize;
+
+/* Per-axis taps built in the body. */
+typedef struct Taps {
+  int n;
+  MlirValue index[MAX_TAPS];  /* index type */
+  MlirValue weight[MAX_TAPS]; /* f64; null for nearest */
+} Taps;
+
+static int choice(KilnLowerOp *l, const char *name, const char *dflt,
+                  const char *const *names) {
+  MlirStringRef s = kilnInferAttrString(&l->infer, name, dflt);
+  for (int i = 0; names[i]; ++i)
+    if (kilnStringRefEquals(s, names[i]))
+      return i;
+  return -1;
+}
+
+/* Reads an f32/f64 graph.constant operand; -1 when not a constant. */
+static intptr_t constantFloats(KilnLowerOp *l, intptr_t i, double *out,
+                               intptr_t cap) {
+  MlirValue v = kilnLowerOperand(l, i);
+  if (mlirValueIsNull(v) || !mlirValueIsAOpResult(v))
+    return -1;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(def)),
+                           "graph.constant"))
+    return -1;
+  MlirAttribute value = mlirOperationGetAttributeByName(
+      def, mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsNull(value) || !mlirAttributeIsADenseElements(value))
+    return -1;
+  MlirType e = mlirShapedTypeGetElementType(mlirAttributeGetType(value));
+  if (!mlirTypeIsAF32(e) && !mlirTypeIsAF64(e))
+    return -1;
+  bool splat = mlirDenseElementsAttrIsSplat(value);
+  intptr_t n = mlirElementsAttrGetNumElements(value);
+  for (intptr_t k = 0; k < n && k < cap; ++k) {
+    intptr_t pos = splat ? 0 : k;
+    out[k] = mlirTypeIsAF32(e)
+                 ? mlirDenseElementsAttrGetFloatValue(value, pos)
+                 : mlirDenseElementsAttrGetDoubleValue(value, pos);
+  }
+  return n;
+}
+
+/* ---- Body -------------------------------------------------------------- */
+
+static MlirValue f64c(KilnBuilder *b, const Resize *r, double v) {
+  return kilnConstFloat(b, r->f64, v);
+}
+
+static MlirValue add(KilnBuilder *b, MlirValue x, MlirValue y) {
+  return kilnArith2(b, "arith.addf", x, y);
+}
+static MlirValue sub(KilnBuilder *b, MlirValue x, MlirValue y) {
+  return kilnArith2(b, "arith.subf", x, y);
+}
+static MlirValue mul(KilnBuilder *b, MlirValue x, MlirValue y) {
+  return kilnArith2(b, "arith.mulf", x, y);
+}
+static MlirValue divf(KilnBuilder *b, MlirValue x, MlirValue y) {
+  return kilnArith2(b, "arith.divf", x, y);
+}
+
+static MlirValue roiAt(KilnBuilder *b, const Resize *r, intptr_t pos) {
+  MlirValue idx = kilnConstIndex(b, pos);
+  MlirValue ops[2] = {r->roi, idx};
+  MlirValue v = kilnBuildOp1(b, "tensor.extract", kilnElementType(r->roi), 2,
+                             ops, 0, NULL);
+  return kilnConvertScalar(b, v, r->f64, false);
+}
+
+/* The input coordinate of output index `xo` (f64) on axis `a`; sets
+ * *outside (i1) for tf_crop_and_resize coordinates outside the input. */
+static MlirValue coordinate(KilnBuilder *b, const Resize *r, const Axis *a,
+                            MlirValue xo, MlirValue *outside) {
+  MlirValue s = f64c(b, r, a->scale), half = f64c(b, r, 0.5);
+  /* ONNX's length_resized is in * scale, not rounded: with scales that do
+   * not divide the length evenly, align_corners and tf_crop_and_resize
+   * use the fractional length (as ONNX's reference and ONNX Runtime). */
+  double in = (double)a->in, out = a->length;
+  switch (r->coord) {
+  case COORD_HALF_PIXEL_SYMMETRIC: {
+    double adjust = (double)a->out / (a->scale * in);
+    double offset = in / 2 * (1 - adjust);
+    return add(b, f64c(b, r, offset),
+               sub(b, divf(b, add(b, xo, half), s), half));
+  }
+  case COORD_PYTORCH_HALF_PIXEL:
+    if (out == 1.0)
+      return f64c(b, r, 0);
+    return sub(b, divf(b, add(b, xo, half), s), half);
+  case COORD_ALIGN_CORNERS:
+    if (out == 1.0)
+      return f64c(b, r, 0);
+    return divf(b, mul(b, xo, f64c(b, r, in - 1)), f64c(b, r, out - 1));
+  case COORD_ASYMMETRIC:
+    return divf(b, xo, s);
+  case COORD_TF_HALF_PIXEL_FOR_NN:
+    return divf(b, add(b, xo, half), s);
+  case COORD_TF_CROP_AND_RESIZE: {
+    MlirValue start = roiAt(b, r, a->roiStart), end = roiAt(b, r, a->roiEnd);
+    MlirValue inm1 = f64c(b, r, in - 1), c;
+    if (out == 1.0)
+      c = mul(b, mul(b, add(b, start, end), half), inm1);
+    else
+      c = add(b, mul(b, start, inm1),
+              divf(b, mul(b, mul(b, xo, sub(b, end, start)), inm1),
+                   f64c(b, r, out - 1)));
+    MlirValue bad =
+        kilnArith2(b, "arith.ori", kilnCmpF(b, "olt", c, f64c(b, r, 0)),
+                   kilnCmpF(b, "ogt", c, inm1));
+    *outside = kilnArith2(b, "arith.ori", *outside, bad);
+    return c;
+  }
+  default: /* half_pixel */
+    return sub(b, divf(b, add(b, xo, half), s), half);
+  }
+}
+
+/* floor(c) + k clamped to [0, in-1], as index; *inRange (i1) when
+ * unclamped. */
+static MlirValue tapIndex(KilnBuilder *b, const Axis *a, MlirValue floorI,
+                          int64_t k, MlirValue *inRange) {
+  MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
+  MlirValue i = kilnArith2(b, "arith.addi", floorI, kilnConstInt(b, i64, k));
+  MlirValue lo = kilnConstInt(b, i64, 0), hi = kilnConstInt(b, i64, a->in - 1);
+  if (inRange)
+    *inRange = kilnArith2(b, "arith.andi", kilnCmpI(b, "sge", i, lo),
+                          kilnCmpI(b, "sle", i, hi));
+  MlirValue c =
+      kilnArith2(b, "arith.minsi", kilnArith2(b, "arith.maxsi", i, lo), hi);
+  return kilnConvertScalar(b, c, mlirIndexTypeGet(b->ctx), false);
+}
+
+/* Cubic weights of `t` = c - floor(c) for taps floor-1 .. floor+2. */
+static void cubicWeights(KilnBuilder *b, const Resize *r, MlirValue t,
+                         MlirValue *w) {
+  double A = r->cubicA;
+  MlirValue one = f64c(b, r, 1);
+  MlirValue d[4] = {add(b, t, one), t, sub(b, one, t),
+                    sub(b, f64c(b, r, 2), t)};
+  for (int k = 0; k < 4; ++k) {
+    MlirValue x = d[k];
+    if (k == 1 || k == 2) /* |x| <= 1: ((A+2)x - (A+3)) x² + 1 */
+      w[k] = add(b,
+                 mul(b, sub(b, mul(b, f64c(b, r, A + 2), x), f64c(b, r, A + 3)),
+                     mul(b, x, x)),
+                 one);
+    else /* 1 < |x| < 2: ((A x - 5A) x + 8A) x - 4A */
+      w[k] = sub(
+          b,
+          mul(b,
+              add(b,
+                  mul(b, sub(b, mul(b, f64c(b, r, A), x), f64c(b, r, 5 * A)),
+                      x),
+                  f64c(b, r, 8 * A)),
+              x),
+          f64c(b, r, 4 * A));
+  }
+}
+
+static void axisTaps(KilnBuilder *b, const Resize *r, intptr_t d,
+                     MlirValue *outside, Taps *t) {
+  const Axis *a = &r->axes[d];
+  MlirValue xo = kilnLinalgIndex(b, d);
+  if (!a->resized) {
+    t->n = 1;
+    t->index[0] = xo;
+    t->weight[0] = (MlirValue){NULL};
+    return;
+  }
+  MlirValue c =
+      coordinate(b, r, a, kilnConvertScalar(b, xo, r->f64, false), outside);
+  MlirValue fl = kilnArith1(b, "math.floor", c);
+  MlirValue frac = sub(b, c, fl);
+  MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
+  MlirValue flI = kilnConvertScalar(b, fl, i64, false);
+  if (r->mode == MODE_NEAREST) {
+    MlirValue up; /* i1: take floor + 1 */
+    switch (r->nearest) {
+    case NEAREST_ROUND_CEIL:
+      up = kilnCmpF(b, "oge", frac, f64c(b, r, 0.5));
+      break;
+    case NEAREST_FLOOR:
+      up = kilnConstInt(b, mlirIntegerTypeGet(b->ctx, 1), 0);
+      break;
+    case NEAREST_CEIL:
+      up = kilnCmpF(b, "ogt", frac, f64c(b, r, 0));
+      break;
+    default:
+      up = kilnCmpF(b, "ogt", frac, f64c(b, r, 0.5));
+    }
+    flI =
+        kilnArith2(b, "arith.addi", flI, kilnConvertScalar(b, up, i64, false));
+    t->n = 1;
+    t->index[0] = tapIndex(b, a, flI, 0, NULL);
+    t->weight[0] = (MlirValue){NULL};
+    return;
+  }
+  MlirValue inRange[MAX_TAPS];
+  if (r->mode == MODE_LINEAR) {
+    t->n = 2;
+    t->weight[0] = sub(b, f64c(b, r, 1), frac);
+    t->weight[1] = frac;
+  } else {
+    t->n = 4;
+    cubicWeights(b, r, frac, t->weight);
+  }
+  int64_t first = r->mode == MODE_CUBIC ? -1 : 0;
+  for (int k = 0; k < t->n; ++k)
+    t->index[k] = tapIndex(b, a, flI, first + k, &inRange[k]);
+  if (!r->excludeOutside)
+    return;
+  /* Taps outside the input get weight 0; the rest are renormalized. */
+  MlirValue zero = f64c(b, r, 0), sum = zero;
+  for (int k = 0; k < t->n; ++k) {
+    t->weight[k] = kilnSelect(b, inRange[k], t->weight[k], zero);
+    sum = add(b, sum, t->weight[k]);
+  }
+  for (int k = 0; k < t->n; ++k)
+    t->weight[k] = divf(b, t->weight[k], sum);
+}
+
+static void resizeBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                       void *userData) {
+  (void)args;
+  const Resize *r = userData;
+  Taps taps[KILN_MAX_RANK];
+  MlirValue outside = kilnConstInt(b, mlirIntegerTypeGet(b->ctx, 1), 0);
+  int64_t total = 1;
+  for (intptr_t d = 0; d < r->rank; ++d) {
+    axisTaps(b, r, d, &outside, &taps[d]);
+    total *= taps[d].n;
+  }
+  MlirValue acc = r->mode == MODE_NEAREST ? (MlirValue){NULL} : f64c(b, r, 0);
+  MlirValue ops[1 + KILN_MAX_RANK];
+  ops[0] = r->x;
+  for (int64_t combo = 0; combo < total; ++combo) {
+    int64_t rest = combo;
+    MlirValue w = {NULL};
+    for (intptr_t d = r->rank - 1; d >= 0; --d) {
+      int k = (int)(rest % taps[d].n);
+      rest /= taps[d].n;
+      ops[1 + d] = taps[d].index[k];
+      if (!mlirValueIsNull(taps[d].weight[k]))
+        w = mlirValueIsNull(w) ? taps[d].weight[k]
+                               : mul(b, w, taps[d].weight[k]);
+    }
+    MlirValue v = kilnBuildOp1(b, "tensor.extract", kilnElementType(r->x),
+                               1 + r->rank, ops, 0, NULL);
+    if (r->mode == MODE_NEAREST) {
+      acc = v;
+      break;
+    }
+    v = kilnConvertScalar(b, v, r->f64, false);
+    acc = add(b, acc, mlirValueIsNull(w) ? v : mul(b, w, v));
+  }
+  MlirValue y = kilnConvertScalar(b, acc, r->outElt, false);
+  if (r->coord == COORD_TF_CROP_AND_RESIZE)
+    y = kilnSelect(b, outside, kilnConstFloat(b, r->outElt, r->extrapolation),
+                   y);
+  yields[0] = y;
+}
+
+/* ---- Setup ------------------------------------------------------------- */
+
+/* The scale of each listed axis: from constant scales, or from sizes
+ * (out / in, or one common factor under keep_aspect_ratio_policy). */
+static KilnLowerStatus readScales(KilnLowerOp *l, MlirValue x,
+                                  const int64_t *axes, intptr_t n,
+                                  double *scales) {
+  MlirValue sc = kilnLowerOperand(l, 2);
+  if (!mlirValueIsNull(sc) && kilnNumElements(mlirValueGetType(sc)) > 0) {
+    if (constantFloats(l, 2, scales, KILN_MAX_RANK) != n)
+      return kilnLowerUnsupported(
+          l, "with operand 'scales' not a compile-time constant");
+    return KILN_LOWER_OK;
+  }
+  int64_t sizes[KILN_MAX_RANK];
+  if (kilnInferConstantInts(&l->infer, 3, sizes, KILN_MAX_RANK) != n)
+    return kilnLowerUnsupported(
+        l, "with operand 'sizes' not a compile-time constant");
+  int policy = choice(l, "keep_aspect_ratio_policy", "stretch", kPolicies);
+  double common = policy == 1 ? 1e300 : 0.0;
+  for (intptr_t i = 0; i < n; ++i) {
+    double s = (double)sizes[i] / (double)kilnDim(x, axes[i]);
+    scales[i] = s;
+    common =
+        policy == 1 ? (s < common ? s : common) : (s > common ? s : common);
+  }
+  if (policy > 0)
+    for (intptr_t i = 0; i < n; ++i)
+      scales[i] = common;
+  return KILN_LOWER_OK;
+}
+
+static KilnLowerStatus readAxes(KilnLowerOp *l, intptr_t rank, int64_t *axes,
+                                intptr_t *n) {
+  int64_t raw[KILN_MAX_RANK + 1];
+  intptr_t len = kilnInferAttrInts(&l->infer, "axes", raw, KILN_MAX_RANK + 1);
+  if (len < 0) {
+    for (intptr_t i = 0; i < rank; ++i)
+      axes[i] = i;
+    *n = rank;
+    return KILN_LOWER_OK;
+  }
+  for (intptr_t i = 0; i < len; ++i)
+    if (!kilnLowerAxis(l, raw[i], rank, &axes[i]))
+      return KILN_LOWER_ERROR;
+  *n = len;
+  return KILN_LOWER_OK;
+}
+
+KilnLowerStatus kilnLowerNNResize(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0);
+  MlirType rt = kilnLowerResultType(l, 0);
+  Resize r = {
+      .mode = choice(l, "mode", "nearest", kModes),
+      .coord =
+          choice(l, "coordinate_transformation_mode", "half_pixel", kCoords),
+      .nearest = choice(l, "nearest_mode", "round_prefer_floor", kNearest),
+      .excludeOutside = kilnInferAttrInt(&l->infer, "exclude_outside", 0) != 0,
+      .cubicA = kilnInferAttrFloat(&l->infer, "cubic_coeff_a", -0.75f),
+      .extrapolation =
+          kilnInferAttrFloat(&l->infer, "extrapolation_value", 0.0f),
+      .x = x,
+      .roi = kilnLowerOperand(l, 1),
+      .rank = kilnRank(x),
+      .f64 = mlirF64TypeGet(l->b.ctx),
+      .outElt = mlirShapedTypeGetElementType(rt),
+  };
+  if (r.mode < 0 || r.coord < 0 || r.nearest < 0 ||
+      choice(l, "keep_aspect_ratio_policy", "stretch", kPolicies) < 0)
+    return kilnLowerError(l, "has an unknown mode attribute value");
+  int64_t axes[KILN_MAX_RANK];
+  double scales[KILN_MAX_RANK];
+  intptr_t n;
+  KilnLowerStatus st = readAxes(l, r.rank, axes, &n);
+  if (st == KILN_LOWER_OK)
+    st = readScales(l, x, axes, n, scales);
+  MlirValue sc = kilnLowerOperand(l, 2);
+  bool fromSizes =
+      mlirValueIsNull(sc) || kilnNumElements(mlirValueGetType(sc)) == 0;
+  if (st != KILN_LOWER_OK)
+    return st;
+  if (r.coord == COORD_TF_CROP_AND_RESIZE &&
+      (mlirValueIsNull(r.roi) ||
+       kilnNumElements(mlirValueGetType(r.roi)) != 2 * n))
+    return kilnLowerError(l, "tf_crop_and_resize needs 'roi' with %ld values",
+                          (long)(2 * n));
+  bool antialias = kilnInferAttrInt(&l->infer, "antialias", 0) != 0;
+  for (intptr_t d = 0; d < r.rank; ++d)
+    r.axes[d] = (Axis){
+        false, kilnDim(x, d), mlirShapedTypeGetDimSize(rt, d), 1.0, 0.0, 0, 0};
+  for (intptr_t i = 0; i < n; ++i) {
+    Axis *a = &r.axes[axes[i]];
+    a->scale = scales[i];
+    a->length = fromSizes ? (double)a->out : (double)a->in * a->scale;
+    a->roiStart = i;
+    a->roiEnd = n + i;
+    bool identity = a->in == a->out && a->scale == 1.0 &&
+                    r.coord != COORD_TF_CROP_AND_RESIZE &&
+                    r.coord != COORD_TF_HALF_PIXEL_FOR_NN;
+    a->resized = !identity;
+    if (antialias && r.mode != MODE_NEAREST && a->scale < 1.0)
+      return kilnLowerUnsupported(l, "with antialias = 1 when downscaling");
+  }
+  l->results[0] = kilnElementwise(&l->b, 0, NULL, rt, resizeBody, &r);
+  return KILN_LOWER_OK;
+}

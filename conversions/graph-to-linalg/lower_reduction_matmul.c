@@ -1,0 +1,189 @@
+/* Contractions of the Reduction family → linalg: MatMul and Gemm (named
+ * linalg.matmul / linalg.batch_matmul where the shapes fit, else a
+ * linalg.generic), Einsum (one linalg.generic straight from the equation)
+ * and Det (Gaussian elimination unrolled in a generic's body). */
+#include <string.h>
+
+#include "conversions/graph-to-linalg/lower_reduction_internal.h"
+
+static MlirValue zeros(KilnBuilder *b, MlirType type) {
+  return kilnFilled(b, type,
+                    kilnConstFloat(b, mlirShapedTypeGetElementType(type), 0));
+}
+
+/* acc + a * b (args: a, b, acc). */
+static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                    void *userData) {
+  (void)userData;
+  yields[0] = kilnArithNumeric(b, "add", args[2],
+                               kilnArithNumeric(b, "mul", args[0], args[1]));
+}
+
+/* ---- MatMul -------------------------------------------------------------- */
+
+/* The general case: loops (batch..., m, n, k); a size-1 batch dim of an
+ * operand broadcasts (reads index 0). */
+static MlirValue matmulGeneric(KilnBuilder *b, MlirValue a, MlirValue bm,
+                               MlirType fullType) {
+  intptr_t r = mlirShapedTypeGetRank(fullType), nb = r - 2, k = r;
+  MlirValue ops[2] = {a, bm};
+  MlirAttribute maps[3];
+  for (int o = 0; o < 2; ++o) {
+    intptr_t ro = kilnRank(ops[o]);
+    MlirAffineExpr e[KILN_MAX_RANK];
+    for (intptr_t j = 0; j < ro - 2; ++j) {
+      intptr_t d = j + nb - (ro - 2);
+      e[j] =
+          kilnDim(ops[o], j) == 1 && mlirShapedTypeGetDimSize(fullType, d) != 1
+              ? mlirAffineConstantExprGet(b->ctx, 0)
+              : mlirAffineDimExprGet(b->ctx, d);
+    }
+    e[ro - 2] = mlirAffineDimExprGet(b->ctx, o == 0 ? nb : k);
+    e[ro - 1] = mlirAffineDimExprGet(b->ctx, o == 0 ? k : nb + 1);
+    maps[o] = kilnMapExprs(b->ctx, r + 1, ro, e);
+  }
+  int64_t ids[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i)
+    ids[i] = i;
+  maps[2] = kilnMapDims(b->ctx, r + 1, r, ids);
+  char iters[KILN_MAX_RANK + 2];
+  memset(iters, 'p', r);
+  iters[r] = 'r';
+  iters[r + 1] = '\0';
+  MlirValue out = zeros(b, fullType);
+  return mlirOperationGetResult(
+      kilnGeneric(b, 2, ops, 1, &out, maps, r + 1, iters, macBody, NULL), 0);
+}
+
+static bool sameBatch(MlirValue a, MlirValue bm) {
+  intptr_t r = kilnRank(a);
+  if (kilnRank(bm) != r)
+    return false;
+  for (intptr_t i = 0; i < r - 2; ++i)
+    if (kilnDim(a, i) != kilnDim(bm, i))
+      return false;
+  return true;
+}
+
+/* Collapses all dims before the last `keep` into one. */
+static MlirValue collapseLeading(KilnBuilder *b, MlirValue x, intptr_t keep) {
+  intptr_t r = kilnRank(x);
+  int64_t shape[3] = {1, 1, 1};
+  for (intptr_t i = 0; i < r - keep; ++i)
+    shape[0] *= kilnDim(x, i);
+  for (intptr_t i = 0; i < keep; ++i)
+    shape[1 + i] = kilnDim(x, r - keep + i);
+  return kilnReshape(b, x, kilnTensorType(keep + 1, shape, kilnElementType(x)));
+}
+
+KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
+  KilnBuilder *b = &l->b;
+  MlirValue a = kilnLowerOperand(l, 0), bm = kilnLowerOperand(l, 1);
+  MlirType elt = kilnElementType(a);
+  /* numpy promotes 1-D operands to [1, K] and [K, 1]. */
+  if (kilnRank(a) == 1) {
+    int64_t s[2] = {1, kilnDim(a, 0)};
+    a = kilnReshape(b, a, kilnTensorType(2, s, elt));
+  }
+  if (kilnRank(bm) == 1) {
+    int64_t s[2] = {kilnDim(bm, 0), 1};
+    bm = kilnReshape(b, bm, kilnTensorType(2, s, elt));
+  }
+  intptr_t ra = kilnRank(a), rb = kilnRank(bm);
+  intptr_t r = ra > rb ? ra : rb, nb = r - 2;
+  int64_t shape[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < nb; ++i) {
+    intptr_t ia = i - (nb - (ra - 2)), ib = i - (nb - (rb - 2));
+    int64_t da = ia >= 0 ? kilnDim(a, ia) : 1,
+            db = ib >= 0 ? kilnDim(bm, ib) : 1;
+    shape[i] = da == 1 ? db : da;
+  }
+  shape[nb] = kilnDim(a, ra - 2);
+  shape[nb + 1] = kilnDim(bm, rb - 1);
+  MlirType fullType = kilnTensorType(r, shape, elt);
+  MlirValue out;
+  if (ra == 2 && rb == 2) {
+    MlirValue in[2] = {a, bm};
+    out = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, fullType), 0, NULL);
+  } else if (rb == 2) {
+    /* [..., M, K] x [K, N]: one matmul over the rows of all batches. */
+    MlirValue in[2] = {collapseLeading(b, a, 1), bm};
+    int64_t s[2] = {kilnDim(in[0], 0), shape[nb + 1]};
+    out = kilnNamedOp(b, "linalg.matmul", 2, in,
+                      zeros(b, kilnTensorType(2, s, elt)), 0, NULL);
+    out = kilnReshape(b, out, fullType);
+  } else if (sameBatch(a, bm)) {
+    MlirValue in[2] = {collapseLeading(b, a, 2), collapseLeading(b, bm, 2)};
+    int64_t s[3] = {kilnDim(in[0], 0), shape[nb], shape[nb + 1]};
+    out = kilnNamedOp(b, "linalg.batch_matmul", 2, in,
+                      zeros(b, kilnTensorType(3, s, elt)), 0, NULL);
+    out = kilnReshape(b, out, fullType);
+  } else {
+    out = matmulGeneric(b, a, bm, fullType);
+  }
+  l->results[0] = kilnReshape(b, out, kilnLowerResultType(l, 0));
+  return KILN_LOWER_OK;
+}
+
+/* ---- Gemm ---------------------------------------------------------------- */
+
+typedef struct GemmInfo {
+  double alpha, beta;
+  bool hasC;
+} GemmInfo;
+
+/* alpha * ab + beta * c (args: ab, [c]). */
+static void gemmEpilogue(KilnBuilder *b, const MlirValue *args,
+                         MlirValue *yields, void *userData) {
+  const GemmInfo *g = userData;
+  MlirType t = mlirValueGetType(args[0]);
+  MlirValue y = args[0];
+  if (g->alpha != 1)
+    y = kilnArithNumeric(b, "mul", y, kilnConstFloat(b, t, g->alpha));
+  if (g->hasC) {
+    MlirValue c = args[1];
+    if (g->beta != 1)
+      c = kilnArithNumeric(b, "mul", c, kilnConstFloat(b, t, g->beta));
+    y = kilnArithNumeric(b, "add", y, c);
+  }
+  yields[0] = y;
+}
+
+KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
+  KilnBuilder *b = &l->b;
+  MlirValue a = kilnLowerOperand(l, 0), bm = kilnLowerOperand(l, 1),
+            c = kilnLowerOperand(l, 2);
+  bool transA = kilnInferAttrInt(&l->infer, "transA", 0) != 0;
+  bool transB = kilnInferAttrInt(&l->infer, "transB", 0) != 0;
+  GemmInfo g = {kilnInferAttrFloat(&l->infer, "alpha", 1),
+                kilnInferAttrFloat(&l->infer, "beta", 1), !mlirValueIsNull(c)};
+  MlirType resultType = kilnLowerResultType(l, 0);
+  MlirType elt = mlirShapedTypeGetElementType(resultType);
+  if (!kilnTypeIsFloat(elt) && (g.alpha != (double)(int64_t)g.alpha ||
+                                g.beta != (double)(int64_t)g.beta))
+    return kilnLowerUnsupported(
+        l, "with a fractional alpha or beta on integer tensors");
+  MlirValue in[2] = {a, bm};
+  MlirValue ab;
+  if (!transA && !transB) {
+    ab = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, resultType), 0, NULL);
+  } else {
+    /* loops (m, n, k) */
+    int64_t am[2] = {transA ? 2 : 0, transA ? 0 : 2};
+    int64_t bmap[2] = {transB ? 1 : 2, transB ? 2 : 1};
+    int64_t om[2] = {0, 1};
+    MlirAttribute maps[3] = {kilnMapDims(b->ctx, 3, 2, am),
+                             kilnMapDims(b->ctx, 3, 2, bmap),
+                             kilnMapDims(b->ctx, 3, 2, om)};
+    MlirValue out = zeros(b, resultType);
+    ab = mlirOperationGetResult(
+        kilnGeneric(b, 2, in, 1, &out, maps, 3, "ppr", macBody, NULL), 0);
+  }
+  if (g.alpha != 1 || (g.hasC && g.beta != 0)) {
+    g.hasC = g.hasC && g.beta != 0;
+    MlirValue ins[2] = {ab, c};
+    ab = kilnElementwise(b, g.hasC ? 2 : 1, ins, resultType, gemmEpilogue, &g);
+  }
+  l->results[0] = ab;
+  return KILN_LOWER_OK;
+}

@@ -1,0 +1,378 @@
+/* Shape-moving tensor graph ops (ops_tensor.c) → tensor and linalg: ops
+ * that only reshape, permute, join, cut or repeat their input. The ops that
+ * compute values or indices are in lower_tensor_gen.c; this file holds the
+ * family's table.
+ *
+ * Index operands (slice's starts, tile's repeats, ...) must be compile-time
+ * values; the pass has already made every type static, so the values are
+ * read again here only where the result type does not say everything (slice
+ * offsets and steps). */
+#include <string.h>
+
+#include "conversions/graph-to-linalg/lower_tensor.h"
+
+/* ---- Helpers shared with lower_tensor_gen.c ------------------------------ */
+
+MlirValue kilnTensorTranspose(KilnBuilder *b, MlirValue x,
+                              const int64_t *perm) {
+  intptr_t r = kilnRank(x);
+  int64_t shape[KILN_MAX_RANK];
+  bool identity = true;
+  for (intptr_t i = 0; i < r; ++i) {
+    shape[i] = kilnDim(x, perm[i]);
+    identity &= perm[i] == i;
+  }
+  if (identity)
+    return x;
+  MlirType elt = kilnElementType(x);
+  MlirType type = kilnTensorType(r, shape, elt);
+  MlirValue ops[2] = {x, kilnEmpty(b, type)};
+  /* linalg.transpose has no builtin body the C API can fill: its region
+   * yields the input element. */
+  MlirType argTypes[2] = {elt, elt};
+  MlirLocation locs[2] = {b->loc, b->loc};
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock block = mlirBlockCreate(2, argTypes, locs);
+  mlirRegionAppendOwnedBlock(region, block);
+  KilnBuilder inner = {b->ctx, b->loc, block, {NULL}};
+  MlirValue in = mlirBlockGetArgument(block, 0);
+  kilnBuildOp(&inner, "linalg.yield", 0, NULL, 1, &in, 0, NULL);
+  MlirNamedAttribute attr = kilnNamedAttr(
+      b->ctx, "permutation", mlirDenseI64ArrayGet(b->ctx, r, perm));
+  MlirOperationState st = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("linalg.transpose"), b->loc);
+  mlirOperationStateAddResults(&st, 1, &type);
+  mlirOperationStateAddOperands(&st, 2, ops);
+  mlirOperationStateAddAttributes(&st, 1, &attr);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  return mlirOperationGetResult(kilnBuildInsert(b, &st), 0);
+}
+
+MlirValue kilnTensorExtractAt(KilnBuilder *b, MlirValue t,
+                              const MlirValue *indices) {
+  intptr_t r = kilnRank(t);
+  MlirValue ops[1 + KILN_MAX_RANK];
+  ops[0] = t;
+  memcpy(ops + 1, indices, (size_t)r * sizeof(MlirValue));
+  return kilnBuildOp1(b, "tensor.extract", kilnElementType(t), 1 + r, ops, 0,
+                      NULL);
+}
+
+MlirValue kilnTensorExtractFirst(KilnBuilder *b, MlirValue t) {
+  MlirValue idx[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < kilnRank(t); ++i)
+    idx[i] = i ? idx[0] : kilnConstIndex(b, 0);
+  return kilnTensorExtractAt(b, t, idx);
+}
+
+/* Reads index operand `i` (a compile-time i32/i64 vector) into `out`
+ * (capacity KILN_MAX_RANK). `*n` is in: the length it must have (-1: any),
+ * and out: its length. */
+static KilnLowerStatus constantIndices(KilnLowerOp *l, intptr_t i,
+                                       const char *name, int64_t *out,
+                                       intptr_t *n) {
+  intptr_t len = kilnInferConstantInts(&l->infer, i, out, KILN_MAX_RANK);
+  if (len < 0)
+    return kilnLowerUnsupported(l, "with operand '%s' unknown at compile time",
+                                name);
+  if (len > KILN_MAX_RANK || (*n >= 0 && len != *n))
+    return kilnLowerError(l, "operand '%s' has %ld entries, expected %ld", name,
+                          (long)len, (long)(*n >= 0 ? *n : KILN_MAX_RANK));
+  *n = len;
+  return KILN_LOWER_OK;
+}
+
+/* ---- identity, reshape-likes, transpose ---------------------------------- */
+
+static KilnLowerStatus lowerIdentity(KilnLowerOp *l) {
+  l->results[0] = kilnLowerOperand(l, 0);
+  return KILN_LOWER_OK;
+}
+
+/* reshape, flatten, squeeze, unsqueeze: the result type says it all. */
+static KilnLowerStatus lowerReshapeLike(KilnLowerOp *l) {
+  l->results[0] =
+      kilnReshape(&l->b, kilnLowerOperand(l, 0), kilnLowerResultType(l, 0));
+  return KILN_LOWER_OK;
+}
+
+static KilnLowerStatus lowerTranspose(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0);
+  intptr_t r = kilnRank(x);
+  int64_t perm[KILN_MAX_RANK];
+  if (kilnInferAttrInts(&l->infer, "perm", perm, KILN_MAX_RANK) < 0)
+    for (intptr_t i = 0; i < r; ++i) /* ONNX default: reverse the dims */
+      perm[i] = r - 1 - i;
+  l->results[0] = kilnTensorTranspose(&l->b, x, perm);
+  return KILN_LOWER_OK;
+}
+
+/* ---- concat, split, slice ------------------------------------------------ */
+
+static KilnLowerStatus lowerConcat(KilnLowerOp *l) {
+  MlirValue a = kilnLowerOperand(l, 0), c = kilnLowerOperand(l, 1);
+  intptr_t r = kilnRank(a);
+  int64_t axis;
+  if (!kilnLowerAxis(l, kilnInferAttrInt(&l->infer, "axis", 0), r, &axis))
+    return KILN_LOWER_ERROR;
+  int64_t offsets[KILN_MAX_RANK] = {0}, strides[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i)
+    strides[i] = 1;
+  /* Empty pieces are skipped: insert_slice rejects their offsets. */
+  MlirValue out = kilnEmpty(&l->b, kilnLowerResultType(l, 0));
+  if (kilnNumElements(mlirValueGetType(a)) != 0)
+    out = kilnInsertSlice(&l->b, a, out, offsets, strides);
+  offsets[axis] = kilnDim(a, axis);
+  if (kilnNumElements(mlirValueGetType(c)) != 0)
+    out = kilnInsertSlice(&l->b, c, out, offsets, strides);
+  l->results[0] = out;
+  return KILN_LOWER_OK;
+}
+
+/* The graph dialect's split has equal pieces (the importer turns unequal
+ * ONNX splits into slices), so each result is one strided window. */
+static KilnLowerStatus lowerSplit(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0);
+  intptr_t r = kilnRank(x);
+  int64_t axis;
+  if (!kilnLowerAxis(l, kilnInferAttrInt(&l->infer, "axis", 0), r, &axis))
+    return KILN_LOWER_ERROR;
+  int64_t offsets[KILN_MAX_RANK] = {0}, sizes[KILN_MAX_RANK],
+          strides[KILN_MAX_RANK];
+  MlirType piece = kilnLowerResultType(l, 0);
+  for (intptr_t i = 0; i < r; ++i) {
+    sizes[i] = mlirShapedTypeGetDimSize(piece, i);
+    strides[i] = 1;
+  }
+  for (intptr_t k = 0; k < l->numResults; ++k) {
+    offsets[axis] = k * sizes[axis];
+    l->results[k] = kilnNumElements(piece) == 0
+                        ? kilnEmpty(&l->b, piece)
+                        : kilnExtractSlice(&l->b, x, offsets, sizes, strides);
+  }
+  return KILN_LOWER_OK;
+}
+
+static int64_t clampI64(int64_t v, int64_t lo, int64_t hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* ONNX Slice on one axis of size `dim`: the first index and the count. */
+static void sliceAxis(int64_t dim, int64_t start, int64_t end, int64_t step,
+                      int64_t *first, int64_t *count) {
+  start = start < 0 ? start + dim : start;
+  end = end < 0 ? end + dim : end;
+  int64_t span;
+  if (step > 0) {
+    start = clampI64(start, 0, dim);
+    span = clampI64(end, 0, dim) - start;
+  } else {
+    start = clampI64(start, 0, dim - 1);
+    span = start - clampI64(end, -1, dim - 1);
+  }
+  uint64_t stride = step > 0 ? (uint64_t)step : 0 - (uint64_t)step;
+  *first = start;
+  *count = span <= 0 ? 0 : (int64_t)(((uint64_t)span - 1) / stride + 1);
+}
+
+static void copyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                     void *userData) {
+  (void)b;
+  (void)userData;
+  yields[0] = args[0];
+}
+
+/* A slice with some negative step: a generic reading x[first + step * i]
+ * per axis (an affine map). */
+static MlirValue reversedSlice(KilnBuilder *b, MlirValue x, MlirType type,
+                               const int64_t *first, const int64_t *steps) {
+  intptr_t r = kilnRank(x);
+  MlirAffineExpr exprs[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i)
+    exprs[i] = mlirAffineAddExprGet(
+        mlirAffineMulExprGet(mlirAffineDimExprGet(b->ctx, i),
+                             mlirAffineConstantExprGet(b->ctx, steps[i])),
+        mlirAffineConstantExprGet(b->ctx, first[i]));
+  MlirAttribute maps[2] = {kilnMapExprs(b->ctx, r, r, exprs),
+                           kilnMapIdentity(b->ctx, r)};
+  char iters[KILN_MAX_RANK + 1];
+  memset(iters, 'p', (size_t)r);
+  iters[r] = '\0';
+  MlirValue init = kilnEmpty(b, type);
+  return mlirOperationGetResult(
+      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, copyBody, NULL), 0);
+}
+
+static KilnLowerStatus lowerSlice(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0);
+  MlirType type = kilnLowerResultType(l, 0);
+  intptr_t r = kilnRank(x), n = -1;
+  int64_t starts[KILN_MAX_RANK], ends[KILN_MAX_RANK], axes[KILN_MAX_RANK],
+      steps[KILN_MAX_RANK];
+  bool hasAxes = !mlirValueIsNull(kilnLowerOperand(l, 3));
+  bool hasSteps = !mlirValueIsNull(kilnLowerOperand(l, 4));
+  KilnLowerStatus status = constantIndices(l, 1, "starts", starts, &n);
+  if (status == KILN_LOWER_OK)
+    status = constantIndices(l, 2, "ends", ends, &n);
+  if (status == KILN_LOWER_OK && hasAxes)
+    status = constantIndices(l, 3, "axes", axes, &n);
+  if (status == KILN_LOWER_OK && hasSteps)
+    status = constantIndices(l, 4, "steps", steps, &n);
+  if (status != KILN_LOWER_OK)
+    return status;
+  int64_t first[KILN_MAX_RANK] = {0}, sizes[KILN_MAX_RANK],
+          strides[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    sizes[i] = kilnDim(x, i);
+    strides[i] = 1;
+  }
+  bool reversed = false;
+  for (intptr_t k = 0; k < n; ++k) {
+    int64_t a;
+    if (!kilnLowerAxis(l, hasAxes ? axes[k] : k, r, &a))
+      return KILN_LOWER_ERROR;
+    int64_t step = hasSteps ? steps[k] : 1;
+    if (step == 0)
+      return kilnLowerError(l, "operand 'steps' must not contain 0");
+    sliceAxis(kilnDim(x, a), starts[k], ends[k], step, &first[a], &sizes[a]);
+    strides[a] = step;
+    reversed |= step < 0;
+  }
+  if (kilnNumElements(type) == 0) {
+    l->results[0] = kilnEmpty(&l->b, type);
+  } else if (reversed) {
+    l->results[0] = reversedSlice(&l->b, x, type, first, strides);
+  } else {
+    l->results[0] = kilnExtractSlice(&l->b, x, first, sizes, strides);
+  }
+  return KILN_LOWER_OK;
+}
+
+/* ---- expand, tile -------------------------------------------------------- */
+
+static KilnLowerStatus lowerExpand(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0);
+  l->results[0] =
+      kilnElementwise(&l->b, 1, &x, kilnLowerResultType(l, 0), copyBody, NULL);
+  return KILN_LOWER_OK;
+}
+
+/* tile: broadcast x (d0 x d1 ...) into (r0 x d0 x r1 x d1 ...) with a
+ * projection map, then collapse each (ri, di) pair; no modulo indexing. */
+static KilnLowerStatus lowerTile(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0);
+  MlirType type = kilnLowerResultType(l, 0);
+  intptr_t r = kilnRank(x);
+  if (kilnNumElements(type) == 0 || r == 0) {
+    l->results[0] = kilnNumElements(type) == 0 ? kilnEmpty(&l->b, type) : x;
+    return KILN_LOWER_OK;
+  }
+  int64_t shape[2 * KILN_MAX_RANK], dims[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    dims[i] = 2 * i + 1;
+    shape[2 * i] = mlirShapedTypeGetDimSize(type, i) / kilnDim(x, i);
+    shape[2 * i + 1] = kilnDim(x, i);
+  }
+  MlirType wide = kilnTensorType(2 * r, shape, kilnElementType(x));
+  MlirAttribute maps[2] = {kilnMapDims(l->b.ctx, 2 * r, r, dims),
+                           kilnMapIdentity(l->b.ctx, 2 * r)};
+  char iters[2 * KILN_MAX_RANK + 1];
+  memset(iters, 'p', (size_t)(2 * r));
+  iters[2 * r] = '\0';
+  MlirValue init = kilnEmpty(&l->b, wide);
+  MlirValue tiled = mlirOperationGetResult(
+      kilnGeneric(&l->b, 1, &x, 1, &init, maps, 2 * r, iters, copyBody, NULL),
+      0);
+  l->results[0] = kilnReshape(&l->b, tiled, type);
+  return KILN_LOWER_OK;
+}
+
+/* ---- shape, size --------------------------------------------------------- */
+
+/* Usually folded to constants by the pass already; kept for completeness. */
+static KilnLowerStatus lowerShape(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0);
+  int64_t r = kilnRank(x);
+  int64_t start = kilnInferAttrInt(&l->infer, "start", 0);
+  int64_t end = kilnInferAttrInt(&l->infer, "end", r);
+  start = clampI64(start < 0 ? start + r : start, 0, r);
+  end = clampI64(end < 0 ? end + r : end, 0, r);
+  int64_t dims[KILN_MAX_RANK], n = end > start ? end - start : 0;
+  for (int64_t i = 0; i < n; ++i)
+    dims[i] = kilnDim(x, start + i);
+  l->results[0] =
+      kilnConstantI64s(&l->b, 1, &n, dims, mlirIntegerTypeGet(l->b.ctx, 64));
+  return KILN_LOWER_OK;
+}
+
+static KilnLowerStatus lowerSize(KilnLowerOp *l) {
+  int64_t n = kilnNumElements(mlirValueGetType(kilnLowerOperand(l, 0)));
+  l->results[0] =
+      kilnConstantI64s(&l->b, 0, NULL, &n, mlirIntegerTypeGet(l->b.ctx, 64));
+  return KILN_LOWER_OK;
+}
+
+/* ---- depth_to_space, space_to_depth -------------------------------------- */
+
+/* Both are a reshape to 6-D, a transpose and a reshape back to 4-D. */
+static MlirValue reshapeTransposeReshape(KilnBuilder *b, MlirValue x,
+                                         const int64_t *shape6,
+                                         const int64_t *perm, MlirType type) {
+  MlirType t6 = kilnTensorType(6, shape6, kilnElementType(x));
+  MlirValue y = kilnTensorTranspose(b, kilnReshape(b, x, t6), perm);
+  return kilnReshape(b, y, type);
+}
+
+static KilnLowerStatus lowerDepthToSpace(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0);
+  int64_t bs = kilnInferAttrInt(&l->infer, "blocksize", 1);
+  MlirStringRef mode = kilnInferAttrString(&l->infer, "mode", "DCR");
+  int64_t n = kilnDim(x, 0), c = kilnDim(x, 1) / (bs * bs), h = kilnDim(x, 2),
+          w = kilnDim(x, 3);
+  bool crd = mode.length == 3 && !memcmp(mode.data, "CRD", 3);
+  /* DCR: channel = (bh * bs + bw) * c + ci; CRD: ci * bs * bs + ... */
+  int64_t dcrShape[6] = {n, bs, bs, c, h, w}, dcrPerm[6] = {0, 3, 4, 1, 5, 2};
+  int64_t crdShape[6] = {n, c, bs, bs, h, w}, crdPerm[6] = {0, 1, 4, 2, 5, 3};
+  l->results[0] = reshapeTransposeReshape(&l->b, x, crd ? crdShape : dcrShape,
+                                          crd ? crdPerm : dcrPerm,
+                                          kilnLowerResultType(l, 0));
+  return KILN_LOWER_OK;
+}
+
+static KilnLowerStatus lowerSpaceToDepth(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0);
+  int64_t bs = kilnInferAttrInt(&l->infer, "blocksize", 1);
+  int64_t shape[6] = {kilnDim(x, 0),      kilnDim(x, 1),
+                      kilnDim(x, 2) / bs, bs,
+                      kilnDim(x, 3) / bs, bs};
+  int64_t perm[6] = {0, 3, 5, 1, 2, 4};
+  l->results[0] =
+      reshapeTransposeReshape(&l->b, x, shape, perm, kilnLowerResultType(l, 0));
+  return KILN_LOWER_OK;
+}
+
+const KilnLowering kilnLowerTensor[] = {
+    {"identity", lowerIdentity},
+    {"reshape", lowerReshapeLike},
+    {"flatten", lowerReshapeLike},
+    {"squeeze", lowerReshapeLike},
+    {"unsqueeze", lowerReshapeLike},
+    {"transpose", lowerTranspose},
+    {"concat", lowerConcat},
+    {"split", lowerSplit},
+    {"slice", lowerSlice},
+    {"expand", lowerExpand},
+    {"tile", lowerTile},
+    {"shape", lowerShape},
+    {"size", lowerSize},
+    {"depth_to_space", lowerDepthToSpace},
+    {"space_to_depth", lowerSpaceToDepth},
+    {"range", kilnLowerTensorRange},
+    {"pad", kilnLowerTensorPad},
+    {"trilu", kilnLowerTensorTrilu},
+    {"constant_of_shape", kilnLowerTensorConstantOfShape},
+    {"eye_like", kilnLowerTensorEyeLike},
+    {"reverse_sequence", kilnLowerTensorReverseSequence},
+};
+const int kilnLowerTensorCount =
+    sizeof(kilnLowerTensor) / sizeof(kilnLowerTensor[0]);

@@ -1,0 +1,480 @@
+/* Indexing tensor ops: gather, scatter, one_hot, ... (ops_tensor_index.c,
+ * ops_tensor_data.c) → linalg, tensor and scf.
+ *
+ * Gathers are linalg.generic ops whose body reads the data tensor with
+ * tensor.extract at coordinates computed from linalg.index and the index
+ * values. Every index read from a tensor is wrapped (negative counts from
+ * the end) and then clamped into the dim, so out-of-range indices in the
+ * input give some element of the data instead of an out-of-bounds access:
+ * generated code must never fault.
+ *
+ * Scatters cannot be a linalg.generic (the writes go to data-dependent
+ * places), so they are one scf.for over the updates that carries the result
+ * tensor: tensor.extract the update (and the current value, to combine),
+ * tensor.insert it. Bufferization copies the data once into the result.
+ *
+ * non_zero, unique, compress and non_max_suppression have data-dependent
+ * result shapes and are left to the legality check on purpose. */
+#include <string.h>
+
+#include "conversions/graph-to-linalg/lower.h"
+
+/* ---- Small builders ------------------------------------------------------ */
+
+static MlirType indexType(KilnBuilder *b) { return mlirIndexTypeGet(b->ctx); }
+
+/* tensor.extract t[coords]. */
+static MlirValue extract(KilnBuilder *b, MlirValue t, intptr_t n,
+                         const MlirValue *coords) {
+  MlirValue ops[KILN_MAX_RANK + 1];
+  ops[0] = t;
+  memcpy(ops + 1, coords, n * sizeof(MlirValue));
+  return kilnBuildOp1(b, "tensor.extract", kilnElementType(t), n + 1, ops, 0,
+                      NULL);
+}
+
+/* tensor.insert v into t[coords]. */
+static MlirValue insert(KilnBuilder *b, MlirValue v, MlirValue t, intptr_t n,
+                        const MlirValue *coords) {
+  MlirValue ops[KILN_MAX_RANK + 2];
+  ops[0] = v;
+  ops[1] = t;
+  memcpy(ops + 2, coords, n * sizeof(MlirValue));
+  return kilnBuildOp1(b, "tensor.insert", mlirValueGetType(t), n + 2, ops, 0,
+                      NULL);
+}
+
+/* An index element (any integer type) as an `index` in [0, size): negative
+ * values count from the end, then the value is clamped (size > 0). */
+static MlirValue clampIndex(KilnBuilder *b, MlirValue v, int64_t size) {
+  MlirValue i = kilnToSignless(b, v);
+  if (kilnTypeIsFloat(mlirValueGetType(i)))
+    i = kilnConvertScalar(b, i, mlirIntegerTypeGet(b->ctx, 64), false);
+  i = kilnConvertScalar(b, i, indexType(b), false);
+  MlirValue zero = kilnConstIndex(b, 0);
+  MlirValue wrapped = kilnArith2(b, "arith.addi", i, kilnConstIndex(b, size));
+  i = kilnSelect(b, kilnCmpI(b, "slt", i, zero), wrapped, i);
+  i = kilnArith2(b, "arith.maxsi", i, zero);
+  return kilnArith2(b, "arith.minsi", i, kilnConstIndex(b, size - 1));
+}
+
+/* The row-major coordinates of flat index `iv` in a static `shape`. */
+static void delinearize(KilnBuilder *b, MlirValue iv, intptr_t rank,
+                        const int64_t *shape, MlirValue *coords) {
+  for (intptr_t j = rank - 1; j > 0; --j) {
+    MlirValue d = kilnConstIndex(b, shape[j]);
+    coords[j] = kilnArith2(b, "arith.remui", iv, d);
+    iv = kilnArith2(b, "arith.divui", iv, d);
+  }
+  if (rank > 0)
+    coords[0] = iv;
+}
+
+static void shapeOf(MlirValue t, int64_t *shape) {
+  for (intptr_t j = 0; j < kilnRank(t); ++j)
+    shape[j] = kilnDim(t, j);
+}
+
+/* Whether `t` has an element and a zero-size dim `size` would be indexed. */
+static bool indexesEmptyDim(MlirType resultType, int64_t size) {
+  return size == 0 && kilnNumElements(resultType) > 0;
+}
+
+/* ---- scf.for carrying one tensor ----------------------------------------- */
+
+typedef void (*LoopBodyFn)(KilnBuilder *b, MlirValue iv, MlirValue acc,
+                           MlirValue *next, void *userData);
+
+/* for iv in [0, n): acc = body(iv, acc); returns the final acc. */
+static MlirValue forLoop(KilnBuilder *b, int64_t n, MlirValue init,
+                         LoopBodyFn body, void *userData) {
+  MlirType t = mlirValueGetType(init);
+  MlirValue ops[4] = {kilnConstIndex(b, 0), kilnConstIndex(b, n),
+                      kilnConstIndex(b, 1), init};
+  MlirType argTypes[2] = {indexType(b), t};
+  MlirLocation locs[2] = {b->loc, b->loc};
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock block = mlirBlockCreate(2, argTypes, locs);
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.for"), b->loc);
+  mlirOperationStateAddResults(&st, 1, &t);
+  mlirOperationStateAddOperands(&st, 4, ops);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation op = kilnBuildInsert(b, &st);
+  KilnBuilder inner = {b->ctx, b->loc, block, {NULL}};
+  MlirValue next;
+  body(&inner, mlirBlockGetArgument(block, 0), mlirBlockGetArgument(block, 1),
+       &next, userData);
+  kilnBuildOp(&inner, "scf.yield", 0, NULL, 1, &next, 0, NULL);
+  return mlirOperationGetResult(op, 0);
+}
+
+/* ---- gather -------------------------------------------------------------- */
+
+typedef struct Gather {
+  MlirValue data;
+  int64_t axis, q, size;
+} Gather;
+
+static void gatherBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                       void *userData) {
+  const Gather *g = userData;
+  intptr_t r = kilnRank(g->data);
+  MlirValue coords[KILN_MAX_RANK];
+  for (intptr_t j = 0; j < r; ++j)
+    coords[j] = j < g->axis    ? kilnLinalgIndex(b, j)
+                : j == g->axis ? clampIndex(b, args[0], g->size)
+                               : kilnLinalgIndex(b, j - 1 + g->q);
+  yields[0] = extract(b, g->data, r, coords);
+}
+
+static KilnLowerStatus lowerGather(KilnLowerOp *l) {
+  MlirValue data = kilnLowerOperand(l, 0), indices = kilnLowerOperand(l, 1);
+  MlirType resultType = kilnLowerResultType(l, 0);
+  Gather g = {data, 0, kilnRank(indices), 0};
+  if (!kilnLowerAxis(l, kilnInferAttrInt(&l->infer, "axis", 0), kilnRank(data),
+                     &g.axis))
+    return KILN_LOWER_ERROR;
+  g.size = kilnDim(data, g.axis);
+  if (indexesEmptyDim(resultType, g.size))
+    return kilnLowerUnsupported(l, "gathers from an empty axis");
+  intptr_t n = mlirShapedTypeGetRank(resultType);
+  int64_t dims[KILN_MAX_RANK];
+  for (intptr_t j = 0; j < g.q; ++j)
+    dims[j] = g.axis + j;
+  MlirAttribute maps[2] = {kilnMapDims(l->b.ctx, n, g.q, dims),
+                           kilnMapIdentity(l->b.ctx, n)};
+  char iters[KILN_MAX_RANK * 2 + 1];
+  memset(iters, 'p', n);
+  iters[n] = '\0';
+  MlirValue init = kilnEmpty(&l->b, resultType);
+  l->results[0] = mlirOperationGetResult(
+      kilnGeneric(&l->b, 1, &indices, 1, &init, maps, n, iters, gatherBody, &g),
+      0);
+  return KILN_LOWER_OK;
+}
+
+/* ---- gather_elements ----------------------------------------------------- */
+
+static void gatherElementsBody(KilnBuilder *b, const MlirValue *args,
+                               MlirValue *yields, void *userData) {
+  const Gather *g = userData;
+  intptr_t r = kilnRank(g->data);
+  MlirValue coords[KILN_MAX_RANK];
+  for (intptr_t j = 0; j < r; ++j)
+    coords[j] =
+        j == g->axis ? clampIndex(b, args[0], g->size) : kilnLinalgIndex(b, j);
+  yields[0] = extract(b, g->data, r, coords);
+}
+
+/* Indices of rank r whose dims other than `axis` fit in data's. */
+static bool indicesFit(MlirValue data, MlirValue indices, int64_t axis) {
+  if (kilnRank(indices) != kilnRank(data))
+    return false;
+  for (intptr_t j = 0; j < kilnRank(data); ++j)
+    if (j != axis && kilnDim(indices, j) > kilnDim(data, j))
+      return false;
+  return true;
+}
+
+static KilnLowerStatus lowerGatherElements(KilnLowerOp *l) {
+  MlirValue data = kilnLowerOperand(l, 0), indices = kilnLowerOperand(l, 1);
+  MlirType resultType = kilnLowerResultType(l, 0);
+  Gather g = {data, 0, 0, 0};
+  if (!kilnLowerAxis(l, kilnInferAttrInt(&l->infer, "axis", 0), kilnRank(data),
+                     &g.axis))
+    return KILN_LOWER_ERROR;
+  g.size = kilnDim(data, g.axis);
+  if (!indicesFit(data, indices, g.axis))
+    return kilnLowerError(l, "'indices' must have the rank of 'data' and "
+                             "no larger dims outside the axis");
+  if (indexesEmptyDim(resultType, g.size))
+    return kilnLowerUnsupported(l, "gathers from an empty axis");
+  l->results[0] =
+      kilnElementwise(&l->b, 1, &indices, resultType, gatherElementsBody, &g);
+  return KILN_LOWER_OK;
+}
+
+/* ---- gather_nd ----------------------------------------------------------- */
+
+typedef struct GatherND {
+  MlirValue data, indices;
+  int64_t batch, k;
+} GatherND;
+
+/* Reads index tuple entry j at the outer coordinates `outer` (q - 1 of
+ * them), clamped into data dim `size`. */
+static MlirValue tupleEntry(KilnBuilder *b, MlirValue indices,
+                            const MlirValue *outer, int64_t j, int64_t size) {
+  intptr_t q = kilnRank(indices);
+  MlirValue coords[KILN_MAX_RANK];
+  memcpy(coords, outer, (q - 1) * sizeof(MlirValue));
+  coords[q - 1] = kilnConstIndex(b, j);
+  return clampIndex(b, extract(b, indices, q, coords), size);
+}
+
+static void gatherNDBody(KilnBuilder *b, const MlirValue *args,
+                         MlirValue *yields, void *userData) {
+  (void)args;
+  const GatherND *g = userData;
+  intptr_t r = kilnRank(g->data), q = kilnRank(g->indices);
+  MlirValue outer[KILN_MAX_RANK], coords[KILN_MAX_RANK];
+  for (intptr_t j = 0; j < q - 1; ++j)
+    outer[j] = kilnLinalgIndex(b, j);
+  for (intptr_t j = 0; j < g->batch; ++j)
+    coords[j] = outer[j];
+  for (int64_t j = 0; j < g->k; ++j)
+    coords[g->batch + j] =
+        tupleEntry(b, g->indices, outer, j, kilnDim(g->data, g->batch + j));
+  for (intptr_t j = g->batch + g->k; j < r; ++j)
+    coords[j] = kilnLinalgIndex(b, q - 1 + j - g->batch - g->k);
+  yields[0] = extract(b, g->data, r, coords);
+}
+
+static KilnLowerStatus lowerGatherND(KilnLowerOp *l) {
+  GatherND g = {kilnLowerOperand(l, 0), kilnLowerOperand(l, 1),
+                kilnInferAttrInt(&l->infer, "batch_dims", 0), 0};
+  MlirType resultType = kilnLowerResultType(l, 0);
+  intptr_t r = kilnRank(g.data), q = kilnRank(g.indices);
+  if (q < 1 || g.batch < 0 || g.batch >= q || g.batch >= r)
+    return kilnLowerError(l, "invalid ranks or 'batch_dims'");
+  g.k = kilnDim(g.indices, q - 1);
+  if (g.batch + g.k > r)
+    return kilnLowerError(l, "index tuples are longer than 'data' has dims");
+  for (int64_t j = 0; j < g.k; ++j)
+    if (indexesEmptyDim(resultType, kilnDim(g.data, g.batch + j)))
+      return kilnLowerUnsupported(l, "gathers from an empty dim");
+  intptr_t n = mlirShapedTypeGetRank(resultType);
+  MlirAttribute map = kilnMapIdentity(l->b.ctx, n);
+  char iters[KILN_MAX_RANK * 2 + 1];
+  memset(iters, 'p', n);
+  iters[n] = '\0';
+  MlirValue init = kilnEmpty(&l->b, resultType);
+  l->results[0] = mlirOperationGetResult(
+      kilnGeneric(&l->b, 0, NULL, 1, &init, &map, n, iters, gatherNDBody, &g),
+      0);
+  return KILN_LOWER_OK;
+}
+
+/* ---- scatter_elements, scatter_nd ---------------------------------------- */
+
+typedef enum Reduction {
+  RED_NONE,
+  RED_ADD,
+  RED_MUL,
+  RED_MAX,
+  RED_MIN
+} Reduction;
+
+static bool readReduction(KilnLowerOp *l, MlirType elt, Reduction *out) {
+  static const char *const kNames[] = {"none", "add", "mul", "max", "min"};
+  MlirStringRef s = kilnInferAttrString(&l->infer, "reduction", "none");
+  for (int i = 0; i < 5; ++i)
+    if (s.length == strlen(kNames[i]) && !memcmp(s.data, kNames[i], s.length))
+      *out = (Reduction)i;
+  if (*out != RED_NONE && mlirTypeIsAInteger(elt) &&
+      mlirIntegerTypeGetWidth(elt) == 1) {
+    kilnLowerUnsupported(l, "reduction '%.*s' on bool elements", (int)s.length,
+                         s.data);
+    return false;
+  }
+  return true;
+}
+
+/* cur (op) upd, on elements of type `elt` (maybe unsigned). */
+static MlirValue combine(KilnBuilder *b, Reduction red, MlirValue cur,
+                         MlirValue upd) {
+  static const char *const kOps[] = {NULL, "add", "mul", "max", "min"};
+  if (red == RED_NONE)
+    return upd;
+  MlirType elt = mlirValueGetType(cur);
+  bool u = kilnTypeIsUnsignedInt(elt);
+  MlirValue x = kilnToSignless(b, cur), y = kilnToSignless(b, upd), z;
+  if (u && (red == RED_MAX || red == RED_MIN))
+    z = kilnArith2(b, red == RED_MAX ? "arith.maxui" : "arith.minui", x, y);
+  else
+    z = kilnArithNumeric(b, kOps[red], x, y);
+  return kilnFromSignless(b, z, elt);
+}
+
+typedef struct Scatter {
+  MlirValue indices, updates;
+  int64_t axis; /* scatter_elements */
+  int64_t k;    /* scatter_nd: index tuple length */
+  int64_t size; /* scatter_elements: data dim at axis */
+  Reduction red;
+  const int64_t *dataShape;
+} Scatter;
+
+static MlirValue scatterStore(KilnBuilder *b, const Scatter *s, MlirValue acc,
+                              const MlirValue *u, const MlirValue *t) {
+  intptr_t r = kilnRank(acc);
+  MlirValue upd = extract(b, s->updates, kilnRank(s->updates), u);
+  if (s->red != RED_NONE)
+    upd = combine(b, s->red, extract(b, acc, r, t), upd);
+  return insert(b, upd, acc, r, t);
+}
+
+static void scatterElementsBody(KilnBuilder *b, MlirValue iv, MlirValue acc,
+                                MlirValue *next, void *userData) {
+  const Scatter *s = userData;
+  intptr_t r = kilnRank(s->indices);
+  int64_t shape[KILN_MAX_RANK];
+  MlirValue u[KILN_MAX_RANK], t[KILN_MAX_RANK];
+  shapeOf(s->indices, shape);
+  delinearize(b, iv, r, shape, u);
+  memcpy(t, u, r * sizeof(MlirValue));
+  t[s->axis] = clampIndex(b, extract(b, s->indices, r, u), s->size);
+  *next = scatterStore(b, s, acc, u, t);
+}
+
+static bool sameShape(MlirValue a, MlirValue b) {
+  if (kilnRank(a) != kilnRank(b))
+    return false;
+  for (intptr_t j = 0; j < kilnRank(a); ++j)
+    if (kilnDim(a, j) != kilnDim(b, j))
+      return false;
+  return true;
+}
+
+static KilnLowerStatus lowerScatterElements(KilnLowerOp *l) {
+  MlirValue data = kilnLowerOperand(l, 0);
+  Scatter s = {
+      kilnLowerOperand(l, 1), kilnLowerOperand(l, 2), 0, 0, 0, RED_NONE, NULL};
+  if (!readReduction(l, kilnElementType(data), &s.red))
+    return KILN_LOWER_UNSUPPORTED;
+  if (!kilnLowerAxis(l, kilnInferAttrInt(&l->infer, "axis", 0), kilnRank(data),
+                     &s.axis))
+    return KILN_LOWER_ERROR;
+  if (!indicesFit(data, s.indices, s.axis) || !sameShape(s.indices, s.updates))
+    return kilnLowerError(l, "'indices' and 'updates' must have one shape, "
+                             "of the rank of 'data', no larger outside the "
+                             "axis");
+  s.size = kilnDim(data, s.axis);
+  int64_t n = kilnNumElements(mlirValueGetType(s.indices));
+  if (n > 0 && s.size == 0)
+    return kilnLowerUnsupported(l, "scatters into an empty axis");
+  l->results[0] = n ? forLoop(&l->b, n, data, scatterElementsBody, &s) : data;
+  return KILN_LOWER_OK;
+}
+
+static void scatterNDBody(KilnBuilder *b, MlirValue iv, MlirValue acc,
+                          MlirValue *next, void *userData) {
+  const Scatter *s = userData;
+  intptr_t ru = kilnRank(s->updates), q = kilnRank(s->indices);
+  intptr_t r = kilnRank(acc);
+  int64_t shape[KILN_MAX_RANK];
+  MlirValue u[KILN_MAX_RANK], t[KILN_MAX_RANK];
+  shapeOf(s->updates, shape);
+  delinearize(b, iv, ru, shape, u);
+  for (int64_t j = 0; j < s->k; ++j)
+    t[j] = tupleEntry(b, s->indices, u, j, s->dataShape[j]);
+  for (intptr_t j = s->k; j < r; ++j)
+    t[j] = u[q - 1 + j - s->k];
+  *next = scatterStore(b, s, acc, u, t);
+}
+
+/* updates' shape must be indices.shape[:-1] + data.shape[k:]. */
+static bool scatterNDShapes(MlirValue data, MlirValue indices,
+                            MlirValue updates, int64_t k) {
+  intptr_t q = kilnRank(indices), r = kilnRank(data);
+  if (q < 1 || k > r || kilnRank(updates) != q - 1 + r - k)
+    return false;
+  for (intptr_t j = 0; j < q - 1; ++j)
+    if (kilnDim(updates, j) != kilnDim(indices, j))
+      return false;
+  for (intptr_t j = k; j < r; ++j)
+    if (kilnDim(updates, q - 1 + j - k) != kilnDim(data, j))
+      return false;
+  return true;
+}
+
+static KilnLowerStatus lowerScatterND(KilnLowerOp *l) {
+  MlirValue data = kilnLowerOperand(l, 0);
+  Scatter s = {
+      kilnLowerOperand(l, 1), kilnLowerOperand(l, 2), 0, 0, 0, RED_NONE, NULL};
+  if (!readReduction(l, kilnElementType(data), &s.red))
+    return KILN_LOWER_UNSUPPORTED;
+  intptr_t q = kilnRank(s.indices);
+  s.k = q ? kilnDim(s.indices, q - 1) : 0;
+  if (!scatterNDShapes(data, s.indices, s.updates, s.k))
+    return kilnLowerError(l, "'updates' must have shape indices.shape[:-1] "
+                             "+ data.shape[k:]");
+  int64_t dataShape[KILN_MAX_RANK];
+  shapeOf(data, dataShape);
+  s.dataShape = dataShape;
+  int64_t n = kilnNumElements(mlirValueGetType(s.updates));
+  for (int64_t j = 0; j < s.k; ++j)
+    if (n > 0 && dataShape[j] == 0)
+      return kilnLowerUnsupported(l, "scatters into an empty dim");
+  l->results[0] = n ? forLoop(&l->b, n, data, scatterNDBody, &s) : data;
+  return KILN_LOWER_OK;
+}
+
+/* ---- one_hot ------------------------------------------------------------- */
+
+typedef struct OneHot {
+  MlirValue off, on; /* signless scalars */
+  MlirType resultElt;
+  int64_t axis, depth;
+  bool indexUnsigned;
+} OneHot;
+
+static void oneHotBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                       void *userData) {
+  const OneHot *o = userData;
+  MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
+  /* ONNX casts the indices to int64 (float: toward zero). */
+  MlirValue i =
+      kilnConvertScalar(b, kilnToSignless(b, args[0]), i64, o->indexUnsigned);
+  MlirValue zero = kilnConstInt(b, i64, 0);
+  MlirValue wrapped =
+      kilnArith2(b, "arith.addi", i, kilnConstInt(b, i64, o->depth));
+  i = kilnSelect(b, kilnCmpI(b, "slt", i, zero), wrapped, i);
+  MlirValue pos = kilnConvertScalar(b, kilnLinalgIndex(b, o->axis), i64, false);
+  MlirValue v = kilnSelect(b, kilnCmpI(b, "eq", i, pos), o->on, o->off);
+  yields[0] = kilnFromSignless(b, v, o->resultElt);
+}
+
+static KilnLowerStatus lowerOneHot(KilnLowerOp *l) {
+  MlirValue indices = kilnLowerOperand(l, 0), values = kilnLowerOperand(l, 2);
+  MlirType resultType = kilnLowerResultType(l, 0);
+  intptr_t n = mlirShapedTypeGetRank(resultType);
+  OneHot o = {{NULL}, {NULL}, mlirShapedTypeGetElementType(resultType),
+              0,      0,      kilnTypeIsUnsignedInt(kilnElementType(indices))};
+  if (!kilnLowerAxis(l, kilnInferAttrInt(&l->infer, "axis", -1), n, &o.axis))
+    return KILN_LOWER_ERROR;
+  if (kilnNumElements(mlirValueGetType(values)) != 2)
+    return kilnLowerError(l, "'values' must hold two elements");
+  o.depth = mlirShapedTypeGetDimSize(resultType, o.axis);
+  /* values is [off, on] as 1-D (or any shape of two elements). */
+  int64_t two = 2;
+  MlirValue flat = kilnReshape(
+      &l->b, values, kilnTensorType(1, &two, kilnElementType(values)));
+  MlirValue c0 = kilnConstIndex(&l->b, 0), c1 = kilnConstIndex(&l->b, 1);
+  o.off = kilnToSignless(&l->b, extract(&l->b, flat, 1, &c0));
+  o.on = kilnToSignless(&l->b, extract(&l->b, flat, 1, &c1));
+  int64_t dims[KILN_MAX_RANK];
+  for (intptr_t j = 0, m = 0; j < n; ++j)
+    if (j != o.axis)
+      dims[m++] = j;
+  MlirAttribute maps[2] = {kilnMapDims(l->b.ctx, n, n - 1, dims),
+                           kilnMapIdentity(l->b.ctx, n)};
+  char iters[KILN_MAX_RANK + 2];
+  memset(iters, 'p', n);
+  iters[n] = '\0';
+  MlirValue init = kilnEmpty(&l->b, resultType);
+  l->results[0] = mlirOperationGetResult(
+      kilnGeneric(&l->b, 1, &indices, 1, &init, maps, n, iters, oneHotBody, &o),
+      0);
+  return KILN_LOWER_OK;
+}
+
+const KilnLowering kilnLowerTensorIndex[] = {
+    {"gather", lowerGather},        {"gather_elements", lowerGatherElements},
+    {"gather_nd", lowerGatherND},   {"scatter_elements", lowerScatterElements},
+    {"scatter_nd", lowerScatterND}, {"one_hot", lowerOneHot},
+};
+const int kilnLowerTensorIndexCount =
+    sizeof(kilnLowerTensorIndex) / sizeof(kilnLowerTensorIndex[0]);

@@ -1,0 +1,445 @@
+/* convert-graph-to-linalg: lowers every graph op of a function to linalg,
+ * tensor, arith and math on tensors (see lower.h for the contract with the
+ * per-family lowerings).
+ *
+ * The C API has no dialect-conversion framework, so this pass walks the
+ * graph ops itself, in program order, and replaces each one. Before an op is
+ * lowered its operands are looked through the tensor.cast ops earlier
+ * replacements left behind, and its result types are inferred again from
+ * those (possibly more static) operands. Small integer results that are
+ * compile-time values (shape computations) become graph.constant. Constants
+ * are lowered last, so lowerings can read constant operands. A final
+ * legality check reports every graph op left, at its ONNX node. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conversions/graph-to-linalg/lower.h"
+#include "dialects/common/diag.h"
+#include "dialects/graph/const_eval.h"
+#include "dialects/graph/verify.h"
+#include "kiln/passes.h"
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/Linalg.h"
+#include "mlir-c/Dialect/Math.h"
+#include "mlir-c/Dialect/SCF.h"
+#include "mlir-c/Dialect/Tensor.h"
+
+typedef struct OpList {
+  MlirOperation *data;
+  size_t len, cap;
+} OpList;
+
+static void opListPush(OpList *l, MlirOperation op) {
+  if (l->len == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 64;
+    l->data = realloc(l->data, l->cap * sizeof(MlirOperation));
+    if (!l->data)
+      abort();
+  }
+  l->data[l->len++] = op;
+}
+
+static bool opListContains(const OpList *l, MlirOperation op) {
+  for (size_t i = 0; i < l->len; ++i)
+    if (mlirOperationEqual(l->data[i], op))
+      return true;
+  return false;
+}
+
+static bool isGraphOp(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return name.length > 6 && !memcmp(name.data, "graph.", 6);
+}
+
+static bool isOpNamed(MlirOperation op, const char *name) {
+  return kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+
+static MlirWalkResult collectGraphOps(MlirOperation op, void *userData) {
+  if (isGraphOp(op))
+    opListPush(userData, op);
+  return MlirWalkResultAdvance;
+}
+
+/* ---- Lowering tables ------------------------------------------------------
+ */
+
+static const KilnLowering *findInTable(const KilnLowering *table, int count,
+                                       MlirStringRef name) {
+  for (int i = 0; i < count; ++i)
+    if (table[i].name && kilnStringRefEquals(name, table[i].name))
+      return &table[i];
+  return NULL;
+}
+
+static const KilnLowering *findLowering(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  name.data += 6; /* "graph." */
+  name.length -= 6;
+  const struct {
+    const KilnLowering *table;
+    const int *count;
+  } families[] = {
+      {kilnLowerElementwise, &kilnLowerElementwiseCount},
+      {kilnLowerReduction, &kilnLowerReductionCount},
+      {kilnLowerTensor, &kilnLowerTensorCount},
+      {kilnLowerTensorIndex, &kilnLowerTensorIndexCount},
+      {kilnLowerConv, &kilnLowerConvCount},
+      {kilnLowerNN, &kilnLowerNNCount},
+      {kilnLowerQuant, &kilnLowerQuantCount},
+  };
+  for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); ++i) {
+    const KilnLowering *l =
+        findInTable(families[i].table, *families[i].count, name);
+    if (l)
+      return l;
+  }
+  return NULL;
+}
+
+/* ---- KilnLowerOp helpers ----------------------------------------------------
+ */
+
+static KilnLowerStatus emitf(KilnLowerOp *l, const char *prefix,
+                             const char *fmt, va_list ap) {
+  KilnStrBuf buf = {0};
+  kilnStrBufAppendf(&buf, prefix, l->info->name);
+  kilnStrBufAppendv(&buf, fmt, ap);
+  mlirEmitError(mlirOperationGetLocation(l->op), kilnStrBufGet(&buf));
+  kilnStrBufDestroy(&buf);
+  return KILN_LOWER_ERROR;
+}
+
+KilnLowerStatus kilnLowerUnsupported(KilnLowerOp *l, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  emitf(l, "unsupported: 'graph.%s' ", fmt, ap);
+  va_end(ap);
+  return KILN_LOWER_UNSUPPORTED;
+}
+
+KilnLowerStatus kilnLowerError(KilnLowerOp *l, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  emitf(l, "'graph.%s' op ", fmt, ap);
+  va_end(ap);
+  return KILN_LOWER_ERROR;
+}
+
+MlirValue kilnLowerOperand(KilnLowerOp *l, intptr_t i) {
+  return kilnInferOperand(&l->infer, i);
+}
+
+MlirType kilnLowerResultType(KilnLowerOp *l, intptr_t i) {
+  return l->infer.resultTypes[i];
+}
+
+bool kilnLowerAxis(KilnLowerOp *l, int64_t axis, int64_t rank, int64_t *out) {
+  if (axis < -rank || axis >= (rank ? rank : 1) || (rank == 0 && axis != 0)) {
+    kilnLowerError(l, "axis %ld is out of range for rank %ld", (long)axis,
+                   (long)rank);
+    return false;
+  }
+  *out = axis < 0 ? axis + rank : axis;
+  return true;
+}
+
+/* ---- One op
+ * ------------------------------------------------------------------ */
+
+static bool isStaticTensor(MlirType t) {
+  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
+}
+
+/* `v`, or the static source of the tensor.cast that produced it. */
+static MlirValue lookThroughCast(MlirValue v) {
+  if (mlirValueIsNull(v) || !mlirValueIsAOpResult(v))
+    return v;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (isOpNamed(def, "tensor.cast")) {
+    MlirValue src = mlirOperationGetOperand(def, 0);
+    if (isStaticTensor(mlirValueGetType(src)))
+      return src;
+  }
+  return v;
+}
+
+/* Replaces the small integer results of `op` that are compile-time values
+ * by graph.constant ops. Returns true when it did (the op is then dead). */
+static bool foldToConstants(KilnBuilder *b, MlirOperation op,
+                            const MlirType *types, intptr_t n) {
+  enum { kMax = KILN_GRAPH_EVAL_MAX_ELEMENTS };
+  int64_t values[kMax];
+  MlirValue repl[8];
+  if (n == 0 || n > 8)
+    return false;
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirType elt = mlirShapedTypeGetElementType(types[i]);
+    if (!isStaticTensor(types[i]) || !mlirTypeIsAInteger(elt) ||
+        kilnNumElements(types[i]) > kMax)
+      return false;
+  }
+  for (intptr_t i = 0; i < n; ++i) {
+    intptr_t count =
+        kilnGraphEvalConstantInts(mlirOperationGetResult(op, i), values, kMax);
+    if (count != kilnNumElements(types[i]))
+      return false;
+  }
+  for (intptr_t i = 0; i < n; ++i) {
+    kilnGraphEvalConstantInts(mlirOperationGetResult(op, i), values, kMax);
+    MlirType elt = mlirShapedTypeGetElementType(types[i]);
+    intptr_t count = kilnNumElements(types[i]);
+    MlirAttribute *elts = malloc((count ? count : 1) * sizeof(MlirAttribute));
+    if (!elts)
+      abort();
+    for (intptr_t k = 0; k < count; ++k)
+      elts[k] = mlirIntegerAttrGet(
+          elt, mlirIntegerTypeGetWidth(elt) == 1 ? values[k] != 0 : values[k]);
+    MlirNamedAttribute value = kilnNamedAttr(
+        b->ctx, "value", mlirDenseElementsAttrGet(types[i], count, elts));
+    free(elts);
+    repl[i] = kilnBuildOp1(b, "graph.constant", types[i], 0, NULL, 1, &value);
+  }
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirValue old = mlirOperationGetResult(op, i);
+    mlirValueReplaceAllUsesOfWith(
+        old, kilnCastTo(b, repl[i], mlirValueGetType(old)));
+  }
+  return true;
+}
+
+static void emitDynamic(MlirOperation op, const KilnGraphOpInfo *info,
+                        const char *what, intptr_t i, MlirType t) {
+  KilnStrBuf buf = {0};
+  kilnStrBufAppendf(&buf,
+                    "unsupported: 'graph.%s' %s #%ld has a dynamic shape (",
+                    info->name, what, (long)i);
+  kilnStrBufAppendType(&buf, t);
+  kilnStrBufAppendf(&buf, "); Kiln compiles static shapes only (give input "
+                          "shapes, and bind shape-determining inputs)");
+  mlirEmitError(mlirOperationGetLocation(op), kilnStrBufGet(&buf));
+  kilnStrBufDestroy(&buf);
+}
+
+/* Replaces op's results by l->results (cast to the declared types); erases
+ * op. Fails when a used result has no replacement. */
+static KilnLowerStatus replaceOp(KilnLowerOp *l) {
+  for (intptr_t i = 0; i < l->numResults; ++i) {
+    MlirValue old = mlirOperationGetResult(l->op, i);
+    if (mlirValueIsNull(l->results[i])) {
+      if (!mlirOpOperandIsNull(mlirValueGetFirstUse(old)))
+        return kilnLowerUnsupported(l,
+                                    "result #%ld is used but was not "
+                                    "lowered",
+                                    (long)i);
+      continue;
+    }
+    mlirValueReplaceAllUsesOfWith(
+        old, kilnCastTo(&l->b, l->results[i], mlirValueGetType(old)));
+  }
+  mlirOperationDestroy(l->op);
+  return KILN_LOWER_OK;
+}
+
+static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering) {
+  const KilnGraphOpInfo *info =
+      kilnGraphOpLookup(mlirIdentifierStr(mlirOperationGetName(op)));
+  if (!info)
+    return KILN_LOWER_UNSUPPORTED; /* not a graph op the table knows */
+  intptr_t nFlat = mlirOperationGetNumOperands(op);
+  intptr_t nRes = mlirOperationGetNumResults(op);
+  intptr_t nAttrs = mlirOperationGetNumAttributes(op);
+  MlirValue *operands =
+      calloc(info->numOperands + nFlat + 1, sizeof(MlirValue));
+  MlirType *types = calloc(nRes + 1, sizeof(MlirType));
+  MlirValue *results = calloc(nRes + 1, sizeof(MlirValue));
+  MlirNamedAttribute *attrs = calloc(nAttrs + 1, sizeof(MlirNamedAttribute));
+  if (!operands || !types || !results || !attrs)
+    abort();
+  KilnLowerStatus status = KILN_LOWER_ERROR;
+  intptr_t nPos = kilnGraphPositionalOperands(op, info, operands);
+  if (nPos < 0)
+    goto done;
+  for (intptr_t i = 0; i < nAttrs; ++i)
+    attrs[i] = mlirOperationGetAttribute(op, i);
+  KilnLowerOp l = {
+      .op = op,
+      .info = info,
+      .infer = {mlirOperationGetContext(op), mlirOperationGetLocation(op), info,
+                operands, nPos, attrs, nAttrs, nRes, types},
+      .b = {mlirOperationGetContext(op), mlirOperationGetLocation(op),
+            mlirOperationGetBlock(op), op},
+      .numResults = nRes,
+      .results = results,
+  };
+  for (intptr_t i = 0; i < nPos; ++i) {
+    operands[i] = lookThroughCast(operands[i]);
+    if (!mlirValueIsNull(operands[i]) &&
+        !isStaticTensor(mlirValueGetType(operands[i]))) {
+      emitDynamic(op, info, "operand", i, mlirValueGetType(operands[i]));
+      status = KILN_LOWER_UNSUPPORTED;
+      goto done;
+    }
+  }
+  /* Infer again from the looked-through operands; fall back on the declared
+   * types where inference cannot do better. */
+  if (mlirLogicalResultIsFailure(info->infer(&l.infer)))
+    goto done;
+  for (intptr_t i = 0; i < nRes; ++i) {
+    MlirType declared = mlirValueGetType(mlirOperationGetResult(op, i));
+    if (mlirTypeIsNull(types[i]) || !isStaticTensor(types[i]))
+      types[i] = declared;
+    if (!isStaticTensor(types[i])) {
+      emitDynamic(op, info, "result", i, declared);
+      status = KILN_LOWER_UNSUPPORTED;
+      goto done;
+    }
+  }
+  if (foldToConstants(&l.b, op, types, nRes)) {
+    mlirOperationDestroy(op);
+    status = KILN_LOWER_OK;
+    goto done;
+  }
+  status = lowering->lower(&l);
+  if (status == KILN_LOWER_OK)
+    status = replaceOp(&l);
+done:
+  free(operands);
+  free(types);
+  free(results);
+  free(attrs);
+  return status;
+}
+
+static KilnLowerStatus lowerConstant(MlirOperation op) {
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (mlirOpOperandIsNull(mlirValueGetFirstUse(result))) {
+    mlirOperationDestroy(op);
+    return KILN_LOWER_OK;
+  }
+  MlirAttribute value = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("value"));
+  KilnBuilder b = {mlirOperationGetContext(op), mlirOperationGetLocation(op),
+                   mlirOperationGetBlock(op), op};
+  MlirValue c = mlirAttributeIsNull(value) ? (MlirValue){NULL}
+                                           : kilnConstantTensor(&b, value);
+  if (mlirValueIsNull(c)) {
+    mlirEmitError(mlirOperationGetLocation(op),
+                  "unsupported: 'graph.constant' with this element type");
+    return KILN_LOWER_UNSUPPORTED;
+  }
+  mlirValueReplaceAllUsesOfWith(result,
+                                kilnCastTo(&b, c, mlirValueGetType(result)));
+  mlirOperationDestroy(op);
+  return KILN_LOWER_OK;
+}
+
+/* ---- Function results ---------------------------------------------------- */
+
+/* Makes the function's result types as static as the returned values: the
+ * caller-allocated-outputs ABI needs static output shapes. */
+static void refineResultTypes(MlirOperation func) {
+  if (!isOpNamed(func, "func.func"))
+    return;
+  MlirRegion body = mlirOperationGetRegion(func, 0);
+  MlirBlock block = mlirRegionGetFirstBlock(body);
+  if (mlirBlockIsNull(block) ||
+      !mlirBlockIsNull(mlirBlockGetNextInRegion(block)))
+    return;
+  MlirOperation ret = mlirBlockGetTerminator(block);
+  if (mlirOperationIsNull(ret) || !isOpNamed(ret, "func.return"))
+    return;
+  MlirAttribute fnTypeAttr = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("function_type"));
+  MlirType fnType = mlirTypeAttrGetValue(fnTypeAttr);
+  intptr_t nIn = mlirFunctionTypeGetNumInputs(fnType);
+  intptr_t nOut = mlirOperationGetNumOperands(ret);
+  MlirType *ins = malloc((nIn + 1) * sizeof(MlirType));
+  MlirType *outs = malloc((nOut + 1) * sizeof(MlirType));
+  if (!ins || !outs)
+    abort();
+  for (intptr_t i = 0; i < nIn; ++i)
+    ins[i] = mlirFunctionTypeGetInput(fnType, i);
+  for (intptr_t i = 0; i < nOut; ++i) {
+    MlirValue v = mlirOperationGetOperand(ret, i);
+    MlirValue src = lookThroughCast(v);
+    if (!mlirValueEqual(src, v))
+      mlirOperationSetOperand(ret, i, src);
+    outs[i] = mlirValueGetType(src);
+  }
+  MlirType refined =
+      mlirFunctionTypeGet(mlirOperationGetContext(func), nIn, ins, nOut, outs);
+  mlirOperationSetAttributeByName(
+      func, mlirStringRefCreateFromCString("function_type"),
+      mlirTypeAttrGet(refined));
+  free(ins);
+  free(outs);
+}
+
+/* ---- The pass
+ * ------------------------------------------------------------------ */
+
+static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
+                                    const KilnPassOptionValue *options) {
+  (void)options;
+  OpList ops = {0}, failed = {0};
+  mlirOperationWalk(root, collectGraphOps, &ops, MlirWalkPreOrder);
+  bool ok = true;
+  for (size_t i = 0; i < ops.len; ++i) {
+    MlirOperation op = ops.data[i];
+    if (isOpNamed(op, "graph.constant"))
+      continue;
+    const KilnLowering *lowering = findLowering(op);
+    if (!lowering)
+      continue; /* reported by the legality check */
+    if (lowerOp(op, lowering) != KILN_LOWER_OK) {
+      opListPush(&failed, op);
+      ok = false;
+    }
+  }
+  /* Constants last: lowerings above read them. Walk again: folding made
+   * new ones. */
+  ops.len = 0;
+  mlirOperationWalk(root, collectGraphOps, &ops, MlirWalkPreOrder);
+  for (size_t i = 0; i < ops.len; ++i)
+    if (isOpNamed(ops.data[i], "graph.constant") &&
+        lowerConstant(ops.data[i]) != KILN_LOWER_OK) {
+      opListPush(&failed, ops.data[i]);
+      ok = false;
+    }
+  /* Legality: every graph op left that has not reported an error. */
+  ops.len = 0;
+  mlirOperationWalk(root, collectGraphOps, &ops, MlirWalkPreOrder);
+  for (size_t i = 0; i < ops.len; ++i) {
+    if (opListContains(&failed, ops.data[i]))
+      continue;
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(ops.data[i]));
+    kilnEmitErrorf(mlirOperationGetLocation(ops.data[i]),
+                   "unsupported: no lowering for '%.*s' to linalg",
+                   (int)name.length, name.data);
+    ok = false;
+  }
+  if (ok)
+    refineResultTypes(root);
+  free(ops.data);
+  free(failed.data);
+  if (!ok)
+    mlirExternalPassSignalFailure(pass);
+}
+
+static const KilnDialectHandleGetter kDependentDialects[] = {
+    mlirGetDialectHandle__arith__, mlirGetDialectHandle__linalg__,
+    mlirGetDialectHandle__math__,  mlirGetDialectHandle__tensor__,
+    mlirGetDialectHandle__scf__,
+};
+
+const KilnPassInfo kilnConvertGraphToLinalgPass = {
+    .argument = "convert-graph-to-linalg",
+    .summary = "Lower graph ops to linalg, tensor, arith and math on tensors",
+    .anchor = "func.func",
+    .run = runConvertGraphToLinalg,
+    .dependentDialects = kDependentDialects,
+    .numDependentDialects =
+        sizeof(kDependentDialects) / sizeof(kDependentDialects[0]),
+};

@@ -1,0 +1,122 @@
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg))' \
+// RUN:   | FileCheck %s
+
+// Padded 2-D conv with bias: zeros + insert_slice (no tensor.pad), the bias
+// broadcast into the accumulator of linalg.conv_2d_nchw_fchw.
+// CHECK-LABEL: func.func @conv_bias_pads
+// CHECK-NOT: tensor.pad
+// CHECK: %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x3x9x9xf32>
+// CHECK: %[[P:.*]] = tensor.insert_slice %arg0 into %[[Z]][0, 0, 1, 1] [1, 3, 8, 8] [1, 1, 1, 1]
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} ins(%arg2 : tensor<4xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %arg1 : {{.*}}) outs(%[[B]] : tensor<1x4x4x4xf32>)
+// CHECK-NOT: graph.
+func.func @conv_bias_pads(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
+  %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// Depthwise (group = channels = filters): the filter is reshaped to C x kh x kw.
+// CHECK-LABEL: func.func @conv_depthwise
+// CHECK: %[[F:.*]] = tensor.expand_shape {{.*}} : tensor<72xf32> into tensor<8x3x3xf32>
+// CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%{{.*}}, %[[F]] : tensor<1x8x7x7xf32>, tensor<8x3x3xf32>)
+func.func @conv_depthwise(%x: tensor<1x8x5x5xf32>, %w: tensor<8x1x3x3xf32>) -> tensor<1x8x5x5xf32> {
+  %0 = "graph.conv"(%x, %w) {group = 8 : i64, auto_pad = "SAME_UPPER"} : (tensor<1x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<1x8x5x5xf32>
+  return %0 : tensor<1x8x5x5xf32>
+}
+
+// -----
+
+// Grouped 2-D conv: linalg.conv_2d_ngchw_gfchw on N x G x C/G views.
+// CHECK-LABEL: func.func @conv_grouped
+// CHECK: linalg.conv_2d_ngchw_gfchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x5x5xf32>, tensor<2x3x2x3x3xf32>) outs(%{{.*}} : tensor<1x2x3x3x3xf32>)
+func.func @conv_grouped(%x: tensor<1x4x5x5xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x3x3xf32> {
+  %0 = "graph.conv"(%x, %w) {group = 2 : i64} : (tensor<1x4x5x5xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x3x3xf32>
+  return %0 : tensor<1x6x3x3xf32>
+}
+
+// -----
+
+// Grouped 1-D conv: no named op fits, a generic with a window sum.
+// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 * 2 + d5)>
+// CHECK-LABEL: func.func @conv_grouped_1d
+// CHECK: linalg.generic {indexing_maps = [#[[X]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+func.func @conv_grouped_1d(%x: tensor<1x4x9xf32>, %w: tensor<6x2x3xf32>) -> tensor<1x6x4xf32> {
+  %0 = "graph.conv"(%x, %w) {group = 2 : i64, strides = array<i64: 2>} : (tensor<1x4x9xf32>, tensor<6x2x3xf32>) -> tensor<1x6x4xf32>
+  return %0 : tensor<1x6x4xf32>
+}
+
+// -----
+
+// conv_transpose: x spread by the strides into zeros, then a conv with
+// the flipped kernel.
+// CHECK-LABEL: func.func @conv_transpose_strided
+// CHECK: tensor.insert_slice %arg0 into %{{.*}}[0, 0, 2, 2] [1, 1, 3, 3] [1, 1, 3, 2]
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @conv_transpose_strided(%x: tensor<1x1x3x3xf32>, %w: tensor<1x2x3x3xf32>) -> tensor<1x2x9x7xf32> {
+  %0 = "graph.conv_transpose"(%x, %w) {strides = array<i64: 3, 2>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x9x7xf32>
+  return %0 : tensor<1x2x9x7xf32>
+}
+
+// -----
+
+// max_pool pads with -inf.
+// CHECK-LABEL: func.func @max_pool_pads
+// CHECK: %[[NI:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: linalg.fill ins(%[[NI]] : f32) {{.*}} -> tensor<1x1x7x7xf32>
+// CHECK: linalg.pooling_nchw_max
+func.func @max_pool_pads(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x5x5xf32> {
+  %0 = "graph.max_pool"(%x) {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x5x5xf32>) -> tensor<1x1x5x5xf32>
+  return %0 : tensor<1x1x5x5xf32>
+}
+
+// -----
+
+// max_pool with indices: one generic yields the value and its flat index.
+// CHECK-LABEL: func.func @max_pool_indices
+// CHECK: %[[R:.*]]:2 = linalg.generic
+// CHECK: arith.cmpf ugt
+// CHECK: linalg.index
+// CHECK: return %[[R]]#0, %[[R]]#1
+func.func @max_pool_indices(%x: tensor<1x1x5x5xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) {
+  %0:2 = "graph.max_pool"(%x) {kernel_shape = array<i64: 2, 2>, storage_order = 1 : i64, strides = array<i64: 2, 2>} : (tensor<1x1x5x5xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+  return %0#0, %0#1 : tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>
+}
+
+// -----
+
+// average_pool with ceil_mode: the clipped last window divides by 2, not 3.
+// CHECK-LABEL: func.func @average_pool_ceil
+// CHECK: linalg.pooling_nchw_sum
+// CHECK: arith.constant dense<[3.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK: arith.divf
+func.func @average_pool_ceil(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
+  %0 = "graph.average_pool"(%x) {ceil_mode = 1 : i64, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @global_average_pool
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction"]
+// CHECK: arith.addf
+// CHECK: arith.divf
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x3x1x1xf32>
+func.func @global_average_pool(%x: tensor<1x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
+  %0 = "graph.global_average_pool"(%x) : (tensor<1x3x4x5xf32>) -> tensor<1x3x1x1xf32>
+  return %0 : tensor<1x3x1x1xf32>
+}
+
+// -----
+
+// max_unpool scatters through an scf.for over the flat input.
+// CHECK-LABEL: func.func @max_unpool
+// CHECK: scf.for
+// CHECK: tensor.insert
+// CHECK: scf.yield
+func.func @max_unpool(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>) -> tensor<1x1x4x4xf32> {
+  %0 = "graph.max_unpool"(%x, %i) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}

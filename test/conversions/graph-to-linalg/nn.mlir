@@ -1,0 +1,76 @@
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg))' \
+// RUN:   | FileCheck %s
+
+// Inference batch_norm: the channel vectors are reshaped to C x 1 x 1 and
+// applied by one elementwise generic.
+// CHECK-LABEL: func.func @batch_norm
+// CHECK: %[[S:.*]] = tensor.expand_shape %arg1 {{\[\[}}0, 1, 2]] output_shape [3, 1, 1]
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%arg0, %{{.*}}, %{{.*}}, %[[S]], %{{.*}} : tensor<2x3x4x5xf32>, tensor<3x1x1xf32>
+// CHECK: math.sqrt
+// CHECK-NOT: graph.
+func.func @batch_norm(%x: tensor<2x3x4x5xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x4x5xf32> {
+  %0 = "graph.batch_norm"(%x, %s, %b, %m, %v) {epsilon = 1.0e-3 : f32} : (tensor<2x3x4x5xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x5xf32>
+  return %0 : tensor<2x3x4x5xf32>
+}
+
+// -----
+
+// layer_norm over the last axis: a sum and a sum of squared deviations
+// reduce into keepdims tensors, then one elementwise generic.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK-SAME: outs(%{{.*}} : tensor<4x1xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: linalg.generic {{.*}} ins(%arg0, {{.*}}, %arg1, %arg2 : tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<8xf32>, tensor<8xf32>)
+// CHECK-NOT: graph.
+func.func @layer_norm(%x: tensor<4x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = "graph.layer_norm"(%x, %s, %b) {axis = -1 : i64} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// lrn: squares zero-padded on the channel dim, summed over a size-3 window.
+// CHECK-LABEL: func.func @lrn
+// CHECK: %[[P:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 1, 0, 0] [1, 4, 2, 2] [1, 1, 1, 1] : tensor<1x4x2x2xf32> into tensor<1x6x2x2xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME: ins(%[[P]], %{{.*}} : tensor<1x6x2x2xf32>, tensor<3xf32>)
+// CHECK: math.powf
+func.func @lrn(%x: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
+  %0 = "graph.lrn"(%x) {size = 3 : i64} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  return %0 : tensor<1x4x2x2xf32>
+}
+
+// -----
+
+// resize (nearest, sizes): a gather by tensor.extract in a generic over
+// the output; the unresized N and C dims read linalg.index directly.
+// CHECK-LABEL: func.func @resize_nearest
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.*}} : tensor<1x1x4x6xf32>)
+// CHECK: math.floor
+// CHECK: tensor.extract %arg0
+// CHECK-NOT: graph.
+func.func @resize_nearest(%x: tensor<1x1x2x3xf32>) -> tensor<1x1x4x6xf32> {
+  %sizes = "graph.constant"() {value = dense<[1, 1, 4, 6]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %0 = "graph.resize"(%x, %sizes) {mode = "nearest", operandSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<1x1x2x3xf32>, tensor<4xi64>) -> tensor<1x1x4x6xf32>
+  return %0 : tensor<1x1x4x6xf32>
+}
+
+// -----
+
+// gru: the input projection before the loop, an scf.for over the 2 time
+// steps carrying the state and Y, updated by insert_slice.
+// CHECK-LABEL: func.func @gru
+// CHECK: %[[R:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<2x3x5xf32>, tensor<2x3x5xf32>)
+// CHECK: math.tanh
+// CHECK: scf.yield
+// CHECK-NOT: graph.
+func.func @gru(%x: tensor<2x3x4xf32>, %w: tensor<1x15x4xf32>, %r: tensor<1x15x5xf32>) -> (tensor<2x1x3x5xf32>, tensor<1x3x5xf32>) {
+  %0:2 = "graph.gru"(%x, %w, %r) {hidden_size = 5 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<2x3x4xf32>, tensor<1x15x4xf32>, tensor<1x15x5xf32>) -> (tensor<2x1x3x5xf32>, tensor<1x3x5xf32>)
+  return %0#0, %0#1 : tensor<2x1x3x5xf32>, tensor<1x3x5xf32>
+}

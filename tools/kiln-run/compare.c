@@ -1,0 +1,167 @@
+/* Comparing, printing and saving kiln-run's outputs. */
+#include "tools/kiln-run/compare.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static float halfToFloat(uint16_t h) {
+  int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  float v;
+  if (exp == 0)
+    v = ldexpf((float)mant, -24);
+  else if (exp == 31)
+    v = mant ? NAN : INFINITY;
+  else
+    v = ldexpf((float)(mant | 0x400), exp - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+static float bf16ToFloat(uint16_t b) {
+  uint32_t bits = (uint32_t)b << 16;
+  float v;
+  memcpy(&v, &bits, sizeof(v));
+  return v;
+}
+
+static bool isFloat(KilnElementType t) {
+  return t == KILN_ELEMENT_TYPE_F16 || t == KILN_ELEMENT_TYPE_BF16 ||
+         t == KILN_ELEMENT_TYPE_F32 || t == KILN_ELEMENT_TYPE_F64;
+}
+
+/* Element `i` as a double (exact for floats and integers up to 2^53). */
+static double elementAsDouble(const KilnTensor *t, int64_t i) {
+  const char *p =
+      (const char *)kilnTensorGetConstData(t) +
+      (size_t)i * kilnElementTypeGetSize(kilnTensorGetElementType(t));
+  union {
+    uint16_t u16;
+    float f32;
+    double f64;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint8_t u8;
+    uint32_t u32;
+    uint64_t u64;
+  } v;
+  memcpy(&v, p, kilnElementTypeGetSize(kilnTensorGetElementType(t)));
+  switch (kilnTensorGetElementType(t)) {
+  case KILN_ELEMENT_TYPE_F16:
+    return halfToFloat(v.u16);
+  case KILN_ELEMENT_TYPE_BF16:
+    return bf16ToFloat(v.u16);
+  case KILN_ELEMENT_TYPE_F32:
+    return v.f32;
+  case KILN_ELEMENT_TYPE_F64:
+    return v.f64;
+  case KILN_ELEMENT_TYPE_I8:
+    return v.i8;
+  case KILN_ELEMENT_TYPE_I16:
+    return v.i16;
+  case KILN_ELEMENT_TYPE_I32:
+    return v.i32;
+  case KILN_ELEMENT_TYPE_I64:
+    return (double)v.i64;
+  case KILN_ELEMENT_TYPE_U8:
+  case KILN_ELEMENT_TYPE_BOOL:
+    return v.u8;
+  case KILN_ELEMENT_TYPE_U16:
+    return v.u16;
+  case KILN_ELEMENT_TYPE_U32:
+    return v.u32;
+  case KILN_ELEMENT_TYPE_U64:
+    return (double)v.u64;
+  }
+  return 0;
+}
+
+/* How far element `i` is out of tolerance: 0 when it matches, larger is
+ * worse, INFINITY for a NaN mismatch. Integers compare their bytes. */
+static double excess(const KilnTensor *got, const KilnTensor *exp, int64_t i,
+                     double rtol, double atol) {
+  KilnElementType type = kilnTensorGetElementType(got);
+  if (!isFloat(type)) {
+    size_t size = kilnElementTypeGetSize(type);
+    const char *g =
+        (const char *)kilnTensorGetConstData(got) + (size_t)i * size;
+    const char *e =
+        (const char *)kilnTensorGetConstData(exp) + (size_t)i * size;
+    if (!memcmp(g, e, size))
+      return 0;
+    double d = fabs(elementAsDouble(got, i) - elementAsDouble(exp, i));
+    return d > 0 ? d : 1; /* beyond 2^53 the doubles may tie */
+  }
+  double g = elementAsDouble(got, i), e = elementAsDouble(exp, i);
+  if (isnan(g) || isnan(e))
+    return isnan(g) && isnan(e) ? 0 : INFINITY;
+  if (g == e) /* also equal infinities */
+    return 0;
+  double d = fabs(g - e), tol = atol + rtol * fabs(e);
+  if (d <= tol)
+    return 0;
+  return tol > 0 ? d / tol : INFINITY;
+}
+
+static void printIndex(const KilnTensor *t, int64_t flat) {
+  int64_t rank = kilnTensorGetRank(t);
+  const int64_t *dims = kilnTensorGetDims(t);
+  int64_t idx[KILN_TENSOR_MAX_RANK];
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    idx[d] = dims[d] ? flat % dims[d] : 0;
+    flat = dims[d] ? flat / dims[d] : 0;
+  }
+  fputc('[', stderr);
+  for (int64_t d = 0; d < rank; ++d)
+    fprintf(stderr, "%s%" PRId64, d ? ", " : "", idx[d]);
+  fputc(']', stderr);
+}
+
+bool kilnRunCompare(const char *name, const KilnTensor *got,
+                    const KilnTensor *expected, double rtol, double atol) {
+  int64_t n = kilnTensorGetElementCount(got), bad = 0, worst = -1;
+  double worstExcess = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double x = excess(got, expected, i, rtol, atol);
+    if (x == 0)
+      continue;
+    ++bad;
+    if (worst < 0 || x > worstExcess) {
+      worst = i;
+      worstExcess = x;
+    }
+  }
+  if (bad == 0)
+    return true;
+  double g = elementAsDouble(got, worst), e = elementAsDouble(expected, worst);
+  fprintf(stderr,
+          "kiln-run: output '%s' does not match: %" PRId64 " of %" PRId64
+          " elements differ (rtol %g, atol %g)\n  worst at flat index %" PRId64
+          " ",
+          name, bad, n, rtol, atol, worst);
+  printIndex(got, worst);
+  fprintf(stderr, ": got %.9g, expected %.9g (|diff| %.3g)\n", g, e,
+          fabs(g - e));
+  return false;
+}
+
+void kilnRunPrint(const char *name, const KilnTensor *t, int64_t limit) {
+  KilnElementType type = kilnTensorGetElementType(t);
+  printf("%s: %s[", name, kilnElementTypeGetName(type));
+  for (int64_t d = 0; d < kilnTensorGetRank(t); ++d)
+    printf("%s%" PRId64, d ? "x" : "", kilnTensorGetDims(t)[d]);
+  printf("] = [");
+  int64_t n = kilnTensorGetElementCount(t);
+  for (int64_t i = 0; i < n && i < limit; ++i) {
+    double v = elementAsDouble(t, i);
+    if (isFloat(type))
+      printf("%s%.7g", i ? ", " : "", v);
+    else
+      printf("%s%.0f", i ? ", " : "", v);
+  }
+  if (n > limit)
+    printf(", ... (%" PRId64 " elements)", n);
+  printf("]\n");
+}

@@ -1,0 +1,118 @@
+/* Running a lowered module with MLIR's ExecutionEngine.
+ *
+ * After buffer-results-to-out-params the entry is
+ *   void _mlir_ciface_ENTRY(MemRef *in0, ..., MemRef *out0, ...)
+ * with MemRef = {T *allocated, *aligned; int64_t offset, sizes[R],
+ * strides[R]} (rank 0: no sizes or strides). The runtime's tensors are
+ * dense and row-major, so each descriptor points at a tensor's data with
+ * offset 0 and contiguous strides. */
+#include "tools/kiln-run/execute.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/ExecutionEngine.h"
+
+bool kilnRunElementType(MlirType t, KilnElementType *out) {
+  if (mlirTypeIsAF32(t))
+    *out = KILN_ELEMENT_TYPE_F32;
+  else if (mlirTypeIsAF64(t))
+    *out = KILN_ELEMENT_TYPE_F64;
+  else if (mlirTypeIsAF16(t))
+    *out = KILN_ELEMENT_TYPE_F16;
+  else if (mlirTypeIsABF16(t))
+    *out = KILN_ELEMENT_TYPE_BF16;
+  else if (!mlirTypeIsAInteger(t))
+    return false;
+  else {
+    bool u = mlirIntegerTypeIsUnsigned(t);
+    switch (mlirIntegerTypeGetWidth(t)) {
+    case 1:
+      *out = KILN_ELEMENT_TYPE_BOOL;
+      break;
+    case 8:
+      *out = u ? KILN_ELEMENT_TYPE_U8 : KILN_ELEMENT_TYPE_I8;
+      break;
+    case 16:
+      *out = u ? KILN_ELEMENT_TYPE_U16 : KILN_ELEMENT_TYPE_I16;
+      break;
+    case 32:
+      *out = u ? KILN_ELEMENT_TYPE_U32 : KILN_ELEMENT_TYPE_I32;
+      break;
+    case 64:
+      *out = u ? KILN_ELEMENT_TYPE_U64 : KILN_ELEMENT_TYPE_I64;
+      break;
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
+/* A memref descriptor: two pointers, then offset, sizes and strides. */
+typedef struct MemRefDesc {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizesAndStrides[];
+} MemRefDesc;
+
+static MemRefDesc *descCreate(KilnTensor *t) {
+  int64_t rank = kilnTensorGetRank(t);
+  MemRefDesc *d =
+      malloc(sizeof(MemRefDesc) + (size_t)(2 * rank) * sizeof(int64_t));
+  if (!d)
+    abort();
+  d->allocated = d->aligned = kilnTensorGetData(t);
+  d->offset = 0;
+  const int64_t *dims = kilnTensorGetDims(t);
+  int64_t stride = 1;
+  for (int64_t i = rank - 1; i >= 0; --i) {
+    d->sizesAndStrides[i] = dims[i];
+    d->sizesAndStrides[rank + i] = stride;
+    stride *= dims[i] ? dims[i] : 1;
+  }
+  return d;
+}
+
+bool kilnRunInvoke(MlirModule module, const char *entry, const char *libompPath,
+                   KilnTensor *const *inputs, int numInputs,
+                   KilnTensor *const *outputs, int numOutputs) {
+  MlirStringRef libs[1];
+  int numLibs = 0;
+  if (libompPath)
+    libs[numLibs++] = mlirStringRefCreateFromCString(libompPath);
+  MlirExecutionEngine jit =
+      mlirExecutionEngineCreate(module, /*optLevel=*/2, numLibs, libs,
+                                /*enableObjectDump=*/false,
+                                /*enablePIC=*/false);
+  if (mlirExecutionEngineIsNull(jit)) {
+    fprintf(stderr, "kiln-run: error: the JIT could not compile the "
+                    "lowered module\n");
+    return false;
+  }
+  int n = numInputs + numOutputs;
+  MemRefDesc **descs = calloc((size_t)(n ? n : 1), sizeof(*descs));
+  void **args = calloc((size_t)(n ? n : 1), sizeof(*args));
+  if (!descs || !args)
+    abort();
+  for (int i = 0; i < n; ++i) {
+    descs[i] = descCreate(i < numInputs ? inputs[i] : outputs[i - numInputs]);
+    args[i] = &descs[i]; /* packed: a pointer to each argument */
+  }
+  bool ok = mlirLogicalResultIsSuccess(mlirExecutionEngineInvokePacked(
+      jit, mlirStringRefCreateFromCString(entry), args));
+  if (!ok)
+    fprintf(stderr,
+            "kiln-run: error: cannot call '_mlir_ciface_%s' in the "
+            "compiled module\n",
+            entry);
+  for (int i = 0; i < n; ++i)
+    free(descs[i]);
+  free(descs);
+  free(args);
+  mlirExecutionEngineDestroy(jit);
+  return ok;
+}

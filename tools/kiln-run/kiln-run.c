@@ -1,0 +1,850 @@
+/* kiln-run: compiles a model in-process for the host CPU (pipeline `cpu`),
+ * runs it with MLIR's ExecutionEngine on tensors read from .pb/.npy files
+ * and compares its outputs with expected ones. See docs/kiln-run.md.
+ *
+ * Exit codes (the conformance runner depends on them): 0 every expected
+ * output matches; 1 a wrong result; 2 usage or bad input/expected files;
+ * 3 unsupported (a diagnostic says "unsupported"); 4 other compile or run
+ * errors. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dialects/common/diag.h"
+#include "kiln/kiln.h"
+#include "kiln/onnx.h"
+#include "kiln/passes.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/RegisterEverything.h"
+#include "tools/common/tool_io.h"
+#include "tools/kiln-run/compare.h"
+#include "tools/kiln-run/execute.h"
+
+enum {
+  kExitPass = 0,
+  kExitMismatch = 1,
+  kExitUsage = 2,
+  kExitUnsupported = 3,
+  kExitCompile = 4
+};
+
+static void toolError(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+static void toolError(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("kiln-run: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+/* A --input or --expected: NAME=FILE or a bare FILE (name NULL). */
+typedef struct TensorArg {
+  char *name;       /* points into argv, or NULL */
+  const char *path; /* into argv */
+  KilnTensor *tensor;
+  char *ownedName; /* a bare input's name, once the model says it */
+  int slot;        /* the argument or result it binds to; -1 unmatched */
+  bool bound;      /* an input compiled into the model as a constant */
+} TensorArg;
+
+typedef struct Options {
+  const char *model;
+  TensorArg *inputs, *expected; /* argc entries each at most */
+  int numInputs, numExpected;
+  double rtol, atol;
+  const char *outputDir;
+  bool printOutput, verbose;
+  int threads; /* 0: OpenMP's default */
+} Options;
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+typedef struct DiagState {
+  bool unsupported; /* an error said "unsupported" */
+  bool inputShape;  /* an error was about the input shapes we passed */
+} DiagState;
+
+static bool containsWord(const char *s, const char *word) {
+  size_t n = strlen(word);
+  for (; *s; ++s)
+    if (!strncasecmp(s, word, n))
+      return true;
+  return false;
+}
+
+/* `FILE: NODE` for importer locations (a NameLoc around FILE:0:0, see
+ * kiln/onnx.h), as kiln-compile prints them; `FILE:LINE:COL` otherwise. */
+static void appendLocation(KilnStrBuf *where, MlirLocation loc) {
+  KilnSourcePos pos;
+  if (mlirLocationIsAName(loc)) {
+    MlirStringRef name = mlirIdentifierStr(mlirLocationNameGetName(loc));
+    if (kilnLocationGetSourcePos(loc, &pos))
+      kilnStrBufAppendf(where, "%.*s: ", (int)pos.file.length, pos.file.data);
+    kilnStrBufAppendf(where, "%.*s", (int)name.length, name.data);
+  } else if (kilnLocationGetSourcePos(loc, &pos)) {
+    kilnStrBufAppendf(where, "%.*s", (int)pos.file.length, pos.file.data);
+    if (pos.line != 0)
+      kilnStrBufAppendf(where, ":%d:%d", pos.line, pos.col);
+  } else {
+    mlirLocationPrint(loc, kilnStrBufCallback, where);
+  }
+}
+
+static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
+  DiagState *st = userData;
+  KilnStrBuf where = {0}, msg = {0};
+  appendLocation(&where, mlirDiagnosticGetLocation(d));
+  mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
+  MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
+  if (sev == MlirDiagnosticError) {
+    st->unsupported |= containsWord(kilnStrBufGet(&msg), "unsupported");
+    st->inputShape |= !strncmp(kilnStrBufGet(&msg), "input shape", 11) ||
+                      !strncmp(kilnStrBufGet(&msg), "input value", 11);
+  }
+  fprintf(stderr, "%s: %s: %s\n", kilnStrBufGet(&where),
+          kilnDiagnosticSeverityGetName(sev), kilnStrBufGet(&msg));
+  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); ++i)
+    handleDiagnostic(mlirDiagnosticGetNote(d, i), userData);
+  kilnStrBufDestroy(&where);
+  kilnStrBufDestroy(&msg);
+  return mlirLogicalResultSuccess();
+}
+
+static int compileFailure(const DiagState *st) {
+  return st->unsupported ? kExitUnsupported : kExitCompile;
+}
+
+/* ---- command line ----------------------------------------------------- */
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: kiln-run MODEL [--input NAME=FILE]... "
+          "[--expected NAME=FILE]...\n"
+          "                [--rtol R] [--atol A] [--output-dir DIR] "
+          "[--print-output]\n"
+          "                [--threads N] [--verbose]\n"
+          "\n"
+          "Compiles MODEL (.onnx, or .mlir in the graph dialect or linalg on\n"
+          "tensors) for this CPU, runs it and compares its outputs.\n"
+          "FILE is an ONNX TensorProto (.pb) or NumPy (.npy) file; a bare\n"
+          "FILE binds to the inputs/outputs in order.\n"
+          "\n"
+          "  --input NAME=FILE     a model input (repeatable)\n"
+          "  --expected NAME=FILE  an expected output (repeatable)\n"
+          "  --rtol R, --atol A    tolerance |got-exp| <= A + R*|exp|\n"
+          "                        (defaults 1e-3 and 1e-7)\n"
+          "  --output-dir DIR      write each output as DIR/NAME.npy\n"
+          "  --print-output        print the outputs (big ones truncated)\n"
+          "  --threads N           OpenMP threads (default: all cores)\n"
+          "  --verbose             say what kiln-run does\n"
+          "  -h, --help            show this help\n"
+          "\n"
+          "Exit: 0 match, 1 mismatch, 2 usage or bad files, 3 unsupported,\n"
+          "4 other compile or run errors.\n");
+}
+
+static void parseTensorArg(char *text, TensorArg *out) {
+  /* NAME=FILE splits at the first '=' unless that would leave no file. */
+  char *eq = strchr(text, '=');
+  *out = (TensorArg){.path = text, .slot = -1};
+  if (eq && eq != text && eq[1]) {
+    *eq = '\0';
+    out->name = text;
+    out->path = eq + 1;
+  }
+}
+
+static bool parseDouble(const char *flag, const char *text, double *out) {
+  char *end = NULL;
+  errno = 0;
+  *out = strtod(text, &end);
+  if (!*text || *end || errno == ERANGE || !(*out >= 0)) {
+    toolError("%s '%s': expected a non-negative number", flag, text);
+    return false;
+  }
+  return true;
+}
+
+/* Parses argv into *o; returns -1 to go on, else the exit code. */
+static int parseArgs(int argc, char **argv, Options *o) {
+  enum { kInput = 256, kExpected, kRtol, kAtol, kOutDir, kPrint, kThreads };
+  static const struct option longOpts[] = {
+      {"input", required_argument, NULL, kInput},
+      {"expected", required_argument, NULL, kExpected},
+      {"rtol", required_argument, NULL, kRtol},
+      {"atol", required_argument, NULL, kAtol},
+      {"output-dir", required_argument, NULL, kOutDir},
+      {"print-output", no_argument, NULL, kPrint},
+      {"threads", required_argument, NULL, kThreads},
+      {"verbose", no_argument, NULL, 'v'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  o->inputs = calloc((size_t)argc, sizeof(TensorArg));
+  o->expected = calloc((size_t)argc, sizeof(TensorArg));
+  if (!o->inputs || !o->expected)
+    abort();
+  int c;
+  while ((c = getopt_long(argc, argv, "hv", longOpts, NULL)) != -1) {
+    switch (c) {
+    case kInput:
+      parseTensorArg(optarg, &o->inputs[o->numInputs++]);
+      break;
+    case kExpected:
+      parseTensorArg(optarg, &o->expected[o->numExpected++]);
+      break;
+    case kRtol:
+      if (!parseDouble("--rtol", optarg, &o->rtol))
+        return kExitUsage;
+      break;
+    case kAtol:
+      if (!parseDouble("--atol", optarg, &o->atol))
+        return kExitUsage;
+      break;
+    case kOutDir:
+      o->outputDir = optarg;
+      break;
+    case kPrint:
+      o->printOutput = true;
+      break;
+    case kThreads: {
+      char *end = NULL;
+      long n = strtol(optarg, &end, 10);
+      if (!*optarg || *end || n < 1 || n > 4096) {
+        toolError("--threads '%s': expected an integer from 1 to 4096", optarg);
+        return kExitUsage;
+      }
+      o->threads = (int)n;
+      break;
+    }
+    case 'v':
+      o->verbose = true;
+      break;
+    case 'h':
+      usage(stdout);
+      return kExitPass;
+    default:
+      usage(stderr);
+      return kExitUsage;
+    }
+  }
+  if (optind != argc - 1) {
+    toolError("%s", optind >= argc ? "no model given"
+                                   : "exactly one model is expected");
+    return kExitUsage;
+  }
+  o->model = argv[optind];
+  return -1;
+}
+
+static bool hasSuffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Set when a data file failed to load because of a feature Kiln does not
+ * support (string tensors, ...) rather than because it is malformed. */
+static bool dataUnsupported;
+
+static bool isUnsupportedMessage(const char *msg) {
+  return containsWord(msg, "unsupported") || containsWord(msg, "not supported");
+}
+
+/* Reads every --input and --expected file; false after an error. */
+static bool loadTensors(TensorArg *args, int n, const char *what) {
+  for (int i = 0; i < n; ++i) {
+    KilnStatus *s = hasSuffix(args[i].path, ".npy")
+                        ? kilnTensorReadNpyFile(args[i].path, &args[i].tensor)
+                        : kilnTensorReadPbFile(args[i].path, &args[i].tensor);
+    if (s) {
+      dataUnsupported |= isUnsupportedMessage(kilnStatusGetMessage(s));
+      if (args[i].name)
+        toolError("%s '%s': %s", what, args[i].name, kilnStatusGetMessage(s));
+      else
+        toolError("%s #%d: %s", what, i, kilnStatusGetMessage(s));
+      kilnStatusDestroy(s);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* ---- the model -------------------------------------------------------- */
+
+/* The entry: the only public function definition, or @main_graph. */
+static MlirOperation findEntry(MlirModule module) {
+  MlirOperation found = {NULL}, mainGraph = {NULL};
+  int numPublic = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(op)),
+                            mlirStringRefCreateFromCString("func.func")))
+      continue;
+    MlirAttribute name = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("sym_name"));
+    if (mlirStringRefEqual(mlirStringAttrGetValue(name),
+                           mlirStringRefCreateFromCString("main_graph")))
+      mainGraph = op;
+    MlirAttribute vis = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("sym_visibility"));
+    bool isDecl =
+        mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
+    if (mlirAttributeIsNull(vis) && !isDecl) {
+      found = op;
+      ++numPublic;
+    }
+  }
+  if (!mlirOperationIsNull(mainGraph))
+    return mainGraph;
+  return numPublic == 1 ? found : (MlirOperation){NULL};
+}
+
+/* The entry's signature, recorded before lowering rewrites it. */
+typedef struct Signature {
+  char *entry; /* symbol name */
+  intptr_t numArgs, numResults;
+  MlirType *argTypes, *resultTypes;
+  char **argNames, **resultNames; /* onnx.name, else argN / resultN */
+} Signature;
+
+static void signatureDestroy(Signature *s) {
+  for (intptr_t i = 0; i < s->numArgs; ++i)
+    free(s->argNames[i]);
+  for (intptr_t i = 0; i < s->numResults; ++i)
+    free(s->resultNames[i]);
+  free(s->argNames);
+  free(s->resultNames);
+  free(s->argTypes);
+  free(s->resultTypes);
+  free(s->entry);
+  *s = (Signature){0};
+}
+
+static char *copyRef(MlirStringRef s) {
+  char *c = malloc(s.length + 1);
+  if (!c)
+    abort();
+  memcpy(c, s.data, s.length);
+  c[s.length] = '\0';
+  return c;
+}
+
+/* The onnx.name in entry `i` of the func's `attrName` (arg_attrs or
+ * res_attrs), else PREFIX + i. */
+static char *valueName(MlirOperation func, const char *attrName, intptr_t i,
+                       const char *prefix) {
+  MlirAttribute all = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString(attrName));
+  if (!mlirAttributeIsNull(all) && mlirAttributeIsAArray(all) &&
+      i < mlirArrayAttrGetNumElements(all)) {
+    MlirAttribute dict = mlirArrayAttrGetElement(all, i);
+    MlirAttribute name =
+        mlirAttributeIsADictionary(dict)
+            ? mlirDictionaryAttrGetElementByName(
+                  dict, mlirStringRefCreateFromCString("onnx.name"))
+            : mlirAttributeGetNull();
+    if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name))
+      return copyRef(mlirStringAttrGetValue(name));
+  }
+  KilnStrBuf b = {0};
+  kilnStrBufAppendf(&b, "%s%lld", prefix, (long long)i);
+  return b.data;
+}
+
+static void signatureInit(Signature *s, MlirOperation func) {
+  MlirType fnType = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("function_type")));
+  s->entry = copyRef(mlirStringAttrGetValue(mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("sym_name"))));
+  s->numArgs = mlirFunctionTypeGetNumInputs(fnType);
+  s->numResults = mlirFunctionTypeGetNumResults(fnType);
+  s->argTypes = calloc((size_t)s->numArgs + 1, sizeof(MlirType));
+  s->resultTypes = calloc((size_t)s->numResults + 1, sizeof(MlirType));
+  s->argNames = calloc((size_t)s->numArgs + 1, sizeof(char *));
+  s->resultNames = calloc((size_t)s->numResults + 1, sizeof(char *));
+  if (!s->argTypes || !s->resultTypes || !s->argNames || !s->resultNames)
+    abort();
+  for (intptr_t i = 0; i < s->numArgs; ++i) {
+    s->argTypes[i] = mlirFunctionTypeGetInput(fnType, i);
+    s->argNames[i] = valueName(func, "arg_attrs", i, "arg");
+  }
+  for (intptr_t i = 0; i < s->numResults; ++i) {
+    s->resultTypes[i] = mlirFunctionTypeGetResult(fnType, i);
+    s->resultNames[i] = valueName(func, "res_attrs", i, "result");
+  }
+}
+
+static bool isStaticTensor(MlirType t) {
+  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
+}
+
+static MlirWalkResult findDynamic(MlirOperation op, void *userData) {
+  bool *dynamic = userData;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, i));
+    if (mlirTypeIsAShaped(t) && !isStaticTensor(t)) {
+      *dynamic = true;
+      return MlirWalkResultInterrupt;
+    }
+  }
+  return MlirWalkResultAdvance;
+}
+
+static bool hasDynamicShapes(MlirOperation func) {
+  bool dynamic = false;
+  mlirOperationWalk(func, findDynamic, &dynamic, MlirWalkPreOrder);
+  return dynamic;
+}
+
+static bool isIntegerInput(const KilnTensor *t) {
+  KilnElementType e = kilnTensorGetElementType(t);
+  return e == KILN_ELEMENT_TYPE_I32 || e == KILN_ELEMENT_TYPE_I64;
+}
+
+/* Inputs that may decide shapes: integer tensors (shapes, axes, pads,
+ * repeats, k) and small float tensors (OneHot's depth, Range's limits and
+ * Resize's scales may be floats). */
+enum { kMaxBoundFloats = 16 };
+
+static bool isBindableInput(const KilnTensor *t) {
+  KilnElementType e = kilnTensorGetElementType(t);
+  int64_t n = 1;
+  for (int64_t d = 0; d < kilnTensorGetRank(t); ++d)
+    n *= kilnTensorGetDims(t)[d];
+  return isIntegerInput(t) ||
+         ((e == KILN_ELEMENT_TYPE_F32 || e == KILN_ELEMENT_TYPE_F64) &&
+          n <= kMaxBoundFloats);
+}
+
+static MlirType bindableElementType(MlirContext ctx, const KilnTensor *t) {
+  switch (kilnTensorGetElementType(t)) {
+  case KILN_ELEMENT_TYPE_I32:
+    return mlirIntegerTypeGet(ctx, 32);
+  case KILN_ELEMENT_TYPE_I64:
+    return mlirIntegerTypeGet(ctx, 64);
+  case KILN_ELEMENT_TYPE_F64:
+    return mlirF64TypeGet(ctx);
+  default:
+    return mlirF32TypeGet(ctx);
+  }
+}
+
+/* Imports the ONNX model with each input's shape from its file; with
+ * `bind`, every i32/i64 input becomes a constant of its file's value. */
+static MlirModule importOnnx(MlirContext ctx, Options *o, bool bind) {
+  KilnOnnxInputShape *shapes =
+      calloc((size_t)o->numInputs + 1, sizeof(*shapes));
+  KilnOnnxInputValue *values =
+      calloc((size_t)o->numInputs + 1, sizeof(*values));
+  if (!shapes || !values)
+    abort();
+  intptr_t numShapes = 0, numValues = 0;
+  for (int i = 0; i < o->numInputs; ++i) {
+    TensorArg *a = &o->inputs[i];
+    KilnTensor *t = a->tensor;
+    a->bound = bind && a->name && isBindableInput(t);
+    if (a->bound) {
+      values[numValues++] =
+          (KilnOnnxInputValue){.name = a->name,
+                               .elementType = bindableElementType(ctx, t),
+                               .dims = kilnTensorGetDims(t),
+                               .rank = (intptr_t)kilnTensorGetRank(t),
+                               .data = kilnTensorGetConstData(t),
+                               .byteSize = kilnTensorGetByteSize(t)};
+      continue;
+    }
+    shapes[numShapes++] =
+        (KilnOnnxInputShape){.name = a->name,
+                             .dims = kilnTensorGetDims(t),
+                             .rank = (intptr_t)kilnTensorGetRank(t),
+                             .position = i};
+  }
+  KilnOnnxImportOptions opts = {.inputShapes = shapes,
+                                .numInputShapes = numShapes,
+                                .inputValues = values,
+                                .numInputValues = numValues};
+  MlirModule module = kilnOnnxImportFileWithOptions(ctx, o->model, &opts);
+  free(shapes);
+  free(values);
+  return module;
+}
+
+/* Names each bare input after the argument at its position. */
+static void nameBareInputs(Options *o, const Signature *sig) {
+  for (int i = 0; i < o->numInputs; ++i)
+    if (!o->inputs[i].name && i < sig->numArgs)
+      o->inputs[i].name = o->inputs[i].ownedName =
+          copyRef(mlirStringRefCreateFromCString(sig->argNames[i]));
+}
+
+static MlirModule parseMlir(MlirContext ctx, const char *path) {
+  size_t length = 0;
+  char *text = kilnToolReadFile(path, &length);
+  if (!text) {
+    toolError("cannot read '%s': %s", path, strerror(errno));
+    return (MlirModule){NULL};
+  }
+  free(text);
+  /* Parsed from the file so that diagnostics name it. */
+  MlirModule module =
+      mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(path));
+  if (mlirModuleIsNull(module))
+    toolError("cannot parse '%s'", path);
+  return module;
+}
+
+/* Loads the model into *module and its entry's signature into *sig;
+ * returns -1 on success, else the exit code. */
+static int loadModel(MlirContext ctx, Options *o, const DiagState *diags,
+                     MlirModule *module, Signature *sig) {
+  bool onnx = hasSuffix(o->model, ".onnx");
+  *module = onnx ? importOnnx(ctx, o, false) : parseMlir(ctx, o->model);
+  if (mlirModuleIsNull(*module))
+    return diags->inputShape ? kExitUsage : compileFailure(diags);
+  MlirOperation entry = findEntry(*module);
+  if (mlirOperationIsNull(entry)) {
+    toolError("'%s' has no @main_graph and not exactly one public function",
+              o->model);
+    return kExitUsage;
+  }
+  signatureInit(sig, entry);
+  if (!onnx)
+    return -1;
+  nameBareInputs(o, sig);
+  bool anyBindable = false;
+  for (int i = 0; i < o->numInputs; ++i)
+    anyBindable |= isBindableInput(o->inputs[i].tensor);
+  if (!hasDynamicShapes(entry) || !anyBindable)
+    return -1;
+  /* Shapes that depend on input values (Reshape's shape, Slice's starts,
+   * TopK's k, OneHot's depth, ...): specialize the model to this run's
+   * integer inputs and float scalars. */
+  if (o->verbose)
+    fprintf(stderr, "kiln-run: the model has dynamic shapes; binding its "
+                    "integer and small float inputs as constants\n");
+  mlirModuleDestroy(*module);
+  signatureDestroy(sig);
+  *module = importOnnx(ctx, o, true);
+  if (mlirModuleIsNull(*module))
+    return diags->inputShape ? kExitUsage : compileFailure(diags);
+  signatureInit(sig, findEntry(*module));
+  return -1;
+}
+
+/* ---- binding files to arguments and results --------------------------- */
+
+static void appendShape(KilnStrBuf *b, KilnElementType type, int64_t rank,
+                        const int64_t *dims) {
+  kilnStrBufAppendf(b, "%s[", kilnElementTypeGetName(type));
+  for (int64_t d = 0; d < rank; ++d)
+    kilnStrBufAppendf(b, "%s%lld", d ? "x" : "", (long long)dims[d]);
+  kilnStrBufAppendf(b, "]");
+}
+
+/* Does tensor `t` fit `type` (element type, rank, static dims)? On a
+ * mismatch writes both to *why. */
+static bool tensorFits(const KilnTensor *t, MlirType type, KilnStrBuf *why) {
+  KilnElementType want;
+  bool ok = mlirTypeIsARankedTensor(type) &&
+            kilnRunElementType(mlirShapedTypeGetElementType(type), &want) &&
+            want == kilnTensorGetElementType(t) &&
+            mlirShapedTypeGetRank(type) == kilnTensorGetRank(t);
+  for (int64_t d = 0; ok && d < kilnTensorGetRank(t); ++d)
+    ok = mlirShapedTypeIsDynamicDim(type, (intptr_t)d) ||
+         mlirShapedTypeGetDimSize(type, (intptr_t)d) == kilnTensorGetDims(t)[d];
+  if (!ok) {
+    kilnStrBufAppendf(why, "the file holds ");
+    appendShape(why, kilnTensorGetElementType(t), kilnTensorGetRank(t),
+                kilnTensorGetDims(t));
+    kilnStrBufAppendf(why, ", the model wants ");
+    kilnStrBufAppendType(why, type);
+  }
+  return ok;
+}
+
+/* Matches `args` to the `count` slots named `names`: by name, or by
+ * position for a bare file. Returns false after an error. */
+static bool matchSlots(TensorArg *args, int n, char **names, intptr_t count,
+                       const char *what) {
+  for (int i = 0; i < n; ++i) {
+    TensorArg *a = &args[i];
+    if (a->bound)
+      continue;
+    if (!a->name) {
+      a->slot = i < count ? i : -1;
+    } else {
+      for (intptr_t k = 0; k < count && a->slot < 0; ++k)
+        if (!strcmp(names[k], a->name))
+          a->slot = (int)k;
+    }
+    if (a->slot < 0) {
+      KilnStrBuf list = {0};
+      for (intptr_t k = 0; k < count; ++k)
+        kilnStrBufAppendf(&list, "%s'%s'", k ? ", " : "", names[k]);
+      if (a->name)
+        toolError("the model has no %s named '%s' (its %ss: %s)", what, a->name,
+                  what, count ? kilnStrBufGet(&list) : "none");
+      else
+        toolError("%s #%d is one too many: the model has %lld %ss", what, i,
+                  (long long)count, what);
+      kilnStrBufDestroy(&list);
+      return false;
+    }
+    for (int j = 0; j < i; ++j)
+      if (!args[j].bound && args[j].slot == a->slot) {
+        toolError("%s '%s' is given twice", what, names[a->slot]);
+        return false;
+      }
+  }
+  return true;
+}
+
+/* Orders the inputs by argument and checks each one's type and shape. */
+static bool bindInputs(Options *o, const Signature *sig, KilnTensor **args) {
+  if (!matchSlots(o->inputs, o->numInputs, sig->argNames, sig->numArgs,
+                  "input"))
+    return false;
+  for (int i = 0; i < o->numInputs; ++i)
+    if (!o->inputs[i].bound)
+      args[o->inputs[i].slot] = o->inputs[i].tensor;
+  for (intptr_t k = 0; k < sig->numArgs; ++k) {
+    if (!args[k]) {
+      toolError("no file given for input '%s' (--input %s=FILE)",
+                sig->argNames[k], sig->argNames[k]);
+      return false;
+    }
+    KilnStrBuf why = {0};
+    bool fits = tensorFits(args[k], sig->argTypes[k], &why);
+    if (!fits)
+      toolError("input '%s' has the wrong type or shape: %s", sig->argNames[k],
+                kilnStrBufGet(&why));
+    kilnStrBufDestroy(&why);
+    if (!fits)
+      return false;
+  }
+  return true;
+}
+
+/* Creates a zeroed tensor per result; false (exit 3) for a result the
+ * runtime cannot hold. */
+static bool createOutputs(const Signature *sig, KilnTensor **outputs) {
+  for (intptr_t k = 0; k < sig->numResults; ++k) {
+    MlirType t = sig->resultTypes[k];
+    KilnElementType elem;
+    if (!isStaticTensor(t) ||
+        !kilnRunElementType(mlirShapedTypeGetElementType(t), &elem)) {
+      KilnStrBuf b = {0};
+      kilnStrBufAppendType(&b, t);
+      toolError("unsupported: output '%s' has type %s; kiln-run needs "
+                "static shapes and plain element types",
+                sig->resultNames[k], kilnStrBufGet(&b));
+      kilnStrBufDestroy(&b);
+      return false;
+    }
+    int64_t rank = mlirShapedTypeGetRank(t);
+    int64_t dims[KILN_TENSOR_MAX_RANK];
+    for (int64_t d = 0; d < rank && d < KILN_TENSOR_MAX_RANK; ++d)
+      dims[d] = mlirShapedTypeGetDimSize(t, (intptr_t)d);
+    KilnStatus *s = kilnTensorCreate(elem, rank, dims, &outputs[k]);
+    if (s) {
+      toolError("output '%s': %s", sig->resultNames[k],
+                kilnStatusGetMessage(s));
+      kilnStatusDestroy(s);
+      return false;
+    }
+    kilnTensorSetName(outputs[k], sig->resultNames[k]);
+  }
+  return true;
+}
+
+/* ---- compiling, running, checking ------------------------------------- */
+
+static void appendError(MlirStringRef s, void *userData) {
+  kilnStrBufAppend(userData, s.data, s.length);
+}
+
+/* Lowers `module` with the `cpu` pipeline; -1 on success, else the exit
+ * code. */
+static int lower(MlirContext ctx, MlirModule module, const DiagState *diags) {
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  KilnStrBuf err = {0};
+  int rc = -1;
+  if (mlirLogicalResultIsFailure(kilnPipelineAppend(
+          mlirPassManagerGetAsOpPassManager(pm),
+          mlirStringRefCreateFromCString("builtin.module"),
+          mlirStringRefCreateFromCString("cpu"), appendError, &err))) {
+    toolError("cannot build the cpu pipeline: %s", kilnStrBufGet(&err));
+    rc = kExitCompile;
+  } else if (mlirLogicalResultIsFailure(
+                 mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)))) {
+    rc = compileFailure(diags);
+  }
+  kilnStrBufDestroy(&err);
+  mlirPassManagerDestroy(pm);
+  return rc;
+}
+
+/* Compares each expected file with its output; the exit code. */
+static int checkOutputs(Options *o, const Signature *sig,
+                        KilnTensor **outputs) {
+  int rc = kExitPass;
+  for (int i = 0; i < o->numExpected; ++i) {
+    TensorArg *e = &o->expected[i];
+    const char *name = sig->resultNames[e->slot];
+    KilnStrBuf why = {0};
+    if (!tensorFits(e->tensor, sig->resultTypes[e->slot], &why)) {
+      fprintf(stderr, "kiln-run: output '%s' does not match: expected %s\n",
+              name, kilnStrBufGet(&why) + strlen("the file holds "));
+      rc = kExitMismatch;
+    } else if (!kilnRunCompare(name, outputs[e->slot], e->tensor, o->rtol,
+                               o->atol)) {
+      rc = kExitMismatch;
+    }
+    kilnStrBufDestroy(&why);
+  }
+  return rc;
+}
+
+/* Writes DIR/NAME.npy per output, NAME with unsafe characters as '_'. */
+static bool writeOutputs(const char *dir, const Signature *sig,
+                         KilnTensor **outputs) {
+  for (intptr_t k = 0; k < sig->numResults; ++k) {
+    KilnStrBuf path = {0};
+    kilnStrBufAppendf(&path, "%s/", dir);
+    const char *n = sig->resultNames[k];
+    for (size_t i = 0; n[i]; ++i) {
+      char c = n[i];
+      if (!isalnum((unsigned char)c) && c != '-' && c != '_' &&
+          (c != '.' || i == 0))
+        c = '_';
+      kilnStrBufAppend(&path, &c, 1);
+    }
+    kilnStrBufAppendf(&path, "%s.npy", *n ? "" : "output");
+    KilnStatus *s = kilnTensorWriteNpyFile(outputs[k], kilnStrBufGet(&path));
+    kilnStrBufDestroy(&path);
+    if (s) {
+      toolError("%s", kilnStatusGetMessage(s));
+      kilnStatusDestroy(s);
+      return false;
+    }
+  }
+  return true;
+}
+
+static void optionsDestroy(Options *o) {
+  for (int i = 0; i < o->numInputs; ++i) {
+    kilnTensorDestroy(o->inputs[i].tensor);
+    free(o->inputs[i].ownedName);
+  }
+  for (int i = 0; i < o->numExpected; ++i)
+    kilnTensorDestroy(o->expected[i].tensor);
+  free(o->inputs);
+  free(o->expected);
+}
+
+/* Compiles and runs the loaded model; the exit code. */
+static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
+                         MlirModule module, const Signature *sig) {
+  KilnTensor **args = calloc((size_t)sig->numArgs + 1, sizeof(*args));
+  KilnTensor **outputs = calloc((size_t)sig->numResults + 1, sizeof(*outputs));
+  if (!args || !outputs)
+    abort();
+  int rc = kExitUsage;
+  if (!bindInputs(o, sig, args) ||
+      !matchSlots(o->expected, o->numExpected, sig->resultNames,
+                  sig->numResults, "output"))
+    goto out;
+  rc = kExitUnsupported;
+  if (!createOutputs(sig, outputs))
+    goto out;
+  if ((rc = lower(ctx, module, diags)) >= 0)
+    goto out;
+  rc = kExitCompile;
+  if (o->threads > 0) {
+    /* libomp reads it when the JIT loads it, below. */
+    char n[16];
+    snprintf(n, sizeof(n), "%d", o->threads);
+    setenv("OMP_NUM_THREADS", n, 1);
+  }
+  if (!kilnRunInvoke(module, sig->entry, KILN_LIBOMP_PATH, args,
+                     (int)sig->numArgs, outputs, (int)sig->numResults))
+    goto out;
+  for (intptr_t k = 0; o->printOutput && k < sig->numResults; ++k)
+    kilnRunPrint(sig->resultNames[k], outputs[k], 64);
+  rc = kExitUsage;
+  if (o->outputDir && !writeOutputs(o->outputDir, sig, outputs))
+    goto out;
+  rc = checkOutputs(o, sig, outputs);
+out:
+  for (intptr_t k = 0; k < sig->numResults; ++k)
+    kilnTensorDestroy(outputs[k]);
+  free(outputs);
+  free(args);
+  return rc;
+}
+
+/* The exit code when a data file could not be read: 3 when the file needs
+ * something Kiln does not support, or when the model itself does not import
+ * (test data for sequences and optionals is not a TensorProto; the model
+ * is the real reason). Otherwise 2: a bad file. */
+static int unreadableDataExit(const Options *o) {
+  if (dataUnsupported)
+    return kExitUnsupported;
+  if (!hasSuffix(o->model, ".onnx"))
+    return kExitUsage;
+  MlirContext ctx = kilnContextCreate();
+  if (mlirContextIsNull(ctx))
+    return kExitUsage;
+  DiagState diags = {0};
+  mlirContextAttachDiagnosticHandler(ctx, handleDiagnostic, &diags, NULL);
+  MlirModule module = kilnOnnxImportFile(ctx, o->model);
+  int rc = kExitUsage;
+  if (mlirModuleIsNull(module))
+    rc = compileFailure(&diags);
+  else
+    mlirModuleDestroy(module);
+  kilnContextDestroy(ctx);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  Options o = {.rtol = 1e-3, .atol = 1e-7};
+  int rc = parseArgs(argc, argv, &o);
+  if (rc < 0 && (!loadTensors(o.inputs, o.numInputs, "input") ||
+                 !loadTensors(o.expected, o.numExpected, "expected output")))
+    rc = unreadableDataExit(&o);
+  if (rc >= 0) {
+    optionsDestroy(&o);
+    return rc;
+  }
+  MlirContext ctx = kilnContextCreate();
+  if (mlirContextIsNull(ctx)) {
+    toolError("%s", "cannot set up the MLIR context");
+    optionsDestroy(&o);
+    return kExitCompile;
+  }
+  mlirRegisterAllLLVMTranslations(ctx);
+  DiagState diags = {0};
+  mlirContextAttachDiagnosticHandler(ctx, handleDiagnostic, &diags, NULL);
+  MlirModule module = {NULL};
+  Signature sig = {0};
+  rc = loadModel(ctx, &o, &diags, &module, &sig);
+  if (rc < 0)
+    rc = compileAndRun(ctx, &o, &diags, module, &sig);
+  signatureDestroy(&sig);
+  if (!mlirModuleIsNull(module))
+    mlirModuleDestroy(module);
+  kilnContextDestroy(ctx);
+  optionsDestroy(&o);
+  return rc;
+}
