@@ -1,7 +1,7 @@
 /* Normalizations, resampling and recurrent layers (ops_nn_*.c) → linalg:
  * the family's table and the statistics helpers the normalizations share.
- * The lowerings themselves live in lower_nn_norm.c, lower_nn_resize.c and
- * lower_nn_recurrent.c. */
+ * The lowerings themselves live in lower_nn_norm.c, lower_nn_resize.c,
+ * lower_nn_recurrent.c and lower_nn_sample.c (grid_sample, roi_align). */
 #include "conversions/graph-to-linalg/lower_nn.h"
 
 MlirType kilnNNComputeType(MlirContext ctx, MlirType elt) {
@@ -122,6 +122,8 @@ const KilnLowering kilnLowerNN[] = {
     {"lrn", kilnLowerNNLrn},
     {"mean_variance_normalization", kilnLowerNNMeanVarianceNorm},
     {"resize", kilnLowerNNResize},
+    {"grid_sample", kilnLowerNNGridSample},
+    {"roi_align", kilnLowerNNRoiAlign},
     {"rnn", kilnLowerNNRnn},
     {"gru", kilnLowerNNGru},
     {"lstm", kilnLowerNNLstm},

@@ -14,6 +14,9 @@ KilnLowerStatus kilnLowerNNLrn(KilnLowerOp *l);
 KilnLowerStatus kilnLowerNNMeanVarianceNorm(KilnLowerOp *l);
 /* lower_nn_resize.c */
 KilnLowerStatus kilnLowerNNResize(KilnLowerOp *l);
+/* lower_nn_sample.c */
+KilnLowerStatus kilnLowerNNGridSample(KilnLowerOp *l);
+KilnLowerStatus kilnLowerNNRoiAlign(KilnLowerOp *l);
 /* lower_nn_recurrent.c */
 KilnLowerStatus kilnLowerNNRnn(KilnLowerOp *l);
 KilnLowerStatus kilnLowerNNGru(KilnLowerOp *l);

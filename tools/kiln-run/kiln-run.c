@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "dialects/common/diag.h"
 #include "kiln/kiln.h"
@@ -83,6 +84,10 @@ static bool containsWord(const char *s, const char *word) {
   return false;
 }
 
+static bool isUnsupportedMessage(const char *msg) {
+  return containsWord(msg, "unsupported") || containsWord(msg, "not support");
+}
+
 /* `FILE: NODE` for importer locations (a NameLoc around FILE:0:0, see
  * kiln/onnx.h), as kiln-compile prints them; `FILE:LINE:COL` otherwise. */
 static void appendLocation(KilnStrBuf *where, MlirLocation loc) {
@@ -108,7 +113,7 @@ static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
   mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
   MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
   if (sev == MlirDiagnosticError) {
-    st->unsupported |= containsWord(kilnStrBufGet(&msg), "unsupported");
+    st->unsupported |= isUnsupportedMessage(kilnStrBufGet(&msg));
     st->inputShape |= !strncmp(kilnStrBufGet(&msg), "input shape", 11) ||
                       !strncmp(kilnStrBufGet(&msg), "input value", 11);
   }
@@ -255,10 +260,6 @@ static bool hasSuffix(const char *s, const char *suffix) {
 /* Set when a data file failed to load because of a feature Kiln does not
  * support (string tensors, ...) rather than because it is malformed. */
 static bool dataUnsupported;
-
-static bool isUnsupportedMessage(const char *msg) {
-  return containsWord(msg, "unsupported") || containsWord(msg, "not supported");
-}
 
 /* Reads every --input and --expected file; false after an error. */
 static bool loadTensors(TensorArg *args, int n, const char *what) {
@@ -610,13 +611,36 @@ static bool matchSlots(TensorArg *args, int n, char **names, intptr_t count,
 }
 
 /* Orders the inputs by argument and checks each one's type and shape. */
+/* ONNX's test data stores bfloat16 tensors as uint16 (numpy has no
+ * bfloat16): a u16 file for a bf16 slot is taken bit for bit. */
+static void adoptBf16Bits(KilnTensor **t, MlirType slotType) {
+  if (kilnTensorGetElementType(*t) != KILN_ELEMENT_TYPE_U16 ||
+      !mlirTypeIsARankedTensor(slotType) ||
+      !mlirTypeIsABF16(mlirShapedTypeGetElementType(slotType)))
+    return;
+  KilnTensor *bf16 = NULL;
+  KilnStatus *s =
+      kilnTensorCreate(KILN_ELEMENT_TYPE_BF16, kilnTensorGetRank(*t),
+                       kilnTensorGetDims(*t), &bf16);
+  if (s) {
+    kilnStatusDestroy(s);
+    return;
+  }
+  memcpy(kilnTensorGetData(bf16), kilnTensorGetConstData(*t),
+         kilnTensorGetByteSize(*t));
+  kilnTensorDestroy(*t);
+  *t = bf16;
+}
+
 static bool bindInputs(Options *o, const Signature *sig, KilnTensor **args) {
   if (!matchSlots(o->inputs, o->numInputs, sig->argNames, sig->numArgs,
                   "input"))
     return false;
   for (int i = 0; i < o->numInputs; ++i)
-    if (!o->inputs[i].bound)
+    if (!o->inputs[i].bound) {
+      adoptBf16Bits(&o->inputs[i].tensor, sig->argTypes[o->inputs[i].slot]);
       args[o->inputs[i].slot] = o->inputs[i].tensor;
+    }
   for (intptr_t k = 0; k < sig->numArgs; ++k) {
     if (!args[k]) {
       toolError("no file given for input '%s' (--input %s=FILE)",
@@ -702,6 +726,7 @@ static int checkOutputs(Options *o, const Signature *sig,
     TensorArg *e = &o->expected[i];
     const char *name = sig->resultNames[e->slot];
     KilnStrBuf why = {0};
+    adoptBf16Bits(&e->tensor, sig->resultTypes[e->slot]);
     if (!tensorFits(e->tensor, sig->resultTypes[e->slot], &why)) {
       fprintf(stderr, "kiln-run: output '%s' does not match: expected %s\n",
               name, kilnStrBufGet(&why) + strlen("the file holds "));
@@ -753,6 +778,12 @@ static void optionsDestroy(Options *o) {
 }
 
 /* Compiles and runs the loaded model; the exit code. */
+static double nowSeconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
                          MlirModule module, const Signature *sig) {
   KilnTensor **args = calloc((size_t)sig->numArgs + 1, sizeof(*args));
@@ -767,8 +798,10 @@ static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
   rc = kExitUnsupported;
   if (!createOutputs(sig, outputs))
     goto out;
+  double t0 = nowSeconds();
   if ((rc = lower(ctx, module, diags)) >= 0)
     goto out;
+  double t1 = nowSeconds();
   rc = kExitCompile;
   if (o->threads > 0) {
     /* libomp reads it when the JIT loads it, below. */
@@ -779,6 +812,11 @@ static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
   if (!kilnRunInvoke(module, sig->entry, KILN_LIBOMP_PATH, args,
                      (int)sig->numArgs, outputs, (int)sig->numResults))
     goto out;
+  if (o->verbose)
+    fprintf(stderr,
+            "kiln-run: lowered to LLVM in %.2f s; JIT-compiled and ran in "
+            "%.2f s\n",
+            t1 - t0, nowSeconds() - t1);
   for (intptr_t k = 0; o->printOutput && k < sig->numResults; ++k)
     kilnRunPrint(sig->resultNames[k], outputs[k], 64);
   rc = kExitUsage;

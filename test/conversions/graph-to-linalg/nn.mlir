@@ -74,3 +74,58 @@ func.func @gru(%x: tensor<2x3x4xf32>, %w: tensor<1x15x4xf32>, %r: tensor<1x15x5x
   %0:2 = "graph.gru"(%x, %w, %r) {hidden_size = 5 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<2x3x4xf32>, tensor<1x15x4xf32>, tensor<1x15x5xf32>) -> (tensor<2x1x3x5xf32>, tensor<1x3x5xf32>)
   return %0#0, %0#1 : tensor<2x1x3x5xf32>, tensor<1x3x5xf32>
 }
+
+// -----
+
+// grid_sample (bilinear, zeros): one generic over the output reading the
+// grid and x with tensor.extract; tap indices are clamped into x's bounds
+// and out-of-range taps masked to 0.
+// CHECK-LABEL: func.func @grid_sample_bilinear
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.*}} : tensor<1x2x5x6xf32>)
+// CHECK: tensor.extract %arg1
+// CHECK: math.floor
+// CHECK: arith.minnumf
+// CHECK: tensor.extract %arg0
+// CHECK: arith.select
+// CHECK-NOT: graph.
+func.func @grid_sample_bilinear(%x: tensor<1x2x3x4xf32>, %g: tensor<1x5x6x2xf32>) -> tensor<1x2x5x6xf32> {
+  %0 = "graph.grid_sample"(%x, %g) {mode = "bilinear", padding_mode = "zeros"} : (tensor<1x2x3x4xf32>, tensor<1x5x6x2xf32>) -> tensor<1x2x5x6xf32>
+  return %0 : tensor<1x2x5x6xf32>
+}
+
+// -----
+
+// grid_sample (nearest, reflection) on integers: rounds half to even and
+// yields the gathered element itself.
+// CHECK-LABEL: func.func @grid_sample_nearest_reflection
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.*}} : tensor<1x1x2x2xi32>)
+// CHECK: math.roundeven
+// CHECK: %[[V:.*]] = tensor.extract %arg0
+// CHECK: linalg.yield %[[V]] : i32
+func.func @grid_sample_nearest_reflection(%x: tensor<1x1x3x4xi32>, %g: tensor<1x2x2x2xf32>) -> tensor<1x1x2x2xi32> {
+  %0 = "graph.grid_sample"(%x, %g) {mode = "nearest", padding_mode = "reflection", align_corners = 1 : i64} : (tensor<1x1x3x4xi32>, tensor<1x2x2x2xf32>) -> tensor<1x1x2x2xi32>
+  return %0 : tensor<1x1x2x2xi32>
+}
+
+// -----
+
+// roi_align (adaptive sampling): batch indices clamped into [0, N-1], the
+// data-dependent sampling grid summed by nested scf.for loops in the body.
+// CHECK-LABEL: func.func @roi_align
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.*}} : tensor<4x3x2x2xf32>)
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+// CHECK: math.ceil
+// CHECK: %[[S:.*]] = scf.for {{.*}} -> (f32)
+// CHECK: scf.for {{.*}} -> (f32)
+// CHECK: tensor.extract %arg0
+// CHECK: scf.yield
+// CHECK: arith.divf %[[S]]
+// CHECK-NOT: graph.
+func.func @roi_align(%x: tensor<2x3x8x8xf32>, %r: tensor<4x4xf32>, %b: tensor<4xi64>) -> tensor<4x3x2x2xf32> {
+  %0 = "graph.roi_align"(%x, %r, %b) {output_height = 2 : i64, output_width = 2 : i64} : (tensor<2x3x8x8xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x2x2xf32>
+  return %0 : tensor<4x3x2x2xf32>
+}
