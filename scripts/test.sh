@@ -30,7 +30,7 @@ coverage=pass
 echo "== ONNX execution conformance (test/onnx-backend/run.py)"
 conformance=pass
 /usr/bin/python3 test/onnx-backend/run.py --kiln-run build/bin/kiln-run \
-  --check test/onnx-backend/expected-pass.txt \
+  --check test/onnx-backend/expected-pass.txt --strict \
   --report build/onnx-conformance.json --quiet \
   --markdown build/onnx-coverage.md || { conformance=fail; status=1; }
 echo "== ONNX execution conformance under ASan (expected-pass tests only)"

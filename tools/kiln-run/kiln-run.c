@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "dialects/common/diag.h"
@@ -831,6 +832,21 @@ out:
   return rc;
 }
 
+/* A missing or unreadable model is a usage error (exit 2), not a compile
+ * error. */
+static bool modelIsReadable(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    toolError("cannot open model '%s': %s", path, strerror(errno));
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    toolError("model '%s' is not a regular file", path);
+    return false;
+  }
+  return true;
+}
+
 /* The exit code when a data file could not be read: 3 when the file needs
  * something Kiln does not support, or when the model itself does not import
  * (test data for sequences and optionals is not a TensorProto; the model
@@ -858,6 +874,8 @@ static int unreadableDataExit(const Options *o) {
 int main(int argc, char **argv) {
   Options o = {.rtol = 1e-3, .atol = 1e-7};
   int rc = parseArgs(argc, argv, &o);
+  if (rc < 0 && !modelIsReadable(o.model))
+    rc = kExitUsage;
   if (rc < 0 && (!loadTensors(o.inputs, o.numInputs, "input") ||
                  !loadTensors(o.expected, o.numExpected, "expected output")))
     rc = unreadableDataExit(&o);
