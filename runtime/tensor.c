@@ -1,4 +1,5 @@
-/* KilnTensor: a dense, row-major host tensor that owns its data. */
+/* KilnTensor: a dense, row-major host tensor whose data it owns (64-byte
+ * aligned) or borrows from the caller. */
 #include "runtime/tensor.h"
 
 #include <stdbool.h>
@@ -16,8 +17,14 @@ struct KilnTensor {
   /* Never NULL: at least one byte is allocated, so empty tensors have a
    * valid pointer too. */
   void *data;
+  /* False for kilnTensorCreateWithBuffer's caller-owned buffers. */
+  bool ownsData;
   char *name;
 };
+
+/* Compiled code uses aligned vector loads where it can prove alignment;
+ * 64 bytes is a cache line and an AVX-512 vector. */
+enum { kTensorAlignment = 64 };
 
 size_t kilnElementTypeGetSize(KilnElementType type) {
   switch (type) {
@@ -60,6 +67,8 @@ KilnStatus *kilnTensorComputeByteSize(KilnElementType type, int64_t rank,
   if (rank < 0 || rank > KILN_TENSOR_MAX_RANK)
     return kilnStatusCreatef("rank %lld is outside 0..%d", (long long)rank,
                              KILN_TENSOR_MAX_RANK);
+  if (rank > 0 && !dims)
+    return kilnStatusCreatef("dims is NULL");
   /* Bounded by both SIZE_MAX bytes and INT64_MAX elements, so element
    * counts and byte offsets never overflow downstream either. */
   uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX
@@ -85,16 +94,10 @@ KilnStatus *kilnTensorComputeByteSize(KilnElementType type, int64_t rank,
   return NULL;
 }
 
-KilnStatus *kilnTensorCreate(KilnElementType type, int64_t rank,
-                             const int64_t *dims, KilnTensor **out) {
-  *out = NULL;
-  size_t bytes;
-  KilnStatus *status = kilnTensorComputeByteSize(type, rank, dims, &bytes);
-  if (status)
-    return status;
-  void *data = calloc(bytes ? bytes : 1, 1);
-  if (!data)
-    return kilnStatusCreatef("cannot allocate %zu bytes for a tensor", bytes);
+/* The tensor around `data`, whose shape is checked and takes `bytes`. */
+static KilnTensor *tensorCreate(KilnElementType type, int64_t rank,
+                                const int64_t *dims, size_t bytes, void *data,
+                                bool ownsData) {
   KilnTensor *t = calloc(1, sizeof(*t));
   if (!t)
     abort();
@@ -106,14 +109,56 @@ KilnStatus *kilnTensorCreate(KilnElementType type, int64_t rank,
   t->elementCount = (int64_t)(bytes / kilnElementTypeGetSize(type));
   t->byteSize = bytes;
   t->data = data;
-  *out = t;
+  t->ownsData = ownsData;
+  return t;
+}
+
+KilnStatus *kilnTensorCreate(KilnElementType type, int64_t rank,
+                             const int64_t *dims, KilnTensor **out) {
+  if (!out)
+    return kilnStatusCreatef("kilnTensorCreate: out is NULL");
+  *out = NULL;
+  size_t bytes;
+  KilnStatus *status = kilnTensorComputeByteSize(type, rank, dims, &bytes);
+  if (status)
+    return status;
+  /* aligned_alloc wants a nonzero multiple of the alignment. */
+  if (bytes > SIZE_MAX - kTensorAlignment)
+    return kilnStatusCreatef("cannot allocate %zu bytes for a tensor", bytes);
+  size_t padded = ((bytes ? bytes : 1) + kTensorAlignment - 1) &
+                  ~(size_t)(kTensorAlignment - 1);
+  void *data = aligned_alloc(kTensorAlignment, padded);
+  if (!data)
+    return kilnStatusCreatef("cannot allocate %zu bytes for a tensor", bytes);
+  memset(data, 0, padded);
+  *out = tensorCreate(type, rank, dims, bytes, data, true);
+  return NULL;
+}
+
+KilnStatus *kilnTensorCreateWithBuffer(KilnElementType type, int64_t rank,
+                                       const int64_t *dims, void *data,
+                                       size_t byteSize, KilnTensor **out) {
+  if (!out)
+    return kilnStatusCreatef("kilnTensorCreateWithBuffer: out is NULL");
+  *out = NULL;
+  size_t bytes;
+  KilnStatus *status = kilnTensorComputeByteSize(type, rank, dims, &bytes);
+  if (status)
+    return status;
+  if (!data)
+    return kilnStatusCreatef("kilnTensorCreateWithBuffer: data is NULL");
+  if (byteSize < bytes)
+    return kilnStatusCreatef("the buffer has %zu bytes, the shape needs %zu",
+                             byteSize, bytes);
+  *out = tensorCreate(type, rank, dims, bytes, data, false);
   return NULL;
 }
 
 void kilnTensorDestroy(KilnTensor *tensor) {
   if (!tensor)
     return;
-  free(tensor->data);
+  if (tensor->ownsData)
+    free(tensor->data);
   free(tensor->name);
   free(tensor);
 }

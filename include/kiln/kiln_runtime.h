@@ -1,6 +1,8 @@
-/* Kiln's runtime API (libkiln_runtime): host tensors and their files.
+/* Kiln's runtime API (libkiln_runtime): host tensors and their files, and
+ * loading and running models compiled by kiln-compile (model.so).
  *
- * The runtime depends on libc only, so it can be linked into any program.
+ * The runtime depends on libc and LLVM's OpenMP runtime (libomp) only, so
+ * it can be linked into any program. See docs/runtime.md.
  *
  * Errors are objects, in the style of IREE's C API: every fallible call
  * returns a `KilnStatus *`, NULL on success. A non-NULL status owns a
@@ -64,18 +66,30 @@ size_t kilnElementTypeGetSize(KilnElementType type);
 const char *kilnElementTypeGetName(KilnElementType type);
 
 /// A dense host tensor: element type, rank, dims and contiguous row-major
-/// little-endian (host-order) data owned by the tensor, plus an optional
-/// name. Opaque; use the accessors.
+/// little-endian (host-order) data, owned by the tensor (64-byte aligned) or
+/// borrowed from the caller, plus an optional name. Opaque; use the
+/// accessors.
 typedef struct KilnTensor KilnTensor;
 
 /// Creates a zero-filled tensor of `type` with `rank` dims (0 for a scalar;
 /// `dims` may be NULL then). Fails on an unknown type, a rank outside
 /// 0..KILN_TENSOR_MAX_RANK, a negative dim, a byte size that overflows, or
-/// memory that cannot be allocated. Destroy with kilnTensorDestroy.
+/// memory that cannot be allocated. The data is 64-byte aligned and owned
+/// by the tensor. Destroy with kilnTensorDestroy.
 KilnStatus *kilnTensorCreate(KilnElementType type, int64_t rank,
                              const int64_t *dims, KilnTensor **out /* OUT */);
 
-/// Releases `tensor` and its data; NULL is a no-op.
+/// Creates a tensor over the caller's buffer `data[0, byteSize)`, which must
+/// hold at least the shape's bytes, row-major, and outlive the tensor; the
+/// tensor never frees it. Fails as kilnTensorCreate does, and for a NULL
+/// `data` or a `byteSize` smaller than the shape needs. Destroy with
+/// kilnTensorDestroy.
+KilnStatus *kilnTensorCreateWithBuffer(KilnElementType type, int64_t rank,
+                                       const int64_t *dims, void *data,
+                                       size_t byteSize,
+                                       KilnTensor **out /* OUT */);
+
+/// Releases `tensor` and its data if it owns it; NULL is a no-op.
 void kilnTensorDestroy(KilnTensor *tensor);
 
 KilnElementType kilnTensorGetElementType(const KilnTensor *tensor);
@@ -86,7 +100,8 @@ const int64_t *kilnTensorGetDims(const KilnTensor *tensor);
 int64_t kilnTensorGetElementCount(const KilnTensor *tensor);
 /// The size of the data in bytes.
 size_t kilnTensorGetByteSize(const KilnTensor *tensor);
-/// The data (owned by the tensor, writable, never NULL).
+/// The data (writable, never NULL; owned by the tensor unless it was
+/// created with kilnTensorCreateWithBuffer).
 void *kilnTensorGetData(KilnTensor *tensor);
 const void *kilnTensorGetConstData(const KilnTensor *tensor);
 /// The name (borrowed), or NULL when the tensor has none.
@@ -136,6 +151,70 @@ KilnStatus *kilnTensorReadPb(const void *data, size_t len,
 
 /// As kilnTensorReadPb for the file at `path`.
 KilnStatus *kilnTensorReadPbFile(const char *path, KilnTensor **out /* OUT */);
+
+//===----------------------------------------------------------------------===//
+// Compiled models (model.so, the Kiln model library ABI version 1)
+//===----------------------------------------------------------------------===//
+
+/// A loaded model library. Opaque; use the accessors. Runs of one model
+/// must not overlap (its OpenMP thread count is per model); distinct
+/// models may run concurrently.
+typedef struct KilnModel KilnModel;
+
+/// Loads the model library at `path` (dlopen; its constructors run) and
+/// checks its metadata: the Kiln model ABI number, the Kiln version that
+/// built it (must be this runtime's, KILN_VERSION_STRING), its target
+/// (must be for this host's architecture), and well-formed input and
+/// output records. Fails on a missing, corrupt or non-Kiln file. Destroy
+/// with kilnModelDestroy.
+KilnStatus *kilnModelLoad(const char *path, KilnModel **out /* OUT */);
+
+/// Unloads `model`; NULL is a no-op. Tensors are independent of it.
+void kilnModelDestroy(KilnModel *model);
+
+/// The number of inputs and outputs (0 for a NULL model).
+int64_t kilnModelGetNumInputs(const KilnModel *model);
+int64_t kilnModelGetNumOutputs(const KilnModel *model);
+
+/// Input `i`'s name (borrowed, valid until kilnModelDestroy), element type,
+/// rank and dims (borrowed, `rank` entries). An index out of range (or a
+/// NULL model) gives NULL, -1 as the type and rank, and NULL dims.
+const char *kilnModelGetInputName(const KilnModel *model, int64_t i);
+KilnElementType kilnModelGetInputElementType(const KilnModel *model, int64_t i);
+int64_t kilnModelGetInputRank(const KilnModel *model, int64_t i);
+const int64_t *kilnModelGetInputDims(const KilnModel *model, int64_t i);
+
+/// As the input queries, for output `i`.
+const char *kilnModelGetOutputName(const KilnModel *model, int64_t i);
+KilnElementType kilnModelGetOutputElementType(const KilnModel *model,
+                                              int64_t i);
+int64_t kilnModelGetOutputRank(const KilnModel *model, int64_t i);
+const int64_t *kilnModelGetOutputDims(const KilnModel *model, int64_t i);
+
+/// Metadata strings (borrowed, valid until kilnModelDestroy; NULL for a
+/// NULL model): the Kiln version that built the model, its LLVM target
+/// triple, CPU name ("generic" if none), CPU features ("-" if none), the
+/// kiln-compile options that affect code, and the entry function's name.
+const char *kilnModelGetKilnVersion(const KilnModel *model);
+const char *kilnModelGetTarget(const KilnModel *model);
+const char *kilnModelGetCpu(const KilnModel *model);
+const char *kilnModelGetFeatures(const KilnModel *model);
+const char *kilnModelGetOptions(const KilnModel *model);
+const char *kilnModelGetEntry(const KilnModel *model);
+
+/// Sets the number of OpenMP threads the model's runs use (`n` >= 1). By
+/// default a run uses libomp's default (OMP_NUM_THREADS, else all cores).
+KilnStatus *kilnModelSetThreadCount(KilnModel *model, int n);
+
+/// Runs `model` on `inputs[0, numInputs)`, writing `outputs[0, numOutputs)`
+/// in place. The caller creates every tensor; each must have the element
+/// type and dims the model reports for its slot. Fails, without running,
+/// on a NULL model, array or tensor, a wrong count, type or shape; fails
+/// if the model's code reports an error. The tensors are only used during
+/// the call.
+KilnStatus *kilnModelRun(KilnModel *model, KilnTensor *const *inputs,
+                         size_t numInputs, KilnTensor *const *outputs,
+                         size_t numOutputs);
 
 #ifdef __cplusplus
 }

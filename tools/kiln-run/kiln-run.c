@@ -1,6 +1,8 @@
 /* kiln-run: compiles a model in-process for the host CPU (pipeline `cpu`),
  * runs it with MLIR's ExecutionEngine on tensors read from .pb/.npy files
- * and compares its outputs with expected ones. See docs/kiln-run.md.
+ * and compares its outputs with expected ones; a model library (model.so)
+ * runs through libkiln_runtime instead (run_library.c). See
+ * docs/kiln-run.md.
  *
  * Exit codes (the conformance runner depends on them): 0 every expected
  * output matches; 1 a wrong result; 2 usage or bad input/expected files;
@@ -30,18 +32,9 @@
 #include "tools/common/tool_io.h"
 #include "tools/kiln-run/compare.h"
 #include "tools/kiln-run/execute.h"
+#include "tools/kiln-run/options.h"
 
-enum {
-  kExitPass = 0,
-  kExitMismatch = 1,
-  kExitUsage = 2,
-  kExitUnsupported = 3,
-  kExitCompile = 4
-};
-
-static void toolError(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-static void toolError(const char *fmt, ...) {
+void kilnRunError(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   fputs("kiln-run: error: ", stderr);
@@ -49,26 +42,6 @@ static void toolError(const char *fmt, ...) {
   fputc('\n', stderr);
   va_end(ap);
 }
-
-/* A --input or --expected: NAME=FILE or a bare FILE (name NULL). */
-typedef struct TensorArg {
-  char *name;       /* points into argv, or NULL */
-  const char *path; /* into argv */
-  KilnTensor *tensor;
-  char *ownedName; /* a bare input's name, once the model says it */
-  int slot;        /* the argument or result it binds to; -1 unmatched */
-  bool bound;      /* an input compiled into the model as a constant */
-} TensorArg;
-
-typedef struct Options {
-  const char *model;
-  TensorArg *inputs, *expected; /* argc entries each at most */
-  int numInputs, numExpected;
-  double rtol, atol;
-  const char *outputDir;
-  bool printOutput, verbose;
-  int threads; /* 0: OpenMP's default */
-} Options;
 
 /* ---- diagnostics ------------------------------------------------------ */
 
@@ -139,10 +112,11 @@ static void usage(FILE *out) {
           "[--expected NAME=FILE]...\n"
           "                [--rtol R] [--atol A] [--output-dir DIR] "
           "[--print-output]\n"
-          "                [--threads N] [--verbose]\n"
+          "                [--threads N] [--benchmark N] [--verbose]\n"
           "\n"
           "Compiles MODEL (.onnx, or .mlir in the graph dialect or linalg on\n"
-          "tensors) for this CPU, runs it and compares its outputs.\n"
+          "tensors) for this CPU, or loads MODEL.so made by kiln-compile,\n"
+          "runs it and compares its outputs.\n"
           "FILE is an ONNX TensorProto (.pb) or NumPy (.npy) file; a bare\n"
           "FILE binds to the inputs/outputs in order.\n"
           "\n"
@@ -153,6 +127,9 @@ static void usage(FILE *out) {
           "  --output-dir DIR      write each output as DIR/NAME.npy\n"
           "  --print-output        print the outputs (big ones truncated)\n"
           "  --threads N           OpenMP threads (default: all cores)\n"
+          "  --benchmark N         (.so models) after the checked run, time\n"
+          "                        N more runs after a warm-up; print the\n"
+          "                        latency and throughput\n"
           "  --verbose             say what kiln-run does\n"
           "  -h, --help            show this help\n"
           "\n"
@@ -176,7 +153,7 @@ static bool parseDouble(const char *flag, const char *text, double *out) {
   errno = 0;
   *out = strtod(text, &end);
   if (!*text || *end || errno == ERANGE || !(*out >= 0)) {
-    toolError("%s '%s': expected a non-negative number", flag, text);
+    kilnRunError("%s '%s': expected a non-negative number", flag, text);
     return false;
   }
   return true;
@@ -184,7 +161,16 @@ static bool parseDouble(const char *flag, const char *text, double *out) {
 
 /* Parses argv into *o; returns -1 to go on, else the exit code. */
 static int parseArgs(int argc, char **argv, Options *o) {
-  enum { kInput = 256, kExpected, kRtol, kAtol, kOutDir, kPrint, kThreads };
+  enum {
+    kInput = 256,
+    kExpected,
+    kRtol,
+    kAtol,
+    kOutDir,
+    kPrint,
+    kThreads,
+    kBenchmark
+  };
   static const struct option longOpts[] = {
       {"input", required_argument, NULL, kInput},
       {"expected", required_argument, NULL, kExpected},
@@ -193,6 +179,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"output-dir", required_argument, NULL, kOutDir},
       {"print-output", no_argument, NULL, kPrint},
       {"threads", required_argument, NULL, kThreads},
+      {"benchmark", required_argument, NULL, kBenchmark},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
@@ -227,10 +214,23 @@ static int parseArgs(int argc, char **argv, Options *o) {
       char *end = NULL;
       long n = strtol(optarg, &end, 10);
       if (!*optarg || *end || n < 1 || n > 4096) {
-        toolError("--threads '%s': expected an integer from 1 to 4096", optarg);
+        kilnRunError("--threads '%s': expected an integer from 1 to 4096",
+                     optarg);
         return kExitUsage;
       }
       o->threads = (int)n;
+      break;
+    }
+    case kBenchmark: {
+      char *end = NULL;
+      long n = strtol(optarg, &end, 10);
+      if (!*optarg || *end || n < 1 || n > 1000000) {
+        kilnRunError("--benchmark '%s': expected an integer from 1 to "
+                     "1000000",
+                     optarg);
+        return kExitUsage;
+      }
+      o->benchmark = (int)n;
       break;
     }
     case 'v':
@@ -245,15 +245,15 @@ static int parseArgs(int argc, char **argv, Options *o) {
     }
   }
   if (optind != argc - 1) {
-    toolError("%s", optind >= argc ? "no model given"
-                                   : "exactly one model is expected");
+    kilnRunError("%s", optind >= argc ? "no model given"
+                                      : "exactly one model is expected");
     return kExitUsage;
   }
   o->model = argv[optind];
   return -1;
 }
 
-static bool hasSuffix(const char *s, const char *suffix) {
+bool kilnRunHasSuffix(const char *s, const char *suffix) {
   size_t n = strlen(s), m = strlen(suffix);
   return n >= m && !strcmp(s + n - m, suffix);
 }
@@ -265,15 +265,16 @@ static bool dataUnsupported;
 /* Reads every --input and --expected file; false after an error. */
 static bool loadTensors(TensorArg *args, int n, const char *what) {
   for (int i = 0; i < n; ++i) {
-    KilnStatus *s = hasSuffix(args[i].path, ".npy")
+    KilnStatus *s = kilnRunHasSuffix(args[i].path, ".npy")
                         ? kilnTensorReadNpyFile(args[i].path, &args[i].tensor)
                         : kilnTensorReadPbFile(args[i].path, &args[i].tensor);
     if (s) {
       dataUnsupported |= isUnsupportedMessage(kilnStatusGetMessage(s));
       if (args[i].name)
-        toolError("%s '%s': %s", what, args[i].name, kilnStatusGetMessage(s));
+        kilnRunError("%s '%s': %s", what, args[i].name,
+                     kilnStatusGetMessage(s));
       else
-        toolError("%s #%d: %s", what, i, kilnStatusGetMessage(s));
+        kilnRunError("%s #%d: %s", what, i, kilnStatusGetMessage(s));
       kilnStatusDestroy(s);
       return false;
     }
@@ -493,7 +494,7 @@ static MlirModule parseMlir(MlirContext ctx, const char *path) {
   size_t length = 0;
   char *text = kilnToolReadFile(path, &length);
   if (!text) {
-    toolError("cannot read '%s': %s", path, strerror(errno));
+    kilnRunError("cannot read '%s': %s", path, strerror(errno));
     return (MlirModule){NULL};
   }
   free(text);
@@ -501,7 +502,7 @@ static MlirModule parseMlir(MlirContext ctx, const char *path) {
   MlirModule module =
       mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(path));
   if (mlirModuleIsNull(module))
-    toolError("cannot parse '%s'", path);
+    kilnRunError("cannot parse '%s'", path);
   return module;
 }
 
@@ -509,14 +510,14 @@ static MlirModule parseMlir(MlirContext ctx, const char *path) {
  * returns -1 on success, else the exit code. */
 static int loadModel(MlirContext ctx, Options *o, const DiagState *diags,
                      MlirModule *module, Signature *sig) {
-  bool onnx = hasSuffix(o->model, ".onnx");
+  bool onnx = kilnRunHasSuffix(o->model, ".onnx");
   *module = onnx ? importOnnx(ctx, o, false) : parseMlir(ctx, o->model);
   if (mlirModuleIsNull(*module))
     return diags->inputShape ? kExitUsage : compileFailure(diags);
   MlirOperation entry = findEntry(*module);
   if (mlirOperationIsNull(entry)) {
-    toolError("'%s' has no @main_graph and not exactly one public function",
-              o->model);
+    kilnRunError("'%s' has no @main_graph and not exactly one public function",
+                 o->model);
     return kExitUsage;
   }
   signatureInit(sig, entry);
@@ -576,7 +577,7 @@ static bool tensorFits(const KilnTensor *t, MlirType type, KilnStrBuf *why) {
 
 /* Matches `args` to the `count` slots named `names`: by name, or by
  * position for a bare file. Returns false after an error. */
-static bool matchSlots(TensorArg *args, int n, char **names, intptr_t count,
+bool kilnRunMatchSlots(TensorArg *args, int n, char **names, intptr_t count,
                        const char *what) {
   for (int i = 0; i < n; ++i) {
     TensorArg *a = &args[i];
@@ -594,17 +595,17 @@ static bool matchSlots(TensorArg *args, int n, char **names, intptr_t count,
       for (intptr_t k = 0; k < count; ++k)
         kilnStrBufAppendf(&list, "%s'%s'", k ? ", " : "", names[k]);
       if (a->name)
-        toolError("the model has no %s named '%s' (its %ss: %s)", what, a->name,
-                  what, count ? kilnStrBufGet(&list) : "none");
+        kilnRunError("the model has no %s named '%s' (its %ss: %s)", what,
+                     a->name, what, count ? kilnStrBufGet(&list) : "none");
       else
-        toolError("%s #%d is one too many: the model has %lld %ss", what, i,
-                  (long long)count, what);
+        kilnRunError("%s #%d is one too many: the model has %lld %ss", what, i,
+                     (long long)count, what);
       kilnStrBufDestroy(&list);
       return false;
     }
     for (int j = 0; j < i; ++j)
       if (!args[j].bound && args[j].slot == a->slot) {
-        toolError("%s '%s' is given twice", what, names[a->slot]);
+        kilnRunError("%s '%s' is given twice", what, names[a->slot]);
         return false;
       }
   }
@@ -634,8 +635,8 @@ static void adoptBf16Bits(KilnTensor **t, MlirType slotType) {
 }
 
 static bool bindInputs(Options *o, const Signature *sig, KilnTensor **args) {
-  if (!matchSlots(o->inputs, o->numInputs, sig->argNames, sig->numArgs,
-                  "input"))
+  if (!kilnRunMatchSlots(o->inputs, o->numInputs, sig->argNames, sig->numArgs,
+                         "input"))
     return false;
   for (int i = 0; i < o->numInputs; ++i)
     if (!o->inputs[i].bound) {
@@ -644,15 +645,15 @@ static bool bindInputs(Options *o, const Signature *sig, KilnTensor **args) {
     }
   for (intptr_t k = 0; k < sig->numArgs; ++k) {
     if (!args[k]) {
-      toolError("no file given for input '%s' (--input %s=FILE)",
-                sig->argNames[k], sig->argNames[k]);
+      kilnRunError("no file given for input '%s' (--input %s=FILE)",
+                   sig->argNames[k], sig->argNames[k]);
       return false;
     }
     KilnStrBuf why = {0};
     bool fits = tensorFits(args[k], sig->argTypes[k], &why);
     if (!fits)
-      toolError("input '%s' has the wrong type or shape: %s", sig->argNames[k],
-                kilnStrBufGet(&why));
+      kilnRunError("input '%s' has the wrong type or shape: %s",
+                   sig->argNames[k], kilnStrBufGet(&why));
     kilnStrBufDestroy(&why);
     if (!fits)
       return false;
@@ -670,9 +671,9 @@ static bool createOutputs(const Signature *sig, KilnTensor **outputs) {
         !kilnRunElementType(mlirShapedTypeGetElementType(t), &elem)) {
       KilnStrBuf b = {0};
       kilnStrBufAppendType(&b, t);
-      toolError("unsupported: output '%s' has type %s; kiln-run needs "
-                "static shapes and plain element types",
-                sig->resultNames[k], kilnStrBufGet(&b));
+      kilnRunError("unsupported: output '%s' has type %s; kiln-run needs "
+                   "static shapes and plain element types",
+                   sig->resultNames[k], kilnStrBufGet(&b));
       kilnStrBufDestroy(&b);
       return false;
     }
@@ -682,8 +683,8 @@ static bool createOutputs(const Signature *sig, KilnTensor **outputs) {
       dims[d] = mlirShapedTypeGetDimSize(t, (intptr_t)d);
     KilnStatus *s = kilnTensorCreate(elem, rank, dims, &outputs[k]);
     if (s) {
-      toolError("output '%s': %s", sig->resultNames[k],
-                kilnStatusGetMessage(s));
+      kilnRunError("output '%s': %s", sig->resultNames[k],
+                   kilnStatusGetMessage(s));
       kilnStatusDestroy(s);
       return false;
     }
@@ -708,7 +709,7 @@ static int lower(MlirContext ctx, MlirModule module, const DiagState *diags) {
           mlirPassManagerGetAsOpPassManager(pm),
           mlirStringRefCreateFromCString("builtin.module"),
           mlirStringRefCreateFromCString("cpu"), appendError, &err))) {
-    toolError("cannot build the cpu pipeline: %s", kilnStrBufGet(&err));
+    kilnRunError("cannot build the cpu pipeline: %s", kilnStrBufGet(&err));
     rc = kExitCompile;
   } else if (mlirLogicalResultIsFailure(
                  mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)))) {
@@ -742,12 +743,12 @@ static int checkOutputs(Options *o, const Signature *sig,
 }
 
 /* Writes DIR/NAME.npy per output, NAME with unsafe characters as '_'. */
-static bool writeOutputs(const char *dir, const Signature *sig,
+bool kilnRunWriteOutputs(const char *dir, char **names, intptr_t count,
                          KilnTensor **outputs) {
-  for (intptr_t k = 0; k < sig->numResults; ++k) {
+  for (intptr_t k = 0; k < count; ++k) {
     KilnStrBuf path = {0};
     kilnStrBufAppendf(&path, "%s/", dir);
-    const char *n = sig->resultNames[k];
+    const char *n = names[k];
     for (size_t i = 0; n[i]; ++i) {
       char c = n[i];
       if (!isalnum((unsigned char)c) && c != '-' && c != '_' &&
@@ -759,7 +760,7 @@ static bool writeOutputs(const char *dir, const Signature *sig,
     KilnStatus *s = kilnTensorWriteNpyFile(outputs[k], kilnStrBufGet(&path));
     kilnStrBufDestroy(&path);
     if (s) {
-      toolError("%s", kilnStatusGetMessage(s));
+      kilnRunError("%s", kilnStatusGetMessage(s));
       kilnStatusDestroy(s);
       return false;
     }
@@ -793,8 +794,8 @@ static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
     abort();
   int rc = kExitUsage;
   if (!bindInputs(o, sig, args) ||
-      !matchSlots(o->expected, o->numExpected, sig->resultNames,
-                  sig->numResults, "output"))
+      !kilnRunMatchSlots(o->expected, o->numExpected, sig->resultNames,
+                         sig->numResults, "output"))
     goto out;
   rc = kExitUnsupported;
   if (!createOutputs(sig, outputs))
@@ -821,7 +822,8 @@ static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
   for (intptr_t k = 0; o->printOutput && k < sig->numResults; ++k)
     kilnRunPrint(sig->resultNames[k], outputs[k], 64);
   rc = kExitUsage;
-  if (o->outputDir && !writeOutputs(o->outputDir, sig, outputs))
+  if (o->outputDir && !kilnRunWriteOutputs(o->outputDir, sig->resultNames,
+                                           sig->numResults, outputs))
     goto out;
   rc = checkOutputs(o, sig, outputs);
 out:
@@ -837,11 +839,11 @@ out:
 static bool modelIsReadable(const char *path) {
   struct stat st;
   if (stat(path, &st) != 0) {
-    toolError("cannot open model '%s': %s", path, strerror(errno));
+    kilnRunError("cannot open model '%s': %s", path, strerror(errno));
     return false;
   }
   if (!S_ISREG(st.st_mode)) {
-    toolError("model '%s' is not a regular file", path);
+    kilnRunError("model '%s' is not a regular file", path);
     return false;
   }
   return true;
@@ -854,7 +856,7 @@ static bool modelIsReadable(const char *path) {
 static int unreadableDataExit(const Options *o) {
   if (dataUnsupported)
     return kExitUnsupported;
-  if (!hasSuffix(o->model, ".onnx"))
+  if (!kilnRunHasSuffix(o->model, ".onnx"))
     return kExitUsage;
   MlirContext ctx = kilnContextCreate();
   if (mlirContextIsNull(ctx))
@@ -879,13 +881,20 @@ int main(int argc, char **argv) {
   if (rc < 0 && (!loadTensors(o.inputs, o.numInputs, "input") ||
                  !loadTensors(o.expected, o.numExpected, "expected output")))
     rc = unreadableDataExit(&o);
+  if (rc < 0 && kilnRunIsLibrary(o.model)) {
+    rc = kilnRunLibrary(&o);
+  } else if (rc < 0 && o.benchmark) {
+    kilnRunError("--benchmark needs a compiled model (.so from "
+                 "kiln-compile)");
+    rc = kExitUsage;
+  }
   if (rc >= 0) {
     optionsDestroy(&o);
     return rc;
   }
   MlirContext ctx = kilnContextCreate();
   if (mlirContextIsNull(ctx)) {
-    toolError("%s", "cannot set up the MLIR context");
+    kilnRunError("%s", "cannot set up the MLIR context");
     optionsDestroy(&o);
     return kExitCompile;
   }

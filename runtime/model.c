@@ -1,0 +1,425 @@
+/* KilnModel: a model library (model.so) loaded with dlopen, its metadata,
+ * and runs through its `kiln_model_run` entry point.
+ *
+ * The library's code is trusted once loaded (it is native code), but
+ * nothing it declares is: the metadata is parsed defensively, and every
+ * tensor passed to a run is checked against it, because a wrong shape
+ * would make the compiled code read or write out of bounds. */
+#define _GNU_SOURCE /* dladdr1 */
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
+#include <omp.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "runtime/model.h"
+#include "runtime/status.h"
+
+typedef int (*KilnModelRunFn)(void **args);
+
+struct KilnModel {
+  void *handle;
+  KilnModelRunFn run;
+  KilnModelMetadata meta;
+  int threads; /* 0: libomp's default */
+};
+
+//===----------------------------------------------------------------------===//
+// Loading
+//===----------------------------------------------------------------------===//
+
+/* The metadata's length, bounded by its symbol's size where the dynamic
+ * symbol table says it, so a library whose array lacks its NUL cannot make
+ * us read past it. */
+static KilnStatus *metadataLength(const char *meta, size_t *outLen) {
+  Dl_info info;
+  const ElfW(Sym) *sym = NULL;
+  if (dladdr1(meta, &info, (void **)&sym, RTLD_DL_SYMENT) && sym &&
+      sym->st_size > 0) {
+    size_t n = strnlen(meta, (size_t)sym->st_size);
+    if (n == (size_t)sym->st_size)
+      return kilnStatusCreatef("kiln_model_metadata is not NUL-terminated");
+    *outLen = n;
+    return NULL;
+  }
+  *outLen = strlen(meta);
+  return NULL;
+}
+
+/* dlopen's message starts with the path it was given; drop it, since the
+ * caller prefixes the path. */
+static const char *dlerrorWithoutPath(const char *path) {
+  const char *e = dlerror();
+  if (!e)
+    return "unknown error";
+  size_t n = strlen(path);
+  if (!strncmp(e, path, n) && !strncmp(e + n, ": ", 2))
+    return e + n + 2;
+  return e;
+}
+
+#if defined(__x86_64__)
+#define KILN_HOST_ELF_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define KILN_HOST_ELF_MACHINE EM_AARCH64
+#endif
+
+/* Checks the ELF header and that every segment the loader maps lies within
+ * the file: glibc maps a truncated library's segments past the end of the
+ * file and the first access to them raises SIGBUS inside dlopen. Other
+ * corruption (bytes changed in the middle) is the dynamic loader's to
+ * detect. */
+static KilnStatus *checkElf(FILE *f, off_t fileSize) {
+  ElfW(Ehdr) eh;
+  if (fread(&eh, 1, sizeof(eh), f) != sizeof(eh) ||
+      memcmp(eh.e_ident, ELFMAG, SELFMAG))
+    return kilnStatusCreatef("not a shared library (no ELF header)");
+  if (eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+      eh.e_ident[EI_DATA] != ELFDATA2LSB)
+    return kilnStatusCreatef("an ELF file for another kind of machine");
+#ifdef KILN_HOST_ELF_MACHINE
+  if (eh.e_machine != KILN_HOST_ELF_MACHINE)
+    return kilnStatusCreatef("the library is for another architecture (ELF "
+                             "machine %u)",
+                             (unsigned)eh.e_machine);
+#endif
+  if (eh.e_type != ET_DYN)
+    return kilnStatusCreatef("not a shared library (ELF type %u)",
+                             (unsigned)eh.e_type);
+  if (eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_phnum == 0 ||
+      (uint64_t)eh.e_phoff + (uint64_t)eh.e_phnum * sizeof(ElfW(Phdr)) >
+          (uint64_t)fileSize ||
+      fseeko(f, (off_t)eh.e_phoff, SEEK_SET) != 0)
+    return kilnStatusCreatef("corrupt ELF file (program headers)");
+  for (unsigned i = 0; i < eh.e_phnum; ++i) {
+    ElfW(Phdr) ph;
+    if (fread(&ph, 1, sizeof(ph), f) != sizeof(ph))
+      return kilnStatusCreatef("corrupt ELF file (program headers)");
+    if ((ph.p_type == PT_LOAD || ph.p_type == PT_DYNAMIC) &&
+        (ph.p_offset > (uint64_t)fileSize ||
+         ph.p_filesz > (uint64_t)fileSize - ph.p_offset))
+      return kilnStatusCreatef("corrupt ELF file (segment %u runs past the "
+                               "end of the file: truncated?)",
+                               i);
+  }
+  return NULL;
+}
+
+static KilnStatus *openLibrary(const char *path, void **outHandle) {
+  *outHandle = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return kilnStatusCreatef("cannot open: %s", strerror(errno));
+  struct stat st;
+  KilnStatus *s = NULL;
+  if (fstat(fileno(f), &st) != 0)
+    s = kilnStatusCreatef("cannot open: %s", strerror(errno));
+  else if (!S_ISREG(st.st_mode))
+    s = kilnStatusCreatef("not a regular file");
+  else
+    s = checkElf(f, st.st_size);
+  fclose(f);
+  if (s)
+    return s;
+  /* Without a '/', dlopen would search the library path instead. */
+  bool bare = !strchr(path, '/');
+  size_t n = strlen(path) + 3;
+  char *full = malloc(n);
+  if (!full)
+    abort();
+  snprintf(full, n, "%s%s", bare ? "./" : "", path);
+  dlerror();
+  *outHandle = dlopen(full, RTLD_NOW | RTLD_LOCAL);
+  if (!*outHandle)
+    s = kilnStatusCreatef("cannot load the model library: %s",
+                          dlerrorWithoutPath(full));
+  free(full);
+  return s;
+}
+
+static KilnStatus *loadFromHandle(KilnModel *m) {
+  const char *meta = dlsym(m->handle, "kiln_model_metadata");
+  if (!meta)
+    return kilnStatusCreatef("not a Kiln model library (no "
+                             "kiln_model_metadata symbol)");
+  /* POSIX allows converting dlsym's result to a function pointer. */
+  void *run = dlsym(m->handle, "kiln_model_run");
+  if (!run)
+    return kilnStatusCreatef("not a Kiln model library (no kiln_model_run "
+                             "symbol)");
+  memcpy(&m->run, &run, sizeof(m->run));
+  size_t len;
+  KilnStatus *s = metadataLength(meta, &len);
+  if (!s)
+    s = kilnModelMetadataParse(meta, len, &m->meta);
+  if (!s && (s = kilnModelMetadataCheckHost(&m->meta)))
+    kilnModelMetadataDestroy(&m->meta);
+  return s;
+}
+
+KilnStatus *kilnModelLoad(const char *path, KilnModel **out) {
+  if (!out)
+    return kilnStatusCreatef("kilnModelLoad: out is NULL");
+  *out = NULL;
+  if (!path)
+    return kilnStatusCreatef("kilnModelLoad: path is NULL");
+  KilnModel *m = calloc(1, sizeof(*m));
+  if (!m)
+    abort();
+  KilnStatus *s = openLibrary(path, &m->handle);
+  if (!s && (s = loadFromHandle(m)))
+    dlclose(m->handle);
+  if (s) {
+    free(m);
+    return kilnStatusAddPath(s, path);
+  }
+  *out = m;
+  return NULL;
+}
+
+void kilnModelDestroy(KilnModel *model) {
+  if (!model)
+    return;
+  kilnModelMetadataDestroy(&model->meta);
+  dlclose(model->handle);
+  free(model);
+}
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+int64_t kilnModelGetNumInputs(const KilnModel *model) {
+  return model ? model->meta.numInputs : 0;
+}
+
+int64_t kilnModelGetNumOutputs(const KilnModel *model) {
+  return model ? model->meta.numOutputs : 0;
+}
+
+static const KilnModelSlot *inputSlot(const KilnModel *m, int64_t i) {
+  return m && i >= 0 && i < m->meta.numInputs ? &m->meta.inputs[i] : NULL;
+}
+
+static const KilnModelSlot *outputSlot(const KilnModel *m, int64_t i) {
+  return m && i >= 0 && i < m->meta.numOutputs ? &m->meta.outputs[i] : NULL;
+}
+
+const char *kilnModelGetInputName(const KilnModel *model, int64_t i) {
+  const KilnModelSlot *s = inputSlot(model, i);
+  return s ? s->name : NULL;
+}
+
+KilnElementType kilnModelGetInputElementType(const KilnModel *model,
+                                             int64_t i) {
+  const KilnModelSlot *s = inputSlot(model, i);
+  return s ? s->type : (KilnElementType)-1;
+}
+
+int64_t kilnModelGetInputRank(const KilnModel *model, int64_t i) {
+  const KilnModelSlot *s = inputSlot(model, i);
+  return s ? s->rank : -1;
+}
+
+const int64_t *kilnModelGetInputDims(const KilnModel *model, int64_t i) {
+  const KilnModelSlot *s = inputSlot(model, i);
+  return s ? s->dims : NULL;
+}
+
+const char *kilnModelGetOutputName(const KilnModel *model, int64_t i) {
+  const KilnModelSlot *s = outputSlot(model, i);
+  return s ? s->name : NULL;
+}
+
+KilnElementType kilnModelGetOutputElementType(const KilnModel *model,
+                                              int64_t i) {
+  const KilnModelSlot *s = outputSlot(model, i);
+  return s ? s->type : (KilnElementType)-1;
+}
+
+int64_t kilnModelGetOutputRank(const KilnModel *model, int64_t i) {
+  const KilnModelSlot *s = outputSlot(model, i);
+  return s ? s->rank : -1;
+}
+
+const int64_t *kilnModelGetOutputDims(const KilnModel *model, int64_t i) {
+  const KilnModelSlot *s = outputSlot(model, i);
+  return s ? s->dims : NULL;
+}
+
+const char *kilnModelGetKilnVersion(const KilnModel *model) {
+  return model ? model->meta.version : NULL;
+}
+
+const char *kilnModelGetTarget(const KilnModel *model) {
+  return model ? model->meta.target : NULL;
+}
+
+const char *kilnModelGetCpu(const KilnModel *model) {
+  return model ? model->meta.cpu : NULL;
+}
+
+const char *kilnModelGetFeatures(const KilnModel *model) {
+  return model ? model->meta.features : NULL;
+}
+
+const char *kilnModelGetOptions(const KilnModel *model) {
+  return model ? model->meta.options : NULL;
+}
+
+const char *kilnModelGetEntry(const KilnModel *model) {
+  return model ? model->meta.entry : NULL;
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+KilnStatus *kilnModelSetThreadCount(KilnModel *model, int n) {
+  if (!model)
+    return kilnStatusCreatef("kilnModelSetThreadCount: model is NULL");
+  if (n < 1)
+    return kilnStatusCreatef("thread count %d: must be at least 1", n);
+  model->threads = n;
+  return NULL;
+}
+
+/* "f32[1x3x224x224]" into buf. */
+static void formatShape(char *buf, size_t size, KilnElementType type,
+                        int64_t rank, const int64_t *dims) {
+  int n = snprintf(buf, size, "%s[", kilnElementTypeGetName(type));
+  for (int64_t d = 0; d < rank && n > 0 && (size_t)n < size; ++d)
+    n += snprintf(buf + n, size - (size_t)n, "%s%lld", d ? "x" : "",
+                  (long long)dims[d]);
+  if (n > 0 && (size_t)n < size)
+    snprintf(buf + n, size - (size_t)n, "]");
+}
+
+static KilnStatus *checkTensor(const KilnModelSlot *slot, const KilnTensor *t,
+                               const char *what, size_t i) {
+  if (!t)
+    return kilnStatusCreatef("%s %zu ('%s') is NULL", what, i, slot->name);
+  bool ok = kilnTensorGetElementType(t) == slot->type &&
+            kilnTensorGetRank(t) == slot->rank;
+  for (int64_t d = 0; ok && d < slot->rank; ++d)
+    ok = kilnTensorGetDims(t)[d] == slot->dims[d];
+  if (ok)
+    return NULL;
+  char want[256], got[256];
+  formatShape(want, sizeof(want), slot->type, slot->rank, slot->dims);
+  formatShape(got, sizeof(got), kilnTensorGetElementType(t),
+              kilnTensorGetRank(t), kilnTensorGetDims(t));
+  return kilnStatusCreatef("%s %zu ('%s') has the wrong type or shape: the "
+                           "model wants %s, the tensor is %s",
+                           what, i, slot->name, want, got);
+}
+
+static KilnStatus *checkTensors(const KilnModelSlot *slots, int64_t count,
+                                KilnTensor *const *tensors, size_t n,
+                                const char *what) {
+  if ((int64_t)n != count)
+    return kilnStatusCreatef("the model has %lld %ss, %zu given",
+                             (long long)count, what, n);
+  if (n && !tensors)
+    return kilnStatusCreatef("the %s array is NULL", what);
+  for (size_t i = 0; i < n; ++i) {
+    KilnStatus *s = checkTensor(&slots[i], tensors[i], what, i);
+    if (s)
+      return s;
+  }
+  return NULL;
+}
+
+/* A strided memref descriptor (docs/runtime.md): two pointers, then offset,
+ * sizes and strides; its size depends on the rank. */
+typedef struct MemRefDesc {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizesAndStrides[];
+} MemRefDesc;
+
+static size_t descSize(int64_t rank) {
+  return sizeof(MemRefDesc) + 2 * (size_t)rank * sizeof(int64_t);
+}
+
+/* Fills the descriptor at `d` for the dense row-major tensor `t`. */
+static void describe(MemRefDesc *d, KilnTensor *t) {
+  int64_t rank = kilnTensorGetRank(t);
+  const int64_t *dims = kilnTensorGetDims(t);
+  d->allocated = d->aligned = kilnTensorGetData(t);
+  d->offset = 0;
+  /* Suffix products; unsigned, since with a zero dim the others may
+   * overflow (the values then address nothing). */
+  uint64_t stride = 1;
+  for (int64_t i = rank - 1; i >= 0; --i) {
+    d->sizesAndStrides[i] = dims[i];
+    d->sizesAndStrides[rank + i] = (int64_t)stride;
+    stride *= (uint64_t)dims[i];
+  }
+}
+
+/* Calls the library with descriptors of `all[0, n)` (inputs then
+ * outputs), built in one allocation. */
+static int invoke(KilnModel *m, KilnTensor *const *all, size_t n) {
+  size_t bytes = 0;
+  for (size_t i = 0; i < n; ++i)
+    bytes += descSize(kilnTensorGetRank(all[i]));
+  void **args = malloc((n ? n : 1) * sizeof(void *));
+  char *descs = malloc(bytes ? bytes : 1);
+  if (!args || !descs)
+    abort();
+  size_t at = 0;
+  for (size_t i = 0; i < n; ++i) {
+    MemRefDesc *d = (MemRefDesc *)(descs + at);
+    describe(d, all[i]);
+    args[i] = d;
+    at += descSize(kilnTensorGetRank(all[i]));
+  }
+  /* omp_set_num_threads sets the calling thread's value: restore it so a
+   * caller's own OpenMP code is unaffected. */
+  int saved = m->threads ? omp_get_max_threads() : 0;
+  if (m->threads)
+    omp_set_num_threads(m->threads);
+  int rc = m->run(args);
+  if (m->threads)
+    omp_set_num_threads(saved);
+  free(descs);
+  free(args);
+  return rc;
+}
+
+KilnStatus *kilnModelRun(KilnModel *model, KilnTensor *const *inputs,
+                         size_t numInputs, KilnTensor *const *outputs,
+                         size_t numOutputs) {
+  if (!model)
+    return kilnStatusCreatef("kilnModelRun: model is NULL");
+  KilnStatus *s = checkTensors(model->meta.inputs, model->meta.numInputs,
+                               inputs, numInputs, "input");
+  if (!s)
+    s = checkTensors(model->meta.outputs, model->meta.numOutputs, outputs,
+                     numOutputs, "output");
+  if (s)
+    return s;
+  size_t n = numInputs + numOutputs;
+  KilnTensor **all = malloc((n ? n : 1) * sizeof(*all));
+  if (!all)
+    abort();
+  for (size_t i = 0; i < numInputs; ++i)
+    all[i] = inputs[i];
+  for (size_t i = 0; i < numOutputs; ++i)
+    all[numInputs + i] = outputs[i];
+  int rc = invoke(model, all, n);
+  free(all);
+  if (rc != 0)
+    return kilnStatusCreatef("the model's code failed (kiln_model_run "
+                             "returned %d)",
+                             rc);
+  return NULL;
+}

@@ -1,0 +1,46 @@
+/* The metadata of a Kiln model library (docs/runtime.md, ABI version 1):
+ * its parser and the host check. Internal to libkiln_runtime; separate from
+ * loading so that tests can feed it crafted text. */
+#ifndef KILN_RUNTIME_MODEL_H
+#define KILN_RUNTIME_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiln/kiln_runtime.h"
+
+/// The model ABI number this runtime reads.
+#define KILN_MODEL_ABI_VERSION 1
+
+/// One input or output record.
+typedef struct KilnModelSlot {
+  char *name; /* decoded (%25 %0A %0D) */
+  KilnElementType type;
+  int64_t rank;
+  int64_t dims[KILN_TENSOR_MAX_RANK];
+} KilnModelSlot;
+
+/// The parsed metadata. Every string is owned and never NULL after a
+/// successful parse (missing optional records get their defaults).
+typedef struct KilnModelMetadata {
+  char *version, *target, *cpu, *features, *options, *entry;
+  int64_t numInputs, numOutputs;
+  KilnModelSlot *inputs, *outputs;
+} KilnModelMetadata;
+
+/// Parses the metadata text `text[0, len)` into `*out` (zeroed first).
+/// Unknown records are ignored; a missing or repeated `kiln-model` record,
+/// an ABI number other than 1, a missing `kiln-version` or `target`, or a
+/// malformed input/output record is an error naming the line. On failure
+/// `*out` holds nothing to release.
+KilnStatus *kilnModelMetadataParse(const char *text, size_t len,
+                                   KilnModelMetadata *out /* OUT */);
+
+/// Checks that `m` was built by this Kiln version for this host's
+/// architecture.
+KilnStatus *kilnModelMetadataCheckHost(const KilnModelMetadata *m);
+
+/// Releases the contents of `m` and zeroes it.
+void kilnModelMetadataDestroy(KilnModelMetadata *m);
+
+#endif

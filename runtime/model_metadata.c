@@ -1,0 +1,319 @@
+/* Parsing the `kiln_model_metadata` text of a model library.
+ *
+ * Hand-written because the format is a few space-separated records per
+ * line and the runtime may depend on libc only. The text comes from a
+ * library we did not build, so every field is validated: numbers are
+ * plain decimal without sign and overflow-checked, ranks and tensor sizes
+ * bounded as kilnTensorCreate bounds them. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kiln/kiln.h"
+#include "runtime/model.h"
+#include "runtime/status.h"
+#include "runtime/tensor.h"
+
+/* A line without its '\n', and the text after its keyword. */
+typedef struct Line {
+  const char *begin, *end;
+  int number; /* 1-based, for messages */
+} Line;
+
+static char *copyRange(const char *begin, const char *end) {
+  size_t n = (size_t)(end - begin);
+  char *s = malloc(n + 1);
+  if (!s)
+    abort();
+  memcpy(s, begin, n);
+  s[n] = '\0';
+  return s;
+}
+
+/* A name with %25, %0A and %0D decoded; other bytes, '%' included when it
+ * starts no such escape, are kept as they are. */
+static char *decodeName(const char *begin, const char *end) {
+  char *s = copyRange(begin, end), *w = s;
+  for (const char *r = s; *r; ++r) {
+    if (r[0] == '%' && r[1] && r[2]) {
+      char c = !strncmp(r + 1, "25", 2)   ? '%'
+               : !strncmp(r + 1, "0A", 2) ? '\n'
+               : !strncmp(r + 1, "0D", 2) ? '\r'
+                                          : 0;
+      if (c) {
+        *w++ = c;
+        r += 2;
+        continue;
+      }
+    }
+    *w++ = *r;
+  }
+  *w = '\0';
+  return s;
+}
+
+/* Reads the space-delimited token at *p (up to `end`) as a decimal number
+ * in 0..INT64_MAX and steps past it and one following space. */
+static bool parseNumber(const char **p, const char *end, int64_t *out) {
+  const char *q = *p;
+  int64_t v = 0;
+  if (q == end || *q < '0' || *q > '9')
+    return false;
+  for (; q < end && *q >= '0' && *q <= '9'; ++q) {
+    int digit = *q - '0';
+    if (v > (INT64_MAX - digit) / 10)
+      return false;
+    v = v * 10 + digit;
+  }
+  if (q < end && *q != ' ')
+    return false;
+  *p = q < end ? q + 1 : q;
+  *out = v;
+  return true;
+}
+
+static bool parseElementType(const char **p, const char *end,
+                             KilnElementType *out) {
+  const char *space = memchr(*p, ' ', (size_t)(end - *p));
+  if (!space)
+    return false;
+  size_t n = (size_t)(space - *p);
+  for (int t = KILN_ELEMENT_TYPE_F16; t <= KILN_ELEMENT_TYPE_BOOL; ++t) {
+    const char *name = kilnElementTypeGetName((KilnElementType)t);
+    if (strlen(name) == n && !memcmp(name, *p, n)) {
+      *out = (KilnElementType)t;
+      *p = space + 1;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* `<dtype> <rank> <d0> ... <name>` (the text after "input "/"output "). */
+static KilnStatus *parseSlot(const char *p, const char *end, int line,
+                             KilnModelSlot *slot) {
+  *slot = (KilnModelSlot){0};
+  if (!parseElementType(&p, end, &slot->type))
+    return kilnStatusCreatef("metadata line %d: unknown element type", line);
+  if (!parseNumber(&p, end, &slot->rank) || slot->rank > KILN_TENSOR_MAX_RANK)
+    return kilnStatusCreatef("metadata line %d: bad rank", line);
+  for (int64_t d = 0; d < slot->rank; ++d) {
+    /* A dim right at the end of the line is fine (an empty name), but
+     * there must be one per rank. */
+    if (!parseNumber(&p, end, &slot->dims[d]))
+      return kilnStatusCreatef("metadata line %d: bad or missing dim %lld",
+                               line, (long long)d);
+  }
+  size_t bytes;
+  KilnStatus *s =
+      kilnTensorComputeByteSize(slot->type, slot->rank, slot->dims, &bytes);
+  if (s) {
+    KilnStatus *wrapped = kilnStatusCreatef("metadata line %d: %s", line,
+                                            kilnStatusGetMessage(s));
+    kilnStatusDestroy(s);
+    return wrapped;
+  }
+  slot->name = decodeName(p, end);
+  return NULL;
+}
+
+static KilnStatus *appendSlot(KilnModelSlot **slots, int64_t *count,
+                              const char *p, const char *end, int line) {
+  KilnModelSlot slot;
+  KilnStatus *s = parseSlot(p, end, line, &slot);
+  if (s)
+    return s;
+  KilnModelSlot *grown = realloc(*slots, (size_t)(*count + 1) * sizeof(slot));
+  if (!grown)
+    abort();
+  *slots = grown;
+  grown[(*count)++] = slot;
+  return NULL;
+}
+
+/* A single-valued text record: repeated is an error. */
+static KilnStatus *setString(char **field, const char *key, const char *p,
+                             const char *end, int line) {
+  if (*field)
+    return kilnStatusCreatef("metadata line %d: repeated '%s' record", line,
+                             key);
+  *field = copyRange(p, end);
+  return NULL;
+}
+
+static bool keyIs(const Line *l, const char *key, const char **value) {
+  size_t n = strlen(key);
+  if ((size_t)(l->end - l->begin) < n || memcmp(l->begin, key, n))
+    return false;
+  if (l->begin + n == l->end) {
+    *value = l->end;
+    return true;
+  }
+  if (l->begin[n] != ' ')
+    return false;
+  *value = l->begin + n + 1;
+  return true;
+}
+
+static KilnStatus *parseLine(const Line *l, KilnModelMetadata *m,
+                             bool *sawAbi) {
+  const char *v;
+  if (keyIs(l, "kiln-model", &v)) {
+    if (*sawAbi)
+      return kilnStatusCreatef("metadata line %d: repeated 'kiln-model' record",
+                               l->number);
+    *sawAbi = true;
+    size_t n = (size_t)(l->end - v);
+    if (n != 1 || *v != '0' + KILN_MODEL_ABI_VERSION)
+      return kilnStatusCreatef("unsupported Kiln model ABI '%.*s' (this "
+                               "runtime reads version %d)",
+                               (int)(n > 32 ? 32 : n), v,
+                               KILN_MODEL_ABI_VERSION);
+    return NULL;
+  }
+  if (keyIs(l, "kiln-version", &v))
+    return setString(&m->version, "kiln-version", v, l->end, l->number);
+  if (keyIs(l, "target", &v))
+    return setString(&m->target, "target", v, l->end, l->number);
+  if (keyIs(l, "cpu", &v))
+    return setString(&m->cpu, "cpu", v, l->end, l->number);
+  if (keyIs(l, "features", &v))
+    return setString(&m->features, "features", v, l->end, l->number);
+  if (keyIs(l, "options", &v))
+    return setString(&m->options, "options", v, l->end, l->number);
+  if (keyIs(l, "entry", &v))
+    return setString(&m->entry, "entry", v, l->end, l->number);
+  if (keyIs(l, "input", &v))
+    return appendSlot(&m->inputs, &m->numInputs, v, l->end, l->number);
+  if (keyIs(l, "output", &v))
+    return appendSlot(&m->outputs, &m->numOutputs, v, l->end, l->number);
+  return NULL; /* unknown records are for newer readers */
+}
+
+static void setDefault(char **field, const char *value) {
+  if (!*field)
+    *field = copyRange(value, value + strlen(value));
+}
+
+KilnStatus *kilnModelMetadataParse(const char *text, size_t len,
+                                   KilnModelMetadata *out) {
+  *out = (KilnModelMetadata){0};
+  bool sawAbi = false;
+  KilnStatus *s = NULL;
+  const char *p = text, *end = text + len;
+  for (int number = 1; p < end && !s; ++number) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    Line l = {p, nl ? nl : end, number};
+    s = parseLine(&l, out, &sawAbi);
+    p = nl ? nl + 1 : end;
+  }
+  if (!s && !sawAbi)
+    s = kilnStatusCreatef("not a Kiln model library (its metadata has no "
+                          "'kiln-model' record)");
+  if (!s && !out->version)
+    s = kilnStatusCreatef("the metadata has no 'kiln-version' record");
+  if (!s && !out->target)
+    s = kilnStatusCreatef("the metadata has no 'target' record");
+  if (s) {
+    kilnModelMetadataDestroy(out);
+    return s;
+  }
+  setDefault(&out->cpu, "generic");
+  setDefault(&out->features, "-");
+  setDefault(&out->options, "");
+  setDefault(&out->entry, "main_graph");
+  return NULL;
+}
+
+/* The architecture part of this host's LLVM triple. */
+static const char *hostArch(void) {
+#if defined(__x86_64__)
+  return "x86_64";
+#elif defined(__aarch64__)
+  return "aarch64";
+#elif defined(__riscv) && __riscv_xlen == 64
+  return "riscv64";
+#else
+  return "unknown";
+#endif
+}
+
+/* Does this CPU have the LLVM target feature `name` (without its sign)?
+ * True for features we cannot test: only the common x86 vector and
+ * bit-manipulation extensions are checked, those a model built with
+ * --cpu= for a newer CPU would die on with SIGILL. */
+static bool hostHasFeature(const char *name, size_t n) {
+#if defined(__x86_64__)
+  /* __builtin_cpu_supports needs string literals. */
+#define KILN_FEATURE(f)                                                        \
+  if (n == sizeof(f) - 1 && !memcmp(name, f, n))                               \
+    return __builtin_cpu_supports(f);
+  __builtin_cpu_init();
+  KILN_FEATURE("sse4.1")
+  KILN_FEATURE("sse4.2")
+  KILN_FEATURE("avx")
+  KILN_FEATURE("avx2")
+  KILN_FEATURE("fma")
+  KILN_FEATURE("f16c")
+  KILN_FEATURE("bmi")
+  KILN_FEATURE("bmi2")
+  KILN_FEATURE("avx512f")
+  KILN_FEATURE("avx512bw")
+  KILN_FEATURE("avx512dq")
+  KILN_FEATURE("avx512vl")
+  KILN_FEATURE("avx512cd")
+  KILN_FEATURE("avx512vnni")
+  KILN_FEATURE("avx512bf16")
+  KILN_FEATURE("avx512fp16")
+#undef KILN_FEATURE
+#endif
+  (void)name;
+  (void)n;
+  return true;
+}
+
+/* Checks the "+f1,-f2,..." list: every enabled feature the host lacks is
+ * an error naming it. */
+static KilnStatus *checkFeatures(const char *features) {
+  for (const char *p = features; *p;) {
+    size_t n = strcspn(p, ",");
+    if (n > 1 && p[0] == '+' && !hostHasFeature(p + 1, n - 1))
+      return kilnStatusCreatef("the model needs CPU feature %.*s, which this "
+                               "CPU lacks (recompile it for this CPU)",
+                               (int)n, p);
+    p += n + (p[n] == ',');
+  }
+  return NULL;
+}
+
+KilnStatus *kilnModelMetadataCheckHost(const KilnModelMetadata *m) {
+  if (strcmp(m->version, KILN_VERSION_STRING))
+    return kilnStatusCreatef("the model was built by Kiln %s; this runtime "
+                             "is Kiln %s (recompile the model)",
+                             m->version, KILN_VERSION_STRING);
+  const char *arch = hostArch();
+  size_t n = strcspn(m->target, "-");
+  if (strlen(arch) != n || strncmp(m->target, arch, n))
+    return kilnStatusCreatef("the model was compiled for %s; this host is "
+                             "%s",
+                             m->target, arch);
+  return checkFeatures(m->features);
+}
+
+static void destroySlots(KilnModelSlot *slots, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    free(slots[i].name);
+  free(slots);
+}
+
+void kilnModelMetadataDestroy(KilnModelMetadata *m) {
+  free(m->version);
+  free(m->target);
+  free(m->cpu);
+  free(m->features);
+  free(m->options);
+  free(m->entry);
+  destroySlots(m->inputs, m->numInputs);
+  destroySlots(m->outputs, m->numOutputs);
+  *m = (KilnModelMetadata){0};
+}

@@ -1,0 +1,66 @@
+/* kiln-run's command line and the helpers its two paths share: the JIT
+ * path (kiln-run.c, .onnx/.mlir) and the library path (run_library.c,
+ * model.so through libkiln_runtime). Internal to kiln-run. */
+#ifndef KILN_TOOLS_KILN_RUN_OPTIONS_H
+#define KILN_TOOLS_KILN_RUN_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kiln/kiln_runtime.h"
+
+/// Exit codes (the conformance runner depends on them).
+enum {
+  kExitPass = 0,
+  kExitMismatch = 1,
+  kExitUsage = 2,
+  kExitUnsupported = 3,
+  kExitCompile = 4
+};
+
+/// A --input or --expected: NAME=FILE or a bare FILE (name NULL).
+typedef struct TensorArg {
+  char *name;       /* points into argv, or NULL */
+  const char *path; /* into argv */
+  KilnTensor *tensor;
+  char *ownedName; /* a bare input's name, once the model says it */
+  int slot;        /* the argument or result it binds to; -1 unmatched */
+  bool bound;      /* an input compiled into the model as a constant */
+} TensorArg;
+
+typedef struct Options {
+  const char *model;
+  TensorArg *inputs, *expected; /* argc entries each at most */
+  int numInputs, numExpected;
+  double rtol, atol;
+  const char *outputDir;
+  bool printOutput, verbose;
+  int threads;   /* 0: OpenMP's default */
+  int benchmark; /* timed runs after the checked one; 0: none */
+} Options;
+
+/// Prints "kiln-run: error: " and the formatted message to stderr.
+void kilnRunError(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+bool kilnRunHasSuffix(const char *s, const char *suffix);
+
+/// Matches `args` to the `count` slots named `names`: by name, or by
+/// position for a bare file; sets each one's `slot`. Returns false after
+/// printing an error.
+bool kilnRunMatchSlots(TensorArg *args, int n, char **names, intptr_t count,
+                       const char *what);
+
+/// Writes DIR/NAME.npy per output, NAME with unsafe characters as '_'.
+/// Returns false after printing an error.
+bool kilnRunWriteOutputs(const char *dir, char **names, intptr_t count,
+                         KilnTensor **outputs);
+
+/// Is `path` a model library: named *.so, or an ELF file?
+bool kilnRunIsLibrary(const char *path);
+
+/// Runs the model library o->model through libkiln_runtime: binds and
+/// checks the files, runs, prints/saves/compares the outputs and, with
+/// --benchmark, times more runs. Returns the exit code.
+int kilnRunLibrary(const Options *o);
+
+#endif
