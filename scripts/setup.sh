@@ -15,6 +15,7 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools           # LLVM C API, FileCheck, not, lit
   libmlir-22-dev mlir-22-tools        # MLIR C API archives, mlir-opt-22
   libomp-22-dev                       # OpenMP runtime for generated code
+  lld-22                              # links model libraries (kiln-compile)
   protobuf-c-compiler libprotobuf-c-dev libonnx-dev libonnx-testdata
   python3-onnx                        # makes ONNX models in lit tests
   python3-torch python3-torchvision   # real models (scripts/export_models.py)

@@ -1,5 +1,10 @@
-/* kiln-compile: compiles an ONNX model. So far it only imports it into the
- * graph dialect (--emit=graph), verifies the result and prints it. */
+/* kiln-compile: compiles an ONNX model (or a .mlir module in the graph
+ * dialect or linalg on tensors) ahead of time, by default to a model
+ * library (model.so, the ABI of docs/kiln-compile.md); --emit stops at an
+ * earlier stage and prints it. Stages: import, graph → linalg, linalg →
+ * LLVM dialect (the `cpu` pipeline's two halves), translation to LLVM IR,
+ * LLVM optimization, code generation, link. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, fileno */
 
 #include <errno.h>
 #include <getopt.h>
@@ -8,13 +13,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "dialects/common/diag.h"
 #include "dialects/graph/verify.h"
+#include "kiln/compile.h"
 #include "kiln/kiln.h"
 #include "kiln/onnx.h"
+#include "kiln/passes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
 #include "tools/common/tool_io.h"
 
 static const char *kProg = "kiln-compile";
@@ -22,30 +32,53 @@ static const char *kProg = "kiln-compile";
 static void usage(FILE *out) {
   fprintf(
       out,
-      "usage: %s MODEL.onnx --emit=graph [-o OUT.mlir]\n"
-      "       (MODEL.onnx '-' reads the model from stdin)\n"
+      "usage: %s MODEL.onnx|MODEL.mlir [-o OUT] [options]\n"
+      "       (MODEL '-' reads an ONNX model from stdin)\n"
       "\n"
-      "Imports an ONNX model into Kiln's graph dialect, verifies it and\n"
-      "prints it (generic MLIR form).\n"
+      "Compiles a model ahead of time into a model library (a shared\n"
+      "object that libkiln_runtime and kiln-run load), or stops at an\n"
+      "earlier stage with --emit.\n"
       "\n"
-      "  --emit=graph     output the graph dialect (the only stage so far)\n"
+      "  --emit=STAGE     graph | linalg | llvm-dialect (MLIR text),\n"
+      "                   llvm-ir, asm, obj, lib (default: lib)\n"
+      "  -O0 .. -O3       optimization level (default -O3)\n"
+      "  --target=T       host (default), x86-64-v3, aarch64-linux-gnu, or\n"
+      "                   an x86_64/aarch64 Linux LLVM triple\n"
+      "  --cpu=NAME       CPU to tune and select instructions for: native\n"
+      "                   (the host's, default for host), generic,\n"
+      "                   x86-64-v2/v3/v4, skylake, znver3, cortex-a76,\n"
+      "                   neoverse-n1, apple-m1, ...\n"
       "  --input-shape=NAME=D0xD1x...\n"
       "                   fix the symbolic/unknown dims of graph input NAME\n"
       "                   (e.g. x=1x3x224x224); repeatable\n"
       "  -o, --output=F   write to F (replaced only on success; default\n"
       "                   stdout)\n"
+      "  -q, --quiet      no progress report\n"
+      "  --time-passes    print each stage's and each MLIR pass's time\n"
       "  --mlir-print-debuginfo\n"
-      "                   print each op's location: the ONNX node's name\n"
-      "                   and op type, in the model file\n"
+      "                   print each op's location (MLIR outputs)\n"
       "  -h, --help       show this help\n"
-      "      --version    show the version\n",
+      "      --version    show the version\n"
+      "\n"
+      "On a terminal, each stage is reported with its time on stderr.\n",
       kProg);
 }
 
+static void breakProgressLine(void);
+
 static void toolError(const char *fmt, const char *arg) {
+  breakProgressLine();
   fprintf(stderr, "%s: error: ", kProg);
   fprintf(stderr, fmt, arg);
   fputc('\n', stderr);
+}
+
+/* Prints "cannot VERB 'PATH': strerror(errno)". */
+static void toolFileError(const char *verb, const char *path) {
+  int err = errno;
+  breakProgressLine();
+  fprintf(stderr, "%s: error: cannot %s '%s': %s\n", kProg, verb, path,
+          strerror(err));
 }
 
 /* Prints `FILE: NODE: error: MSG` for importer locations (NameLoc around
@@ -63,8 +96,12 @@ static void printDiagnostic(MlirDiagnostic d) {
     kilnStrBufAppendf(&where, "%.*s", (int)name.length, name.data);
   } else {
     KilnSourcePos pos;
-    if (kilnLocationGetSourcePos(loc, &pos) && pos.line == 0)
+    bool known = kilnLocationGetSourcePos(loc, &pos);
+    if (known && pos.line == 0)
       kilnStrBufAppendf(&where, "%.*s", (int)pos.file.length, pos.file.data);
+    else if (known) /* a .mlir input: FILE:LINE:COL as compilers print */
+      kilnStrBufAppendf(&where, "%.*s:%d:%d", (int)pos.file.length,
+                        pos.file.data, pos.line, pos.col);
     else
       mlirLocationPrint(loc, kilnStrBufCallback, &where);
   }
@@ -79,23 +116,74 @@ static void printDiagnostic(MlirDiagnostic d) {
 
 static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
   (void)userData;
+  breakProgressLine();
   printDiagnostic(d);
   return mlirLogicalResultSuccess();
 }
 
+typedef enum Emit {
+  kEmitGraph,
+  kEmitLinalg,
+  kEmitLLVMDialect,
+  kEmitLLVMIR,
+  kEmitAsm,
+  kEmitObj,
+  kEmitLib
+} Emit;
+
+static const char *const kEmitNames[] = {
+    "graph", "linalg", "llvm-dialect", "llvm-ir", "asm", "obj", "lib"};
+
 typedef struct Options {
   const char *input;
   const char *output;
-  const char *emit;
+  Emit emit;
   KilnOnnxInputShape *shapes; /* owns each dims array (names are argv) */
   intptr_t numShapes;
-  bool debugInfo; /* --mlir-print-debuginfo: print each op's location */
+  KilnTargetOptions target;
+  bool debugInfo;      /* --mlir-print-debuginfo: print each op's location */
+  bool quiet;          /* -q */
+  bool timePasses;     /* --time-passes */
+  KilnStrBuf recorded; /* the options that affect code, for the metadata */
 } Options;
 
 static void optionsDestroy(Options *o) {
   for (intptr_t i = 0; i < o->numShapes; ++i)
     free((int64_t *)o->shapes[i].dims);
   free(o->shapes);
+  kilnStrBufDestroy(&o->recorded);
+}
+
+static bool parseEmit(const char *text, Emit *out) {
+  for (int i = 0; i <= kEmitLib; ++i)
+    if (!strcmp(text, kEmitNames[i])) {
+      *out = (Emit)i;
+      return true;
+    }
+  toolError("--emit=%s: expected graph, linalg, llvm-dialect, llvm-ir, asm, "
+            "obj or lib",
+            text);
+  return false;
+}
+
+static bool parseOptLevel(const char *text, int *out) {
+  if (text[0] < '0' || text[0] > '3' || text[1]) {
+    toolError("-O%s: expected -O0, -O1, -O2 or -O3", text);
+    return false;
+  }
+  *out = text[0] - '0';
+  return true;
+}
+
+/* The `options` metadata record: -ON and the input shapes. */
+static void recordOptions(Options *o) {
+  kilnStrBufAppendf(&o->recorded, "-O%d", o->target.optLevel);
+  for (intptr_t i = 0; i < o->numShapes; ++i) {
+    kilnStrBufAppendf(&o->recorded, " --input-shape=%s=", o->shapes[i].name);
+    for (intptr_t d = 0; d < o->shapes[i].rank; ++d)
+      kilnStrBufAppendf(&o->recorded, "%s%lld", d ? "x" : "",
+                        (long long)o->shapes[i].dims[d]);
+  }
 }
 
 /* Parses "NAME=D0xD1x..." (NAME up to the last '=') into *out, allocating
@@ -144,20 +232,33 @@ static bool parseInputShape(char *text, KilnOnnxInputShape *out) {
 
 /* Parses argv; returns -1 to go on, else the exit code. */
 static int parseArgs(int argc, char **argv, Options *o) {
-  enum { kVersion = 256, kEmit, kInputShape, kDebugInfo };
+  enum {
+    kVersion = 256,
+    kEmit,
+    kInputShape,
+    kDebugInfo,
+    kTarget,
+    kCPU,
+    kTimePasses
+  };
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
       {"input-shape", required_argument, NULL, kInputShape},
       {"output", required_argument, NULL, 'o'},
+      {"target", required_argument, NULL, kTarget},
+      {"cpu", required_argument, NULL, kCPU},
+      {"quiet", no_argument, NULL, 'q'},
+      {"time-passes", no_argument, NULL, kTimePasses},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, kVersion},
       {"mlir-print-debuginfo", no_argument, NULL, kDebugInfo},
       {NULL, 0, NULL, 0}};
   int c;
-  while ((c = getopt_long(argc, argv, "o:h", longOpts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "o:hqO:", longOpts, NULL)) != -1) {
     switch (c) {
     case kEmit:
-      o->emit = optarg;
+      if (!parseEmit(optarg, &o->emit))
+        return 1;
       break;
     case kInputShape:
       /* At most one per argument: argc bounds the array. */
@@ -169,6 +270,22 @@ static int parseArgs(int argc, char **argv, Options *o) {
       break;
     case 'o':
       o->output = optarg;
+      break;
+    case 'O':
+      if (!parseOptLevel(optarg, &o->target.optLevel))
+        return 1;
+      break;
+    case kTarget:
+      o->target.target = optarg;
+      break;
+    case kCPU:
+      o->target.cpu = optarg;
+      break;
+    case 'q':
+      o->quiet = true;
+      break;
+    case kTimePasses:
+      o->timePasses = true;
       break;
     case kDebugInfo:
       o->debugInfo = true;
@@ -190,15 +307,73 @@ static int parseArgs(int argc, char **argv, Options *o) {
     return 1;
   }
   o->input = argv[optind];
-  if (!o->emit) {
-    toolError("%s", "--emit=graph is required");
+  if (o->emit >= kEmitObj && !strcmp(o->output, "-") && isatty(1)) {
+    toolError("--emit=%s writes binary data: give an output file with -o",
+              kEmitNames[o->emit]);
     return 1;
   }
-  if (strcmp(o->emit, "graph") != 0) {
-    toolError("--emit=%s: only --emit=graph is supported so far", o->emit);
-    return 1;
-  }
+  recordOptions(o);
   return -1;
+}
+
+/* ---- progress ---------------------------------------------------------- */
+
+/* Stage-by-stage progress on stderr. On a terminal each stage's name shows
+ * while it runs and its time is added when it ends; with --time-passes
+ * (whose pass reports interleave) each line is printed whole at the end. */
+typedef struct Progress {
+  bool on, live;
+  bool lineOpen;     /* a stage name is on screen without its time */
+  const char *stage; /* the stage running, NULL if none */
+  double start, first;
+} Progress;
+
+/* The tool's progress, so that error messages can end an open line. */
+static Progress *gProgress;
+
+static void breakProgressLine(void) {
+  if (gProgress && gProgress->lineOpen) {
+    fputc('\n', stderr);
+    gProgress->lineOpen = false;
+  }
+}
+
+static double nowSeconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Ends the running stage: prints its time (nothing after a failure). */
+static void progressEnd(Progress *p, bool ok) {
+  if (p->on && p->stage && ok) {
+    double t = nowSeconds() - p->start;
+    if (!p->lineOpen)
+      fprintf(stderr, "%s: %-30s", kProg, p->stage);
+    fprintf(stderr, "%8.2f s\n", t);
+    p->lineOpen = false;
+  }
+  breakProgressLine();
+  p->stage = NULL;
+}
+
+static void progressBegin(const char *stage, void *userData) {
+  Progress *p = userData;
+  progressEnd(p, true);
+  p->stage = stage;
+  p->start = nowSeconds();
+  if (p->on && p->live) {
+    fprintf(stderr, "%s: %-30s", kProg, stage);
+    fflush(stderr);
+    p->lineOpen = true;
+  }
+}
+
+static void progressFinish(Progress *p) {
+  progressEnd(p, true);
+  if (p->on)
+    fprintf(stderr, "%s: %-30s%8.2f s\n", kProg, "total",
+            nowSeconds() - p->first);
 }
 
 /* Prints `op` to `path`; false after reporting a write failure. */
@@ -243,36 +418,223 @@ static MlirModule importModel(MlirContext ctx, const char *path,
   return module;
 }
 
+/* ---- stages -------------------------------------------------------------- */
+
+/* Runs the named Kiln pipeline on `module`; false after diagnostics. */
+static bool runPipeline(MlirModule module, const char *pipeline, bool timing) {
+  MlirContext ctx = mlirModuleGetContext(module);
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  if (timing)
+    mlirPassManagerEnableTiming(pm);
+  KilnStrBuf err = {0};
+  bool ok = false;
+  if (mlirLogicalResultIsFailure(kilnPipelineAppend(
+          mlirPassManagerGetAsOpPassManager(pm),
+          mlirStringRefCreateFromCString("builtin.module"),
+          mlirStringRefCreateFromCString(pipeline), kilnStrBufCallback, &err)))
+    toolError("cannot build the pipeline: %s", kilnStrBufGet(&err));
+  else
+    ok = mlirLogicalResultIsSuccess(
+        mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
+  kilnStrBufDestroy(&err);
+  mlirPassManagerDestroy(pm); /* prints the timing report */
+  return ok;
+}
+
+static bool hasSuffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static MlirModule loadModel(MlirContext ctx, const Options *o) {
+  if (!hasSuffix(o->input, ".mlir")) {
+    KilnOnnxImportOptions importOpts = {.inputShapes = o->shapes,
+                                        .numInputShapes = o->numShapes};
+    return importModel(ctx, o->input, &importOpts);
+  }
+  if (o->numShapes) {
+    toolError("%s", "--input-shape applies to ONNX models only");
+    return (MlirModule){NULL};
+  }
+  size_t length;
+  char *text = kilnToolReadFile(o->input, &length);
+  if (!text) {
+    toolFileError("read", o->input);
+    return (MlirModule){NULL};
+  }
+  free(text);
+  /* Parsed from the file so that diagnostics name it. */
+  MlirModule module = mlirModuleCreateParseFromFile(
+      ctx, mlirStringRefCreateFromCString(o->input));
+  if (mlirModuleIsNull(module))
+    toolError("cannot parse '%s'", o->input);
+  return module;
+}
+
+/* Reads the file at `path` and publishes it at `output`; false after
+ * reporting. */
+static bool publishFile(const char *path, const char *output) {
+  size_t length;
+  char *data = kilnToolReadFile(path, &length);
+  bool ok = data && kilnToolWriteFileAtomically(output, data, length) == 0;
+  if (!ok)
+    toolFileError("write", output);
+  free(data);
+  return ok;
+}
+
+/* Writes the object to a private temporary directory, links it there and
+ * publishes the library at o->output; nothing is left behind either way. */
+static bool linkLibrary(const KilnTarget *target, const KilnStrBuf *object,
+                        const Options *o, Progress *progress) {
+  const char *tmp = getenv("TMPDIR");
+  KilnStrBuf dir = {0}, obj = {0}, lib = {0};
+  kilnStrBufAppendf(&dir, "%s/kiln-compile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir.data)) {
+    toolFileError("create the temporary directory", dir.data);
+    kilnStrBufDestroy(&dir);
+    return false;
+  }
+  kilnStrBufAppendf(&obj, "%s/model.o", dir.data);
+  kilnStrBufAppendf(&lib, "%s/model.so", dir.data);
+  bool ok = false;
+  if (kilnToolWriteFileAtomically(obj.data, object->data, object->len) != 0) {
+    toolFileError("write", obj.data);
+    goto out;
+  }
+  progressBegin("link", progress);
+  KilnStrBuf err = {0};
+  if (mlirLogicalResultIsFailure(kilnLinkSharedLibrary(
+          target, obj.data, lib.data, kilnStrBufCallback, &err))) {
+    toolError("%s", kilnStrBufGet(&err));
+  } else {
+    ok = publishFile(lib.data, o->output);
+  }
+  kilnStrBufDestroy(&err);
+out:
+  unlink(obj.data);
+  unlink(lib.data);
+  rmdir(dir.data);
+  kilnStrBufDestroy(&dir);
+  kilnStrBufDestroy(&obj);
+  kilnStrBufDestroy(&lib);
+  return ok;
+}
+
+/* LLVM dialect → the requested LLVM-level output; false after reporting. */
+static bool compileLLVM(MlirModule module, const KilnTarget *target,
+                        const KilnModelSignature *sig, const Options *o,
+                        Progress *progress) {
+  KilnCompileEmit kind = o->emit == kEmitLLVMIR ? KILN_COMPILE_EMIT_LLVM_IR
+                         : o->emit == kEmitAsm  ? KILN_COMPILE_EMIT_ASM
+                                                : KILN_COMPILE_EMIT_OBJECT;
+  KilnCompileOptions co = {.target = target,
+                           .signature = sig,
+                           .recordedOptions = kilnStrBufGet(&o->recorded),
+                           .emit = kind,
+                           .onStage = progressBegin,
+                           .stageUserData = progress};
+  KilnStrBuf out = {0}, err = {0};
+  bool ok = mlirLogicalResultIsSuccess(kilnCompileToObject(
+      module, &co, kilnStrBufCallback, &out, kilnStrBufCallback, &err));
+  if (!ok) {
+    toolError("%s", kilnStrBufGet(&err));
+  } else if (o->emit == kEmitLib) {
+    ok = linkLibrary(target, &out, o, progress);
+  } else if (kilnToolWriteFileAtomically(o->output, out.data ? out.data : "",
+                                         out.len) != 0) {
+    toolFileError("write", o->output);
+    ok = false;
+  }
+  kilnStrBufDestroy(&out);
+  kilnStrBufDestroy(&err);
+  return ok;
+}
+
+/* Import through lowering, stopping at o->emit; false after reporting. */
+static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
+                    Progress *progress) {
+  progressBegin("import", progress);
+  MlirModule module = loadModel(ctx, o);
+  if (mlirModuleIsNull(module))
+    return false;
+  MlirOperation op = mlirModuleGetOperation(module);
+  KilnModelSignature *sig = NULL;
+  bool ok = false;
+  if (!mlirOperationVerify(op) ||
+      mlirLogicalResultIsFailure(kilnGraphVerify(op)))
+    goto out;
+  if (o->emit == kEmitGraph) {
+    progressEnd(progress, true);
+    ok = writeModule(op, o->output, o->debugInfo);
+    goto out;
+  }
+  if (o->emit >= kEmitLLVMIR && !(sig = kilnModelSignatureCreate(module)))
+    goto out;
+  progressBegin("lower graph to linalg", progress);
+  if (!runPipeline(module, "graph-to-linalg", o->timePasses))
+    goto out;
+  if (o->emit == kEmitLinalg) {
+    progressEnd(progress, true);
+    ok = writeModule(op, o->output, o->debugInfo);
+    goto out;
+  }
+  progressBegin("lower linalg to LLVM dialect", progress);
+  if (!runPipeline(module, "linalg-to-llvm-cpu", o->timePasses))
+    goto out;
+  if (o->emit == kEmitLLVMDialect) {
+    progressEnd(progress, true);
+    ok = writeModule(op, o->output, o->debugInfo);
+    goto out;
+  }
+  ok = compileLLVM(module, target, sig, o, progress);
+out:
+  progressEnd(progress, ok);
+  kilnModelSignatureDestroy(sig);
+  mlirModuleDestroy(module);
+  return ok;
+}
+
+static void appendMessage(MlirStringRef s, void *userData) {
+  kilnStrBufAppend(userData, s.data, s.length);
+}
+
 int main(int argc, char **argv) {
-  Options o = {.output = "-"};
+  Options o = {.output = "-", .emit = kEmitLib, .target = {.optLevel = 3}};
   int rc = parseArgs(argc, argv, &o);
   if (rc >= 0) {
     optionsDestroy(&o);
     return rc;
   }
+  /* The target is checked first: a bad --target or --cpu fails fast,
+   * whatever the stage. */
+  KilnStrBuf err = {0};
+  KilnTarget *target = kilnTargetCreate(&o.target, appendMessage, &err);
+  if (!target) {
+    toolError("%s", kilnStrBufGet(&err));
+    kilnStrBufDestroy(&err);
+    optionsDestroy(&o);
+    return 1;
+  }
+  kilnStrBufDestroy(&err);
   MlirContext ctx = kilnContextCreate();
   if (mlirContextIsNull(ctx)) {
     toolError("%s", "cannot set up the MLIR context");
+    kilnTargetDestroy(target);
     optionsDestroy(&o);
     return 1;
   }
   mlirContextAttachDiagnosticHandler(ctx, handleDiagnostic, NULL, NULL);
-  rc = 1;
-  KilnOnnxImportOptions importOpts = {.inputShapes = o.shapes,
-                                      .numInputShapes = o.numShapes};
-  MlirModule module = importModel(ctx, o.input, &importOpts);
-  if (mlirModuleIsNull(module))
-    goto out;
-  MlirOperation op = mlirModuleGetOperation(module);
-  if (!mlirOperationVerify(op) ||
-      mlirLogicalResultIsFailure(kilnGraphVerify(op)))
-    goto out_module;
-  if (writeModule(op, o.output, o.debugInfo))
-    rc = 0;
-out_module:
-  mlirModuleDestroy(module);
-out:
+  Progress progress = {.on = o.timePasses || (!o.quiet && isatty(2)),
+                       .live = !o.timePasses,
+                       .first = nowSeconds()};
+  gProgress = &progress;
+  rc = compile(ctx, &o, target, &progress) ? 0 : 1;
+  if (rc == 0)
+    progressFinish(&progress);
+  gProgress = NULL;
   kilnContextDestroy(ctx);
+  kilnTargetDestroy(target);
   optionsDestroy(&o);
   return rc;
 }

@@ -1,0 +1,254 @@
+/* LLVM dialect → LLVM IR → optimized IR → assembly or object code, with the
+ * model library ABI added in LLVM IR (DESIGN.md section 7):
+ *   const char kiln_model_metadata[];   text records, see compile.h
+ *   int kiln_model_run(void **args);    calls _mlir_ciface_ENTRY(args...)
+ * Everything else is made internal, so the library exports just these two
+ * and the optimizer may inline the entry into kiln_model_run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conversions/llvm-to-object/target.h"
+#include "dialects/common/diag.h"
+#include "kiln/kiln.h"
+#include "mlir-c/RegisterEverything.h"
+#include "mlir-c/Target/LLVMIR.h"
+#include "llvm-c/Analysis.h"
+#include "llvm-c/Core.h"
+#include "llvm-c/Transforms/PassBuilder.h"
+
+__attribute__((format(printf, 3, 4))) static void
+report(MlirStringCallback cb, void *ud, const char *fmt, ...) {
+  KilnStrBuf msg = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  kilnStrBufAppendv(&msg, fmt, ap);
+  va_end(ap);
+  cb(mlirStringRefCreate(msg.data, msg.len), ud);
+  kilnStrBufDestroy(&msg);
+}
+
+static void stage(const KilnCompileOptions *o, const char *name) {
+  if (o->onStage)
+    o->onStage(name, o->stageUserData);
+}
+
+/* The full metadata text: the ABI header, the target and the signature. */
+static void buildMetadata(KilnStrBuf *b, const KilnCompileOptions *o) {
+  const KilnTarget *t = o->target;
+  const char *features = kilnTargetGetFeatures(t);
+  kilnStrBufAppendf(b, "kiln-model %d\nkiln-version %s\n",
+                    KILN_MODEL_ABI_VERSION, KILN_VERSION_STRING);
+  kilnStrBufAppendf(b, "target %s\ncpu %s\nfeatures %s\n",
+                    kilnTargetGetTriple(t), kilnTargetGetCPU(t),
+                    *features ? features : "-");
+  if (o->recordedOptions)
+    kilnStrBufAppendf(b, "options %s\n", o->recordedOptions);
+  else
+    kilnStrBufAppendf(b, "options -O%d\n", kilnTargetGetOptLevel(t));
+  kilnStrBufAppendf(b, "%s", kilnModelSignatureGetRecords(o->signature));
+}
+
+/* Counts the input/output records: the entry's parameter count after
+ * buffer-results-to-out-params. */
+static unsigned countArgs(const char *records) {
+  unsigned n = 0;
+  for (const char *line = records; *line;) {
+    if (!strncmp(line, "input ", 6) || !strncmp(line, "output ", 7))
+      ++n;
+    const char *nl = strchr(line, '\n');
+    line = nl ? nl + 1 : line + strlen(line);
+  }
+  return n;
+}
+
+/* Makes every definition internal: only the ABI symbols stay exported. */
+static void internalize(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f))
+      LLVMSetLinkage(f, LLVMInternalLinkage);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (!LLVMIsDeclaration(g))
+      LLVMSetLinkage(g, LLVMInternalLinkage);
+}
+
+/* Adds kiln_model_metadata and kiln_model_run; false after reporting. */
+static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
+                          MlirStringCallback err, void *errUd) {
+  const char *entry = kilnModelSignatureGetEntry(o->signature);
+  KilnStrBuf ciface = {0};
+  kilnStrBufAppendf(&ciface, "_mlir_ciface_%s", entry);
+  LLVMValueRef callee = LLVMGetNamedFunction(m, kilnStrBufGet(&ciface));
+  unsigned numArgs = countArgs(kilnModelSignatureGetRecords(o->signature));
+  LLVMTypeRef calleeType = callee ? LLVMGlobalGetValueType(callee) : NULL;
+  bool ok = callee && !LLVMIsDeclaration(callee) &&
+            LLVMCountParamTypes(calleeType) == numArgs;
+  if (!ok) {
+    report(err, errUd,
+           "the lowered module has no definition of %s taking %u memref "
+           "descriptors (one per input and output); was it lowered with "
+           "linalg-to-llvm-cpu?",
+           kilnStrBufGet(&ciface), numArgs);
+    kilnStrBufDestroy(&ciface);
+    return false;
+  }
+  kilnStrBufDestroy(&ciface);
+  internalize(m);
+  /* A model's own (now internal) symbol of an ABI name steps aside, so
+   * that the ABI symbols get their exact names. */
+  static const char *const kAbiNames[] = {"kiln_model_metadata",
+                                          "kiln_model_run"};
+  for (int i = 0; i < 2; ++i) {
+    LLVMValueRef clash = LLVMGetNamedFunction(m, kAbiNames[i]);
+    if (!clash)
+      clash = LLVMGetNamedGlobal(m, kAbiNames[i]);
+    if (clash && !LLVMIsDeclaration(clash))
+      LLVMSetValueName2(clash, "kiln.model.renamed", 18);
+  }
+
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  KilnStrBuf text = {0};
+  buildMetadata(&text, o);
+  LLVMValueRef init =
+      LLVMConstStringInContext2(ctx, text.data, text.len, /*NoNul=*/false);
+  LLVMValueRef meta = LLVMAddGlobal(m, LLVMTypeOf(init), "kiln_model_metadata");
+  LLVMSetInitializer(meta, init);
+  LLVMSetGlobalConstant(meta, true);
+  LLVMSetLinkage(meta, LLVMExternalLinkage);
+  kilnStrBufDestroy(&text);
+
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMValueRef run =
+      LLVMAddFunction(m, "kiln_model_run", LLVMFunctionType(i32, &ptr, 1, 0));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, run, ""));
+  LLVMValueRef *args = calloc(numArgs + 1, sizeof(*args));
+  if (!args)
+    abort();
+  for (unsigned i = 0; i < numArgs; ++i) {
+    LLVMValueRef idx = LLVMConstInt(i64, i, false);
+    LLVMValueRef slot =
+        LLVMBuildGEP2(b, ptr, LLVMGetParam(run, 0), &idx, 1, "");
+    args[i] = LLVMBuildLoad2(b, ptr, slot, "");
+  }
+  LLVMBuildCall2(b, calleeType, callee, args, numArgs, "");
+  LLVMBuildRet(b, LLVMConstInt(i32, 0, false));
+  free(args);
+  LLVMDisposeBuilder(b);
+  return true;
+}
+
+/* Sets the CPU and features on every definition, so the optimizer's cost
+ * models see the same target as the back end. */
+static void setTargetAttributes(LLVMModuleRef m, const KilnTarget *t) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  const char *cpu = kilnTargetGetCPU(t), *features = kilnTargetGetFeatures(t);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+       f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f))
+      continue;
+    LLVMAddAttributeAtIndex(
+        f, LLVMAttributeFunctionIndex,
+        LLVMCreateStringAttribute(ctx, "target-cpu", 10, cpu, strlen(cpu)));
+    if (*features)
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(ctx, "target-features",
+                                                        15, features,
+                                                        strlen(features)));
+  }
+}
+
+/* Verifies and optimizes `m`; false after reporting. */
+static bool optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, int level,
+                     MlirStringCallback err, void *errUd) {
+  char *why = NULL;
+  if (LLVMVerifyModule(m, LLVMReturnStatusAction, &why)) {
+    report(err, errUd, "internal error: invalid LLVM IR: %s", why);
+    LLVMDisposeMessage(why);
+    return false;
+  }
+  LLVMDisposeMessage(why);
+  char passes[16];
+  snprintf(passes, sizeof(passes), "default<O%d>", level);
+  LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(m, passes, tm, pbo);
+  LLVMDisposePassBuilderOptions(pbo);
+  if (e) {
+    char *msg = LLVMGetErrorMessage(e);
+    report(err, errUd, "LLVM optimization failed: %s", msg);
+    LLVMDisposeErrorMessage(msg);
+    return false;
+  }
+  return true;
+}
+
+/* Passes the requested output of `m` to `out`; false after reporting. */
+static bool emit(LLVMModuleRef m, LLVMTargetMachineRef tm, KilnCompileEmit kind,
+                 MlirStringCallback out, void *outUd, MlirStringCallback err,
+                 void *errUd) {
+  if (kind == KILN_COMPILE_EMIT_LLVM_IR) {
+    char *text = LLVMPrintModuleToString(m);
+    out(mlirStringRefCreateFromCString(text), outUd);
+    LLVMDisposeMessage(text);
+    return true;
+  }
+  char *why = NULL;
+  LLVMMemoryBufferRef buf = NULL;
+  if (LLVMTargetMachineEmitToMemoryBuffer(
+          tm, m,
+          kind == KILN_COMPILE_EMIT_ASM ? LLVMAssemblyFile : LLVMObjectFile,
+          &why, &buf)) {
+    report(err, errUd, "code generation failed: %s", why ? why : "");
+    LLVMDisposeMessage(why);
+    return false;
+  }
+  out(mlirStringRefCreate(LLVMGetBufferStart(buf), LLVMGetBufferSize(buf)),
+      outUd);
+  LLVMDisposeMemoryBuffer(buf);
+  return true;
+}
+
+MlirLogicalResult
+kilnCompileToObject(MlirModule module, const KilnCompileOptions *options,
+                    MlirStringCallback outputCallback, void *outputUserData,
+                    MlirStringCallback errorCallback, void *errorUserData) {
+  const KilnTarget *target = options->target;
+  MlirOperation op = mlirModuleGetOperation(module);
+  stage(options, "translate to LLVM IR");
+  mlirRegisterAllLLVMTranslations(mlirOperationGetContext(op));
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMModuleRef m = mlirTranslateModuleToLLVMIR(op, ctx);
+  LLVMTargetMachineRef tm = NULL;
+  bool ok = false;
+  if (!m) {
+    report(errorCallback, errorUserData,
+           "cannot translate the module to LLVM IR (is it fully lowered to "
+           "the LLVM dialect?)");
+    goto out;
+  }
+  tm = kilnTargetCreateMachine(target);
+  LLVMSetTarget(m, kilnTargetGetTriple(target));
+  LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
+  LLVMSetModuleDataLayout(m, layout);
+  LLVMDisposeTargetData(layout);
+  if (!addAbiSymbols(m, options, errorCallback, errorUserData))
+    goto out;
+  setTargetAttributes(m, target);
+  stage(options, "optimize LLVM IR");
+  if (!optimize(m, tm, kilnTargetGetOptLevel(target), errorCallback,
+                errorUserData))
+    goto out;
+  if (options->emit != KILN_COMPILE_EMIT_LLVM_IR)
+    stage(options, "generate code");
+  ok = emit(m, tm, options->emit, outputCallback, outputUserData, errorCallback,
+            errorUserData);
+out:
+  if (tm)
+    LLVMDisposeTargetMachine(tm);
+  if (m)
+    LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
+}

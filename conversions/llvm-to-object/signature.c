@@ -1,0 +1,197 @@
+/* The model's signature as model-library metadata records:
+ *   entry NAME
+ *   input <dtype> <rank> <d0> ... <name>
+ *   output <dtype> <rank> <d0> ... <name>
+ * recorded from the entry function before lowering rewrites it. */
+#define _POSIX_C_SOURCE 200809L /* strndup */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/common/diag.h"
+#include "kiln/compile.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+struct KilnModelSignature {
+  char *entry;
+  KilnStrBuf records;
+};
+
+static MlirAttribute getAttr(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op,
+                                         mlirStringRefCreateFromCString(name));
+}
+
+static bool isFunc(MlirOperation op) {
+  MlirIdentifier name = mlirOperationGetName(op);
+  return kilnStringRefEquals(mlirIdentifierStr(name), "func.func");
+}
+
+static bool isPublicDefinition(MlirOperation op) {
+  MlirAttribute vis = getAttr(op, "sym_visibility");
+  bool hasBody =
+      !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
+  return hasBody &&
+         (mlirAttributeIsNull(vis) ||
+          kilnStringRefEquals(mlirStringAttrGetValue(vis), "public"));
+}
+
+/* @main_graph, else the only public function definition; null otherwise.
+ * The same rule as kiln-run's. */
+static MlirOperation findEntry(MlirModule module) {
+  MlirOperation found = {NULL};
+  int numPublic = 0;
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!isFunc(op))
+      continue;
+    MlirStringRef name = mlirStringAttrGetValue(getAttr(op, "sym_name"));
+    if (kilnStringRefEquals(name, "main_graph"))
+      return op;
+    if (isPublicDefinition(op)) {
+      found = op;
+      ++numPublic;
+    }
+  }
+  return numPublic == 1 ? found : (MlirOperation){NULL};
+}
+
+/* The ABI's name for an element type, or NULL. */
+static const char *dtypeName(MlirType t) {
+  if (mlirTypeIsAF16(t))
+    return "f16";
+  if (mlirTypeIsABF16(t))
+    return "bf16";
+  if (mlirTypeIsAF32(t))
+    return "f32";
+  if (mlirTypeIsAF64(t))
+    return "f64";
+  if (!mlirTypeIsAInteger(t))
+    return NULL;
+  bool u = mlirIntegerTypeIsUnsigned(t);
+  switch (mlirIntegerTypeGetWidth(t)) {
+  case 1:
+    return "bool";
+  case 8:
+    return u ? "u8" : "i8";
+  case 16:
+    return u ? "u16" : "i16";
+  case 32:
+    return u ? "u32" : "i32";
+  case 64:
+    return u ? "u64" : "i64";
+  default:
+    return NULL;
+  }
+}
+
+/* The onnx.name of entry `i` of `attrName` (arg_attrs or res_attrs). */
+static MlirStringRef onnxName(MlirOperation func, const char *attrName,
+                              intptr_t i) {
+  MlirAttribute all = getAttr(func, attrName);
+  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) ||
+      i >= mlirArrayAttrGetNumElements(all))
+    return mlirStringRefCreate(NULL, 0);
+  MlirAttribute dict = mlirArrayAttrGetElement(all, i);
+  if (!mlirAttributeIsADictionary(dict))
+    return mlirStringRefCreate(NULL, 0);
+  MlirAttribute name = mlirDictionaryAttrGetElementByName(
+      dict, mlirStringRefCreateFromCString("onnx.name"));
+  if (mlirAttributeIsNull(name) || !mlirAttributeIsAString(name))
+    return mlirStringRefCreate(NULL, 0);
+  return mlirStringAttrGetValue(name);
+}
+
+/* Appends a name with '%', '\n' and '\r' escaped as the ABI says. */
+static void appendEscaped(KilnStrBuf *b, MlirStringRef s) {
+  for (size_t i = 0; i < s.length; ++i) {
+    char c = s.data[i];
+    if (c == '%' || c == '\n' || c == '\r')
+      kilnStrBufAppendf(b, "%%%02X", (unsigned)(unsigned char)c);
+    else
+      kilnStrBufAppend(b, &c, 1);
+  }
+}
+
+/* Appends one input/output record; false after emitting an error. */
+static bool appendRecord(KilnStrBuf *b, MlirOperation func, const char *kind,
+                         MlirType type, intptr_t i) {
+  const char *attrName = kind[0] == 'i' ? "arg_attrs" : "res_attrs";
+  MlirStringRef name = onnxName(func, attrName, i);
+  KilnStrBuf fallback = {0};
+  if (!name.data) {
+    kilnStrBufAppendf(&fallback, "%s%lld", kind[0] == 'i' ? "arg" : "result",
+                      (long long)i);
+    name = mlirStringRefCreate(fallback.data, fallback.len);
+  }
+  const char *dtype = mlirTypeIsARankedTensor(type)
+                          ? dtypeName(mlirShapedTypeGetElementType(type))
+                          : NULL;
+  bool ok = dtype && mlirShapedTypeHasStaticShape(type);
+  if (!ok) {
+    KilnStrBuf t = {0};
+    kilnStrBufAppendType(&t, type);
+    kilnEmitErrorf(mlirOperationGetLocation(func),
+                   "unsupported: %s '%.*s' has type %s; a model library needs "
+                   "static shapes (see --input-shape) and plain element types",
+                   kind, (int)name.length, name.data, kilnStrBufGet(&t));
+    kilnStrBufDestroy(&t);
+  } else {
+    int64_t rank = mlirShapedTypeGetRank(type);
+    kilnStrBufAppendf(b, "%s %s %lld", kind, dtype, (long long)rank);
+    for (int64_t d = 0; d < rank; ++d)
+      kilnStrBufAppendf(b, " %lld",
+                        (long long)mlirShapedTypeGetDimSize(type, (intptr_t)d));
+    kilnStrBufAppend(b, " ", 1);
+    appendEscaped(b, name);
+    kilnStrBufAppend(b, "\n", 1);
+  }
+  kilnStrBufDestroy(&fallback);
+  return ok;
+}
+
+KilnModelSignature *kilnModelSignatureCreate(MlirModule module) {
+  MlirOperation func = findEntry(module);
+  if (mlirOperationIsNull(func)) {
+    kilnEmitErrorf(mlirOperationGetLocation(mlirModuleGetOperation(module)),
+                   "the module has no @main_graph and not exactly one public "
+                   "function to compile");
+    return NULL;
+  }
+  MlirStringRef entry = mlirStringAttrGetValue(getAttr(func, "sym_name"));
+  MlirType fnType = mlirTypeAttrGetValue(getAttr(func, "function_type"));
+  KilnModelSignature *s = calloc(1, sizeof(*s));
+  if (!s || !(s->entry = strndup(entry.data, entry.length)))
+    abort();
+  kilnStrBufAppendf(&s->records, "entry %s\n", s->entry);
+  bool ok = true;
+  for (intptr_t i = 0; ok && i < mlirFunctionTypeGetNumInputs(fnType); ++i)
+    ok = appendRecord(&s->records, func, "input",
+                      mlirFunctionTypeGetInput(fnType, i), i);
+  for (intptr_t i = 0; ok && i < mlirFunctionTypeGetNumResults(fnType); ++i)
+    ok = appendRecord(&s->records, func, "output",
+                      mlirFunctionTypeGetResult(fnType, i), i);
+  if (!ok) {
+    kilnModelSignatureDestroy(s);
+    return NULL;
+  }
+  return s;
+}
+
+void kilnModelSignatureDestroy(KilnModelSignature *signature) {
+  if (!signature)
+    return;
+  free(signature->entry);
+  kilnStrBufDestroy(&signature->records);
+  free(signature);
+}
+
+const char *kilnModelSignatureGetEntry(const KilnModelSignature *signature) {
+  return signature->entry;
+}
+
+const char *kilnModelSignatureGetRecords(const KilnModelSignature *signature) {
+  return kilnStrBufGet(&signature->records);
+}

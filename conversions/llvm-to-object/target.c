@@ -1,0 +1,269 @@
+/* Target selection for ahead-of-time compilation: target names and CPU
+ * names are checked here, before any of them reaches LLVM, whose fatal
+ * errors abort the process and which only warns about unknown CPUs. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+
+#include "conversions/llvm-to-object/target.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/common/diag.h"
+#include "llvm-c/Core.h"
+#include "llvm-c/Target.h"
+#include "llvm-c/TargetMachine.h"
+
+/* Only these back ends are initialized: Kiln's CPU code generation and its
+ * OpenMP runtime exist for x86_64 and aarch64 Linux. */
+static void initTargets(void) {
+  LLVMInitializeX86TargetInfo();
+  LLVMInitializeX86Target();
+  LLVMInitializeX86TargetMC();
+  LLVMInitializeX86AsmPrinter();
+  LLVMInitializeAArch64TargetInfo();
+  LLVMInitializeAArch64Target();
+  LLVMInitializeAArch64TargetMC();
+  LLVMInitializeAArch64AsmPrinter();
+}
+
+void kilnTargetInitializeLLVM(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, initTargets);
+}
+
+/* CPU names accepted per architecture. LLVM knows more; these are the
+ * common ones, and a name outside the list is rejected instead of being
+ * silently ignored by LLVM ("not a recognized processor"). */
+static const char *const kX86CPUs[] = {"generic",
+                                       "x86-64",
+                                       "x86-64-v2",
+                                       "x86-64-v3",
+                                       "x86-64-v4",
+                                       "nehalem",
+                                       "westmere",
+                                       "sandybridge",
+                                       "ivybridge",
+                                       "haswell",
+                                       "broadwell",
+                                       "skylake",
+                                       "skylake-avx512",
+                                       "cascadelake",
+                                       "cooperlake",
+                                       "icelake-client",
+                                       "icelake-server",
+                                       "tigerlake",
+                                       "alderlake",
+                                       "raptorlake",
+                                       "meteorlake",
+                                       "sapphirerapids",
+                                       "emeraldrapids",
+                                       "graniterapids",
+                                       "znver1",
+                                       "znver2",
+                                       "znver3",
+                                       "znver4",
+                                       "znver5",
+                                       "btver2",
+                                       NULL};
+static const char *const kAArch64CPUs[] = {
+    "generic",     "cortex-a53",  "cortex-a55",  "cortex-a57",   "cortex-a72",
+    "cortex-a73",  "cortex-a75",  "cortex-a76",  "cortex-a77",   "cortex-a78",
+    "cortex-a510", "cortex-a710", "cortex-x1",   "cortex-x2",    "neoverse-n1",
+    "neoverse-n2", "neoverse-v1", "neoverse-v2", "apple-m1",     "apple-m2",
+    "apple-m3",    "a64fx",       "ampere1",     "thunderx2t99", NULL};
+
+struct KilnTarget {
+  char *triple, *cpu, *features;
+  int optLevel;
+  bool hostArch;
+  LLVMTargetRef llvmTarget;
+};
+
+__attribute__((format(printf, 3, 4))) static void
+report(MlirStringCallback cb, void *ud, const char *fmt, ...) {
+  KilnStrBuf msg = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  kilnStrBufAppendv(&msg, fmt, ap);
+  va_end(ap);
+  cb(mlirStringRefCreate(msg.data, msg.len), ud);
+  kilnStrBufDestroy(&msg);
+}
+
+static char *copyString(const char *s) {
+  char *c = strdup(s);
+  if (!c)
+    abort();
+  return c;
+}
+
+/* The length of the triple's architecture component. */
+static size_t archLength(const char *triple) { return strcspn(triple, "-"); }
+
+static bool sameArch(const char *a, const char *b) {
+  size_t n = archLength(a);
+  return n == archLength(b) && !strncmp(a, b, n);
+}
+
+static bool archIs(const char *triple, const char *arch) {
+  return archLength(triple) == strlen(arch) &&
+         !strncmp(triple, arch, strlen(arch));
+}
+
+static bool inList(const char *const *list, const char *name) {
+  for (; *list; ++list)
+    if (!strcmp(*list, name))
+      return true;
+  return false;
+}
+
+/* Lists the CPU names for `list` after a message. */
+static void appendList(KilnStrBuf *b, const char *const *list) {
+  for (int i = 0; list[i]; ++i)
+    kilnStrBufAppendf(b, "%s%s", i ? ", " : "", list[i]);
+}
+
+/* Resolves the target name to a normalized triple (owned) and a default
+ * CPU; NULL after reporting. */
+static char *resolveTriple(const char *name, const char **defaultCPU,
+                           MlirStringCallback cb, void *ud) {
+  const char *raw = name;
+  *defaultCPU = "generic";
+  if (!name || !strcmp(name, "host")) {
+    raw = NULL;
+    *defaultCPU = NULL; /* the host's own */
+  } else if (!strcmp(name, "x86-64-v3")) {
+    raw = "x86_64-unknown-linux-gnu";
+    *defaultCPU = "x86-64-v3";
+  } else if (!*name || strchr(name, ' ')) {
+    report(cb, ud,
+           "--target='%s': expected host, x86-64-v3, "
+           "aarch64-linux-gnu or an LLVM triple",
+           name);
+    return NULL;
+  }
+  char *llvmOwned =
+      raw ? LLVMNormalizeTargetTriple(raw) : LLVMGetDefaultTargetTriple();
+  char *triple = copyString(llvmOwned);
+  LLVMDisposeMessage(llvmOwned);
+  bool known = archIs(triple, "x86_64") || archIs(triple, "aarch64");
+  if (!known || !strstr(triple, "-linux")) {
+    /* Show the normalized triple when LLVM changed the name. */
+    KilnStrBuf shown = {0};
+    kilnStrBufAppendf(&shown, "'%s'", name);
+    if (strcmp(name, triple))
+      kilnStrBufAppendf(&shown, " (%s)", triple);
+    report(cb, ud,
+           "--target=%s: only x86_64 and aarch64 Linux targets are supported "
+           "(host, x86-64-v3, aarch64-linux-gnu or a triple like "
+           "x86_64-unknown-linux-gnu)",
+           kilnStrBufGet(&shown));
+    kilnStrBufDestroy(&shown);
+    free(triple);
+    return NULL;
+  }
+  return triple;
+}
+
+/* Picks and checks the CPU and its features; false after reporting. */
+static bool resolveCPU(KilnTarget *t, const char *requested,
+                       const char *defaultCPU, MlirStringCallback cb,
+                       void *ud) {
+  char *hostTriple = LLVMGetDefaultTargetTriple();
+  t->hostArch = sameArch(t->triple, hostTriple);
+  LLVMDisposeMessage(hostTriple);
+  const char *cpu = requested ? requested : defaultCPU;
+  if (!cpu || !strcmp(cpu, "native")) {
+    if (!t->hostArch) {
+      report(cb, ud,
+             "--cpu=native: the host CPU cannot run code for '%s'; name a "
+             "CPU for that architecture",
+             t->triple);
+      return false;
+    }
+    char *name = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+    t->cpu = copyString(name);
+    t->features = copyString(features);
+    LLVMDisposeMessage(name);
+    LLVMDisposeMessage(features);
+    return true;
+  }
+  const char *const *list =
+      archIs(t->triple, "x86_64") ? kX86CPUs : kAArch64CPUs;
+  if (!inList(list, cpu)) {
+    KilnStrBuf known = {0};
+    appendList(&known, list);
+    report(cb, ud, "--cpu='%s': not a known CPU for %.*s (known: %s)", cpu,
+           (int)archLength(t->triple), t->triple, kilnStrBufGet(&known));
+    kilnStrBufDestroy(&known);
+    return false;
+  }
+  t->cpu = copyString(cpu);
+  t->features = copyString("");
+  return true;
+}
+
+KilnTarget *kilnTargetCreate(const KilnTargetOptions *options,
+                             MlirStringCallback errorCallback, void *userData) {
+  if (options->optLevel < 0 || options->optLevel > 3) {
+    report(errorCallback, userData, "-O%d: expected -O0, -O1, -O2 or -O3",
+           options->optLevel);
+    return NULL;
+  }
+  kilnTargetInitializeLLVM();
+  const char *defaultCPU;
+  char *triple =
+      resolveTriple(options->target, &defaultCPU, errorCallback, userData);
+  if (!triple)
+    return NULL;
+  KilnTarget *t = calloc(1, sizeof(*t));
+  if (!t)
+    abort();
+  t->triple = triple;
+  t->optLevel = options->optLevel;
+  char *why = NULL;
+  if (LLVMGetTargetFromTriple(t->triple, &t->llvmTarget, &why)) {
+    report(errorCallback, userData, "--target: %s: %s", t->triple,
+           why ? why : "unknown target");
+    LLVMDisposeMessage(why);
+    kilnTargetDestroy(t);
+    return NULL;
+  }
+  if (!resolveCPU(t, options->cpu, defaultCPU, errorCallback, userData)) {
+    kilnTargetDestroy(t);
+    return NULL;
+  }
+  return t;
+}
+
+void kilnTargetDestroy(KilnTarget *target) {
+  if (!target)
+    return;
+  free(target->triple);
+  free(target->cpu);
+  free(target->features);
+  free(target);
+}
+
+const char *kilnTargetGetTriple(const KilnTarget *target) {
+  return target->triple;
+}
+const char *kilnTargetGetCPU(const KilnTarget *target) { return target->cpu; }
+const char *kilnTargetGetFeatures(const KilnTarget *target) {
+  return target->features;
+}
+bool kilnTargetIsHostArch(const KilnTarget *target) { return target->hostArch; }
+int kilnTargetGetOptLevel(const KilnTarget *target) { return target->optLevel; }
+
+LLVMTargetMachineRef kilnTargetCreateMachine(const KilnTarget *target) {
+  static const LLVMCodeGenOptLevel kLevels[] = {
+      LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
+      LLVMCodeGenLevelAggressive};
+  /* PIC: the code goes into a shared object. */
+  return LLVMCreateTargetMachine(
+      target->llvmTarget, target->triple, target->cpu, target->features,
+      kLevels[target->optLevel], LLVMRelocPIC, LLVMCodeModelDefault);
+}

@@ -1,0 +1,132 @@
+/* Kiln ahead-of-time compilation: from a module lowered to the LLVM dialect
+ * (pipeline `linalg-to-llvm-cpu`) to LLVM IR, assembly, an object file or a
+ * model library (model.so) with the ABI of docs/kiln-compile.md:
+ * `kiln_model_metadata` (text records) and `kiln_model_run(void **args)`.
+ *
+ * Ownership follows mlir-c: Create/Destroy pairs, Get borrows; destroying
+ * NULL is a no-op. Errors come back through an MlirStringCallback (the
+ * message may arrive in fragments) or as MLIR diagnostics where there is an
+ * IR location to name. */
+#ifndef KILN_COMPILE_H
+#define KILN_COMPILE_H
+
+#include <stdbool.h>
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The version of the model library ABI written into `kiln-model N`.
+#define KILN_MODEL_ABI_VERSION 1
+
+/* ---- targets ----------------------------------------------------------- */
+
+typedef struct KilnTarget KilnTarget;
+
+typedef struct KilnTargetOptions {
+  /* NULL or "host": this machine, its CPU and features; "x86-64-v3":
+   * x86_64 Linux with the portable AVX2 CPU level; "aarch64-linux-gnu":
+   * 64-bit Arm Linux; anything else: an LLVM triple for x86_64 or aarch64
+   * Linux. */
+  const char *target;
+  /* NULL: the target's default (the host CPU for "host", "generic" for a
+   * triple). "native" is the host CPU (host architecture only); other
+   * names must be known for the architecture (see docs/kiln-compile.md). */
+  const char *cpu;
+  int optLevel; /* 0..3 */
+} KilnTargetOptions;
+
+/// Validates `options` and creates the target they name. Unknown targets,
+/// CPU names and levels are rejected here, before LLVM sees them (LLVM
+/// aborts on some). Returns NULL after passing one message to
+/// `errorCallback`. Destroy with kilnTargetDestroy.
+KilnTarget *kilnTargetCreate(const KilnTargetOptions *options,
+                             MlirStringCallback errorCallback, void *userData);
+/// Destroys a target; NULL is a no-op.
+void kilnTargetDestroy(KilnTarget *target);
+/// The normalized LLVM triple ("x86_64-pc-linux-gnu"). Borrowed.
+const char *kilnTargetGetTriple(const KilnTarget *target);
+/// The CPU name ("znver3", "generic"). Borrowed.
+const char *kilnTargetGetCPU(const KilnTarget *target);
+/// The LLVM feature list ("+avx2,+fma,..."), "" if none. Borrowed.
+const char *kilnTargetGetFeatures(const KilnTarget *target);
+/// Whether code for the target runs on this machine's architecture (the
+/// library is then linked against libomp, libm and libc).
+bool kilnTargetIsHostArch(const KilnTarget *target);
+
+/* ---- the model's signature -------------------------------------------- */
+
+typedef struct KilnModelSignature KilnModelSignature;
+
+/// Records the entry of `module` (@main_graph, else its only public
+/// function) and the names, element types and static shapes of its
+/// arguments and results, as the metadata's `entry`, `input` and `output`
+/// records. Call it before lowering, which rewrites the signature. Names
+/// come from `onnx.name` argument/result attributes, else argN / resultN.
+/// Returns NULL after emitting a diagnostic (no entry, a dynamic shape, an
+/// element type the ABI cannot describe). Destroy with
+/// kilnModelSignatureDestroy.
+KilnModelSignature *kilnModelSignatureCreate(MlirModule module);
+/// Destroys a signature; NULL is a no-op.
+void kilnModelSignatureDestroy(KilnModelSignature *signature);
+/// The entry function's name. Borrowed.
+const char *kilnModelSignatureGetEntry(const KilnModelSignature *signature);
+/// The `entry`, `input` and `output` metadata records, one per line.
+/// Borrowed.
+const char *kilnModelSignatureGetRecords(const KilnModelSignature *signature);
+
+/* ---- object code ------------------------------------------------------- */
+
+typedef enum KilnCompileEmit {
+  KILN_COMPILE_EMIT_LLVM_IR, /* textual LLVM IR, after optimization */
+  KILN_COMPILE_EMIT_ASM,     /* target assembly */
+  KILN_COMPILE_EMIT_OBJECT   /* an ELF relocatable object */
+} KilnCompileEmit;
+
+/// Called as each stage of kilnCompileToObject begins ("translate to LLVM
+/// IR", "optimize LLVM IR", "generate code").
+typedef void (*KilnCompileStageFn)(const char *stage, void *userData);
+
+typedef struct KilnCompileOptions {
+  const KilnTarget *target;
+  const KilnModelSignature *signature; /* recorded before lowering */
+  /* The `options` metadata record (free text, one line); NULL: "-ON". */
+  const char *recordedOptions;
+  KilnCompileEmit emit;
+  KilnCompileStageFn onStage; /* may be NULL */
+  void *stageUserData;
+} KilnCompileOptions;
+
+/// Translates `module` (LLVM dialect, as left by `linalg-to-llvm-cpu`) to
+/// LLVM IR for the target, adds the model ABI's `kiln_model_metadata` and
+/// `kiln_model_run` (every other definition becomes internal), optimizes at
+/// the target's -O level and passes the requested output to
+/// `outputCallback` (possibly in fragments). Returns failure after passing
+/// one message to `errorCallback` (translation problems are also reported as
+/// diagnostics on the module's context). `module` is not modified.
+MlirLogicalResult
+kilnCompileToObject(MlirModule module, const KilnCompileOptions *options,
+                    MlirStringCallback outputCallback, void *outputUserData,
+                    MlirStringCallback errorCallback, void *errorUserData);
+
+/// Links the object file at `objectPath` into a shared library at
+/// `libraryPath` (created or overwritten; the caller publishes it
+/// atomically) with the clang driver and ld.lld found at build time. For a
+/// host-architecture target the library needs libomp (with an rpath to its
+/// directory), libm and libc; for other targets undefined symbols stay
+/// unresolved. The linker's own messages go to stderr. Returns failure after
+/// passing one message to `errorCallback`.
+MlirLogicalResult kilnLinkSharedLibrary(const KilnTarget *target,
+                                        const char *objectPath,
+                                        const char *libraryPath,
+                                        MlirStringCallback errorCallback,
+                                        void *userData);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,5 @@
+// A function whose argument has a dynamic dimension: a model library's
+// metadata cannot describe it.
+func.func @main_graph(%a: tensor<?xf32>) -> tensor<?xf32> {
+  return %a : tensor<?xf32>
+}
