@@ -105,6 +105,22 @@ MlirValue kilnArith2(KilnBuilder *b, const char *name, MlirValue lhs,
   return kilnBuildOp1(b, name, mlirValueGetType(lhs), 2, ops, 0, NULL);
 }
 
+MlirValue kilnAddF(KilnBuilder *b, MlirValue x, MlirValue y) {
+  return kilnArith2(b, "arith.addf", x, y);
+}
+
+MlirValue kilnSubF(KilnBuilder *b, MlirValue x, MlirValue y) {
+  return kilnArith2(b, "arith.subf", x, y);
+}
+
+MlirValue kilnMulF(KilnBuilder *b, MlirValue x, MlirValue y) {
+  return kilnArith2(b, "arith.mulf", x, y);
+}
+
+MlirValue kilnDivF(KilnBuilder *b, MlirValue x, MlirValue y) {
+  return kilnArith2(b, "arith.divf", x, y);
+}
+
 MlirValue kilnArith1(KilnBuilder *b, const char *name, MlirValue x) {
   return kilnBuildOp1(b, name, mlirValueGetType(x), 1, &x, 0, NULL);
 }

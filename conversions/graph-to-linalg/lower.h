@@ -77,6 +77,11 @@ MlirValue kilnConstHighest(KilnBuilder *b, MlirType type);
 /// ("arith.addf", "arith.maxnumf", "math.powf", ...).
 MlirValue kilnArith2(KilnBuilder *b, const char *name, MlirValue lhs,
                      MlirValue rhs);
+/// Float arithmetic shorthands: arith.addf, subf, mulf, divf.
+MlirValue kilnAddF(KilnBuilder *b, MlirValue x, MlirValue y);
+MlirValue kilnSubF(KilnBuilder *b, MlirValue x, MlirValue y);
+MlirValue kilnMulF(KilnBuilder *b, MlirValue x, MlirValue y);
+MlirValue kilnDivF(KilnBuilder *b, MlirValue x, MlirValue y);
 /// A one-operand arith/math op whose result has the operand's type.
 MlirValue kilnArith1(KilnBuilder *b, const char *name, MlirValue x);
 /// arith.cmpf / arith.cmpi with a predicate name ("olt", "oeq", "une",

@@ -11,20 +11,8 @@
 static MlirValue c(KilnBuilder *b, MlirValue like, double v) {
   return kilnEwConst(b, like, v);
 }
-static MlirValue add(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.addf", x, y);
-}
-static MlirValue sub(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.subf", x, y);
-}
-static MlirValue mul(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.mulf", x, y);
-}
-static MlirValue divide(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.divf", x, y);
-}
 static MlirValue mulC(KilnBuilder *b, MlirValue x, double k) {
-  return mul(b, x, c(b, x, k));
+  return kilnMulF(b, x, c(b, x, k));
 }
 /* NaN-propagating clamp to [lo, hi]. */
 static MlirValue clamp(KilnBuilder *b, MlirValue x, double lo, double hi) {
@@ -58,13 +46,13 @@ static MlirValue erfFn(KilnBuilder *b, const MlirValue *x, const KilnEw *e) {
 static MlirValue reciprocalFn(KilnBuilder *b, const MlirValue *x,
                               const KilnEw *e) {
   (void)e;
-  return divide(b, c(b, x[0], 1), x[0]);
+  return kilnDivF(b, c(b, x[0], 1), x[0]);
 }
 
 /* 1 / (1 + e^-x): e^-x overflows to inf for very negative x, giving 0. */
 static MlirValue sigmoidOf(KilnBuilder *b, MlirValue x) {
   MlirValue ex = kilnArith1(b, "math.exp", kilnArith1(b, "arith.negf", x));
-  return divide(b, c(b, x, 1), add(b, c(b, x, 1), ex));
+  return kilnDivF(b, c(b, x, 1), kilnAddF(b, c(b, x, 1), ex));
 }
 static MlirValue sigmoidFn(KilnBuilder *b, const MlirValue *x,
                            const KilnEw *e) {
@@ -98,7 +86,7 @@ static MlirValue leakyReluFn(KilnBuilder *b, const MlirValue *x,
 
 /* alpha * (e^x - 1) */
 static MlirValue expm1Scaled(KilnBuilder *b, MlirValue x, double alpha) {
-  MlirValue em1 = sub(b, kilnArith1(b, "math.exp", x), c(b, x, 1));
+  MlirValue em1 = kilnSubF(b, kilnArith1(b, "math.exp", x), c(b, x, 1));
   return mulC(b, em1, alpha);
 }
 
@@ -116,21 +104,21 @@ static MlirValue seluFn(KilnBuilder *b, const MlirValue *x, const KilnEw *e) {
 static MlirValue celuFn(KilnBuilder *b, const MlirValue *x, const KilnEw *e) {
   MlirValue zero = c(b, x[0], 0);
   MlirValue neg = expm1Scaled(b, mulC(b, x[0], 1.0 / e->alpha), e->alpha);
-  return add(b, kilnArith2(b, "arith.maximumf", x[0], zero),
-             kilnArith2(b, "arith.minimumf", neg, zero));
+  return kilnAddF(b, kilnArith2(b, "arith.maximumf", x[0], zero),
+                  kilnArith2(b, "arith.minimumf", neg, zero));
 }
 
 static MlirValue hardSigmoidFn(KilnBuilder *b, const MlirValue *x,
                                const KilnEw *e) {
-  MlirValue y = add(b, mulC(b, x[0], e->alpha), c(b, x[0], e->beta));
+  MlirValue y = kilnAddF(b, mulC(b, x[0], e->alpha), c(b, x[0], e->beta));
   return clamp(b, y, 0, 1);
 }
 
 static MlirValue hardSwishFn(KilnBuilder *b, const MlirValue *x,
                              const KilnEw *e) {
   (void)e;
-  MlirValue y = add(b, mulC(b, x[0], 1.0 / 6.0), c(b, x[0], 0.5));
-  return mul(b, x[0], clamp(b, y, 0, 1));
+  MlirValue y = kilnAddF(b, mulC(b, x[0], 1.0 / 6.0), c(b, x[0], 0.5));
+  return kilnMulF(b, x[0], clamp(b, y, 0, 1));
 }
 
 /* ln(1 + e^x), computed as max(x, 0) + log1p(e^-|x|) so that large x does
@@ -139,7 +127,7 @@ static MlirValue softplusOf(KilnBuilder *b, MlirValue x) {
   MlirValue negAbs = kilnArith1(b, "arith.negf", kilnArith1(b, "math.absf", x));
   MlirValue tail =
       kilnArith1(b, "math.log1p", kilnArith1(b, "math.exp", negAbs));
-  return add(b, kilnArith2(b, "arith.maximumf", x, c(b, x, 0)), tail);
+  return kilnAddF(b, kilnArith2(b, "arith.maximumf", x, c(b, x, 0)), tail);
 }
 static MlirValue softplusFn(KilnBuilder *b, const MlirValue *x,
                             const KilnEw *e) {
@@ -150,8 +138,8 @@ static MlirValue softplusFn(KilnBuilder *b, const MlirValue *x,
 static MlirValue softsignFn(KilnBuilder *b, const MlirValue *x,
                             const KilnEw *e) {
   (void)e;
-  MlirValue den = add(b, c(b, x[0], 1), kilnArith1(b, "math.absf", x[0]));
-  return divide(b, x[0], den);
+  MlirValue den = kilnAddF(b, c(b, x[0], 1), kilnArith1(b, "math.absf", x[0]));
+  return kilnDivF(b, x[0], den);
 }
 
 static MlirValue thresholdedReluFn(KilnBuilder *b, const MlirValue *x,
@@ -180,7 +168,7 @@ static MlirValue shrinkFn(KilnBuilder *b, const MlirValue *x, const KilnEw *e) {
 /* x * tanh(softplus(x)) */
 static MlirValue mishFn(KilnBuilder *b, const MlirValue *x, const KilnEw *e) {
   (void)e;
-  return mul(b, x[0], kilnArith1(b, "math.tanh", softplusOf(b, x[0])));
+  return kilnMulF(b, x[0], kilnArith1(b, "math.tanh", softplusOf(b, x[0])));
 }
 
 /* e->flag 0: 0.5 x (1 + erf(x / sqrt 2)); 1: the tanh approximation
@@ -188,15 +176,15 @@ static MlirValue mishFn(KilnBuilder *b, const MlirValue *x, const KilnEw *e) {
 static MlirValue geluFn(KilnBuilder *b, const MlirValue *x, const KilnEw *e) {
   MlirValue inner;
   if (e->flag) {
-    MlirValue x3 = mul(b, mul(b, x[0], x[0]), x[0]);
-    MlirValue s = add(b, x[0], mulC(b, x3, 0.044715));
+    MlirValue x3 = kilnMulF(b, kilnMulF(b, x[0], x[0]), x[0]);
+    MlirValue s = kilnAddF(b, x[0], mulC(b, x3, 0.044715));
     inner = kilnArith1(b, "math.tanh",
                        mulC(b, s, 0.7978845608028654 /* sqrt(2 / pi) */));
   } else {
     inner = kilnArith1(b, "math.erf", mulC(b, x[0], 1.0 / sqrt(2.0)));
   }
   MlirValue half = mulC(b, x[0], 0.5);
-  return mul(b, half, add(b, c(b, x[0], 1), inner));
+  return kilnMulF(b, half, kilnAddF(b, c(b, x[0], 1), inner));
 }
 
 /* ---- The table ------------------------------------------------------------

@@ -62,60 +62,10 @@ typedef struct Taps {
   MlirValue weight[MAX_TAPS]; /* f64; null for nearest */
 } Taps;
 
-static int choice(KilnLowerOp *l, const char *name, const char *dflt,
-                  const char *const *names) {
-  MlirStringRef s = kilnInferAttrString(&l->infer, name, dflt);
-  for (int i = 0; names[i]; ++i)
-    if (kilnStringRefEquals(s, names[i]))
-      return i;
-  return -1;
-}
-
-/* Reads an f32/f64 graph.constant operand; -1 when not a constant. */
-static intptr_t constantFloats(KilnLowerOp *l, intptr_t i, double *out,
-                               intptr_t cap) {
-  MlirValue v = kilnLowerOperand(l, i);
-  if (mlirValueIsNull(v) || !mlirValueIsAOpResult(v))
-    return -1;
-  MlirOperation def = mlirOpResultGetOwner(v);
-  if (!kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(def)),
-                           "graph.constant"))
-    return -1;
-  MlirAttribute value = mlirOperationGetAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
-  if (mlirAttributeIsNull(value) || !mlirAttributeIsADenseElements(value))
-    return -1;
-  MlirType e = mlirShapedTypeGetElementType(mlirAttributeGetType(value));
-  if (!mlirTypeIsAF32(e) && !mlirTypeIsAF64(e))
-    return -1;
-  bool splat = mlirDenseElementsAttrIsSplat(value);
-  intptr_t n = mlirElementsAttrGetNumElements(value);
-  for (intptr_t k = 0; k < n && k < cap; ++k) {
-    intptr_t pos = splat ? 0 : k;
-    out[k] = mlirTypeIsAF32(e)
-                 ? mlirDenseElementsAttrGetFloatValue(value, pos)
-                 : mlirDenseElementsAttrGetDoubleValue(value, pos);
-  }
-  return n;
-}
-
 /* ---- Body -------------------------------------------------------------- */
 
 static MlirValue f64c(KilnBuilder *b, const Resize *r, double v) {
   return kilnConstFloat(b, r->f64, v);
-}
-
-static MlirValue add(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.addf", x, y);
-}
-static MlirValue sub(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.subf", x, y);
-}
-static MlirValue mul(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.mulf", x, y);
-}
-static MlirValue divf(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.divf", x, y);
 }
 
 static MlirValue roiAt(KilnBuilder *b, const Resize *r, intptr_t pos) {
@@ -139,29 +89,32 @@ static MlirValue coordinate(KilnBuilder *b, const Resize *r, const Axis *a,
   case COORD_HALF_PIXEL_SYMMETRIC: {
     double adjust = (double)a->out / (a->scale * in);
     double offset = in / 2 * (1 - adjust);
-    return add(b, f64c(b, r, offset),
-               sub(b, divf(b, add(b, xo, half), s), half));
+    return kilnAddF(b, f64c(b, r, offset),
+                    kilnSubF(b, kilnDivF(b, kilnAddF(b, xo, half), s), half));
   }
   case COORD_PYTORCH_HALF_PIXEL:
     if (out == 1.0)
       return f64c(b, r, 0);
-    return sub(b, divf(b, add(b, xo, half), s), half);
+    return kilnSubF(b, kilnDivF(b, kilnAddF(b, xo, half), s), half);
   case COORD_ALIGN_CORNERS:
     if (out == 1.0)
       return f64c(b, r, 0);
-    return divf(b, mul(b, xo, f64c(b, r, in - 1)), f64c(b, r, out - 1));
+    return kilnDivF(b, kilnMulF(b, xo, f64c(b, r, in - 1)),
+                    f64c(b, r, out - 1));
   case COORD_ASYMMETRIC:
-    return divf(b, xo, s);
+    return kilnDivF(b, xo, s);
   case COORD_TF_HALF_PIXEL_FOR_NN:
-    return divf(b, add(b, xo, half), s);
+    return kilnDivF(b, kilnAddF(b, xo, half), s);
   case COORD_TF_CROP_AND_RESIZE: {
     MlirValue start = roiAt(b, r, a->roiStart), end = roiAt(b, r, a->roiEnd);
     MlirValue inm1 = f64c(b, r, in - 1), c;
     if (out == 1.0)
-      c = mul(b, mul(b, add(b, start, end), half), inm1);
+      c = kilnMulF(b, kilnMulF(b, kilnAddF(b, start, end), half), inm1);
     else
-      c = add(b, mul(b, start, inm1),
-              divf(b, mul(b, mul(b, xo, sub(b, end, start)), inm1),
+      c = kilnAddF(
+          b, kilnMulF(b, start, inm1),
+          kilnDivF(b,
+                   kilnMulF(b, kilnMulF(b, xo, kilnSubF(b, end, start)), inm1),
                    f64c(b, r, out - 1)));
     MlirValue bad =
         kilnArith2(b, "arith.ori", kilnCmpF(b, "olt", c, f64c(b, r, 0)),
@@ -170,7 +123,7 @@ static MlirValue coordinate(KilnBuilder *b, const Resize *r, const Axis *a,
     return c;
   }
   default: /* half_pixel */
-    return sub(b, divf(b, add(b, xo, half), s), half);
+    return kilnSubF(b, kilnDivF(b, kilnAddF(b, xo, half), s), half);
   }
 }
 
@@ -194,24 +147,28 @@ static void cubicWeights(KilnBuilder *b, const Resize *r, MlirValue t,
                          MlirValue *w) {
   double A = r->cubicA;
   MlirValue one = f64c(b, r, 1);
-  MlirValue d[4] = {add(b, t, one), t, sub(b, one, t),
-                    sub(b, f64c(b, r, 2), t)};
+  MlirValue d[4] = {kilnAddF(b, t, one), t, kilnSubF(b, one, t),
+                    kilnSubF(b, f64c(b, r, 2), t)};
   for (int k = 0; k < 4; ++k) {
     MlirValue x = d[k];
     if (k == 1 || k == 2) /* |x| <= 1: ((A+2)x - (A+3)) x² + 1 */
-      w[k] = add(b,
-                 mul(b, sub(b, mul(b, f64c(b, r, A + 2), x), f64c(b, r, A + 3)),
-                     mul(b, x, x)),
-                 one);
+      w[k] = kilnAddF(b,
+                      kilnMulF(b,
+                               kilnSubF(b, kilnMulF(b, f64c(b, r, A + 2), x),
+                                        f64c(b, r, A + 3)),
+                               kilnMulF(b, x, x)),
+                      one);
     else /* 1 < |x| < 2: ((A x - 5A) x + 8A) x - 4A */
-      w[k] = sub(
+      w[k] = kilnSubF(
           b,
-          mul(b,
-              add(b,
-                  mul(b, sub(b, mul(b, f64c(b, r, A), x), f64c(b, r, 5 * A)),
-                      x),
-                  f64c(b, r, 8 * A)),
-              x),
+          kilnMulF(b,
+                   kilnAddF(b,
+                            kilnMulF(b,
+                                     kilnSubF(b, kilnMulF(b, f64c(b, r, A), x),
+                                              f64c(b, r, 5 * A)),
+                                     x),
+                            f64c(b, r, 8 * A)),
+                   x),
           f64c(b, r, 4 * A));
   }
 }
@@ -229,7 +186,7 @@ static void axisTaps(KilnBuilder *b, const Resize *r, intptr_t d,
   MlirValue c =
       coordinate(b, r, a, kilnConvertScalar(b, xo, r->f64, false), outside);
   MlirValue fl = kilnArith1(b, "math.floor", c);
-  MlirValue frac = sub(b, c, fl);
+  MlirValue frac = kilnSubF(b, c, fl);
   MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
   MlirValue flI = kilnConvertScalar(b, fl, i64, false);
   if (r->mode == MODE_NEAREST) {
@@ -257,7 +214,7 @@ static void axisTaps(KilnBuilder *b, const Resize *r, intptr_t d,
   MlirValue inRange[MAX_TAPS];
   if (r->mode == MODE_LINEAR) {
     t->n = 2;
-    t->weight[0] = sub(b, f64c(b, r, 1), frac);
+    t->weight[0] = kilnSubF(b, f64c(b, r, 1), frac);
     t->weight[1] = frac;
   } else {
     t->n = 4;
@@ -272,10 +229,10 @@ static void axisTaps(KilnBuilder *b, const Resize *r, intptr_t d,
   MlirValue zero = f64c(b, r, 0), sum = zero;
   for (int k = 0; k < t->n; ++k) {
     t->weight[k] = kilnSelect(b, inRange[k], t->weight[k], zero);
-    sum = add(b, sum, t->weight[k]);
+    sum = kilnAddF(b, sum, t->weight[k]);
   }
   for (int k = 0; k < t->n; ++k)
-    t->weight[k] = divf(b, t->weight[k], sum);
+    t->weight[k] = kilnDivF(b, t->weight[k], sum);
 }
 
 static void resizeBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
@@ -301,7 +258,7 @@ static void resizeBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
       ops[1 + d] = taps[d].index[k];
       if (!mlirValueIsNull(taps[d].weight[k]))
         w = mlirValueIsNull(w) ? taps[d].weight[k]
-                               : mul(b, w, taps[d].weight[k]);
+                               : kilnMulF(b, w, taps[d].weight[k]);
     }
     MlirValue v = kilnBuildOp1(b, "tensor.extract", kilnElementType(r->x),
                                1 + r->rank, ops, 0, NULL);
@@ -310,7 +267,7 @@ static void resizeBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
       break;
     }
     v = kilnConvertScalar(b, v, r->f64, false);
-    acc = add(b, acc, mlirValueIsNull(w) ? v : mul(b, w, v));
+    acc = kilnAddF(b, acc, mlirValueIsNull(w) ? v : kilnMulF(b, w, v));
   }
   MlirValue y = kilnConvertScalar(b, acc, r->outElt, false);
   if (r->coord == COORD_TF_CROP_AND_RESIZE)
@@ -328,7 +285,7 @@ static KilnLowerStatus readScales(KilnLowerOp *l, MlirValue x,
                                   double *scales) {
   MlirValue sc = kilnLowerOperand(l, 2);
   if (!mlirValueIsNull(sc) && kilnNumElements(mlirValueGetType(sc)) > 0) {
-    if (constantFloats(l, 2, scales, KILN_MAX_RANK) != n)
+    if (kilnInferConstantFloats(&l->infer, 2, scales, KILN_MAX_RANK) != n)
       return kilnLowerUnsupported(
           l, "with operand 'scales' not a compile-time constant");
     return KILN_LOWER_OK;
@@ -337,7 +294,8 @@ static KilnLowerStatus readScales(KilnLowerOp *l, MlirValue x,
   if (kilnInferConstantInts(&l->infer, 3, sizes, KILN_MAX_RANK) != n)
     return kilnLowerUnsupported(
         l, "with operand 'sizes' not a compile-time constant");
-  int policy = choice(l, "keep_aspect_ratio_policy", "stretch", kPolicies);
+  int policy = kilnInferAttrChoice(&l->infer, "keep_aspect_ratio_policy",
+                                   "stretch", kPolicies);
   double common = policy == 1 ? 1e300 : 0.0;
   for (intptr_t i = 0; i < n; ++i) {
     double s = (double)sizes[i] / (double)kilnDim(x, axes[i]);
@@ -372,10 +330,11 @@ KilnLowerStatus kilnLowerNNResize(KilnLowerOp *l) {
   MlirValue x = kilnLowerOperand(l, 0);
   MlirType rt = kilnLowerResultType(l, 0);
   Resize r = {
-      .mode = choice(l, "mode", "nearest", kModes),
-      .coord =
-          choice(l, "coordinate_transformation_mode", "half_pixel", kCoords),
-      .nearest = choice(l, "nearest_mode", "round_prefer_floor", kNearest),
+      .mode = kilnInferAttrChoice(&l->infer, "mode", "nearest", kModes),
+      .coord = kilnInferAttrChoice(&l->infer, "coordinate_transformation_mode",
+                                   "half_pixel", kCoords),
+      .nearest = kilnInferAttrChoice(&l->infer, "nearest_mode",
+                                     "round_prefer_floor", kNearest),
       .excludeOutside = kilnInferAttrInt(&l->infer, "exclude_outside", 0) != 0,
       .cubicA = kilnInferAttrFloat(&l->infer, "cubic_coeff_a", -0.75f),
       .extrapolation =
@@ -387,7 +346,8 @@ KilnLowerStatus kilnLowerNNResize(KilnLowerOp *l) {
       .outElt = mlirShapedTypeGetElementType(rt),
   };
   if (r.mode < 0 || r.coord < 0 || r.nearest < 0 ||
-      choice(l, "keep_aspect_ratio_policy", "stretch", kPolicies) < 0)
+      kilnInferAttrChoice(&l->infer, "keep_aspect_ratio_policy", "stretch",
+                          kPolicies) < 0)
     return kilnLowerError(l, "has an unknown mode attribute value");
   int64_t axes[KILN_MAX_RANK];
   double scales[KILN_MAX_RANK];

@@ -15,31 +15,10 @@
 #include "conversions/graph-to-linalg/lower_nn.h"
 #include "dialects/common/diag.h"
 
-static int choice(KilnLowerOp *l, const char *name, const char *dflt,
-                  const char *const *names) {
-  MlirStringRef s = kilnInferAttrString(&l->infer, name, dflt);
-  for (int i = 0; names[i]; ++i)
-    if (kilnStringRefEquals(s, names[i]))
-      return i;
-  return -1;
-}
-
 /* ---- Scalar helpers ------------------------------------------------------ */
 
 static MlirValue fc(KilnBuilder *b, MlirType t, double v) {
   return kilnConstFloat(b, t, v);
-}
-static MlirValue add(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.addf", x, y);
-}
-static MlirValue sub(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.subf", x, y);
-}
-static MlirValue mul(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.mulf", x, y);
-}
-static MlirValue divf(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.divf", x, y);
 }
 static MlirValue andi(KilnBuilder *b, MlirValue x, MlirValue y) {
   return kilnArith2(b, "arith.andi", x, y);
@@ -114,13 +93,13 @@ static MlirValue reflect(KilnBuilder *b, MlirType t, MlirValue v, double lo,
   if (hi <= lo) /* a one-pixel axis with align_corners: everything is lo */
     return kilnSelect(b, ori(b, below, above), loV, v);
   MlirValue range = fc(b, t, hi - lo);
-  MlirValue dx = kilnSelect(b, below, sub(b, loV, v), sub(b, v, hiV));
-  MlirValue n = kilnArith1(b, "math.floor", divf(b, dx, range));
-  MlirValue r = sub(b, dx, mul(b, n, range));
+  MlirValue dx = kilnSelect(b, below, kilnSubF(b, loV, v), kilnSubF(b, v, hiV));
+  MlirValue n = kilnArith1(b, "math.floor", kilnDivF(b, dx, range));
+  MlirValue r = kilnSubF(b, dx, kilnMulF(b, n, range));
   MlirValue half = kilnArith1(
-      b, "math.floor", mul(b, n, fc(b, t, 0.5))); /* n even: n == 2*half */
-  MlirValue even = kilnCmpF(b, "oeq", n, mul(b, half, fc(b, t, 2)));
-  MlirValue fromLo = add(b, loV, r), fromHi = sub(b, hiV, r);
+      b, "math.floor", kilnMulF(b, n, fc(b, t, 0.5))); /* n even: n == 2*half */
+  MlirValue even = kilnCmpF(b, "oeq", n, kilnMulF(b, half, fc(b, t, 2)));
+  MlirValue fromLo = kilnAddF(b, loV, r), fromHi = kilnSubF(b, hiV, r);
   MlirValue low = kilnSelect(b, even, fromLo, fromHi);
   MlirValue high = kilnSelect(b, even, fromHi, fromLo);
   return kilnSelect(b, below, low, kilnSelect(b, above, high, v));
@@ -148,10 +127,12 @@ static MlirValue gridCoordinate(KilnBuilder *b, const GridSample *g,
   double len = (double)size;
   MlirValue one = fc(b, t, 1), c;
   if (g->alignCorners) /* (n + 1) / 2 * (size - 1) */
-    c = mul(b, divf(b, add(b, n, one), fc(b, t, 2)), fc(b, t, len - 1));
+    c = kilnMulF(b, kilnDivF(b, kilnAddF(b, n, one), fc(b, t, 2)),
+                 fc(b, t, len - 1));
   else /* ((n + 1) * size - 1) / 2 */
-    c = divf(b, sub(b, mul(b, add(b, n, one), fc(b, t, len)), one),
-             fc(b, t, 2));
+    c = kilnDivF(
+        b, kilnSubF(b, kilnMulF(b, kilnAddF(b, n, one), fc(b, t, len)), one),
+        fc(b, t, 2));
   if (g->mode == GRID_NEAREST)
     c = kilnArith1(b, "math.roundeven", c);
   double lo, hi;
@@ -182,22 +163,28 @@ static void cubicWeights(KilnBuilder *b, MlirType ty, MlirValue t,
                          MlirValue *w) {
   const double A = -0.75;
   MlirValue one = fc(b, ty, 1);
-  MlirValue d[4] = {add(b, t, one), t, sub(b, one, t), sub(b, fc(b, ty, 2), t)};
+  MlirValue d[4] = {kilnAddF(b, t, one), t, kilnSubF(b, one, t),
+                    kilnSubF(b, fc(b, ty, 2), t)};
   for (int k = 0; k < 4; ++k) {
     MlirValue x = d[k];
     if (k == 1 || k == 2) /* ((A+2)x - (A+3)) x² + 1 */
-      w[k] = add(b,
-                 mul(b, sub(b, mul(b, fc(b, ty, A + 2), x), fc(b, ty, A + 3)),
-                     mul(b, x, x)),
-                 one);
+      w[k] = kilnAddF(b,
+                      kilnMulF(b,
+                               kilnSubF(b, kilnMulF(b, fc(b, ty, A + 2), x),
+                                        fc(b, ty, A + 3)),
+                               kilnMulF(b, x, x)),
+                      one);
     else /* ((A x - 5A) x + 8A) x - 4A */
-      w[k] = sub(
+      w[k] = kilnSubF(
           b,
-          mul(b,
-              add(b,
-                  mul(b, sub(b, mul(b, fc(b, ty, A), x), fc(b, ty, 5 * A)), x),
-                  fc(b, ty, 8 * A)),
-              x),
+          kilnMulF(b,
+                   kilnAddF(b,
+                            kilnMulF(b,
+                                     kilnSubF(b, kilnMulF(b, fc(b, ty, A), x),
+                                              fc(b, ty, 5 * A)),
+                                     x),
+                            fc(b, ty, 8 * A)),
+                   x),
           fc(b, ty, 4 * A));
   }
 }
@@ -212,10 +199,10 @@ static void gridTaps(KilnBuilder *b, const GridSample *g, MlirValue c,
     return;
   }
   MlirValue fl = kilnArith1(b, "math.floor", c);
-  MlirValue frac = sub(b, c, fl);
+  MlirValue frac = kilnSubF(b, c, fl);
   if (g->mode == GRID_LINEAR) {
     taps->n = 2;
-    taps->weight[0] = sub(b, fc(b, t, 1), frac);
+    taps->weight[0] = kilnSubF(b, fc(b, t, 1), frac);
     taps->weight[1] = frac;
   } else {
     taps->n = 4;
@@ -223,7 +210,7 @@ static void gridTaps(KilnBuilder *b, const GridSample *g, MlirValue c,
   }
   int first = g->mode == GRID_CUBIC ? -1 : 0;
   for (int k = 0; k < taps->n; ++k)
-    taps->pos[k] = add(b, fl, fc(b, t, first + k));
+    taps->pos[k] = kilnAddF(b, fl, fc(b, t, first + k));
 }
 
 /* The index to read for tap position `p` on spatial axis `i`; ANDs into
@@ -278,7 +265,7 @@ static void gridSampleBody(KilnBuilder *b, const MlirValue *args,
       valid = andi(b, valid, taps[i].valid[k]);
       if (!mlirValueIsNull(taps[i].weight[k]))
         w = mlirValueIsNull(w) ? taps[i].weight[k]
-                               : mul(b, w, taps[i].weight[k]);
+                               : kilnMulF(b, w, taps[i].weight[k]);
     }
     MlirType calc = nearest ? g->outCalc : g->ct;
     MlirValue v = extractAs(b, g->x, g->rank, idx, calc);
@@ -290,7 +277,7 @@ static void gridSampleBody(KilnBuilder *b, const MlirValue *args,
       acc = v;
       break;
     }
-    acc = add(b, acc, mul(b, w, v));
+    acc = kilnAddF(b, acc, kilnMulF(b, w, v));
   }
   if (!nearest)
     acc =
@@ -301,8 +288,8 @@ static void gridSampleBody(KilnBuilder *b, const MlirValue *args,
 KilnLowerStatus kilnLowerNNGridSample(KilnLowerOp *l) {
   MlirValue x = kilnLowerOperand(l, 0), grid = kilnLowerOperand(l, 1);
   MlirType rt = kilnLowerResultType(l, 0);
-  int mode = choice(l, "mode", "linear", kGridModes);
-  int pad = choice(l, "padding_mode", "zeros", kGridPads);
+  int mode = kilnInferAttrChoice(&l->infer, "mode", "linear", kGridModes);
+  int pad = kilnInferAttrChoice(&l->infer, "padding_mode", "zeros", kGridPads);
   if (mode < 0 || pad < 0)
     return kilnLowerError(l, "has an unknown mode or padding_mode");
   MlirType gridElt = kilnElementType(grid), xElt = kilnElementType(x);
@@ -389,24 +376,25 @@ static MlirValue roiSample(KilnBuilder *b, const RoiBin *bin, MlirValue y,
     MlirValue atEnd = kilnCmpF(b, "oge", lo, last);
     lo = kilnSelect(b, atEnd, last, lo);
     p = kilnSelect(b, atEnd, last, p);
-    MlirValue hi = kilnSelect(b, atEnd, last, add(b, lo, one));
-    frac[a] = sub(b, p, lo);
+    MlirValue hi = kilnSelect(b, atEnd, last, kilnAddF(b, lo, one));
+    frac[a] = kilnSubF(b, p, lo);
     lowI[a] = clampIndex(b, lo, sizes[a]);
     highI[a] = clampIndex(b, hi, sizes[a]);
   }
   MlirValue ly = frac[0], lx = frac[1];
-  MlirValue hy = sub(b, one, ly), hx = sub(b, one, lx);
-  MlirValue wts[4] = {mul(b, hy, hx), mul(b, hy, lx), mul(b, ly, hx),
-                      mul(b, ly, lx)};
+  MlirValue hy = kilnSubF(b, one, ly), hx = kilnSubF(b, one, lx);
+  MlirValue wts[4] = {kilnMulF(b, hy, hx), kilnMulF(b, hy, lx),
+                      kilnMulF(b, ly, hx), kilnMulF(b, ly, lx)};
   MlirValue val = {NULL};
   for (int k = 0; k < 4; ++k) {
     MlirValue idx[4] = {bin->batchIdx, bin->chanIdx, k < 2 ? lowI[0] : highI[0],
                         k % 2 ? highI[1] : lowI[1]};
-    MlirValue v = mul(b, wts[k], extractAs(b, r->x, 4, idx, t));
+    MlirValue v = kilnMulF(b, wts[k], extractAs(b, r->x, 4, idx, t));
     if (mlirValueIsNull(val))
       val = v;
     else
-      val = r->max ? kilnArith2(b, "arith.maximumf", val, v) : add(b, val, v);
+      val = r->max ? kilnArith2(b, "arith.maximumf", val, v)
+                   : kilnAddF(b, val, v);
   }
   return kilnSelect(b, outside, zero, val);
 }
@@ -417,9 +405,9 @@ static MlirValue roiSampleCoord(KilnBuilder *b, MlirType t, MlirValue start,
                                 MlirValue binSize, MlirValue grid, MlirValue p,
                                 MlirValue i) {
   MlirValue pf = kilnConvertScalar(b, p, t, false);
-  MlirValue f = add(b, kilnConvertScalar(b, i, t, false), fc(b, t, 0.5));
-  return add(b, add(b, start, mul(b, pf, binSize)),
-             divf(b, mul(b, f, binSize), grid));
+  MlirValue f = kilnAddF(b, kilnConvertScalar(b, i, t, false), fc(b, t, 0.5));
+  return kilnAddF(b, kilnAddF(b, start, kilnMulF(b, pf, binSize)),
+                  kilnDivF(b, kilnMulF(b, f, binSize), grid));
 }
 
 typedef MlirValue (*LoopBodyFn)(KilnBuilder *b, MlirValue iv, MlirValue acc,
@@ -458,7 +446,8 @@ static MlirValue roiInner(KilnBuilder *b, MlirValue ix, MlirValue acc,
   MlirValue x =
       roiSampleCoord(b, t, bin->startW, bin->binW, bin->gridW, bin->pw, ix);
   MlirValue v = roiSample(b, bin, y, x);
-  return bin->r->max ? kilnArith2(b, "arith.maximumf", acc, v) : add(b, acc, v);
+  return bin->r->max ? kilnArith2(b, "arith.maximumf", acc, v)
+                     : kilnAddF(b, acc, v);
 }
 
 static MlirValue roiOuter(KilnBuilder *b, MlirValue iy, MlirValue acc,
@@ -490,15 +479,16 @@ static void roiAlignBody(KilnBuilder *b, const MlirValue *args,
   MlirValue coords[4];
   for (int k = 0; k < 4; ++k) {
     MlirValue idx[2] = {n, kilnConstIndex(b, k)};
-    MlirValue c = mul(b, extractAs(b, r->rois, 2, idx, t), fc(b, t, r->scale));
-    coords[k] = r->halfPixel ? sub(b, c, fc(b, t, 0.5)) : c;
+    MlirValue c =
+        kilnMulF(b, extractAs(b, r->rois, 2, idx, t), fc(b, t, r->scale));
+    coords[k] = r->halfPixel ? kilnSubF(b, c, fc(b, t, 0.5)) : c;
   }
   MlirValue batch = extractAs(b, r->batch, 1, &n, i64);
   batch = kilnArith2(b, "arith.maxsi", batch, kilnConstInt(b, i64, 0));
   batch = kilnArith2(b, "arith.minsi", batch,
                      kilnConstInt(b, i64, kilnDim(r->x, 0) - 1));
-  MlirValue roiW = sub(b, coords[2], coords[0]);
-  MlirValue roiH = sub(b, coords[3], coords[1]);
+  MlirValue roiW = kilnSubF(b, coords[2], coords[0]);
+  MlirValue roiH = kilnSubF(b, coords[3], coords[1]);
   if (!r->halfPixel) { /* legacy: rois at least one pixel */
     roiW = kilnArith2(b, "arith.maxnumf", roiW, fc(b, t, 1));
     roiH = kilnArith2(b, "arith.maxnumf", roiH, fc(b, t, 1));
@@ -511,8 +501,8 @@ static void roiAlignBody(KilnBuilder *b, const MlirValue *args,
       .pw = kilnLinalgIndex(b, 3),
       .startH = coords[1],
       .startW = coords[0],
-      .binH = divf(b, roiH, fc(b, t, (double)r->outH)),
-      .binW = divf(b, roiW, fc(b, t, (double)r->outW)),
+      .binH = kilnDivF(b, roiH, fc(b, t, (double)r->outH)),
+      .binW = kilnDivF(b, roiW, fc(b, t, (double)r->outW)),
   };
   bin.gridH = roiGrid(b, r, bin.binH);
   bin.gridW = roiGrid(b, r, bin.binW);
@@ -520,21 +510,21 @@ static void roiAlignBody(KilnBuilder *b, const MlirValue *args,
   MlirValue ub =
       kilnConvertScalar(b, bin.gridH, mlirIndexTypeGet(b->ctx), false);
   MlirValue acc = buildFor(b, ub, init, roiOuter, &bin);
-  MlirValue count = mul(b, bin.gridH, bin.gridW);
+  MlirValue count = kilnMulF(b, bin.gridH, bin.gridW);
   MlirValue zero = fc(b, t, 0);
   if (r->max) /* no samples: 0, as ONNX's reference */
     acc = kilnSelect(b, kilnCmpF(b, "ogt", count, zero), acc, zero);
   else
-    acc = divf(b, acc, kilnArith2(b, "arith.maxnumf", count, fc(b, t, 1)));
+    acc = kilnDivF(b, acc, kilnArith2(b, "arith.maxnumf", count, fc(b, t, 1)));
   yields[0] = kilnConvertScalar(b, acc, r->outElt, false);
 }
 
 KilnLowerStatus kilnLowerNNRoiAlign(KilnLowerOp *l) {
   MlirValue x = kilnLowerOperand(l, 0);
   MlirType rt = kilnLowerResultType(l, 0);
-  int mode = choice(l, "mode", "avg", kRoiModes);
-  int coord =
-      choice(l, "coordinate_transformation_mode", "half_pixel", kRoiCoords);
+  int mode = kilnInferAttrChoice(&l->infer, "mode", "avg", kRoiModes);
+  int coord = kilnInferAttrChoice(&l->infer, "coordinate_transformation_mode",
+                                  "half_pixel", kRoiCoords);
   if (mode < 0 || coord < 0)
     return kilnLowerError(l, "has an unknown mode or "
                              "coordinate_transformation_mode");

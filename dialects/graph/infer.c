@@ -164,3 +164,39 @@ MlirType kilnInferTensorType(intptr_t rank, const int64_t *shape,
   return mlirRankedTensorTypeGet(rank, shape, elementType,
                                  mlirAttributeGetNull());
 }
+
+int kilnInferAttrChoice(const KilnInferContext *c, const char *name,
+                        const char *dflt, const char *const *names) {
+  MlirStringRef s = kilnInferAttrString(c, name, dflt);
+  for (int i = 0; names[i]; ++i)
+    if (kilnStringRefEquals(s, names[i]))
+      return i;
+  return -1;
+}
+
+intptr_t kilnInferConstantFloats(const KilnInferContext *c, intptr_t i,
+                                 double *out, intptr_t cap) {
+  MlirValue v = kilnInferOperand(c, i);
+  if (mlirValueIsNull(v) || !mlirValueIsAOpResult(v))
+    return -1;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(def)),
+                           "graph.constant"))
+    return -1;
+  MlirAttribute value = mlirOperationGetAttributeByName(
+      def, mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsNull(value) || !mlirAttributeIsADenseElements(value))
+    return -1;
+  MlirType e = mlirShapedTypeGetElementType(mlirAttributeGetType(value));
+  if (!mlirTypeIsAF32(e) && !mlirTypeIsAF64(e))
+    return -1;
+  bool splat = mlirDenseElementsAttrIsSplat(value);
+  intptr_t n = mlirElementsAttrGetNumElements(value);
+  for (intptr_t k = 0; k < n && k < cap; ++k) {
+    intptr_t pos = splat ? 0 : k;
+    out[k] = mlirTypeIsAF32(e)
+                 ? mlirDenseElementsAttrGetFloatValue(value, pos)
+                 : mlirDenseElementsAttrGetDoubleValue(value, pos);
+  }
+  return n;
+}

@@ -55,6 +55,16 @@ MlirStringRef kilnInferAttrString(const KilnInferContext *c, const char *name,
 intptr_t kilnInferAttrInts(const KilnInferContext *c, const char *name,
                            int64_t *out, intptr_t cap);
 
+/// The index of the string attribute's value (or `dflt`) in the
+/// NULL-terminated `names`; -1 when it is none of them.
+int kilnInferAttrChoice(const KilnInferContext *c, const char *name,
+                        const char *dflt, const char *const *names);
+
+/// If operand `i` is defined by a graph.constant of f32 or f64, reads up to
+/// `cap` elements into `out` and returns its element count; -1 otherwise.
+intptr_t kilnInferConstantFloats(const KilnInferContext *c, intptr_t i,
+                                 double *out, intptr_t cap);
+
 /// If operand `i` is an integer (or i1) tensor known at compile time, reads
 /// up to `cap` elements (sign-extended) into `out` and returns how many it
 /// holds. Known values are graph.constant and small integer computations on

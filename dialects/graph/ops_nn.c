@@ -204,34 +204,6 @@ enum { POLICY_STRETCH, POLICY_NOT_LARGER, POLICY_NOT_SMALLER };
 static const char *const kAspectPolicy[] = {"stretch", "not_larger",
                                             "not_smaller", NULL};
 
-/* Like kilnInferConstantInts for f32/f64 constants (resize's scales). */
-static intptr_t constantFloats(const KilnInferContext *c, intptr_t i,
-                               float *out, intptr_t cap) {
-  MlirValue v = kilnInferOperand(c, i);
-  if (mlirValueIsNull(v) || !mlirValueIsAOpResult(v))
-    return -1;
-  MlirOperation def = mlirOpResultGetOwner(v);
-  if (!kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(def)),
-                           "graph.constant"))
-    return -1;
-  MlirAttribute value = mlirOperationGetAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
-  if (mlirAttributeIsNull(value) || !mlirAttributeIsADenseElements(value))
-    return -1;
-  MlirType e = elt(mlirAttributeGetType(value));
-  if (!mlirTypeIsAF32(e) && !mlirTypeIsAF64(e))
-    return -1;
-  bool splat = mlirDenseElementsAttrIsSplat(value);
-  intptr_t n = mlirElementsAttrGetNumElements(value);
-  for (intptr_t k = 0; k < n && k < cap; ++k) {
-    intptr_t pos = splat ? 0 : k;
-    out[k] = mlirTypeIsAF32(e)
-                 ? mlirDenseElementsAttrGetFloatValue(value, pos)
-                 : (float)mlirDenseElementsAttrGetDoubleValue(value, pos);
-  }
-  return n;
-}
-
 /* Reads resize's `axes` (default: all) into out; fails on an out-of-range
  * or repeated axis. */
 static MlirLogicalResult readResizeAxes(const KilnInferContext *c,
@@ -339,10 +311,15 @@ static MlirLogicalResult resizedDims(const KilnInferContext *c, MlirType x,
                                      const int64_t *axes, intptr_t n,
                                      bool useScales, int policy,
                                      int64_t *shape) {
+  double scales64[KILN_MAX_RANK];
   float scales[KILN_MAX_RANK];
   int64_t sizes[KILN_MAX_RANK];
-  intptr_t got = useScales ? constantFloats(c, 2, scales, KILN_MAX_RANK)
-                           : kilnInferConstantInts(c, 3, sizes, KILN_MAX_RANK);
+  intptr_t got = useScales
+                     ? kilnInferConstantFloats(c, 2, scales64, KILN_MAX_RANK)
+                     : kilnInferConstantInts(c, 3, sizes, KILN_MAX_RANK);
+  /* Shapes follow ONNX's float32 arithmetic on the scales. */
+  for (intptr_t i = 0; useScales && i < got && i < KILN_MAX_RANK; ++i)
+    scales[i] = (float)scales64[i];
   if (got != n) {
     for (intptr_t i = 0; i < n; ++i)
       shape[axes[i]] = dyn();
