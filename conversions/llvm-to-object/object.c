@@ -17,17 +17,6 @@
 #include "llvm-c/Core.h"
 #include "llvm-c/Transforms/PassBuilder.h"
 
-__attribute__((format(printf, 3, 4))) static void
-report(MlirStringCallback cb, void *ud, const char *fmt, ...) {
-  KilnStrBuf msg = {0};
-  va_list ap;
-  va_start(ap, fmt);
-  kilnStrBufAppendv(&msg, fmt, ap);
-  va_end(ap);
-  cb(mlirStringRefCreate(msg.data, msg.len), ud);
-  kilnStrBufDestroy(&msg);
-}
-
 static void stage(const KilnCompileOptions *o, const char *name) {
   if (o->onStage)
     o->onStage(name, o->stageUserData);
@@ -84,11 +73,12 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
   bool ok = callee && !LLVMIsDeclaration(callee) &&
             LLVMCountParamTypes(calleeType) == numArgs;
   if (!ok) {
-    report(err, errUd,
-           "the lowered module has no definition of %s taking %u memref "
-           "descriptors (one per input and output); was it lowered with "
-           "linalg-to-llvm-cpu?",
-           kilnStrBufGet(&ciface), numArgs);
+    kilnCompileReport(
+        err, errUd,
+        "the lowered module has no definition of %s taking %u memref "
+        "descriptors (one per input and output); was it lowered with "
+        "linalg-to-llvm-cpu?",
+        kilnStrBufGet(&ciface), numArgs);
     kilnStrBufDestroy(&ciface);
     return false;
   }
@@ -165,7 +155,7 @@ static bool optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, int level,
                      MlirStringCallback err, void *errUd) {
   char *why = NULL;
   if (LLVMVerifyModule(m, LLVMReturnStatusAction, &why)) {
-    report(err, errUd, "internal error: invalid LLVM IR: %s", why);
+    kilnCompileReport(err, errUd, "internal error: invalid LLVM IR: %s", why);
     LLVMDisposeMessage(why);
     return false;
   }
@@ -177,7 +167,7 @@ static bool optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, int level,
   LLVMDisposePassBuilderOptions(pbo);
   if (e) {
     char *msg = LLVMGetErrorMessage(e);
-    report(err, errUd, "LLVM optimization failed: %s", msg);
+    kilnCompileReport(err, errUd, "LLVM optimization failed: %s", msg);
     LLVMDisposeErrorMessage(msg);
     return false;
   }
@@ -200,7 +190,7 @@ static bool emit(LLVMModuleRef m, LLVMTargetMachineRef tm, KilnCompileEmit kind,
           tm, m,
           kind == KILN_COMPILE_EMIT_ASM ? LLVMAssemblyFile : LLVMObjectFile,
           &why, &buf)) {
-    report(err, errUd, "code generation failed: %s", why ? why : "");
+    kilnCompileReport(err, errUd, "code generation failed: %s", why ? why : "");
     LLVMDisposeMessage(why);
     return false;
   }
@@ -223,9 +213,10 @@ kilnCompileToObject(MlirModule module, const KilnCompileOptions *options,
   LLVMTargetMachineRef tm = NULL;
   bool ok = false;
   if (!m) {
-    report(errorCallback, errorUserData,
-           "cannot translate the module to LLVM IR (is it fully lowered to "
-           "the LLVM dialect?)");
+    kilnCompileReport(
+        errorCallback, errorUserData,
+        "cannot translate the module to LLVM IR (is it fully lowered to "
+        "the LLVM dialect?)");
     goto out;
   }
   tm = kilnTargetCreateMachine(target);

@@ -82,8 +82,7 @@ struct KilnTarget {
   LLVMTargetRef llvmTarget;
 };
 
-__attribute__((format(printf, 3, 4))) static void
-report(MlirStringCallback cb, void *ud, const char *fmt, ...) {
+void kilnCompileReport(MlirStringCallback cb, void *ud, const char *fmt, ...) {
   KilnStrBuf msg = {0};
   va_list ap;
   va_start(ap, fmt);
@@ -139,10 +138,10 @@ static char *resolveTriple(const char *name, const char **defaultCPU,
     raw = "x86_64-unknown-linux-gnu";
     *defaultCPU = "x86-64-v3";
   } else if (!*name || strchr(name, ' ')) {
-    report(cb, ud,
-           "--target='%s': expected host, x86-64-v3, "
-           "aarch64-linux-gnu or an LLVM triple",
-           name);
+    kilnCompileReport(cb, ud,
+                      "--target='%s': expected host, x86-64-v3, "
+                      "aarch64-linux-gnu or an LLVM triple",
+                      name);
     return NULL;
   }
   char *llvmOwned =
@@ -156,11 +155,12 @@ static char *resolveTriple(const char *name, const char **defaultCPU,
     kilnStrBufAppendf(&shown, "'%s'", name);
     if (strcmp(name, triple))
       kilnStrBufAppendf(&shown, " (%s)", triple);
-    report(cb, ud,
-           "--target=%s: only x86_64 and aarch64 Linux targets are supported "
-           "(host, x86-64-v3, aarch64-linux-gnu or a triple like "
-           "x86_64-unknown-linux-gnu)",
-           kilnStrBufGet(&shown));
+    kilnCompileReport(
+        cb, ud,
+        "--target=%s: only x86_64 and aarch64 Linux targets are supported "
+        "(host, x86-64-v3, aarch64-linux-gnu or a triple like "
+        "x86_64-unknown-linux-gnu)",
+        kilnStrBufGet(&shown));
     kilnStrBufDestroy(&shown);
     free(triple);
     return NULL;
@@ -178,10 +178,11 @@ static bool resolveCPU(KilnTarget *t, const char *requested,
   const char *cpu = requested ? requested : defaultCPU;
   if (!cpu || !strcmp(cpu, "native")) {
     if (!t->hostArch) {
-      report(cb, ud,
-             "--cpu=native: the host CPU cannot run code for '%s'; name a "
-             "CPU for that architecture",
-             t->triple);
+      kilnCompileReport(
+          cb, ud,
+          "--cpu=native: the host CPU cannot run code for '%s'; name a "
+          "CPU for that architecture",
+          t->triple);
       return false;
     }
     char *name = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
@@ -196,8 +197,9 @@ static bool resolveCPU(KilnTarget *t, const char *requested,
   if (!inList(list, cpu)) {
     KilnStrBuf known = {0};
     appendList(&known, list);
-    report(cb, ud, "--cpu='%s': not a known CPU for %.*s (known: %s)", cpu,
-           (int)archLength(t->triple), t->triple, kilnStrBufGet(&known));
+    kilnCompileReport(
+        cb, ud, "--cpu='%s': not a known CPU for %.*s (known: %s)", cpu,
+        (int)archLength(t->triple), t->triple, kilnStrBufGet(&known));
     kilnStrBufDestroy(&known);
     return false;
   }
@@ -209,8 +211,8 @@ static bool resolveCPU(KilnTarget *t, const char *requested,
 KilnTarget *kilnTargetCreate(const KilnTargetOptions *options,
                              MlirStringCallback errorCallback, void *userData) {
   if (options->optLevel < 0 || options->optLevel > 3) {
-    report(errorCallback, userData, "-O%d: expected -O0, -O1, -O2 or -O3",
-           options->optLevel);
+    kilnCompileReport(errorCallback, userData,
+                      "-O%d: expected -O0, -O1, -O2 or -O3", options->optLevel);
     return NULL;
   }
   kilnTargetInitializeLLVM();
@@ -226,8 +228,8 @@ KilnTarget *kilnTargetCreate(const KilnTargetOptions *options,
   t->optLevel = options->optLevel;
   char *why = NULL;
   if (LLVMGetTargetFromTriple(t->triple, &t->llvmTarget, &why)) {
-    report(errorCallback, userData, "--target: %s: %s", t->triple,
-           why ? why : "unknown target");
+    kilnCompileReport(errorCallback, userData, "--target: %s: %s", t->triple,
+                      why ? why : "unknown target");
     LLVMDisposeMessage(why);
     kilnTargetDestroy(t);
     return NULL;

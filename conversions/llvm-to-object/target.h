@@ -7,6 +7,11 @@
 
 /// Initializes LLVM's X86 and AArch64 back ends (once per process).
 void kilnTargetInitializeLLVM(void);
+
+/// Formats a message and hands it to `cb` (the compile API's error
+/// callback) in one piece.
+void kilnCompileReport(MlirStringCallback cb, void *ud, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /// The -O level, 0..3.
 int kilnTargetGetOptLevel(const KilnTarget *target);
 /// Creates a PIC target machine for `target`; dispose with
