@@ -170,7 +170,6 @@ static MlirValue lookThroughCast(MlirValue v) {
 static bool foldToConstants(KilnBuilder *b, MlirOperation op,
                             const MlirType *types, intptr_t n) {
   enum { kMax = KILN_GRAPH_EVAL_MAX_ELEMENTS };
-  int64_t values[kMax];
   MlirValue repl[8];
   if (n == 0 || n > 8)
     return false;
@@ -180,14 +179,17 @@ static bool foldToConstants(KilnBuilder *b, MlirOperation op,
         kilnNumElements(types[i]) > kMax)
       return false;
   }
-  for (intptr_t i = 0; i < n; ++i) {
-    intptr_t count =
-        kilnGraphEvalConstantInts(mlirOperationGetResult(op, i), values, kMax);
-    if (count != kilnNumElements(types[i]))
-      return false;
-  }
-  for (intptr_t i = 0; i < n; ++i) {
-    kilnGraphEvalConstantInts(mlirOperationGetResult(op, i), values, kMax);
+  /* Evaluate every result once; fold only when all are known. */
+  int64_t *values = malloc((size_t)n * kMax * sizeof(int64_t));
+  if (!values)
+    abort();
+  bool known = true;
+  for (intptr_t i = 0; i < n && known; ++i)
+    known = kilnGraphEvalConstantInts(mlirOperationGetResult(op, i),
+                                      values + i * kMax,
+                                      kMax) == kilnNumElements(types[i]);
+  for (intptr_t i = 0; i < n && known; ++i) {
+    const int64_t *v = values + i * kMax;
     MlirType elt = mlirShapedTypeGetElementType(types[i]);
     intptr_t count = kilnNumElements(types[i]);
     MlirAttribute *elts = malloc((count ? count : 1) * sizeof(MlirAttribute));
@@ -195,12 +197,15 @@ static bool foldToConstants(KilnBuilder *b, MlirOperation op,
       abort();
     for (intptr_t k = 0; k < count; ++k)
       elts[k] = mlirIntegerAttrGet(
-          elt, mlirIntegerTypeGetWidth(elt) == 1 ? values[k] != 0 : values[k]);
+          elt, mlirIntegerTypeGetWidth(elt) == 1 ? v[k] != 0 : v[k]);
     MlirNamedAttribute value = kilnNamedAttr(
         b->ctx, "value", mlirDenseElementsAttrGet(types[i], count, elts));
     free(elts);
     repl[i] = kilnBuildOp1(b, "graph.constant", types[i], 0, NULL, 1, &value);
   }
+  free(values);
+  if (!known)
+    return false;
   for (intptr_t i = 0; i < n; ++i) {
     MlirValue old = mlirOperationGetResult(op, i);
     mlirValueReplaceAllUsesOfWith(
