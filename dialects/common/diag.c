@@ -143,3 +143,19 @@ const char *kilnDiagnosticSeverityGetName(MlirDiagnosticSeverity severity) {
     return "error";
   }
 }
+
+void kilnStrBufAppendLocation(KilnStrBuf *buf, MlirLocation loc) {
+  KilnSourcePos pos;
+  if (mlirLocationIsAName(loc)) {
+    MlirStringRef name = mlirIdentifierStr(mlirLocationNameGetName(loc));
+    if (kilnLocationGetSourcePos(loc, &pos))
+      kilnStrBufAppendf(buf, "%.*s: ", (int)pos.file.length, pos.file.data);
+    kilnStrBufAppendf(buf, "%.*s", (int)name.length, name.data);
+  } else if (kilnLocationGetSourcePos(loc, &pos)) {
+    kilnStrBufAppendf(buf, "%.*s", (int)pos.file.length, pos.file.data);
+    if (pos.line != 0)
+      kilnStrBufAppendf(buf, ":%d:%d", pos.line, pos.col);
+  } else {
+    mlirLocationPrint(loc, kilnStrBufCallback, buf);
+  }
+}

@@ -47,6 +47,11 @@ const char *kilnDiagnosticSeverityGetName(MlirDiagnosticSeverity severity);
 /// Appends the textual form of a type / attribute to `buf`.
 void kilnStrBufAppendType(KilnStrBuf *buf, MlirType type);
 void kilnStrBufAppendAttribute(KilnStrBuf *buf, MlirAttribute attr);
+/// Appends where `loc` points, as Kiln's tools print it: `FILE: NODE` for
+/// importer locations (a NameLoc around FILE:0:0, see kiln/onnx.h),
+/// `FILE:LINE:COL` for text, `FILE` when the line is unknown, else MLIR's
+/// own form.
+void kilnStrBufAppendLocation(KilnStrBuf *buf, MlirLocation loc);
 
 /// Compares an MlirStringRef with a NUL-terminated string.
 int kilnStringRefEquals(MlirStringRef ref, const char *s);

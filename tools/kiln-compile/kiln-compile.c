@@ -88,23 +88,7 @@ static void printDiagnostic(MlirDiagnostic d) {
       kilnDiagnosticSeverityGetName(mlirDiagnosticGetSeverity(d));
   MlirLocation loc = mlirDiagnosticGetLocation(d);
   KilnStrBuf where = {0}, msg = {0};
-  if (mlirLocationIsAName(loc)) {
-    MlirStringRef name = mlirIdentifierStr(mlirLocationNameGetName(loc));
-    KilnSourcePos pos;
-    if (kilnLocationGetSourcePos(loc, &pos))
-      kilnStrBufAppendf(&where, "%.*s: ", (int)pos.file.length, pos.file.data);
-    kilnStrBufAppendf(&where, "%.*s", (int)name.length, name.data);
-  } else {
-    KilnSourcePos pos;
-    bool known = kilnLocationGetSourcePos(loc, &pos);
-    if (known && pos.line == 0)
-      kilnStrBufAppendf(&where, "%.*s", (int)pos.file.length, pos.file.data);
-    else if (known) /* a .mlir input: FILE:LINE:COL as compilers print */
-      kilnStrBufAppendf(&where, "%.*s:%d:%d", (int)pos.file.length,
-                        pos.file.data, pos.line, pos.col);
-    else
-      mlirLocationPrint(loc, kilnStrBufCallback, &where);
-  }
+  kilnStrBufAppendLocation(&where, loc);
   mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
   fprintf(stderr, "%s: %s: %s\n", kilnStrBufGet(&where), sevName,
           kilnStrBufGet(&msg));

@@ -62,28 +62,10 @@ static bool isUnsupportedMessage(const char *msg) {
   return containsWord(msg, "unsupported") || containsWord(msg, "not support");
 }
 
-/* `FILE: NODE` for importer locations (a NameLoc around FILE:0:0, see
- * kiln/onnx.h), as kiln-compile prints them; `FILE:LINE:COL` otherwise. */
-static void appendLocation(KilnStrBuf *where, MlirLocation loc) {
-  KilnSourcePos pos;
-  if (mlirLocationIsAName(loc)) {
-    MlirStringRef name = mlirIdentifierStr(mlirLocationNameGetName(loc));
-    if (kilnLocationGetSourcePos(loc, &pos))
-      kilnStrBufAppendf(where, "%.*s: ", (int)pos.file.length, pos.file.data);
-    kilnStrBufAppendf(where, "%.*s", (int)name.length, name.data);
-  } else if (kilnLocationGetSourcePos(loc, &pos)) {
-    kilnStrBufAppendf(where, "%.*s", (int)pos.file.length, pos.file.data);
-    if (pos.line != 0)
-      kilnStrBufAppendf(where, ":%d:%d", pos.line, pos.col);
-  } else {
-    mlirLocationPrint(loc, kilnStrBufCallback, where);
-  }
-}
-
 static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
   DiagState *st = userData;
   KilnStrBuf where = {0}, msg = {0};
-  appendLocation(&where, mlirDiagnosticGetLocation(d));
+  kilnStrBufAppendLocation(&where, mlirDiagnosticGetLocation(d));
   mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
   MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
   if (sev == MlirDiagnosticError) {
