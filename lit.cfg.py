@@ -21,3 +21,8 @@ config.substitutions.append(("%kiln_src", os.path.dirname(__file__)))
 config.substitutions.append(("%kiln_bin", config.kiln_tools_dir))
 if config.kiln_sanitize:
     config.available_features.add("asan")
+# Valgrind (a package scripts/setup.sh installs) runs the runtime's
+# memory-error tests in the release build.
+import shutil
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")

@@ -19,7 +19,8 @@ PACKAGES=(
   protobuf-c-compiler libprotobuf-c-dev libonnx-dev libonnx-testdata
   python3-onnx                        # makes ONNX models in lit tests
   python3-torch python3-torchvision   # real models (scripts/export_models.py)
-  time                                # GNU time: bench/import-memory.sh
+  time                                # GNU time: bench/*.sh
+  valgrind                            # runtime memory checks (test/runtime)
 )
 
 missing=()
