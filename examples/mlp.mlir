@@ -1,7 +1,7 @@
 // A two-layer perceptron in the graph dialect, as the ONNX importer will
-// produce it. scripts/demo.sh runs it through graph-verify, graph-cse,
-// canonicalize and graph-dce: the duplicated bias add is merged and the
-// unused branch removed.
+// produce it. `kiln-opt` with graph-verify, graph-cse,
+// canonicalize and graph-dce merges the duplicated bias add and removes the
+// unused branch (README.md, "Using kiln-opt").
 func.func @main_graph(%x: tensor<1x784xf32>) -> tensor<1x10xf32> {
   %w1 = "graph.constant"() {value = dense<0.01> : tensor<784x128xf32>} : () -> tensor<784x128xf32>
   %b1 = "graph.constant"() {value = dense<0.1> : tensor<128xf32>} : () -> tensor<128xf32>

@@ -50,6 +50,41 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
         "reconcile-unrealized-casts",
 };
 
+/* Graph optimization levels (docs/optimization-levels.md). Each level
+ * runs what the one below runs, then more; graph-verify first, so every
+ * pass sees a verified graph, and graph-dce last, so nothing a pass made
+ * dead reaches the lowering. */
+static const KilnPassInfo kGraphO0Pipeline = {
+    .argument = "graph-O0",
+    .summary = "Graph optimizations at -O0: none (verification only)",
+    .pipeline = "func.func(graph-verify)",
+};
+
+static const KilnPassInfo kGraphO1Pipeline = {
+    .argument = "graph-O1",
+    .summary = "Graph optimizations at -O1: merge duplicates, erase dead ops",
+    .pipeline = "func.func(graph-verify,graph-cse),graph-dce",
+};
+
+static const KilnPassInfo kGraphO2Pipeline = {
+    .argument = "graph-O2",
+    .summary = "Graph optimizations at -O2",
+    .pipeline = "func.func(graph-verify,graph-cse),graph-dce",
+};
+
+static const KilnPassInfo kGraphO3Pipeline = {
+    .argument = "graph-O3",
+    .summary = "Graph optimizations at -O3 (the tools' default)",
+    .pipeline = "func.func(graph-verify,graph-cse),graph-dce",
+};
+
+static const KilnPassInfo *const kGraphOptPipelines[] = {
+    &kGraphO0Pipeline, &kGraphO1Pipeline, &kGraphO2Pipeline, &kGraphO3Pipeline};
+
+const char *kilnGraphOptPipelineName(int level) {
+  return level >= 0 && level <= 3 ? kGraphOptPipelines[level]->argument : NULL;
+}
+
 static const KilnPassInfo kCpuPipeline = {
     .argument = "cpu",
     .summary = "Graph dialect to LLVM dialect for the host CPU",
@@ -69,6 +104,10 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnGraphDCEPass,
     &kilnGraphCSEPass,
     &kGraphCleanupPipeline,
+    &kGraphO0Pipeline,
+    &kGraphO1Pipeline,
+    &kGraphO2Pipeline,
+    &kGraphO3Pipeline,
     &kilnConvertGraphToLinalgPass,
     &kGraphToLinalgPipeline,
     &kilnEmitCInterfacePass,

@@ -33,6 +33,12 @@ conformance=pass
   --check test/onnx-backend/expected-pass.txt --strict \
   --report build/onnx-conformance.json --quiet \
   --markdown build/onnx-coverage.md || { conformance=fail; status=1; }
+echo "== ONNX execution conformance at -O0 (expected-pass tests only; the run above is the default -O3)"
+conformance_o0=pass
+/usr/bin/python3 test/onnx-backend/run.py -O0 --only-listed --quiet \
+  --kiln-run build/bin/kiln-run --strict \
+  --check test/onnx-backend/expected-pass.txt ||
+  { conformance_o0=fail; status=1; }
 echo "== ONNX execution conformance under ASan (expected-pass tests only)"
 conformance_asan=pass
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
@@ -51,8 +57,8 @@ count() {
 }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") ))
-# The coverage check and the two conformance checks count as one test each.
-for check in "$coverage" "$conformance" "$conformance_asan"; do
+# The coverage check and the three conformance checks count as one test each.
+for check in "$coverage" "$conformance" "$conformance_o0" "$conformance_asan"; do
   if [ "$check" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 [ "$failed" -eq 0 ] || status=1

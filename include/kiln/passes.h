@@ -72,6 +72,11 @@ const KilnPassInfo *kilnPassRegistryGetAt(intptr_t i);
 /// Looks a pass or named pipeline up by argument; NULL if not Kiln's.
 const KilnPassInfo *kilnPassRegistryLookup(MlirStringRef argument);
 
+/// The named pipeline of graph optimizations at -O`level`, "graph-O0" to
+/// "graph-O3" (a static string); NULL for a level outside 0..3. The tools
+/// run it between import and lowering.
+const char *kilnGraphOptPipelineName(int level);
+
 /// An upstream pass as listed by Debian's mlir-opt at build time.
 typedef struct KilnUpstreamPassInfo {
   const char *argument;

@@ -34,6 +34,7 @@ Typical uses:
          --markdown docs/onnx-coverage.md
   run.py --kiln-run build-asan/bin/kiln-run --asan --only-listed \\
          --check test/onnx-backend/expected-pass.txt
+  run.py -O0 --only-listed --check test/onnx-backend/expected-pass.txt
 """
 
 import argparse
@@ -134,6 +135,8 @@ def run_data_set(args, model, data_set):
         cmd += ["--expected", f]
     cmd += ["--rtol", repr(args.rtol), "--atol", repr(args.atol),
             "--threads", str(args.threads)]
+    if args.opt_level is not None:
+        cmd += [f"-O{args.opt_level}"]
     preexec = None if args.asan or not args.memory_mb else \
         limit_memory(args.memory_mb << 20)
     with tempfile.TemporaryDirectory(prefix="kiln-onnx-") as cwd:
@@ -328,6 +331,8 @@ def parse_args(argv):
     ap.add_argument("--threads", type=int, default=1,
                     help="kiln-run --threads (default 1: the jobs already "
                     "use the cores)")
+    ap.add_argument("-O", "--opt-level", type=int, choices=range(4),
+                    help="kiln-run -ON (default: kiln-run's own, -O3)")
     ap.add_argument("--rtol", type=float, default=RTOL)
     ap.add_argument("--atol", type=float, default=ATOL)
     ap.add_argument("--report", help="write a JSON report here")

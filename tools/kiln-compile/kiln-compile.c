@@ -1,7 +1,8 @@
 /* kiln-compile: compiles an ONNX model (or a .mlir module in the graph
  * dialect or linalg on tensors) ahead of time, by default to a model
  * library (model.so, the ABI of docs/kiln-compile.md); --emit stops at an
- * earlier stage and prints it. Stages: import, graph → linalg, linalg →
+ * earlier stage and prints it. Stages: import, graph optimizations at the
+ * -O level (the named pipeline graph-ON), graph → linalg, linalg →
  * LLVM dialect (the `cpu` pipeline's two halves), translation to LLVM IR,
  * LLVM optimization, code generation, link. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, fileno */
@@ -41,7 +42,8 @@ static void usage(FILE *out) {
       "\n"
       "  --emit=STAGE     graph | linalg | llvm-dialect (MLIR text),\n"
       "                   llvm-ir, asm, obj, lib (default: lib)\n"
-      "  -O0 .. -O3       optimization level (default -O3)\n"
+      "  -O0 .. -O3       optimization level: graph passes (the graph-ON\n"
+      "                   pipeline) and LLVM's level (default -O3)\n"
       "  --target=T       host (default), x86-64-v3, aarch64-linux-gnu, or\n"
       "                   an x86_64/aarch64 Linux LLVM triple\n"
       "  --cpu=NAME       CPU to tune and select instructions for: native\n"
@@ -547,6 +549,10 @@ static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
   bool ok = false;
   if (!mlirOperationVerify(op) ||
       mlirLogicalResultIsFailure(kilnGraphVerify(op)))
+    goto out;
+  progressBegin("optimize graph", progress);
+  if (!runPipeline(module, kilnGraphOptPipelineName(o->target.optLevel),
+                   o->timePasses))
     goto out;
   if (o->emit == kEmitGraph) {
     progressEnd(progress, true);

@@ -94,7 +94,8 @@ static void usage(FILE *out) {
           "[--expected NAME=FILE]...\n"
           "                [--rtol R] [--atol A] [--output-dir DIR] "
           "[--print-output]\n"
-          "                [--threads N] [--benchmark N] [--verbose]\n"
+          "                [-O0..-O3] [--threads N] [--benchmark N] "
+          "[--verbose]\n"
           "\n"
           "Compiles MODEL (.onnx, or .mlir in the graph dialect or linalg on\n"
           "tensors) for this CPU, or loads MODEL.so made by kiln-compile,\n"
@@ -108,6 +109,8 @@ static void usage(FILE *out) {
           "                        (defaults 1e-3 and 1e-7)\n"
           "  --output-dir DIR      write each output as DIR/NAME.npy\n"
           "  --print-output        print the outputs (big ones truncated)\n"
+          "  -O0 .. -O3            optimization level when compiling: graph\n"
+          "                        passes (graph-ON) and LLVM (default -O3)\n"
           "  --threads N           OpenMP threads (default: all cores)\n"
           "  --benchmark N         (.so models) after the checked run, time\n"
           "                        N more runs after a warm-up; print the\n"
@@ -170,7 +173,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
   if (!o->inputs || !o->expected)
     abort();
   int c;
-  while ((c = getopt_long(argc, argv, "hv", longOpts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "hvO:", longOpts, NULL)) != -1) {
     switch (c) {
     case kInput:
       parseTensorArg(optarg, &o->inputs[o->numInputs++]);
@@ -215,6 +218,13 @@ static int parseArgs(int argc, char **argv, Options *o) {
       o->benchmark = (int)n;
       break;
     }
+    case 'O':
+      if (optarg[0] < '0' || optarg[0] > '3' || optarg[1]) {
+        kilnRunError("-O%s: expected -O0, -O1, -O2 or -O3", optarg);
+        return kExitUsage;
+      }
+      o->optLevel = optarg[0] - '0';
+      break;
     case 'v':
       o->verbose = true;
       break;
@@ -681,22 +691,26 @@ static void appendError(MlirStringRef s, void *userData) {
   kilnStrBufAppend(userData, s.data, s.length);
 }
 
-/* Lowers `module` with the `cpu` pipeline; -1 on success, else the exit
- * code. */
-static int lower(MlirContext ctx, MlirModule module, const DiagState *diags) {
+/* Optimizes `module` at -O`level` (graph-ON) and lowers it with the `cpu`
+ * pipeline; -1 on success, else the exit code. */
+static int lower(MlirContext ctx, MlirModule module, int level,
+                 const DiagState *diags) {
   MlirPassManager pm = mlirPassManagerCreate(ctx);
-  KilnStrBuf err = {0};
+  KilnStrBuf err = {0}, pipeline = {0};
+  kilnStrBufAppendf(&pipeline, "%s,cpu", kilnGraphOptPipelineName(level));
   int rc = -1;
   if (mlirLogicalResultIsFailure(kilnPipelineAppend(
           mlirPassManagerGetAsOpPassManager(pm),
           mlirStringRefCreateFromCString("builtin.module"),
-          mlirStringRefCreateFromCString("cpu"), appendError, &err))) {
+          mlirStringRefCreateFromCString(kilnStrBufGet(&pipeline)), appendError,
+          &err))) {
     kilnRunError("cannot build the cpu pipeline: %s", kilnStrBufGet(&err));
     rc = kExitCompile;
   } else if (mlirLogicalResultIsFailure(
                  mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)))) {
     rc = compileFailure(diags);
   }
+  kilnStrBufDestroy(&pipeline);
   kilnStrBufDestroy(&err);
   mlirPassManagerDestroy(pm);
   return rc;
@@ -783,7 +797,7 @@ static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
   if (!createOutputs(sig, outputs))
     goto out;
   double t0 = nowSeconds();
-  if ((rc = lower(ctx, module, diags)) >= 0)
+  if ((rc = lower(ctx, module, o->optLevel < 0 ? 3 : o->optLevel, diags)) >= 0)
     goto out;
   double t1 = nowSeconds();
   rc = kExitCompile;
@@ -856,14 +870,19 @@ static int unreadableDataExit(const Options *o) {
 }
 
 int main(int argc, char **argv) {
-  Options o = {.rtol = 1e-3, .atol = 1e-7};
+  Options o = {.rtol = 1e-3, .atol = 1e-7, .optLevel = -1};
   int rc = parseArgs(argc, argv, &o);
   if (rc < 0 && !modelIsReadable(o.model))
     rc = kExitUsage;
   if (rc < 0 && (!loadTensors(o.inputs, o.numInputs, "input") ||
                  !loadTensors(o.expected, o.numExpected, "expected output")))
     rc = unreadableDataExit(&o);
-  if (rc < 0 && kilnRunIsLibrary(o.model)) {
+  if (rc < 0 && kilnRunIsLibrary(o.model) && o.optLevel >= 0) {
+    kilnRunError("-O%d: a model library is already compiled (give -O to "
+                 "kiln-compile)",
+                 o.optLevel);
+    rc = kExitUsage;
+  } else if (rc < 0 && kilnRunIsLibrary(o.model)) {
     rc = kilnRunLibrary(&o);
   } else if (rc < 0 && o.benchmark) {
     kilnRunError("--benchmark needs a compiled model (.so from "

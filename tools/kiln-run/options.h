@@ -37,6 +37,7 @@ typedef struct Options {
   bool printOutput, verbose;
   int threads;   /* 0: OpenMP's default */
   int benchmark; /* timed runs after the checked one; 0: none */
+  int optLevel;  /* -O0..-O3 (graph-ON before lowering); -1: not given */
 } Options;
 
 /// Prints "kiln-run: error: " and the formatted message to stderr.
