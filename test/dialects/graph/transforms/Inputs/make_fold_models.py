@@ -1,10 +1,12 @@
 """Makes the ONNX models, inputs and expected outputs of the numerical
 tests of graph-fold-constants and graph-fold-batchnorm.
 
-usage: make_fold_models.py {constants|batchnorm} OUTDIR
+usage: make_fold_models.py {constants|batchnorm|ops} OUTDIR
 
 Writes OUTDIR/model.onnx, OUTDIR/NAME.npy per input and
-OUTDIR/NAME.expected.npy per output (computed with numpy/torch)."""
+OUTDIR/NAME.expected.npy per output (computed with numpy/torch); for
+`ops`, OUTDIR/model.mlir (one result per float op graph-fold-constants
+evaluates, each added to the zero input x) and OUTDIR/x.npy."""
 import os
 import sys
 
@@ -145,8 +147,45 @@ def batchnorm_model():
     return graph, {"x": x, "z": z}, outs
 
 
+UNARY = ["sqrt", "exp", "log", "reciprocal", "sigmoid", "neg", "abs", "relu",
+         "floor", "ceil"]
+BINARY = ["add", "sub", "mul", "div", "pow", "min", "max"]
+
+
+def ops_model(outdir):
+    """Graph IR (the test input) with every float op on constants."""
+    a = rng.uniform(0.1, 4, 64).astype(np.float32)
+    b = rng.uniform(-2, 2, 64).astype(np.float32)
+    t = "tensor<64xf32>"
+
+    def dense(v):
+        return "dense<[%s]> : %s" % (", ".join("%.9e" % x for x in v), t)
+    lines = ['  %%a = "graph.constant"() {value = %s} : () -> %s' % (dense(a), t),
+             '  %%b = "graph.constant"() {value = %s} : () -> %s' % (dense(b), t)]
+    ops = [(u, ["%a" if u in ("sqrt", "log", "reciprocal") else "%b"])
+           for u in UNARY] + [(o, ["%a", "%b"]) for o in BINARY]
+    results = []
+    for i, (op, args) in enumerate(ops):
+        types = ", ".join([t] * len(args))
+        lines.append('  %%v%d = "graph.%s"(%s) : (%s) -> %s'
+                     % (i, op, ", ".join(args), types, t))
+        lines.append('  %%r%d = "graph.add"(%%x, %%v%d) : (%s, %s) -> %s'
+                     % (i, i, t, t, t))
+        results.append("%%r%d" % i)
+    all_types = ", ".join([t] * len(results))
+    text = ("func.func @main(%%x: %s) -> (%s) {\n%s\n  return %s : %s\n}\n"
+            % (t, all_types, "\n".join(lines), ", ".join(results), all_types))
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "model.mlir"), "w") as f:
+        f.write(text)
+    np.save(os.path.join(outdir, "x.npy"), np.zeros(64, np.float32))
+
+
 def main():
     kind, outdir = sys.argv[1], sys.argv[2]
+    if kind == "ops":
+        ops_model(outdir)
+        return
     graph, inputs, outputs = {"constants": constants_model,
                               "batchnorm": batchnorm_model}[kind]()
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
