@@ -13,6 +13,8 @@
 extern const KilnPassInfo kilnGraphVerifyPass;
 extern const KilnPassInfo kilnGraphDCEPass;
 extern const KilnPassInfo kilnGraphCSEPass;
+extern const KilnPassInfo kilnGraphFoldConstantsPass;
+extern const KilnPassInfo kilnGraphFoldBatchNormPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
 extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
@@ -103,6 +105,8 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnGraphVerifyPass,
     &kilnGraphDCEPass,
     &kilnGraphCSEPass,
+    &kilnGraphFoldConstantsPass,
+    &kilnGraphFoldBatchNormPass,
     &kGraphCleanupPipeline,
     &kGraphO0Pipeline,
     &kGraphO1Pipeline,

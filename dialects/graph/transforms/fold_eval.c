@@ -1,0 +1,684 @@
+/* The graph-op evaluator of graph-fold-constants (see fold_eval.h).
+ *
+ * Every evaluator writes the op's result, whose static shape is already in
+ * `out`, from inputs in ONNX operand order. Broadcasting and index
+ * arithmetic go through offsets computed per result element: slower than
+ * strided loops, but folding is bounded by max-elements and runs once. */
+#include "dialects/graph/transforms/fold_eval.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "dialects/common/diag.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+typedef bool (*EvalFn)(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
+                       KilnFoldTensor *out);
+
+static int64_t intAttr(MlirOperation op, const char *name, int64_t dflt) {
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return dflt;
+  return mlirIntegerAttrGetValueInt(a);
+}
+
+static bool present(const KilnFoldTensor *in, intptr_t nIn, intptr_t k) {
+  return k < nIn && in[k].data != NULL;
+}
+
+intptr_t kilnFoldPositionalOperands(MlirOperation op, MlirValue *out,
+                                    intptr_t cap) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  MlirAttribute seg = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("operandSegmentSizes"));
+  if (mlirAttributeIsNull(seg) || !mlirAttributeIsADenseI32Array(seg)) {
+    if (n > cap)
+      return -1;
+    for (intptr_t i = 0; i < n; ++i)
+      out[i] = mlirOperationGetOperand(op, i);
+    return n;
+  }
+  intptr_t numSegs = mlirDenseArrayGetNumElements(seg), flat = 0;
+  if (numSegs > cap)
+    return -1;
+  for (intptr_t i = 0; i < numSegs; ++i) {
+    int32_t count = mlirDenseI32ArrayGetElement(seg, i);
+    if (count < 0 || count > 1 || flat + count > n)
+      return -1; /* variadic segments: not evaluated */
+    out[i] = count ? mlirOperationGetOperand(op, flat) : (MlirValue){NULL};
+    flat += count;
+  }
+  return flat == n ? numSegs : -1;
+}
+
+/*===--------------------------------------------------------------------===*
+ * Broadcasting
+ *===--------------------------------------------------------------------===*/
+
+/* Strides of `in` per dim of `out` (0 where `in` broadcasts); false if
+ * `in` does not broadcast to `out`. */
+static bool broadcastStrides(const KilnFoldTensor *in,
+                             const KilnFoldTensor *out, intptr_t *strides) {
+  if (in->rank > out->rank)
+    return false;
+  intptr_t stride = 1;
+  for (intptr_t d = out->rank - 1; d >= 0; --d) {
+    intptr_t di = d - (out->rank - in->rank);
+    if (di < 0) {
+      strides[d] = 0;
+      continue;
+    }
+    int64_t s = in->shape[di];
+    if (s != 1 && s != out->shape[d])
+      return false;
+    strides[d] = s == 1 ? 0 : stride;
+    stride *= (intptr_t)s;
+  }
+  return true;
+}
+
+/* The offset in a tensor with `strides` of element `linear` of `out`. */
+static intptr_t offsetOf(const KilnFoldTensor *out, const intptr_t *strides,
+                         intptr_t linear) {
+  intptr_t offset = 0;
+  for (intptr_t d = out->rank - 1; d >= 0; --d) {
+    intptr_t dim = (intptr_t)out->shape[d];
+    offset += (linear % dim) * strides[d];
+    linear /= dim;
+  }
+  return offset;
+}
+
+/*===--------------------------------------------------------------------===*
+ * Elementwise
+ *===--------------------------------------------------------------------===*/
+
+typedef enum Kind {
+  K_ADD,
+  K_SUB,
+  K_MUL,
+  K_DIV,
+  K_POW,
+  K_MIN,
+  K_MAX,
+  K_EQUAL,
+  K_LESS,
+  K_GREATER,
+  K_LESS_EQUAL,
+  K_GREATER_EQUAL,
+  K_NEG,
+  K_ABS,
+  K_SQRT,
+  K_RECIPROCAL,
+  K_EXP,
+  K_LOG,
+  K_RELU,
+  K_SIGMOID,
+  K_FLOOR,
+  K_CEIL,
+} Kind;
+
+static bool isCompare(Kind k) { return k >= K_EQUAL && k <= K_GREATER_EQUAL; }
+
+static bool compare(Kind k, double a, double b) {
+  switch (k) {
+  case K_EQUAL:
+    return a == b;
+  case K_LESS:
+    return a < b;
+  case K_GREATER:
+    return a > b;
+  case K_LESS_EQUAL:
+    return a <= b;
+  default:
+    return a >= b;
+  }
+}
+
+static bool compareInt(Kind k, int64_t a, int64_t b) {
+  switch (k) {
+  case K_EQUAL:
+    return a == b;
+  case K_LESS:
+    return a < b;
+  case K_GREATER:
+    return a > b;
+  case K_LESS_EQUAL:
+    return a <= b;
+  default:
+    return a >= b;
+  }
+}
+
+/* One float element in single precision (f32, f16, bf16: the lowering
+ * extends the small types to f32). */
+static float floatOp(Kind k, float a, float b) {
+  switch (k) {
+  case K_ADD:
+    return a + b;
+  case K_SUB:
+    return a - b;
+  case K_MUL:
+    return a * b;
+  case K_DIV:
+    return a / b;
+  case K_POW:
+    return powf(a, b);
+  case K_MIN:
+    return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
+  case K_MAX:
+    return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+  case K_NEG:
+    return -a;
+  case K_ABS:
+    return fabsf(a);
+  case K_SQRT:
+    return sqrtf(a);
+  case K_RECIPROCAL:
+    return 1.0f / a;
+  case K_EXP:
+    return expf(a);
+  case K_LOG:
+    return logf(a);
+  case K_RELU:
+    return a < 0 ? 0.0f : a;
+  case K_SIGMOID:
+    return 1.0f / (1.0f + expf(-a));
+  case K_FLOOR:
+    return floorf(a);
+  default:
+    return ceilf(a);
+  }
+}
+
+static double doubleOp(Kind k, double a, double b) {
+  switch (k) {
+  case K_ADD:
+    return a + b;
+  case K_SUB:
+    return a - b;
+  case K_MUL:
+    return a * b;
+  case K_DIV:
+    return a / b;
+  case K_POW:
+    return pow(a, b);
+  case K_MIN:
+    return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
+  case K_MAX:
+    return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+  case K_NEG:
+    return -a;
+  case K_ABS:
+    return fabs(a);
+  case K_SQRT:
+    return sqrt(a);
+  case K_RECIPROCAL:
+    return 1.0 / a;
+  case K_EXP:
+    return exp(a);
+  case K_LOG:
+    return log(a);
+  case K_RELU:
+    return a < 0 ? 0.0 : a;
+  case K_SIGMOID:
+    return 1.0 / (1.0 + exp(-a));
+  case K_FLOOR:
+    return floor(a);
+  default:
+    return ceil(a);
+  }
+}
+
+/* One integer element (values already wrapped to the operand type); false
+ * where the lowering's result is undefined or the op takes floats only. */
+static bool intOp(Kind k, int64_t a, int64_t b, int64_t *r) {
+  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+  switch (k) {
+  case K_ADD:
+    *r = (int64_t)(ua + ub);
+    return true;
+  case K_SUB:
+    *r = (int64_t)(ua - ub);
+    return true;
+  case K_MUL:
+    *r = (int64_t)(ua * ub);
+    return true;
+  case K_DIV:
+    if (b == 0 || (a == INT64_MIN && b == -1))
+      return false;
+    *r = a / b;
+    return true;
+  case K_MIN:
+    *r = a < b ? a : b;
+    return true;
+  case K_MAX:
+    *r = a > b ? a : b;
+    return true;
+  case K_NEG:
+    *r = (int64_t)(0 - ua);
+    return true;
+  case K_ABS:
+    *r = a < 0 ? (int64_t)(0 - ua) : a;
+    return true;
+  case K_RELU:
+    *r = a < 0 ? 0 : a;
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* An elementwise op of arity 1 or 2 over operands of one element type
+ * (pow's exponent may differ: it is converted to the base's type). */
+static bool evalElementwise(Kind k, int arity, const KilnFoldTensor *in,
+                            intptr_t nIn, KilnFoldTensor *out) {
+  if (nIn != arity || !present(in, nIn, 0) ||
+      (arity == 2 && !present(in, nIn, 1)))
+    return false;
+  const KilnFoldTensor *a = &in[0], *b = arity == 2 ? &in[1] : &in[0];
+  MlirType elt = a->elt;
+  bool f64 = mlirTypeIsAF64(elt);
+  /* Mixed operand types only for pow with a float base; integers of 64
+   * unsigned bits do not fit the signed slot arithmetic. */
+  if ((!mlirTypeEqual(a->elt, b->elt) && (k != K_POW || !a->isFloat)) ||
+      (!a->isFloat && mlirIntegerTypeIsUnsigned(elt) &&
+       mlirIntegerTypeGetWidth(elt) == 64))
+    return false;
+  if (isCompare(k) ? mlirIntegerTypeGetWidth(out->elt) != 1
+                   : !mlirTypeEqual(out->elt, elt))
+    return false;
+  intptr_t sa[KILN_MAX_RANK], sb[KILN_MAX_RANK];
+  if (!broadcastStrides(a, out, sa) || !broadcastStrides(b, out, sb))
+    return false;
+  for (intptr_t i = 0; i < out->n; ++i) {
+    KilnFoldSlot x = a->data[offsetOf(out, sa, i)];
+    KilnFoldSlot y = b->data[offsetOf(out, sb, i)];
+    if (k == K_POW && !b->isFloat)
+      y.f = (double)y.i; /* sitofp of the exponent */
+    if (isCompare(k)) {
+      out->data[i].i =
+          a->isFloat ? compare(k, x.f, y.f) : compareInt(k, x.i, y.i);
+    } else if (a->isFloat) {
+      double v = f64 ? doubleOp(k, x.f, y.f)
+                     : (double)floatOp(k, (float)x.f, (float)y.f);
+      out->data[i].f = kilnFoldRoundFloat(elt, v);
+    } else {
+      int64_t r;
+      if (!intOp(k, x.i, y.i, &r))
+        return false;
+      out->data[i].i = kilnFoldWrapInt(elt, r);
+    }
+  }
+  return true;
+}
+
+#define EW(fn, kind, arity)                                                    \
+  static bool fn(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,     \
+                 KilnFoldTensor *out) {                                        \
+    (void)op;                                                                  \
+    return evalElementwise(kind, arity, in, nIn, out);                         \
+  }
+EW(evalAdd, K_ADD, 2)
+EW(evalSub, K_SUB, 2)
+EW(evalMul, K_MUL, 2)
+EW(evalDiv, K_DIV, 2)
+EW(evalPow, K_POW, 2)
+EW(evalMin, K_MIN, 2)
+EW(evalMax, K_MAX, 2)
+EW(evalEqual, K_EQUAL, 2)
+EW(evalLess, K_LESS, 2)
+EW(evalGreater, K_GREATER, 2)
+EW(evalLessEqual, K_LESS_EQUAL, 2)
+EW(evalGreaterEqual, K_GREATER_EQUAL, 2)
+EW(evalNeg, K_NEG, 1)
+EW(evalAbs, K_ABS, 1)
+EW(evalSqrt, K_SQRT, 1)
+EW(evalReciprocal, K_RECIPROCAL, 1)
+EW(evalExp, K_EXP, 1)
+EW(evalLog, K_LOG, 1)
+EW(evalRelu, K_RELU, 1)
+EW(evalSigmoid, K_SIGMOID, 1)
+EW(evalFloor, K_FLOOR, 1)
+EW(evalCeil, K_CEIL, 1)
+#undef EW
+
+/* ONNX Cast, as kilnConvertScalar lowers it: float to float rounds, to i1
+ * is "non-zero", float to integer truncates toward zero (not evaluated
+ * outside the target's range, where fptosi/fptoui give poison), integers
+ * wrap, bool and unsigned integers convert as unsigned. */
+static bool evalCast(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
+                     KilnFoldTensor *out) {
+  (void)op;
+  if (nIn != 1 || !present(in, nIn, 0) || in[0].n != out->n)
+    return false;
+  const KilnFoldTensor *a = &in[0];
+  MlirType to = out->elt;
+  bool toBool = !out->isFloat && mlirIntegerTypeGetWidth(to) == 1;
+  for (intptr_t i = 0; i < out->n; ++i) {
+    KilnFoldSlot x = a->data[i];
+    if (toBool) {
+      out->data[i].i = a->isFloat ? x.f != 0 || isnan(x.f) : x.i != 0;
+    } else if (out->isFloat) {
+      /* Integers convert straight to the target type (one rounding). */
+      bool u = mlirIntegerTypeIsUnsigned(a->elt);
+      double v = a->isFloat ? x.f
+                 : !mlirTypeIsAF64(to)
+                     ? (u ? (double)(float)(uint64_t)x.i : (double)(float)x.i)
+                 : u ? (double)(uint64_t)x.i
+                     : (double)x.i;
+      out->data[i].f = kilnFoldRoundFloat(to, v);
+    } else if (a->isFloat) {
+      unsigned w = mlirIntegerTypeGetWidth(to);
+      bool u = mlirIntegerTypeIsUnsigned(to);
+      double t = trunc(x.f);
+      double lo = u ? 0 : -ldexp(1, (int)w - 1);
+      double hi = u ? ldexp(1, (int)w) : ldexp(1, (int)w - 1);
+      if (!(t >= lo && t < hi) || (u && w == 64))
+        return false;
+      out->data[i].i = (int64_t)t;
+    } else {
+      out->data[i].i = kilnFoldWrapInt(to, x.i);
+    }
+  }
+  return true;
+}
+
+static bool evalWhere(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
+                      KilnFoldTensor *out) {
+  (void)op;
+  if (nIn != 3 || !present(in, nIn, 0) || !present(in, nIn, 1) ||
+      !present(in, nIn, 2) || !mlirTypeEqual(in[1].elt, out->elt) ||
+      !mlirTypeEqual(in[2].elt, out->elt))
+    return false;
+  intptr_t sc[KILN_MAX_RANK], sx[KILN_MAX_RANK], sy[KILN_MAX_RANK];
+  if (!broadcastStrides(&in[0], out, sc) ||
+      !broadcastStrides(&in[1], out, sx) || !broadcastStrides(&in[2], out, sy))
+    return false;
+  for (intptr_t i = 0; i < out->n; ++i)
+    out->data[i] = in[0].data[offsetOf(out, sc, i)].i
+                       ? in[1].data[offsetOf(out, sx, i)]
+                       : in[2].data[offsetOf(out, sy, i)];
+  return true;
+}
+
+/*===--------------------------------------------------------------------===*
+ * Data movement
+ *===--------------------------------------------------------------------===*/
+
+/* identity, reshape, flatten, squeeze, unsqueeze: the values in order. */
+static bool evalReshapeLike(MlirOperation op, const KilnFoldTensor *in,
+                            intptr_t nIn, KilnFoldTensor *out) {
+  (void)op;
+  if (!present(in, nIn, 0) || in[0].n != out->n ||
+      !mlirTypeEqual(in[0].elt, out->elt))
+    return false;
+  memcpy(out->data, in[0].data, (size_t)out->n * sizeof(KilnFoldSlot));
+  return true;
+}
+
+/* Same as an input of the same element type: expand (broadcast) and the
+ * broadcast half of tile. */
+static bool evalExpand(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
+                       KilnFoldTensor *out) {
+  (void)op;
+  intptr_t s[KILN_MAX_RANK];
+  if (!present(in, nIn, 0) || !mlirTypeEqual(in[0].elt, out->elt) ||
+      !broadcastStrides(&in[0], out, s))
+    return false;
+  for (intptr_t i = 0; i < out->n; ++i)
+    out->data[i] = in[0].data[offsetOf(out, s, i)];
+  return true;
+}
+
+static bool evalTile(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
+                     KilnFoldTensor *out) {
+  (void)op;
+  const KilnFoldTensor *a = &in[0];
+  if (!present(in, nIn, 0) || a->rank != out->rank ||
+      !mlirTypeEqual(a->elt, out->elt))
+    return false;
+  for (intptr_t d = 0; d < a->rank; ++d)
+    if (a->shape[d] == 0 ? out->shape[d] != 0
+                         : out->shape[d] % a->shape[d] != 0)
+      return false;
+  for (intptr_t i = 0; i < out->n; ++i) {
+    intptr_t linear = i, offset = 0, stride = 1;
+    for (intptr_t d = out->rank - 1; d >= 0; --d) {
+      offset +=
+          (linear % (intptr_t)out->shape[d]) % (intptr_t)a->shape[d] * stride;
+      linear /= (intptr_t)out->shape[d];
+      stride *= (intptr_t)a->shape[d];
+    }
+    out->data[i] = a->data[offset];
+  }
+  return true;
+}
+
+static bool evalTranspose(MlirOperation op, const KilnFoldTensor *in,
+                          intptr_t nIn, KilnFoldTensor *out) {
+  const KilnFoldTensor *a = &in[0];
+  if (!present(in, nIn, 0) || a->rank != out->rank)
+    return false;
+  intptr_t r = a->rank, perm[KILN_MAX_RANK], strideIn[KILN_MAX_RANK];
+  MlirAttribute p = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("perm"));
+  bool hasPerm = !mlirAttributeIsNull(p) && mlirAttributeIsADenseI64Array(p);
+  if (hasPerm && mlirDenseArrayGetNumElements(p) != r)
+    return false;
+  bool seen[KILN_MAX_RANK] = {false};
+  for (intptr_t d = 0; d < r; ++d) {
+    int64_t v = hasPerm ? mlirDenseI64ArrayGetElement(p, d) : r - 1 - d;
+    if (v < 0 || v >= r || seen[v] || out->shape[d] != a->shape[v])
+      return false;
+    seen[v] = true;
+    perm[d] = (intptr_t)v;
+  }
+  intptr_t stride = 1;
+  for (intptr_t d = r - 1; d >= 0; --d) {
+    strideIn[d] = stride;
+    stride *= (intptr_t)a->shape[d];
+  }
+  intptr_t s[KILN_MAX_RANK]; /* input stride per output dim */
+  for (intptr_t d = 0; d < r; ++d)
+    s[d] = strideIn[perm[d]];
+  for (intptr_t i = 0; i < out->n; ++i)
+    out->data[i] = a->data[offsetOf(out, s, i)];
+  return true;
+}
+
+static bool evalConcat(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
+                       KilnFoldTensor *out) {
+  if (nIn != 2 || !present(in, nIn, 0) || !present(in, nIn, 1))
+    return false;
+  const KilnFoldTensor *a = &in[0], *b = &in[1];
+  int64_t axis = intAttr(op, "axis", 0);
+  axis = axis < 0 ? axis + out->rank : axis;
+  if (a->rank != out->rank || b->rank != out->rank || axis < 0 ||
+      axis >= out->rank || a->shape[axis] + b->shape[axis] != out->shape[axis])
+    return false;
+  intptr_t outer = 1, innerA = 1, innerB = 1;
+  for (intptr_t d = 0; d < out->rank; ++d) {
+    if (d < axis)
+      outer *= (intptr_t)out->shape[d];
+    else
+      innerA *= (intptr_t)a->shape[d], innerB *= (intptr_t)b->shape[d];
+  }
+  KilnFoldSlot *dst = out->data;
+  for (intptr_t o = 0; o < outer; ++o) {
+    memcpy(dst, a->data + o * innerA, (size_t)innerA * sizeof(KilnFoldSlot));
+    dst += innerA;
+    memcpy(dst, b->data + o * innerB, (size_t)innerB * sizeof(KilnFoldSlot));
+    dst += innerB;
+  }
+  return true;
+}
+
+/* ONNX Gather on any axis; negative indices count from the back. */
+static bool evalGather(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
+                       KilnFoldTensor *out) {
+  if (nIn != 2 || !present(in, nIn, 0) || !present(in, nIn, 1) || in[1].isFloat)
+    return false;
+  const KilnFoldTensor *data = &in[0], *idx = &in[1];
+  int64_t axis = intAttr(op, "axis", 0);
+  axis = axis < 0 ? axis + data->rank : axis;
+  if (axis < 0 || axis >= data->rank || out->rank != data->rank - 1 + idx->rank)
+    return false;
+  intptr_t outer = 1, inner = 1, dim = (intptr_t)data->shape[axis];
+  for (intptr_t d = 0; d < data->rank; ++d)
+    if (d < axis)
+      outer *= (intptr_t)data->shape[d];
+    else if (d > axis)
+      inner *= (intptr_t)data->shape[d];
+  KilnFoldSlot *dst = out->data;
+  for (intptr_t o = 0; o < outer; ++o) {
+    for (intptr_t j = 0; j < idx->n; ++j) {
+      int64_t k = idx->data[j].i < 0 ? idx->data[j].i + dim : idx->data[j].i;
+      if (k < 0 || k >= dim)
+        return false;
+      memcpy(dst, data->data + (o * dim + (intptr_t)k) * inner,
+             (size_t)inner * sizeof(KilnFoldSlot));
+      dst += inner;
+    }
+  }
+  return dst == out->data + out->n;
+}
+
+/* ONNX Slice-13: per listed axis, start/end clamped as ONNX does, any
+ * non-zero step. */
+static bool evalSlice(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
+                      KilnFoldTensor *out) {
+  (void)op;
+  if (!present(in, nIn, 0) || !present(in, nIn, 1) || !present(in, nIn, 2))
+    return false;
+  const KilnFoldTensor *a = &in[0];
+  intptr_t r = a->rank, k = in[1].n;
+  if (out->rank != r || in[2].n != k || (present(in, nIn, 3) && in[3].n != k) ||
+      (present(in, nIn, 4) && in[4].n != k))
+    return false;
+  int64_t start[KILN_MAX_RANK], step[KILN_MAX_RANK];
+  for (intptr_t d = 0; d < r; ++d)
+    start[d] = 0, step[d] = 1;
+  for (intptr_t j = 0; j < k; ++j) {
+    int64_t ax = present(in, nIn, 3) ? in[3].data[j].i : j;
+    ax = ax < 0 ? ax + r : ax;
+    int64_t st = present(in, nIn, 4) ? in[4].data[j].i : 1;
+    if (ax < 0 || ax >= r || st == 0)
+      return false;
+    int64_t dim = a->shape[ax], s = in[1].data[j].i;
+    s = s < 0 ? s + dim : s;
+    if (st > 0)
+      s = s < 0 ? 0 : s > dim ? dim : s;
+    else
+      s = s < 0 ? 0 : s > dim - 1 ? dim - 1 : s;
+    start[ax] = s;
+    step[ax] = st;
+  }
+  intptr_t strideIn[KILN_MAX_RANK], stride = 1;
+  for (intptr_t d = r - 1; d >= 0; --d) {
+    strideIn[d] = stride;
+    stride *= (intptr_t)a->shape[d];
+  }
+  /* The result's static shape (from inference) fixes the counts. */
+  for (intptr_t i = 0; i < out->n; ++i) {
+    intptr_t linear = i, offset = 0;
+    for (intptr_t d = r - 1; d >= 0; --d) {
+      int64_t j = linear % (intptr_t)out->shape[d];
+      linear /= (intptr_t)out->shape[d];
+      int64_t pos = start[d] + j * step[d];
+      if (pos < 0 || pos >= a->shape[d])
+        return false;
+      offset += (intptr_t)pos * strideIn[d];
+    }
+    out->data[i] = a->data[offset];
+  }
+  return true;
+}
+
+/* ONNX ConstantOfShape: the one-element `value` (default f32 0). */
+static bool evalConstantOfShape(MlirOperation op, const KilnFoldTensor *in,
+                                intptr_t nIn, KilnFoldTensor *out) {
+  (void)in, (void)nIn;
+  MlirAttribute value = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("value"));
+  KilnFoldSlot fill = {0};
+  if (!mlirAttributeIsNull(value)) {
+    KilnFoldTensor v;
+    if (!kilnFoldTensorRead(value, 1, &v))
+      return false;
+    bool ok = v.n == 1 && mlirTypeEqual(v.elt, out->elt);
+    fill = v.data[0];
+    kilnFoldTensorDestroy(&v);
+    if (!ok)
+      return false;
+  } else if (!mlirTypeIsAF32(out->elt)) {
+    return false;
+  }
+  for (intptr_t i = 0; i < out->n; ++i)
+    out->data[i] = fill;
+  return true;
+}
+
+/*===--------------------------------------------------------------------===*
+ * Dispatch
+ *===--------------------------------------------------------------------===*/
+
+static const struct {
+  const char *name;
+  EvalFn fn;
+} kEvaluators[] = {
+    {"graph.add", evalAdd},
+    {"graph.sub", evalSub},
+    {"graph.mul", evalMul},
+    {"graph.div", evalDiv},
+    {"graph.pow", evalPow},
+    {"graph.min", evalMin},
+    {"graph.max", evalMax},
+    {"graph.equal", evalEqual},
+    {"graph.less", evalLess},
+    {"graph.greater", evalGreater},
+    {"graph.less_or_equal", evalLessEqual},
+    {"graph.greater_or_equal", evalGreaterEqual},
+    {"graph.neg", evalNeg},
+    {"graph.abs", evalAbs},
+    {"graph.sqrt", evalSqrt},
+    {"graph.reciprocal", evalReciprocal},
+    {"graph.exp", evalExp},
+    {"graph.log", evalLog},
+    {"graph.relu", evalRelu},
+    {"graph.sigmoid", evalSigmoid},
+    {"graph.floor", evalFloor},
+    {"graph.ceil", evalCeil},
+    {"graph.cast", evalCast},
+    {"graph.where", evalWhere},
+    {"graph.identity", evalReshapeLike},
+    {"graph.reshape", evalReshapeLike},
+    {"graph.flatten", evalReshapeLike},
+    {"graph.squeeze", evalReshapeLike},
+    {"graph.unsqueeze", evalReshapeLike},
+    {"graph.expand", evalExpand},
+    {"graph.tile", evalTile},
+    {"graph.transpose", evalTranspose},
+    {"graph.concat", evalConcat},
+    {"graph.gather", evalGather},
+    {"graph.slice", evalSlice},
+    {"graph.constant_of_shape", evalConstantOfShape},
+};
+
+static EvalFn lookup(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  for (size_t i = 0; i < sizeof(kEvaluators) / sizeof(kEvaluators[0]); ++i)
+    if (kilnStringRefEquals(name, kEvaluators[i].name))
+      return kEvaluators[i].fn;
+  return NULL;
+}
+
+bool kilnFoldCanEvaluate(MlirOperation op) { return lookup(op) != NULL; }
+
+bool kilnFoldEvaluate(MlirOperation op, const KilnFoldTensor *inputs,
+                      intptr_t numInputs, KilnFoldTensor *out) {
+  EvalFn fn = lookup(op);
+  return fn && fn(op, inputs, numInputs, out);
+}

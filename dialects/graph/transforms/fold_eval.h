@@ -1,0 +1,36 @@
+/* A small evaluator of graph ops over constant host tensors, for
+ * graph-fold-constants.
+ *
+ * It covers elementwise arithmetic with numpy broadcasting, comparisons,
+ * casts, a few math functions, and the data-movement ops (reshape-likes,
+ * transpose, concat, gather, slice, expand, tile, constant_of_shape). Each
+ * float result is computed the way the graph-to-linalg lowering computes
+ * it: f32 (and f16/bf16, extended to f32) in single precision, f64 in
+ * double, rounded to the element type; integers wrap to their width.
+ * Cases whose value the lowering leaves undefined (integer division by
+ * zero, out-of-range float-to-integer casts, out-of-range gather indices)
+ * are not evaluated. */
+#ifndef KILN_DIALECTS_GRAPH_TRANSFORMS_FOLD_EVAL_H
+#define KILN_DIALECTS_GRAPH_TRANSFORMS_FOLD_EVAL_H
+
+#include "dialects/graph/transforms/fold_tensor.h"
+
+/// Whether kilnFoldEvaluate knows graph op `op` (by name).
+bool kilnFoldCanEvaluate(MlirOperation op);
+
+/// The operands of `op` by ONNX position (absent optional ones as null
+/// values, laid out by operandSegmentSizes) into `out` (capacity `cap`).
+/// Returns the positional count, or -1 when it exceeds `cap` or the
+/// segments are inconsistent.
+intptr_t kilnFoldPositionalOperands(MlirOperation op, MlirValue *out,
+                                    intptr_t cap);
+
+/// Evaluates `op`'s result 0 into `out` (created from that result's static
+/// type). `inputs[k]` holds the constant operand at ONNX position k; an
+/// absent optional operand is an empty tensor (data == NULL). Returns false
+/// when this op or case is not evaluated; `out`'s contents are then
+/// unspecified but it stays owned by the caller.
+bool kilnFoldEvaluate(MlirOperation op, const KilnFoldTensor *inputs,
+                      intptr_t numInputs, KilnFoldTensor *out);
+
+#endif

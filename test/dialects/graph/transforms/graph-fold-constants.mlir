@@ -1,0 +1,214 @@
+// RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(graph-fold-constants),graph-dce)' --mlir-print-debuginfo | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(graph-fold-constants{max-elements=8}),graph-dce)' | FileCheck %s --check-prefix=LIMIT
+// RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(graph-fold-constants{fold-floats=false}),graph-dce)' | FileCheck %s --check-prefix=INTS
+// RUN: not kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-fold-constants{max-elements=-1}))' 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-fold-constants{max-iterations=0}))' 2>&1 | FileCheck %s --check-prefix=NOITER
+// RUN: not kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-fold-constants{max-elements=many}))' 2>&1 | FileCheck %s --check-prefix=BADINT
+// RUN: not kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-fold-constants{fold-float=true}))' 2>&1 | FileCheck %s --check-prefix=BADKEY
+
+// NEGATIVE: error: graph-fold-constants: option 'max-elements' must be non-negative, got -1
+// NOITER: error: graph-fold-constants: option 'max-iterations' must be at least 1, got 0
+// BADINT: invalid value 'many' for option 'max-elements' of pass 'graph-fold-constants' (expected an integer)
+// BADKEY: unknown option 'fold-float' for pass 'graph-fold-constants'; did you mean 'fold-floats'?
+
+// PyTorch's shape subgraph: Shape -> Gather -> Mul -> Unsqueeze -> Concat
+// feeding Reshape. The shape operand becomes one constant, located at the
+// Concat it replaces; x itself is not constant.
+// CHECK-LABEL: func.func @shape_chain
+// CHECK-NEXT: %[[S:.*]] = "graph.constant"() {value = dense<[6, 4]> : tensor<2xi64>} : () -> tensor<2xi64> loc(#[[CAT:.*]])
+// CHECK-NEXT: %[[R:.*]] = "graph.reshape"(%arg0, %[[S]])
+// CHECK-NEXT: return %[[R]]
+// CHECK: #[[CAT]] = loc("cat_node")
+// INTS-LABEL: func.func @shape_chain
+// INTS-NEXT: "graph.constant"() {value = dense<[6, 4]>
+// INTS-NEXT: "graph.reshape"
+func.func @shape_chain(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
+  %s = "graph.shape"(%x) : (tensor<2x3x4xf32>) -> tensor<3xi64>
+  %i0 = "graph.constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %g0 = "graph.gather"(%s, %i0) {axis = 0 : i64} : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %i1 = "graph.constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %g1 = "graph.gather"(%s, %i1) {axis = 0 : i64} : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %m = "graph.mul"(%g0, %g1) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %ax = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %u = "graph.unsqueeze"(%m, %ax) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %c4 = "graph.constant"() {value = dense<4> : tensor<1xi64>} : () -> tensor<1xi64>
+  %cat = "graph.concat"(%u, %c4) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64> loc("cat_node")
+  %r = "graph.reshape"(%x, %cat) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
+  return %r : tensor<6x4xf32>
+}
+
+// -----
+
+// Float chains with broadcasting fold to one constant, rounded to f32.
+// CHECK-LABEL: func.func @float_chain
+// CHECK-NEXT: %[[C:.*]] = "graph.constant"() {value = dense<{{\[}}[1.000000e+00, 1.000000e+00], [2.500000e-01, 4.000000e+00], [0.111111119, 1.77777791]]> : tensor<3x2xf32>}
+// CHECK-NEXT: return %[[C]]
+// INTS-LABEL: func.func @float_chain
+// INTS: "graph.transpose"
+func.func @float_chain() -> tensor<3x2xf32> {
+  %a = "graph.constant"() {value = dense<[[1.0, 4.0, 9.0], [4.0, 1.0, 2.25]]> : tensor<2x3xf32>} : () -> tensor<2x3xf32>
+  %b = "graph.constant"() {value = dense<[[1.0], [4.0]]> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
+  %d = "graph.div"(%a, %b) : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %s = "graph.sqrt"(%d) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %r = "graph.reciprocal"(%s) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %n = "graph.neg"(%r) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %q = "graph.mul"(%n, %n) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %t = "graph.transpose"(%q) {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %t : tensor<3x2xf32>
+}
+
+// -----
+
+// Weights from the importer are dense resources; results are dense.
+// CHECK-LABEL: func.func @resource_operand
+// CHECK-NEXT: "graph.constant"() {value = dense<[2.000000e+00, 3.000000e+00]> : tensor<2xf32>}
+// CHECK-NEXT: return
+func.func @resource_operand() -> tensor<2xf32> {
+  %w = "graph.constant"() {value = dense_resource<w_blob> : tensor<2xf32>} : () -> tensor<2xf32>
+  %one = "graph.constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %r = "graph.add"(%w, %one) : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      w_blob: "0x040000000000803F00000040"
+    }
+  }
+#-}
+
+// -----
+
+// Casts round as the lowering does: f32 -> f16, i64 -> f32, f32 -> i32
+// (toward zero), and a splat result stays a splat.
+// CHECK-LABEL: func.func @casts
+// CHECK-DAG: "graph.constant"() {value = dense<[1.000000e+00, 6.550400e+04, 0.000000e+00]> : tensor<3xf16>}
+// CHECK-DAG: "graph.constant"() {value = dense<[-2, 2, 0]> : tensor<3xi32>}
+// CHECK-DAG: "graph.constant"() {value = dense<1.000000e+00> : tensor<4x4xf32>}
+// CHECK-NOT: graph.cast
+// CHECK-NOT: graph.constant_of_shape
+func.func @casts() -> (tensor<3xf16>, tensor<3xi32>, tensor<4x4xf32>) {
+  %a = "graph.constant"() {value = dense<[1.0001, 65504.0, 1.0e-9]> : tensor<3xf32>} : () -> tensor<3xf32>
+  %h = "graph.cast"(%a) {to = f16} : (tensor<3xf32>) -> tensor<3xf16>
+  %b = "graph.constant"() {value = dense<[-2.7, 2.7, 0.5]> : tensor<3xf32>} : () -> tensor<3xf32>
+  %i = "graph.cast"(%b) {to = i32} : (tensor<3xf32>) -> tensor<3xi32>
+  %shape = "graph.constant"() {value = dense<4> : tensor<2xi64>} : () -> tensor<2xi64>
+  %ones = "graph.constant_of_shape"(%shape) {value = dense<1> : tensor<1xi64>} : (tensor<2xi64>) -> tensor<4x4xi64>
+  %f = "graph.cast"(%ones) {to = f32} : (tensor<4x4xi64>) -> tensor<4x4xf32>
+  return %h, %i, %f : tensor<3xf16>, tensor<3xi32>, tensor<4x4xf32>
+}
+
+// -----
+
+// Slices, gathers on an inner axis, concat and unsqueeze of floats.
+// CHECK-LABEL: func.func @data_movement
+// CHECK-NEXT: "graph.constant"() {value = dense<{{\[}}[3.000000e+00, 1.000000e+00, 6.000000e+00, 4.000000e+00]]> : tensor<1x4xf32>}
+// CHECK-NEXT: return
+func.func @data_movement() -> tensor<1x4xf32> {
+  %a = "graph.constant"() {value = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>} : () -> tensor<2x3xf32>
+  %idx = "graph.constant"() {value = dense<[2, 0]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %g = "graph.gather"(%a, %idx) {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2x2xf32>
+  %st = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %en = "graph.constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %r0 = "graph.slice"(%g, %st, %en) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<2x2xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<1x2xf32>
+  %st1 = "graph.constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %en1 = "graph.constant"() {value = dense<9> : tensor<1xi64>} : () -> tensor<1xi64>
+  %r1 = "graph.slice"(%g, %st1, %en1) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<2x2xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<1x2xf32>
+  %c = "graph.concat"(%r0, %r1) {axis = 1 : i64} : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x4xf32>
+  return %c : tensor<1x4xf32>
+}
+
+// -----
+
+// An identity of a constant is that constant (no copy).
+// CHECK-LABEL: func.func @identity_of_constant
+// CHECK-NEXT: %[[W:.*]] = "graph.constant"() {value = dense_resource<big_w>
+// CHECK-NEXT: "graph.add"(%arg0, %[[W]])
+func.func @identity_of_constant(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %w = "graph.constant"() {value = dense_resource<big_w> : tensor<2xf32>} : () -> tensor<2xf32>
+  %i = "graph.identity"(%w) : (tensor<2xf32>) -> tensor<2xf32>
+  %y = "graph.add"(%x, %i) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      big_w: "0x040000000000803F000000C0"
+    }
+  }
+#-}
+
+// -----
+
+// An op with a non-constant operand stays; so does the shape of a
+// dynamically shaped value.
+// CHECK-LABEL: func.func @negative_not_constant
+// CHECK: "graph.add"(%arg0
+// CHECK: "graph.shape"(%arg1)
+func.func @negative_not_constant(%x: tensor<2xf32>, %d: tensor<?x3xf32>) -> (tensor<2xf32>, tensor<2xi64>) {
+  %c = "graph.constant"() {value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %r = "graph.add"(%x, %c) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %s = "graph.shape"(%d) : (tensor<?x3xf32>) -> tensor<2xi64>
+  return %r, %s : tensor<2xf32>, tensor<2xi64>
+}
+
+// -----
+
+// Ops the evaluator does not know stay (here a conv of constants), as do
+// results it leaves undefined (integer division by zero, a float cast to
+// an integer out of its range).
+// CHECK-LABEL: func.func @negative_unknown_or_undefined
+// CHECK: "graph.conv"
+// CHECK: "graph.div"
+// CHECK: "graph.cast"
+func.func @negative_unknown_or_undefined() -> (tensor<1x1x1x1xf32>, tensor<2xi64>, tensor<1xi8>) {
+  %x = "graph.constant"() {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %w = "graph.constant"() {value = dense<2.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c = "graph.conv"(%x, %w) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1x1x1x1xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32>
+  %a = "graph.constant"() {value = dense<[4, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %z = "graph.constant"() {value = dense<[2, 0]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %d = "graph.div"(%a, %z) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %big = "graph.constant"() {value = dense<300.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %i8 = "graph.cast"(%big) {to = i8} : (tensor<1xf32>) -> tensor<1xi8>
+  return %c, %d, %i8 : tensor<1x1x1x1xf32>, tensor<2xi64>, tensor<1xi8>
+}
+
+// -----
+
+// A result above max-elements is not folded: an expand of a scalar to a
+// large shape stays an expand (16 elements > 8 under LIMIT), while a small
+// one folds.
+// CHECK-LABEL: func.func @negative_too_large
+// CHECK-NOT: graph.expand
+// LIMIT-LABEL: func.func @negative_too_large
+// LIMIT: "graph.expand"
+// LIMIT-SAME: -> tensor<4x4xf32>
+// LIMIT-NOT: graph.expand
+func.func @negative_too_large() -> (tensor<4x4xf32>, tensor<2x2xf32>) {
+  %s = "graph.constant"() {value = dense<3.0> : tensor<f32>} : () -> tensor<f32>
+  %big = "graph.constant"() {value = dense<4> : tensor<2xi64>} : () -> tensor<2xi64>
+  %e = "graph.expand"(%s, %big) : (tensor<f32>, tensor<2xi64>) -> tensor<4x4xf32>
+  %small = "graph.constant"() {value = dense<2> : tensor<2xi64>} : () -> tensor<2xi64>
+  %f = "graph.expand"(%s, %small) : (tensor<f32>, tensor<2xi64>) -> tensor<2x2xf32>
+  return %e, %f : tensor<4x4xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// Ops of other dialects and graph ops holding regions are left alone,
+// while graph ops inside a region are folded.
+// CHECK-LABEL: func.func @negative_regions_and_other_dialects
+// CHECK: arith.addf
+// CHECK: scf.execute_region
+// CHECK-NEXT: %[[C:.*]] = "graph.constant"() {value = dense<4.000000e+00> : tensor<2xf32>}
+// CHECK-NEXT: scf.yield %[[C]]
+func.func @negative_regions_and_other_dialects(%f: f32) -> (f32, tensor<2xf32>) {
+  %a = arith.constant 1.0 : f32
+  %b = arith.addf %a, %f : f32
+  %c = "graph.constant"() {value = dense<2.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %r = scf.execute_region -> tensor<2xf32> {
+    %m = "graph.mul"(%c, %c) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    scf.yield %m : tensor<2xf32>
+  }
+  return %b, %r : f32, tensor<2xf32>
+}
