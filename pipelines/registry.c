@@ -64,20 +64,25 @@ static const KilnPassInfo kGraphO0Pipeline = {
 
 static const KilnPassInfo kGraphO1Pipeline = {
     .argument = "graph-O1",
-    .summary = "Graph optimizations at -O1: merge duplicates, erase dead ops",
-    .pipeline = "func.func(graph-verify,graph-cse),graph-dce",
+    .summary = "Graph optimizations at -O1: fold constants, merge duplicates, "
+               "erase dead ops",
+    .pipeline = "func.func(graph-verify,graph-fold-constants,graph-cse),"
+                "graph-dce",
 };
 
 static const KilnPassInfo kGraphO2Pipeline = {
     .argument = "graph-O2",
-    .summary = "Graph optimizations at -O2",
-    .pipeline = "func.func(graph-verify,graph-cse),graph-dce",
+    .summary = "Graph optimizations at -O2: -O1, then fold BatchNorm into "
+               "convolutions and gemms",
+    .pipeline = "func.func(graph-verify,graph-fold-constants,"
+                "graph-fold-batchnorm,graph-cse),graph-dce",
 };
 
 static const KilnPassInfo kGraphO3Pipeline = {
     .argument = "graph-O3",
-    .summary = "Graph optimizations at -O3 (the tools' default)",
-    .pipeline = "func.func(graph-verify,graph-cse),graph-dce",
+    .summary = "Graph optimizations at -O3 (the tools' default): as -O2",
+    .pipeline = "func.func(graph-verify,graph-fold-constants,"
+                "graph-fold-batchnorm,graph-cse),graph-dce",
 };
 
 static const KilnPassInfo *const kGraphOptPipelines[] = {
