@@ -15,6 +15,8 @@ extern const KilnPassInfo kilnGraphDCEPass;
 extern const KilnPassInfo kilnGraphCSEPass;
 extern const KilnPassInfo kilnGraphFoldConstantsPass;
 extern const KilnPassInfo kilnGraphFoldBatchNormPass;
+extern const KilnPassInfo kilnGraphFusePass;
+extern const KilnPassInfo kilnFuseGroupsPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
 extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
@@ -43,7 +45,8 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
         "buffer-results-to-out-params{hoist-static-allocs "
         "modify-public-functions},"
         "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-        "kiln-memref-copy-to-linalg,convert-linalg-to-parallel-loops,"
+        "kiln-memref-copy-to-linalg,scf-forall-to-parallel,"
+        "convert-linalg-to-parallel-loops,"
         "canonicalize,convert-scf-to-openmp,expand-strided-metadata,"
         "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
         "convert-math-to-llvm,convert-math-to-funcs,convert-math-to-libm,"
@@ -102,7 +105,7 @@ static const KilnPassInfo kGraphToLinalgPipeline = {
     .argument = "graph-to-linalg",
     .summary = "Lower the graph dialect to linalg on tensors",
     .pipeline = "func.func(graph-verify,convert-graph-to-linalg,canonicalize,"
-                "cse)",
+                "cse,kiln-fuse-groups,canonicalize)",
 };
 
 /* Listing order is the order of --list-passes. */
@@ -112,12 +115,14 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnGraphCSEPass,
     &kilnGraphFoldConstantsPass,
     &kilnGraphFoldBatchNormPass,
+    &kilnGraphFusePass,
     &kGraphCleanupPipeline,
     &kGraphO0Pipeline,
     &kGraphO1Pipeline,
     &kGraphO2Pipeline,
     &kGraphO3Pipeline,
     &kilnConvertGraphToLinalgPass,
+    &kilnFuseGroupsPass,
     &kGraphToLinalgPipeline,
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,

@@ -1,0 +1,109 @@
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-verify,convert-graph-to-linalg,canonicalize,cse,kiln-fuse-groups,canonicalize))' | FileCheck %s
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-verify,convert-graph-to-linalg,canonicalize,cse,kiln-fuse-groups{tile=false}))' | FileCheck %s --check-prefix=INLINE
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(graph-to-linalg,kiln-emit-c-interface,canonicalize,linalg-fuse-elementwise-ops,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops},func.func(kiln-distinct-results),buffer-results-to-out-params{hoist-static-allocs modify-public-functions})' | FileCheck %s --check-prefix=BUF
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-verify,convert-graph-to-linalg,canonicalize,cse,kiln-fuse-groups{tile=false}),kiln-emit-c-interface,canonicalize,linalg-fuse-elementwise-ops,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops},func.func(kiln-distinct-results),buffer-results-to-out-params{hoist-static-allocs modify-public-functions})' | FileCheck %s --check-prefix=UNFUSED
+// RUN: sed -n '/^\/\/ BAD-ROWS/,/^\/\/ END-BAD-ROWS/p' %s > %t.rows.mlir
+// RUN: kiln-opt %t.rows.mlir --pass-pipeline='builtin.module(func.func(kiln-fuse-groups{conv-tile-rows=0}))' --verify-diagnostics
+
+// The epilogue is tiled by output rows (one image, all channels, one row)
+// and the conv and its bias initialization are computed per tile.
+// CHECK-LABEL: func.func @conv_epilogue
+// CHECK-NOT: scf.execute_region
+// CHECK: %[[OUT:.*]] = tensor.empty() : tensor<1x8x16x16xf32>
+// CHECK: scf.forall (%[[I:.*]]) in (16) shared_outs(%{{.*}} = %[[OUT]])
+// CHECK: linalg.generic {{.*}} ins(%arg2 : tensor<8xf32>) outs(%{{.*}} : tensor<1x8x1x16xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %arg1 : tensor<1x8x3x18xf32>, tensor<8x8x3x3xf32>) outs(%{{.*}} : tensor<1x8x1x16xf32>)
+// CHECK: tensor.parallel_insert_slice {{.*}} [1, 8, 1, 16] [1, 1, 1, 1] : tensor<1x8x1x16xf32> into tensor<1x8x16x16xf32>
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK: return
+// INLINE-LABEL: func.func @conv_epilogue
+// INLINE-NOT: scf.execute_region
+// INLINE-NOT: scf.forall
+// INLINE: linalg.conv_2d_nchw_fchw {{.*}} outs(%{{.*}} : tensor<1x8x16x16xf32>)
+// INLINE: return
+// After bufferization the conv writes one tile-sized buffer per tile.
+// BUF-LABEL: func.func @conv_epilogue
+// BUF: scf.forall
+// BUF: %[[T:.*]] = memref.alloc() {{.*}} : memref<1x8x1x16xf32>
+// BUF: linalg.conv_2d_nchw_fchw {{.*}} outs(%[[T]] : memref<1x8x1x16xf32>)
+// BUF-NOT: memref<1x8x16x16xf32>)
+// BUF: return
+// UNFUSED-LABEL: func.func @conv_epilogue
+// UNFUSED: linalg.conv_2d_nchw_fchw {{.*}} outs(%{{.*}} : memref<1x8x16x16xf32>)
+func.func @conv_epilogue(%x: tensor<1x8x16x16xf32>, %w: tensor<8x8x3x3xf32>, %b: tensor<8xf32>, %r: tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32> {
+  %g = scf.execute_region -> tensor<1x8x16x16xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x16x16xf32>, tensor<8x8x3x3xf32>, tensor<8xf32>) -> tensor<1x8x16x16xf32>
+    %1 = "graph.add"(%0, %r) : (tensor<1x8x16x16xf32>, tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32>
+    %2 = "graph.relu"(%1) : (tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32>
+    scf.yield %2 : tensor<1x8x16x16xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x8x16x16xf32>
+}
+
+// Matmul rows are tiled by the largest divisor of M up to 8 (here 6 of 12),
+// so every tile is full and static.
+// CHECK-LABEL: func.func @matmul_epilogue
+// CHECK: scf.forall (%{{.*}}) in (2)
+// CHECK: linalg.matmul ins(%{{.*}}, %arg1 : tensor<6x16xf32>, tensor<16x32xf32>) outs(%{{.*}} : tensor<6x32xf32>)
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+// BUF-LABEL: func.func @matmul_epilogue
+// BUF: linalg.matmul {{.*}} outs(%{{.*}} : memref<6x32xf32
+func.func @matmul_epilogue(%a: tensor<12x16xf32>, %w: tensor<16x32xf32>, %b: tensor<32xf32>) -> tensor<12x32xf32> {
+  %g = scf.execute_region -> tensor<12x32xf32> no_inline {
+    %0 = "graph.matmul"(%a, %w) : (tensor<12x16xf32>, tensor<16x32xf32>) -> tensor<12x32xf32>
+    %1 = "graph.add"(%0, %b) : (tensor<12x32xf32>, tensor<32xf32>) -> tensor<12x32xf32>
+    %2 = "graph.gelu"(%1) : (tensor<12x32xf32>) -> tensor<12x32xf32>
+    scf.yield %2 : tensor<12x32xf32>
+  } {graph.fusion = "matmul_epilogue"}
+  return %g : tensor<12x32xf32>
+}
+
+// Elementwise and reduction groups are only inlined: upstream
+// linalg-fuse-elementwise-ops fuses their generics later.
+// CHECK-LABEL: func.func @elementwise
+// CHECK-NOT: scf.execute_region
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic
+// CHECK: return
+func.func @elementwise(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %g = scf.execute_region -> tensor<4x4xf32> no_inline {
+    %0 = "graph.exp"(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    %1 = "graph.neg"(%0) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    scf.yield %1 : tensor<4x4xf32>
+  } {graph.fusion = "elementwise"}
+  return %g : tensor<4x4xf32>
+}
+
+// A conv_epilogue group whose root reaches no contraction through linalg
+// ops is lowered unfused (inlined, not tiled), not rejected.
+// CHECK-LABEL: func.func @negative_no_contraction
+// CHECK-NOT: scf.execute_region
+// CHECK-NOT: scf.forall
+// CHECK: return
+func.func @negative_no_contraction(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %g = scf.execute_region -> tensor<1x2x4x4xf32> no_inline {
+    %0 = "graph.relu"(%x) : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+    %1 = "graph.neg"(%0) : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+    scf.yield %1 : tensor<1x2x4x4xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x2x4x4xf32>
+}
+
+// An execute_region without graph.fusion is not a group: left alone.
+// CHECK-LABEL: func.func @negative_not_a_group
+// CHECK: scf.execute_region
+func.func @negative_not_a_group(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %g = scf.execute_region -> tensor<4xf32> no_inline {
+    %0 = "graph.exp"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %0 : tensor<4xf32>
+  }
+  return %g : tensor<4xf32>
+}
+
+// BAD-ROWS
+// expected-error@+1 {{kiln-fuse-groups: conv-tile-rows and matmul-tile-rows must be positive, got 0 and 8}}
+func.func @bad_rows(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+// END-BAD-ROWS
