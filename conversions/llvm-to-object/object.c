@@ -184,6 +184,8 @@ static bool emit(LLVMModuleRef m, LLVMTargetMachineRef tm, KilnCompileEmit kind,
     LLVMDisposeMessage(text);
     return true;
   }
+  if (kind == KILN_COMPILE_EMIT_OBJECT)
+    kilnRetypeDataAsBytes(m);
   char *why = NULL;
   LLVMMemoryBufferRef buf = NULL;
   if (LLVMTargetMachineEmitToMemoryBuffer(

@@ -129,6 +129,71 @@ static int compareItems(const void *a, const void *b) {
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* Replaces the data array global `g` by a byte array global holding the
+ * same `size` bytes at `data`, with the same name, alignment and
+ * attributes: the back end (AsmPrinter) emits a float array element by
+ * element, ResNet-18's weights taking as long as all its code, but an i8
+ * array in one copy. Pointers are opaque, so users see no difference. The
+ * copy is not unnamed_addr: a byte array that looks like a C string must
+ * not land in a mergeable string section. */
+static void retypeAsBytes(LLVMModuleRef m, LLVMValueRef g, const char *data,
+                          size_t size) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMValueRef init =
+      LLVMConstDataArray(LLVMInt8TypeInContext(ctx), data, size);
+  LLVMValueRef b = LLVMAddGlobal(m, LLVMTypeOf(init), "");
+  LLVMSetInitializer(b, init);
+  LLVMSetAlignment(b, LLVMGetAlignment(g));
+  LLVMSetGlobalConstant(b, LLVMIsGlobalConstant(g));
+  LLVMSetLinkage(b, LLVMGetLinkage(g));
+  LLVMSetVisibility(b, LLVMGetVisibility(g));
+  const char *section = LLVMGetSection(g);
+  if (section && *section)
+    LLVMSetSection(b, section);
+  LLVMReplaceAllUsesWith(g, b);
+  size_t len;
+  const char *name = LLVMGetValueName2(g, &len);
+  char *copy = malloc(len + 1);
+  if (!copy)
+    abort();
+  memcpy(copy, name, len);
+  LLVMDeleteGlobal(g);
+  LLVMSetValueName2(b, copy, len);
+  free(copy);
+}
+
+/* Whether `g` is a definition whose initializer is a constant data array
+ * of at least kDetachBytes; *data and *size then give its bytes. Makes the
+ * alignment explicit (the preferred one of the array with its initializer,
+ * which a byte array or a declaration would not get), so that the layout
+ * survives detaching and retyping. */
+static bool isLargeData(LLVMValueRef g, LLVMTargetDataRef layout,
+                        const char **data, size_t *size) {
+  LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
+  if (!init || !LLVMIsAConstantDataArray(init) ||
+      LLVMGetTypeKind(LLVMGlobalGetValueType(g)) != LLVMArrayTypeKind)
+    return false;
+  *data = LLVMGetRawDataValues(init, size);
+  if (*size < kDetachBytes)
+    return false;
+  if (!LLVMGetAlignment(g))
+    LLVMSetAlignment(g, LLVMPreferredAlignmentOfGlobal(layout, g));
+  return true;
+}
+
+void kilnRetypeDataAsBytes(LLVMModuleRef m) {
+  LLVMTargetDataRef layout = LLVMGetModuleDataLayout(m);
+  LLVMValueRef last = LLVMGetLastGlobal(m), next;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = next) {
+    /* The copies go after the original last global. */
+    next = g == last ? NULL : LLVMGetNextGlobal(g);
+    const char *data;
+    size_t size;
+    if (isLargeData(g, layout, &data, &size))
+      retypeAsBytes(m, g, data, size);
+  }
+}
+
 /* Takes the initializers of large constant data arrays (the weights) out of
  * `m`, recording their raw bytes in the plan: the bitcode reader decodes
  * arrays element by element, which for ResNet-18's 47 MB cost more than
@@ -136,16 +201,13 @@ static int compareItems(const void *a, const void *b) {
  * bytes instead (LLVMConstDataArray). The bytes stay valid while `m`'s
  * context lives. */
 static void detachData(LLVMModuleRef m, Plan *p) {
+  LLVMTargetDataRef layout = LLVMGetModuleDataLayout(m);
   unsigned i = 0;
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g;
        g = LLVMGetNextGlobal(g), ++i) {
-    LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
-    if (!init || !LLVMIsAConstantDataArray(init) ||
-        LLVMGetTypeKind(LLVMGlobalGetValueType(g)) != LLVMArrayTypeKind)
-      continue;
+    const char *data;
     size_t size;
-    const char *data = LLVMGetRawDataValues(init, &size);
-    if (size < kDetachBytes)
+    if (!isLargeData(g, layout, &data, &size))
       continue;
     p->globalData[i] = data;
     p->globalDataSize[i] = size;
@@ -278,9 +340,10 @@ static bool keepPartition(LLVMModuleRef m, const Plan *p, unsigned part,
   if (i != p->numFunctions)
     goto mismatch;
   i = 0;
-  LLVMValueRef next;
+  LLVMValueRef next, last = LLVMGetLastGlobal(m);
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = next, ++i) {
-    next = LLVMGetNextGlobal(g);
+    /* Byte array copies (retypeAsBytes) go after the original last. */
+    next = g == last ? NULL : LLVMGetNextGlobal(g);
     if (i >= p->numGlobals || (p->globalOwner[i] == UINT32_MAX ||
                                p->globalData[i]) != (bool)LLVMIsDeclaration(g))
       goto mismatch;
@@ -288,9 +351,7 @@ static bool keepPartition(LLVMModuleRef m, const Plan *p, unsigned part,
       continue;
     if (p->globalOwner[i] == part) {
       if (p->globalData[i])
-        LLVMSetInitializer(
-            g, LLVMConstDataArray(LLVMGetElementType(LLVMGlobalGetValueType(g)),
-                                  p->globalData[i], p->globalDataSize[i]));
+        retypeAsBytes(m, g, p->globalData[i], p->globalDataSize[i]);
       continue;
     }
     if (p->globalData[i])
@@ -446,6 +507,7 @@ bool kilnSplitCodegen(LLVMModuleRef m, LLVMTargetMachineRef tm,
     return ok;
   }
   /* One partition: the module as it is, on this thread. */
+  kilnRetypeDataAsBytes(m);
   char *why = NULL;
   LLVMMemoryBufferRef buf = NULL;
   if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &why, &buf)) {
