@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -24,12 +25,13 @@
 
 extern char **environ;
 
-enum { kMaxArgs = 32 };
+enum { kFixedArgs = 24 };
 
-/* Fills argv for the link; returns the count. `buf` holds formatted
- * arguments and must outlive argv. */
-static int linkArgs(const KilnTarget *t, const char *obj, const char *lib,
-                    char bufs[2][512], char **argv) {
+/* Fills argv (kFixedArgs + numObjects + 1 entries) for the link; returns
+ * the count. `bufs` holds formatted arguments and must outlive argv. */
+static int linkArgs(const KilnTarget *t, const char *const *objs,
+                    unsigned numObjects, const char *lib, char bufs[2][512],
+                    char **argv) {
   int n = 0;
   argv[n++] = (char *)KILN_CLANG_PATH;
   snprintf(bufs[0], 512, "--target=%s", kilnTargetGetTriple(t));
@@ -45,7 +47,8 @@ static int linkArgs(const KilnTarget *t, const char *obj, const char *lib,
   }
   argv[n++] = (char *)"-o";
   argv[n++] = (char *)lib;
-  argv[n++] = (char *)obj;
+  for (unsigned i = 0; i < numObjects; ++i)
+    argv[n++] = (char *)objs[i];
   argv[n++] = (char *)"-Wl,--build-id";
   if (kilnTargetIsHostArch(t)) {
     /* Host libraries must resolve now (-z defs) so that a missing runtime
@@ -65,14 +68,15 @@ static int linkArgs(const KilnTarget *t, const char *obj, const char *lib,
   return n;
 }
 
-MlirLogicalResult kilnLinkSharedLibrary(const KilnTarget *target,
-                                        const char *objectPath,
-                                        const char *libraryPath,
-                                        MlirStringCallback errorCallback,
-                                        void *userData) {
+MlirLogicalResult
+kilnLinkSharedLibrary(const KilnTarget *target, const char *const *objectPaths,
+                      unsigned numObjects, const char *libraryPath,
+                      MlirStringCallback errorCallback, void *userData) {
   char bufs[2][512];
-  char *argv[kMaxArgs];
-  linkArgs(target, objectPath, libraryPath, bufs, argv);
+  char **argv = calloc(kFixedArgs + numObjects + 1, sizeof(char *));
+  if (!argv)
+    abort();
+  linkArgs(target, objectPaths, numObjects, libraryPath, bufs, argv);
   KilnStrBuf msg = {0};
   pid_t pid;
   int rc = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
@@ -93,5 +97,6 @@ MlirLogicalResult kilnLinkSharedLibrary(const KilnTarget *target,
   if (!ok)
     errorCallback(mlirStringRefCreate(msg.data, msg.len), userData);
   kilnStrBufDestroy(&msg);
+  free(argv);
   return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }

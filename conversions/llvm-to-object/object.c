@@ -184,6 +184,8 @@ static bool emit(LLVMModuleRef m, LLVMTargetMachineRef tm, KilnCompileEmit kind,
     LLVMDisposeMessage(text);
     return true;
   }
+  if (kind == KILN_COMPILE_EMIT_OBJECT)
+    kilnRetypeDataAsBytes(m);
   char *why = NULL;
   LLVMMemoryBufferRef buf = NULL;
   if (LLVMTargetMachineEmitToMemoryBuffer(
@@ -200,46 +202,83 @@ static bool emit(LLVMModuleRef m, LLVMTargetMachineRef tm, KilnCompileEmit kind,
   return true;
 }
 
-MlirLogicalResult
-kilnCompileToObject(MlirModule module, const KilnCompileOptions *options,
-                    MlirStringCallback outputCallback, void *outputUserData,
-                    MlirStringCallback errorCallback, void *errorUserData) {
+/* The LLVM IR of one compilation, optimized, and its target machine. */
+typedef struct Optimized {
+  LLVMContextRef ctx;
+  LLVMModuleRef module;
+  LLVMTargetMachineRef tm;
+} Optimized;
+
+static void optimizedDestroy(Optimized *r) {
+  if (r->tm)
+    LLVMDisposeTargetMachine(r->tm);
+  if (r->module)
+    LLVMDisposeModule(r->module);
+  LLVMContextDispose(r->ctx);
+}
+
+/* Translates `module`, adds the ABI and optimizes it into *r (always
+ * destroy it); false after reporting. */
+static bool translateAndOptimize(MlirModule module,
+                                 const KilnCompileOptions *options,
+                                 Optimized *r, MlirStringCallback err,
+                                 void *errUd) {
   const KilnTarget *target = options->target;
   MlirOperation op = mlirModuleGetOperation(module);
   stage(options, "translate to LLVM IR");
   mlirRegisterAllLLVMTranslations(mlirOperationGetContext(op));
-  LLVMContextRef ctx = LLVMContextCreate();
-  LLVMModuleRef m = mlirTranslateModuleToLLVMIR(op, ctx);
-  LLVMTargetMachineRef tm = NULL;
-  bool ok = false;
-  if (!m) {
+  *r = (Optimized){.ctx = LLVMContextCreate()};
+  r->module = mlirTranslateModuleToLLVMIR(op, r->ctx);
+  if (!r->module) {
     kilnCompileReport(
-        errorCallback, errorUserData,
+        err, errUd,
         "cannot translate the module to LLVM IR (is it fully lowered to "
         "the LLVM dialect?)");
-    goto out;
+    return false;
   }
-  tm = kilnTargetCreateMachine(target);
-  LLVMSetTarget(m, kilnTargetGetTriple(target));
-  LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
-  LLVMSetModuleDataLayout(m, layout);
+  r->tm = kilnTargetCreateMachine(target);
+  LLVMSetTarget(r->module, kilnTargetGetTriple(target));
+  LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(r->tm);
+  LLVMSetModuleDataLayout(r->module, layout);
   LLVMDisposeTargetData(layout);
-  if (!addAbiSymbols(m, options, errorCallback, errorUserData))
-    goto out;
-  setTargetAttributes(m, target);
+  if (!addAbiSymbols(r->module, options, err, errUd))
+    return false;
+  setTargetAttributes(r->module, target);
   stage(options, "optimize LLVM IR");
-  if (!optimize(m, tm, kilnTargetGetOptLevel(target), errorCallback,
-                errorUserData))
-    goto out;
-  if (options->emit != KILN_COMPILE_EMIT_LLVM_IR)
+  return optimize(r->module, r->tm, kilnTargetGetOptLevel(target), err, errUd);
+}
+
+MlirLogicalResult
+kilnCompileToObject(MlirModule module, const KilnCompileOptions *options,
+                    MlirStringCallback outputCallback, void *outputUserData,
+                    MlirStringCallback errorCallback, void *errorUserData) {
+  Optimized r;
+  bool ok =
+      translateAndOptimize(module, options, &r, errorCallback, errorUserData);
+  if (ok) {
+    if (options->emit != KILN_COMPILE_EMIT_LLVM_IR)
+      stage(options, "generate code");
+    ok = emit(r.module, r.tm, options->emit, outputCallback, outputUserData,
+              errorCallback, errorUserData);
+  }
+  optimizedDestroy(&r);
+  return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
+}
+
+MlirLogicalResult
+kilnCompileToObjects(MlirModule module, const KilnCompileOptions *options,
+                     unsigned numThreads, KilnCompileObjectFn objectCallback,
+                     void *objectUserData, MlirStringCallback errorCallback,
+                     void *errorUserData) {
+  Optimized r;
+  bool ok =
+      translateAndOptimize(module, options, &r, errorCallback, errorUserData);
+  if (ok) {
     stage(options, "generate code");
-  ok = emit(m, tm, options->emit, outputCallback, outputUserData, errorCallback,
-            errorUserData);
-out:
-  if (tm)
-    LLVMDisposeTargetMachine(tm);
-  if (m)
-    LLVMDisposeModule(m);
-  LLVMContextDispose(ctx);
+    ok = kilnSplitCodegen(r.module, r.tm, options->target, numThreads,
+                          objectCallback, objectUserData, errorCallback,
+                          errorUserData);
+  }
+  optimizedDestroy(&r);
   return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }

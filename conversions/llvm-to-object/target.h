@@ -18,4 +18,19 @@ int kilnTargetGetOptLevel(const KilnTarget *target);
 /// LLVMDisposeTargetMachine.
 LLVMTargetMachineRef kilnTargetCreateMachine(const KilnTarget *target);
 
+/// Replaces each large constant data array global of `m` (weights) by a
+/// byte array with the same bytes, name and alignment, which the back end
+/// emits in one copy instead of element by element (split.c).
+void kilnRetypeDataAsBytes(LLVMModuleRef m);
+/// Generates the object code of the optimized module `m` into at most
+/// `numThreads` objects, passed whole to `out` in index order (split.c).
+/// With `numThreads` > 1 and two or more function definitions, `m` is
+/// modified: its local definitions become hidden external symbols, so the
+/// objects must be linked together. Otherwise `m` is emitted whole with
+/// `tm`. Returns false after reporting through `err`.
+bool kilnSplitCodegen(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                      const KilnTarget *target, unsigned numThreads,
+                      KilnCompileObjectFn out, void *outUd,
+                      MlirStringCallback err, void *errUd);
+
 #endif

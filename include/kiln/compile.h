@@ -112,18 +112,38 @@ kilnCompileToObject(MlirModule module, const KilnCompileOptions *options,
                     MlirStringCallback outputCallback, void *outputUserData,
                     MlirStringCallback errorCallback, void *errorUserData);
 
-/// Links the object file at `objectPath` into a shared library at
-/// `libraryPath` (created or overwritten; the caller publishes it
-/// atomically) with the clang driver and ld.lld found at build time. For a
+/// Receives object `index` of a compilation, whole (not in fragments).
+typedef void (*KilnCompileObjectFn)(unsigned index, MlirStringRef object,
+                                    void *userData);
+
+/// Like kilnCompileToObject with KILN_COMPILE_EMIT_OBJECT (`options->emit`
+/// is ignored), but generates code on up to `numThreads` threads: the
+/// optimized module is split into that many partitions balanced by size
+/// (never more than its function definitions), each compiled to its own
+/// object in its own LLVM context. Passes each object to `objectCallback`,
+/// in index order, once all succeeded. The objects of a split module refer
+/// to each other through hidden symbols: link them together into one
+/// library (kilnLinkSharedLibrary); they compute what the single object
+/// does. `numThreads` <= 1, or a module with one function definition, gives
+/// exactly the object of kilnCompileToObject. Returns failure after passing
+/// one message to `errorCallback`.
+MlirLogicalResult
+kilnCompileToObjects(MlirModule module, const KilnCompileOptions *options,
+                     unsigned numThreads, KilnCompileObjectFn objectCallback,
+                     void *objectUserData, MlirStringCallback errorCallback,
+                     void *errorUserData);
+
+/// Links the `numObjects` object files at `objectPaths` into a shared
+/// library at `libraryPath` (created or overwritten; the caller publishes
+/// it atomically) with the clang driver and ld.lld found at build time. For a
 /// host-architecture target the library needs libomp (with an rpath to its
 /// directory), libm and libc; for other targets undefined symbols stay
 /// unresolved. The linker's own messages go to stderr. Returns failure after
 /// passing one message to `errorCallback`.
-MlirLogicalResult kilnLinkSharedLibrary(const KilnTarget *target,
-                                        const char *objectPath,
-                                        const char *libraryPath,
-                                        MlirStringCallback errorCallback,
-                                        void *userData);
+MlirLogicalResult
+kilnLinkSharedLibrary(const KilnTarget *target, const char *const *objectPaths,
+                      unsigned numObjects, const char *libraryPath,
+                      MlirStringCallback errorCallback, void *userData);
 
 #ifdef __cplusplus
 }

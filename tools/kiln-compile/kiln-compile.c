@@ -50,6 +50,8 @@ static void usage(FILE *out) {
       "                   (the host's, default for host), generic,\n"
       "                   x86-64-v2/v3/v4, skylake, znver3, cortex-a76,\n"
       "                   neoverse-n1, apple-m1, ...\n"
+      "  --threads=N      generate code on N threads (model libraries;\n"
+      "                   default and 0: one per CPU, at most 8; 1: none)\n"
       "  --input-shape=NAME=D0xD1x...\n"
       "                   fix the symbolic/unknown dims of graph input NAME\n"
       "                   (e.g. x=1x3x224x224); repeatable\n"
@@ -130,6 +132,7 @@ typedef struct Options {
   bool debugInfo;      /* --mlir-print-debuginfo: print each op's location */
   bool quiet;          /* -q */
   bool timePasses;     /* --time-passes */
+  unsigned threads;    /* --threads: code generation threads, 0 = auto */
   KilnStrBuf recorded; /* the options that affect code, for the metadata */
 } Options;
 
@@ -159,6 +162,36 @@ static bool parseOptLevel(const char *text, int *out) {
   }
   *out = text[0] - '0';
   return true;
+}
+
+/* Parses --threads: 0 (one per CPU) or 1..kMaxThreads. The value does not
+ * change the code, so it is not recorded in the metadata. */
+enum { kMaxThreads = 256, kAutoMaxThreads = 8 };
+static bool parseThreads(const char *text, unsigned *out) {
+  char *end;
+  errno = 0;
+  long v = text[0] >= '0' && text[0] <= '9' ? strtol(text, &end, 10) : -1;
+  if (v < 0 || *end || errno == ERANGE || v > kMaxThreads) {
+    fprintf(stderr,
+            "%s: error: --threads='%s': expected a number of threads from 1 "
+            "to %d, or 0 for one per CPU (at most %d)\n",
+            kProg, text, kMaxThreads, kAutoMaxThreads);
+    return false;
+  }
+  *out = (unsigned)v;
+  return true;
+}
+
+/* The number of code generation threads: --threads, else one per online
+ * CPU, at most kAutoMaxThreads. (kilnCompileToObjects also caps it at the
+ * module's function definitions.) */
+static unsigned resolveThreads(unsigned requested) {
+  if (requested)
+    return requested;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return cpus < 1                 ? 1
+         : cpus > kAutoMaxThreads ? kAutoMaxThreads
+                                  : (unsigned)cpus;
 }
 
 /* The `options` metadata record: -ON and the input shapes. */
@@ -225,7 +258,8 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kDebugInfo,
     kTarget,
     kCPU,
-    kTimePasses
+    kTimePasses,
+    kThreads
   };
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
@@ -235,6 +269,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"cpu", required_argument, NULL, kCPU},
       {"quiet", no_argument, NULL, 'q'},
       {"time-passes", no_argument, NULL, kTimePasses},
+      {"threads", required_argument, NULL, kThreads},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, kVersion},
       {"mlir-print-debuginfo", no_argument, NULL, kDebugInfo},
@@ -272,6 +307,10 @@ static int parseArgs(int argc, char **argv, Options *o) {
       break;
     case kTimePasses:
       o->timePasses = true;
+      break;
+    case kThreads:
+      if (!parseThreads(optarg, &o->threads))
+        return 1;
       break;
     case kDebugInfo:
       o->debugInfo = true;
@@ -469,45 +508,90 @@ static bool publishFile(const char *path, const char *output) {
   return ok;
 }
 
-/* Writes the object to a private temporary directory, links it there and
- * publishes the library at o->output; nothing is left behind either way. */
-static bool linkLibrary(const KilnTarget *target, const KilnStrBuf *object,
+/* The objects of one compilation (one per code generation partition). */
+typedef struct Objects {
+  KilnStrBuf *data;
+  unsigned count;
+} Objects;
+
+static void collectObject(unsigned index, MlirStringRef object,
+                          void *userData) {
+  Objects *objs = userData;
+  if (index >= objs->count) {
+    KilnStrBuf *grown = realloc(objs->data, (index + 1) * sizeof(KilnStrBuf));
+    if (!grown)
+      abort();
+    memset(grown + objs->count, 0,
+           (index + 1 - objs->count) * sizeof(KilnStrBuf));
+    objs->data = grown;
+    objs->count = index + 1;
+  }
+  kilnStrBufAppend(&objs->data[index], object.data, object.length);
+}
+
+static void objectsDestroy(Objects *objs) {
+  for (unsigned i = 0; i < objs->count; ++i)
+    kilnStrBufDestroy(&objs->data[i]);
+  free(objs->data);
+}
+
+/* Writes the objects to a private temporary directory, links them there
+ * and publishes the library at o->output; nothing is left behind either
+ * way. */
+static bool linkLibrary(const KilnTarget *target, const Objects *objects,
                         const Options *o, Progress *progress) {
   const char *tmp = getenv("TMPDIR");
-  KilnStrBuf dir = {0}, obj = {0}, lib = {0};
+  KilnStrBuf dir = {0}, lib = {0};
   kilnStrBufAppendf(&dir, "%s/kiln-compile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (!mkdtemp(dir.data)) {
     toolFileError("create the temporary directory", dir.data);
     kilnStrBufDestroy(&dir);
     return false;
   }
-  kilnStrBufAppendf(&obj, "%s/model.o", dir.data);
+  unsigned n = objects->count, written = 0;
+  KilnStrBuf *paths = calloc(n, sizeof(KilnStrBuf));
+  const char **argv = calloc(n, sizeof(char *));
+  if (!paths || !argv)
+    abort();
   kilnStrBufAppendf(&lib, "%s/model.so", dir.data);
   bool ok = false;
-  if (kilnToolWriteFileAtomically(obj.data, object->data, object->len) != 0) {
-    toolFileError("write", obj.data);
-    goto out;
+  for (; written < n; ++written) {
+    kilnStrBufAppendf(&paths[written], "%s/model.%u.o", dir.data, written);
+    argv[written] = paths[written].data;
+    const KilnStrBuf *obj = &objects->data[written];
+    if (kilnToolWriteFileAtomically(paths[written].data,
+                                    obj->data ? obj->data : "", obj->len)) {
+      toolFileError("write", paths[written].data);
+      goto out;
+    }
   }
   progressBegin("link", progress);
   KilnStrBuf err = {0};
   if (mlirLogicalResultIsFailure(kilnLinkSharedLibrary(
-          target, obj.data, lib.data, kilnStrBufCallback, &err))) {
+          target, argv, n, lib.data, kilnStrBufCallback, &err))) {
     toolError("%s", kilnStrBufGet(&err));
   } else {
     ok = publishFile(lib.data, o->output);
   }
   kilnStrBufDestroy(&err);
 out:
-  unlink(obj.data);
+  for (unsigned i = 0; i < n; ++i) {
+    if (paths[i].data)
+      unlink(paths[i].data);
+    kilnStrBufDestroy(&paths[i]);
+  }
+  free(paths);
+  free(argv);
   unlink(lib.data);
   rmdir(dir.data);
   kilnStrBufDestroy(&dir);
-  kilnStrBufDestroy(&obj);
   kilnStrBufDestroy(&lib);
   return ok;
 }
 
-/* LLVM dialect → the requested LLVM-level output; false after reporting. */
+/* LLVM dialect → the requested LLVM-level output; false after reporting.
+ * A library's code is generated on o->threads threads (resolved); the
+ * other outputs are one module's. */
 static bool compileLLVM(MlirModule module, const KilnTarget *target,
                         const KilnModelSignature *sig, const Options *o,
                         Progress *progress) {
@@ -521,16 +605,27 @@ static bool compileLLVM(MlirModule module, const KilnTarget *target,
                            .onStage = progressBegin,
                            .stageUserData = progress};
   KilnStrBuf out = {0}, err = {0};
-  bool ok = mlirLogicalResultIsSuccess(kilnCompileToObject(
-      module, &co, kilnStrBufCallback, &out, kilnStrBufCallback, &err));
-  if (!ok) {
-    toolError("%s", kilnStrBufGet(&err));
-  } else if (o->emit == kEmitLib) {
-    ok = linkLibrary(target, &out, o, progress);
-  } else if (kilnToolWriteFileAtomically(o->output, out.data ? out.data : "",
-                                         out.len) != 0) {
-    toolFileError("write", o->output);
-    ok = false;
+  bool ok;
+  if (o->emit == kEmitLib) {
+    Objects objects = {0};
+    ok = mlirLogicalResultIsSuccess(kilnCompileToObjects(
+        module, &co, resolveThreads(o->threads), collectObject, &objects,
+        kilnStrBufCallback, &err));
+    if (!ok)
+      toolError("%s", kilnStrBufGet(&err));
+    else
+      ok = linkLibrary(target, &objects, o, progress);
+    objectsDestroy(&objects);
+  } else {
+    ok = mlirLogicalResultIsSuccess(kilnCompileToObject(
+        module, &co, kilnStrBufCallback, &out, kilnStrBufCallback, &err));
+    if (!ok) {
+      toolError("%s", kilnStrBufGet(&err));
+    } else if (kilnToolWriteFileAtomically(o->output, out.data ? out.data : "",
+                                           out.len) != 0) {
+      toolFileError("write", o->output);
+      ok = false;
+    }
   }
   kilnStrBufDestroy(&out);
   kilnStrBufDestroy(&err);
