@@ -13,6 +13,7 @@
 extern const KilnPassInfo kilnGraphVerifyPass;
 extern const KilnPassInfo kilnGraphDCEPass;
 extern const KilnPassInfo kilnGraphCSEPass;
+extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
 extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
@@ -65,17 +66,12 @@ static const KilnPassInfo kGraphToLinalgPipeline = {
 
 /* Listing order is the order of --list-passes. */
 static const KilnPassInfo *const kEntries[] = {
-    &kilnGraphVerifyPass,
-    &kilnGraphDCEPass,
-    &kilnGraphCSEPass,
-    &kGraphCleanupPipeline,
-    &kilnConvertGraphToLinalgPass,
-    &kGraphToLinalgPipeline,
-    &kilnEmitCInterfacePass,
-    &kilnMemrefCopyToLinalgPass,
-    &kilnDistinctResultsPass,
-    &kLinalgToLLVMCpuPipeline,
-    &kCpuPipeline,
+    &kilnGraphVerifyPass,        &kilnGraphDCEPass,
+    &kilnGraphCSEPass,           &kilnGraphSimplifyPass,
+    &kGraphCleanupPipeline,      &kilnConvertGraphToLinalgPass,
+    &kGraphToLinalgPipeline,     &kilnEmitCInterfacePass,
+    &kilnMemrefCopyToLinalgPass, &kilnDistinctResultsPass,
+    &kLinalgToLLVMCpuPipeline,   &kCpuPipeline,
 };
 enum { kNumEntries = sizeof(kEntries) / sizeof(kEntries[0]) };
 
