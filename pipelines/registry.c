@@ -17,6 +17,7 @@ extern const KilnPassInfo kilnGraphFoldConstantsPass;
 extern const KilnPassInfo kilnGraphFoldBatchNormPass;
 extern const KilnPassInfo kilnGraphFusePass;
 extern const KilnPassInfo kilnFuseGroupsPass;
+extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
 extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
@@ -67,25 +68,35 @@ static const KilnPassInfo kGraphO0Pipeline = {
 
 static const KilnPassInfo kGraphO1Pipeline = {
     .argument = "graph-O1",
-    .summary = "Graph optimizations at -O1: fold constants, merge duplicates, "
-               "erase dead ops",
+    .summary = "Graph optimizations at -O1: fold constants, remove no-ops, "
+               "merge duplicates, erase dead ops",
     .pipeline = "func.func(graph-verify,graph-fold-constants,graph-cse),"
-                "graph-dce",
+                "graph-dce,"
+                "func.func(graph-simplify{recompose=false reassociate=false},"
+                "graph-cse),graph-dce",
 };
 
+/* Duplicates are merged and dead ops erased before graph-simplify and
+ * graph-fuse: both match single-use chains. */
 static const KilnPassInfo kGraphO2Pipeline = {
     .argument = "graph-O2",
-    .summary = "Graph optimizations at -O2: -O1, then fold BatchNorm into "
-               "convolutions and gemms",
-    .pipeline = "func.func(graph-verify,graph-fold-constants,"
-                "graph-fold-batchnorm,graph-cse),graph-dce",
+    .summary = "Graph optimizations at -O2: -O1, recompose GELU/LayerNorm/"
+               "Gemm, fold BatchNorm, form fusion groups",
+    .pipeline = "func.func(graph-verify,graph-fold-constants,graph-cse),"
+                "graph-dce,"
+                "func.func(graph-simplify{reassociate=false},"
+                "graph-fold-batchnorm,graph-cse),graph-dce,"
+                "func.func(graph-fuse)",
 };
 
 static const KilnPassInfo kGraphO3Pipeline = {
     .argument = "graph-O3",
-    .summary = "Graph optimizations at -O3 (the tools' default): as -O2",
-    .pipeline = "func.func(graph-verify,graph-fold-constants,"
-                "graph-fold-batchnorm,graph-cse),graph-dce",
+    .summary = "Graph optimizations at -O3 (the tools' default): -O2, and "
+               "reassociate constant chains",
+    .pipeline = "func.func(graph-verify,graph-fold-constants,graph-cse),"
+                "graph-dce,"
+                "func.func(graph-simplify,graph-fold-batchnorm,graph-cse),"
+                "graph-dce,func.func(graph-fuse)",
 };
 
 static const KilnPassInfo *const kGraphOptPipelines[] = {
@@ -108,11 +119,13 @@ static const KilnPassInfo kGraphToLinalgPipeline = {
                 "cse,kiln-fuse-groups,canonicalize)",
 };
 
-/* Listing order is the order of --list-passes. */
+/* Listing order is the order of --list-passes. One entry per line. */
+/* clang-format off */
 static const KilnPassInfo *const kEntries[] = {
     &kilnGraphVerifyPass,
     &kilnGraphDCEPass,
     &kilnGraphCSEPass,
+    &kilnGraphSimplifyPass,
     &kilnGraphFoldConstantsPass,
     &kilnGraphFoldBatchNormPass,
     &kilnGraphFusePass,
@@ -130,6 +143,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kLinalgToLLVMCpuPipeline,
     &kCpuPipeline,
 };
+/* clang-format on */
 enum { kNumEntries = sizeof(kEntries) / sizeof(kEntries[0]) };
 
 intptr_t kilnPassRegistryGetCount(void) { return kNumEntries; }
