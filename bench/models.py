@@ -1,0 +1,275 @@
+#!/usr/bin/python3
+"""The benchmark's models: ONNX exports, one input set each, PyTorch's outputs.
+
+usage: /usr/bin/python3 bench/models.py OUT_DIR [MODEL...]
+
+Writes, per MODEL (default: all of MODELS below), into OUT_DIR:
+  MODEL.onnx          the ONNX export (static shapes)
+  MODEL.input_K.npy   the example inputs, in the graph's input order
+  MODEL.output_0.npy  PyTorch's output for them (eager, 1 thread)
+  MODEL.json          {"flops", "inputs", "opset", "rtol", "atol", ...}
+A model whose MODEL.json is newer than this file is kept as it is. Each
+model is built right after torch.manual_seed(0), so the weights (random,
+not trained) and inputs are the same on every run and torch_bench.py can
+rebuild the very module that was exported (build()).
+
+FLOPs are counted from the ONNX graph after shape inference: 2 x the
+multiply-accumulates of Conv, MatMul and Gemm nodes; other ops count 0
+(the chain model has no FLOPs by this count).
+
+Needs Debian's python3-torch (1.13), python3-torchvision (0.14) and
+python3-onnx under /usr/bin/python3.
+"""
+import io
+import json
+import math
+import os
+import sys
+
+import numpy
+import torch
+from torch import nn
+
+# --- bert4: a BERT-style encoder, dims as parameters -----------------------
+
+
+class SelfAttention(nn.Module):
+    def __init__(self, hidden, heads):
+        super().__init__()
+        self.hidden, self.nheads = hidden, heads
+        self.q = nn.Linear(hidden, hidden)
+        self.k = nn.Linear(hidden, hidden)
+        self.v = nn.Linear(hidden, hidden)
+        self.out = nn.Linear(hidden, hidden)
+
+    def heads(self, x):
+        # [B, S, H*D] -> [B, H, S, D]
+        b, s, _ = x.shape
+        return x.view(b, s, self.nheads, self.hidden // self.nheads).transpose(1, 2)
+
+    def forward(self, x, mask_bias):
+        q, k, v = self.heads(self.q(x)), self.heads(self.k(x)), self.heads(self.v(x))
+        scores = q @ k.transpose(-1, -2) / math.sqrt(self.hidden // self.nheads)
+        probs = torch.softmax(scores + mask_bias, dim=-1)
+        ctx = (probs @ v).transpose(1, 2).reshape(x.shape)
+        return self.out(ctx)
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self, hidden, heads, ffn):
+        super().__init__()
+        self.attn = SelfAttention(hidden, heads)
+        self.norm1 = nn.LayerNorm(hidden, eps=1e-12)
+        self.ff1 = nn.Linear(hidden, ffn)
+        self.act = nn.GELU()
+        self.ff2 = nn.Linear(ffn, hidden)
+        self.norm2 = nn.LayerNorm(hidden, eps=1e-12)
+
+    def forward(self, x, mask_bias):
+        x = self.norm1(x + self.attn(x, mask_bias))
+        return self.norm2(x + self.ff2(self.act(self.ff1(x))))
+
+
+class Encoder(nn.Module):
+    def __init__(self, vocab, hidden, heads, layers, ffn, seq):
+        super().__init__()
+        self.tokens = nn.Embedding(vocab, hidden)
+        self.positions = nn.Embedding(seq, hidden)
+        self.norm = nn.LayerNorm(hidden, eps=1e-12)
+        self.layers = nn.ModuleList(
+            EncoderLayer(hidden, heads, ffn) for _ in range(layers))
+        self.register_buffer("position_ids", torch.arange(seq).unsqueeze(0))
+
+    def forward(self, input_ids, attention_mask):
+        x = self.norm(self.tokens(input_ids) + self.positions(self.position_ids))
+        # 1 = attend, 0 = padding: padded keys get a large negative bias.
+        mask_bias = (1.0 - attention_mask[:, None, None, :].float()) * -10000.0
+        for layer in self.layers:
+            x = layer(x, mask_bias)
+        return x
+
+
+# --- small models ----------------------------------------------------------
+
+
+class MatMul(nn.Module):
+    def forward(self, a, b):
+        return a @ b
+
+
+class Chain(nn.Module):
+    """Add -> Relu -> Mul by a per-channel constant: memory-bound."""
+
+    def __init__(self, channels):
+        super().__init__()
+        self.register_buffer("scale", torch.rand(1, channels, 1, 1) + 0.5)
+
+    def forward(self, x, y):
+        return torch.relu(x + y) * self.scale
+
+
+# --- the models: name -> () -> (module, inputs, input names, opset) --------
+
+
+def resnet18():
+    import torchvision
+    return (torchvision.models.resnet18(weights=None),
+            (torch.rand(1, 3, 224, 224),), ["input"], 13)
+
+
+def mobilenet_v2():
+    import torchvision
+    return (torchvision.models.mobilenet_v2(weights=None),
+            (torch.rand(1, 3, 224, 224),), ["input"], 13)
+
+
+def bert4():
+    vocab, seq = 1000, 128
+    model = Encoder(vocab, hidden=256, heads=4, layers=4, ffn=1024, seq=seq)
+    ids = torch.randint(0, vocab, (1, seq))
+    mask = torch.ones(1, seq, dtype=torch.int64)
+    mask[0, seq - 16:] = 0
+    # Opset 17: LayerNorm exports as one LayerNormalization node.
+    return model, (ids, mask), ["input_ids", "attention_mask"], 17
+
+
+def mlp():
+    model = nn.Sequential(nn.Linear(1024, 4096), nn.ReLU(),
+                          nn.Linear(4096, 4096), nn.ReLU(),
+                          nn.Linear(4096, 1000))
+    return model, (torch.randn(1, 1024),), ["input"], 13
+
+
+def matmul(n):
+    return lambda: (MatMul(), (torch.randn(n, n), torch.randn(n, n)),
+                    ["a", "b"], 13)
+
+
+def conv3x3():
+    return (nn.Conv2d(64, 64, 3, padding=1, bias=True),
+            (torch.randn(1, 64, 56, 56),), ["input"], 13)
+
+
+def chain():
+    model = Chain(64)
+    return (model, (torch.randn(1, 64, 112, 112), torch.randn(1, 64, 112, 112)),
+            ["x", "y"], 13)
+
+
+MODELS = {
+    "resnet18": resnet18,
+    "mobilenet_v2": mobilenet_v2,
+    "bert4": bert4,
+    "mlp": mlp,
+    "matmul512": matmul(512),
+    "matmul1024": matmul(1024),
+    "conv3x3": conv3x3,
+    "chain": chain,
+}
+
+# Output tolerance against PyTorch (|got - exp| <= atol + rtol * |exp|).
+# The 1024-deep sums of the matmuls reach |x| ~ 100 with rounding errors
+# of ~1e-4 in any summation order: atol 1e-3 there.
+TOLERANCE = {"matmul512": (1e-3, 1e-3), "matmul1024": (1e-3, 1e-3)}
+DEFAULT_TOLERANCE = (1e-3, 1e-4)
+
+
+def build(name):
+    """The model `name` as exported: (module in eval mode, inputs, names, opset)."""
+    torch.manual_seed(0)
+    model, args, names, opset = MODELS[name]()
+    model.eval()
+    return model, args, names, opset
+
+
+def count_flops(model_proto):
+    """2 x the multiply-accumulates of Conv, MatMul and Gemm nodes."""
+    import onnx
+    inferred = onnx.shape_inference.infer_shapes(model_proto)
+    g = inferred.graph
+    shapes = {}
+    for v in list(g.input) + list(g.value_info) + list(g.output):
+        dims = v.type.tensor_type.shape.dim
+        shapes[v.name] = [d.dim_value for d in dims]
+    for t in g.initializer:
+        shapes[t.name] = list(t.dims)
+
+    def attr(node, key, default):
+        for a in node.attribute:
+            if a.name == key:
+                return onnx.helper.get_attribute_value(a)
+        return default
+
+    macs = 0
+    for node in g.node:
+        if node.op_type not in ("Conv", "MatMul", "Gemm"):
+            continue
+        out = shapes.get(node.output[0])
+        if not out or any(d <= 0 for d in out):
+            raise ValueError("models.py: no static shape for %s's output" % node.name)
+        if node.op_type == "Conv":
+            w = shapes[node.input[1]]  # [Cout, Cin/group, kh, kw]
+            macs += math.prod(out) * math.prod(w[1:])
+        elif node.op_type == "MatMul":
+            a = shapes[node.input[0]]
+            macs += math.prod(out) * a[-1]
+        else:
+            a = shapes[node.input[0]]
+            macs += math.prod(out) * (a[0] if attr(node, "transA", 0) else a[1])
+    return 2 * macs
+
+
+def export(name, out_dir):
+    import onnx
+    model, args, input_names, opset = build(name)
+    buf = io.BytesIO()
+    with torch.no_grad():
+        torch.onnx.export(model, args, buf, opset_version=opset,
+                          input_names=input_names, output_names=["output"],
+                          do_constant_folding=True)
+    with torch.inference_mode():
+        expected = model(*args)
+    proto = onnx.load_from_string(buf.getvalue())
+    rtol, atol = TOLERANCE.get(name, DEFAULT_TOLERANCE)
+    inputs = []
+    for k, a in enumerate(args):
+        inputs.append("%s.input_%d.npy" % (name, k))
+        numpy.save(os.path.join(out_dir, inputs[-1]), a.numpy())
+    numpy.save(os.path.join(out_dir, name + ".output_0.npy"), expected.numpy())
+    with open(os.path.join(out_dir, name + ".onnx"), "wb") as f:
+        f.write(buf.getvalue())
+    meta = {"name": name, "flops": count_flops(proto), "inputs": inputs,
+            "input_names": input_names, "output": name + ".output_0.npy",
+            "opset": opset, "rtol": rtol, "atol": atol,
+            "params": sum(p.numel() for p in model.parameters())}
+    # Written last: its presence means the model is complete.
+    with open(os.path.join(out_dir, name + ".json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    return meta
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        sys.stderr.write(__doc__)
+        return 2
+    out_dir, names = argv[1], argv[2:] or list(MODELS)
+    unknown = [n for n in names if n not in MODELS]
+    if unknown:
+        sys.stderr.write("models.py: unknown model(s): %s (known: %s)\n"
+                         % (", ".join(unknown), ", ".join(MODELS)))
+        return 2
+    os.makedirs(out_dir, exist_ok=True)
+    torch.set_num_threads(1)
+    stamp = os.path.getmtime(__file__)
+    for name in names:
+        meta_path = os.path.join(out_dir, name + ".json")
+        if os.path.exists(meta_path) and os.path.getmtime(meta_path) > stamp:
+            continue
+        meta = export(name, out_dir)
+        print("models.py: %-13s %8.3f GFLOP  %6.1fM parameters"
+              % (name, meta["flops"] / 1e9, meta["params"] / 1e6))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

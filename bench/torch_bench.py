@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""Times a benchmark model in PyTorch eager mode, in process.
+
+usage: /usr/bin/python3 bench/torch_bench.py MODEL_DIR NAME --threads T
+       [--budget S] [--min-iters N] [--max-iters N] [--max-seconds S]
+       [--output OUT.npy]
+
+Rebuilds the module that bench/models.py exported (same seed, so the same
+weights), reads MODEL_DIR/NAME.input_K.npy, and runs it under
+torch.inference_mode() with torch.set_num_threads(T) and one inter-op
+thread: plain eager, no TorchScript. Warm-up and iteration counts as
+bench/kiln_bench.c. Prints {"iter": i, "ms": t} per timed run, then a
+summary line; --output writes the output as .npy (bench.py checks it).
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("model_dir")
+    p.add_argument("name")
+    p.add_argument("--threads", type=int, required=True)
+    p.add_argument("--budget", type=float, default=1.0)
+    p.add_argument("--min-iters", type=int, default=3)
+    p.add_argument("--max-iters", type=int, default=200)
+    p.add_argument("--max-seconds", type=float, default=4.0)
+    p.add_argument("--output")
+    o = p.parse_args()
+    try:
+        import numpy
+        import torch
+    except ImportError as e:
+        sys.exit("torch_bench: %s (install Debian's python3-torch and run "
+                 "with /usr/bin/python3)" % e)
+    torch.set_num_threads(o.threads)
+    torch.set_num_interop_threads(1)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import models
+
+    with open(os.path.join(o.model_dir, o.name + ".json")) as f:
+        meta = json.load(f)
+    model, _, _, _ = models.build(o.name)
+    inputs = [torch.from_numpy(numpy.load(os.path.join(o.model_dir, f)))
+              for f in meta["inputs"]]
+
+    with torch.inference_mode():
+        t0 = time.perf_counter()
+        warmup = 0
+        while True:
+            out = model(*inputs)
+            warmup += 1
+            if warmup >= 20 or time.perf_counter() - t0 >= 0.1 * o.budget:
+                break
+        start, iters, total, last = time.perf_counter(), 0, 0.0, 0.0
+        lines = []
+        while iters < o.max_iters and (
+                iters < o.min_iters or time.perf_counter() - start < o.budget):
+            if iters > 0 and time.perf_counter() - start + last > o.max_seconds:
+                break
+            t = time.perf_counter()
+            out = model(*inputs)
+            last = time.perf_counter() - t
+            total += last
+            lines.append(json.dumps({"iter": iters, "ms": 1e3 * last}))
+            iters += 1
+    print("\n".join(lines))
+    if o.output:
+        numpy.save(o.output, out.numpy())
+    print(json.dumps({"runtime": "torch", "version": torch.__version__,
+                      "threads": o.threads, "iters": iters, "warmup": warmup,
+                      "total_s": total}))
+
+
+if __name__ == "__main__":
+    main()
