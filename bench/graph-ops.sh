@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the graph optimizations do to each model: the graph ops left after
 # `kiln-compile --emit=graph` at -O0 (the imported graph) and at each other
-# level, per op kind and in total. Not a test: it prints a table. The
+# level, per op kind and in total (graph ops, constants included), and the
+# fusion groups graph-fuse formed, per kind. Not a test: it prints a table. The
 # figures are kept in docs/optimization-levels.md.
 #
 #   bench/graph-ops.sh [-b BUILD_DIR] [-l "0 1 2 3"] [MODEL...]
@@ -35,18 +36,18 @@ cp "$src/examples/shapes/shapes_cnn.onnx" "$tmp/shapes.onnx"
 for m in "$@"; do
   for l in $levels; do
     "$kc" -q -O"$l" --emit=graph "$tmp/$m.onnx" -o "$tmp/$m.O$l.mlir"
-    # One "op count" line per op kind ("graph.conv" and the like, also
-    # non-graph ops such as scf.execute_region fusion groups).
-    grep -oE '^ *(%[^=]+= )?"?[a-z_]+\.[a-z_]+"?' "$tmp/$m.O$l.mlir" |
-      sed -E 's/^ *(%[^=]+= )?"?//; s/"$//' |
-      grep -vE '^(func\.func|func\.return|module)' |
-      sort | uniq -c | awk -v l="$l" '{ print l, $2, $1 }' >"$tmp/$m.O$l.count"
+    # One "level op count" line per graph op kind, and the fusion groups
+    # (scf.execute_region ops marked graph.fusion) as "fusion-groups".
+    { grep -oE '"graph\.[a-z_]+"\(' "$tmp/$m.O$l.mlir" | tr -d '"(' || true
+      grep -oE 'graph\.fusion = "[a-z_]+"' "$tmp/$m.O$l.mlir" |
+        sed 's/.*"\(.*\)"/fusion-group:\1/' || true
+    } | sort | uniq -c | awk -v l="$l" '{ print l, $2, $1 }' >"$tmp/$m.O$l.count"
   done
   echo "== $m: graph ops after kiln-compile --emit=graph -ON"
   # Rows: op, then its count at each level; sorted by op name.
   table() { # table ROWS|TOTAL
     cat "$tmp/$m".O*.count | awk -v levels="$levels" -v what="$1" '
-      { n[$2, $1] = $3; ops[$2] = 1; total[$1] += $3 }
+      { n[$2, $1] = $3; ops[$2] = 1; if ($2 ~ /^graph\./) total[$1] += $3 }
       END {
         nl = split(levels, L, " ")
         if (what == "TOTAL") ops2["total"] = 1; else for (op in ops) ops2[op] = 1

@@ -3,7 +3,8 @@
 
 usage: /usr/bin/python3 scripts/export_models.py [--with-data] OUT_DIR [MODEL...]
 
-MODEL is one of resnet18, mobilenet_v2, bert (default: all three); each is
+MODEL is one of resnet18, mobilenet_v2, bert, resnet18_bn (default: the
+first three); each is
 written to OUT_DIR/MODEL.onnx. With --with-data, the example inputs and
 PyTorch's outputs for them are written too, as NumPy files
 OUT_DIR/MODEL.input_K.npy and OUT_DIR/MODEL.output_0.npy (reference data for
@@ -19,6 +20,7 @@ accuracy.
 
   model         input(s)                                     opset
   resnet18      input: f32[1,3,224,224]                      13
+  resnet18_bn   the same, BatchNormalization nodes kept, no constant folding
   mobilenet_v2  input: f32[1,3,224,224]                      13
   bert          input_ids: i64[1,32], attention_mask: i64[1,32]  17
 
@@ -112,7 +114,13 @@ def bert():
     return TinyBert(), (ids, mask), ["input_ids", "attention_mask"], 17
 
 
-MODELS = {"resnet18": resnet18, "mobilenet_v2": mobilenet_v2, "bert": bert}
+MODELS = {"resnet18": resnet18, "mobilenet_v2": mobilenet_v2, "bert": bert,
+          "resnet18_bn": resnet18}
+# Exported as exporters other than torch's default often write them: every
+# BatchNormalization kept as a node (torch folds them into the convolutions
+# in eval mode) and no constant folding. Kiln's graph-fold-batchnorm and
+# graph-fold-constants do that work instead.
+UNFOLDED = {"resnet18_bn"}
 
 
 def export(name, out_dir, with_data):
@@ -121,9 +129,12 @@ def export(name, out_dir, with_data):
     model.eval()
     buf = io.BytesIO()
     with torch.no_grad():
-        torch.onnx.export(model, args, buf, opset_version=opset,
-                          input_names=input_names, output_names=["output"],
-                          do_constant_folding=True)
+        unfolded = name in UNFOLDED
+        torch.onnx.export(
+            model, args, buf, opset_version=opset, input_names=input_names,
+            output_names=["output"], do_constant_folding=not unfolded,
+            training=(torch.onnx.TrainingMode.PRESERVE if unfolded
+                      else torch.onnx.TrainingMode.EVAL))
         expected = model(*args) if with_data else None
     # Written whole at the end so a failed export leaves no partial file.
     with open(os.path.join(out_dir, name + ".onnx"), "wb") as f:
@@ -143,7 +154,7 @@ def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         sys.stderr.write(__doc__)
         return 2
-    names = argv[2:] or list(MODELS)
+    names = argv[2:] or ["resnet18", "mobilenet_v2", "bert"]
     unknown = [n for n in names if n not in MODELS]
     if unknown:
         sys.stderr.write("export_models.py: unknown model(s): %s (known: %s)\n"
