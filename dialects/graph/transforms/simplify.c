@@ -253,7 +253,8 @@ static int comparePtr(const void *a, const void *b) {
 static void uniqueUnused(KilnSimplify *s, size_t from) {
   MlirOperation *d = s->dead + from;
   size_t n = s->numDead - from, k = 0;
-  qsort(d, n, sizeof(*d), comparePtr);
+  if (n > 1) /* d may be NULL when n is 0, which qsort does not allow */
+    qsort(d, n, sizeof(*d), comparePtr);
   for (size_t i = 0; i < n; ++i)
     if ((i == 0 || d[i].ptr != d[i - 1].ptr) && hasNoUses(d[i]))
       d[k++] = d[i];
