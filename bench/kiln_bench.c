@@ -5,15 +5,11 @@
  *              [--max-iters N] [--max-seconds S] [--output OUT.npy]
  * INPUT.npy...
  *
- * After one warm-up run (more while they take under a tenth of the
- * budget), it times runs until at least --min-iters (default 3) ran and
- * --budget seconds (default 1) passed, or --max-iters (default 200) ran;
- * a run that would end past --max-seconds (default 4) after the first
- * timed one is not started (slow models get fewer than --min-iters).
- * Prints {"iter": i, "ms": t} per timed run, then a summary line, and
- * writes the first output to OUT.npy for bench.py to check against
- * PyTorch's. bench/run.sh builds it against build/lib/libkiln_runtime.so.
- * Exit: 0 ran, 2 usage or bad files, 4 a load or run error. */
+ * Warm-up and timed runs as bench_util.h describes. Prints {"iter": i, "ms": t}
+ * per timed run, then a summary line, and writes the first output to OUT.npy
+ * for bench.py to check against PyTorch's. bench/run.sh builds it against
+ * build/lib/libkiln_runtime.so. Exit: 0 ran, 2 usage or bad files, 4 a load or
+ * run error. */
 #define _POSIX_C_SOURCE 200809L
 #include "kiln/kiln_runtime.h"
 
@@ -21,14 +17,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "bench_util.h"
 
 enum { kMaxInputs = 16 };
 
-static double nowSeconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+/* One model run for benchMeasure; `status` is the failure, if any. */
+typedef struct Run {
+  KilnModel *model;
+  KilnTensor **inputs, **outputs;
+  size_t numInputs, numOutputs;
+  KilnStatus *status;
+} Run;
+
+static bool runModel(void *ctx) {
+  Run *r = ctx;
+  r->status = kilnModelRun(r->model, r->inputs, r->numInputs, r->outputs,
+                           r->numOutputs);
+  return !r->status;
+}
+
+static void report(void *ctx, int iter, double seconds) {
+  (void)ctx;
+  printf("{\"iter\": %d, \"ms\": %.6f}\n", iter, 1e3 * seconds);
 }
 
 /* Prints `s`'s message with `what`, releases it; the exit code `rc`. */
@@ -49,22 +60,14 @@ static int usage(void) {
 
 int main(int argc, char **argv) {
   const char *model = NULL, *output = NULL, *inputPaths[kMaxInputs];
-  int threads = 0, minIters = 3, maxIters = 200, numInputs = 0;
-  double budget = 1.0, maxSeconds = 4.0;
+  int numInputs = 0;
+  BenchOptions o = BENCH_OPTIONS_DEFAULT;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     bool hasValue = i + 1 < argc;
-    if (!strcmp(a, "--threads") && hasValue)
-      threads = atoi(argv[++i]);
-    else if (!strcmp(a, "--budget") && hasValue)
-      budget = atof(argv[++i]);
-    else if (!strcmp(a, "--min-iters") && hasValue)
-      minIters = atoi(argv[++i]);
-    else if (!strcmp(a, "--max-iters") && hasValue)
-      maxIters = atoi(argv[++i]);
-    else if (!strcmp(a, "--max-seconds") && hasValue)
-      maxSeconds = atof(argv[++i]);
-    else if (!strcmp(a, "--output") && hasValue)
+    if (benchParseOption(&o, argc, argv, &i))
+      continue;
+    if (!strcmp(a, "--output") && hasValue)
       output = argv[++i];
     else if (a[0] == '-')
       return usage();
@@ -75,7 +78,7 @@ int main(int argc, char **argv) {
     else
       return usage();
   }
-  if (!model || threads < 1 || minIters < 1 || maxIters < minIters)
+  if (!model || !benchOptionsValid(&o))
     return usage();
 
   int rc = 4;
@@ -107,44 +110,20 @@ int main(int argc, char **argv) {
       rc = fail(s, "output", 4);
       goto done;
     }
-  if ((s = kilnModelSetThreadCount(m, threads))) {
+  if ((s = kilnModelSetThreadCount(m, o.threads))) {
     rc = fail(s, "threads", 2);
     goto done;
   }
 
-  /* Warm-up: at least one run, more while they fit a tenth of the budget. */
-  double t0 = nowSeconds();
-  int warmups = 0;
-  do {
-    if ((s = kilnModelRun(m, inputs, (size_t)numInputs, outputs,
-                          (size_t)numOutputs))) {
-      rc = fail(s, "run", 4);
-      goto done;
-    }
-    ++warmups;
-  } while (warmups < 20 && nowSeconds() - t0 < 0.1 * budget);
-
-  double start = nowSeconds(), total = 0, last = 0;
-  int iters = 0;
-  while (iters < maxIters &&
-         (iters < minIters || nowSeconds() - start < budget)) {
-    /* A slow model stops short of --min-iters rather than overrun. */
-    if (iters > 0 && nowSeconds() - start + last > maxSeconds)
-      break;
-    double t = nowSeconds();
-    s = kilnModelRun(m, inputs, (size_t)numInputs, outputs, (size_t)numOutputs);
-    t = nowSeconds() - t;
-    last = t;
-    if (s) {
-      rc = fail(s, "run", 4);
-      goto done;
-    }
-    total += t;
-    printf("{\"iter\": %d, \"ms\": %.6f}\n", iters++, 1e3 * t);
+  Run run = {m, inputs, outputs, (size_t)numInputs, (size_t)numOutputs, NULL};
+  BenchStats stats;
+  if (!benchMeasure(&o, runModel, report, &run, &stats)) {
+    rc = fail(run.status, "run", 4);
+    goto done;
   }
   printf("{\"runtime\": \"kiln\", \"threads\": %d, \"iters\": %d, "
          "\"warmup\": %d, \"total_s\": %.6f}\n",
-         threads, iters, warmups, total);
+         o.threads, stats.iters, stats.warmups, stats.total);
   if (output && (s = kilnTensorWriteNpyFile(outputs[0], output))) {
     rc = fail(s, "output", 2);
     goto done;

@@ -8,7 +8,8 @@ Writes, per MODEL (default: all of MODELS below), into OUT_DIR:
   MODEL.input_K.npy   the example inputs, in the graph's input order
   MODEL.output_0.npy  PyTorch's output for them (eager, 1 thread)
   MODEL.json          {"flops", "inputs", "opset", "rtol", "atol", ...}
-A model whose MODEL.json is newer than this file is kept as it is. Each
+A model whose MODEL.json is newer than this file and
+scripts/export_models.py (the encoder's classes) is kept as it is. Each
 model is built right after torch.manual_seed(0), so the weights (random,
 not trained) and inputs are the same on every run and torch_bench.py can
 rebuild the very module that was exported (build()).
@@ -30,64 +31,11 @@ import numpy
 import torch
 from torch import nn
 
-# --- bert4: a BERT-style encoder, dims as parameters -----------------------
-
-
-class SelfAttention(nn.Module):
-    def __init__(self, hidden, heads):
-        super().__init__()
-        self.hidden, self.nheads = hidden, heads
-        self.q = nn.Linear(hidden, hidden)
-        self.k = nn.Linear(hidden, hidden)
-        self.v = nn.Linear(hidden, hidden)
-        self.out = nn.Linear(hidden, hidden)
-
-    def heads(self, x):
-        # [B, S, H*D] -> [B, H, S, D]
-        b, s, _ = x.shape
-        return x.view(b, s, self.nheads, self.hidden // self.nheads).transpose(1, 2)
-
-    def forward(self, x, mask_bias):
-        q, k, v = self.heads(self.q(x)), self.heads(self.k(x)), self.heads(self.v(x))
-        scores = q @ k.transpose(-1, -2) / math.sqrt(self.hidden // self.nheads)
-        probs = torch.softmax(scores + mask_bias, dim=-1)
-        ctx = (probs @ v).transpose(1, 2).reshape(x.shape)
-        return self.out(ctx)
-
-
-class EncoderLayer(nn.Module):
-    def __init__(self, hidden, heads, ffn):
-        super().__init__()
-        self.attn = SelfAttention(hidden, heads)
-        self.norm1 = nn.LayerNorm(hidden, eps=1e-12)
-        self.ff1 = nn.Linear(hidden, ffn)
-        self.act = nn.GELU()
-        self.ff2 = nn.Linear(ffn, hidden)
-        self.norm2 = nn.LayerNorm(hidden, eps=1e-12)
-
-    def forward(self, x, mask_bias):
-        x = self.norm1(x + self.attn(x, mask_bias))
-        return self.norm2(x + self.ff2(self.act(self.ff1(x))))
-
-
-class Encoder(nn.Module):
-    def __init__(self, vocab, hidden, heads, layers, ffn, seq):
-        super().__init__()
-        self.tokens = nn.Embedding(vocab, hidden)
-        self.positions = nn.Embedding(seq, hidden)
-        self.norm = nn.LayerNorm(hidden, eps=1e-12)
-        self.layers = nn.ModuleList(
-            EncoderLayer(hidden, heads, ffn) for _ in range(layers))
-        self.register_buffer("position_ids", torch.arange(seq).unsqueeze(0))
-
-    def forward(self, input_ids, attention_mask):
-        x = self.norm(self.tokens(input_ids) + self.positions(self.position_ids))
-        # 1 = attend, 0 = padding: padded keys get a large negative bias.
-        mask_bias = (1.0 - attention_mask[:, None, None, :].float()) * -10000.0
-        for layer in self.layers:
-            x = layer(x, mask_bias)
-        return x
-
+# The BERT-style encoder of the test models, with its dims as parameters.
+SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                       "scripts")
+sys.path.insert(0, SCRIPTS)
+from export_models import TinyBert as Encoder  # noqa: E402
 
 # --- small models ----------------------------------------------------------
 
@@ -260,7 +208,9 @@ def main(argv):
         return 2
     os.makedirs(out_dir, exist_ok=True)
     torch.set_num_threads(1)
-    stamp = os.path.getmtime(__file__)
+    # The models are defined here and in export_models.py (the encoder).
+    stamp = max(os.path.getmtime(__file__),
+                os.path.getmtime(os.path.join(SCRIPTS, "export_models.py")))
     for name in names:
         meta_path = os.path.join(out_dir, name + ".json")
         if os.path.exists(meta_path) and os.path.getmtime(meta_path) > stamp:

@@ -103,12 +103,14 @@ node -e "require(process.argv[1])" "$peers/node_modules/onnxruntime-node" 2>/dev
 mkdir -p "$work/bin"
 cc=${CC:-cc}
 if [ ! -x "$work/bin/kiln_bench" ] || [ "$src/bench/kiln_bench.c" -nt "$work/bin/kiln_bench" ] ||
+   [ "$src/bench/bench_util.h" -nt "$work/bin/kiln_bench" ] ||
    [ "$build/lib/libkiln_runtime.so" -nt "$work/bin/kiln_bench" ]; then
   $cc -O2 -std=c11 -Wall -Wextra -I"$src/include" "$src/bench/kiln_bench.c" \
     -o "$work/bin/kiln_bench" -L"$build/lib" -lkiln_runtime \
     -Wl,-rpath,"$build/lib"
 fi
-if [ ! -x "$work/bin/sgemm" ] || [ "$src/bench/sgemm.c" -nt "$work/bin/sgemm" ]; then
+if [ ! -x "$work/bin/sgemm" ] || [ "$src/bench/sgemm.c" -nt "$work/bin/sgemm" ] ||
+   [ "$src/bench/bench_util.h" -nt "$work/bin/sgemm" ]; then
   $cc -O2 -std=c11 -Wall -Wextra "$src/bench/sgemm.c" -o "$work/bin/sgemm" \
     -lopenblas -lm || {
     echo "run.sh: cannot build bench/sgemm.c (needs libopenblas-dev)" >&2; exit 2; }

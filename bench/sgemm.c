@@ -4,8 +4,8 @@
  *   sgemm N --threads T [--budget S] [--min-iters N] [--max-iters N]
  * [--max-seconds S]
  *
- * Warm-up and iteration counts as kiln_bench.c. Prints {"iter": i, "ms": t,
- * "gflops": g} per timed call (2 n^3 FLOPs), then a summary line. One
+ * Warm-up and timed calls as bench_util.h describes. Prints {"iter": i, "ms":
+ * t, "gflops": g} per timed call (2 n^3 FLOPs), then a summary line. One
  * element of C is checked against a double-precision dot product so a
  * broken library cannot report a time. bench/run.sh builds it with the
  * system cc and -lopenblas (Debian's libopenblas-dev). Exit: 0 ran, 1 wrong
@@ -18,12 +18,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double nowSeconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#include "bench_util.h"
+
+/* C = A x B for benchMeasure. */
+typedef struct Gemm {
+  int n;
+  const float *a, *b;
+  float *c;
+} Gemm;
+
+static bool runGemm(void *ctx) {
+  Gemm *g = ctx;
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g->n, g->n, g->n, 1.0f,
+              g->a, g->n, g->b, g->n, 0.0f, g->c, g->n);
+  return true;
+}
+
+static void report(void *ctx, int iter, double seconds) {
+  const Gemm *g = ctx;
+  double flops = 2.0 * g->n * g->n * g->n;
+  printf("{\"iter\": %d, \"ms\": %.6f, \"gflops\": %.3f}\n", iter,
+         1e3 * seconds, flops / seconds * 1e-9);
 }
 
 static int usage(void) {
@@ -33,29 +49,19 @@ static int usage(void) {
 }
 
 int main(int argc, char **argv) {
-  int n = 0, threads = 0, minIters = 3, maxIters = 200;
-  double budget = 1.0, maxSeconds = 4.0;
+  int n = 0;
+  BenchOptions o = BENCH_OPTIONS_DEFAULT;
   for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    bool hasValue = i + 1 < argc;
-    if (!strcmp(a, "--threads") && hasValue)
-      threads = atoi(argv[++i]);
-    else if (!strcmp(a, "--budget") && hasValue)
-      budget = atof(argv[++i]);
-    else if (!strcmp(a, "--min-iters") && hasValue)
-      minIters = atoi(argv[++i]);
-    else if (!strcmp(a, "--max-iters") && hasValue)
-      maxIters = atoi(argv[++i]);
-    else if (!strcmp(a, "--max-seconds") && hasValue)
-      maxSeconds = atof(argv[++i]);
-    else if (a[0] != '-' && !n)
-      n = atoi(a);
+    if (benchParseOption(&o, argc, argv, &i))
+      continue;
+    if (argv[i][0] != '-' && !n)
+      n = atoi(argv[i]);
     else
       return usage();
   }
-  if (n < 1 || n > 16384 || threads < 1 || minIters < 1 || maxIters < minIters)
+  if (n < 1 || n > 16384 || !benchOptionsValid(&o))
     return usage();
-  openblas_set_num_threads(threads);
+  openblas_set_num_threads(o.threads);
 
   size_t count = (size_t)n * (size_t)n;
   float *a = malloc(count * sizeof(float)), *b = malloc(count * sizeof(float)),
@@ -70,30 +76,9 @@ int main(int argc, char **argv) {
     b[i] = (float)rand() / (float)RAND_MAX - 0.5f;
   }
 
-  double flops = 2.0 * n * n * n, t0 = nowSeconds();
-  int warmups = 0;
-  do {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n,
-                b, n, 0.0f, c, n);
-    ++warmups;
-  } while (warmups < 20 && nowSeconds() - t0 < 0.1 * budget);
-
-  double start = nowSeconds(), total = 0, last = 0;
-  int iters = 0;
-  while (iters < maxIters &&
-         (iters < minIters || nowSeconds() - start < budget)) {
-    /* A slow model stops short of --min-iters rather than overrun. */
-    if (iters > 0 && nowSeconds() - start + last > maxSeconds)
-      break;
-    double t = nowSeconds();
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n,
-                b, n, 0.0f, c, n);
-    t = nowSeconds() - t;
-    last = t;
-    total += t;
-    printf("{\"iter\": %d, \"ms\": %.6f, \"gflops\": %.3f}\n", iters++, 1e3 * t,
-           flops / t * 1e-9);
-  }
+  Gemm gemm = {n, a, b, c};
+  BenchStats stats;
+  benchMeasure(&o, runGemm, report, &gemm, &stats);
 
   /* One element, C[n-1][n/2], against a double-precision dot product. */
   int row = n - 1, col = n / 2;
@@ -105,7 +90,8 @@ int main(int argc, char **argv) {
   printf("{\"runtime\": \"openblas\", \"n\": %d, \"threads\": %d, "
          "\"iters\": %d, \"warmup\": %d, \"total_s\": %.6f, \"check\": "
          "\"%s\"}\n",
-         n, threads, iters, warmups, total, ok ? "ok" : "wrong");
+         n, o.threads, stats.iters, stats.warmups, stats.total,
+         ok ? "ok" : "wrong");
   if (!ok)
     fprintf(stderr, "sgemm: C[%d][%d] = %.9g, expected %.9g\n", row, col, got,
             want);

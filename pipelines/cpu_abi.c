@@ -20,8 +20,7 @@
  * its out-parameter: the second result gets a fresh allocation and a copy. */
 #include "kiln/passes.h"
 
-#include <stdlib.h>
-
+#include "dialects/common/op_list.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Linalg.h"
@@ -68,31 +67,19 @@ const KilnPassInfo kilnEmitCInterfacePass = {
 
 /* A growable list of the copies to rewrite: collected first, rewritten
  * after the walk, so the walk never sees an erased op. */
-typedef struct CopyList {
-  MlirOperation *data;
-  size_t len, cap;
-} CopyList;
-
 static bool hasIdentityLayout(MlirType type) {
   return mlirTypeIsAMemRef(type) &&
          mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(type));
 }
 
 static MlirWalkResult collectCopies(MlirOperation op, void *userData) {
-  CopyList *list = userData;
   if (!mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(op)),
                           mlirStringRefCreateFromCString("memref.copy")))
     return MlirWalkResultAdvance;
   if (hasIdentityLayout(mlirValueGetType(mlirOperationGetOperand(op, 0))) &&
       hasIdentityLayout(mlirValueGetType(mlirOperationGetOperand(op, 1))))
     return MlirWalkResultAdvance;
-  if (list->len == list->cap) {
-    list->cap = list->cap ? 2 * list->cap : 16;
-    list->data = realloc(list->data, list->cap * sizeof(*list->data));
-    if (!list->data)
-      abort();
-  }
-  list->data[list->len++] = op;
+  kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
 
@@ -123,11 +110,11 @@ static void runMemrefCopyToLinalg(MlirOperation op, MlirExternalPass pass,
                                   const KilnPassOptionValue *options) {
   (void)pass;
   (void)options;
-  CopyList list = {0};
+  KilnOpList list = {0};
   mlirOperationWalk(op, collectCopies, &list, MlirWalkPostOrder);
   for (size_t i = 0; i < list.len; ++i)
     rewriteCopy(list.data[i]);
-  free(list.data);
+  kilnOpListDestroy(&list);
 }
 
 static const KilnDialectHandleGetter kLinalgDialect[] = {

@@ -42,35 +42,36 @@ VOCAB, HIDDEN, HEADS, LAYERS, FFN, SEQ = 1000, 128, 4, 2, 512, 32
 
 
 class SelfAttention(nn.Module):
-    def __init__(self):
+    def __init__(self, hidden=HIDDEN, heads=HEADS):
         super().__init__()
-        self.q = nn.Linear(HIDDEN, HIDDEN)
-        self.k = nn.Linear(HIDDEN, HIDDEN)
-        self.v = nn.Linear(HIDDEN, HIDDEN)
-        self.out = nn.Linear(HIDDEN, HIDDEN)
+        self.hidden, self.nheads = hidden, heads
+        self.q = nn.Linear(hidden, hidden)
+        self.k = nn.Linear(hidden, hidden)
+        self.v = nn.Linear(hidden, hidden)
+        self.out = nn.Linear(hidden, hidden)
 
     def heads(self, x):
         # [B, S, H*D] -> [B, H, S, D]
         b, s, _ = x.shape
-        return x.view(b, s, HEADS, HIDDEN // HEADS).transpose(1, 2)
+        return x.view(b, s, self.nheads, self.hidden // self.nheads).transpose(1, 2)
 
     def forward(self, x, mask_bias):
         q, k, v = self.heads(self.q(x)), self.heads(self.k(x)), self.heads(self.v(x))
-        scores = q @ k.transpose(-1, -2) / math.sqrt(HIDDEN // HEADS)
+        scores = q @ k.transpose(-1, -2) / math.sqrt(self.hidden // self.nheads)
         probs = torch.softmax(scores + mask_bias, dim=-1)
         ctx = (probs @ v).transpose(1, 2).reshape(x.shape)
         return self.out(ctx)
 
 
 class EncoderLayer(nn.Module):
-    def __init__(self):
+    def __init__(self, hidden=HIDDEN, heads=HEADS, ffn=FFN):
         super().__init__()
-        self.attn = SelfAttention()
-        self.norm1 = nn.LayerNorm(HIDDEN, eps=1e-12)
-        self.ff1 = nn.Linear(HIDDEN, FFN)
+        self.attn = SelfAttention(hidden, heads)
+        self.norm1 = nn.LayerNorm(hidden, eps=1e-12)
+        self.ff1 = nn.Linear(hidden, ffn)
         self.act = nn.GELU()
-        self.ff2 = nn.Linear(FFN, HIDDEN)
-        self.norm2 = nn.LayerNorm(HIDDEN, eps=1e-12)
+        self.ff2 = nn.Linear(ffn, hidden)
+        self.norm2 = nn.LayerNorm(hidden, eps=1e-12)
 
     def forward(self, x, mask_bias):
         x = self.norm1(x + self.attn(x, mask_bias))
@@ -78,13 +79,18 @@ class EncoderLayer(nn.Module):
 
 
 class TinyBert(nn.Module):
-    def __init__(self):
+    """The BERT-style encoder; the defaults are the `bert` model's dims
+    (bench/models.py builds a larger one from these classes)."""
+
+    def __init__(self, vocab=VOCAB, hidden=HIDDEN, heads=HEADS, layers=LAYERS,
+                 ffn=FFN, seq=SEQ):
         super().__init__()
-        self.tokens = nn.Embedding(VOCAB, HIDDEN)
-        self.positions = nn.Embedding(SEQ, HIDDEN)
-        self.norm = nn.LayerNorm(HIDDEN, eps=1e-12)
-        self.layers = nn.ModuleList(EncoderLayer() for _ in range(LAYERS))
-        self.register_buffer("position_ids", torch.arange(SEQ).unsqueeze(0))
+        self.tokens = nn.Embedding(vocab, hidden)
+        self.positions = nn.Embedding(seq, hidden)
+        self.norm = nn.LayerNorm(hidden, eps=1e-12)
+        self.layers = nn.ModuleList(
+            EncoderLayer(hidden, heads, ffn) for _ in range(layers))
+        self.register_buffer("position_ids", torch.arange(seq).unsqueeze(0))
 
     def forward(self, input_ids, attention_mask):
         x = self.norm(self.tokens(input_ids) + self.positions(self.position_ids))

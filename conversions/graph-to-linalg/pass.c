@@ -16,6 +16,7 @@
 
 #include "conversions/graph-to-linalg/lower.h"
 #include "dialects/common/diag.h"
+#include "dialects/common/op_list.h"
 #include "dialects/graph/const_eval.h"
 #include "dialects/graph/verify.h"
 #include "kiln/passes.h"
@@ -24,28 +25,6 @@
 #include "mlir-c/Dialect/Math.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/Dialect/Tensor.h"
-
-typedef struct OpList {
-  MlirOperation *data;
-  size_t len, cap;
-} OpList;
-
-static void opListPush(OpList *l, MlirOperation op) {
-  if (l->len == l->cap) {
-    l->cap = l->cap ? 2 * l->cap : 64;
-    l->data = realloc(l->data, l->cap * sizeof(MlirOperation));
-    if (!l->data)
-      abort();
-  }
-  l->data[l->len++] = op;
-}
-
-static bool opListContains(const OpList *l, MlirOperation op) {
-  for (size_t i = 0; i < l->len; ++i)
-    if (mlirOperationEqual(l->data[i], op))
-      return true;
-  return false;
-}
 
 static bool isGraphOp(MlirOperation op) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
@@ -58,7 +37,7 @@ static bool isOpNamed(MlirOperation op, const char *name) {
 
 static MlirWalkResult collectGraphOps(MlirOperation op, void *userData) {
   if (isGraphOp(op))
-    opListPush(userData, op);
+    kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
 
@@ -388,7 +367,7 @@ static void refineResultTypes(MlirOperation func) {
 static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
                                     const KilnPassOptionValue *options) {
   (void)options;
-  OpList ops = {0}, failed = {0};
+  KilnOpList ops = {0}, failed = {0};
   mlirOperationWalk(root, collectGraphOps, &ops, MlirWalkPreOrder);
   bool ok = true;
   for (size_t i = 0; i < ops.len; ++i) {
@@ -399,25 +378,25 @@ static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
     if (!lowering)
       continue; /* reported by the legality check */
     if (lowerOp(op, lowering) != KILN_LOWER_OK) {
-      opListPush(&failed, op);
+      kilnOpListPush(&failed, op);
       ok = false;
     }
   }
   /* Constants last: lowerings above read them. Walk again: folding made
    * new ones. */
-  ops.len = 0;
+  kilnOpListClear(&ops);
   mlirOperationWalk(root, collectGraphOps, &ops, MlirWalkPreOrder);
   for (size_t i = 0; i < ops.len; ++i)
     if (isOpNamed(ops.data[i], "graph.constant") &&
         lowerConstant(ops.data[i]) != KILN_LOWER_OK) {
-      opListPush(&failed, ops.data[i]);
+      kilnOpListPush(&failed, ops.data[i]);
       ok = false;
     }
   /* Legality: every graph op left that has not reported an error. */
-  ops.len = 0;
+  kilnOpListClear(&ops);
   mlirOperationWalk(root, collectGraphOps, &ops, MlirWalkPreOrder);
   for (size_t i = 0; i < ops.len; ++i) {
-    if (opListContains(&failed, ops.data[i]))
+    if (kilnOpListContains(&failed, ops.data[i]))
       continue;
     MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(ops.data[i]));
     kilnEmitErrorf(mlirOperationGetLocation(ops.data[i]),
@@ -427,8 +406,8 @@ static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
   }
   if (ok)
     refineResultTypes(root);
-  free(ops.data);
-  free(failed.data);
+  kilnOpListDestroy(&ops);
+  kilnOpListDestroy(&failed);
   if (!ok)
     mlirExternalPassSignalFailure(pass);
 }

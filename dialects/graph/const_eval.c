@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/graph/eval_common.h"
 #include "dialects/graph/infer.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -199,18 +200,19 @@ static bool broadcastShape(const Val *const *vals, int k, intptr_t *rank,
   return true;
 }
 
-/* The element of `v` that broadcasts to position `linear` of `out`. */
-static int64_t broadcastElement(const Val *v, const Val *out, intptr_t linear) {
-  intptr_t offset = 0, stride = 1;
-  for (intptr_t d = out->rank - 1; d >= 0 && d >= out->rank - v->rank; --d) {
-    intptr_t idx = linear % out->shape[d];
-    linear /= out->shape[d];
-    intptr_t dv = d - (out->rank - v->rank);
-    if (v->shape[dv] != 1)
-      offset += idx * stride;
-    stride *= v->shape[dv];
-  }
-  return v->data[offset];
+/* Strides of `v` per dim of `out` (0 where `v` broadcasts); false if `v`
+ * does not broadcast to `out`. */
+static bool broadcastStrides(const Val *v, const Val *out, intptr_t *strides) {
+  return kilnEvalBroadcastStrides(v->rank, v->shape, out->rank, out->shape,
+                                  strides);
+}
+
+/* The element of `v`, with `strides` from broadcastStrides, that broadcasts
+ * to position `linear` of `out`. */
+static int64_t broadcastElement(const Val *v, const intptr_t *strides,
+                                const Val *out, intptr_t linear) {
+  return v
+      ->data[kilnEvalBroadcastOffset(out->rank, out->shape, strides, linear)];
 }
 
 /*===--------------------------------------------------------------------===*
@@ -468,10 +470,12 @@ static bool evalExpand(Eval *e, MlirOperation op, int depth, Val *out) {
   const Val *vals[2] = {&in, &target};
   intptr_t rank;
   int64_t shape[KILN_MAX_RANK];
-  if (!broadcastShape(vals, 2, &rank, shape) || !alloc(e, rank, shape, out))
+  intptr_t s[KILN_MAX_RANK];
+  if (!broadcastShape(vals, 2, &rank, shape) || !alloc(e, rank, shape, out) ||
+      !broadcastStrides(&in, out, s))
     return false;
   for (intptr_t i = 0; i < out->n; ++i)
-    out->data[i] = broadcastElement(&in, out, i);
+    out->data[i] = broadcastElement(&in, s, out, i);
   return true;
 }
 
@@ -503,13 +507,14 @@ static bool evalTile(Eval *e, MlirOperation op, int depth, Val *out) {
  * Elementwise arithmetic, comparisons and logic
  *===--------------------------------------------------------------------===*/
 
+/* The integer ops shared with fold_eval.c come first (eval_common.h). */
 typedef enum BinOp {
-  BIN_ADD,
-  BIN_SUB,
-  BIN_MUL,
-  BIN_DIV,
-  BIN_MIN,
-  BIN_MAX,
+  BIN_ADD = KILN_EVAL_ADD,
+  BIN_SUB = KILN_EVAL_SUB,
+  BIN_MUL = KILN_EVAL_MUL,
+  BIN_DIV = KILN_EVAL_DIV,
+  BIN_MIN = KILN_EVAL_MIN,
+  BIN_MAX = KILN_EVAL_MAX,
   BIN_EQUAL,
   BIN_LESS,
   BIN_GREATER,
@@ -522,28 +527,14 @@ typedef enum BinOp {
  * (division by zero, INT64_MIN / -1). Wrapping to the result's width
  * happens in evalValue. */
 static bool applyBin(BinOp k, int64_t a, int64_t b, int64_t *r) {
-  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
   switch (k) {
   case BIN_ADD:
-    *r = (int64_t)(ua + ub);
-    return true;
   case BIN_SUB:
-    *r = (int64_t)(ua - ub);
-    return true;
   case BIN_MUL:
-    *r = (int64_t)(ua * ub);
-    return true;
-  case BIN_DIV: /* integer Div truncates toward zero, as C does */
-    if (b == 0 || (a == INT64_MIN && b == -1))
-      return false;
-    *r = a / b;
-    return true;
+  case BIN_DIV:
   case BIN_MIN:
-    *r = a < b ? a : b;
-    return true;
   case BIN_MAX:
-    *r = a > b ? a : b;
-    return true;
+    return kilnEvalIntBinary((KilnEvalIntOp)k, a, b, r);
   case BIN_EQUAL:
     *r = a == b;
     return true;
@@ -574,11 +565,13 @@ static bool evalBinary(Eval *e, MlirOperation op, int depth, BinOp k,
   const Val *vals[2] = {&a, &b};
   intptr_t rank;
   int64_t shape[KILN_MAX_RANK];
-  if (!broadcastShape(vals, 2, &rank, shape) || !alloc(e, rank, shape, out))
+  intptr_t sa[KILN_MAX_RANK], sb[KILN_MAX_RANK];
+  if (!broadcastShape(vals, 2, &rank, shape) || !alloc(e, rank, shape, out) ||
+      !broadcastStrides(&a, out, sa) || !broadcastStrides(&b, out, sb))
     return false;
   for (intptr_t i = 0; i < out->n; ++i)
-    if (!applyBin(k, broadcastElement(&a, out, i), broadcastElement(&b, out, i),
-                  &out->data[i]))
+    if (!applyBin(k, broadcastElement(&a, sa, out, i),
+                  broadcastElement(&b, sb, out, i), &out->data[i]))
       return false;
   return true;
 }
@@ -609,11 +602,15 @@ static bool evalWhere(Eval *e, MlirOperation op, int depth, Val *out) {
   const Val *vals[3] = {&c, &x, &y};
   intptr_t rank;
   int64_t shape[KILN_MAX_RANK];
-  if (!broadcastShape(vals, 3, &rank, shape) || !alloc(e, rank, shape, out))
+  intptr_t sc[KILN_MAX_RANK], sx[KILN_MAX_RANK], sy[KILN_MAX_RANK];
+  if (!broadcastShape(vals, 3, &rank, shape) || !alloc(e, rank, shape, out) ||
+      !broadcastStrides(&c, out, sc) || !broadcastStrides(&x, out, sx) ||
+      !broadcastStrides(&y, out, sy))
     return false;
   for (intptr_t i = 0; i < out->n; ++i)
-    out->data[i] = broadcastElement(&c, out, i) ? broadcastElement(&x, out, i)
-                                                : broadcastElement(&y, out, i);
+    out->data[i] = broadcastElement(&c, sc, out, i)
+                       ? broadcastElement(&x, sx, out, i)
+                       : broadcastElement(&y, sy, out, i);
   return true;
 }
 

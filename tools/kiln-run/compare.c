@@ -6,24 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static float halfToFloat(uint16_t h) {
-  int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  float v;
-  if (exp == 0)
-    v = ldexpf((float)mant, -24);
-  else if (exp == 31)
-    v = mant ? NAN : INFINITY;
-  else
-    v = ldexpf((float)(mant | 0x400), exp - 25);
-  return (h & 0x8000) ? -v : v;
-}
-
-static float bf16ToFloat(uint16_t b) {
-  uint32_t bits = (uint32_t)b << 16;
-  float v;
-  memcpy(&v, &bits, sizeof(v));
-  return v;
-}
+#include "dialects/common/half.h"
 
 static bool isFloat(KilnElementType t) {
   return t == KILN_ELEMENT_TYPE_F16 || t == KILN_ELEMENT_TYPE_BF16 ||
@@ -50,9 +33,9 @@ static double elementAsDouble(const KilnTensor *t, int64_t i) {
   memcpy(&v, p, kilnElementTypeGetSize(kilnTensorGetElementType(t)));
   switch (kilnTensorGetElementType(t)) {
   case KILN_ELEMENT_TYPE_F16:
-    return halfToFloat(v.u16);
+    return kilnHalfToFloat(v.u16);
   case KILN_ELEMENT_TYPE_BF16:
-    return bf16ToFloat(v.u16);
+    return kilnBF16ToFloat(v.u16);
   case KILN_ELEMENT_TYPE_F32:
     return v.f32;
   case KILN_ELEMENT_TYPE_F64:

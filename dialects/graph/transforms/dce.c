@@ -6,34 +6,14 @@
  *
  * One pass reaches a fixed point with a worklist: the ops that are dead at
  * the start are erased, and erasing an op pushes each graph op that defined
- * one of its operands once that op has lost its last use. Uses only ever
- * decrease, so an op enters the worklist at most once and is never touched
- * after it has been destroyed. */
-#include "kiln/passes.h"
+ * one of its operands once that op has lost its last use
+ * (kilnGraphDCEEraseUnused, which graph-simplify uses too). */
+#include "dialects/graph/transforms/dce.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "mlir-c/IR.h"
-
-/* A growable stack of operations. */
-typedef struct OpStack {
-  MlirOperation *data;
-  size_t len;
-  size_t cap;
-} OpStack;
-
-static void opStackPush(OpStack *s, MlirOperation op) {
-  if (s->len == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 64;
-    MlirOperation *data = realloc(s->data, cap * sizeof(*data));
-    if (!data)
-      abort(); /* out of memory is not a user error */
-    s->data = data;
-    s->cap = cap;
-  }
-  s->data[s->len++] = op;
-}
+#include "kiln/passes.h"
 
 /* An op DCE may erase: a graph op without regions. A graph op holding a
  * region could hold ops of other dialects, which are not known to be pure. */
@@ -52,64 +32,73 @@ static bool hasNoUses(MlirOperation op) {
   return true;
 }
 
-typedef struct CollectState {
-  MlirOperation root;
-  OpStack *worklist;
-} CollectState;
-
-static MlirWalkResult collectDead(MlirOperation op, void *userData) {
-  CollectState *st = userData;
-  if (!mlirOperationEqual(op, st->root) && isErasable(op) && hasNoUses(op))
-    opStackPush(st->worklist, op);
-  return MlirWalkResultAdvance;
-}
-
 static int comparePtr(const void *a, const void *b) {
   const void *pa = ((const MlirOperation *)a)->ptr;
   const void *pb = ((const MlirOperation *)b)->ptr;
   return pa < pb ? -1 : pa > pb;
 }
 
-/* Destroys `op` and pushes the defining ops of its operands that it leaves
- * without uses. `defs` is scratch space. An operand used twice by `op` must
- * not push its definition twice (it would be destroyed twice): the
- * candidates are sorted and deduplicated first. */
-static void eraseAndPushOperands(MlirOperation op, OpStack *worklist,
-                                 OpStack *defs) {
-  defs->len = 0;
+void kilnGraphDCEPushOperandDefs(KilnOpList *list, MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
   for (intptr_t i = 0; i < n; ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
-    if (!mlirValueIsAOpResult(v))
-      continue;
-    MlirOperation def = mlirOpResultGetOwner(v);
-    if (isErasable(def))
-      opStackPush(defs, def);
+    if (mlirValueIsAOpResult(v) && isErasable(mlirOpResultGetOwner(v)))
+      kilnOpListPush(list, mlirOpResultGetOwner(v));
   }
-  mlirOperationDestroy(op);
-  if (defs->len > 1)
-    qsort(defs->data, defs->len, sizeof(*defs->data), comparePtr);
-  for (size_t i = 0; i < defs->len; ++i) {
-    if (i > 0 && defs->data[i].ptr == defs->data[i - 1].ptr)
-      continue;
-    if (hasNoUses(defs->data[i]))
-      opStackPush(worklist, defs->data[i]);
+}
+
+/* Sorts and deduplicates list[from..len), then keeps the ops without uses.
+ * An op used twice by an erased op is pushed twice and must not be
+ * destroyed twice. */
+static void keepUniqueUnused(KilnOpList *list, size_t from) {
+  MlirOperation *d = list->data + from;
+  size_t n = list->len - from, k = 0;
+  if (n > 1)
+    qsort(d, n, sizeof(*d), comparePtr);
+  for (size_t i = 0; i < n; ++i)
+    if ((i == 0 || d[i].ptr != d[i - 1].ptr) && hasNoUses(d[i]))
+      d[k++] = d[i];
+  list->len = from + k;
+}
+
+/* The list is a worklist of distinct unused ops. Erasing one pushes the
+ * definitions of its operands that it leaves unused. None of them was in
+ * the list already (it had a use, by the erased op), and uses only ever
+ * decrease, so an op enters the list at most once and is never touched
+ * after it has been destroyed. */
+void kilnGraphDCEEraseUnused(KilnOpList *list) {
+  keepUniqueUnused(list, 0);
+  while (list->len > 0) {
+    MlirOperation op = list->data[--list->len];
+    size_t mark = list->len;
+    kilnGraphDCEPushOperandDefs(list, op);
+    mlirOperationDestroy(op);
+    keepUniqueUnused(list, mark);
   }
+}
+
+typedef struct CollectState {
+  MlirOperation root;
+  KilnOpList *worklist;
+} CollectState;
+
+static MlirWalkResult collectDead(MlirOperation op, void *userData) {
+  CollectState *st = userData;
+  if (!mlirOperationEqual(op, st->root) && isErasable(op) && hasNoUses(op))
+    kilnOpListPush(st->worklist, op);
+  return MlirWalkResultAdvance;
 }
 
 static void runGraphDCE(MlirOperation op, MlirExternalPass pass,
                         const KilnPassOptionValue *options) {
   (void)pass;
   (void)options;
-  OpStack worklist = {0};
-  OpStack defs = {0};
+  KilnOpList worklist = {0};
   /* Collect first, erase afterwards: the walk must not see freed ops. */
   CollectState st = {op, &worklist};
   mlirOperationWalk(op, collectDead, &st, MlirWalkPostOrder);
-  while (worklist.len > 0)
-    eraseAndPushOperands(worklist.data[--worklist.len], &worklist, &defs);
-  free(defs.data);
-  free(worklist.data);
+  kilnGraphDCEEraseUnused(&worklist);
+  kilnOpListDestroy(&worklist);
 }
 
 const KilnPassInfo kilnGraphDCEPass = {

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/op_list.h"
 #include "dialects/graph/transforms/fold_eval.h"
 #include "kiln/graph_builder.h"
 #include "kiln/graph_tensor.h"
@@ -331,37 +332,22 @@ static void foldOne(MlirOperation bn, const KilnPassOptionValue *options) {
   channelsDestroy(&ch);
 }
 
-typedef struct OpList {
-  MlirOperation *data;
-  size_t len, cap;
-} OpList;
-
 static MlirWalkResult collect(MlirOperation op, void *userData) {
-  OpList *l = userData;
-  if (!opIs(op, "graph.batch_norm"))
-    return MlirWalkResultAdvance;
-  if (l->len == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 16;
-    MlirOperation *data = realloc(l->data, cap * sizeof(*data));
-    if (!data)
-      abort();
-    l->data = data;
-    l->cap = cap;
-  }
-  l->data[l->len++] = op;
+  if (opIs(op, "graph.batch_norm"))
+    kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
 
 static void runFoldBatchNorm(MlirOperation root, MlirExternalPass pass,
                              const KilnPassOptionValue *options) {
   (void)pass;
-  OpList bns = {0};
+  KilnOpList bns = {0};
   mlirOperationWalk(root, collect, &bns, MlirWalkPreOrder);
   /* Folding erases a batch_norm and its producer, never another
    * batch_norm: every listed op is alive when it is reached. */
   for (size_t i = 0; i < bns.len; ++i)
     foldOne(bns.data[i], options);
-  free(bns.data);
+  kilnOpListDestroy(&bns);
 }
 
 static const KilnPassOptionSpec kOptions[NUM_OPTIONS] = {

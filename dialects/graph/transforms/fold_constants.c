@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/op_list.h"
 #include "dialects/graph/const_eval.h"
 #include "dialects/graph/transforms/fold_eval.h"
 #include "kiln/graph_builder.h"
@@ -45,23 +46,6 @@ typedef struct FoldOptions {
   bool foldFloats;
 } FoldOptions;
 
-typedef struct OpList {
-  MlirOperation *data;
-  size_t len, cap;
-} OpList;
-
-static void opListPush(OpList *l, MlirOperation op) {
-  if (l->len == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 64;
-    MlirOperation *data = realloc(l->data, cap * sizeof(*data));
-    if (!data)
-      abort(); /* out of memory is not a user error */
-    l->data = data;
-    l->cap = cap;
-  }
-  l->data[l->len++] = op;
-}
-
 static bool isGraphOp(MlirOperation op) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   return name.length > 6 && memcmp(name.data, "graph.", 6) == 0;
@@ -77,7 +61,7 @@ static bool isCandidate(MlirOperation op) {
 
 static MlirWalkResult collect(MlirOperation op, void *userData) {
   if (isCandidate(op))
-    opListPush(userData, op);
+    kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
 
@@ -177,9 +161,9 @@ static void runFoldConstants(MlirOperation root, MlirExternalPass pass,
     mlirExternalPassSignalFailure(pass);
     return;
   }
-  OpList ops = {0};
+  KilnOpList ops = {0};
   for (int64_t it = 0; it < maxIterations; ++it) {
-    ops.len = 0;
+    kilnOpListClear(&ops);
     mlirOperationWalk(root, collect, &ops, MlirWalkPreOrder);
     bool changed = false;
     /* Each collected op is visited once and only it may be erased, so no
@@ -189,7 +173,7 @@ static void runFoldConstants(MlirOperation root, MlirExternalPass pass,
     if (!changed)
       break;
   }
-  free(ops.data);
+  kilnOpListDestroy(&ops);
 }
 
 static const KilnPassOptionSpec kOptions[NUM_OPTIONS] = {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/graph/eval_common.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
@@ -61,48 +62,29 @@ intptr_t kilnFoldPositionalOperands(MlirOperation op, MlirValue *out,
  * `in` does not broadcast to `out`. */
 static bool broadcastStrides(const KilnFoldTensor *in,
                              const KilnFoldTensor *out, intptr_t *strides) {
-  if (in->rank > out->rank)
-    return false;
-  intptr_t stride = 1;
-  for (intptr_t d = out->rank - 1; d >= 0; --d) {
-    intptr_t di = d - (out->rank - in->rank);
-    if (di < 0) {
-      strides[d] = 0;
-      continue;
-    }
-    int64_t s = in->shape[di];
-    if (s != 1 && s != out->shape[d])
-      return false;
-    strides[d] = s == 1 ? 0 : stride;
-    stride *= (intptr_t)s;
-  }
-  return true;
+  return kilnEvalBroadcastStrides(in->rank, in->shape, out->rank, out->shape,
+                                  strides);
 }
 
 /* The offset in a tensor with `strides` of element `linear` of `out`. */
 static intptr_t offsetOf(const KilnFoldTensor *out, const intptr_t *strides,
                          intptr_t linear) {
-  intptr_t offset = 0;
-  for (intptr_t d = out->rank - 1; d >= 0; --d) {
-    intptr_t dim = (intptr_t)out->shape[d];
-    offset += (linear % dim) * strides[d];
-    linear /= dim;
-  }
-  return offset;
+  return kilnEvalBroadcastOffset(out->rank, out->shape, strides, linear);
 }
 
 /*===--------------------------------------------------------------------===*
  * Elementwise
  *===--------------------------------------------------------------------===*/
 
+/* The integer ops shared with const_eval.c come first (eval_common.h). */
 typedef enum Kind {
-  K_ADD,
-  K_SUB,
-  K_MUL,
-  K_DIV,
+  K_ADD = KILN_EVAL_ADD,
+  K_SUB = KILN_EVAL_SUB,
+  K_MUL = KILN_EVAL_MUL,
+  K_DIV = KILN_EVAL_DIV,
+  K_MIN = KILN_EVAL_MIN,
+  K_MAX = KILN_EVAL_MAX,
   K_POW,
-  K_MIN,
-  K_MAX,
   K_EQUAL,
   K_LESS,
   K_GREATER,
@@ -235,28 +217,15 @@ static double doubleOp(Kind k, double a, double b) {
 /* One integer element (values already wrapped to the operand type); false
  * where the lowering's result is undefined or the op takes floats only. */
 static bool intOp(Kind k, int64_t a, int64_t b, int64_t *r) {
-  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+  uint64_t ua = (uint64_t)a;
   switch (k) {
   case K_ADD:
-    *r = (int64_t)(ua + ub);
-    return true;
   case K_SUB:
-    *r = (int64_t)(ua - ub);
-    return true;
   case K_MUL:
-    *r = (int64_t)(ua * ub);
-    return true;
   case K_DIV:
-    if (b == 0 || (a == INT64_MIN && b == -1))
-      return false;
-    *r = a / b;
-    return true;
   case K_MIN:
-    *r = a < b ? a : b;
-    return true;
   case K_MAX:
-    *r = a > b ? a : b;
-    return true;
+    return kilnEvalIntBinary((KilnEvalIntOp)k, a, b, r);
   case K_NEG:
     *r = (int64_t)(0 - ua);
     return true;

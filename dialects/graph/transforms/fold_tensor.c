@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/half.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
@@ -23,64 +24,13 @@ bool kilnFoldElementTypeSupported(MlirType elt) {
   return w == 1 || w == 8 || w == 16 || w == 32 || w == 64;
 }
 
-/* IEEE half <-> float, round to nearest even (F. Giesen's public-domain
- * conversions). Written out rather than using _Float16, which is not C11. */
-static float halfToFloat(uint16_t h) {
-  unsigned exp = (h >> 10) & 0x1f, man = h & 0x3ff;
-  float v;
-  if (exp == 0)
-    v = ldexpf((float)man, -24);
-  else if (exp == 31)
-    v = man ? NAN : INFINITY;
-  else
-    v = ldexpf((float)(man | 0x400), (int)exp - 25);
-  return (h & 0x8000) ? -v : v;
-}
-
-static uint16_t floatToHalf(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
-  uint32_t a = x & 0x7fffffff;
-  if (a >= 0x47800000) /* 2^16 or more, inf or NaN */
-    return sign | (a > 0x7f800000 ? 0x7e00 : 0x7c00);
-  if (a < 0x38800000) { /* a half subnormal: let the FPU round */
-    float af, magic = 0.5f;
-    memcpy(&af, &a, 4);
-    af += magic;
-    uint32_t r, m;
-    memcpy(&r, &af, 4);
-    memcpy(&m, &magic, 4);
-    return sign | (uint16_t)(r - m);
-  }
-  uint32_t odd = (a >> 13) & 1;
-  a += 0xc8000fffu + odd; /* rebias the exponent, round half to even */
-  return sign | (uint16_t)(a >> 13);
-}
-
-static float bf16ToFloat(uint16_t h) {
-  uint32_t x = (uint32_t)h << 16;
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
-
-static uint16_t floatToBF16(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  if ((x & 0x7fffffff) > 0x7f800000)
-    return (uint16_t)((x >> 16) | 0x40); /* quiet NaN */
-  x += 0x7fff + ((x >> 16) & 1);
-  return (uint16_t)(x >> 16);
-}
-
 double kilnFoldRoundFloat(MlirType elt, double v) {
   if (mlirTypeIsAF64(elt))
     return v;
   if (mlirTypeIsAF16(elt))
-    return halfToFloat(floatToHalf((float)v));
+    return kilnHalfToFloat(kilnFloatToHalf((float)v));
   if (mlirTypeIsABF16(elt))
-    return bf16ToFloat(floatToBF16((float)v));
+    return kilnBF16ToFloat(kilnFloatToBF16((float)v));
   return (float)v;
 }
 
@@ -148,7 +98,7 @@ static KilnFoldSlot readDense(MlirAttribute a, MlirType elt, intptr_t i,
   } else if (mlirTypeIsAF16(elt) || mlirTypeIsABF16(elt)) {
     uint16_t h;
     memcpy(&h, (const char *)raw + 2 * i, 2);
-    s.f = mlirTypeIsAF16(elt) ? halfToFloat(h) : bf16ToFloat(h);
+    s.f = mlirTypeIsAF16(elt) ? kilnHalfToFloat(h) : kilnBF16ToFloat(h);
   } else if (mlirIntegerTypeGetWidth(elt) == 1) {
     s.i = mlirDenseElementsAttrGetBoolValue(a, i);
   } else {
@@ -269,7 +219,8 @@ MlirAttribute kilnFoldTensorToAttr(const KilnFoldTensor *t) {
       memcpy(p, &f, 4);
     } else if (mlirTypeIsAF16(elt) || mlirTypeIsABF16(elt)) {
       float f = (float)t->data[i].f;
-      uint16_t h = mlirTypeIsAF16(elt) ? floatToHalf(f) : floatToBF16(f);
+      uint16_t h =
+          mlirTypeIsAF16(elt) ? kilnFloatToHalf(f) : kilnFloatToBF16(f);
       memcpy(p, &h, 2);
     } else {
       uint64_t u = (uint64_t)t->data[i].i;

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/op_list.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/SCF.h"
@@ -187,35 +188,15 @@ static MlirOperation soleUser(MlirValue v) {
 
 /* ---- Groups -------------------------------------------------------------- */
 
-typedef struct Group {
-  MlirOperation *ops; /* members; the root is found by position */
-  size_t len, cap;
-} Group;
-
-static void groupPush(Group *g, MlirOperation op) {
-  if (g->len == g->cap) {
-    g->cap = g->cap ? 2 * g->cap : 16;
-    g->ops = realloc(g->ops, g->cap * sizeof(*g->ops));
-    if (!g->ops)
-      abort();
-  }
-  g->ops[g->len++] = op;
-}
-
-static bool groupHas(const Group *g, MlirOperation op) {
-  for (size_t i = 0; i < g->len; ++i)
-    if (mlirOperationEqual(g->ops[i], op))
-      return true;
-  return false;
-}
+/* A group's members; the root is found by position. */
+typedef KilnOpList Group;
 
 typedef struct Fuser {
   MlirContext ctx;
   MlirBlock block;
-  MlirOperation *order; /* the block's ops at the start, in order */
-  size_t numOps;
-  PtrMap position; /* op -> index in `order` */
-  PtrMap *grouped; /* ops already in a group (any block) */
+  KilnOpList order; /* the block's ops at the start, in order */
+  PtrMap position;  /* op -> index in `order` */
+  PtrMap *grouped;  /* ops already in a group (any block) */
   int64_t maxSize;
   int kinds;
 } Fuser;
@@ -240,7 +221,7 @@ static bool dependsOnGroup(const Fuser *f, const Group *g, MlirValue v,
     if (!mlirValueIsAOpResult(x))
       continue;
     MlirOperation def = mlirOpResultGetOwner(x);
-    if (groupHas(g, def))
+    if (kilnOpListContains(g, def))
       return true;
     if (!mlirBlockEqual(mlirOperationGetBlock(def), f->block))
       continue; /* defined above: cannot use a member */
@@ -261,13 +242,14 @@ static bool dependsOnGroup(const Fuser *f, const Group *g, MlirValue v,
 static bool keepsAcyclic(const Fuser *f, const Group *g, MlirOperation op) {
   size_t from = SIZE_MAX;
   for (size_t i = 0; i < g->len; ++i) {
-    size_t p = positionOf(f, g->ops[i]);
+    size_t p = positionOf(f, g->data[i]);
     if (p < from)
       from = p;
   }
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
-    if (mlirValueIsAOpResult(v) && groupHas(g, mlirOpResultGetOwner(v)))
+    if (mlirValueIsAOpResult(v) &&
+        kilnOpListContains(g, mlirOpResultGetOwner(v)))
       continue;
     if (dependsOnGroup(f, g, v, from))
       return false;
@@ -313,13 +295,13 @@ static void wrapGroup(Fuser *f, Group *g, const char *kind) {
   /* Sort members into block order. */
   for (size_t i = 1; i < g->len; ++i)
     for (size_t j = i;
-         j > 0 && positionOf(f, g->ops[j - 1]) > positionOf(f, g->ops[j]);
+         j > 0 && positionOf(f, g->data[j - 1]) > positionOf(f, g->data[j]);
          --j) {
-      MlirOperation t = g->ops[j];
-      g->ops[j] = g->ops[j - 1];
-      g->ops[j - 1] = t;
+      MlirOperation t = g->data[j];
+      g->data[j] = g->data[j - 1];
+      g->data[j - 1] = t;
     }
-  MlirOperation root = g->ops[g->len - 1];
+  MlirOperation root = g->data[g->len - 1];
   MlirValue rootResult = mlirOperationGetResult(root, 0);
   MlirLocation loc = mlirOperationGetLocation(root);
   MlirType type = mlirValueGetType(rootResult);
@@ -352,8 +334,8 @@ static void wrapGroup(Fuser *f, Group *g, const char *kind) {
   MlirOperation yield = mlirOperationCreate(&yieldState);
   mlirBlockAppendOwnedOperation(body, yield);
   for (size_t i = 0; i < g->len; ++i) {
-    mlirOperationMoveBefore(g->ops[i], yield);
-    ptrMapPut(f->grouped, g->ops[i].ptr, 1);
+    mlirOperationMoveBefore(g->data[i], yield);
+    ptrMapPut(f->grouped, g->data[i].ptr, 1);
   }
 }
 
@@ -361,7 +343,7 @@ static void wrapGroup(Fuser *f, Group *g, const char *kind) {
  * `onlyOperand` of the first member when >= 0, else all operands). */
 static void absorbProducers(Fuser *f, Group *g, intptr_t onlyOperand) {
   for (size_t m = 0; m < g->len && (int64_t)g->len < f->maxSize; ++m) {
-    MlirOperation member = g->ops[m];
+    MlirOperation member = g->data[m];
     intptr_t n = mlirOperationGetNumOperands(member);
     for (intptr_t i = 0; i < n && (int64_t)g->len < f->maxSize; ++i) {
       if (m == 0 && onlyOperand >= 0 && i != onlyOperand)
@@ -370,17 +352,17 @@ static void absorbProducers(Fuser *f, Group *g, intptr_t onlyOperand) {
       if (!mlirValueIsAOpResult(v))
         continue;
       MlirOperation p = mlirOpResultGetOwner(v);
-      if (!available(f, p) || !isElementwise(p) || groupHas(g, p) ||
+      if (!available(f, p) || !isElementwise(p) || kilnOpListContains(g, p) ||
           !mlirOperationEqual(soleUser(v), member) || !keepsAcyclic(f, g, p))
         continue;
-      groupPush(g, p);
+      kilnOpListPush(g, p);
     }
   }
 }
 
 static void fuseAnchor(Fuser *f, MlirOperation anchor, int kind) {
   Group g = {0};
-  groupPush(&g, anchor);
+  kilnOpListPush(&g, anchor);
   bool hasResidual = false;
   MlirOperation cur = anchor;
   while ((int64_t)g.len < f->maxSize) {
@@ -389,23 +371,23 @@ static void fuseAnchor(Fuser *f, MlirOperation anchor, int kind) {
     if (!available(f, user) || !extendsEpilogue(user, v, &hasResidual) ||
         !keepsAcyclic(f, &g, user))
       break;
-    groupPush(&g, user);
+    kilnOpListPush(&g, user);
     cur = user;
   }
   if (g.len > 1) {
     wrapGroup(f, &g, kind == kKindConv ? "conv_epilogue" : "matmul_epilogue");
   }
-  free(g.ops);
+  kilnOpListDestroy(&g);
 }
 
 static void fuseTree(Fuser *f, MlirOperation root, bool reduction) {
   Group g = {0};
-  groupPush(&g, root);
+  kilnOpListPush(&g, root);
   absorbProducers(f, &g, reduction ? 0 : -1);
   if (g.len > 1) {
     wrapGroup(f, &g, reduction ? "reduction" : "elementwise");
   }
-  free(g.ops);
+  kilnOpListDestroy(&g);
 }
 
 /* Groups the ops of `block`, then visits nested blocks of its ops (ONNX
@@ -416,38 +398,31 @@ static void fuseBlock(const Fuser *outer, MlirBlock block) {
              .grouped = outer->grouped,
              .maxSize = outer->maxSize,
              .kinds = outer->kinds};
-  size_t cap = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (f.numOps == cap) {
-      cap = cap ? 2 * cap : 64;
-      f.order = realloc(f.order, cap * sizeof(MlirOperation));
-      if (!f.order)
-        abort();
-    }
-    ptrMapPut(&f.position, op.ptr, f.numOps);
-    f.order[f.numOps++] = op;
+    ptrMapPut(&f.position, op.ptr, f.order.len);
+    kilnOpListPush(&f.order, op);
   }
-  for (size_t i = 0; i < f.numOps; ++i) {
-    MlirOperation op = f.order[i];
+  for (size_t i = 0; i < f.order.len; ++i) {
+    MlirOperation op = f.order.data[i];
     int kind = anchorKind(op);
     if ((kind & f.kinds) && available(&f, op))
       fuseAnchor(&f, op, kind);
   }
   if (f.kinds & kKindReduction)
-    for (size_t i = 0; i < f.numOps; ++i) {
-      MlirOperation op = f.order[i];
+    for (size_t i = 0; i < f.order.len; ++i) {
+      MlirOperation op = f.order.data[i];
       if (isReduction(op) && available(&f, op))
         fuseTree(&f, op, true);
     }
   if (f.kinds & kKindElementwise)
-    for (size_t i = f.numOps; i-- > 0;) {
-      MlirOperation op = f.order[i];
+    for (size_t i = f.order.len; i-- > 0;) {
+      MlirOperation op = f.order.data[i];
       if (isElementwise(op) && available(&f, op))
         fuseTree(&f, op, false);
     }
-  for (size_t i = 0; i < f.numOps; ++i) {
-    MlirOperation op = f.order[i];
+  for (size_t i = 0; i < f.order.len; ++i) {
+    MlirOperation op = f.order.data[i];
     if (ptrMapGet(f.grouped, op.ptr) != SIZE_MAX)
       continue;
     for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r)
@@ -456,7 +431,7 @@ static void fuseBlock(const Fuser *outer, MlirBlock block) {
         fuseBlock(&f, b);
   }
   ptrMapDestroy(&f.position);
-  free(f.order);
+  kilnOpListDestroy(&f.order);
 }
 
 /* Parses the `kinds` option ("conv_epilogue,elementwise,..."). */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "dialects/graph/const_eval.h"
+#include "dialects/graph/transforms/dce.h"
 #include "dialects/graph/verify.h"
 #include "kiln/graph_elementwise.h"
 #include "kiln/graph_tensor.h"
@@ -192,39 +193,12 @@ MlirValue kilnSimplifyExpectType(MlirValue built, MlirType want) {
   return (MlirValue){NULL};
 }
 
-static void pushDead(KilnSimplify *s, MlirOperation op) {
-  if (s->numDead == s->capDead) {
-    s->capDead = s->capDead ? 2 * s->capDead : 64;
-    s->dead = realloc(s->dead, s->capDead * sizeof(*s->dead));
-    if (!s->dead)
-      abort(); /* out of memory is not a user error */
-  }
-  s->dead[s->numDead++] = op;
-}
-
-/* An op the cleanup may erase: a graph op without regions (every graph op
- * is pure, see dce.c). */
-static bool isErasable(MlirOperation op) {
-  MlirStringRef n = opName(op);
-  return n.length > 6 && memcmp(n.data, "graph.", 6) == 0 &&
-         mlirOperationGetNumRegions(op) == 0;
-}
-
-static void pushOperandDefs(KilnSimplify *s, MlirOperation op) {
-  intptr_t n = mlirOperationGetNumOperands(op);
-  for (intptr_t i = 0; i < n; ++i) {
-    MlirValue v = mlirOperationGetOperand(op, i);
-    if (mlirValueIsAOpResult(v) && isErasable(mlirOpResultGetOwner(v)))
-      pushDead(s, mlirOpResultGetOwner(v));
-  }
-}
-
 bool kilnSimplifyReplace(KilnSimplify *s, MlirOperation root,
                          const MlirValue *values) {
   intptr_t n = mlirOperationGetNumResults(root);
   for (intptr_t i = 0; i < n; ++i)
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(root, i), values[i]);
-  pushOperandDefs(s, root);
+  kilnGraphDCEPushOperandDefs(&s->dead, root);
   mlirOperationDestroy(root);
   return true;
 }
@@ -232,48 +206,6 @@ bool kilnSimplifyReplace(KilnSimplify *s, MlirOperation root,
 /* Replaces the single-result `root` by `v` if `v` is non-null. */
 static bool replaceWith(KilnSimplify *s, MlirOperation root, MlirValue v) {
   return !mlirValueIsNull(v) && kilnSimplifyReplace(s, root, &v);
-}
-
-static bool hasNoUses(MlirOperation op) {
-  intptr_t n = mlirOperationGetNumResults(op);
-  for (intptr_t i = 0; i < n; ++i)
-    if (!mlirOpOperandIsNull(
-            mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
-      return false;
-  return true;
-}
-
-static int comparePtr(const void *a, const void *b) {
-  const void *pa = ((const MlirOperation *)a)->ptr;
-  const void *pb = ((const MlirOperation *)b)->ptr;
-  return pa < pb ? -1 : pa > pb;
-}
-
-/* Sorts and deduplicates dead[from..numDead), then keeps the unused ones. */
-static void uniqueUnused(KilnSimplify *s, size_t from) {
-  MlirOperation *d = s->dead + from;
-  size_t n = s->numDead - from, k = 0;
-  if (n > 1) /* d may be NULL when n is 0, which qsort does not allow */
-    qsort(d, n, sizeof(*d), comparePtr);
-  for (size_t i = 0; i < n; ++i)
-    if ((i == 0 || d[i].ptr != d[i - 1].ptr) && hasNoUses(d[i]))
-      d[k++] = d[i];
-  s->numDead = from + k;
-}
-
-/* Erases the recorded ops that are unused, and the ops that erasing them
- * leaves unused. Only ops whose uses dropped to zero are pushed, and that
- * happens once per op, so nothing is destroyed twice. Ops that were dead
- * before the pass and never lost a use to it are left alone. */
-static void eraseDead(KilnSimplify *s) {
-  uniqueUnused(s, 0);
-  while (s->numDead > 0) {
-    MlirOperation op = s->dead[--s->numDead];
-    size_t mark = s->numDead;
-    pushOperandDefs(s, op);
-    mlirOperationDestroy(op);
-    uniqueUnused(s, mark);
-  }
 }
 
 /* ---- No-ops ---------------------------------------------------------------
@@ -711,11 +643,13 @@ static void runSimplify(MlirOperation op, MlirExternalPass pass,
                     .reassociate = options[OPT_REASSOCIATE].b};
   for (int i = 0; i < kMaxSweeps; ++i) {
     bool changed = sweepRegions(&s, op);
-    eraseDead(&s);
+    /* Ops that were dead before the pass and never lost a use to it are
+     * left alone. */
+    kilnGraphDCEEraseUnused(&s.dead);
     if (!changed)
       break;
   }
-  free(s.dead);
+  kilnOpListDestroy(&s.dead);
 }
 
 const KilnPassInfo kilnGraphSimplifyPass = {

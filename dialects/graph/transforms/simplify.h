@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dialects/common/op_list.h"
 #include "kiln/graph_builder.h"
 #include "mlir-c/IR.h"
 
@@ -22,8 +23,7 @@ typedef struct KilnSimplify {
   bool reassociate; /* option: (x*a)*b -> x*(a*b), (x+a)+b -> x+(a+b) */
   /* Ops that lost a use to a destroyed root: erased after the sweep if
    * they are then unused (duplicates allowed). */
-  MlirOperation *dead;
-  size_t numDead, capDead;
+  KilnOpList dead;
 } KilnSimplify;
 
 /// Whether `op` is graph.<name> (name without the prefix).

@@ -16,10 +16,10 @@
 #include "kiln/passes.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/op_list.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Linalg.h"
@@ -57,28 +57,6 @@ static const char kSchedule[] =
     "  }\n"
     "}\n";
 
-typedef struct OpList {
-  MlirOperation *data;
-  size_t len, cap;
-} OpList;
-
-static void opListPush(OpList *l, MlirOperation op) {
-  if (l->len == l->cap) {
-    l->cap = l->cap ? 2 * l->cap : 16;
-    l->data = realloc(l->data, l->cap * sizeof(*l->data));
-    if (!l->data)
-      abort();
-  }
-  l->data[l->len++] = op;
-}
-
-static bool opListHas(const OpList *l, MlirOperation op) {
-  for (size_t i = 0; i < l->len; ++i)
-    if (mlirOperationEqual(l->data[i], op))
-      return true;
-  return false;
-}
-
 static bool nameStartsWith(MlirOperation op, const char *prefix) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   size_t n = strlen(prefix);
@@ -93,7 +71,7 @@ static MlirWalkResult collectGroups(MlirOperation op, void *userData) {
   if (nameStartsWith(op, "scf.execute_region") &&
       !mlirAttributeIsNull(
           mlirOperationGetDiscardableAttributeByName(op, str("graph.fusion"))))
-    opListPush(userData, op);
+    kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
 
@@ -134,10 +112,10 @@ static bool hasReduction(MlirOperation op) {
  * init (output) operand, since its inputs are read whole or in windows, not
  * tile by tile. Returns whether a contraction was reached. */
 static bool collectProducers(MlirBlock body, MlirOperation root,
-                             OpList *producers) {
+                             KilnOpList *producers) {
   bool sawContraction = false;
-  OpList work = {0};
-  opListPush(&work, root);
+  KilnOpList work = {0};
+  kilnOpListPush(&work, root);
   for (size_t w = 0; w < work.len; ++w) {
     MlirOperation op = work.data[w];
     bool contraction = hasReduction(op);
@@ -149,13 +127,13 @@ static bool collectProducers(MlirBlock body, MlirOperation root,
         continue;
       MlirOperation def = mlirOpResultGetOwner(v);
       if (!mlirBlockEqual(mlirOperationGetBlock(def), body) ||
-          !nameStartsWith(def, "linalg.") || opListHas(&work, def))
+          !nameStartsWith(def, "linalg.") || kilnOpListContains(&work, def))
         continue;
-      opListPush(&work, def);
-      opListPush(producers, def);
+      kilnOpListPush(&work, def);
+      kilnOpListPush(producers, def);
     }
   }
-  free(work.data);
+  kilnOpListDestroy(&work);
   return sawContraction;
 }
 
@@ -215,12 +193,12 @@ static bool tileGroup(MlirOperation group, bool conv, int64_t rows,
   intptr_t rank = mlirShapedTypeGetRank(type);
   if (rank < (conv ? 3 : 2) || rank > 8)
     return false;
-  OpList producers = {0};
+  KilnOpList producers = {0};
   bool ok = collectProducers(body, root, &producers);
   for (size_t i = 0; ok && i < producers.len; ++i)
     ok = allStatic(producers.data[i]);
   if (!ok) {
-    free(producers.data);
+    kilnOpListDestroy(&producers);
     return false;
   }
   /* Tile sizes: conv NC[D]HW: one image, all channels, `rows` output rows,
@@ -240,7 +218,7 @@ static bool tileGroup(MlirOperation group, bool conv, int64_t rows,
   if (mlirModuleIsNull(*schedule)) {
     *schedule = mlirModuleCreateParse(ctx, str(kSchedule));
     if (mlirModuleIsNull(*schedule)) {
-      free(producers.data);
+      kilnOpListDestroy(&producers);
       *failed = true;
       return false;
     }
@@ -257,7 +235,7 @@ static bool tileGroup(MlirOperation group, bool conv, int64_t rows,
   for (size_t i = 0; i < producers.len; ++i)
     mlirOperationSetDiscardableAttributeByName(producers.data[i],
                                                str(kProducerAttr), unit);
-  free(producers.data);
+  kilnOpListDestroy(&producers);
   MlirTransformOptions options = mlirTransformOptionsCreate();
   MlirLogicalResult applied =
       mlirTransformApplyNamedSequence(group, sequence, scheduleOp, options);
@@ -301,7 +279,7 @@ static void runFuseGroups(MlirOperation op, MlirExternalPass pass,
     mlirExternalPassSignalFailure(pass);
     return;
   }
-  OpList groups = {0};
+  KilnOpList groups = {0};
   mlirOperationWalk(op, collectGroups, &groups, MlirWalkPostOrder);
   MlirModule schedule = {NULL};
   bool failed = false;
@@ -321,7 +299,7 @@ static void runFuseGroups(MlirOperation op, MlirExternalPass pass,
   }
   if (!mlirModuleIsNull(schedule))
     mlirModuleDestroy(schedule);
-  free(groups.data);
+  kilnOpListDestroy(&groups);
   if (failed)
     mlirExternalPassSignalFailure(pass);
 }

@@ -1,0 +1,44 @@
+/* Element arithmetic and broadcasting shared by Kiln's two compile-time
+ * evaluators: const_eval.c (small integer shape computations, for type
+ * inference) and transforms/fold_eval.c (graph-fold-constants). Not a
+ * public header.
+ *
+ * Both must compute what the lowering computes, so the integer rules live
+ * here once. */
+#ifndef KILN_DIALECTS_GRAPH_EVAL_COMMON_H
+#define KILN_DIALECTS_GRAPH_EVAL_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/// Integer binary ops with one meaning in both evaluators. Their enums
+/// start with these values, in this order.
+typedef enum KilnEvalIntOp {
+  KILN_EVAL_ADD,
+  KILN_EVAL_SUB,
+  KILN_EVAL_MUL,
+  KILN_EVAL_DIV,
+  KILN_EVAL_MIN,
+  KILN_EVAL_MAX,
+} KilnEvalIntOp;
+
+/// One element of `op` on signed 64-bit values into `*r`: add, sub and mul
+/// wrap (two's complement; the caller wraps the result to the element
+/// type's width), div truncates toward zero. Returns false where the result
+/// is undefined at compile time (division by zero, INT64_MIN / -1).
+bool kilnEvalIntBinary(KilnEvalIntOp op, int64_t a, int64_t b, int64_t *r);
+
+/// Strides, per dim of the shape `outShape[outRank]`, of a row-major tensor
+/// of shape `inShape[inRank]` broadcast to it (numpy rules, in one
+/// direction): 0 where the input broadcasts. Returns false if it does not
+/// broadcast to `outShape`.
+bool kilnEvalBroadcastStrides(intptr_t inRank, const int64_t *inShape,
+                              intptr_t outRank, const int64_t *outShape,
+                              intptr_t *strides);
+
+/// The offset, in a tensor with `strides` (one per dim of `outShape`), of
+/// the element at row-major position `linear` of `outShape`.
+intptr_t kilnEvalBroadcastOffset(intptr_t outRank, const int64_t *outShape,
+                                 const intptr_t *strides, intptr_t linear);
+
+#endif
