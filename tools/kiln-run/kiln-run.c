@@ -877,12 +877,14 @@ int main(int argc, char **argv) {
   if (rc < 0 && (!loadTensors(o.inputs, o.numInputs, "input") ||
                  !loadTensors(o.expected, o.numExpected, "expected output")))
     rc = unreadableDataExit(&o);
-  if (rc < 0 && kilnRunIsLibrary(o.model) && o.optLevel >= 0) {
-    kilnRunError("-O%d: a model library is already compiled (give -O to "
-                 "kiln-compile)",
-                 o.optLevel);
-    rc = kExitUsage;
-  } else if (rc < 0 && kilnRunIsLibrary(o.model)) {
+  if (rc < 0 && kilnRunIsLibrary(o.model)) {
+    /* The same command line works for a model and its library; -O only
+     * means something when kiln-run compiles. */
+    if (o.optLevel >= 0)
+      fprintf(stderr,
+              "kiln-run: warning: -O%d has no effect on a model library "
+              "(kiln-compile chose its level)\n",
+              o.optLevel);
     rc = kilnRunLibrary(&o);
   } else if (rc < 0 && o.benchmark) {
     kilnRunError("--benchmark needs a compiled model (.so from "
