@@ -48,12 +48,7 @@ printf '%-14s %10s %10s %10s %10s %12s\n' model weights_MB so_MB compile_s \
   peak_MB latency_ms
 for m in "$@"; do
   f=$tmp/$m.onnx
-  weights=$("$py" -c '
-import sys, onnx
-from onnx import numpy_helper
-m = onnx.load(sys.argv[1])
-print(sum(numpy_helper.to_array(t).nbytes for t in m.graph.initializer))
-' "$f")
+  weights=$("$py" "$src/bench/weight_bytes.py" "$f")
   best="" peak=""
   for _ in $(seq "$rounds"); do
     if ! /usr/bin/time -f '%e %M' -o "$tmp/time" "$kc" -q "${flags[@]}" \

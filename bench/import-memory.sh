@@ -59,12 +59,7 @@ awk -v kb="$base_kb" -v s="$base_s" 'BEGIN {
 for m in "$@"; do
   f=$tmp/$m.onnx
   # Sum of the initializers' decoded sizes (raw_data or typed fields).
-  weights=$("$py" -c '
-import sys, onnx
-from onnx import numpy_helper
-m = onnx.load(sys.argv[1])
-print(sum(numpy_helper.to_array(t).nbytes for t in m.graph.initializer))
-' "$f")
+  weights=$("$py" "$src/bench/weight_bytes.py" "$f")
   read -r kb s < <(peak_kb "$f")
   # ratio: peak / weights; net: (peak - tiny model's peak) / weights.
   awk -v m="$m" -v w="$weights" -v fb="$(stat -c %s "$f")" -v kb="$kb" \
