@@ -17,6 +17,7 @@ extern const KilnPassInfo kilnGraphFoldConstantsPass;
 extern const KilnPassInfo kilnGraphFoldBatchNormPass;
 extern const KilnPassInfo kilnGraphFusePass;
 extern const KilnPassInfo kilnFuseGroupsPass;
+extern const KilnPassInfo kilnTileAndVectorizePass;
 extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
@@ -38,7 +39,8 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .argument = "linalg-to-llvm-cpu",
     .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
     .pipeline =
-        "kiln-emit-c-interface,canonicalize,linalg-fuse-elementwise-ops,"
+        "kiln-emit-c-interface,canonicalize,func.func(kiln-tile-and-vectorize),"
+        "linalg-fuse-elementwise-ops,"
         "one-shot-bufferize{bufferize-function-boundaries "
         "function-boundary-type-conversion=identity-layout-map "
         "allow-return-allocs-from-loops},"
@@ -46,11 +48,12 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
         "buffer-results-to-out-params{hoist-static-allocs "
         "modify-public-functions},"
         "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-        "kiln-memref-copy-to-linalg,scf-forall-to-parallel,"
-        "convert-linalg-to-parallel-loops,"
-        "canonicalize,convert-scf-to-openmp,expand-strided-metadata,"
+        "kiln-memref-copy-to-linalg,"
+        "scf-forall-to-parallel,convert-linalg-to-parallel-loops,"
+        "canonicalize,convert-vector-to-scf{full-unroll=true},"
+        "convert-scf-to-openmp,expand-strided-metadata,"
         "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
-        "convert-math-to-llvm,convert-math-to-funcs,convert-math-to-libm,"
+        "convert-vector-to-llvm,convert-ub-to-llvm,convert-math-to-llvm,convert-math-to-funcs,convert-math-to-libm,"
         "convert-arith-to-llvm,convert-cf-to-llvm,convert-openmp-to-llvm,"
         "convert-func-to-llvm,convert-index-to-llvm,"
         "reconcile-unrealized-casts",
@@ -137,6 +140,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnConvertGraphToLinalgPass,
     &kilnFuseGroupsPass,
     &kGraphToLinalgPipeline,
+    &kilnTileAndVectorizePass,
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,
     &kilnDistinctResultsPass,

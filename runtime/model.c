@@ -11,12 +11,16 @@
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <omp.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <threads.h>
 
 #include "runtime/model.h"
 #include "runtime/status.h"
@@ -163,6 +167,24 @@ static KilnStatus *loadFromHandle(KilnModel *m) {
   return s;
 }
 
+/* A model run allocates its intermediate tensors (megabytes each) and
+ * frees them before it returns. With glibc's defaults, blocks that big are
+ * mmap'ed and unmapped again, or trimmed off the heap, so every run pays
+ * for page faults on fresh zeroed memory: a third of ResNet-18's run time
+ * on one thread. Keeping freed memory in the heap makes repeated runs reuse
+ * it, as ONNX Runtime's arena does. This sets process-wide malloc
+ * parameters once, at the first model load (docs/runtime.md). */
+static once_flag keepMemoryOnce = ONCE_FLAG_INIT;
+
+static void keepFreedMemory(void) {
+#ifdef __GLIBC__
+  if (getenv("KILN_KEEP_MALLOC_DEFAULTS"))
+    return;
+  mallopt(M_MMAP_THRESHOLD, 32 << 20); /* glibc's maximum */
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
 KilnStatus *kilnModelLoad(const char *path, KilnModel **out) {
   if (!out)
     return kilnStatusCreatef("kilnModelLoad: out is NULL");
@@ -179,6 +201,7 @@ KilnStatus *kilnModelLoad(const char *path, KilnModel **out) {
     free(m);
     return kilnStatusAddPath(s, path);
   }
+  call_once(&keepMemoryOnce, keepFreedMemory);
   *out = m;
   return NULL;
 }

@@ -431,10 +431,16 @@ MlirValue kilnExtractSlice(KilnBuilder *b, MlirValue x, const int64_t *offsets,
 
 MlirValue kilnInsertSlice(KilnBuilder *b, MlirValue src, MlirValue dest,
                           const int64_t *offsets, const int64_t *strides) {
-  intptr_t r = kilnRank(dest);
   int64_t sizes[KILN_MAX_RANK];
-  for (intptr_t i = 0; i < r; ++i)
+  for (intptr_t i = 0; i < kilnRank(dest); ++i)
     sizes[i] = kilnDim(src, i);
+  return kilnInsertSliceSized(b, src, dest, offsets, sizes, strides);
+}
+
+MlirValue kilnInsertSliceSized(KilnBuilder *b, MlirValue src, MlirValue dest,
+                               const int64_t *offsets, const int64_t *sizes,
+                               const int64_t *strides) {
+  intptr_t r = kilnRank(dest);
   int32_t seg[5] = {1, 1, 0, 0, 0};
   MlirNamedAttribute attrs[4] = {
       segments(b->ctx, 5, seg),

@@ -161,6 +161,11 @@ MlirValue kilnExtractSlice(KilnBuilder *b, MlirValue x, const int64_t *offsets,
 /// tensor.insert_slice of `src` into `dest` with static offsets/strides.
 MlirValue kilnInsertSlice(KilnBuilder *b, MlirValue src, MlirValue dest,
                           const int64_t *offsets, const int64_t *strides);
+/// tensor.insert_slice with explicit static `sizes` (rank of `dest`):
+/// `src` may drop unit dims of `sizes` (a rank-reducing insert).
+MlirValue kilnInsertSliceSized(KilnBuilder *b, MlirValue src, MlirValue dest,
+                               const int64_t *offsets, const int64_t *sizes,
+                               const int64_t *strides);
 /// A constant tensor from a dense or dense-resource elements attribute,
 /// emitted as a 1-D constant + reshape (DESIGN.md §6: nested LLVM arrays are
 /// slow to translate).
@@ -219,6 +224,7 @@ typedef struct KilnLowerOp {
   KilnBuilder b; /* inserts before op */
   intptr_t numResults;
   MlirValue *results; /* out: one per op result */
+  bool convIm2col;    /* pass option conv-im2col */
 } KilnLowerOp;
 
 typedef enum KilnLowerStatus {

@@ -5,7 +5,12 @@
  * convolution with no padding: linalg's named convs where one fits exactly
  * (group 1; depthwise with one filter per channel; grouped 2-D), a
  * linalg.generic over N x G x F x O.. x C x K.. otherwise. The bias, when
- * present, is broadcast into the accumulator the conv starts from. */
+ * present, is broadcast into the accumulator the conv starts from.
+ *
+ * A plain 2-D conv (group 1, static shapes) is lowered as im2col + matmul
+ * instead, the strategy ONNX Runtime's MLAS uses for NCHW convs: one
+ * contraction that kiln-tile-and-vectorize turns into register-tiled FMAs
+ * (docs/cpu-codegen.md), where linalg's conv ops would stay scalar loops. */
 #include "conversions/graph-to-linalg/lower_conv_window.h"
 
 #include <string.h>
@@ -99,12 +104,74 @@ static MlirValue genericConv(KilnBuilder *b, MlirValue x, MlirValue w,
   return kilnReshape(b, y, resultType);
 }
 
+/* Largest im2col matrix (elements) built for one conv; bigger convs (a
+ * 3x3 over 512 channels at 56 x 56 would need 57 MB) stay direct. */
+enum { kMaxIm2colElements = 16 << 20 };
+
+/* The 2-D conv of the padded `x` (N x C x H x W) by `w` (M x C x KH x KW)
+ * as a contraction over k = (c, kh, kw): with the window matrix
+ * col[n] (C*KH*KW x OH*OW), y[n] = w (M x C*KH*KW) * col[n]. col is built
+ * by KH*KW strided copies of x, one per kernel tap; a 1x1 conv with unit
+ * strides reads x itself. Returns a null value when col would be too big. */
+static MlirValue im2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
+                            MlirValue bias, const KilnWindow *win,
+                            MlirType resultType) {
+  MlirContext ctx = b->ctx;
+  MlirType e = kilnElementType(x);
+  int64_t n = kilnDim(x, 0), c = kilnDim(x, 1), m = kilnDim(w, 0);
+  int64_t kh = kilnDim(w, 2), kw = kilnDim(w, 3);
+  int64_t oh = win->out[0], ow = win->out[1];
+  int64_t k = c * kh * kw, p = oh * ow;
+  if (n * k * p > kMaxIm2colElements)
+    return (MlirValue){NULL};
+  bool direct = kh == 1 && kw == 1 && win->strides[0] == 1 &&
+                win->strides[1] == 1 && kilnDim(x, 2) == oh &&
+                kilnDim(x, 3) == ow;
+  MlirValue col = x;
+  if (!direct) {
+    int64_t cs[6] = {n, c, kh, kw, oh, ow};
+    col = kilnEmpty(b, kilnTensorType(6, cs, e));
+    for (int64_t i = 0; i < kh; ++i) {
+      for (int64_t j = 0; j < kw; ++j) {
+        int64_t from[4] = {0, 0, i * win->dilations[0], j * win->dilations[1]};
+        int64_t sizes[4] = {n, c, oh, ow};
+        int64_t strides[4] = {1, 1, win->strides[0], win->strides[1]};
+        MlirValue tap = kilnExtractSlice(b, x, from, sizes, strides);
+        int64_t to[6] = {0, 0, i, j, 0, 0}, tapSizes[6] = {n, c, 1, 1, oh, ow};
+        int64_t ones[6] = {1, 1, 1, 1, 1, 1};
+        col = kilnInsertSliceSized(b, tap, col, to, tapSizes, ones);
+      }
+    }
+  }
+  int64_t colShape[3] = {n, k, p}, wShape[2] = {m, k}, yShape[3] = {n, m, p};
+  MlirValue in[2] = {kilnReshape(b, w, kilnTensorType(2, wShape, e)),
+                     kilnReshape(b, col, kilnTensorType(3, colShape, e))};
+  MlirType yType = kilnTensorType(3, yShape, e);
+  int64_t channelDim = 1;
+  MlirValue init = convInit(b, bias, yType, 1, &channelDim);
+  /* Loops n, m, p, k. */
+  MlirAffineExpr d[4] = {dimExpr(ctx, 0), dimExpr(ctx, 1), dimExpr(ctx, 2),
+                         dimExpr(ctx, 3)};
+  MlirAffineExpr we[2] = {d[1], d[3]}, ce[3] = {d[0], d[3], d[2]},
+                 ye[3] = {d[0], d[1], d[2]};
+  MlirAttribute maps[3] = {kilnMapExprs(ctx, 4, 2, we),
+                           kilnMapExprs(ctx, 4, 3, ce),
+                           kilnMapExprs(ctx, 4, 3, ye)};
+  MlirValue y = mlirOperationGetResult(
+      kilnGeneric(b, 2, in, 1, &init, maps, 4, "pppr", macBody, NULL), 0);
+  return kilnReshape(b, y, resultType);
+}
+
+static bool isStatic(MlirType t) {
+  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
+}
+
 /* A conv of the already padded `x` (N x C x D..) by `w` (M x C/group x
  * k..) with the window's strides, dilations and output sizes, plus the
  * optional bias (M). */
 static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
                           MlirValue bias, int64_t group, const KilnWindow *win,
-                          MlirType resultType) {
+                          MlirType resultType, bool im2col) {
   static const char *const kConv[] = {"linalg.conv_1d_ncw_fcw",
                                       "linalg.conv_2d_nchw_fchw",
                                       "linalg.conv_3d_ncdhw_fcdhw"};
@@ -123,6 +190,13 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
                     kilnWindowI64Elements(b->ctx, n, win->dilations))};
   MlirType e = kilnElementType(x);
   int64_t channelDim = 1;
+  if (im2col && group == 1 && n == 2 && isStatic(mlirValueGetType(x)) &&
+      isStatic(mlirValueGetType(w)) && isStatic(resultType) &&
+      kilnTypeIsFloat(e)) {
+    MlirValue y = im2colConv(b, x, w, bias, win, resultType);
+    if (!mlirValueIsNull(y))
+      return y;
+  }
   if (group == 1) {
     MlirValue in[2] = {x, w};
     MlirValue init = convInit(b, bias, resultType, 1, &channelDim);
@@ -166,7 +240,7 @@ static KilnLowerStatus lowerConv(KilnLowerOp *l) {
   MlirValue padded = kilnWindowPadInput(&l->b, x, &win, zero);
   int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
   l->results[0] = convCore(&l->b, padded, w, kilnLowerOperand(l, 2), group,
-                           &win, resultType);
+                           &win, resultType, l->convIm2col);
   return KILN_LOWER_OK;
 }
 
@@ -277,7 +351,8 @@ static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
   int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
   MlirValue wt = transposeWeight(b, w, group);
   l->results[0] =
-      convCore(b, buf, wt, kilnLowerOperand(l, 2), group, &win, resultType);
+      convCore(b, buf, wt, kilnLowerOperand(l, 2), group, &win, resultType,
+               l->convIm2col);
   return KILN_LOWER_OK;
 }
 

@@ -226,7 +226,8 @@ static KilnLowerStatus replaceOp(KilnLowerOp *l) {
   return KILN_LOWER_OK;
 }
 
-static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering) {
+static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering,
+                               bool convIm2col) {
   const KilnGraphOpInfo *info =
       kilnGraphOpLookup(mlirIdentifierStr(mlirOperationGetName(op)));
   if (!info)
@@ -256,6 +257,7 @@ static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering) {
             mlirOperationGetBlock(op), op},
       .numResults = nRes,
       .results = results,
+      .convIm2col = convIm2col,
   };
   for (intptr_t i = 0; i < nPos; ++i) {
     operands[i] = lookThroughCast(operands[i]);
@@ -364,9 +366,10 @@ static void refineResultTypes(MlirOperation func) {
 /* ---- The pass
  * ------------------------------------------------------------------ */
 
+enum { kOptConvIm2col };
+
 static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
                                     const KilnPassOptionValue *options) {
-  (void)options;
   KilnOpList ops = {0}, failed = {0};
   mlirOperationWalk(root, collectGraphOps, &ops, MlirWalkPreOrder);
   bool ok = true;
@@ -377,7 +380,7 @@ static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
     const KilnLowering *lowering = findLowering(op);
     if (!lowering)
       continue; /* reported by the legality check */
-    if (lowerOp(op, lowering) != KILN_LOWER_OK) {
+    if (lowerOp(op, lowering, options[kOptConvIm2col].b) != KILN_LOWER_OK) {
       kilnOpListPush(&failed, op);
       ok = false;
     }
@@ -418,10 +421,18 @@ static const KilnDialectHandleGetter kDependentDialects[] = {
     mlirGetDialectHandle__scf__,
 };
 
+static const KilnPassOptionSpec kOptions[] = {
+    [kOptConvIm2col] = {"conv-im2col", KILN_PASS_OPTION_BOOL, "true",
+                        "Lower plain 2-D convs as im2col + one contraction "
+                        "(false: linalg's named conv ops)"},
+};
+
 const KilnPassInfo kilnConvertGraphToLinalgPass = {
     .argument = "convert-graph-to-linalg",
     .summary = "Lower graph ops to linalg, tensor, arith and math on tensors",
     .anchor = "func.func",
+    .options = kOptions,
+    .numOptions = sizeof(kOptions) / sizeof(kOptions[0]),
     .run = runConvertGraphToLinalg,
     .dependentDialects = kDependentDialects,
     .numDependentDialects =

@@ -1,6 +1,26 @@
 // RUN: kiln-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg{conv-im2col=false}))' \
 // RUN:   | FileCheck %s
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg))' \
+// RUN:   | FileCheck %s --check-prefix=IM2COL
+
+// By default (conv-im2col=true) a plain 2-D conv is im2col + one
+// contraction: each of the 3x3 kernel taps is a strided slice of the padded
+// input copied into the window tensor N x C x KH x KW x OH x OW, which is
+// then the K x P operand of a (n, m, p, k) contraction with the filter as
+// M x K; the result is reshaped back to N x M x OH x OW.
+// IM2COL-LABEL: func.func @conv_bias_pads
+// IM2COL: %[[P:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 0, 1, 1] [1, 3, 8, 8] [1, 1, 1, 1]
+// IM2COL: %[[COL:.*]] = tensor.empty() : tensor<1x3x3x3x4x4xf32>
+// IM2COL: tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 3, 4, 4] [1, 1, 2, 2]
+// IM2COL-COUNT-8: tensor.extract_slice %[[P]][0, 0, {{[0-2]}}, {{[0-2]}}] [1, 3, 4, 4] [1, 1, 2, 2]
+// IM2COL: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 2, 2, 0, 0] [1, 3, 1, 1, 4, 4] [1, 1, 1, 1, 1, 1] : tensor<1x3x4x4xf32> into tensor<1x3x3x3x4x4xf32>
+// IM2COL: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<4x27xf32>, tensor<1x27x16xf32>) outs(%{{.*}} : tensor<1x4x16xf32>)
+// IM2COL: arith.mulf
+// IM2COL: arith.addf
+// IM2COL-NOT: linalg.conv_2d
+// IM2COL: return %{{.*}} : tensor<1x4x4x4xf32>
 
 // Padded 2-D conv with bias: zeros + insert_slice (no tensor.pad), the bias
 // broadcast into the accumulator of linalg.conv_2d_nchw_fchw.
@@ -14,6 +34,19 @@
 func.func @conv_bias_pads(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
   %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
   return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// A 1x1 conv with unit strides reads its input as the K x P matrix: no
+// window copies.
+// IM2COL-LABEL: func.func @conv_pointwise
+// IM2COL-NOT: tensor.insert_slice
+// IM2COL: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x4xf32>, tensor<2x4x25xf32>) outs(%{{.*}} : tensor<2x8x25xf32>)
+// IM2COL: return %{{.*}} : tensor<2x8x5x5xf32>
+func.func @conv_pointwise(%x: tensor<2x4x5x5xf32>, %w: tensor<8x4x1x1xf32>) -> tensor<2x8x5x5xf32> {
+  %0 = "graph.conv"(%x, %w) : (tensor<2x4x5x5xf32>, tensor<8x4x1x1xf32>) -> tensor<2x8x5x5xf32>
+  return %0 : tensor<2x8x5x5xf32>
 }
 
 // -----

@@ -1,0 +1,123 @@
+/* Transform-dialect schedules applied from C (schedule.h). */
+#include "dialects/linalg/transforms/schedule.h"
+
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Transform.h"
+#include "mlir-c/Dialect/Transform/Interpreter.h"
+
+static MlirStringRef str(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
+
+bool kilnOpNameStartsWith(MlirOperation op, const char *prefix) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t n = strlen(prefix);
+  return name.length >= n && !memcmp(name.data, prefix, n);
+}
+
+bool kilnScheduleCreate(MlirContext ctx, const char *text,
+                        KilnSchedule *schedule) {
+  schedule->module = mlirModuleCreateParse(ctx, str(text));
+  return !mlirModuleIsNull(schedule->module);
+}
+
+void kilnScheduleDestroy(KilnSchedule *schedule) {
+  if (!mlirModuleIsNull(schedule->module))
+    mlirModuleDestroy(schedule->module);
+  schedule->module.ptr = NULL;
+}
+
+typedef struct {
+  const char *opName;
+  const char *symName; /* NULL: any */
+  MlirOperation found;
+} FindState;
+
+static MlirWalkResult findOp(MlirOperation op, void *userData) {
+  FindState *s = userData;
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (name.length != strlen(s->opName) ||
+      memcmp(name.data, s->opName, name.length))
+    return MlirWalkResultAdvance;
+  if (s->symName) {
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
+    if (mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym))
+      return MlirWalkResultAdvance;
+    MlirStringRef v = mlirStringAttrGetValue(sym);
+    if (v.length != strlen(s->symName) ||
+        memcmp(v.data, s->symName, v.length))
+      return MlirWalkResultAdvance;
+  }
+  s->found = op;
+  return MlirWalkResultInterrupt;
+}
+
+MlirOperation kilnScheduleGetSequence(KilnSchedule *schedule,
+                                      const char *name) {
+  FindState s = {"transform.named_sequence", name, {NULL}};
+  mlirOperationWalk(mlirModuleGetOperation(schedule->module), findOp, &s,
+                    MlirWalkPreOrder);
+  return s.found;
+}
+
+MlirOperation kilnScheduleFindOp(MlirOperation sequence, const char *name) {
+  FindState s = {name, NULL, {NULL}};
+  mlirOperationWalk(sequence, findOp, &s, MlirWalkPreOrder);
+  return s.found;
+}
+
+MlirLogicalResult kilnScheduleApply(KilnSchedule *schedule,
+                                    MlirOperation sequence,
+                                    MlirOperation payload) {
+  MlirTransformOptions options = mlirTransformOptionsCreate();
+  MlirLogicalResult result = mlirTransformApplyNamedSequence(
+      payload, sequence, mlirModuleGetOperation(schedule->module), options);
+  mlirTransformOptionsDestroy(options);
+  return result;
+}
+
+static MlirBlock sequenceBody(MlirOperation sequence) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(sequence, 0));
+}
+
+MlirValue kilnScheduleGetRoot(MlirOperation sequence) {
+  return mlirBlockGetArgument(sequenceBody(sequence), 0);
+}
+
+MlirOperation kilnScheduleInsert(MlirOperation before, const char *name,
+                                 intptr_t nOperands, const MlirValue *operands,
+                                 intptr_t nResults, MlirType resultType,
+                                 intptr_t nAttrs,
+                                 const MlirNamedAttribute *attrs) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  MlirOperationState state =
+      mlirOperationStateGet(str(name), mlirLocationUnknownGet(ctx));
+  mlirOperationStateAddOperands(&state, nOperands, operands);
+  if (mlirTypeIsNull(resultType))
+    resultType = mlirTransformAnyOpTypeGet(ctx);
+  for (intptr_t i = 0; i < nResults; ++i)
+    mlirOperationStateAddResults(&state, 1, &resultType);
+  mlirOperationStateAddAttributes(&state, nAttrs, attrs);
+  MlirOperation op = mlirOperationCreate(&state);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before,
+                                      op);
+  return op;
+}
+
+void kilnScheduleClearBefore(MlirOperation sequence, MlirOperation term) {
+  MlirBlock body = sequenceBody(sequence);
+  /* Back to front, as later ops use earlier results: the C API has no
+   * previous-op getter, so erase the last non-terminator until none. */
+  for (;;) {
+    MlirOperation first = mlirBlockGetFirstOperation(body), last = {NULL};
+    for (MlirOperation op = first; !mlirOperationEqual(op, term);
+         op = mlirOperationGetNextInBlock(op))
+      last = op;
+    if (mlirOperationIsNull(last))
+      return;
+    mlirOperationDestroy(last);
+  }
+}

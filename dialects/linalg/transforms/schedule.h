@@ -1,0 +1,52 @@
+/* Transform-dialect schedules applied from C by Kiln's linalg passes.
+ *
+ * A schedule is a module of transform.named_sequence ops, parsed once from
+ * a template (text, as transform scripts are written) and applied to one
+ * payload op at a time with the transform interpreter. Passes that need a
+ * per-op sequence append transform ops built with the C API before a
+ * sequence's terminator, apply it, then erase what they appended. */
+#ifndef KILN_DIALECTS_LINALG_TRANSFORMS_SCHEDULE_H
+#define KILN_DIALECTS_LINALG_TRANSFORMS_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+typedef struct KilnSchedule {
+  MlirModule module;
+} KilnSchedule;
+
+/// Parses `text` into `schedule`; false (and a diagnostic from the parser)
+/// when the template does not parse.
+bool kilnScheduleCreate(MlirContext ctx, const char *text,
+                        KilnSchedule *schedule);
+void kilnScheduleDestroy(KilnSchedule *schedule);
+/// The named sequence `name` of the schedule (null if absent). Borrowed.
+MlirOperation kilnScheduleGetSequence(KilnSchedule *schedule,
+                                      const char *name);
+/// Applies `sequence` to `payload`; failures have emitted diagnostics.
+MlirLogicalResult kilnScheduleApply(KilnSchedule *schedule,
+                                    MlirOperation sequence,
+                                    MlirOperation payload);
+
+/// The first op named `name` in `sequence` (null if none). Borrowed.
+MlirOperation kilnScheduleFindOp(MlirOperation sequence, const char *name);
+/// Builds the transform op `name` with `operands`, `nResults` results of
+/// type `resultType` (!transform.any_op when null) and `attrs`, inserted
+/// before `before`, an op of the sequence. Returns the op (owned by the
+/// sequence).
+MlirOperation kilnScheduleInsert(MlirOperation before, const char *name,
+                                 intptr_t nOperands, const MlirValue *operands,
+                                 intptr_t nResults, MlirType resultType,
+                                 intptr_t nAttrs,
+                                 const MlirNamedAttribute *attrs);
+/// Erases every op of `sequence` before `end` (what a pass inserted).
+void kilnScheduleClearBefore(MlirOperation sequence, MlirOperation end);
+/// The sequence's first block argument: the payload handle.
+MlirValue kilnScheduleGetRoot(MlirOperation sequence);
+
+/// Whether an op's name starts with `prefix` ("linalg.").
+bool kilnOpNameStartsWith(MlirOperation op, const char *prefix);
+
+#endif

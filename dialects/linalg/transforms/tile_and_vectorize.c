@@ -1,0 +1,596 @@
+/* kiln-tile-and-vectorize: register-tiled, vectorized contractions for CPUs
+ * (docs/cpu-codegen.md).
+ *
+ * Every contraction on static f32/f64 tensors whose maps are projected
+ * permutations (linalg.matmul, batch_matmul, and the generics of
+ * graph-to-linalg: convolutions as im2col matmuls, batched matmuls with
+ * broadcast operands) is tiled in two levels with the transform dialect:
+ *
+ *  1. threads: scf.forall over blocks of output rows and columns (each
+ *     batch entry its own block), which scf-forall-to-parallel and
+ *     convert-scf-to-openmp turn into OpenMP work sharing. Ops already
+ *     inside an scf.forall (kiln-fuse-groups' tiles) skip this level.
+ *  2. registers: scf.for over `rows` x `vector-size` output tiles with the
+ *     reduction loops innermost, one step each; loops whose extent the tile
+ *     does not divide are peeled, so every tile has a static shape.
+ *
+ * Each register tile is then vectorized on its own (never the whole
+ * function: DESIGN.md section 8). With its unit dims dropped (a batch
+ * entry, a reduction step of one) a tile is an outer product: a broadcast
+ * column of the left operand times a row of the right one, added to the
+ * accumulator with contractible arith ops, which LLVM emits as `rows`
+ * broadcast-FMAs on `vector-size`-wide vectors per reduction step. The
+ * accumulator is hoisted out of the reduction loop, so it stays in
+ * registers. Ops that do not qualify are left to the scalar loops of
+ * convert-linalg-to-parallel-loops. */
+#include "kiln/passes.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/common/diag.h"
+#include "dialects/common/op_list.h"
+#include "dialects/linalg/transforms/schedule.h"
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Linalg.h"
+#include "mlir-c/Dialect/SCF.h"
+#include "mlir-c/Dialect/Tensor.h"
+#include "mlir-c/Dialect/Transform.h"
+#include "mlir-c/Dialect/Vector.h"
+#include "mlir-c/IR.h"
+
+enum {
+  kOptVectorSize,
+  kOptRows,
+  kOptThreadRows,
+  kOptThreadCols,
+  kOptMinWork,
+  kNumOptions
+};
+
+enum { kMaxLoops = 12, kMaxOperands = 8 };
+
+/* Rounds of accumulator hoisting: the register tile sits in a slice of a
+ * slice (its unit dims dropped) of the loop's iter_arg; each round moves
+ * one read/write pair out of the reduction loop. */
+enum { kHoistRounds = 3 };
+
+/* kOpAttr marks the op being tiled (the tile schedule matches it); its
+ * tiles then carry kTileAttr until they are vectorized. */
+static const char *const kOpAttr = "kiln.tv_op";
+static const char *const kTileAttr = "kiln.tv_tile";
+
+/* The vector lowering applied to the function once every tile is
+ * vectorized. Two pattern sets, because reduction_to_contract must see the
+ * multi_reductions before lower_multi_reduction expands them. Not here:
+ * lower_broadcast and lower_shape_cast, which with canonicalization never
+ * finish on some tiles (docs/mlir22-notes.md); convert-vector-to-llvm
+ * lowers those ops. */
+static const char kSchedule[] =
+    "module attributes {transform.with_named_sequence} {\n"
+    /* Per op: the tiling and peeling are inserted before the yield. */
+    "  transform.named_sequence @kiln_tile(\n"
+    "      %root: !transform.any_op {transform.readonly}) {\n"
+    "    transform.yield\n"
+    "  }\n"
+    /* Per innermost loop of a register tile: drop the tile's unit dims
+     * (batch and reduction steps of one), so the tile is a 2-D
+     * multiply-add of a broadcast column and a broadcast row, and
+     * vectorize it. */
+    "  transform.named_sequence @kiln_vectorize_tile(\n"
+    "      %loop: !transform.any_op {transform.readonly}) {\n"
+    "    %ops = transform.structured.match\n"
+    "        interface{LinalgOp} in %loop\n"
+    "        : (!transform.any_op) -> !transform.any_op\n"
+    "    %generic = transform.structured.generalize %ops\n"
+    "        : (!transform.any_op) -> !transform.any_op\n"
+    "    transform.apply_patterns to %loop {\n"
+    "      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices\n"
+    "      transform.apply_patterns.canonicalization\n"
+    "    } : !transform.any_op\n"
+    "    %tile = transform.structured.match\n"
+    "        interface{LinalgOp} in %loop\n"
+    "        : (!transform.any_op) -> !transform.any_op\n"
+    "    transform.structured.vectorize %tile : !transform.any_op\n"
+    "    transform.yield\n"
+    "  }\n"
+    /* On the function, a few times (each round hoists one level of the
+     * nested slices): keep each accumulator tile in registers across
+     * its reduction loop, read before it and written after it. The
+     * canonicalization drops the iter_args hoisting leaves unused. */
+    "  transform.named_sequence @kiln_hoist_accumulators(\n"
+    "      %f: !transform.any_op {transform.readonly}) {\n"
+    "    %loops = transform.structured.match ops{[\"scf.for\"]} in %f\n"
+    "        : (!transform.any_op) -> !transform.any_op\n"
+    "    transform.loop.hoist_loop_invariant_subsets %loops\n"
+    "        : !transform.any_op\n"
+    "    transform.apply_patterns to %f {\n"
+    "      transform.apply_patterns.canonicalization\n"
+    "    } : !transform.any_op\n"
+    "    transform.yield\n"
+    "  }\n"
+    /* Once, on the function: what remains of multi-step reductions.
+     * Not here: lower_broadcast and lower_shape_cast, which with
+     * canonicalization never finish on some tiles (docs/mlir22-notes.md);
+     * convert-vector-to-scf and convert-vector-to-llvm lower those. */
+    "  transform.named_sequence @kiln_lower_vectors(\n"
+    "      %f: !transform.any_op {transform.readonly}) {\n"
+    "    transform.apply_patterns to %f {\n"
+    "      transform.apply_patterns.vector.reduction_to_contract\n"
+    "      transform.apply_patterns.vector.cast_away_vector_leading_one_dim\n"
+    "    } : !transform.any_op\n"
+    "    transform.apply_patterns to %f {\n"
+    "      transform.apply_patterns.vector.lower_contraction\n"
+    "          lowering_strategy = \"outerproduct\"\n"
+    "      transform.apply_patterns.vector.lower_outerproduct\n"
+    "      transform.apply_patterns.vector.lower_multi_reduction\n"
+    "          lowering_strategy = \"innerparallel\"\n"
+    "    } : !transform.any_op\n"
+    "    transform.yield\n"
+    "  }\n"
+    "}\n";
+
+static MlirStringRef str(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
+
+/* The loop nest of a structured op with indexing maps. */
+typedef struct LoopNest {
+  intptr_t nLoops;
+  int64_t size[kMaxLoops];
+  bool reduction[kMaxLoops]; /* absent from the output map */
+  intptr_t outRank;
+  intptr_t outLoop[kMaxLoops]; /* output dim -> loop */
+} LoopNest;
+
+static bool isVectorizableElement(MlirType t) {
+  return mlirTypeIsAF32(t) || mlirTypeIsAF64(t);
+}
+
+/* Whether every op of the body is scalar arith/math on the body's own
+ * values: the vectorizer widens those one for one. */
+static bool bodyIsVectorizable(MlirOperation op) {
+  if (mlirOperationGetNumRegions(op) != 1)
+    return false;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  if (mlirBlockIsNull(body))
+    return false;
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o)) {
+    if (!kilnOpNameStartsWith(o, "arith.") &&
+        !kilnOpNameStartsWith(o, "math.") &&
+        !kilnOpNameStartsWith(o, "linalg.yield"))
+      return false;
+    if (mlirOperationGetNumRegions(o) != 0)
+      return false;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(o); ++i) {
+      MlirValue v = mlirOperationGetOperand(o, i);
+      MlirBlock owner = mlirValueIsABlockArgument(v)
+                            ? mlirBlockArgumentGetOwner(v)
+                            : mlirOperationGetBlock(mlirOpResultGetOwner(v));
+      if (!mlirBlockEqual(owner, body))
+        return false;
+      if (!isVectorizableElement(mlirValueGetType(v)) &&
+          !mlirTypeIsAInteger(mlirValueGetType(v)))
+        return false;
+    }
+  }
+  return true;
+}
+
+/* The indexing maps of `op`: its attribute, or for linalg.matmul and
+ * linalg.batch_matmul built without one (the C API's generic builder
+ * leaves it out; the op then uses its default maps), those defaults. */
+static MlirAttribute indexingMaps(MlirOperation op) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(op, str("indexing_maps"));
+  if (!mlirAttributeIsNull(maps))
+    return maps;
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  const char *text = NULL;
+  if (kilnStringRefEquals(name, "linalg.matmul"))
+    text = "[affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,"
+           " affine_map<(m, n, k) -> (m, n)>]";
+  else if (kilnStringRefEquals(name, "linalg.batch_matmul"))
+    text = "[affine_map<(b, m, n, k) -> (b, m, k)>,"
+           " affine_map<(b, m, n, k) -> (b, k, n)>,"
+           " affine_map<(b, m, n, k) -> (b, m, n)>]";
+  if (!text)
+    return maps;
+  return mlirAttributeParseGet(mlirOperationGetContext(op), str(text));
+}
+
+/* Reads the loop nest of `op` from its indexing maps; false when the op is
+ * not a single-result structured op on static f32/f64 tensors whose maps
+ * are all projected permutations. */
+static bool readLoopNest(MlirOperation op, LoopNest *nest) {
+  MlirAttribute maps = indexingMaps(op);
+  MlirAttribute segs =
+      mlirOperationGetAttributeByName(op, str("operandSegmentSizes"));
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirAttributeIsNull(segs) || !mlirAttributeIsADenseI32Array(segs) ||
+      mlirDenseArrayGetNumElements(segs) != 2 ||
+      mlirDenseI32ArrayGetElement(segs, 1) != 1 ||
+      mlirOperationGetNumResults(op) != 1)
+    return false;
+  intptr_t nOperands = mlirOperationGetNumOperands(op);
+  if (nOperands > kMaxOperands || mlirArrayAttrGetNumElements(maps) != nOperands)
+    return false;
+  memset(nest, 0, sizeof(*nest));
+  for (intptr_t i = 0; i < kMaxLoops; ++i)
+    nest->size[i] = -1;
+  bool inOutput[kMaxLoops] = {false};
+  for (intptr_t o = 0; o < nOperands; ++o) {
+    MlirAttribute mapAttr = mlirArrayAttrGetElement(maps, o);
+    if (!mlirAttributeIsAAffineMap(mapAttr))
+      return false;
+    MlirAffineMap map = mlirAffineMapAttrGetValue(mapAttr);
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, o));
+    if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t) ||
+        !isVectorizableElement(mlirShapedTypeGetElementType(t)))
+      return false;
+    intptr_t nDims = mlirAffineMapGetNumDims(map);
+    if (nDims > kMaxLoops || (o > 0 && nDims != nest->nLoops) ||
+        mlirAffineMapGetNumResults(map) != mlirShapedTypeGetRank(t) ||
+        mlirAffineMapGetNumSymbols(map) != 0)
+      return false;
+    nest->nLoops = nDims;
+    bool isOutput = o == nOperands - 1;
+    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
+      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+      if (!mlirAffineExprIsADim(e))
+        return false;
+      intptr_t d = mlirAffineDimExprGetPosition(e);
+      int64_t extent = mlirShapedTypeGetDimSize(t, r);
+      if (nest->size[d] >= 0 && nest->size[d] != extent)
+        return false;
+      nest->size[d] = extent;
+      if (isOutput) {
+        if (inOutput[d])
+          return false;
+        inOutput[d] = true;
+        nest->outLoop[nest->outRank++] = d;
+      }
+    }
+  }
+  for (intptr_t d = 0; d < nest->nLoops; ++d) {
+    if (nest->size[d] < 1)
+      return false; /* a loop no operand bounds, or an empty one */
+    nest->reduction[d] = !inOutput[d];
+  }
+  return true;
+}
+
+static bool hasForallAncestor(MlirOperation op) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op);
+       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+    if (kilnOpNameStartsWith(p, "scf.forall"))
+      return true;
+  return false;
+}
+
+/* The largest divisor of `n` not above `cap`. */
+static int64_t divisorAtMost(int64_t n, int64_t cap) {
+  if (n <= cap)
+    return n;
+  for (int64_t d = cap; d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+typedef struct TilePlan {
+  int64_t threads[kMaxLoops]; /* forall tile sizes; 0 = not tiled */
+  int64_t regs[kMaxLoops];    /* scf.for tile sizes; 0 = not tiled */
+  bool peel[kMaxLoops];       /* the register loop needs a remainder */
+  bool useForall;
+} TilePlan;
+
+/* Chooses the tile sizes for a contraction (see the file comment). */
+static bool planContraction(const LoopNest *nest, bool inForall,
+                            const KilnPassOptionValue *opt, TilePlan *plan) {
+  memset(plan, 0, sizeof(*plan));
+  bool anyReduction = false;
+  int64_t work = 1;
+  for (intptr_t d = 0; d < nest->nLoops; ++d) {
+    anyReduction = anyReduction || nest->reduction[d];
+    work = work > INT64_MAX / nest->size[d] ? INT64_MAX : work * nest->size[d];
+  }
+  if (!anyReduction || nest->outRank < 1 || work < opt[kOptMinWork].i)
+    return false;
+  intptr_t vec = nest->outLoop[nest->outRank - 1];
+  intptr_t row = nest->outRank >= 2 ? nest->outLoop[nest->outRank - 2] : -1;
+  int64_t extent[kMaxLoops];
+  for (intptr_t d = 0; d < nest->nLoops; ++d) {
+    int64_t size = nest->size[d];
+    int64_t t = 0;
+    if (!inForall && !nest->reduction[d]) {
+      if (d == vec || d == row) {
+        int64_t cap = opt[d == vec ? kOptThreadCols : kOptThreadRows].i;
+        int64_t reg = opt[d == vec ? kOptVectorSize : kOptRows].i;
+        /* Split only into blocks that still hold several register tiles. */
+        t = size > cap ? divisorAtMost(size, cap) : 0;
+        if (t && t < 2 * reg)
+          t = 0;
+      } else if (size > 1) {
+        t = 1;
+      }
+    }
+    plan->threads[d] = t;
+    plan->useForall = plan->useForall || t;
+    extent[d] = t ? t : size;
+  }
+  for (intptr_t d = 0; d < nest->nLoops; ++d) {
+    int64_t e = extent[d], t = 0;
+    if (d == vec)
+      t = e < opt[kOptVectorSize].i ? e : opt[kOptVectorSize].i;
+    else if (d == row)
+      t = e < opt[kOptRows].i ? e : opt[kOptRows].i;
+    else
+      t = 1;
+    plan->regs[d] = t == e && d != vec && d != row && e == 1 ? 0 : t;
+    if (plan->regs[d] == e)
+      plan->regs[d] = 0; /* one tile: no loop */
+    plan->peel[d] = plan->regs[d] && e % plan->regs[d] != 0;
+  }
+  return true;
+}
+
+static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
+                                    MlirAttribute attr) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
+}
+
+/* Inserts before `end`: transform.apply_patterns to `target` {
+ * canonicalization }. */
+static void appendCanonicalize(MlirOperation end, MlirValue target) {
+  MlirContext ctx = mlirOperationGetContext(end);
+  MlirLocation loc = mlirLocationUnknownGet(ctx);
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock block = mlirBlockCreate(0, NULL, NULL);
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState inner =
+      mlirOperationStateGet(str("transform.apply_patterns.canonicalization"),
+                            loc);
+  mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&inner));
+  MlirOperationState state =
+      mlirOperationStateGet(str("transform.apply_patterns"), loc);
+  mlirOperationStateAddOperands(&state, 1, &target);
+  mlirOperationStateAddOwnedRegions(&state, 1, &region);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(end), end,
+                                      mlirOperationCreate(&state));
+}
+
+/* Inserts into the @kiln_tile sequence, before `end` (its yield), the
+ * tiling and peeling for `plan`, then a canonicalization so the peeled
+ * tiles get static shapes. The sequence's root is the function. */
+static void buildTileSequence(MlirOperation seq, MlirOperation end,
+                              const LoopNest *nest, const TilePlan *plan) {
+  MlirContext ctx = mlirOperationGetContext(seq);
+  MlirValue root = kilnScheduleGetRoot(seq);
+  MlirNamedAttribute matchAttr = namedAttr(
+      ctx, "op_attrs",
+      mlirDictionaryAttrGet(
+          ctx, 1,
+          (MlirNamedAttribute[]){
+              namedAttr(ctx, kOpAttr, mlirUnitAttrGet(ctx))}));
+  MlirValue target = mlirOperationGetResult(
+      kilnScheduleInsert(end, "transform.structured.match", 1, &root, 1,
+                         (MlirType){NULL}, 1, &matchAttr),
+      0);
+  intptr_t n = nest->nLoops;
+  if (plan->useForall) {
+    int32_t segs[5] = {1, 0, 0, 0, 0};
+    MlirNamedAttribute attrs[2] = {
+        namedAttr(ctx, "operandSegmentSizes",
+                  mlirDenseI32ArrayGet(ctx, 5, segs)),
+        namedAttr(ctx, "static_tile_sizes",
+                  mlirDenseI64ArrayGet(ctx, n, plan->threads))};
+    target = mlirOperationGetResult(
+        kilnScheduleInsert(end, "transform.structured.tile_using_forall", 1,
+                           &target, 2, (MlirType){NULL}, 2, attrs),
+        0);
+  }
+  intptr_t nLoops = 0;
+  intptr_t loopDim[kMaxLoops];
+  for (intptr_t d = 0; d < n; ++d)
+    if (plan->regs[d])
+      loopDim[nLoops++] = d;
+  if (nLoops) {
+    int scalable[kMaxLoops] = {0};
+    MlirNamedAttribute attrs[2] = {
+        namedAttr(ctx, "static_sizes",
+                  mlirDenseI64ArrayGet(ctx, n, plan->regs)),
+        namedAttr(ctx, "scalable_sizes",
+                  mlirDenseBoolArrayGet(ctx, n, scalable))};
+    MlirOperation tile =
+        kilnScheduleInsert(end, "transform.structured.tile_using_for", 1,
+                           &target, 1 + nLoops, (MlirType){NULL}, 2, attrs);
+    /* Peel innermost first: peeling an outer loop then clones the inner
+     * loops already split, so every remainder tile is static too. */
+    MlirType forType = mlirTransformOperationTypeGet(ctx, str("scf.for"));
+    for (intptr_t i = nLoops - 1; i >= 0; --i) {
+      if (!plan->peel[loopDim[i]])
+        continue;
+      MlirValue loop = mlirOperationGetResult(tile, 1 + i);
+      MlirOperation cast = kilnScheduleInsert(end, "transform.cast", 1, &loop,
+                                              1, forType, 0, NULL);
+      MlirValue forLoop = mlirOperationGetResult(cast, 0);
+      MlirNamedAttribute peelAttrs[2] = {
+          namedAttr(ctx, "peel_front", mlirBoolAttrGet(ctx, 0)),
+          namedAttr(ctx, "fail_if_already_divisible", mlirBoolAttrGet(ctx, 0))};
+      kilnScheduleInsert(end, "transform.loop.peel", 1, &forLoop, 2,
+                         (MlirType){NULL}, 2, peelAttrs);
+    }
+  }
+  appendCanonicalize(end, root);
+}
+
+typedef struct Candidate {
+  MlirOperation op;
+  LoopNest nest;
+  TilePlan plan;
+} Candidate;
+
+typedef struct CollectState {
+  const KilnPassOptionValue *options;
+  Candidate *items;
+  size_t len, cap;
+} CollectState;
+
+static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
+  CollectState *s = userData;
+  if (!kilnOpNameStartsWith(op, "linalg."))
+    return MlirWalkResultAdvance;
+  Candidate c = {.op = op};
+  if (!readLoopNest(op, &c.nest) || !bodyIsVectorizable(op) ||
+      !planContraction(&c.nest, hasForallAncestor(op), s->options, &c.plan))
+    return MlirWalkResultSkip;
+  if (s->len == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 16;
+    Candidate *items = realloc(s->items, cap * sizeof(*items));
+    if (!items)
+      abort();
+    s->items = items;
+    s->cap = cap;
+  }
+  s->items[s->len++] = c;
+  return MlirWalkResultSkip;
+}
+
+/* Moves the kOpAttr marker of the op just tiled to kTileAttr on each of
+ * its tiles. */
+static MlirWalkResult markTiles(MlirOperation op, void *userData) {
+  (void)userData;
+  if (mlirOperationRemoveDiscardableAttributeByName(op, str(kOpAttr)))
+    mlirOperationSetDiscardableAttributeByName(
+        op, str(kTileAttr), mlirUnitAttrGet(mlirOperationGetContext(op)));
+  return MlirWalkResultAdvance;
+}
+
+static MlirWalkResult collectTiles(MlirOperation op, void *userData) {
+  if (mlirOperationRemoveDiscardableAttributeByName(op, str(kTileAttr)))
+    kilnOpListPush(userData, op);
+  return MlirWalkResultAdvance;
+}
+
+/* Lets LLVM fuse the body's multiply and add into one FMA: each output
+ * element then rounds once per step instead of twice (what MLAS and
+ * OpenBLAS compute too). */
+static void markContract(MlirOperation op) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirAttribute contract =
+      mlirAttributeParseGet(ctx, str("#arith.fastmath<contract>"));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
+    if (kilnOpNameStartsWith(o, "arith.mulf") ||
+        kilnOpNameStartsWith(o, "arith.addf"))
+      mlirOperationSetAttributeByName(o, str("fastmath"), contract);
+}
+
+static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
+                                const KilnPassOptionValue *options) {
+  for (int i = 0; i < kNumOptions; ++i) {
+    if (options[i].i < 1) {
+      kilnEmitErrorf(mlirOperationGetLocation(func),
+                     "kiln-tile-and-vectorize: tile options must be "
+                     "positive, got %ld",
+                     (long)options[i].i);
+      mlirExternalPassSignalFailure(pass);
+      return;
+    }
+  }
+  CollectState s = {.options = options};
+  mlirOperationWalk(func, collectCandidates, &s, MlirWalkPreOrder);
+  if (!s.len) {
+    free(s.items);
+    return;
+  }
+  MlirContext ctx = mlirOperationGetContext(func);
+  KilnSchedule schedule;
+  bool ok = kilnScheduleCreate(ctx, kSchedule, &schedule);
+  MlirOperation tileSeq = {NULL}, tileEnd = {NULL}, vectorizeSeq = {NULL},
+                hoistSeq = {NULL}, lowerSeq = {NULL};
+  if (ok) {
+    tileSeq = kilnScheduleGetSequence(&schedule, "kiln_tile");
+    tileEnd = kilnScheduleFindOp(tileSeq, "transform.yield");
+    vectorizeSeq = kilnScheduleGetSequence(&schedule, "kiln_vectorize_tile");
+    hoistSeq = kilnScheduleGetSequence(&schedule, "kiln_hoist_accumulators");
+    lowerSeq = kilnScheduleGetSequence(&schedule, "kiln_lower_vectors");
+  }
+  MlirAttribute unit = mlirUnitAttrGet(ctx);
+  for (size_t i = 0; ok && i < s.len; ++i) {
+    Candidate *c = &s.items[i];
+    markContract(c->op);
+    mlirOperationSetDiscardableAttributeByName(c->op, str(kOpAttr), unit);
+    buildTileSequence(tileSeq, tileEnd, &c->nest, &c->plan);
+    ok = mlirLogicalResultIsSuccess(
+        kilnScheduleApply(&schedule, tileSeq, func));
+    kilnScheduleClearBefore(tileSeq, tileEnd);
+    mlirOperationWalk(func, markTiles, NULL, MlirWalkPreOrder);
+  }
+  /* Vectorize each register tile within its innermost loop. */
+  KilnOpList tiles = {0}, loops = {0};
+  mlirOperationWalk(func, collectTiles, &tiles, MlirWalkPreOrder);
+  for (size_t i = 0; i < tiles.len; ++i) {
+    MlirOperation tile = tiles.data[i];
+    MlirOperation loop = mlirOperationGetParentOperation(tile);
+    if (kilnOpNameStartsWith(loop, "scf.for") &&
+        !kilnOpListContains(&loops, loop))
+      kilnOpListPush(&loops, loop);
+  }
+  for (size_t i = 0; ok && i < loops.len; ++i)
+    ok = mlirLogicalResultIsSuccess(
+        kilnScheduleApply(&schedule, vectorizeSeq, loops.data[i]));
+  kilnOpListDestroy(&tiles);
+  kilnOpListDestroy(&loops);
+  for (int round = 0; ok && round < kHoistRounds; ++round)
+    ok = mlirLogicalResultIsSuccess(
+        kilnScheduleApply(&schedule, hoistSeq, func));
+  if (ok)
+    ok = mlirLogicalResultIsSuccess(
+        kilnScheduleApply(&schedule, lowerSeq, func));
+  if (!mlirModuleIsNull(schedule.module))
+    kilnScheduleDestroy(&schedule);
+  free(s.items);
+  if (!ok)
+    mlirExternalPassSignalFailure(pass);
+}
+
+static const KilnPassOptionSpec kOptions[] = {
+    [kOptVectorSize] = {"vector-size", KILN_PASS_OPTION_INT, "16",
+                        "Elements per vector along the output's innermost "
+                        "dim (the register tile's width)"},
+    [kOptRows] = {"rows", KILN_PASS_OPTION_INT, "8",
+                  "Output rows per register tile (accumulator vectors)"},
+    [kOptThreadRows] = {"thread-rows", KILN_PASS_OPTION_INT, "32",
+                        "Output rows per parallel task, at most"},
+    [kOptThreadCols] = {"thread-cols", KILN_PASS_OPTION_INT, "256",
+                        "Output columns per parallel task, at most"},
+    [kOptMinWork] = {"min-work", KILN_PASS_OPTION_INT, "4096",
+                     "Smallest iteration space (product of the loop "
+                     "extents) worth tiling"},
+};
+
+static const KilnDialectHandleGetter kDependentDialects[] = {
+    mlirGetDialectHandle__scf__,    mlirGetDialectHandle__linalg__,
+    mlirGetDialectHandle__tensor__, mlirGetDialectHandle__transform__,
+    mlirGetDialectHandle__vector__,
+};
+
+const KilnPassInfo kilnTileAndVectorizePass = {
+    .argument = "kiln-tile-and-vectorize",
+    .summary = "Tile contractions for threads and registers, vectorize each "
+               "register tile and lower it to FMAs",
+    .anchor = "func.func",
+    .options = kOptions,
+    .numOptions = kNumOptions,
+    .run = runTileAndVectorize,
+    .dependentDialects = kDependentDialects,
+    .numDependentDialects =
+        sizeof(kDependentDialects) / sizeof(kDependentDialects[0]),
+};

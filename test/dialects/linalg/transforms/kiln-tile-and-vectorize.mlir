@@ -1,0 +1,156 @@
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize))' \
+// RUN:   | FileCheck %s
+// RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
+// RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{vector-size=0}))'
+
+// A matmul with remainders in both output dims (37 = 32 + 5 rows in one
+// task of 37; 33 = 2 x 16 + 1 columns): the register loops are peeled, every
+// tile is static, the accumulator lives in registers across the reduction
+// loop (read before it, written after it) and each step is a broadcast
+// column times a broadcast row with contractible multiply and add.
+// CHECK-LABEL: func.func @matmul_remainders
+// CHECK-NOT: scf.forall
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%[[A:.*]] = %[[ACC]]) -> (vector<8x16xf32>)
+// CHECK: vector.transfer_read {{.*}} permutation_map = #{{.*}}} : tensor<8xf32>, vector<8x16xf32>
+// CHECK: vector.transfer_read {{.*}} permutation_map = #{{.*}}} : tensor<16xf32>, vector<8x16xf32>
+// CHECK: arith.mulf {{.*}} fastmath<contract> : vector<8x16xf32>
+// CHECK: arith.addf %[[A]], {{.*}} fastmath<contract> : vector<8x16xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<8x16xf32>, tensor<8x16xf32>
+// The 1-column remainder and the 5-row remainder are vectorized too.
+// CHECK: vector<8xf32>
+// CHECK: vector<5x16xf32>
+// CHECK: vector<5xf32>
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+func.func @matmul_remainders(%a: tensor<37x64xf32>, %b: tensor<64x33xf32>,
+                             %c: tensor<37x33xf32>) -> tensor<37x33xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<37x64xf32>, tensor<64x33xf32>)
+                     outs(%c : tensor<37x33xf32>) -> tensor<37x33xf32>
+  return %r : tensor<37x33xf32>
+}
+
+// -----
+
+// Big enough to split for threads: blocks of 32 rows and 256 columns (the
+// largest divisors of 64 and 512 not above thread-rows and thread-cols).
+// CHECK-LABEL: func.func @matmul_threads
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 2)
+// CHECK: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
+// CHECK: scf.forall.in_parallel
+func.func @matmul_threads(%a: tensor<64x128xf32>, %b: tensor<128x512xf32>,
+                          %c: tensor<64x512xf32>) -> tensor<64x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x512xf32>)
+                     outs(%c : tensor<64x512xf32>) -> tensor<64x512xf32>
+  return %r : tensor<64x512xf32>
+}
+
+// -----
+
+// The im2col contraction of graph-to-linalg's convs (loops n, m, p, k): the
+// batch dim is one task per image; inside, the unit batch and reduction
+// steps are dropped from each register tile.
+// CHECK-LABEL: func.func @conv_contraction
+// CHECK: scf.forall (%{{.*}}) in (2)
+// CHECK: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
+// CHECK: arith.addf {{.*}} : vector<8x16xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#w = affine_map<(n, m, p, k) -> (m, k)>
+#col = affine_map<(n, m, p, k) -> (n, k, p)>
+#y = affine_map<(n, m, p, k) -> (n, m, p)>
+func.func @conv_contraction(%w: tensor<16x27xf32>, %col: tensor<2x27x64xf32>,
+                            %init: tensor<2x16x64xf32>) -> tensor<2x16x64xf32> {
+  %r = linalg.generic {indexing_maps = [#w, #col, #y],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %col : tensor<16x27xf32>, tensor<2x27x64xf32>)
+      outs(%init : tensor<2x16x64xf32>) {
+  ^bb0(%x: f32, %c: f32, %o: f32):
+    %0 = arith.mulf %x, %c : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<2x16x64xf32>
+  return %r : tensor<2x16x64xf32>
+}
+
+// -----
+
+// Inside a kiln-fuse-groups tile (an scf.forall already): no second level
+// of threads, only register tiles.
+// CHECK-LABEL: func.func @inside_forall
+// CHECK: scf.forall (%{{.*}}) in (4)
+// CHECK-NOT: scf.forall
+// CHECK: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
+// CHECK: scf.forall.in_parallel
+func.func @inside_forall(%a: tensor<32x40xf32>, %b: tensor<40x64xf32>,
+                         %c: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %r = scf.forall (%i) in (4) shared_outs(%o = %c) -> (tensor<32x64xf32>) {
+    %off = affine.apply affine_map<(i) -> (i * 8)>(%i)
+    %as = tensor.extract_slice %a[%off, 0] [8, 40] [1, 1]
+        : tensor<32x40xf32> to tensor<8x40xf32>
+    %os = tensor.extract_slice %o[%off, 0] [8, 64] [1, 1]
+        : tensor<32x64xf32> to tensor<8x64xf32>
+    %t = linalg.matmul ins(%as, %b : tensor<8x40xf32>, tensor<40x64xf32>)
+                       outs(%os : tensor<8x64xf32>) -> tensor<8x64xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %t into %o[%off, 0] [8, 64] [1, 1]
+          : tensor<8x64xf32> into tensor<32x64xf32>
+    }
+  }
+  return %r : tensor<32x64xf32>
+}
+
+// -----
+
+// Left alone: dynamic shapes, integers, a conv op (its input map is a
+// window sum, not a projected permutation), elementwise ops (no
+// reduction) and contractions below min-work.
+// CHECK-LABEL: func.func @untouched
+// CHECK-NOT: vector.
+// CHECK: linalg.matmul {{.*}} tensor<?x64xf32>
+// CHECK: linalg.matmul {{.*}} tensor<64x64xi32>
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK: linalg.generic
+// CHECK: linalg.matmul {{.*}} tensor<4x4xf32>
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @untouched(%d: tensor<?x64xf32>, %b: tensor<64x64xf32>,
+                     %dc: tensor<?x64xf32>, %i: tensor<64x64xi32>,
+                     %x: tensor<1x8x18x18xf32>, %f: tensor<8x8x3x3xf32>,
+                     %y: tensor<1x8x16x16xf32>, %s: tensor<4x4xf32>)
+    -> (tensor<?x64xf32>, tensor<64x64xi32>, tensor<1x8x16x16xf32>,
+        tensor<64x64xf32>, tensor<4x4xf32>) {
+  %0 = linalg.matmul ins(%d, %b : tensor<?x64xf32>, tensor<64x64xf32>)
+                     outs(%dc : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %1 = linalg.matmul ins(%i, %i : tensor<64x64xi32>, tensor<64x64xi32>)
+                     outs(%i : tensor<64x64xi32>) -> tensor<64x64xi32>
+  %2 = linalg.conv_2d_nchw_fchw
+      ins(%x, %f : tensor<1x8x18x18xf32>, tensor<8x8x3x3xf32>)
+      outs(%y : tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<64x64xf32>) outs(%b : tensor<64x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  } -> tensor<64x64xf32>
+  %4 = linalg.matmul ins(%s, %s : tensor<4x4xf32>, tensor<4x4xf32>)
+                     outs(%s : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0, %1, %2, %3, %4 : tensor<?x64xf32>, tensor<64x64xi32>,
+      tensor<1x8x16x16xf32>, tensor<64x64xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// A tile size of zero is refused with the pass's error.
+// BAD-OPTION
+// expected-error@+1 {{kiln-tile-and-vectorize: tile options must be positive, got 0}}
+func.func @bad_option(%a: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  return %a : tensor<16x16xf32>
+}
+// END-BAD-OPTION
