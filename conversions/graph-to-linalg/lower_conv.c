@@ -350,9 +350,8 @@ static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
     buf = kilnExtractSlice(b, buf, cutOff, cutSize, ones);
   int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
   MlirValue wt = transposeWeight(b, w, group);
-  l->results[0] =
-      convCore(b, buf, wt, kilnLowerOperand(l, 2), group, &win, resultType,
-               l->convIm2col);
+  l->results[0] = convCore(b, buf, wt, kilnLowerOperand(l, 2), group, &win,
+                           resultType, l->convIm2col);
   return KILN_LOWER_OK;
 }
 

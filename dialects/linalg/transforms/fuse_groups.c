@@ -20,13 +20,13 @@
 
 #include "dialects/common/diag.h"
 #include "dialects/common/op_list.h"
+#include "dialects/linalg/transforms/schedule.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Linalg.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/Dialect/Tensor.h"
 #include "mlir-c/Dialect/Transform.h"
-#include "mlir-c/Dialect/Transform/Interpreter.h"
 #include "mlir-c/IR.h"
 
 enum { kOptTile, kOptConvRows, kOptMatmulRows };
@@ -57,18 +57,12 @@ static const char kSchedule[] =
     "  }\n"
     "}\n";
 
-static bool nameStartsWith(MlirOperation op, const char *prefix) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  size_t n = strlen(prefix);
-  return name.length >= n && !memcmp(name.data, prefix, n);
-}
-
 static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
 }
 
 static MlirWalkResult collectGroups(MlirOperation op, void *userData) {
-  if (nameStartsWith(op, "scf.execute_region") &&
+  if (kilnOpNameStartsWith(op, "scf.execute_region") &&
       !mlirAttributeIsNull(
           mlirOperationGetDiscardableAttributeByName(op, str("graph.fusion"))))
     kilnOpListPush(userData, op);
@@ -88,7 +82,7 @@ static bool hasReduction(MlirOperation op) {
                                               "linalg.contract",
                                               "linalg.batch_matvec"};
   for (size_t i = 0; i < sizeof(kContractions) / sizeof(kContractions[0]); ++i)
-    if (nameStartsWith(op, kContractions[i]))
+    if (kilnOpNameStartsWith(op, kContractions[i]))
       return true;
   MlirAttribute iters =
       mlirOperationGetAttributeByName(op, str("iterator_types"));
@@ -127,7 +121,8 @@ static bool collectProducers(MlirBlock body, MlirOperation root,
         continue;
       MlirOperation def = mlirOpResultGetOwner(v);
       if (!mlirBlockEqual(mlirOperationGetBlock(def), body) ||
-          !nameStartsWith(def, "linalg.") || kilnOpListContains(&work, def))
+          !kilnOpNameStartsWith(def, "linalg.") ||
+          kilnOpListContains(&work, def))
         continue;
       kilnOpListPush(&work, def);
       kilnOpListPush(producers, def);
@@ -146,22 +141,6 @@ static bool allStatic(MlirOperation op) {
   return true;
 }
 
-static MlirWalkResult findTileOp(MlirOperation op, void *userData) {
-  if (nameStartsWith(op, "transform.structured.tile_using_forall")) {
-    *(MlirOperation *)userData = op;
-    return MlirWalkResultInterrupt;
-  }
-  return MlirWalkResultAdvance;
-}
-
-static MlirWalkResult findSequence(MlirOperation op, void *userData) {
-  if (nameStartsWith(op, "transform.named_sequence")) {
-    *(MlirOperation *)userData = op;
-    return MlirWalkResultInterrupt;
-  }
-  return MlirWalkResultAdvance;
-}
-
 static MlirWalkResult dropMarkers(MlirOperation op, void *userData) {
   (void)userData;
   mlirOperationRemoveDiscardableAttributeByName(op, str(kRootAttr));
@@ -173,7 +152,7 @@ static MlirWalkResult dropMarkers(MlirOperation op, void *userData) {
  * nothing, when the group does not qualify; sets *failed when the schedule
  * itself failed (it has emitted an error). */
 static bool tileGroup(MlirOperation group, bool conv, int64_t rows,
-                      MlirModule *schedule, bool *failed) {
+                      KilnSchedule *schedule, bool *failed) {
   MlirRegion region = mlirOperationGetRegion(group, 0);
   MlirBlock body = mlirRegionGetFirstBlock(region);
   if (mlirBlockIsNull(body) ||
@@ -187,7 +166,7 @@ static bool tileGroup(MlirOperation group, bool conv, int64_t rows,
   MlirOperation root = mlirOpResultGetOwner(out);
   MlirType type = mlirValueGetType(out);
   if (!mlirBlockEqual(mlirOperationGetBlock(root), body) ||
-      !nameStartsWith(root, "linalg.") || hasReduction(root) ||
+      !kilnOpNameStartsWith(root, "linalg.") || hasReduction(root) ||
       mlirOperationGetNumResults(root) != 1 || !allStatic(root))
     return false;
   intptr_t rank = mlirShapedTypeGetRank(type);
@@ -215,18 +194,15 @@ static bool tileGroup(MlirOperation group, bool conv, int64_t rows,
   while (dim % sizes[rowDim])
     --sizes[rowDim];
   MlirContext ctx = mlirOperationGetContext(group);
-  if (mlirModuleIsNull(*schedule)) {
-    *schedule = mlirModuleCreateParse(ctx, str(kSchedule));
-    if (mlirModuleIsNull(*schedule)) {
-      kilnOpListDestroy(&producers);
-      *failed = true;
-      return false;
-    }
+  if (mlirModuleIsNull(schedule->module) &&
+      !kilnScheduleCreate(ctx, kSchedule, schedule)) {
+    kilnOpListDestroy(&producers);
+    *failed = true;
+    return false;
   }
-  MlirOperation scheduleOp = mlirModuleGetOperation(*schedule);
-  MlirOperation tileOp = {NULL}, sequence = {NULL};
-  mlirOperationWalk(scheduleOp, findTileOp, &tileOp, MlirWalkPreOrder);
-  mlirOperationWalk(scheduleOp, findSequence, &sequence, MlirWalkPreOrder);
+  MlirOperation sequence = kilnScheduleGetSequence(schedule, "kiln_fuse_group");
+  MlirOperation tileOp =
+      kilnScheduleFindOp(sequence, "transform.structured.tile_using_forall");
   mlirOperationSetAttributeByName(tileOp, str("static_tile_sizes"),
                                   mlirDenseI64ArrayGet(ctx, rank, sizes));
 
@@ -236,10 +212,7 @@ static bool tileGroup(MlirOperation group, bool conv, int64_t rows,
     mlirOperationSetDiscardableAttributeByName(producers.data[i],
                                                str(kProducerAttr), unit);
   kilnOpListDestroy(&producers);
-  MlirTransformOptions options = mlirTransformOptionsCreate();
-  MlirLogicalResult applied =
-      mlirTransformApplyNamedSequence(group, sequence, scheduleOp, options);
-  mlirTransformOptionsDestroy(options);
+  MlirLogicalResult applied = kilnScheduleApply(schedule, sequence, group);
   mlirOperationWalk(group, dropMarkers, NULL, MlirWalkPreOrder);
   if (mlirLogicalResultIsFailure(applied)) {
     *failed = true;
@@ -281,7 +254,7 @@ static void runFuseGroups(MlirOperation op, MlirExternalPass pass,
   }
   KilnOpList groups = {0};
   mlirOperationWalk(op, collectGroups, &groups, MlirWalkPostOrder);
-  MlirModule schedule = {NULL};
+  KilnSchedule schedule = {{NULL}};
   bool failed = false;
   for (size_t i = 0; i < groups.len && !failed; ++i) {
     MlirOperation group = groups.data[i];
@@ -297,8 +270,7 @@ static void runFuseGroups(MlirOperation op, MlirExternalPass pass,
     if (!failed)
       inlineGroup(group);
   }
-  if (!mlirModuleIsNull(schedule))
-    mlirModuleDestroy(schedule);
+  kilnScheduleDestroy(&schedule);
   kilnOpListDestroy(&groups);
   if (failed)
     mlirExternalPassSignalFailure(pass);

@@ -47,8 +47,7 @@ static MlirWalkResult findOp(MlirOperation op, void *userData) {
     if (mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym))
       return MlirWalkResultAdvance;
     MlirStringRef v = mlirStringAttrGetValue(sym);
-    if (v.length != strlen(s->symName) ||
-        memcmp(v.data, s->symName, v.length))
+    if (v.length != strlen(s->symName) || memcmp(v.data, s->symName, v.length))
       return MlirWalkResultAdvance;
   }
   s->found = op;

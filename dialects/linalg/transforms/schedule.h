@@ -23,8 +23,7 @@ bool kilnScheduleCreate(MlirContext ctx, const char *text,
                         KilnSchedule *schedule);
 void kilnScheduleDestroy(KilnSchedule *schedule);
 /// The named sequence `name` of the schedule (null if absent). Borrowed.
-MlirOperation kilnScheduleGetSequence(KilnSchedule *schedule,
-                                      const char *name);
+MlirOperation kilnScheduleGetSequence(KilnSchedule *schedule, const char *name);
 /// Applies `sequence` to `payload`; failures have emitted diagnostics.
 MlirLogicalResult kilnScheduleApply(KilnSchedule *schedule,
                                     MlirOperation sequence,

@@ -186,7 +186,8 @@ static bool bodyIsVectorizable(MlirOperation op) {
  * linalg.batch_matmul built without one (the C API's generic builder
  * leaves it out; the op then uses its default maps), those defaults. */
 static MlirAttribute indexingMaps(MlirOperation op) {
-  MlirAttribute maps = mlirOperationGetAttributeByName(op, str("indexing_maps"));
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(op, str("indexing_maps"));
   if (!mlirAttributeIsNull(maps))
     return maps;
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
@@ -217,7 +218,8 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
       mlirOperationGetNumResults(op) != 1)
     return false;
   intptr_t nOperands = mlirOperationGetNumOperands(op);
-  if (nOperands > kMaxOperands || mlirArrayAttrGetNumElements(maps) != nOperands)
+  if (nOperands > kMaxOperands ||
+      mlirArrayAttrGetNumElements(maps) != nOperands)
     return false;
   memset(nest, 0, sizeof(*nest));
   for (intptr_t i = 0; i < kMaxLoops; ++i)
@@ -352,9 +354,8 @@ static void appendCanonicalize(MlirOperation end, MlirValue target) {
   MlirRegion region = mlirRegionCreate();
   MlirBlock block = mlirBlockCreate(0, NULL, NULL);
   mlirRegionAppendOwnedBlock(region, block);
-  MlirOperationState inner =
-      mlirOperationStateGet(str("transform.apply_patterns.canonicalization"),
-                            loc);
+  MlirOperationState inner = mlirOperationStateGet(
+      str("transform.apply_patterns.canonicalization"), loc);
   mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&inner));
   MlirOperationState state =
       mlirOperationStateGet(str("transform.apply_patterns"), loc);
@@ -373,10 +374,9 @@ static void buildTileSequence(MlirOperation seq, MlirOperation end,
   MlirValue root = kilnScheduleGetRoot(seq);
   MlirNamedAttribute matchAttr = namedAttr(
       ctx, "op_attrs",
-      mlirDictionaryAttrGet(
-          ctx, 1,
-          (MlirNamedAttribute[]){
-              namedAttr(ctx, kOpAttr, mlirUnitAttrGet(ctx))}));
+      mlirDictionaryAttrGet(ctx, 1,
+                            (MlirNamedAttribute[]){namedAttr(
+                                ctx, kOpAttr, mlirUnitAttrGet(ctx))}));
   MlirValue target = mlirOperationGetResult(
       kilnScheduleInsert(end, "transform.structured.match", 1, &root, 1,
                          (MlirType){NULL}, 1, &matchAttr),
@@ -528,8 +528,8 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
     markContract(c->op);
     mlirOperationSetDiscardableAttributeByName(c->op, str(kOpAttr), unit);
     buildTileSequence(tileSeq, tileEnd, &c->nest, &c->plan);
-    ok = mlirLogicalResultIsSuccess(
-        kilnScheduleApply(&schedule, tileSeq, func));
+    ok =
+        mlirLogicalResultIsSuccess(kilnScheduleApply(&schedule, tileSeq, func));
     kilnScheduleClearBefore(tileSeq, tileEnd);
     mlirOperationWalk(func, markTiles, NULL, MlirWalkPreOrder);
   }
