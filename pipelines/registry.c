@@ -18,6 +18,7 @@ extern const KilnPassInfo kilnGraphFoldBatchNormPass;
 extern const KilnPassInfo kilnGraphFusePass;
 extern const KilnPassInfo kilnFuseGroupsPass;
 extern const KilnPassInfo kilnTileAndVectorizePass;
+extern const KilnPassInfo kilnApproximateMathPass;
 extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
@@ -41,6 +42,8 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .pipeline =
         "kiln-emit-c-interface,canonicalize,func.func(kiln-tile-and-vectorize),"
         "linalg-fuse-elementwise-ops,"
+        "func.func(kiln-tile-and-vectorize{contractions=false elementwise=true},"
+        "kiln-approximate-math),"
         "one-shot-bufferize{bufferize-function-boundaries "
         "function-boundary-type-conversion=identity-layout-map "
         "allow-return-allocs-from-loops},"
@@ -141,6 +144,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnFuseGroupsPass,
     &kGraphToLinalgPipeline,
     &kilnTileAndVectorizePass,
+    &kilnApproximateMathPass,
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,
     &kilnDistinctResultsPass,

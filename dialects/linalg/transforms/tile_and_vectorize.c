@@ -49,8 +49,16 @@ enum {
   kOptThreadRows,
   kOptThreadCols,
   kOptMinWork,
+  kOptContractions,
+  kOptElementwise,
   kNumOptions
 };
+
+/* Options up to here are tile sizes and must be positive. */
+enum { kNumSizeOptions = kOptContractions };
+
+/* Elements of one row per parallel task of an elementwise op, at most. */
+enum { kElementwiseTaskCols = 4096 };
 
 enum { kMaxLoops = 12, kMaxOperands = 8 };
 
@@ -152,7 +160,7 @@ static bool isVectorizableElement(MlirType t) {
 }
 
 /* Whether every op of the body is scalar arith/math on the body's own
- * values: the vectorizer widens those one for one. */
+ * values and constants: the vectorizer widens those one for one. */
 static bool bodyIsVectorizable(MlirOperation op) {
   if (mlirOperationGetNumRegions(op) != 1)
     return false;
@@ -172,7 +180,10 @@ static bool bodyIsVectorizable(MlirOperation op) {
       MlirBlock owner = mlirValueIsABlockArgument(v)
                             ? mlirBlockArgumentGetOwner(v)
                             : mlirOperationGetBlock(mlirOpResultGetOwner(v));
-      if (!mlirBlockEqual(owner, body))
+      /* Scalars from outside the body (constants) are broadcast. */
+      if (!mlirBlockEqual(owner, body) &&
+          (mlirValueIsABlockArgument(v) ||
+           !kilnOpNameStartsWith(mlirOpResultGetOwner(v), "arith.constant")))
         return false;
       if (!isVectorizableElement(mlirValueGetType(v)) &&
           !mlirTypeIsAInteger(mlirValueGetType(v)))
@@ -291,18 +302,9 @@ typedef struct TilePlan {
   bool useForall;
 } TilePlan;
 
-/* Chooses the tile sizes for a contraction (see the file comment). */
-static bool planContraction(const LoopNest *nest, bool inForall,
+/* Tile sizes for an op with a reduction (see the file comment). */
+static void planContraction(const LoopNest *nest, bool inForall,
                             const KilnPassOptionValue *opt, TilePlan *plan) {
-  memset(plan, 0, sizeof(*plan));
-  bool anyReduction = false;
-  int64_t work = 1;
-  for (intptr_t d = 0; d < nest->nLoops; ++d) {
-    anyReduction = anyReduction || nest->reduction[d];
-    work = work > INT64_MAX / nest->size[d] ? INT64_MAX : work * nest->size[d];
-  }
-  if (!anyReduction || nest->outRank < 1 || work < opt[kOptMinWork].i)
-    return false;
   intptr_t vec = nest->outLoop[nest->outRank - 1];
   intptr_t row = nest->outRank >= 2 ? nest->outLoop[nest->outRank - 2] : -1;
   int64_t extent[kMaxLoops];
@@ -322,20 +324,69 @@ static bool planContraction(const LoopNest *nest, bool inForall,
       }
     }
     plan->threads[d] = t;
-    plan->useForall = plan->useForall || t;
     extent[d] = t ? t : size;
   }
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
-    int64_t e = extent[d], t = 0;
+    int64_t e = extent[d];
+    int64_t t = 1;
     if (d == vec)
       t = e < opt[kOptVectorSize].i ? e : opt[kOptVectorSize].i;
     else if (d == row)
       t = e < opt[kOptRows].i ? e : opt[kOptRows].i;
-    else
+    plan->regs[d] = t == e ? 0 : t; /* one tile: no loop */
+  }
+}
+
+/* Tile sizes for an elementwise op: one task per row (blocks of long
+ * rows), one vector per register tile along the innermost output dim. */
+static void planElementwise(const LoopNest *nest, bool inForall,
+                            const KilnPassOptionValue *opt, TilePlan *plan) {
+  intptr_t vec = nest->outLoop[nest->outRank - 1];
+  int64_t v = opt[kOptVectorSize].i;
+  for (intptr_t d = 0; d < nest->nLoops; ++d) {
+    int64_t size = nest->size[d], t = 0;
+    if (!inForall && d == vec && size > kElementwiseTaskCols) {
+      t = divisorAtMost(size, kElementwiseTaskCols);
+      if (t < 2 * v)
+        t = 0;
+    } else if (!inForall && d != vec && size > 1) {
       t = 1;
-    plan->regs[d] = t == e && d != vec && d != row && e == 1 ? 0 : t;
-    if (plan->regs[d] == e)
-      plan->regs[d] = 0; /* one tile: no loop */
+    }
+    plan->threads[d] = t;
+    int64_t e = t ? t : size;
+    int64_t r = d == vec ? (e < v ? e : v) : 1;
+    plan->regs[d] = r == e ? 0 : r;
+  }
+}
+
+/* Chooses the tile sizes of `nest` (see the file comment); false when the
+ * op is not worth tiling or not of a kind the options select. */
+static bool planTiles(const LoopNest *nest, bool inForall,
+                      const KilnPassOptionValue *opt, TilePlan *plan) {
+  memset(plan, 0, sizeof(*plan));
+  bool anyReduction = false;
+  int64_t work = 1;
+  for (intptr_t d = 0; d < nest->nLoops; ++d) {
+    anyReduction = anyReduction || nest->reduction[d];
+    work = work > INT64_MAX / nest->size[d] ? INT64_MAX : work * nest->size[d];
+  }
+  if (nest->outRank < 1 || work < opt[kOptMinWork].i)
+    return false;
+  if (anyReduction) {
+    if (!opt[kOptContractions].b)
+      return false;
+    planContraction(nest, inForall, opt, plan);
+  } else {
+    /* Rows shorter than half a vector would be mostly padding. */
+    if (!opt[kOptElementwise].b ||
+        2 * nest->size[nest->outLoop[nest->outRank - 1]] <
+            opt[kOptVectorSize].i)
+      return false;
+    planElementwise(nest, inForall, opt, plan);
+  }
+  for (intptr_t d = 0; d < nest->nLoops; ++d) {
+    int64_t e = plan->threads[d] ? plan->threads[d] : nest->size[d];
+    plan->useForall = plan->useForall || plan->threads[d];
     plan->peel[d] = plan->regs[d] && e % plan->regs[d] != 0;
   }
   return true;
@@ -447,7 +498,7 @@ static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
     return MlirWalkResultAdvance;
   Candidate c = {.op = op};
   if (!readLoopNest(op, &c.nest) || !bodyIsVectorizable(op) ||
-      !planContraction(&c.nest, hasForallAncestor(op), s->options, &c.plan))
+      !planTiles(&c.nest, hasForallAncestor(op), s->options, &c.plan))
     return MlirWalkResultSkip;
   if (s->len == s->cap) {
     size_t cap = s->cap ? 2 * s->cap : 16;
@@ -494,7 +545,7 @@ static void markContract(MlirOperation op) {
 
 static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
                                 const KilnPassOptionValue *options) {
-  for (int i = 0; i < kNumOptions; ++i) {
+  for (int i = 0; i < kNumSizeOptions; ++i) {
     if (options[i].i < 1) {
       kilnEmitErrorf(mlirOperationGetLocation(func),
                      "kiln-tile-and-vectorize: tile options must be "
@@ -574,6 +625,11 @@ static const KilnPassOptionSpec kOptions[] = {
     [kOptMinWork] = {"min-work", KILN_PASS_OPTION_INT, "4096",
                      "Smallest iteration space (product of the loop "
                      "extents) worth tiling"},
+    [kOptContractions] = {"contractions", KILN_PASS_OPTION_BOOL, "true",
+                          "Tile and vectorize ops with reduction loops"},
+    [kOptElementwise] = {"elementwise", KILN_PASS_OPTION_BOOL, "false",
+                         "Tile and vectorize elementwise ops (all loops "
+                         "parallel); run after elementwise fusion"},
 };
 
 static const KilnDialectHandleGetter kDependentDialects[] = {

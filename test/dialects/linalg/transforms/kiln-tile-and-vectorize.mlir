@@ -1,6 +1,9 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize))' \
 // RUN:   | FileCheck %s
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{contractions=false elementwise=true}))' \
+// RUN:   | FileCheck %s --check-prefix=EW
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{vector-size=0}))'
@@ -143,6 +146,53 @@ func.func @untouched(%d: tensor<?x64xf32>, %b: tensor<64x64xf32>,
                      outs(%s : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %0, %1, %2, %3, %4 : tensor<?x64xf32>, tensor<64x64xi32>,
       tensor<1x8x16x16xf32>, tensor<64x64xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// Elementwise ops (elementwise=true, run after elementwise fusion): one
+// task per row, 16-wide vectors along the row, the remainder (70 = 4 x 16
+// + 6) peeled; a broadcast operand and a constant from outside the body
+// are fine. contractions=false leaves the matmul alone; rows shorter than
+// half a vector stay scalar.
+// EW-LABEL: func.func @elementwise
+// EW: scf.forall (%{{.*}}, %{{.*}}) in (3, 50)
+// EW: scf.for %{{.*}} = %c0 to %c64 step %c16
+// EW: vector.transfer_read {{.*}} : tensor<16xf32>, vector<16xf32>
+// EW: arith.mulf {{.*}} : vector<16xf32>
+// EW: math.exp {{.*}} : vector<16xf32>
+// EW: vector<6xf32>
+// EW: linalg.matmul
+// EW: linalg.generic
+// EW-SAME: tensor<512x4xf32>
+// EW: return
+#id3 = affine_map<(i, j, k) -> (i, j, k)>
+#last = affine_map<(i, j, k) -> (k)>
+func.func @elementwise(%x: tensor<3x50x70xf32>, %b: tensor<70xf32>,
+                       %a: tensor<64x64xf32>, %n: tensor<512x4xf32>)
+    -> (tensor<3x50x70xf32>, tensor<64x64xf32>, tensor<512x4xf32>) {
+  %two = arith.constant 2.0 : f32
+  %0 = linalg.generic {indexing_maps = [#id3, #last, #id3],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %b : tensor<3x50x70xf32>, tensor<70xf32>)
+      outs(%x : tensor<3x50x70xf32>) {
+  ^bb0(%v: f32, %c: f32, %o: f32):
+    %m = arith.mulf %v, %two : f32
+    %e = math.exp %m : f32
+    %s = arith.addf %e, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<3x50x70xf32>
+  %1 = linalg.matmul ins(%a, %a : tensor<64x64xf32>, tensor<64x64xf32>)
+                     outs(%a : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      outs(%n : tensor<512x4xf32>) {
+  ^bb0(%o: f32):
+    %e = math.exp %o : f32
+    linalg.yield %e : f32
+  } -> tensor<512x4xf32>
+  return %0, %1, %2 : tensor<3x50x70xf32>, tensor<64x64xf32>,
+      tensor<512x4xf32>
 }
 
 // -----

@@ -1,5 +1,5 @@
-"""Writes ONNX models whose contractions kiln-tile-and-vectorize schedules,
-on awkward shapes: primes, remainders of the register tile, 1-sized dims,
+"""Writes ONNX models whose contractions and elementwise ops
+kiln-tile-and-vectorize schedules, on awkward shapes: primes, remainders of the register tile, 1-sized dims,
 batches, strides, dilations, padding. For each NAME: DIR/NAME.onnx, its
 inputs DIR/NAME.input_K.npy and NumPy's float64 reference output
 DIR/NAME.expected.npy; DIR/models.txt lists the names.
@@ -89,6 +89,26 @@ def conv(out_dir, name, x_shape, w_shape, bias=True, strides=(1, 1),
     return save(out_dir, name, nodes, [x], inits, ref)
 
 
+def elementwise(out_dir, name, shape, transpose):
+    """y = x * sigmoid(x) + b (b broadcast along the last dim), or with x
+    transposed (last two dims swapped) first."""
+    x = rand(shape)
+    xt = np.swapaxes(x, -1, -2) if transpose else x
+    b = rand((xt.shape[-1],))
+    x64 = xt.astype(np.float64)
+    ref = x64 / (1 + np.exp(-x64)) + b
+    nodes = []
+    src = "x0"
+    if transpose:
+        perm = list(range(len(shape)))
+        perm[-1], perm[-2] = perm[-2], perm[-1]
+        nodes.append(mk("Transpose", ["x0"], ["t"], perm=perm))
+        src = "t"
+    nodes += [mk("Sigmoid", [src], ["s"]), mk("Mul", [src, "s"], ["m"]),
+              mk("Add", ["m", "b"], ["y"])]
+    return save(out_dir, name, nodes, [x], {"b": b}, ref)
+
+
 def main(out_dir):
     names = [
         matmul(out_dir, "mm_primes", (13, 17), (17, 19)),
@@ -109,6 +129,8 @@ def main(out_dir):
              dilations=(2, 3), pads=(2, 0, 1, 3)),
         conv(out_dir, "conv_wide", (1, 32, 15, 23), (40, 32, 3, 3),
              pads=(1, 1, 1, 1), relu=True),
+        elementwise(out_dir, "ew_broadcast", (3, 37, 59), False),
+        elementwise(out_dir, "ew_transposed", (2, 45, 61), True),
     ]
     with open(f"{out_dir}/models.txt", "w") as f:
         f.write("\n".join(names) + "\n")

@@ -1,0 +1,62 @@
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-approximate-math))' \
+// RUN:   | FileCheck %s
+
+// An f32 erf becomes the rational approximation x P(x^2) / Q(x^2) on x
+// clamped to [-4, 4], in arith ops whose multiplies and adds may contract
+// into FMAs.
+// CHECK-LABEL: func.func @erf_scalar
+// CHECK-NOT: math.erf
+// CHECK: %[[LO:.*]] = arith.maximumf %arg0, %{{.*}} : f32
+// CHECK: %[[X:.*]] = arith.minimumf %[[LO]], %{{.*}} : f32
+// CHECK: %[[X2:.*]] = arith.mulf %[[X]], %[[X]] fastmath<contract> : f32
+// CHECK: arith.constant -2.72614{{.*}} : f32
+// CHECK: %[[P:.*]] = arith.mulf %[[X]], %{{.*}} fastmath<contract> : f32
+// CHECK: arith.constant -1.45660{{.*}} : f32
+// CHECK: %[[R:.*]] = arith.divf %[[P]], %{{.*}} : f32
+// CHECK: return %[[R]]
+func.func @erf_scalar(%x: f32) -> f32 {
+  %0 = math.erf %x : f32
+  return %0 : f32
+}
+
+// -----
+
+// Vectors (after kiln-tile-and-vectorize) get splat constants; erf inside a
+// linalg body is replaced too.
+// CHECK-LABEL: func.func @erf_vector_and_body
+// CHECK-NOT: math.erf
+// CHECK: arith.constant dense<4.000000e+00> : vector<16xf32>
+// CHECK: arith.divf {{.*}} : vector<16xf32>
+// CHECK: linalg.generic
+// CHECK: arith.divf {{.*}} : f32
+// CHECK-NOT: math.erf
+func.func @erf_vector_and_body(%v: vector<16xf32>, %t: tensor<8xf32>)
+    -> (vector<16xf32>, tensor<8xf32>) {
+  %0 = math.erf %v : vector<16xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>],
+      iterator_types = ["parallel"]} outs(%t : tensor<8xf32>) {
+  ^bb0(%o: f32):
+    %e = math.erf %o : f32
+    linalg.yield %e : f32
+  } -> tensor<8xf32>
+  return %0, %1 : vector<16xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Left to libm: f64 erf (the approximation is f32-accurate only), f16 erf
+// (graph-to-linalg computes f16 in f32 anyway), erfc and other functions.
+// CHECK-LABEL: func.func @untouched
+// CHECK: math.erf %arg0 : f64
+// CHECK: math.erf %arg1 : f16
+// CHECK: math.erfc %arg2 : f32
+// CHECK: math.exp %arg2 : f32
+// CHECK-NOT: arith.divf
+func.func @untouched(%d: f64, %h: f16, %f: f32) -> (f64, f16, f32, f32) {
+  %0 = math.erf %d : f64
+  %1 = math.erf %h : f16
+  %2 = math.erfc %f : f32
+  %3 = math.exp %f : f32
+  return %0, %1, %2, %3 : f64, f16, f32, f32
+}
