@@ -66,6 +66,40 @@ static MlirAttribute flattenResource(MlirAttribute attr, MlirType flatType) {
       (size_t)n * width, width < 8 ? 8 : width, false, freeBlob, buf);
 }
 
+/* Element i of a dense or dense-resource f32 attribute. */
+static float f32Element(MlirAttribute attr, intptr_t i) {
+  if (mlirAttributeIsADenseResourceElements(attr))
+    return mlirDenseFloatResourceElementsAttrGetValue(attr, i);
+  return mlirDenseElementsAttrGetFloatValue(attr, i);
+}
+
+MlirAttribute kilnTransposedMatrix(MlirAttribute elements) {
+  if (mlirAttributeIsNull(elements) ||
+      !(mlirAttributeIsADenseElements(elements) ||
+        mlirAttributeIsADenseResourceElements(elements)))
+    return mlirAttributeGetNull();
+  MlirType type = mlirAttributeGetType(elements);
+  if (mlirShapedTypeGetRank(type) != 2 || !mlirShapedTypeHasStaticShape(type) ||
+      !mlirTypeIsAF32(mlirShapedTypeGetElementType(type)))
+    return mlirAttributeGetNull();
+  int64_t rows = mlirShapedTypeGetDimSize(type, 0);
+  int64_t cols = mlirShapedTypeGetDimSize(type, 1);
+  bool splat = mlirAttributeIsADenseElements(elements) &&
+               mlirDenseElementsAttrIsSplat(elements);
+  float *buf = malloc(rows * cols ? (size_t)(rows * cols) * 4 : 4);
+  if (!buf)
+    abort();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      buf[c * rows + r] = f32Element(elements, splat ? 0 : r * cols + c);
+  int64_t shape[2] = {cols, rows};
+  MlirType transposed = mlirRankedTensorTypeGet(
+      2, shape, mlirShapedTypeGetElementType(type), mlirAttributeGetNull());
+  return mlirUnmanagedDenseResourceElementsAttrGet(
+      transposed, mlirStringRefCreateFromCString("kiln_weight"), buf,
+      (size_t)(rows * cols) * 4, 8, false, freeBlob, buf);
+}
+
 MlirValue kilnConstantTensor(KilnBuilder *b, MlirAttribute elements) {
   MlirType type = mlirAttributeGetType(elements);
   MlirType elt = mlirShapedTypeGetElementType(type);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_reduction_internal.h"
+#include "dialects/common/diag.h"
 
 static MlirValue zeros(KilnBuilder *b, MlirType type) {
   return kilnFilled(b, type,
@@ -163,6 +164,21 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
                                 g.beta != (double)(int64_t)g.beta))
     return kilnLowerUnsupported(
         l, "with a fractional alpha or beta on integer tensors");
+  /* A constant B (the weights of a Linear layer) is transposed here, at
+   * compile time: matmul kernels read B's rows as vectors, and a transposed
+   * read would gather one element per row. */
+  if (transB && !transA && mlirValueIsAOpResult(bm)) {
+    MlirOperation def = mlirOpResultGetOwner(bm);
+    MlirAttribute t = mlirAttributeGetNull();
+    if (kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(def)),
+                            "graph.constant"))
+      t = kilnTransposedMatrix(mlirOperationGetAttributeByName(
+          def, mlirStringRefCreateFromCString("value")));
+    if (!mlirAttributeIsNull(t)) {
+      bm = kilnConstantTensor(b, t);
+      transB = false;
+    }
+  }
   MlirValue in[2] = {a, bm};
   MlirValue ab;
   if (!transA && !transB) {

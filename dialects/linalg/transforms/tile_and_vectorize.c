@@ -326,11 +326,18 @@ static void planContraction(const LoopNest *nest, bool inForall,
     plan->threads[d] = t;
     extent[d] = t ? t : size;
   }
+  /* A single output row (a matrix-vector product: batch-1 Gemm, MLPs)
+   * spends the accumulator registers along the row instead: `rows`
+   * vectors side by side, so each reduction step reads a long contiguous
+   * stretch of the matrix rather than one vector per matrix row. */
+  int64_t width = opt[kOptVectorSize].i;
+  if (row < 0 || extent[row] == 1)
+    width *= opt[kOptRows].i;
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
     int64_t e = extent[d];
     int64_t t = 1;
     if (d == vec)
-      t = e < opt[kOptVectorSize].i ? e : opt[kOptVectorSize].i;
+      t = e < width ? e : width;
     else if (d == row)
       t = e < opt[kOptRows].i ? e : opt[kOptRows].i;
     plan->regs[d] = t == e ? 0 : t; /* one tile: no loop */

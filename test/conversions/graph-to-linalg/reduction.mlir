@@ -138,3 +138,24 @@ func.func @cum_sum_runtime_axis(%x: tensor<2x3xf32>, %axis: tensor<i32>) -> tens
   %0 = "graph.cum_sum"(%x, %axis) : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// Gemm with transB and constant weights (a Linear layer): the weights are
+// transposed at compile time into a new K x N constant and the product is
+// a plain linalg.matmul; weights that are not constants keep the transposed
+// read.
+// CHECK-LABEL: func.func @gemm_transb_constant
+// CHECK: %[[W:.*]] = arith.constant dense_resource<kiln_weight{{.*}}> : tensor<6xf32>
+// CHECK: %[[WT:.*]] = tensor.expand_shape %[[W]] {{.*}} into tensor<3x2xf32>
+// CHECK: linalg.matmul ins(%arg0, %[[WT]] : tensor<4x3xf32>, tensor<3x2xf32>)
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<4x3xf32>, tensor<2x3xf32>)
+// CHECK-SAME: outs(%{{.*}} : tensor<4x2xf32>)
+// The new constant holds the columns of w: 1 4 2 5 3 6.
+// CHECK: kiln_weight{{.*}}: "0x080000000000803F00008040000000400000A040000040400000C040"
+func.func @gemm_transb_constant(%a: tensor<4x3xf32>, %v: tensor<2x3xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>) {
+  %w = "graph.constant"() {value = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>} : () -> tensor<2x3xf32>
+  %0 = "graph.gemm"(%a, %w) {transB = 1 : i64} : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
+  %1 = "graph.gemm"(%a, %v) {transB = 1 : i64} : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
+  return %0, %1 : tensor<4x2xf32>, tensor<4x2xf32>
+}
