@@ -52,6 +52,7 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
         "modify-public-functions},"
         "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
         "kiln-memref-copy-to-linalg,"
+        "func.func(kiln-tile-and-vectorize{contractions=false elementwise=true}),"
         "scf-forall-to-parallel,convert-linalg-to-parallel-loops,"
         "canonicalize,convert-vector-to-scf{full-unroll=true},"
         "convert-scf-to-openmp,expand-strided-metadata,"

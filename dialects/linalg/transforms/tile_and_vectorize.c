@@ -195,7 +195,8 @@ static bool bodyIsVectorizable(MlirOperation op) {
 
 /* The indexing maps of `op`: its attribute, or for linalg.matmul and
  * linalg.batch_matmul built without one (the C API's generic builder
- * leaves it out; the op then uses its default maps), those defaults. */
+ * leaves it out; the op then uses its default maps), those defaults; for
+ * linalg.copy (memref.copy after kiln-memref-copy-to-linalg), identities. */
 static MlirAttribute indexingMaps(MlirOperation op) {
   MlirAttribute maps =
       mlirOperationGetAttributeByName(op, str("indexing_maps"));
@@ -210,6 +211,17 @@ static MlirAttribute indexingMaps(MlirOperation op) {
     text = "[affine_map<(b, m, n, k) -> (b, m, k)>,"
            " affine_map<(b, m, n, k) -> (b, k, n)>,"
            " affine_map<(b, m, n, k) -> (b, m, n)>]";
+  if (kilnStringRefEquals(name, "linalg.copy") &&
+      mlirOperationGetNumOperands(op) == 2) {
+    /* Identity maps of the operands' rank. */
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 1));
+    if (!mlirTypeIsAShaped(t) || !mlirShapedTypeHasRank(t))
+      return maps;
+    MlirAttribute id = mlirAffineMapAttrGet(mlirAffineMapMultiDimIdentityGet(
+        mlirOperationGetContext(op), mlirShapedTypeGetRank(t)));
+    MlirAttribute both[2] = {id, id};
+    return mlirArrayAttrGet(mlirOperationGetContext(op), 2, both);
+  }
   if (!text)
     return maps;
   return mlirAttributeParseGet(mlirOperationGetContext(op), str(text));
@@ -219,6 +231,7 @@ static MlirAttribute indexingMaps(MlirOperation op) {
  * not a single-result structured op on static f32/f64 tensors whose maps
  * are all projected permutations. */
 static bool readLoopNest(MlirOperation op, LoopNest *nest) {
+  /* On buffers the op has no result; on tensors exactly one. */
   MlirAttribute maps = indexingMaps(op);
   MlirAttribute segs =
       mlirOperationGetAttributeByName(op, str("operandSegmentSizes"));
@@ -226,7 +239,7 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
       mlirAttributeIsNull(segs) || !mlirAttributeIsADenseI32Array(segs) ||
       mlirDenseArrayGetNumElements(segs) != 2 ||
       mlirDenseI32ArrayGetElement(segs, 1) != 1 ||
-      mlirOperationGetNumResults(op) != 1)
+      mlirOperationGetNumResults(op) > 1)
     return false;
   intptr_t nOperands = mlirOperationGetNumOperands(op);
   if (nOperands > kMaxOperands ||
@@ -242,7 +255,8 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
       return false;
     MlirAffineMap map = mlirAffineMapAttrGetValue(mapAttr);
     MlirType t = mlirValueGetType(mlirOperationGetOperand(op, o));
-    if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t) ||
+    if (!(mlirTypeIsARankedTensor(t) || mlirTypeIsAMemRef(t)) ||
+        !mlirShapedTypeHasStaticShape(t) ||
         !isVectorizableElement(mlirShapedTypeGetElementType(t)))
       return false;
     intptr_t nDims = mlirAffineMapGetNumDims(map);
@@ -384,9 +398,9 @@ static bool planTiles(const LoopNest *nest, bool inForall,
       return false;
     planContraction(nest, inForall, opt, plan);
   } else {
-    /* Rows shorter than half a vector would be mostly padding. */
+    /* Rows shorter than a quarter vector would be mostly padding. */
     if (!opt[kOptElementwise].b ||
-        2 * nest->size[nest->outLoop[nest->outRank - 1]] <
+        4 * nest->size[nest->outLoop[nest->outRank - 1]] <
             opt[kOptVectorSize].i)
       return false;
     planElementwise(nest, inForall, opt, plan);

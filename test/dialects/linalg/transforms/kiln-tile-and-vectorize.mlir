@@ -197,6 +197,27 @@ func.func @elementwise(%x: tensor<3x50x70xf32>, %b: tensor<70xf32>,
 
 // -----
 
+// On buffers too (the third run, after bufferization): a linalg.copy of
+// kiln-memref-copy-to-linalg between strided views (an im2col tap) becomes
+// vector loads and stores along the rows instead of scalar loops that
+// delinearize one index per element.
+// EW-LABEL: func.func @copy_on_buffers
+// EW: scf.forall (%{{.*}}, %{{.*}}) in (16, 30)
+// EW: vector.transfer_read {{.*}} : memref<1x1x1x16xf32, strided<[61504, 3844, 124, 2], offset: ?>>, vector<16xf32>
+// EW: vector.transfer_write {{.*}} : vector<16xf32>, memref<1x1x1x16xf32, strided<[14400, 900, 30, 1], offset: ?>>
+// EW: vector<14xf32>
+// EW-NOT: linalg.copy
+// EW: return
+func.func @copy_on_buffers(%x: memref<1x16x62x62xf32>, %col: memref<1x16x30x30xf32>) {
+  %tap = memref.subview %x[0, 0, 1, 2] [1, 16, 30, 30] [1, 1, 2, 2]
+      : memref<1x16x62x62xf32> to memref<1x16x30x30xf32, strided<[61504, 3844, 124, 2], offset: 64>>
+  linalg.copy ins(%tap : memref<1x16x30x30xf32, strided<[61504, 3844, 124, 2], offset: 64>>)
+              outs(%col : memref<1x16x30x30xf32>)
+  return
+}
+
+// -----
+
 // A tile size of zero is refused with the pass's error.
 // BAD-OPTION
 // expected-error@+1 {{kiln-tile-and-vectorize: tile options must be positive, got 0}}
