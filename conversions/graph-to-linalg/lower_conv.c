@@ -284,6 +284,53 @@ static MlirValue im2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
   return kilnReshape(b, y, resultType);
 }
 
+static void fmaBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                    void *userData) {
+  (void)userData;
+  MlirValue p = kilnArithNumeric(b, "mul", args[1], args[2]);
+  yields[0] = kilnArithNumeric(b, "add", args[0], p);
+}
+
+/* The channels-last depthwise 2-D conv of the padded `x` (N x H x W x C)
+ * by `w` (KH x KW x 1 x C): per kernel tap, a strided slice of x times the
+ * tap's C weights (broadcast) added to the accumulator. The tap updates
+ * are elementwise, so linalg fuses them into one parallel loop nest whose
+ * innermost loop runs over C, contiguous in every operand: LLVM vectorizes
+ * it. (One generic with window maps would put the kernel loops outside
+ * that channel loop, and every inner parallel loop becomes its own OpenMP
+ * region.) */
+static MlirValue depthwiseLast(KilnBuilder *b, MlirValue x, MlirValue w,
+                               MlirValue bias, const KilnWindow *win,
+                               MlirType resultType) {
+  MlirContext ctx = b->ctx;
+  MlirType e = kilnElementType(x);
+  int64_t n = kilnDim(x, 0), c = kilnDim(x, 3);
+  int64_t kh = kilnDim(w, 0), kw = kilnDim(w, 1);
+  int64_t oh = win->out[0], ow = win->out[1];
+  int64_t channelDim = 3;
+  MlirValue acc = convInit(b, bias, resultType, 1, &channelDim);
+  MlirAttribute maps[4] = {kilnMapIdentity(ctx, 4), kilnMapIdentity(ctx, 4),
+                           kilnMapDims(ctx, 4, 1, &channelDim),
+                           kilnMapIdentity(ctx, 4)};
+  for (int64_t i = 0; i < kh; ++i) {
+    for (int64_t j = 0; j < kw; ++j) {
+      int64_t from[4] = {0, i * win->dilations[0], j * win->dilations[1], 0};
+      int64_t sizes[4] = {n, oh, ow, c};
+      int64_t strides[4] = {1, win->strides[0], win->strides[1], 1};
+      int64_t wFrom[4] = {i, j, 0, 0}, wSizes[4] = {1, 1, 1, c};
+      int64_t ones[4] = {1, 1, 1, 1};
+      MlirValue in[3] = {
+          acc, kilnExtractSlice(b, x, from, sizes, strides),
+          kilnReshape(b, kilnExtractSlice(b, w, wFrom, wSizes, ones),
+                      kilnTensorType(1, &c, e))};
+      MlirValue init = kilnEmpty(b, resultType);
+      acc = mlirOperationGetResult(
+          kilnGeneric(b, 3, in, 1, &init, maps, 4, "pppp", fmaBody, NULL), 0);
+    }
+  }
+  return acc;
+}
+
 static bool isChannelsLast(KilnLowerOp *l) {
   MlirStringRef s = kilnInferAttrString(&l->infer, "layout", "channels_first");
   return s.length == 13 && !memcmp(s.data, "channels_last", 13);
@@ -328,6 +375,14 @@ static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
       l->results[0] = y;
       return KILN_LOWER_OK;
     }
+  }
+  int64_t c = kilnDim(x, r - 1);
+  if (n == 2 && group > 1 && group == c && kilnDim(w, 3) == c &&
+      kilnTypeIsFloat(e)) {
+    kilnWindowReadAt(l, x, resultType, kernel, 1, &win);
+    MlirValue padded = kilnWindowPadInputAt(b, x, &win, zero, 1);
+    l->results[0] = depthwiseLast(b, padded, w, bias, &win, resultType);
+    return KILN_LOWER_OK;
   }
   MlirValue xf = kilnTensorTranspose(b, x, px);
   MlirValue wf = kilnTensorTranspose(b, w, pw);

@@ -2,6 +2,7 @@
 // RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(graph-layout{convs=all}),graph-dce)' | FileCheck %s --check-prefix=ALL
 // RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(graph-layout{convs=none}),graph-dce)' | FileCheck %s --check-prefix=NONE
 // RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(graph-layout{max-kernel=9 max-spatial=49 min-channels=32}),graph-dce)' | FileCheck %s --check-prefix=RULE
+// RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(graph-layout{depthwise=false}),graph-dce)' | FileCheck %s --check-prefix=NODW
 // RUN: kiln-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(graph-layout),graph-verify)' -o /dev/null
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-layout{convs=some}))' 2>&1 | FileCheck %s --check-prefix=BADMODE
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-layout{max-spatial=-1}))' 2>&1 | FileCheck %s --check-prefix=NEGSPATIAL
@@ -77,14 +78,17 @@ func.func @weight_argument(%x: tensor<1x8x7x7xf32>, %w: tensor<16x8x3x3xf32>) ->
 
 // -----
 
-// Left alone under the default rule: a 3x3 kernel; a plane of 56 x 56; 8
-// output channels. RULE (3x3 allowed, planes up to 49, at least 32
-// channels) switches only the first.
+// The default rule switches the 1x1 conv with 32 output channels (any
+// plane size), not the 3x3 one nor the one with 8 output channels. RULE
+// (3x3 allowed, planes up to 49, at least 32 channels) switches only the
+// 3x3 conv on the 7 x 7 plane.
 // CHECK-LABEL: func.func @rule
-// CHECK-NOT: channels_last
+// CHECK: "graph.conv"(%arg0, %arg1) {pads
+// CHECK: "graph.conv"({{.*}}) {layout = "channels_last"} : (tensor<1x56x56x16xf32>
+// CHECK: "graph.conv"(%arg4, %arg5) :
 // CHECK: return
 // RULE-LABEL: func.func @rule
-// RULE-COUNT-1: channels_last
+// RULE: "graph.conv"({{.*}}) {layout = "channels_last", pads = array<i64: 1, 1, 1, 1>} : (tensor<1x7x7x64xf32>
 // RULE-NOT: channels_last
 // RULE: return
 func.func @rule(%a: tensor<1x64x7x7xf32>, %wa: tensor<64x64x3x3xf32>, %b: tensor<1x16x56x56xf32>, %wb: tensor<32x16x1x1xf32>, %c: tensor<1x16x7x7xf32>, %wc: tensor<8x16x1x1xf32>) -> (tensor<1x64x7x7xf32>, tensor<1x32x56x56xf32>, tensor<1x8x7x7xf32>) {
@@ -96,17 +100,32 @@ func.func @rule(%a: tensor<1x64x7x7xf32>, %wa: tensor<64x64x3x3xf32>, %b: tensor
 
 // -----
 
-// Never switched, even with convs=all: grouped (depthwise) and 1-D convs,
-// dynamic shapes, convs already channels-last.
+// Never switched, even with convs=all: grouped convs that are not
+// depthwise, 1-D convs, dynamic shapes, convs already channels-last.
 // ALL-LABEL: func.func @not_candidates
 // ALL-NOT: graph.transpose
 // ALL: return
-func.func @not_candidates(%x: tensor<1x32x7x7xf32>, %dw: tensor<32x1x3x3xf32>, %y: tensor<1x32x9xf32>, %w1: tensor<32x32x1xf32>, %d: tensor<?x32x7x7xf32>, %w: tensor<32x32x1x1xf32>, %l: tensor<1x7x7x32xf32>, %wl: tensor<1x1x32x32xf32>) -> (tensor<1x32x5x5xf32>, tensor<1x32x9xf32>, tensor<?x32x7x7xf32>, tensor<1x7x7x32xf32>) {
-  %0 = "graph.conv"(%x, %dw) {group = 32 : i64} : (tensor<1x32x7x7xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x5x5xf32>
+func.func @not_candidates(%x: tensor<1x32x7x7xf32>, %gw: tensor<32x4x3x3xf32>, %y: tensor<1x32x9xf32>, %w1: tensor<32x32x1xf32>, %d: tensor<?x32x7x7xf32>, %w: tensor<32x32x1x1xf32>, %l: tensor<1x7x7x32xf32>, %wl: tensor<1x1x32x32xf32>) -> (tensor<1x32x5x5xf32>, tensor<1x32x9xf32>, tensor<?x32x7x7xf32>, tensor<1x7x7x32xf32>) {
+  %0 = "graph.conv"(%x, %gw) {group = 8 : i64} : (tensor<1x32x7x7xf32>, tensor<32x4x3x3xf32>) -> tensor<1x32x5x5xf32>
   %1 = "graph.conv"(%y, %w1) : (tensor<1x32x9xf32>, tensor<32x32x1xf32>) -> tensor<1x32x9xf32>
   %2 = "graph.conv"(%d, %w) : (tensor<?x32x7x7xf32>, tensor<32x32x1x1xf32>) -> tensor<?x32x7x7xf32>
   %3 = "graph.conv"(%l, %wl) {layout = "channels_last"} : (tensor<1x7x7x32xf32>, tensor<1x1x32x32xf32>) -> tensor<1x7x7x32xf32>
   func.return %0, %1, %2, %3 : tensor<1x32x5x5xf32>, tensor<1x32x9xf32>, tensor<?x32x7x7xf32>, tensor<1x7x7x32xf32>
+}
+
+// -----
+
+// Depthwise convs switch by default (any kernel), their weight M x 1 x KH x
+// KW becoming KH x KW x 1 x M; not with depthwise=false.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: "graph.transpose"(%arg1) {perm = array<i64: 2, 3, 1, 0>} : (tensor<32x1x3x3xf32>) -> tensor<3x3x1x32xf32>
+// CHECK: "graph.conv"({{.*}}) {group = 32 : i64, layout = "channels_last", strides = array<i64: 2, 2>} : (tensor<1x9x9x32xf32>, tensor<3x3x1x32xf32>) -> tensor<1x4x4x32xf32>
+// NODW-LABEL: func.func @depthwise
+// NODW-NOT: channels_last
+// NODW: return
+func.func @depthwise(%x: tensor<1x32x9x9xf32>, %w: tensor<32x1x3x3xf32>) -> tensor<1x32x4x4xf32> {
+  %0 = "graph.conv"(%x, %w) {group = 32 : i64, strides = array<i64: 2, 2>} : (tensor<1x32x9x9xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x4x4xf32>
+  return %0 : tensor<1x32x4x4xf32>
 }
 
 // -----

@@ -6,6 +6,9 @@ of layout-grouped.mlir (DIR/grouped.{x,w,b,y}.npy).
          -> Conv 1x1 -> Clip(0, 6) -> Conv 3x3 + Conv 1x1 (residual
          branch) -> Add -> Relu; batch 2, prime spatial sizes (11 x 13),
          5 input channels.
+  mobile: MobileNetV2-like blocks: Conv 1x1 -> Clip -> depthwise 3x3
+         (stride 2; then dilation 2x1 with asymmetric pads) -> Clip ->
+         Conv 1x1, with a residual add; batch 2, a 9 x 7 plane.
   thin:  Conv 1x3 on a 1 x 9 plane with one output channel -> Sigmoid;
          Conv 1x1 stride 2 -> Mul by a scalar.
   grouped: a channels-last grouped conv (2 groups, stride 2x1, dilation
@@ -88,6 +91,27 @@ def main(out_dir):
     ], [const("w1", (1, 3, 1, 3)), const("w2", (16, 1, 1, 1)),
         const("b2", (16,)), const("k", (1,))],
         [1, 3, 1, 9], [1, 16, 1, 5])
+    lo = numpy_helper.from_array(np.array(0, np.float32), "lo")
+    hi = numpy_helper.from_array(np.array(6, np.float32), "hi")
+    save(out_dir, "mobile", [
+        mk("Conv", ["x", "we", "be"], ["e"]),
+        mk("Clip", ["e", "lo", "hi"], ["e6"]),
+        mk("Conv", ["e6", "wd", "bd"], ["d"], group=24, pads=[1, 1, 1, 1],
+           strides=[2, 2]),
+        mk("Clip", ["d", "lo", "hi"], ["d6"]),
+        mk("Conv", ["d6", "wp"], ["p"]),
+        mk("Conv", ["p", "we2"], ["e2"]),
+        mk("Relu", ["e2"], ["r2"]),
+        mk("Conv", ["r2", "wd2"], ["d2"], group=24, pads=[2, 0, 2, 2],
+           dilations=[2, 1], kernel_shape=[3, 3]),
+        mk("Conv", ["d2", "wp2", "bp2"], ["p2"]),
+        mk("Add", ["p2", "p"], ["y"]),
+    ], [const("we", (24, 16, 1, 1)), const("be", (24,)), lo, hi,
+        const("wd", (24, 1, 3, 3)), const("bd", (24,)),
+        const("wp", (16, 24, 1, 1)), const("we2", (24, 16, 1, 1)),
+        const("wd2", (24, 1, 3, 3)), const("wp2", (16, 24, 1, 1)),
+        const("bp2", (16,))],
+        [2, 16, 9, 7], [2, 16, 5, 4])
     x = rng.standard_normal((2, 7, 5, 6)).astype(np.float32)
     w = (rng.standard_normal((3, 2, 3, 4)) * 0.3).astype(np.float32)
     b = rng.standard_normal(4).astype(np.float32)
