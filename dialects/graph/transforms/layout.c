@@ -120,12 +120,14 @@ static int64_t groupOf(MlirOperation conv) {
 
 /* A conv the channels-last lowering serves well: 2-D, static float
  * shapes, channels-first, one group (an NHWC im2col contraction) or
- * depthwise (a generic vectorized over channels). */
+ * depthwise (per-tap updates vectorized over channels). */
 static bool isCandidate(const Layout *s, MlirOperation conv) {
   if (!isOp(conv, "graph.conv") || mlirOperationGetNumResults(conv) != 1)
     return false;
   MlirAttribute layout = mlirOperationGetAttributeByName(conv, str("layout"));
-  if (!mlirAttributeIsNull(layout))
+  if (!mlirAttributeIsNull(layout) &&
+      (!mlirAttributeIsAString(layout) ||
+       !kilnStringRefEquals(mlirStringAttrGetValue(layout), "channels_first")))
     return false;
   MlirType x = mlirValueGetType(mlirOperationGetOperand(conv, 0));
   MlirType w = mlirValueGetType(mlirOperationGetOperand(conv, 1));

@@ -116,7 +116,8 @@ func.func @not_candidates(%x: tensor<1x32x7x7xf32>, %gw: tensor<32x4x3x3xf32>, %
 // -----
 
 // Depthwise convs switch by default (any kernel), their weight M x 1 x KH x
-// KW becoming KH x KW x 1 x M; not with depthwise=false.
+// KW becoming KH x KW x 1 x M; not with depthwise=false. An explicit
+// layout = "channels_first" is the default layout.
 // CHECK-LABEL: func.func @depthwise
 // CHECK: "graph.transpose"(%arg1) {perm = array<i64: 2, 3, 1, 0>} : (tensor<32x1x3x3xf32>) -> tensor<3x3x1x32xf32>
 // CHECK: "graph.conv"({{.*}}) {group = 32 : i64, layout = "channels_last", strides = array<i64: 2, 2>} : (tensor<1x9x9x32xf32>, tensor<3x3x1x32xf32>) -> tensor<1x4x4x32xf32>
@@ -124,7 +125,7 @@ func.func @not_candidates(%x: tensor<1x32x7x7xf32>, %gw: tensor<32x4x3x3xf32>, %
 // NODW-NOT: channels_last
 // NODW: return
 func.func @depthwise(%x: tensor<1x32x9x9xf32>, %w: tensor<32x1x3x3xf32>) -> tensor<1x32x4x4xf32> {
-  %0 = "graph.conv"(%x, %w) {group = 32 : i64, strides = array<i64: 2, 2>} : (tensor<1x32x9x9xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x4x4xf32>
+  %0 = "graph.conv"(%x, %w) {group = 32 : i64, layout = "channels_first", strides = array<i64: 2, 2>} : (tensor<1x32x9x9xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x4x4xf32>
   return %0 : tensor<1x32x4x4xf32>
 }
 
