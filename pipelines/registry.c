@@ -15,6 +15,7 @@ extern const KilnPassInfo kilnGraphDCEPass;
 extern const KilnPassInfo kilnGraphCSEPass;
 extern const KilnPassInfo kilnGraphFoldConstantsPass;
 extern const KilnPassInfo kilnGraphFoldBatchNormPass;
+extern const KilnPassInfo kilnGraphLayoutPass;
 extern const KilnPassInfo kilnGraphFusePass;
 extern const KilnPassInfo kilnFuseGroupsPass;
 extern const KilnPassInfo kilnTileAndVectorizePass;
@@ -135,6 +136,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnGraphSimplifyPass,
     &kilnGraphFoldConstantsPass,
     &kilnGraphFoldBatchNormPass,
+    &kilnGraphLayoutPass,
     &kilnGraphFusePass,
     &kGraphCleanupPipeline,
     &kGraphO0Pipeline,

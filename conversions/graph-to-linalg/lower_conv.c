@@ -12,6 +12,7 @@
  * contraction that kiln-tile-and-vectorize turns into register-tiled FMAs
  * (docs/cpu-codegen.md), where linalg's conv ops would stay scalar loops. */
 #include "conversions/graph-to-linalg/lower_conv_window.h"
+#include "conversions/graph-to-linalg/lower_tensor.h"
 
 #include <string.h>
 
@@ -228,7 +229,174 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
   return kilnReshape(b, y, resultType);
 }
 
+/* The channels-last 2-D conv of the padded `x` (N x H x W x C) by `w`
+ * (KH x KW x C x M) as a contraction over k = (kh, kw, c): with the window
+ * matrix col[n] (OH*OW x KH*KW*C), y[n] = col[n] * w (KH*KW*C x M). The
+ * output's innermost dim is M, so the vectorized dim is the channel count
+ * rather than OH*OW (which is short in late stages), and each tap copy is
+ * contiguous along C. Returns a null value when col would be too big. */
+static MlirValue im2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
+                                MlirValue bias, const KilnWindow *win,
+                                MlirType resultType) {
+  MlirContext ctx = b->ctx;
+  MlirType e = kilnElementType(x);
+  int64_t n = kilnDim(x, 0), c = kilnDim(x, 3), m = kilnDim(w, 3);
+  int64_t kh = kilnDim(w, 0), kw = kilnDim(w, 1);
+  int64_t oh = win->out[0], ow = win->out[1];
+  int64_t k = c * kh * kw, p = oh * ow;
+  if (n * k * p > kMaxIm2colElements)
+    return (MlirValue){NULL};
+  bool direct = kh == 1 && kw == 1 && win->strides[0] == 1 &&
+                win->strides[1] == 1 && kilnDim(x, 1) == oh &&
+                kilnDim(x, 2) == ow;
+  MlirValue col = x;
+  if (!direct) {
+    int64_t cs[6] = {n, oh, ow, kh, kw, c};
+    col = kilnEmpty(b, kilnTensorType(6, cs, e));
+    for (int64_t i = 0; i < kh; ++i) {
+      for (int64_t j = 0; j < kw; ++j) {
+        int64_t from[4] = {0, i * win->dilations[0], j * win->dilations[1], 0};
+        int64_t sizes[4] = {n, oh, ow, c};
+        int64_t strides[4] = {1, win->strides[0], win->strides[1], 1};
+        MlirValue tap = kilnExtractSlice(b, x, from, sizes, strides);
+        int64_t to[6] = {0, 0, 0, i, j, 0}, tapSizes[6] = {n, oh, ow, 1, 1, c};
+        int64_t ones[6] = {1, 1, 1, 1, 1, 1};
+        col = kilnInsertSliceSized(b, tap, col, to, tapSizes, ones);
+      }
+    }
+  }
+  int64_t colShape[3] = {n, p, k}, wShape[2] = {k, m}, yShape[3] = {n, p, m};
+  MlirValue in[2] = {kilnReshape(b, col, kilnTensorType(3, colShape, e)),
+                     kilnReshape(b, w, kilnTensorType(2, wShape, e))};
+  MlirType yType = kilnTensorType(3, yShape, e);
+  int64_t channelDim = 2;
+  MlirValue init = convInit(b, bias, yType, 1, &channelDim);
+  /* Loops n, p, m, k. */
+  MlirAffineExpr d[4] = {dimExpr(ctx, 0), dimExpr(ctx, 1), dimExpr(ctx, 2),
+                         dimExpr(ctx, 3)};
+  MlirAffineExpr ce[3] = {d[0], d[1], d[3]}, we[2] = {d[3], d[2]},
+                 ye[3] = {d[0], d[1], d[2]};
+  MlirAttribute maps[3] = {kilnMapExprs(ctx, 4, 3, ce),
+                           kilnMapExprs(ctx, 4, 2, we),
+                           kilnMapExprs(ctx, 4, 3, ye)};
+  MlirValue y = mlirOperationGetResult(
+      kilnGeneric(b, 2, in, 1, &init, maps, 4, "pppr", macBody, NULL), 0);
+  return kilnReshape(b, y, resultType);
+}
+
+static void fmaBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                    void *userData) {
+  (void)userData;
+  MlirValue p = kilnArithNumeric(b, "mul", args[1], args[2]);
+  yields[0] = kilnArithNumeric(b, "add", args[0], p);
+}
+
+/* The channels-last depthwise 2-D conv of the padded `x` (N x H x W x C)
+ * by `w` (KH x KW x 1 x C): per kernel tap, a strided slice of x times the
+ * tap's C weights (broadcast) added to the accumulator. The tap updates
+ * are elementwise, so linalg fuses them into one parallel loop nest whose
+ * innermost loop runs over C, contiguous in every operand: LLVM vectorizes
+ * it. (One generic with window maps would put the kernel loops outside
+ * that channel loop, and every inner parallel loop becomes its own OpenMP
+ * region.) */
+static MlirValue depthwiseLast(KilnBuilder *b, MlirValue x, MlirValue w,
+                               MlirValue bias, const KilnWindow *win,
+                               MlirType resultType) {
+  MlirContext ctx = b->ctx;
+  MlirType e = kilnElementType(x);
+  int64_t n = kilnDim(x, 0), c = kilnDim(x, 3);
+  int64_t kh = kilnDim(w, 0), kw = kilnDim(w, 1);
+  int64_t oh = win->out[0], ow = win->out[1];
+  int64_t channelDim = 3;
+  MlirValue acc = convInit(b, bias, resultType, 1, &channelDim);
+  MlirAttribute maps[4] = {kilnMapIdentity(ctx, 4), kilnMapIdentity(ctx, 4),
+                           kilnMapDims(ctx, 4, 1, &channelDim),
+                           kilnMapIdentity(ctx, 4)};
+  for (int64_t i = 0; i < kh; ++i) {
+    for (int64_t j = 0; j < kw; ++j) {
+      int64_t from[4] = {0, i * win->dilations[0], j * win->dilations[1], 0};
+      int64_t sizes[4] = {n, oh, ow, c};
+      int64_t strides[4] = {1, win->strides[0], win->strides[1], 1};
+      int64_t wFrom[4] = {i, j, 0, 0}, wSizes[4] = {1, 1, 1, c};
+      int64_t ones[4] = {1, 1, 1, 1};
+      MlirValue in[3] = {
+          acc, kilnExtractSlice(b, x, from, sizes, strides),
+          kilnReshape(b, kilnExtractSlice(b, w, wFrom, wSizes, ones),
+                      kilnTensorType(1, &c, e))};
+      MlirValue init = kilnEmpty(b, resultType);
+      acc = mlirOperationGetResult(
+          kilnGeneric(b, 3, in, 1, &init, maps, 4, "pppp", fmaBody, NULL), 0);
+    }
+  }
+  return acc;
+}
+
+static bool isChannelsLast(KilnLowerOp *l) {
+  MlirStringRef s = kilnInferAttrString(&l->infer, "layout", "channels_first");
+  return s.length == 13 && !memcmp(s.data, "channels_last", 13);
+}
+
+/* A channels-last conv (x N x D.. x C, w k.. x C/g x M, y N x O.. x M):
+ * the NHWC im2col contraction where it applies, otherwise the
+ * channels-first lowering between transposes (static shapes only: the
+ * graph-layout pass switches static convs). */
+static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
+  KilnBuilder *b = &l->b;
+  MlirValue x = kilnLowerOperand(l, 0), w = kilnLowerOperand(l, 1);
+  MlirValue bias = kilnLowerOperand(l, 2);
+  MlirType resultType = kilnLowerResultType(l, 0);
+  if (!isStatic(mlirValueGetType(x)) || !isStatic(mlirValueGetType(w)) ||
+      !isStatic(resultType))
+    return kilnLowerUnsupported(
+        l, "with layout \"channels_last\" needs static shapes");
+  intptr_t r = kilnRank(x), n = r - 2;
+  int64_t kernel[KILN_MAX_RANK], px[KILN_MAX_RANK] = {0, r - 1},
+          pw[KILN_MAX_RANK] = {r - 1, r - 2}, py[KILN_MAX_RANK] = {0},
+          firstShape[KILN_MAX_RANK] = {mlirShapedTypeGetDimSize(resultType, 0),
+                                       mlirShapedTypeGetDimSize(resultType,
+                                                                r - 1)};
+  for (intptr_t i = 0; i < n; ++i) {
+    kernel[i] = kilnDim(w, i);
+    px[2 + i] = 1 + i;
+    pw[2 + i] = i;
+    py[1 + i] = 2 + i;
+    firstShape[2 + i] = mlirShapedTypeGetDimSize(resultType, 1 + i);
+  }
+  py[r - 1] = 1;
+  MlirType e = kilnElementType(x);
+  MlirValue zero = kilnConstFloat(b, e, 0);
+  int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
+  KilnWindow win;
+  if (l->convIm2col && group == 1 && n == 2 && kilnTypeIsFloat(e)) {
+    kilnWindowReadAt(l, x, resultType, kernel, 1, &win);
+    MlirValue padded = kilnWindowPadInputAt(b, x, &win, zero, 1);
+    MlirValue y = im2colConvLast(b, padded, w, bias, &win, resultType);
+    if (!mlirValueIsNull(y)) {
+      l->results[0] = y;
+      return KILN_LOWER_OK;
+    }
+  }
+  int64_t c = kilnDim(x, r - 1);
+  if (n == 2 && group > 1 && group == c && kilnDim(w, 3) == c &&
+      kilnTypeIsFloat(e)) {
+    kilnWindowReadAt(l, x, resultType, kernel, 1, &win);
+    MlirValue padded = kilnWindowPadInputAt(b, x, &win, zero, 1);
+    l->results[0] = depthwiseLast(b, padded, w, bias, &win, resultType);
+    return KILN_LOWER_OK;
+  }
+  MlirValue xf = kilnTensorTranspose(b, x, px);
+  MlirValue wf = kilnTensorTranspose(b, w, pw);
+  MlirType firstType = kilnTensorType(r, firstShape, e);
+  kilnWindowRead(l, xf, firstType, kernel, &win);
+  MlirValue padded = kilnWindowPadInput(b, xf, &win, zero);
+  MlirValue y = convCore(b, padded, wf, bias, group, &win, firstType, false);
+  l->results[0] = kilnTensorTranspose(b, y, py);
+  return KILN_LOWER_OK;
+}
+
 static KilnLowerStatus lowerConv(KilnLowerOp *l) {
+  if (isChannelsLast(l))
+    return lowerConvLast(l);
   MlirValue x = kilnLowerOperand(l, 0), w = kilnLowerOperand(l, 1);
   MlirType resultType = kilnLowerResultType(l, 0);
   int64_t kernel[KILN_MAX_RANK];

@@ -28,6 +28,12 @@ int64_t kilnWindowDilatedKernel(const KilnWindow *w, intptr_t i) {
 
 void kilnWindowRead(KilnLowerOp *l, MlirValue x, MlirType result,
                     const int64_t *weightKernel, KilnWindow *w) {
+  kilnWindowReadAt(l, x, result, weightKernel, 2, w);
+}
+
+void kilnWindowReadAt(KilnLowerOp *l, MlirValue x, MlirType result,
+                      const int64_t *weightKernel, intptr_t first,
+                      KilnWindow *w) {
   intptr_t n = kilnRank(x) - 2;
   w->n = n;
   int64_t kernel[KILN_MAX_RANK], pads[2 * KILN_MAX_RANK];
@@ -41,8 +47,8 @@ void kilnWindowRead(KilnLowerOp *l, MlirValue x, MlirType result,
   readInts(l, "pads", 2 * n, 0, pads);
   int autoPad = kilnWindowAutoPad(l);
   for (intptr_t i = 0; i < n; ++i) {
-    w->in[i] = kilnDim(x, i + 2);
-    w->out[i] = mlirShapedTypeGetDimSize(result, i + 2);
+    w->in[i] = kilnDim(x, i + first);
+    w->out[i] = mlirShapedTypeGetDimSize(result, i + first);
     if (autoPad == KILN_PAD_NOTSET) {
       w->padBegin[i] = pads[i];
       w->padEnd[i] = pads[i + n];
@@ -65,12 +71,20 @@ void kilnWindowRead(KilnLowerOp *l, MlirValue x, MlirType result,
 
 MlirValue kilnWindowPadInput(KilnBuilder *b, MlirValue x, const KilnWindow *w,
                              MlirValue padValue) {
+  return kilnWindowPadInputAt(b, x, w, padValue, 2);
+}
+
+MlirValue kilnWindowPadInputAt(KilnBuilder *b, MlirValue x,
+                               const KilnWindow *w, MlirValue padValue,
+                               intptr_t first) {
   intptr_t r = w->n + 2;
-  int64_t shape[KILN_MAX_RANK] = {kilnDim(x, 0), kilnDim(x, 1)};
-  int64_t offsets[KILN_MAX_RANK] = {0, 0}, strides[KILN_MAX_RANK];
+  int64_t shape[KILN_MAX_RANK], offsets[KILN_MAX_RANK] = {0};
+  int64_t strides[KILN_MAX_RANK];
   bool needed = false;
-  for (intptr_t i = 0; i < r; ++i)
+  for (intptr_t i = 0; i < r; ++i) {
     strides[i] = 1;
+    shape[i] = kilnDim(x, i);
+  }
   for (intptr_t i = 0; i < w->n; ++i) {
     /* The last window ends at (out - 1) * stride + dilated kernel; with
      * ceil_mode that may lie past in + padEnd. Padding beyond what any
@@ -78,8 +92,8 @@ MlirValue kilnWindowPadInput(KilnBuilder *b, MlirValue x, const KilnWindow *w,
     int64_t reach =
         (w->out[i] - 1) * w->strides[i] + kilnWindowDilatedKernel(w, i);
     int64_t size = w->padBegin[i] + w->in[i];
-    shape[i + 2] = reach > size ? reach : size;
-    offsets[i + 2] = w->padBegin[i];
+    shape[i + first] = reach > size ? reach : size;
+    offsets[i + first] = w->padBegin[i];
     needed |= w->padBegin[i] != 0 || reach > w->in[i];
   }
   if (!needed)

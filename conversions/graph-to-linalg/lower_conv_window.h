@@ -38,6 +38,12 @@ int kilnWindowAutoPad(KilnLowerOp *l);
 void kilnWindowRead(KilnLowerOp *l, MlirValue x, MlirType result,
                     const int64_t *weightKernel, KilnWindow *w);
 
+/// kilnWindowRead for spatial dims starting at dim `first` of x and the
+/// result: 2 channels-first (N x C x D..), 1 channels-last (N x D.. x C).
+void kilnWindowReadAt(KilnLowerOp *l, MlirValue x, MlirType result,
+                      const int64_t *weightKernel, intptr_t first,
+                      KilnWindow *w);
+
 /// (kernel - 1) * dilation + 1 of spatial dim i.
 int64_t kilnWindowDilatedKernel(const KilnWindow *w, intptr_t i);
 
@@ -47,6 +53,11 @@ int64_t kilnWindowDilatedKernel(const KilnWindow *w, intptr_t i);
 /// padding is needed. Never tensor.pad (DESIGN.md §6).
 MlirValue kilnWindowPadInput(KilnBuilder *b, MlirValue x, const KilnWindow *w,
                              MlirValue padValue);
+
+/// kilnWindowPadInput with the spatial dims starting at dim `first`.
+MlirValue kilnWindowPadInputAt(KilnBuilder *b, MlirValue x,
+                               const KilnWindow *w, MlirValue padValue,
+                               intptr_t first);
 
 /// A dense i64 elements attribute tensor<n x i64> (named-op strides and
 /// dilations).

@@ -491,6 +491,10 @@ static const KilnAttrSpec kConvAttrs[] = {
     {"group", KILN_ATTR_INT, false, "1 : i64", "number of channel groups"},
     {"kernel_shape", KILN_ATTR_INTS, false, NULL,
      "default: the spatial dimensions of w"},
+    {"layout", KILN_ATTR_STRING, false, "\"channels_first\"",
+     "channels_first (ONNX: x N x C x D.., w M x C/group x k.., y N x M x "
+     "O..) or channels_last (x N x D.. x C, w k.. x C/group x M, y N x O.. "
+     "x M; set by graph-layout)"},
     PADS,
     STRIDES};
 static const KilnAttrSpec kConvTransposeAttrs[] = {

@@ -305,14 +305,58 @@ MlirLogicalResult kilnNNConvShape(const KilnInferContext *c, intptr_t xi,
   return ok();
 }
 
+static const char *const kConvLayouts[] = {"channels_first", "channels_last",
+                                           NULL};
+
+/* `t` (rank r) with its dims permuted: result dim i is t's dim perm[i]. */
+static MlirType permutedType(MlirType t, const int64_t *perm) {
+  int64_t shape[KILN_MAX_RANK];
+  intptr_t r = rankOf(t);
+  for (intptr_t i = 0; i < r; ++i)
+    shape[i] = dim(t, perm[i]);
+  return kilnInferTensorType(r, shape, elt(t));
+}
+
+/* The channels-last conv is checked as the channels-first conv it permutes
+ * (x N x D.. x C as N x C x D.., w k.. x C/g x M as M x C/g x k..), so both
+ * layouts follow one set of rules; its result is N x O.. x M. Dims named
+ * in messages are those of the channels-first view. */
+static MlirLogicalResult channelsLastShape(const KilnInferContext *c,
+                                           MlirType x, MlirType w,
+                                           int64_t *shape) {
+  intptr_t r = rankOf(x);
+  if (r < 3 || r > 5 || rankOf(w) != r)
+    return kilnNNConvShape(c, 0, x, 1, w, shape); /* reports the ranks */
+  int64_t px[KILN_MAX_RANK] = {0, r - 1}, pw[KILN_MAX_RANK] = {r - 1, r - 2};
+  for (intptr_t i = 0; i + 2 < r; ++i) {
+    px[2 + i] = 1 + i;
+    pw[2 + i] = i;
+  }
+  int64_t first[KILN_MAX_RANK];
+  if (failed(kilnNNConvShape(c, 0, permutedType(x, px), 1,
+                             permutedType(w, pw), first)))
+    return mlirLogicalResultFailure();
+  shape[0] = first[0];
+  shape[r - 1] = first[1];
+  for (intptr_t i = 0; i + 2 < r; ++i)
+    shape[1 + i] = first[2 + i];
+  return ok();
+}
+
 MlirLogicalResult kilnNNInferConv(KilnInferContext *c) {
   MlirType x, w;
   int64_t shape[KILN_MAX_RANK];
+  int layout;
   /* The bias is checked last: its length is the output channel count, which
    * is only meaningful once w's rank is known to be right. */
   if (failed(kilnNNCheckResults(c, 1, 1)) || failed(convOperands(c, &x, &w)) ||
-      failed(kilnNNConvShape(c, 0, x, 1, w, shape)) ||
-      failed(checkBias(c, 2, x, shape[1])))
+      failed(kilnNNReadChoice(c, "layout", "channels_first", kConvLayouts,
+                              &layout)))
+    return mlirLogicalResultFailure();
+  bool last = layout == 1;
+  if (failed(last ? channelsLastShape(c, x, w, shape)
+                  : kilnNNConvShape(c, 0, x, 1, w, shape)) ||
+      failed(checkBias(c, 2, x, shape[last ? rankOf(x) - 1 : 1])))
     return mlirLogicalResultFailure();
   c->resultTypes[0] = kilnInferTensorType(rankOf(x), shape, elt(x));
   return ok();

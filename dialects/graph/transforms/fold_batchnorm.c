@@ -321,7 +321,11 @@ static void foldOne(MlirOperation bn, const KilnPassOptionValue *options) {
   bool done = false;
   if (mlirValueIsAOpResult(x) && hasOneUse(x)) {
     MlirOperation def = mlirOpResultGetOwner(x);
-    if (opIs(def, "graph.conv"))
+    /* A channels-last conv (graph-layout) has M as w's last dim, and a
+     * batch_norm never reads its result directly: left alone. */
+    if (opIs(def, "graph.conv") &&
+        mlirAttributeIsNull(mlirOperationGetAttributeByName(
+            def, mlirStringRefCreateFromCString("layout"))))
       done = foldIntoConv(bn, def, &ch);
     else if (options[OPT_GEMM].b &&
              (opIs(def, "graph.gemm") || opIs(def, "graph.matmul")))

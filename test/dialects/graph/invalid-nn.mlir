@@ -220,6 +220,40 @@ func.func @negative_conv_kernel_shape_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4
 
 // -----
 
+func.func @negative_conv_layout_unknown(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op attribute 'layout' must be one of channels_first, channels_last, got "NHWC"}}
+  %0 = "graph.conv"(%x, %w) {layout = "NHWC"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+// Under channels_last, C is x's last dim (3) and the weight's C/group is its
+// dim 2 (5); messages name the dims of the channels-first view.
+func.func @negative_conv_channels_last_channels(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x5x4xf32>) {
+  // expected-error @+1 {{'graph.conv' op operand 'x' has 3 channels but 'w' expects 5 per group (w dimension 1) times group 1}}
+  %0 = "graph.conv"(%x, %w) {layout = "channels_last"} : (tensor<1x8x8x3xf32>, tensor<3x3x5x4xf32>) -> tensor<1x6x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_channels_last_bias(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.conv' op operand 'b'}}
+  %0 = "graph.conv"(%x, %w, %b) {layout = "channels_last"} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>, tensor<3xf32>) -> tensor<1x6x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_channels_last_rank(%x: tensor<8x3xf32>, %w: tensor<3x4xf32>) {
+  // expected-error @+1 {{'graph.conv' op operand 'x' must have rank 3, 4 or 5}}
+  %0 = "graph.conv"(%x, %w) {layout = "channels_last"} : (tensor<8x3xf32>, tensor<3x4xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
 func.func @negative_conv_kernel_shape_vs_weight(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
   // expected-error @+1 {{'graph.conv' op attribute 'kernel_shape' [5, 5] does not match the spatial dimensions of operand 'w' (tensor<4x3x3x3xf32>)}}
   %0 = "graph.conv"(%x, %w) {kernel_shape = array<i64: 5, 5>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>

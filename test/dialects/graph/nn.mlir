@@ -20,6 +20,18 @@ func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf
   return
 }
 
+// channels_last (graph-layout's form): x N x H x W x C, w KH x KW x C/g x
+// M, y N x OH x OW x M; the same window rules as channels_first.
+// CHECK-LABEL: func.func @conv_channels_last
+func.func @conv_channels_last(%x: tensor<2x8x7x3xf32>, %w: tensor<3x3x3x5xf32>, %b: tensor<5xf32>, %g: tensor<1x3x1x6xf32>) {
+  // CHECK: layout = "channels_last", pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} {{.*}} -> tensor<2x4x7x5xf32>
+  %0 = "graph.conv"(%x, %w, %b) {layout = "channels_last", pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : (tensor<2x8x7x3xf32>, tensor<3x3x3x5xf32>, tensor<5xf32>) -> tensor<2x4x7x5xf32>
+  // Grouped: 3 groups of one channel, two filters each; dilation 2.
+  // CHECK: {dilations = array<i64: 1, 2>, group = 3 : i64, layout = "channels_last"} {{.*}} -> tensor<2x8x3x6xf32>
+  %1 = "graph.conv"(%x, %g) {dilations = array<i64: 1, 2>, group = 3 : i64, layout = "channels_last"} : (tensor<2x8x7x3xf32>, tensor<1x3x1x6xf32>) -> tensor<2x8x3x6xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @conv_auto_pad
 func.func @conv_auto_pad(%x: tensor<1x3x7x7xf32>, %w: tensor<4x3x3x3xf32>) {
   // SAME_*: ceil(7 / 2) = 4.
