@@ -17,6 +17,7 @@ extern const KilnPassInfo kilnGraphFoldConstantsPass;
 extern const KilnPassInfo kilnGraphFoldBatchNormPass;
 extern const KilnPassInfo kilnGraphFusePass;
 extern const KilnPassInfo kilnFuseGroupsPass;
+extern const KilnPassInfo kilnDepthwiseConvPass;
 extern const KilnPassInfo kilnTileAndVectorizePass;
 extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
@@ -39,7 +40,8 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .argument = "linalg-to-llvm-cpu",
     .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
     .pipeline =
-        "kiln-emit-c-interface,canonicalize,func.func(kiln-tile-and-vectorize),"
+        "kiln-emit-c-interface,canonicalize,func.func(kiln-depthwise-conv),"
+        "func.func(kiln-tile-and-vectorize),"
         "linalg-fuse-elementwise-ops,"
         "one-shot-bufferize{bufferize-function-boundaries "
         "function-boundary-type-conversion=identity-layout-map "
@@ -140,6 +142,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnConvertGraphToLinalgPass,
     &kilnFuseGroupsPass,
     &kGraphToLinalgPipeline,
+    &kilnDepthwiseConvPass,
     &kilnTileAndVectorizePass,
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,
