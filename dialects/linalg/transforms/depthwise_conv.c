@@ -48,6 +48,8 @@ enum { kOptVectorSize, kOptRows, kOptThreadChannels, kNumOptions };
 
 /* The loops of linalg.depthwise_conv_2d_nchw_chw, in the op's order. */
 enum { kN, kOH, kOW, kC, kKH, kKW, kNumLoops };
+/* The loops of an elementwise producer (NCHW result). */
+enum { kEwN, kEwC, kEwH, kEwW, kEwLoops };
 
 /* Rounds of accumulator hoisting: the register tile sits in a slice of a
  * slice (its unit dims dropped) of the tap loops' iter_arg; each round
@@ -56,6 +58,12 @@ enum { kHoistRounds = 4 };
 
 static const char *const kOpAttr = "kiln.dw_op";
 static const char *const kTileAttr = "kiln.dw_tile";
+/* The conv's elementwise producers: the fill of the padded input and the
+ * accumulator's initial value (zeros or the broadcast bias). The copy of
+ * the input into the padded tensor is left as it is: tiled on tensors, a
+ * copy's tiles fold into slices, which bufferize to one memref.copy per
+ * tile, each lowered to a nested parallel loop. */
+static const char *const kEwAttr = "kiln.dw_ew";
 
 static const char kSchedule[] =
     "module attributes {transform.with_named_sequence} {\n"
@@ -112,10 +120,11 @@ static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
 }
 
 typedef struct TilePlan {
-  int64_t size[kNumLoops];
+  intptr_t nLoops;
   int64_t threads[kNumLoops]; /* forall tile sizes; 0 = not tiled */
   int64_t regs[kNumLoops];    /* scf.for tile sizes; 0 = not tiled */
   bool peel[kNumLoops];
+  const int64_t *interchange; /* register loops, outermost first */
   bool useForall;
 } TilePlan;
 
@@ -155,6 +164,79 @@ static bool readSizes(MlirOperation op, int64_t size[kNumLoops]) {
   return true;
 }
 
+static bool nameIs(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+}
+
+/* Whether every op of the body is scalar arith on the body's values. */
+static bool bodyIsArith(MlirOperation op) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  if (mlirBlockIsNull(body))
+    return false;
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
+    if ((!kilnOpNameStartsWith(o, "arith.") && !nameIs(o, "linalg.yield")) ||
+        mlirOperationGetNumRegions(o) != 0)
+      return false;
+  return true;
+}
+
+/* The loop extents of an elementwise producer this pass tiles with its
+ * conv: linalg.fill, or a linalg.generic with an identity
+ * output map (so all loops are parallel) and an arith body, with a static
+ * 4-D f32/f64 result. */
+static bool readElementwise(MlirOperation op, int64_t size[kEwLoops]) {
+  bool generic = nameIs(op, "linalg.generic");
+  if ((!generic && !nameIs(op, "linalg.fill")) ||
+      mlirOperationGetNumResults(op) != 1)
+    return false;
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t) ||
+      mlirShapedTypeGetRank(t) != kEwLoops)
+    return false;
+  MlirType elem = mlirShapedTypeGetElementType(t);
+  if (!mlirTypeIsAF32(elem) && !mlirTypeIsAF64(elem))
+    return false;
+  for (int d = 0; d < kEwLoops; ++d)
+    if ((size[d] = mlirShapedTypeGetDimSize(t, d)) < 1)
+      return false;
+  if (!generic)
+    return true;
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(op, str("indexing_maps"));
+  intptr_t n = mlirArrayAttrGetNumElements(maps);
+  MlirAffineMap out =
+      mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, n - 1));
+  return mlirAffineMapIsIdentity(out) && mlirAffineMapGetNumDims(out) == 4 &&
+         bodyIsArith(op);
+}
+
+static MlirOperation producer(MlirValue v) {
+  return mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v)
+                                 : (MlirOperation){NULL};
+}
+
+/* Marks the conv's producers for tiling with it: the padded input's fill
+ * and the accumulator's initial value. */
+static void markProducers(MlirOperation conv) {
+  MlirAttribute unit = mlirUnitAttrGet(mlirOperationGetContext(conv));
+  int64_t size[kEwLoops];
+  MlirOperation init = producer(mlirOperationGetOperand(conv, 2));
+  if (!mlirOperationIsNull(init) && readElementwise(init, size))
+    mlirOperationSetDiscardableAttributeByName(init, str(kEwAttr), unit);
+  MlirOperation pad = producer(mlirOperationGetOperand(conv, 0));
+  if (mlirOperationIsNull(pad) || !nameIs(pad, "tensor.insert_slice"))
+    return;
+  MlirOperation fill = producer(mlirOperationGetOperand(pad, 1));
+  MlirType src = mlirValueGetType(mlirOperationGetOperand(pad, 0));
+  if (mlirOperationIsNull(fill) || !nameIs(fill, "linalg.fill") ||
+      !readElementwise(fill, size) || !mlirTypeIsARankedTensor(src) ||
+      !mlirShapedTypeHasStaticShape(src) || mlirShapedTypeGetRank(src) != 4)
+    return;
+  mlirOperationSetDiscardableAttributeByName(fill, str(kEwAttr), unit);
+}
+
 static bool hasForallAncestor(MlirOperation op) {
   for (MlirOperation p = mlirOperationGetParentOperation(op);
        !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
@@ -165,37 +247,54 @@ static bool hasForallAncestor(MlirOperation op) {
 
 static int64_t minI64(int64_t a, int64_t b) { return a < b ? a : b; }
 
+/* Register loops outermost first: channels, rows, columns, taps. */
+static const int64_t kInterchange[kNumLoops] = {kN, kC, kOH, kOW, kKH, kKW};
+static const int64_t kEwInterchange[kEwLoops] = {kEwN, kEwC, kEwH, kEwW};
+
 /* Tasks are batch entries times blocks of `thread-channels` channels: each
  * task then reads whole planes of input and filter. Register tiles are
- * `rows` x `vector-size` outputs of one channel, one tap per step. */
-static void planDepthwise(const int64_t size[kNumLoops], bool inForall,
-                          const KilnPassOptionValue *opt, TilePlan *plan) {
+ * `rows` x `vector-size` outputs of one channel, one tap per step.
+ * `size` and `tile` are per loop; `n`, `c`, `h`, `w` name the batch,
+ * channel, row and column loops. */
+static void planTiles(intptr_t nLoops, const int64_t *size, int n, int c,
+                      int h, int w, bool inForall,
+                      const KilnPassOptionValue *opt, TilePlan *plan) {
   memset(plan, 0, sizeof(*plan));
-  memcpy(plan->size, size, sizeof(plan->size));
+  plan->nLoops = nLoops;
   int64_t extent[kNumLoops];
-  memcpy(extent, size, sizeof(extent));
+  memcpy(extent, size, nLoops * sizeof(extent[0]));
   if (!inForall) {
-    plan->threads[kN] = size[kN] > 1 ? 1 : 0;
-    plan->threads[kC] = size[kC] > opt[kOptThreadChannels].i
-                            ? opt[kOptThreadChannels].i
-                            : 0;
-    plan->useForall = plan->threads[kN] || plan->threads[kC];
-    for (int d = 0; d < kNumLoops; ++d)
+    plan->threads[n] = size[n] > 1 ? 1 : 0;
+    plan->threads[c] =
+        size[c] > opt[kOptThreadChannels].i ? opt[kOptThreadChannels].i : 0;
+    plan->useForall = plan->threads[n] || plan->threads[c];
+    for (intptr_t d = 0; d < nLoops; ++d)
       if (plan->threads[d])
         extent[d] = plan->threads[d];
   }
-  int64_t regs[kNumLoops] = {
-      [kN] = 1, [kC] = 1, [kKH] = 1, [kKW] = 1,
-      [kOH] = minI64(extent[kOH], opt[kOptRows].i),
-      [kOW] = minI64(extent[kOW], opt[kOptVectorSize].i)};
-  for (int d = 0; d < kNumLoops; ++d) {
-    plan->regs[d] = regs[d] == extent[d] ? 0 : regs[d]; /* one tile */
+  for (intptr_t d = 0; d < nLoops; ++d) {
+    int64_t reg = 1;
+    if (d == h)
+      reg = minI64(extent[d], opt[kOptRows].i);
+    else if (d == w)
+      reg = minI64(extent[d], opt[kOptVectorSize].i);
+    plan->regs[d] = reg == extent[d] ? 0 : reg; /* one tile: no loop */
     plan->peel[d] = plan->regs[d] && extent[d] % plan->regs[d] != 0;
   }
 }
 
-/* Register loops outermost first: channels, rows, columns, taps. */
-static const int64_t kInterchange[kNumLoops] = {kN, kC, kOH, kOW, kKH, kKW};
+static void planDepthwise(const int64_t size[kNumLoops], bool inForall,
+                          const KilnPassOptionValue *opt, TilePlan *plan) {
+  planTiles(kNumLoops, size, kN, kC, kOH, kOW, inForall, opt, plan);
+  plan->interchange = kInterchange;
+}
+
+static void planElementwise(const int64_t size[kEwLoops], bool inForall,
+                            const KilnPassOptionValue *opt,
+                            TilePlan *plan) {
+  planTiles(kEwLoops, size, kEwN, kEwC, kEwH, kEwW, inForall, opt, plan);
+  plan->interchange = kEwInterchange;
+}
 
 /* Inserts into @kiln_dw_tile, before `end` (its yield), the tiling and
  * peeling for `plan`, then a canonicalization so the peeled tiles get
@@ -211,26 +310,26 @@ static void buildTileSequence(MlirOperation seq, MlirOperation end,
         namedAttr(ctx, "operandSegmentSizes",
                   mlirDenseI32ArrayGet(ctx, 5, segs)),
         namedAttr(ctx, "static_tile_sizes",
-                  mlirDenseI64ArrayGet(ctx, kNumLoops, plan->threads))};
+                  mlirDenseI64ArrayGet(ctx, plan->nLoops, plan->threads))};
     target = mlirOperationGetResult(
         kilnScheduleInsert(end, "transform.structured.tile_using_forall", 1,
                            &target, 2, (MlirType){NULL}, 2, attrs),
         0);
   }
-  intptr_t nLoops = 0;
+  intptr_t nLoops = 0, n = plan->nLoops;
   int64_t loopDim[kNumLoops];
-  for (int i = 0; i < kNumLoops; ++i)
-    if (plan->regs[kInterchange[i]])
-      loopDim[nLoops++] = kInterchange[i];
+  for (intptr_t i = 0; i < n; ++i)
+    if (plan->regs[plan->interchange[i]])
+      loopDim[nLoops++] = plan->interchange[i];
   if (nLoops) {
     int scalable[kNumLoops] = {0};
     MlirNamedAttribute attrs[3] = {
         namedAttr(ctx, "static_sizes",
-                  mlirDenseI64ArrayGet(ctx, kNumLoops, plan->regs)),
+                  mlirDenseI64ArrayGet(ctx, n, plan->regs)),
         namedAttr(ctx, "scalable_sizes",
-                  mlirDenseBoolArrayGet(ctx, kNumLoops, scalable)),
+                  mlirDenseBoolArrayGet(ctx, n, scalable)),
         namedAttr(ctx, "interchange",
-                  mlirDenseI64ArrayGet(ctx, kNumLoops, kInterchange))};
+                  mlirDenseI64ArrayGet(ctx, n, plan->interchange))};
     MlirOperation tile =
         kilnScheduleInsert(end, "transform.structured.tile_using_for", 1,
                            &target, 1 + nLoops, (MlirType){NULL}, 3, attrs);
@@ -289,11 +388,19 @@ static MlirOperation buildStridedSlice(MlirValue source, intptr_t rank,
  * conv's window `d0 * s, d1 * s` becomes a strided slice of the window.
  * False when the tile has another form (it is then left unvectorized). */
 static bool makeIdentityInput(MlirOperation generic) {
-  if (!kilnOpNameStartsWith(generic, "linalg.generic") ||
-      mlirOperationGetNumOperands(generic) != 3)
+  if (!nameIs(generic, "linalg.generic"))
     return false;
   MlirAttribute maps =
       mlirOperationGetAttributeByName(generic, str("indexing_maps"));
+  bool projected = true;
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(maps); ++i)
+    projected = projected && mlirAffineMapIsProjectedPermutation(
+                                 mlirAffineMapAttrGetValue(
+                                     mlirArrayAttrGetElement(maps, i)));
+  if (projected)
+    return true; /* the producers' tiles, stride-1 conv tiles */
+  if (mlirOperationGetNumOperands(generic) != 3)
+    return false;
   MlirAffineMap inMap =
       mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
   MlirAffineMap outMap =
@@ -332,11 +439,20 @@ static bool makeIdentityInput(MlirOperation generic) {
   return true;
 }
 
-static MlirWalkResult findGeneric(MlirOperation op, void *userData) {
+/* Makes every tile in a loop vectorizable (makeIdentityInput); `userData`
+ * is a bool, cleared when one is not. */
+static MlirWalkResult prepareTiles(MlirOperation op, void *userData) {
   if (!kilnOpNameStartsWith(op, "linalg."))
     return MlirWalkResultAdvance;
-  *(MlirOperation *)userData = op;
-  return MlirWalkResultInterrupt;
+  if (!makeIdentityInput(op))
+    *(bool *)userData = false;
+  return MlirWalkResultSkip; /* not its body */
+}
+
+static MlirWalkResult collectProducers(MlirOperation op, void *userData) {
+  if (mlirOperationRemoveDiscardableAttributeByName(op, str(kEwAttr)))
+    kilnOpListPush(userData, op);
+  return MlirWalkResultAdvance;
 }
 
 static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
@@ -387,33 +503,62 @@ static bool apply(Sequences *s, MlirOperation seq, MlirOperation payload) {
       kilnScheduleApply(&s->schedule, seq, payload));
 }
 
-/* Tiles each candidate, then folds and vectorizes each register tile in
- * its innermost loop. */
-static bool tileAndVectorize(MlirOperation func, const KilnOpList *ops,
-                             const KilnPassOptionValue *options,
-                             Sequences *s) {
-  MlirAttribute unit = mlirUnitAttrGet(mlirOperationGetContext(func));
+/* Tiles `op` (marked with kOpAttr) by `plan`; its tiles get kTileAttr. */
+static bool tileOne(MlirOperation func, MlirOperation op,
+                    const TilePlan *plan, Sequences *s) {
+  mlirOperationSetDiscardableAttributeByName(
+      op, str(kOpAttr), mlirUnitAttrGet(mlirOperationGetContext(op)));
+  buildTileSequence(s->tile, s->tileEnd, plan);
+  bool ok = apply(s, s->tile, func);
+  kilnScheduleClearBefore(s->tile, s->tileEnd);
+  mlirOperationWalk(func, markTiles, NULL, MlirWalkPreOrder);
+  return ok;
+}
+
+/* Tiles the convs' elementwise producers, then each conv. */
+static bool tileAll(MlirOperation func, const KilnOpList *convs,
+                    const KilnPassOptionValue *options, Sequences *s) {
+  for (size_t i = 0; i < convs->len; ++i)
+    markProducers(convs->data[i]);
+  KilnOpList producers = {0};
+  mlirOperationWalk(func, collectProducers, &producers, MlirWalkPreOrder);
   bool ok = true;
-  for (size_t i = 0; ok && i < ops->len; ++i) {
-    MlirOperation op = ops->data[i];
+  for (size_t i = 0; ok && i < producers.len; ++i) {
+    int64_t size[kEwLoops];
+    TilePlan plan;
+    MlirOperation op = producers.data[i];
+    if (!readElementwise(op, size))
+      continue;
+    planElementwise(size, hasForallAncestor(op), options, &plan);
+    ok = tileOne(func, op, &plan, s);
+  }
+  kilnOpListDestroy(&producers);
+  for (size_t i = 0; ok && i < convs->len; ++i) {
     int64_t size[kNumLoops];
     TilePlan plan;
+    MlirOperation op = convs->data[i];
     readSizes(op, size);
     planDepthwise(size, hasForallAncestor(op), options, &plan);
     kilnMarkContract(op);
-    mlirOperationSetDiscardableAttributeByName(op, str(kOpAttr), unit);
-    buildTileSequence(s->tile, s->tileEnd, &plan);
-    ok = apply(s, s->tile, func);
-    kilnScheduleClearBefore(s->tile, s->tileEnd);
-    mlirOperationWalk(func, markTiles, NULL, MlirWalkPreOrder);
+    ok = tileOne(func, op, &plan, s);
   }
+  return ok;
+}
+
+/* Tiles everything, then folds and vectorizes each register tile in its
+ * innermost loop, and hoists the accumulators. */
+static bool tileAndVectorize(MlirOperation func, const KilnOpList *ops,
+                             const KilnPassOptionValue *options,
+                             Sequences *s) {
+  bool ok = tileAll(func, ops, options, s);
   KilnOpList loops = {0};
   mlirOperationWalk(func, collectTileLoops, &loops, MlirWalkPreOrder);
   for (size_t i = 0; ok && i < loops.len; ++i) {
     ok = apply(s, s->fold, loops.data[i]);
-    MlirOperation tile = {NULL};
-    mlirOperationWalk(loops.data[i], findGeneric, &tile, MlirWalkPreOrder);
-    if (ok && !mlirOperationIsNull(tile) && makeIdentityInput(tile))
+    bool vectorizable = true;
+    mlirOperationWalk(loops.data[i], prepareTiles, &vectorizable,
+                      MlirWalkPreOrder);
+    if (ok && vectorizable)
       ok = apply(s, s->vectorize, loops.data[i]);
   }
   kilnOpListDestroy(&loops);
