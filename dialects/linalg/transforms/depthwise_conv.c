@@ -1,11 +1,13 @@
 /* kiln-depthwise-conv: vectorized depthwise convolutions for CPUs
- * (docs/cpu-codegen.md).
+ * (findings in docs/mlir22-notes.md, "Depthwise convolutions").
  *
  * graph-to-linalg lowers a Conv with group = channels to
  * linalg.depthwise_conv_2d_nchw_chw on a padded input. Each such op on
  * static f32/f64 tensors is tiled in two levels with the transform dialect,
- * keeping the NCHW layout (no transposes: see the measurements in
- * docs/cpu-codegen.md):
+ * keeping the NCHW layout: vectorizing along the output row needs no
+ * transposes, while an NHWC kernel (channels as the vector) pays two
+ * activation transposes per layer, each costing about as much as this
+ * whole vectorized layer on MobileNetV2's shapes.
  *
  *  1. threads: scf.forall over batch entries and blocks of channels, which
  *     scf-forall-to-parallel and convert-scf-to-openmp turn into OpenMP
@@ -22,6 +24,9 @@
  * the tile's maps become identities too. Each tile is vectorized on its own
  * (never the whole function: DESIGN.md section 8) and the accumulator is
  * hoisted out of the tap loops, so it stays in registers across the taps.
+ * The conv's elementwise producers (the fill of the padded input, the zero
+ * or bias initial value) get the same tiles and are vectorized too; the
+ * padding copy itself is left as one copy.
  * Ops that do not qualify (dynamic shapes, other element types, 1-D and
  * 3-D depthwise convs) are left to convert-linalg-to-parallel-loops. */
 #include "kiln/passes.h"
@@ -229,12 +234,9 @@ static void markProducers(MlirOperation conv) {
   if (mlirOperationIsNull(pad) || !nameIs(pad, "tensor.insert_slice"))
     return;
   MlirOperation fill = producer(mlirOperationGetOperand(pad, 1));
-  MlirType src = mlirValueGetType(mlirOperationGetOperand(pad, 0));
-  if (mlirOperationIsNull(fill) || !nameIs(fill, "linalg.fill") ||
-      !readElementwise(fill, size) || !mlirTypeIsARankedTensor(src) ||
-      !mlirShapedTypeHasStaticShape(src) || mlirShapedTypeGetRank(src) != 4)
-    return;
-  mlirOperationSetDiscardableAttributeByName(fill, str(kEwAttr), unit);
+  if (!mlirOperationIsNull(fill) && nameIs(fill, "linalg.fill") &&
+      readElementwise(fill, size))
+    mlirOperationSetDiscardableAttributeByName(fill, str(kEwAttr), unit);
 }
 
 static bool hasForallAncestor(MlirOperation op) {
@@ -254,8 +256,9 @@ static const int64_t kEwInterchange[kEwLoops] = {kEwN, kEwC, kEwH, kEwW};
 /* Tasks are batch entries times blocks of `thread-channels` channels: each
  * task then reads whole planes of input and filter. Register tiles are
  * `rows` x `vector-size` outputs of one channel, one tap per step.
- * `size` and `tile` are per loop; `n`, `c`, `h`, `w` name the batch,
- * channel, row and column loops. */
+ * `size` holds the loop extents; `n`, `c`, `h`, `w` name the batch,
+ * channel, row and column loops (any other loop gets register tiles of
+ * one: the taps). */
 static void planTiles(intptr_t nLoops, const int64_t *size, int n, int c,
                       int h, int w, bool inForall,
                       const KilnPassOptionValue *opt, TilePlan *plan) {
