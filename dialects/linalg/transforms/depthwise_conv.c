@@ -6,8 +6,9 @@
  * static f32/f64 tensors is tiled in two levels with the transform dialect,
  * keeping the NCHW layout: vectorizing along the output row needs no
  * transposes, while an NHWC kernel (channels as the vector) pays two
- * activation transposes per layer, each costing about as much as this
- * whole vectorized layer on MobileNetV2's shapes.
+ * activation transposes per layer. Measured on MobileNetV2's 144 x 56 x 56
+ * layer (1 thread): one transpose 0.44 ms, this whole layer 0.64 ms (its
+ * padding copy 0.35 ms of it), the conv alone about 0.1 ms.
  *
  *  1. threads: scf.forall over batch entries and blocks of channels, which
  *     scf-forall-to-parallel and convert-scf-to-openmp turn into OpenMP
