@@ -18,6 +18,7 @@ extern const KilnPassInfo kilnGraphFoldBatchNormPass;
 extern const KilnPassInfo kilnGraphLayoutPass;
 extern const KilnPassInfo kilnGraphFusePass;
 extern const KilnPassInfo kilnFuseGroupsPass;
+extern const KilnPassInfo kilnDepthwiseConvPass;
 extern const KilnPassInfo kilnTileAndVectorizePass;
 extern const KilnPassInfo kilnApproximateMathPass;
 extern const KilnPassInfo kilnGraphSimplifyPass;
@@ -41,7 +42,8 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .argument = "linalg-to-llvm-cpu",
     .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
     .pipeline =
-        "kiln-emit-c-interface,canonicalize,func.func(kiln-tile-and-vectorize),"
+        "kiln-emit-c-interface,canonicalize,func.func(kiln-depthwise-conv),"
+        "func.func(kiln-tile-and-vectorize),"
         "linalg-fuse-elementwise-ops,"
         "func.func(kiln-tile-and-vectorize{contractions=false elementwise=true},"
         "kiln-approximate-math),"
@@ -146,6 +148,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnConvertGraphToLinalgPass,
     &kilnFuseGroupsPass,
     &kGraphToLinalgPipeline,
+    &kilnDepthwiseConvPass,
     &kilnTileAndVectorizePass,
     &kilnApproximateMathPass,
     &kilnEmitCInterfacePass,

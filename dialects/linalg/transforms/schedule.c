@@ -120,3 +120,62 @@ void kilnScheduleClearBefore(MlirOperation sequence, MlirOperation term) {
     mlirOperationDestroy(last);
   }
 }
+
+static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
+                                    MlirAttribute attr) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
+}
+
+void kilnScheduleInsertCanonicalize(MlirOperation end, MlirValue target) {
+  MlirContext ctx = mlirOperationGetContext(end);
+  MlirLocation loc = mlirLocationUnknownGet(ctx);
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock block = mlirBlockCreate(0, NULL, NULL);
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState inner = mlirOperationStateGet(
+      str("transform.apply_patterns.canonicalization"), loc);
+  mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&inner));
+  MlirOperationState state =
+      mlirOperationStateGet(str("transform.apply_patterns"), loc);
+  mlirOperationStateAddOperands(&state, 1, &target);
+  mlirOperationStateAddOwnedRegions(&state, 1, &region);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(end), end,
+                                      mlirOperationCreate(&state));
+}
+
+MlirValue kilnScheduleInsertMatchAttr(MlirOperation end, MlirValue root,
+                                      const char *attrName) {
+  MlirContext ctx = mlirOperationGetContext(end);
+  MlirNamedAttribute marker = namedAttr(ctx, attrName, mlirUnitAttrGet(ctx));
+  MlirNamedAttribute match =
+      namedAttr(ctx, "op_attrs", mlirDictionaryAttrGet(ctx, 1, &marker));
+  return mlirOperationGetResult(
+      kilnScheduleInsert(end, "transform.structured.match", 1, &root, 1,
+                         (MlirType){NULL}, 1, &match),
+      0);
+}
+
+void kilnScheduleInsertPeel(MlirOperation end, MlirValue loop) {
+  MlirContext ctx = mlirOperationGetContext(end);
+  MlirType forType = mlirTransformOperationTypeGet(ctx, str("scf.for"));
+  MlirValue forLoop = mlirOperationGetResult(
+      kilnScheduleInsert(end, "transform.cast", 1, &loop, 1, forType, 0, NULL),
+      0);
+  MlirNamedAttribute attrs[2] = {
+      namedAttr(ctx, "peel_front", mlirBoolAttrGet(ctx, 0)),
+      namedAttr(ctx, "fail_if_already_divisible", mlirBoolAttrGet(ctx, 0))};
+  kilnScheduleInsert(end, "transform.loop.peel", 1, &forLoop, 2,
+                     (MlirType){NULL}, 2, attrs);
+}
+
+void kilnMarkContract(MlirOperation op) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirAttribute contract =
+      mlirAttributeParseGet(ctx, str("#arith.fastmath<contract>"));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
+    if (kilnOpNameStartsWith(o, "arith.mulf") ||
+        kilnOpNameStartsWith(o, "arith.addf"))
+      mlirOperationSetAttributeByName(o, str("fastmath"), contract);
+}

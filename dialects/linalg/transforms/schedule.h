@@ -45,6 +45,23 @@ void kilnScheduleClearBefore(MlirOperation sequence, MlirOperation end);
 /// The sequence's first block argument: the payload handle.
 MlirValue kilnScheduleGetRoot(MlirOperation sequence);
 
+/// Inserts before `end`: transform.apply_patterns to `target` {
+/// canonicalization }.
+void kilnScheduleInsertCanonicalize(MlirOperation end, MlirValue target);
+/// Inserts before `end` a transform.structured.match of the ops carrying the
+/// unit attribute `attrName` under `root`; returns the handle.
+MlirValue kilnScheduleInsertMatchAttr(MlirOperation end, MlirValue root,
+                                      const char *attrName);
+/// Inserts before `end` a transform.loop.peel (remainder last) of `loop`, a
+/// handle to an scf.for; a loop its step divides is left as it is.
+void kilnScheduleInsertPeel(MlirOperation end, MlirValue loop);
+
+/// Marks the multiplies and adds of a structured op's body contractible, so
+/// LLVM fuses them into FMAs once vectorized: each output element then
+/// rounds once per step instead of twice (what MLAS and OpenBLAS compute
+/// too).
+void kilnMarkContract(MlirOperation op);
+
 /// Whether an op's name starts with `prefix` ("linalg.").
 bool kilnOpNameStartsWith(MlirOperation op, const char *prefix);
 

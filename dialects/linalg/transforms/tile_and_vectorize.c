@@ -418,25 +418,6 @@ static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
   return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
 }
 
-/* Inserts before `end`: transform.apply_patterns to `target` {
- * canonicalization }. */
-static void appendCanonicalize(MlirOperation end, MlirValue target) {
-  MlirContext ctx = mlirOperationGetContext(end);
-  MlirLocation loc = mlirLocationUnknownGet(ctx);
-  MlirRegion region = mlirRegionCreate();
-  MlirBlock block = mlirBlockCreate(0, NULL, NULL);
-  mlirRegionAppendOwnedBlock(region, block);
-  MlirOperationState inner = mlirOperationStateGet(
-      str("transform.apply_patterns.canonicalization"), loc);
-  mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&inner));
-  MlirOperationState state =
-      mlirOperationStateGet(str("transform.apply_patterns"), loc);
-  mlirOperationStateAddOperands(&state, 1, &target);
-  mlirOperationStateAddOwnedRegions(&state, 1, &region);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(end), end,
-                                      mlirOperationCreate(&state));
-}
-
 /* Inserts into the @kiln_tile sequence, before `end` (its yield), the
  * tiling and peeling for `plan`, then a canonicalization so the peeled
  * tiles get static shapes. The sequence's root is the function. */
@@ -444,15 +425,7 @@ static void buildTileSequence(MlirOperation seq, MlirOperation end,
                               const LoopNest *nest, const TilePlan *plan) {
   MlirContext ctx = mlirOperationGetContext(seq);
   MlirValue root = kilnScheduleGetRoot(seq);
-  MlirNamedAttribute matchAttr = namedAttr(
-      ctx, "op_attrs",
-      mlirDictionaryAttrGet(ctx, 1,
-                            (MlirNamedAttribute[]){namedAttr(
-                                ctx, kOpAttr, mlirUnitAttrGet(ctx))}));
-  MlirValue target = mlirOperationGetResult(
-      kilnScheduleInsert(end, "transform.structured.match", 1, &root, 1,
-                         (MlirType){NULL}, 1, &matchAttr),
-      0);
+  MlirValue target = kilnScheduleInsertMatchAttr(end, root, kOpAttr);
   intptr_t n = nest->nLoops;
   if (plan->useForall) {
     int32_t segs[5] = {1, 0, 0, 0, 0};
@@ -483,22 +456,11 @@ static void buildTileSequence(MlirOperation seq, MlirOperation end,
                            &target, 1 + nLoops, (MlirType){NULL}, 2, attrs);
     /* Peel innermost first: peeling an outer loop then clones the inner
      * loops already split, so every remainder tile is static too. */
-    MlirType forType = mlirTransformOperationTypeGet(ctx, str("scf.for"));
-    for (intptr_t i = nLoops - 1; i >= 0; --i) {
-      if (!plan->peel[loopDim[i]])
-        continue;
-      MlirValue loop = mlirOperationGetResult(tile, 1 + i);
-      MlirOperation cast = kilnScheduleInsert(end, "transform.cast", 1, &loop,
-                                              1, forType, 0, NULL);
-      MlirValue forLoop = mlirOperationGetResult(cast, 0);
-      MlirNamedAttribute peelAttrs[2] = {
-          namedAttr(ctx, "peel_front", mlirBoolAttrGet(ctx, 0)),
-          namedAttr(ctx, "fail_if_already_divisible", mlirBoolAttrGet(ctx, 0))};
-      kilnScheduleInsert(end, "transform.loop.peel", 1, &forLoop, 2,
-                         (MlirType){NULL}, 2, peelAttrs);
-    }
+    for (intptr_t i = nLoops - 1; i >= 0; --i)
+      if (plan->peel[loopDim[i]])
+        kilnScheduleInsertPeel(end, mlirOperationGetResult(tile, 1 + i));
   }
-  appendCanonicalize(end, root);
+  kilnScheduleInsertCanonicalize(end, root);
 }
 
 typedef struct Candidate {
@@ -549,21 +511,6 @@ static MlirWalkResult collectTiles(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
-/* Lets LLVM fuse the body's multiply and add into one FMA: each output
- * element then rounds once per step instead of twice (what MLAS and
- * OpenBLAS compute too). */
-static void markContract(MlirOperation op) {
-  MlirContext ctx = mlirOperationGetContext(op);
-  MlirAttribute contract =
-      mlirAttributeParseGet(ctx, str("#arith.fastmath<contract>"));
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
-  for (MlirOperation o = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
-    if (kilnOpNameStartsWith(o, "arith.mulf") ||
-        kilnOpNameStartsWith(o, "arith.addf"))
-      mlirOperationSetAttributeByName(o, str("fastmath"), contract);
-}
-
 static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
                                 const KilnPassOptionValue *options) {
   for (int i = 0; i < kNumSizeOptions; ++i) {
@@ -597,7 +544,7 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
   MlirAttribute unit = mlirUnitAttrGet(ctx);
   for (size_t i = 0; ok && i < s.len; ++i) {
     Candidate *c = &s.items[i];
-    markContract(c->op);
+    kilnMarkContract(c->op);
     mlirOperationSetDiscardableAttributeByName(c->op, str(kOpAttr), unit);
     buildTileSequence(tileSeq, tileEnd, &c->nest, &c->plan);
     ok =
