@@ -196,7 +196,8 @@ static bool bodyIsVectorizable(MlirOperation op) {
 /* The indexing maps of `op`: its attribute, or for linalg.matmul and
  * linalg.batch_matmul built without one (the C API's generic builder
  * leaves it out; the op then uses its default maps), those defaults; for
- * linalg.copy (memref.copy after kiln-memref-copy-to-linalg), identities. */
+ * linalg.copy (memref.copy after kiln-memref-copy-to-linalg) and
+ * linalg.fill, identities (a fill's scalar: no dims). */
 static MlirAttribute indexingMaps(MlirOperation op) {
   MlirAttribute maps =
       mlirOperationGetAttributeByName(op, str("indexing_maps"));
@@ -211,16 +212,23 @@ static MlirAttribute indexingMaps(MlirOperation op) {
     text = "[affine_map<(b, m, n, k) -> (b, m, k)>,"
            " affine_map<(b, m, n, k) -> (b, k, n)>,"
            " affine_map<(b, m, n, k) -> (b, m, n)>]";
-  if (kilnStringRefEquals(name, "linalg.copy") &&
+  bool copy = kilnStringRefEquals(name, "linalg.copy");
+  if ((copy || kilnStringRefEquals(name, "linalg.fill")) &&
       mlirOperationGetNumOperands(op) == 2) {
-    /* Identity maps of the operands' rank. */
+    /* The output's identity map; the input's: the same (copy) or none
+     * (fill's scalar). */
+    MlirContext ctx = mlirOperationGetContext(op);
     MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 1));
     if (!mlirTypeIsAShaped(t) || !mlirShapedTypeHasRank(t))
       return maps;
-    MlirAttribute id = mlirAffineMapAttrGet(mlirAffineMapMultiDimIdentityGet(
-        mlirOperationGetContext(op), mlirShapedTypeGetRank(t)));
-    MlirAttribute both[2] = {id, id};
-    return mlirArrayAttrGet(mlirOperationGetContext(op), 2, both);
+    intptr_t rank = mlirShapedTypeGetRank(t);
+    MlirAttribute id =
+        mlirAffineMapAttrGet(mlirAffineMapMultiDimIdentityGet(ctx, rank));
+    MlirAttribute both[2] = {
+        copy ? id
+             : mlirAffineMapAttrGet(mlirAffineMapGet(ctx, rank, 0, 0, NULL)),
+        id};
+    return mlirArrayAttrGet(ctx, 2, both);
   }
   if (!text)
     return maps;
@@ -255,16 +263,20 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
       return false;
     MlirAffineMap map = mlirAffineMapAttrGetValue(mapAttr);
     MlirType t = mlirValueGetType(mlirOperationGetOperand(op, o));
-    if (!(mlirTypeIsARankedTensor(t) || mlirTypeIsAMemRef(t)) ||
-        !mlirShapedTypeHasStaticShape(t) ||
-        !isVectorizableElement(mlirShapedTypeGetElementType(t)))
-      return false;
     intptr_t nDims = mlirAffineMapGetNumDims(map);
     if (nDims > kMaxLoops || (o > 0 && nDims != nest->nLoops) ||
-        mlirAffineMapGetNumResults(map) != mlirShapedTypeGetRank(t) ||
         mlirAffineMapGetNumSymbols(map) != 0)
       return false;
     nest->nLoops = nDims;
+    /* A scalar input (linalg.fill's value) is broadcast to every point. */
+    if (isVectorizableElement(t) && o < nOperands - 1 &&
+        mlirAffineMapGetNumResults(map) == 0)
+      continue;
+    if (!(mlirTypeIsARankedTensor(t) || mlirTypeIsAMemRef(t)) ||
+        !mlirShapedTypeHasStaticShape(t) ||
+        !isVectorizableElement(mlirShapedTypeGetElementType(t)) ||
+        mlirAffineMapGetNumResults(map) != mlirShapedTypeGetRank(t))
+      return false;
     bool isOutput = o == nOperands - 1;
     for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
       MlirAffineExpr e = mlirAffineMapGetResult(map, r);

@@ -218,6 +218,23 @@ func.func @copy_on_buffers(%x: memref<1x16x62x62xf32>, %col: memref<1x16x30x30xf
 
 // -----
 
+// linalg.fill (a conv's zero padding, an accumulator's start) is an
+// elementwise op whose scalar input is broadcast.
+// EW-LABEL: func.func @fill
+// EW: scf.forall (%{{.*}}, %{{.*}}) in (64, 58)
+// EW: vector.transfer_write {{.*}} : vector<16xf32>
+// EW: vector<10xf32>
+// EW-NOT: linalg.fill
+// EW: return
+func.func @fill(%t: tensor<1x64x58x58xf32>) -> tensor<1x64x58x58xf32> {
+  %z = arith.constant 0.0 : f32
+  %0 = linalg.fill ins(%z : f32) outs(%t : tensor<1x64x58x58xf32>)
+      -> tensor<1x64x58x58xf32>
+  return %0 : tensor<1x64x58x58xf32>
+}
+
+// -----
+
 // A tile size of zero is refused with the pass's error.
 // BAD-OPTION
 // expected-error@+1 {{kiln-tile-and-vectorize: tile options must be positive, got 0}}
