@@ -23,6 +23,7 @@
 #include "kiln/kiln.h"
 #include "kiln/onnx.h"
 #include "kiln/passes.h"
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -665,6 +666,15 @@ static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
     goto out;
   }
   progressBegin("lower linalg to LLVM dialect", progress);
+  /* The CPU schedules size their register tiles for the target. */
+  mlirOperationSetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("kiln.target_triple"),
+      mlirStringAttrGet(
+          ctx, mlirStringRefCreateFromCString(kilnTargetGetTriple(target))));
+  mlirOperationSetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("kiln.target_features"),
+      mlirStringAttrGet(
+          ctx, mlirStringRefCreateFromCString(kilnTargetGetFeatures(target))));
   if (!runPipeline(module, "linalg-to-llvm-cpu", o->timePasses))
     goto out;
   if (o->emit == kEmitLLVMDialect) {

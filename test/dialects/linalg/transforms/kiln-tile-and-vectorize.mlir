@@ -1,12 +1,15 @@
 // RUN: kiln-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16}))' \
 // RUN:   | FileCheck %s
 // RUN: kiln-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{contractions=false elementwise=true}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 contractions=false elementwise=true}))' \
 // RUN:   | FileCheck %s --check-prefix=EW
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize))' \
+// RUN:   | FileCheck %s --check-prefix=TARGET
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{vector-size=0}))'
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{vector-size=-1}))'
 
 // A matmul with remainders in both output dims (37 = 32 + 5 rows in one
 // task of 37; 33 = 2 x 16 + 1 columns): the register loops are peeled, every
@@ -235,9 +238,54 @@ func.func @fill(%t: tensor<1x64x58x58xf32>) -> tensor<1x64x58x58xf32> {
 
 // -----
 
-// A tile size of zero is refused with the pass's error.
+// By default the register tile is the target's, from the module attributes
+// kiln-compile sets (kiln.target_triple, kiln.target_features): AVX-512
+// 8 x 16, other x86 (AVX2: 16 ymm registers) 6 x 16, AArch64 8 x 8.
+// TARGET-LABEL: func.func @avx512
+// TARGET: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
+module attributes {kiln.target_triple = "x86_64-pc-linux-gnu",
+                   kiln.target_features = "+avx2,+fma,+avx512f"} {
+  func.func @avx512(%a: tensor<48x40xf32>, %b: tensor<40x64xf32>,
+                    %c: tensor<48x64xf32>) -> tensor<48x64xf32> {
+    %r = linalg.matmul ins(%a, %b : tensor<48x40xf32>, tensor<40x64xf32>)
+                       outs(%c : tensor<48x64xf32>) -> tensor<48x64xf32>
+    return %r : tensor<48x64xf32>
+  }
+}
+
+// -----
+
+// TARGET-LABEL: func.func @avx2
+// TARGET: vector.transfer_read {{.*}} : tensor<6x16xf32>, vector<6x16xf32>
+module attributes {kiln.target_triple = "x86_64-pc-linux-gnu",
+                   kiln.target_features = "+avx2,+fma"} {
+  func.func @avx2(%a: tensor<48x40xf32>, %b: tensor<40x64xf32>,
+                  %c: tensor<48x64xf32>) -> tensor<48x64xf32> {
+    %r = linalg.matmul ins(%a, %b : tensor<48x40xf32>, tensor<40x64xf32>)
+                       outs(%c : tensor<48x64xf32>) -> tensor<48x64xf32>
+    return %r : tensor<48x64xf32>
+  }
+}
+
+// -----
+
+// TARGET-LABEL: func.func @aarch64
+// TARGET: vector.transfer_read {{.*}} : tensor<8x8xf32>, vector<8x8xf32>
+module attributes {kiln.target_triple = "aarch64-unknown-linux-gnu",
+                   kiln.target_features = ""} {
+  func.func @aarch64(%a: tensor<48x40xf32>, %b: tensor<40x64xf32>,
+                     %c: tensor<48x64xf32>) -> tensor<48x64xf32> {
+    %r = linalg.matmul ins(%a, %b : tensor<48x40xf32>, tensor<40x64xf32>)
+                       outs(%c : tensor<48x64xf32>) -> tensor<48x64xf32>
+    return %r : tensor<48x64xf32>
+  }
+}
+
+// -----
+
+// A negative tile size is refused with the pass's error.
 // BAD-OPTION
-// expected-error@+1 {{kiln-tile-and-vectorize: tile options must be positive, got 0}}
+// expected-error@+1 {{kiln-tile-and-vectorize: tile options must be positive (vector-size and rows: 0 for the target's), got -1}}
 func.func @bad_option(%a: tensor<16x16xf32>) -> tensor<16x16xf32> {
   return %a : tensor<16x16xf32>
 }
