@@ -12,7 +12,8 @@ trap 'rm -f "$log"' EXIT
 status=0
 
 echo "== format"
-scripts/check-format.sh || status=1
+format=pass
+scripts/check-format.sh || { format=fail; status=1; }
 echo "== lit: release build"
 "$LIT" -s build/test 2>&1 | tee -a "$log" || status=1
 echo "== lit: sanitizer build (ASan + UBSan + LeakSanitizer)"
@@ -57,8 +58,10 @@ count() {
 }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") ))
-# The coverage check and the three conformance checks count as one test each.
-for check in "$coverage" "$conformance" "$conformance_o0" "$conformance_asan"; do
+# The format check, the coverage check and the three conformance checks
+# count as one test each.
+for check in "$format" "$coverage" "$conformance" "$conformance_o0" \
+  "$conformance_asan"; do
   if [ "$check" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 [ "$failed" -eq 0 ] || status=1

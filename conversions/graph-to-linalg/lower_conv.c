@@ -350,11 +350,11 @@ static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
     return kilnLowerUnsupported(
         l, "with layout \"channels_last\" needs static shapes");
   intptr_t r = kilnRank(x), n = r - 2;
-  int64_t kernel[KILN_MAX_RANK], px[KILN_MAX_RANK] = {0, r - 1},
-          pw[KILN_MAX_RANK] = {r - 1, r - 2}, py[KILN_MAX_RANK] = {0},
-          firstShape[KILN_MAX_RANK] = {mlirShapedTypeGetDimSize(resultType, 0),
-                                       mlirShapedTypeGetDimSize(resultType,
-                                                                r - 1)};
+  int64_t kernel[KILN_MAX_RANK],
+      px[KILN_MAX_RANK] = {0, r - 1}, pw[KILN_MAX_RANK] = {r - 1, r - 2},
+      py[KILN_MAX_RANK] = {0},
+      firstShape[KILN_MAX_RANK] = {mlirShapedTypeGetDimSize(resultType, 0),
+                                   mlirShapedTypeGetDimSize(resultType, r - 1)};
   for (intptr_t i = 0; i < n; ++i) {
     kernel[i] = kilnDim(w, i);
     px[2 + i] = 1 + i;

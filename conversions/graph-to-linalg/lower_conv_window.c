@@ -74,9 +74,8 @@ MlirValue kilnWindowPadInput(KilnBuilder *b, MlirValue x, const KilnWindow *w,
   return kilnWindowPadInputAt(b, x, w, padValue, 2);
 }
 
-MlirValue kilnWindowPadInputAt(KilnBuilder *b, MlirValue x,
-                               const KilnWindow *w, MlirValue padValue,
-                               intptr_t first) {
+MlirValue kilnWindowPadInputAt(KilnBuilder *b, MlirValue x, const KilnWindow *w,
+                               MlirValue padValue, intptr_t first) {
   intptr_t r = w->n + 2;
   int64_t shape[KILN_MAX_RANK], offsets[KILN_MAX_RANK] = {0};
   int64_t strides[KILN_MAX_RANK];

@@ -55,9 +55,8 @@ MlirValue kilnWindowPadInput(KilnBuilder *b, MlirValue x, const KilnWindow *w,
                              MlirValue padValue);
 
 /// kilnWindowPadInput with the spatial dims starting at dim `first`.
-MlirValue kilnWindowPadInputAt(KilnBuilder *b, MlirValue x,
-                               const KilnWindow *w, MlirValue padValue,
-                               intptr_t first);
+MlirValue kilnWindowPadInputAt(KilnBuilder *b, MlirValue x, const KilnWindow *w,
+                               MlirValue padValue, intptr_t first);
 
 /// A dense i64 elements attribute tensor<n x i64> (named-op strides and
 /// dilations).

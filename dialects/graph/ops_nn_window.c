@@ -333,8 +333,8 @@ static MlirLogicalResult channelsLastShape(const KilnInferContext *c,
     pw[2 + i] = i;
   }
   int64_t first[KILN_MAX_RANK];
-  if (failed(kilnNNConvShape(c, 0, permutedType(x, px), 1,
-                             permutedType(w, pw), first)))
+  if (failed(kilnNNConvShape(c, 0, permutedType(x, px), 1, permutedType(w, pw),
+                             first)))
     return mlirLogicalResultFailure();
   shape[0] = first[0];
   shape[r - 1] = first[1];

@@ -49,7 +49,7 @@ enum { kModeAuto, kModeAll, kModeNone };
 typedef struct Layout {
   int mode;
   int64_t maxSpatial, maxKernel, minChannels;
-  bool depthwise; /* option: depthwise convs are candidates too */
+  bool depthwise;  /* option: depthwise convs are candidates too */
   KilnOpList dead; /* ops that lost a use: erased at the end if unused */
 } Layout;
 
@@ -63,8 +63,7 @@ static MlirStringRef str(const char *s) {
 }
 
 static bool isOp(MlirOperation op, const char *name) {
-  return kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(op)),
-                             name);
+  return kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
 
 static MlirOperation defOf(MlirValue v, const char *name) {
@@ -114,8 +113,7 @@ static int64_t groupOf(MlirOperation conv) {
   MlirAttribute group = mlirOperationGetAttributeByName(conv, str("group"));
   if (mlirAttributeIsNull(group))
     return 1;
-  return mlirAttributeIsAInteger(group) ? mlirIntegerAttrGetValueInt(group)
-                                        : 0;
+  return mlirAttributeIsAInteger(group) ? mlirIntegerAttrGetValueInt(group) : 0;
 }
 
 /* A conv the channels-last lowering serves well: 2-D, static float
@@ -165,8 +163,7 @@ static MlirValue weightToLast(KilnGraphBuilder *b, MlirValue w) {
   KilnFoldTensor in, out;
   MlirType type = permuted(mlirValueGetType(w), kWeightToLast, 4);
   MlirAttribute value = kilnFoldConstantValue(w);
-  if (mlirAttributeIsNull(value) ||
-      !kilnFoldTensorRead(value, INTPTR_MAX, &in))
+  if (mlirAttributeIsNull(value) || !kilnFoldTensorRead(value, INTPTR_MAX, &in))
     return kilnGraphBuildTranspose(b, w, kWeightToLast, 4);
   if (!kilnFoldTensorCreate(type, INTPTR_MAX, &out)) {
     kilnFoldTensorDestroy(&in);
@@ -205,13 +202,12 @@ static bool switchConv(Layout *s, MlirOperation conv) {
     return false;
   }
   MlirOperation clone = mlirOperationClone(conv);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(conv), conv,
-                                      clone);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(conv), conv, clone);
   mlirOperationSetOperand(clone, 0, xl);
   mlirOperationSetOperand(clone, 1, wl);
   MlirContext ctx = mlirOperationGetContext(conv);
-  mlirOperationSetAttributeByName(
-      clone, str("layout"), mlirStringAttrGet(ctx, str("channels_last")));
+  mlirOperationSetAttributeByName(clone, str("layout"),
+                                  mlirStringAttrGet(ctx, str("channels_last")));
   MlirValue yl = mlirOperationGetResult(clone, 0);
   mlirValueSetType(yl, permuted(mlirValueGetType(y), kToLast, 4));
   MlirValue back = kilnGraphBuildTranspose(b, yl, kToFirst, 4);
@@ -250,7 +246,8 @@ static intptr_t readPerm(MlirOperation t, int64_t *p) {
 static bool cancelPair(Layout *s, MlirOperation op) {
   int64_t p[16], q[16], c[16];
   intptr_t rank = readPerm(op, p);
-  MlirOperation inner = defOf(mlirOperationGetOperand(op, 0), "graph.transpose");
+  MlirOperation inner =
+      defOf(mlirOperationGetOperand(op, 0), "graph.transpose");
   if (rank < 0 || mlirOperationIsNull(inner) || readPerm(inner, q) != rank)
     return false;
   bool identity = true;
@@ -277,13 +274,13 @@ static bool cancelPair(Layout *s, MlirOperation op) {
  * the operands at that index (after broadcasting). */
 static bool isElementwise(MlirOperation op) {
   static const char *const kNames[] = {
-      "add",     "sub",         "mul",          "div",       "pow",
-      "neg",     "abs",         "sqrt",         "reciprocal", "exp",
-      "log",     "tanh",        "sigmoid",      "relu",      "leaky_relu",
-      "elu",     "hard_sigmoid", "clip",        "erf",       "floor",
-      "ceil",    "round",       "min",          "max",       "sign",
-      "selu",    "softplus",    "softsign",     "celu",      "hard_swish",
-      "mish",    "gelu",        "identity",     "cast",      NULL};
+      "add",  "sub",          "mul",      "div",        "pow",
+      "neg",  "abs",          "sqrt",     "reciprocal", "exp",
+      "log",  "tanh",         "sigmoid",  "relu",       "leaky_relu",
+      "elu",  "hard_sigmoid", "clip",     "erf",        "floor",
+      "ceil", "round",        "min",      "max",        "sign",
+      "selu", "softplus",     "softsign", "celu",       "hard_swish",
+      "mish", "gelu",         "identity", "cast",       NULL};
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   if (name.length < 7 || memcmp(name.data, "graph.", 6) != 0 ||
       mlirOperationGetNumResults(op) != 1 ||
@@ -321,8 +318,7 @@ static intptr_t sharedPerm(MlirOperation op, int64_t *perm) {
     }
     intptr_t r = readPerm(t, p);
     if (r < 0 || !isStatic(mlirValueGetType(v)) ||
-        !mlirShapedTypeHasStaticShape(rt) ||
-        mlirShapedTypeGetRank(rt) != r ||
+        !mlirShapedTypeHasStaticShape(rt) || mlirShapedTypeGetRank(rt) != r ||
         mlirShapedTypeGetRank(mlirValueGetType(v)) != r)
       return -1;
     for (intptr_t d = 0; d < r; ++d)
@@ -441,8 +437,8 @@ static void runLayout(MlirOperation root, MlirExternalPass pass,
     mlirExternalPassSignalFailure(pass);
     return;
   }
-  const char *negative = s.maxSpatial < 0   ? "max-spatial"
-                         : s.maxKernel < 0  ? "max-kernel"
+  const char *negative = s.maxSpatial < 0    ? "max-spatial"
+                         : s.maxKernel < 0   ? "max-kernel"
                          : s.minChannels < 0 ? "min-channels"
                                              : NULL;
   if (negative) {

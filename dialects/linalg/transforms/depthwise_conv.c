@@ -261,9 +261,9 @@ static const int64_t kEwInterchange[kEwLoops] = {kEwN, kEwC, kEwH, kEwW};
  * `size` holds the loop extents; `n`, `c`, `h`, `w` name the batch,
  * channel, row and column loops (any other loop gets register tiles of
  * one: the taps). */
-static void planTiles(intptr_t nLoops, const int64_t *size, int n, int c,
-                      int h, int w, bool inForall,
-                      const KilnPassOptionValue *opt, TilePlan *plan) {
+static void planTiles(intptr_t nLoops, const int64_t *size, int n, int c, int h,
+                      int w, bool inForall, const KilnPassOptionValue *opt,
+                      TilePlan *plan) {
   memset(plan, 0, sizeof(*plan));
   plan->nLoops = nLoops;
   int64_t extent[kNumLoops];
@@ -295,8 +295,7 @@ static void planDepthwise(const int64_t size[kNumLoops], bool inForall,
 }
 
 static void planElementwise(const int64_t size[kEwLoops], bool inForall,
-                            const KilnPassOptionValue *opt,
-                            TilePlan *plan) {
+                            const KilnPassOptionValue *opt, TilePlan *plan) {
   planTiles(kEwLoops, size, kEwN, kEwC, kEwH, kEwW, inForall, opt, plan);
   plan->interchange = kEwInterchange;
 }
@@ -372,17 +371,16 @@ static MlirOperation buildStridedSlice(MlirValue source, intptr_t rank,
   int64_t zeros[kNumLoops] = {0};
   int32_t segs[4] = {1, 0, 0, 0};
   MlirNamedAttribute attrs[4] = {
-      namedAttr(ctx, "operandSegmentSizes",
-                mlirDenseI32ArrayGet(ctx, 4, segs)),
+      namedAttr(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 4, segs)),
       namedAttr(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, zeros)),
       namedAttr(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, rank, sizes)),
       namedAttr(ctx, "static_strides",
                 mlirDenseI64ArrayGet(ctx, rank, strides))};
-  MlirType type = mlirRankedTensorTypeGet(
-      rank, sizes, mlirShapedTypeGetElementType(srcType),
-      mlirAttributeGetNull());
-  MlirOperationState state = mlirOperationStateGet(
-      str("tensor.extract_slice"), mlirLocationUnknownGet(ctx));
+  MlirType type = mlirRankedTensorTypeGet(rank, sizes,
+                                          mlirShapedTypeGetElementType(srcType),
+                                          mlirAttributeGetNull());
+  MlirOperationState state = mlirOperationStateGet(str("tensor.extract_slice"),
+                                                   mlirLocationUnknownGet(ctx));
   mlirOperationStateAddOperands(&state, 1, &source);
   mlirOperationStateAddResults(&state, 1, &type);
   mlirOperationStateAddAttributes(&state, 4, attrs);
@@ -399,9 +397,9 @@ static bool makeIdentityInput(MlirOperation generic) {
       mlirOperationGetAttributeByName(generic, str("indexing_maps"));
   bool projected = true;
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(maps); ++i)
-    projected = projected && mlirAffineMapIsProjectedPermutation(
-                                 mlirAffineMapAttrGetValue(
-                                     mlirArrayAttrGetElement(maps, i)));
+    projected = projected &&
+                mlirAffineMapIsProjectedPermutation(mlirAffineMapAttrGetValue(
+                    mlirArrayAttrGetElement(maps, i)));
   if (projected)
     return true; /* the producers' tiles, stride-1 conv tiles */
   if (mlirOperationGetNumOperands(generic) != 3)
@@ -413,8 +411,8 @@ static bool makeIdentityInput(MlirOperation generic) {
   MlirType outType = mlirValueGetType(mlirOperationGetOperand(generic, 2));
   intptr_t rank = mlirAffineMapGetNumResults(inMap);
   intptr_t nDims = mlirAffineMapGetNumDims(inMap);
-  if (!mlirAffineMapIsIdentity(outMap) || rank != nDims ||
-      rank > kNumLoops || !mlirTypeIsARankedTensor(outType))
+  if (!mlirAffineMapIsIdentity(outMap) || rank != nDims || rank > kNumLoops ||
+      !mlirTypeIsARankedTensor(outType))
     return false;
   int64_t sizes[kNumLoops], strides[kNumLoops];
   MlirAffineExpr dims[kNumLoops];
@@ -431,8 +429,8 @@ static bool makeIdentityInput(MlirOperation generic) {
   }
   if (!strided)
     return true;
-  MlirOperation slice = buildStridedSlice(
-      mlirOperationGetOperand(generic, 0), rank, sizes, strides);
+  MlirOperation slice = buildStridedSlice(mlirOperationGetOperand(generic, 0),
+                                          rank, sizes, strides);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(generic), generic,
                                       slice);
   mlirOperationSetOperand(generic, 0, mlirOperationGetResult(slice, 0));
@@ -509,8 +507,8 @@ static bool apply(Sequences *s, MlirOperation seq, MlirOperation payload) {
 }
 
 /* Tiles `op` (marked with kOpAttr) by `plan`; its tiles get kTileAttr. */
-static bool tileOne(MlirOperation func, MlirOperation op,
-                    const TilePlan *plan, Sequences *s) {
+static bool tileOne(MlirOperation func, MlirOperation op, const TilePlan *plan,
+                    Sequences *s) {
   mlirOperationSetDiscardableAttributeByName(
       op, str(kOpAttr), mlirUnitAttrGet(mlirOperationGetContext(op)));
   buildTileSequence(s->tile, s->tileEnd, plan);
@@ -553,8 +551,7 @@ static bool tileAll(MlirOperation func, const KilnOpList *convs,
 /* Tiles everything, then folds and vectorizes each register tile in its
  * innermost loop, and hoists the accumulators. */
 static bool tileAndVectorize(MlirOperation func, const KilnOpList *ops,
-                             const KilnPassOptionValue *options,
-                             Sequences *s) {
+                             const KilnPassOptionValue *options, Sequences *s) {
   bool ok = tileAll(func, ops, options, s);
   KilnOpList loops = {0};
   mlirOperationWalk(func, collectTileLoops, &loops, MlirWalkPreOrder);
