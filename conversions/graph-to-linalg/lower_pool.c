@@ -114,6 +114,48 @@ static void maxPoolBody(KilnBuilder *b, const MlirValue *args,
     yields[1] = kilnSelect(b, take, flatIndex(b, p), args[3]);
 }
 
+static void tapsMaxBody(KilnBuilder *b, const MlirValue *args,
+                        MlirValue *yields, void *userData) {
+  intptr_t taps = *(const intptr_t *)userData;
+  MlirValue m = args[0];
+  for (intptr_t t = 1; t < taps; ++t)
+    m = kilnArith2(b, "arith.maximumf", m, args[t]);
+  yields[0] = m;
+}
+
+/* Most taps of a max pool lowered as one elementwise max over them. */
+enum { kMaxPoolTaps = 25 };
+
+/* A 2-D max pool of the padded `x` as one elementwise generic over the
+ * output whose inputs are the KH * KW kernel taps, each a strided slice of
+ * x (a view, no copy): the CPU schedules vectorize it along the output
+ * rows, where linalg.pooling_nchw_max's window loops stay scalar. Same
+ * semantics as the named op (arith.maximumf: NaN propagates). Null when
+ * the pool does not fit (more taps, dynamic shapes). */
+static MlirValue maxPoolTaps(KilnBuilder *b, MlirValue padded,
+                             const KilnWindow *w, MlirType yType) {
+  if (w->n != 2 || !mlirShapedTypeHasStaticShape(mlirValueGetType(padded)) ||
+      !mlirShapedTypeHasStaticShape(yType) ||
+      w->kernel[0] * w->kernel[1] > kMaxPoolTaps)
+    return (MlirValue){NULL};
+  MlirValue taps[kMaxPoolTaps];
+  intptr_t n = 0;
+  int64_t sizes[4] = {kilnDim(padded, 0), kilnDim(padded, 1), w->out[0],
+                      w->out[1]};
+  int64_t strides[4] = {1, 1, w->strides[0], w->strides[1]};
+  for (int64_t i = 0; i < w->kernel[0]; ++i)
+    for (int64_t j = 0; j < w->kernel[1]; ++j) {
+      int64_t from[4] = {0, 0, i * w->dilations[0], j * w->dilations[1]};
+      taps[n++] = kilnExtractSlice(b, padded, from, sizes, strides);
+    }
+  MlirAttribute maps[kMaxPoolTaps + 1];
+  for (intptr_t t = 0; t <= n; ++t)
+    maps[t] = kilnMapIdentity(b->ctx, 4);
+  MlirValue out = kilnEmpty(b, yType);
+  return mlirOperationGetResult(
+      kilnGeneric(b, n, taps, 1, &out, maps, 4, "pppp", tapsMaxBody, &n), 0);
+}
+
 KilnLowerStatus kilnLowerMaxPool(KilnLowerOp *l) {
   KilnBuilder *b = &l->b;
   MlirValue x = kilnLowerOperand(l, 0);
@@ -134,8 +176,15 @@ KilnLowerStatus kilnLowerMaxPool(KilnLowerOp *l) {
                 e)
           : kilnConstLowest(b, e);
   MlirValue padded = kilnWindowPadInput(b, x, &w, lowest);
-  MlirValue init = kilnFilled(b, yType, lowest);
   bool withIndex = l->numResults > 1;
+  if (!withIndex && kilnTypeIsFloat(e)) {
+    MlirValue y = maxPoolTaps(b, padded, &w, yType);
+    if (!mlirValueIsNull(y)) {
+      l->results[0] = y;
+      return KILN_LOWER_OK;
+    }
+  }
+  MlirValue init = kilnFilled(b, yType, lowest);
   if (!withIndex && w.n <= 2 && !isUnsigned) {
     l->results[0] = strideAttrsPool(
         b, w.n == 1 ? "linalg.pooling_ncw_max" : "linalg.pooling_nchw_max",

@@ -62,7 +62,7 @@ enum { kNumSizeOptions = kOptContractions };
 /* Elements of one row per parallel task of an elementwise op, at most. */
 enum { kElementwiseTaskCols = 4096 };
 
-enum { kMaxLoops = 12, kMaxOperands = 8 };
+enum { kMaxLoops = 12, kMaxOperands = 32 };
 
 /* Rounds of accumulator hoisting: the register tile sits in a slice of a
  * slice (its unit dims dropped) of the loop's iter_arg; each round moves
