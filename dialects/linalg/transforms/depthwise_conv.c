@@ -126,15 +126,6 @@ static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
   return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
 }
 
-typedef struct TilePlan {
-  intptr_t nLoops;
-  int64_t threads[kNumLoops]; /* forall tile sizes; 0 = not tiled */
-  int64_t regs[kNumLoops];    /* scf.for tile sizes; 0 = not tiled */
-  bool peel[kNumLoops];
-  const int64_t *interchange; /* register loops, outermost first */
-  bool useForall;
-} TilePlan;
-
 static bool isStaticFloatTensor(MlirType t, MlirType elem) {
   return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t) &&
          mlirTypeEqual(mlirShapedTypeGetElementType(t), elem);
@@ -241,14 +232,6 @@ static void markProducers(MlirOperation conv) {
     mlirOperationSetDiscardableAttributeByName(fill, str(kEwAttr), unit);
 }
 
-static bool hasForallAncestor(MlirOperation op) {
-  for (MlirOperation p = mlirOperationGetParentOperation(op);
-       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
-    if (kilnOpNameStartsWith(p, "scf.forall"))
-      return true;
-  return false;
-}
-
 static int64_t minI64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* Register loops outermost first: channels, rows, columns, taps. */
@@ -263,7 +246,7 @@ static const int64_t kEwInterchange[kEwLoops] = {kEwN, kEwC, kEwH, kEwW};
  * one: the taps). */
 static void planTiles(intptr_t nLoops, const int64_t *size, int n, int c, int h,
                       int w, bool inForall, const KilnPassOptionValue *opt,
-                      TilePlan *plan) {
+                      KilnTilePlan *plan) {
   memset(plan, 0, sizeof(*plan));
   plan->nLoops = nLoops;
   int64_t extent[kNumLoops];
@@ -272,7 +255,6 @@ static void planTiles(intptr_t nLoops, const int64_t *size, int n, int c, int h,
     plan->threads[n] = size[n] > 1 ? 1 : 0;
     plan->threads[c] =
         size[c] > opt[kOptThreadChannels].i ? opt[kOptThreadChannels].i : 0;
-    plan->useForall = plan->threads[n] || plan->threads[c];
     for (intptr_t d = 0; d < nLoops; ++d)
       if (plan->threads[d])
         extent[d] = plan->threads[d];
@@ -289,13 +271,14 @@ static void planTiles(intptr_t nLoops, const int64_t *size, int n, int c, int h,
 }
 
 static void planDepthwise(const int64_t size[kNumLoops], bool inForall,
-                          const KilnPassOptionValue *opt, TilePlan *plan) {
+                          const KilnPassOptionValue *opt, KilnTilePlan *plan) {
   planTiles(kNumLoops, size, kN, kC, kOH, kOW, inForall, opt, plan);
   plan->interchange = kInterchange;
 }
 
 static void planElementwise(const int64_t size[kEwLoops], bool inForall,
-                            const KilnPassOptionValue *opt, TilePlan *plan) {
+                            const KilnPassOptionValue *opt,
+                            KilnTilePlan *plan) {
   planTiles(kEwLoops, size, kEwN, kEwC, kEwH, kEwW, inForall, opt, plan);
   plan->interchange = kEwInterchange;
 }
@@ -304,44 +287,10 @@ static void planElementwise(const int64_t size[kEwLoops], bool inForall,
  * peeling for `plan`, then a canonicalization so the peeled tiles get
  * static shapes. The sequence's root is the function. */
 static void buildTileSequence(MlirOperation seq, MlirOperation end,
-                              const TilePlan *plan) {
-  MlirContext ctx = mlirOperationGetContext(seq);
+                              const KilnTilePlan *plan) {
   MlirValue root = kilnScheduleGetRoot(seq);
-  MlirValue target = kilnScheduleInsertMatchAttr(end, root, kOpAttr);
-  if (plan->useForall) {
-    int32_t segs[5] = {1, 0, 0, 0, 0};
-    MlirNamedAttribute attrs[2] = {
-        namedAttr(ctx, "operandSegmentSizes",
-                  mlirDenseI32ArrayGet(ctx, 5, segs)),
-        namedAttr(ctx, "static_tile_sizes",
-                  mlirDenseI64ArrayGet(ctx, plan->nLoops, plan->threads))};
-    target = mlirOperationGetResult(
-        kilnScheduleInsert(end, "transform.structured.tile_using_forall", 1,
-                           &target, 2, (MlirType){NULL}, 2, attrs),
-        0);
-  }
-  intptr_t nLoops = 0, n = plan->nLoops;
-  int64_t loopDim[kNumLoops];
-  for (intptr_t i = 0; i < n; ++i)
-    if (plan->regs[plan->interchange[i]])
-      loopDim[nLoops++] = plan->interchange[i];
-  if (nLoops) {
-    int scalable[kNumLoops] = {0};
-    MlirNamedAttribute attrs[3] = {
-        namedAttr(ctx, "static_sizes",
-                  mlirDenseI64ArrayGet(ctx, n, plan->regs)),
-        namedAttr(ctx, "scalable_sizes",
-                  mlirDenseBoolArrayGet(ctx, n, scalable)),
-        namedAttr(ctx, "interchange",
-                  mlirDenseI64ArrayGet(ctx, n, plan->interchange))};
-    MlirOperation tile =
-        kilnScheduleInsert(end, "transform.structured.tile_using_for", 1,
-                           &target, 1 + nLoops, (MlirType){NULL}, 3, attrs);
-    /* Innermost first, so every remainder tile is static too. */
-    for (intptr_t i = nLoops - 1; i >= 0; --i)
-      if (plan->peel[loopDim[i]])
-        kilnScheduleInsertPeel(end, mlirOperationGetResult(tile, 1 + i));
-  }
+  kilnScheduleInsertTiling(end, kilnScheduleInsertMatchAttr(end, root, kOpAttr),
+                           plan);
   kilnScheduleInsertCanonicalize(end, root);
 }
 
@@ -465,24 +414,6 @@ static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
-static MlirWalkResult markTiles(MlirOperation op, void *userData) {
-  (void)userData;
-  if (mlirOperationRemoveDiscardableAttributeByName(op, str(kOpAttr)))
-    mlirOperationSetDiscardableAttributeByName(
-        op, str(kTileAttr), mlirUnitAttrGet(mlirOperationGetContext(op)));
-  return MlirWalkResultAdvance;
-}
-
-static MlirWalkResult collectTileLoops(MlirOperation op, void *userData) {
-  if (!mlirOperationRemoveDiscardableAttributeByName(op, str(kTileAttr)))
-    return MlirWalkResultAdvance;
-  MlirOperation loop = mlirOperationGetParentOperation(op);
-  if (kilnOpNameStartsWith(loop, "scf.for") &&
-      !kilnOpListContains(userData, loop))
-    kilnOpListPush(userData, loop);
-  return MlirWalkResultAdvance;
-}
-
 typedef struct Sequences {
   KilnSchedule schedule;
   MlirOperation tile, tileEnd, fold, vectorize, hoist;
@@ -507,14 +438,14 @@ static bool apply(Sequences *s, MlirOperation seq, MlirOperation payload) {
 }
 
 /* Tiles `op` (marked with kOpAttr) by `plan`; its tiles get kTileAttr. */
-static bool tileOne(MlirOperation func, MlirOperation op, const TilePlan *plan,
-                    Sequences *s) {
+static bool tileOne(MlirOperation func, MlirOperation op,
+                    const KilnTilePlan *plan, Sequences *s) {
   mlirOperationSetDiscardableAttributeByName(
       op, str(kOpAttr), mlirUnitAttrGet(mlirOperationGetContext(op)));
   buildTileSequence(s->tile, s->tileEnd, plan);
   bool ok = apply(s, s->tile, func);
   kilnScheduleClearBefore(s->tile, s->tileEnd);
-  mlirOperationWalk(func, markTiles, NULL, MlirWalkPreOrder);
+  kilnScheduleRetag(func, kOpAttr, kTileAttr);
   return ok;
 }
 
@@ -528,20 +459,20 @@ static bool tileAll(MlirOperation func, const KilnOpList *convs,
   bool ok = true;
   for (size_t i = 0; ok && i < producers.len; ++i) {
     int64_t size[kEwLoops];
-    TilePlan plan;
+    KilnTilePlan plan;
     MlirOperation op = producers.data[i];
     if (!readElementwise(op, size))
       continue;
-    planElementwise(size, hasForallAncestor(op), options, &plan);
+    planElementwise(size, kilnHasForallAncestor(op), options, &plan);
     ok = tileOne(func, op, &plan, s);
   }
   kilnOpListDestroy(&producers);
   for (size_t i = 0; ok && i < convs->len; ++i) {
     int64_t size[kNumLoops];
-    TilePlan plan;
+    KilnTilePlan plan;
     MlirOperation op = convs->data[i];
     readSizes(op, size);
-    planDepthwise(size, hasForallAncestor(op), options, &plan);
+    planDepthwise(size, kilnHasForallAncestor(op), options, &plan);
     kilnMarkContract(op);
     ok = tileOne(func, op, &plan, s);
   }
@@ -554,7 +485,7 @@ static bool tileAndVectorize(MlirOperation func, const KilnOpList *ops,
                              const KilnPassOptionValue *options, Sequences *s) {
   bool ok = tileAll(func, ops, options, s);
   KilnOpList loops = {0};
-  mlirOperationWalk(func, collectTileLoops, &loops, MlirWalkPreOrder);
+  kilnScheduleCollectTileLoops(func, kTileAttr, &loops);
   for (size_t i = 0; ok && i < loops.len; ++i) {
     ok = apply(s, s->fold, loops.data[i]);
     bool vectorizable = true;

@@ -168,6 +168,98 @@ void kilnScheduleInsertPeel(MlirOperation end, MlirValue loop) {
                      (MlirType){NULL}, 2, attrs);
 }
 
+void kilnScheduleInsertTiling(MlirOperation end, MlirValue target,
+                              const KilnTilePlan *plan) {
+  MlirContext ctx = mlirOperationGetContext(end);
+  intptr_t n = plan->nLoops;
+  bool forall = false;
+  for (intptr_t d = 0; d < n; ++d)
+    forall = forall || plan->threads[d];
+  if (forall) {
+    int32_t segs[5] = {1, 0, 0, 0, 0};
+    MlirNamedAttribute attrs[2] = {
+        namedAttr(ctx, "operandSegmentSizes",
+                  mlirDenseI32ArrayGet(ctx, 5, segs)),
+        namedAttr(ctx, "static_tile_sizes",
+                  mlirDenseI64ArrayGet(ctx, n, plan->threads))};
+    target = mlirOperationGetResult(
+        kilnScheduleInsert(end, "transform.structured.tile_using_forall", 1,
+                           &target, 2, (MlirType){NULL}, 2, attrs),
+        0);
+  }
+  /* The tiled loops in nesting order: tile_using_for returns them so. */
+  intptr_t nLoops = 0;
+  int64_t loopDim[KILN_TILE_MAX_LOOPS];
+  for (intptr_t i = 0; i < n; ++i) {
+    int64_t d = plan->interchange ? plan->interchange[i] : i;
+    if (plan->regs[d])
+      loopDim[nLoops++] = d;
+  }
+  if (!nLoops)
+    return;
+  int scalable[KILN_TILE_MAX_LOOPS] = {0};
+  MlirNamedAttribute attrs[3] = {
+      namedAttr(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, n, plan->regs)),
+      namedAttr(ctx, "scalable_sizes", mlirDenseBoolArrayGet(ctx, n, scalable)),
+      plan->interchange
+          ? namedAttr(ctx, "interchange",
+                      mlirDenseI64ArrayGet(ctx, n, plan->interchange))
+          : (MlirNamedAttribute){0}};
+  MlirOperation tile = kilnScheduleInsert(
+      end, "transform.structured.tile_using_for", 1, &target, 1 + nLoops,
+      (MlirType){NULL}, plan->interchange ? 3 : 2, attrs);
+  for (intptr_t i = nLoops - 1; i >= 0; --i)
+    if (plan->peel[loopDim[i]])
+      kilnScheduleInsertPeel(end, mlirOperationGetResult(tile, 1 + i));
+}
+
+typedef struct Retag {
+  const char *from, *to;
+} Retag;
+
+static MlirWalkResult retag(MlirOperation op, void *userData) {
+  const Retag *r = userData;
+  if (mlirOperationRemoveDiscardableAttributeByName(op, str(r->from)))
+    mlirOperationSetDiscardableAttributeByName(
+        op, str(r->to), mlirUnitAttrGet(mlirOperationGetContext(op)));
+  return MlirWalkResultAdvance;
+}
+
+void kilnScheduleRetag(MlirOperation root, const char *from, const char *to) {
+  Retag r = {from, to};
+  mlirOperationWalk(root, retag, &r, MlirWalkPreOrder);
+}
+
+typedef struct TileLoops {
+  const char *attr;
+  KilnOpList *loops;
+} TileLoops;
+
+static MlirWalkResult collectTileLoop(MlirOperation op, void *userData) {
+  TileLoops *t = userData;
+  if (!mlirOperationRemoveDiscardableAttributeByName(op, str(t->attr)))
+    return MlirWalkResultAdvance;
+  MlirOperation loop = mlirOperationGetParentOperation(op);
+  if (kilnOpNameStartsWith(loop, "scf.for") &&
+      !kilnOpListContains(t->loops, loop))
+    kilnOpListPush(t->loops, loop);
+  return MlirWalkResultAdvance;
+}
+
+void kilnScheduleCollectTileLoops(MlirOperation root, const char *attr,
+                                  KilnOpList *loops) {
+  TileLoops t = {attr, loops};
+  mlirOperationWalk(root, collectTileLoop, &t, MlirWalkPreOrder);
+}
+
+bool kilnHasForallAncestor(MlirOperation op) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op);
+       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+    if (kilnOpNameStartsWith(p, "scf.forall"))
+      return true;
+  return false;
+}
+
 void kilnMarkContract(MlirOperation op) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirAttribute contract =

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dialects/common/op_list.h"
 #include "mlir-c/IR.h"
 
 typedef struct KilnSchedule {
@@ -55,6 +56,40 @@ MlirValue kilnScheduleInsertMatchAttr(MlirOperation end, MlirValue root,
 /// Inserts before `end` a transform.loop.peel (remainder last) of `loop`, a
 /// handle to an scf.for; a loop its step divides is left as it is.
 void kilnScheduleInsertPeel(MlirOperation end, MlirValue loop);
+
+/// The most loops a tiled op may have.
+enum { KILN_TILE_MAX_LOOPS = 12 };
+
+/// How one structured op is tiled, per loop of the op: sizes of the thread
+/// level (scf.forall; 0 = not tiled), of the register level (scf.for; 0 =
+/// not tiled), and whether a register loop needs a peeled remainder.
+typedef struct KilnTilePlan {
+  intptr_t nLoops;
+  int64_t threads[KILN_TILE_MAX_LOOPS];
+  int64_t regs[KILN_TILE_MAX_LOOPS];
+  bool peel[KILN_TILE_MAX_LOOPS];
+  /// Order of the register loops, outermost first; NULL: the op's order.
+  const int64_t *interchange;
+} KilnTilePlan;
+
+/// Inserts before `end` the tiling of the op(s) `target` by `plan`:
+/// tile_using_forall when any thread size is set, then tile_using_for, then
+/// the peeling of the loops that need it, innermost first (peeling an outer
+/// loop then clones the inner loops already split, so every remainder tile
+/// is static too, once canonicalized).
+void kilnScheduleInsertTiling(MlirOperation end, MlirValue target,
+                              const KilnTilePlan *plan);
+
+/// Moves the unit attribute `from` of every op under `root` to `to` (the op
+/// just tiled carries `from`; its tiles, cloned with it, then carry `to`).
+void kilnScheduleRetag(MlirOperation root, const char *from, const char *to);
+/// Removes the unit attribute `attr` from the ops under `root` and appends
+/// to `loops`, once each, the scf.for loop directly around each of them:
+/// the innermost loop of each register tile.
+void kilnScheduleCollectTileLoops(MlirOperation root, const char *attr,
+                                  KilnOpList *loops);
+/// Whether `op` is nested in an scf.forall (it then gets no thread level).
+bool kilnHasForallAncestor(MlirOperation op);
 
 /// Marks the multiplies and adds of a structured op's body contractible, so
 /// LLVM fuses them into FMAs once vectorized: each output element then

@@ -62,7 +62,7 @@ enum { kNumSizeOptions = kOptContractions };
 /* Elements of one row per parallel task of an elementwise op, at most. */
 enum { kElementwiseTaskCols = 4096 };
 
-enum { kMaxLoops = 12, kMaxOperands = 32 };
+enum { kMaxLoops = KILN_TILE_MAX_LOOPS, kMaxOperands = 32 };
 
 /* Rounds of accumulator hoisting: the register tile sits in a slice of a
  * slice (its unit dims dropped) of the loop's iter_arg; each round moves
@@ -312,14 +312,6 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
   return true;
 }
 
-static bool hasForallAncestor(MlirOperation op) {
-  for (MlirOperation p = mlirOperationGetParentOperation(op);
-       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
-    if (kilnOpNameStartsWith(p, "scf.forall"))
-      return true;
-  return false;
-}
-
 /* The largest divisor of `n` not above `cap`. */
 static int64_t divisorAtMost(int64_t n, int64_t cap) {
   if (n <= cap)
@@ -330,16 +322,10 @@ static int64_t divisorAtMost(int64_t n, int64_t cap) {
   return 1;
 }
 
-typedef struct TilePlan {
-  int64_t threads[kMaxLoops]; /* forall tile sizes; 0 = not tiled */
-  int64_t regs[kMaxLoops];    /* scf.for tile sizes; 0 = not tiled */
-  bool peel[kMaxLoops];       /* the register loop needs a remainder */
-  bool useForall;
-} TilePlan;
-
 /* Tile sizes for an op with a reduction (see the file comment). */
 static void planContraction(const LoopNest *nest, bool inForall,
-                            const KilnPassOptionValue *opt, TilePlan *plan) {
+                            const KilnPassOptionValue *opt,
+                            KilnTilePlan *plan) {
   intptr_t vec = nest->outLoop[nest->outRank - 1];
   intptr_t row = nest->outRank >= 2 ? nest->outLoop[nest->outRank - 2] : -1;
   int64_t extent[kMaxLoops];
@@ -382,7 +368,8 @@ static void planContraction(const LoopNest *nest, bool inForall,
 /* Tile sizes for an elementwise op: one task per row (blocks of long
  * rows), one vector per register tile along the innermost output dim. */
 static void planElementwise(const LoopNest *nest, bool inForall,
-                            const KilnPassOptionValue *opt, TilePlan *plan) {
+                            const KilnPassOptionValue *opt,
+                            KilnTilePlan *plan) {
   intptr_t vec = nest->outLoop[nest->outRank - 1];
   int64_t v = opt[kOptVectorSize].i;
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
@@ -404,8 +391,9 @@ static void planElementwise(const LoopNest *nest, bool inForall,
 /* Chooses the tile sizes of `nest` (see the file comment); false when the
  * op is not worth tiling or not of a kind the options select. */
 static bool planTiles(const LoopNest *nest, bool inForall,
-                      const KilnPassOptionValue *opt, TilePlan *plan) {
+                      const KilnPassOptionValue *opt, KilnTilePlan *plan) {
   memset(plan, 0, sizeof(*plan));
+  plan->nLoops = nest->nLoops;
   bool anyReduction = false;
   int64_t work = 1;
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
@@ -428,66 +416,27 @@ static bool planTiles(const LoopNest *nest, bool inForall,
   }
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
     int64_t e = plan->threads[d] ? plan->threads[d] : nest->size[d];
-    plan->useForall = plan->useForall || plan->threads[d];
     plan->peel[d] = plan->regs[d] && e % plan->regs[d] != 0;
   }
   return true;
 }
 
-static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
-                                    MlirAttribute attr) {
-  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
-}
-
 /* Inserts into the @kiln_tile sequence, before `end` (its yield), the
- * tiling and peeling for `plan`. The sequence's root is the function. The
- * peeled tiles get static shapes from one canonicalization once every op
- * is tiled (@kiln_canonicalize): one per op cost seconds on ResNet-18. */
+ * tiling and peeling for `plan` of the op marked kOpAttr. The sequence's
+ * root is the function. The peeled tiles get static shapes from one
+ * canonicalization once every op is tiled (@kiln_canonicalize): one per op
+ * cost seconds on ResNet-18. */
 static void buildTileSequence(MlirOperation seq, MlirOperation end,
-                              const LoopNest *nest, const TilePlan *plan) {
-  MlirContext ctx = mlirOperationGetContext(seq);
-  MlirValue root = kilnScheduleGetRoot(seq);
-  MlirValue target = kilnScheduleInsertMatchAttr(end, root, kOpAttr);
-  intptr_t n = nest->nLoops;
-  if (plan->useForall) {
-    int32_t segs[5] = {1, 0, 0, 0, 0};
-    MlirNamedAttribute attrs[2] = {
-        namedAttr(ctx, "operandSegmentSizes",
-                  mlirDenseI32ArrayGet(ctx, 5, segs)),
-        namedAttr(ctx, "static_tile_sizes",
-                  mlirDenseI64ArrayGet(ctx, n, plan->threads))};
-    target = mlirOperationGetResult(
-        kilnScheduleInsert(end, "transform.structured.tile_using_forall", 1,
-                           &target, 2, (MlirType){NULL}, 2, attrs),
-        0);
-  }
-  intptr_t nLoops = 0;
-  intptr_t loopDim[kMaxLoops];
-  for (intptr_t d = 0; d < n; ++d)
-    if (plan->regs[d])
-      loopDim[nLoops++] = d;
-  if (nLoops) {
-    int scalable[kMaxLoops] = {0};
-    MlirNamedAttribute attrs[2] = {
-        namedAttr(ctx, "static_sizes",
-                  mlirDenseI64ArrayGet(ctx, n, plan->regs)),
-        namedAttr(ctx, "scalable_sizes",
-                  mlirDenseBoolArrayGet(ctx, n, scalable))};
-    MlirOperation tile =
-        kilnScheduleInsert(end, "transform.structured.tile_using_for", 1,
-                           &target, 1 + nLoops, (MlirType){NULL}, 2, attrs);
-    /* Peel innermost first: peeling an outer loop then clones the inner
-     * loops already split, so every remainder tile is static too. */
-    for (intptr_t i = nLoops - 1; i >= 0; --i)
-      if (plan->peel[loopDim[i]])
-        kilnScheduleInsertPeel(end, mlirOperationGetResult(tile, 1 + i));
-  }
+                              const KilnTilePlan *plan) {
+  MlirValue target =
+      kilnScheduleInsertMatchAttr(end, kilnScheduleGetRoot(seq), kOpAttr);
+  kilnScheduleInsertTiling(end, target, plan);
 }
 
 typedef struct Candidate {
   MlirOperation op;
   LoopNest nest;
-  TilePlan plan;
+  KilnTilePlan plan;
 } Candidate;
 
 typedef struct CollectState {
@@ -502,7 +451,7 @@ static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
     return MlirWalkResultAdvance;
   Candidate c = {.op = op};
   if (!readLoopNest(op, &c.nest) || !bodyIsVectorizable(op) ||
-      !planTiles(&c.nest, hasForallAncestor(op), s->options, &c.plan))
+      !planTiles(&c.nest, kilnHasForallAncestor(op), s->options, &c.plan))
     return MlirWalkResultSkip;
   if (s->len == s->cap) {
     size_t cap = s->cap ? 2 * s->cap : 16;
@@ -514,22 +463,6 @@ static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
   }
   s->items[s->len++] = c;
   return MlirWalkResultSkip;
-}
-
-/* Moves the kOpAttr marker of the op just tiled to kTileAttr on each of
- * its tiles. */
-static MlirWalkResult markTiles(MlirOperation op, void *userData) {
-  (void)userData;
-  if (mlirOperationRemoveDiscardableAttributeByName(op, str(kOpAttr)))
-    mlirOperationSetDiscardableAttributeByName(
-        op, str(kTileAttr), mlirUnitAttrGet(mlirOperationGetContext(op)));
-  return MlirWalkResultAdvance;
-}
-
-static MlirWalkResult collectTiles(MlirOperation op, void *userData) {
-  if (mlirOperationRemoveDiscardableAttributeByName(op, str(kTileAttr)))
-    kilnOpListPush(userData, op);
-  return MlirWalkResultAdvance;
 }
 
 /* The string attribute `name` of the module around `op`, or "" . */
@@ -638,29 +571,21 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
     Candidate *c = &s.items[i];
     kilnMarkContract(c->op);
     mlirOperationSetDiscardableAttributeByName(c->op, str(kOpAttr), unit);
-    buildTileSequence(tileSeq, tileEnd, &c->nest, &c->plan);
+    buildTileSequence(tileSeq, tileEnd, &c->plan);
     ok =
         mlirLogicalResultIsSuccess(kilnScheduleApply(&schedule, tileSeq, func));
     kilnScheduleClearBefore(tileSeq, tileEnd);
-    mlirOperationWalk(func, markTiles, NULL, MlirWalkPreOrder);
+    kilnScheduleRetag(func, kOpAttr, kTileAttr);
   }
   if (ok)
     ok = mlirLogicalResultIsSuccess(
         kilnScheduleApply(&schedule, canonicalizeSeq, func));
   /* Vectorize each register tile within its innermost loop. */
-  KilnOpList tiles = {0}, loops = {0};
-  mlirOperationWalk(func, collectTiles, &tiles, MlirWalkPreOrder);
-  for (size_t i = 0; i < tiles.len; ++i) {
-    MlirOperation tile = tiles.data[i];
-    MlirOperation loop = mlirOperationGetParentOperation(tile);
-    if (kilnOpNameStartsWith(loop, "scf.for") &&
-        !kilnOpListContains(&loops, loop))
-      kilnOpListPush(&loops, loop);
-  }
+  KilnOpList loops = {0};
+  kilnScheduleCollectTileLoops(func, kTileAttr, &loops);
   for (size_t i = 0; ok && i < loops.len; ++i)
     ok = mlirLogicalResultIsSuccess(
         kilnScheduleApply(&schedule, vectorizeSeq, loops.data[i]));
-  kilnOpListDestroy(&tiles);
   kilnOpListDestroy(&loops);
   for (int round = 0; ok && round < kHoistRounds; ++round)
     ok = mlirLogicalResultIsSuccess(
