@@ -109,6 +109,53 @@ static MlirValue genericConv(KilnBuilder *b, MlirValue x, MlirValue w,
  * 3x3 over 512 channels at 56 x 56 would need 57 MB) stay direct. */
 enum { kMaxIm2colElements = 16 << 20 };
 
+/* The window tensor of an im2col conv: the padded `x` (N x C x H x W, or
+ * N x H x W x C when `last`) copied tap by tap into N x C x KH x KW x OH x
+ * OW (N x OH x OW x KH x KW x C), each kernel tap a strided slice of x; x
+ * itself for a 1x1 conv with unit strides (its window matrix already). */
+static MlirValue windowTensor(KilnBuilder *b, MlirValue x,
+                              const KilnWindow *win, int64_t kh, int64_t kw,
+                              bool last) {
+  intptr_t hDim = last ? 1 : 2, cDim = last ? 3 : 1;
+  int64_t n = kilnDim(x, 0), c = kilnDim(x, cDim);
+  int64_t oh = win->out[0], ow = win->out[1];
+  if (kh == 1 && kw == 1 && win->strides[0] == 1 && win->strides[1] == 1 &&
+      kilnDim(x, hDim) == oh && kilnDim(x, hDim + 1) == ow)
+    return x;
+  /* Slices of x: all of N and C, OH x OW strided positions. */
+  int64_t sizes[4], strides[4] = {1, 1, 1, 1};
+  sizes[0] = n;
+  sizes[cDim] = c;
+  sizes[hDim] = oh;
+  sizes[hDim + 1] = ow;
+  strides[hDim] = win->strides[0];
+  strides[hDim + 1] = win->strides[1];
+  /* Their places in col: the tap dims (kh, kw) next to the channel dim. */
+  intptr_t tapDim = last ? 3 : 2;
+  int64_t cs[6], tapSizes[6], ones[6] = {1, 1, 1, 1, 1, 1};
+  int64_t order[6] = {n, c, kh, kw, oh, ow};
+  if (last) {
+    int64_t nhwc[6] = {n, oh, ow, kh, kw, c};
+    memcpy(order, nhwc, sizeof(order));
+  }
+  memcpy(cs, order, sizeof(cs));
+  memcpy(tapSizes, order, sizeof(tapSizes));
+  tapSizes[tapDim] = tapSizes[tapDim + 1] = 1;
+  MlirValue col = kilnEmpty(b, kilnTensorType(6, cs, kilnElementType(x)));
+  for (int64_t i = 0; i < kh; ++i) {
+    for (int64_t j = 0; j < kw; ++j) {
+      int64_t from[4] = {0, 0, 0, 0}, to[6] = {0, 0, 0, 0, 0, 0};
+      from[hDim] = i * win->dilations[0];
+      from[hDim + 1] = j * win->dilations[1];
+      to[tapDim] = i;
+      to[tapDim + 1] = j;
+      MlirValue tap = kilnExtractSlice(b, x, from, sizes, strides);
+      col = kilnInsertSliceSized(b, tap, col, to, tapSizes, ones);
+    }
+  }
+  return col;
+}
+
 /* The 2-D conv of the padded `x` (N x C x H x W) by `w` (M x C x KH x KW)
  * as a contraction over k = (c, kh, kw): with the window matrix
  * col[n] (C*KH*KW x OH*OW), y[n] = w (M x C*KH*KW) * col[n]. col is built
@@ -125,25 +172,7 @@ static MlirValue im2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
   int64_t k = c * kh * kw, p = oh * ow;
   if (n * k * p > kMaxIm2colElements)
     return (MlirValue){NULL};
-  bool direct = kh == 1 && kw == 1 && win->strides[0] == 1 &&
-                win->strides[1] == 1 && kilnDim(x, 2) == oh &&
-                kilnDim(x, 3) == ow;
-  MlirValue col = x;
-  if (!direct) {
-    int64_t cs[6] = {n, c, kh, kw, oh, ow};
-    col = kilnEmpty(b, kilnTensorType(6, cs, e));
-    for (int64_t i = 0; i < kh; ++i) {
-      for (int64_t j = 0; j < kw; ++j) {
-        int64_t from[4] = {0, 0, i * win->dilations[0], j * win->dilations[1]};
-        int64_t sizes[4] = {n, c, oh, ow};
-        int64_t strides[4] = {1, 1, win->strides[0], win->strides[1]};
-        MlirValue tap = kilnExtractSlice(b, x, from, sizes, strides);
-        int64_t to[6] = {0, 0, i, j, 0, 0}, tapSizes[6] = {n, c, 1, 1, oh, ow};
-        int64_t ones[6] = {1, 1, 1, 1, 1, 1};
-        col = kilnInsertSliceSized(b, tap, col, to, tapSizes, ones);
-      }
-    }
-  }
+  MlirValue col = windowTensor(b, x, win, kh, kw, false);
   int64_t colShape[3] = {n, k, p}, wShape[2] = {m, k}, yShape[3] = {n, m, p};
   MlirValue in[2] = {kilnReshape(b, w, kilnTensorType(2, wShape, e)),
                      kilnReshape(b, col, kilnTensorType(3, colShape, e))};
@@ -246,25 +275,7 @@ static MlirValue im2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
   int64_t k = c * kh * kw, p = oh * ow;
   if (n * k * p > kMaxIm2colElements)
     return (MlirValue){NULL};
-  bool direct = kh == 1 && kw == 1 && win->strides[0] == 1 &&
-                win->strides[1] == 1 && kilnDim(x, 1) == oh &&
-                kilnDim(x, 2) == ow;
-  MlirValue col = x;
-  if (!direct) {
-    int64_t cs[6] = {n, oh, ow, kh, kw, c};
-    col = kilnEmpty(b, kilnTensorType(6, cs, e));
-    for (int64_t i = 0; i < kh; ++i) {
-      for (int64_t j = 0; j < kw; ++j) {
-        int64_t from[4] = {0, i * win->dilations[0], j * win->dilations[1], 0};
-        int64_t sizes[4] = {n, oh, ow, c};
-        int64_t strides[4] = {1, win->strides[0], win->strides[1], 1};
-        MlirValue tap = kilnExtractSlice(b, x, from, sizes, strides);
-        int64_t to[6] = {0, 0, 0, i, j, 0}, tapSizes[6] = {n, oh, ow, 1, 1, c};
-        int64_t ones[6] = {1, 1, 1, 1, 1, 1};
-        col = kilnInsertSliceSized(b, tap, col, to, tapSizes, ones);
-      }
-    }
-  }
+  MlirValue col = windowTensor(b, x, win, kh, kw, true);
   int64_t colShape[3] = {n, p, k}, wShape[2] = {k, m}, yShape[3] = {n, p, m};
   MlirValue in[2] = {kilnReshape(b, col, kilnTensorType(3, colShape, e)),
                      kilnReshape(b, w, kilnTensorType(2, wShape, e))};

@@ -30,6 +30,7 @@
 #include "dialects/common/op_list.h"
 #include "dialects/graph/transforms/dce.h"
 #include "dialects/graph/transforms/fold_tensor.h"
+#include "dialects/graph/transforms/simplify.h"
 #include "kiln/graph_builder.h"
 #include "kiln/graph_tensor.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -60,21 +61,6 @@ static const int64_t kToLast[4] = {0, 2, 3, 1}, kToFirst[4] = {0, 3, 1, 2},
 
 static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
-}
-
-static bool isOp(MlirOperation op, const char *name) {
-  return kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(op)), name);
-}
-
-static MlirOperation defOf(MlirValue v, const char *name) {
-  if (!mlirValueIsAOpResult(v))
-    return (MlirOperation){NULL};
-  MlirOperation op = mlirOpResultGetOwner(v);
-  return isOp(op, name) ? op : (MlirOperation){NULL};
-}
-
-static bool isStatic(MlirType t) {
-  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
 }
 
 static int64_t dimOf(MlirValue v, intptr_t i) {
@@ -120,7 +106,7 @@ static int64_t groupOf(MlirOperation conv) {
  * shapes, channels-first, one group (an NHWC im2col contraction) or
  * depthwise (per-tap updates vectorized over channels). */
 static bool isCandidate(const Layout *s, MlirOperation conv) {
-  if (!isOp(conv, "graph.conv") || mlirOperationGetNumResults(conv) != 1)
+  if (!kilnSimplifyIsOp(conv, "conv") || mlirOperationGetNumResults(conv) != 1)
     return false;
   MlirAttribute layout = mlirOperationGetAttributeByName(conv, str("layout"));
   if (!mlirAttributeIsNull(layout) &&
@@ -130,8 +116,9 @@ static bool isCandidate(const Layout *s, MlirOperation conv) {
   MlirType x = mlirValueGetType(mlirOperationGetOperand(conv, 0));
   MlirType w = mlirValueGetType(mlirOperationGetOperand(conv, 1));
   MlirType y = mlirValueGetType(mlirOperationGetResult(conv, 0));
-  if (!isStatic(x) || !isStatic(w) || !isStatic(y) ||
-      mlirShapedTypeGetRank(x) != 4 || mlirShapedTypeGetRank(w) != 4 ||
+  if (!kilnSimplifyIsStatic(x) || !kilnSimplifyIsStatic(w) ||
+      !kilnSimplifyIsStatic(y) || mlirShapedTypeGetRank(x) != 4 ||
+      mlirShapedTypeGetRank(w) != 4 ||
       !mlirTypeIsAFloat(mlirShapedTypeGetElementType(x)))
     return false;
   int64_t group = groupOf(conv);
@@ -223,23 +210,12 @@ static bool switchConv(Layout *s, MlirOperation conv) {
 /* ---- 2. and 3. moving and cancelling transposes ---------------------------
  */
 
-/* Reads a graph.transpose's perm (rank <= 16); -1 when it has none or an
- * unusual one. */
+/* Reads a graph.transpose's perm (rank <= 16); -1 when it has none (this
+ * pass leaves perm-less transposes alone) or an unusual one. */
 static intptr_t readPerm(MlirOperation t, int64_t *p) {
-  MlirType in = mlirValueGetType(mlirOperationGetOperand(t, 0));
-  MlirAttribute a = mlirOperationGetAttributeByName(t, str("perm"));
-  if (!mlirTypeIsARankedTensor(in) || mlirAttributeIsNull(a) ||
-      !mlirAttributeIsADenseI64Array(a))
+  if (mlirAttributeIsNull(mlirOperationGetAttributeByName(t, str("perm"))))
     return -1;
-  intptr_t rank = mlirShapedTypeGetRank(in);
-  if (rank > 16 || mlirDenseArrayGetNumElements(a) != rank)
-    return -1;
-  for (intptr_t i = 0; i < rank; ++i) {
-    p[i] = mlirDenseI64ArrayGetElement(a, i);
-    if (p[i] < 0 || p[i] >= rank)
-      return -1;
-  }
-  return rank;
+  return kilnSimplifyReadPerm(t, p);
 }
 
 /* transpose(transpose(x, q), p) -> transpose(x, q o p), or x itself. */
@@ -247,7 +223,7 @@ static bool cancelPair(Layout *s, MlirOperation op) {
   int64_t p[16], q[16], c[16];
   intptr_t rank = readPerm(op, p);
   MlirOperation inner =
-      defOf(mlirOperationGetOperand(op, 0), "graph.transpose");
+      kilnSimplifyDef(mlirOperationGetOperand(op, 0), "transpose");
   if (rank < 0 || mlirOperationIsNull(inner) || readPerm(inner, q) != rank)
     return false;
   bool identity = true;
@@ -297,7 +273,7 @@ static bool isElementwise(MlirOperation op) {
  * layout. */
 static bool isScalarLike(MlirValue v) {
   MlirType t = mlirValueGetType(v);
-  return isStatic(t) && mlirShapedTypeGetRank(t) <= 1 &&
+  return kilnSimplifyIsStatic(t) && mlirShapedTypeGetRank(t) <= 1 &&
          (mlirShapedTypeGetRank(t) == 0 || mlirShapedTypeGetDimSize(t, 0) == 1);
 }
 
@@ -310,14 +286,14 @@ static intptr_t sharedPerm(MlirOperation op, int64_t *perm) {
   int64_t p[16];
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
-    MlirOperation t = defOf(v, "graph.transpose");
+    MlirOperation t = kilnSimplifyDef(v, "transpose");
     if (mlirOperationIsNull(t)) {
       if (!isScalarLike(v))
         return -1;
       continue;
     }
     intptr_t r = readPerm(t, p);
-    if (r < 0 || !isStatic(mlirValueGetType(v)) ||
+    if (r < 0 || !kilnSimplifyIsStatic(mlirValueGetType(v)) ||
         !mlirShapedTypeHasStaticShape(rt) || mlirShapedTypeGetRank(rt) != r ||
         mlirShapedTypeGetRank(mlirValueGetType(v)) != r)
       return -1;
@@ -349,7 +325,7 @@ static bool sink(Layout *s, MlirOperation op) {
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, clone);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
-    MlirOperation t = defOf(v, "graph.transpose");
+    MlirOperation t = kilnSimplifyDef(v, "transpose");
     if (!mlirOperationIsNull(t)) {
       mlirOperationSetOperand(clone, i, mlirOperationGetOperand(t, 0));
       kilnOpListPush(&s->dead, t);
@@ -404,7 +380,7 @@ static bool sweep(Layout *s, MlirOperation root) {
     MlirOperation op = ops.data[i];
     if (!isUsed(op))
       continue;
-    if (isOp(op, "graph.transpose"))
+    if (kilnSimplifyIsOp(op, "transpose"))
       changed |= cancelPair(s, op);
     else
       changed |= sink(s, op);

@@ -314,9 +314,7 @@ static bool ruleNeutral(KilnSimplify *s, MlirOperation op, double neutral,
 /* ---- Compositions ---------------------------------------------------------
  */
 
-/* Reads a transpose's perm into p (capacity 16); absent: reversed dims.
- * Returns the rank, or -1. */
-static intptr_t readPerm(MlirOperation t, int64_t *p) {
+intptr_t kilnSimplifyReadPerm(MlirOperation t, int64_t *p) {
   MlirType in = mlirValueGetType(mlirOperationGetOperand(t, 0));
   if (!mlirTypeIsARankedTensor(in))
     return -1;
@@ -345,13 +343,13 @@ static intptr_t readPerm(MlirOperation t, int64_t *p) {
  * transpose of x (or x itself). */
 static bool ruleTranspose(KilnSimplify *s, MlirOperation op) {
   int64_t p[16], q[16], c[16];
-  intptr_t rank = readPerm(op, p);
+  intptr_t rank = kilnSimplifyReadPerm(op, p);
   if (rank < 0)
     return false;
   MlirValue x = mlirOperationGetOperand(op, 0);
   MlirValue r = mlirOperationGetResult(op, 0);
   MlirOperation inner = kilnSimplifyDef(x, "transpose");
-  if (!mlirOperationIsNull(inner) && readPerm(inner, q) == rank) {
+  if (!mlirOperationIsNull(inner) && kilnSimplifyReadPerm(inner, q) == rank) {
     /* out[i] = t[p[i]] = x[q[p[i]]] */
     for (intptr_t i = 0; i < rank; ++i)
       c[i] = q[p[i]];

@@ -38,6 +38,10 @@ intptr_t kilnSimplifyNumUses(MlirValue v);
 bool kilnSimplifySameType(MlirValue a, MlirValue b);
 /// Whether `t` is a ranked tensor type with a static shape.
 bool kilnSimplifyIsStatic(MlirType t);
+/// Reads a graph.transpose's perm into `p` (capacity 16); absent: the
+/// reversed dims (ONNX's default). Returns the rank, or -1 for a perm that
+/// is not a permutation of the operand's dims.
+intptr_t kilnSimplifyReadPerm(MlirOperation t, int64_t *p);
 /// The `value` attribute of the graph.constant defining `v`, or null.
 MlirAttribute kilnSimplifyConstAttr(MlirValue v);
 /// If `v` is a graph.constant whose elements all hold one number (a splat,
