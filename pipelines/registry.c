@@ -18,6 +18,7 @@ extern const KilnPassInfo kilnGraphFoldBatchNormPass;
 extern const KilnPassInfo kilnGraphLayoutPass;
 extern const KilnPassInfo kilnGraphFusePass;
 extern const KilnPassInfo kilnFuseGroupsPass;
+extern const KilnPassInfo kilnTileOutputsInPlacePass;
 extern const KilnPassInfo kilnDepthwiseConvPass;
 extern const KilnPassInfo kilnTileAndVectorizePass;
 extern const KilnPassInfo kilnApproximateMathPass;
@@ -45,9 +46,10 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
         "kiln-emit-c-interface,canonicalize,func.func(kiln-depthwise-conv),"
         "func.func(kiln-tile-and-vectorize),"
         "linalg-fuse-elementwise-ops,"
-        "func.func(kiln-tile-and-vectorize{contractions=false "
-        "elementwise=true},"
+        "func.func(kiln-tile-outputs-in-place,"
+        "kiln-tile-and-vectorize{contractions=false elementwise=true},"
         "kiln-approximate-math),"
+        "eliminate-empty-tensors,"
         "one-shot-bufferize{bufferize-function-boundaries "
         "function-boundary-type-conversion=identity-layout-map "
         "allow-return-allocs-from-loops},"
@@ -150,6 +152,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kGraphO3Pipeline,
     &kilnConvertGraphToLinalgPass,
     &kilnFuseGroupsPass,
+    &kilnTileOutputsInPlacePass,
     &kGraphToLinalgPipeline,
     &kilnDepthwiseConvPass,
     &kilnTileAndVectorizePass,

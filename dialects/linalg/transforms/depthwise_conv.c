@@ -290,7 +290,7 @@ static void buildTileSequence(MlirOperation seq, MlirOperation end,
                               const KilnTilePlan *plan) {
   MlirValue root = kilnScheduleGetRoot(seq);
   kilnScheduleInsertTiling(end, kilnScheduleInsertMatchAttr(end, root, kOpAttr),
-                           plan);
+                           plan, (MlirValue){NULL});
   kilnScheduleInsertCanonicalize(end, root);
 }
 

@@ -16,6 +16,7 @@
 #include "kiln/passes.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dialects/common/diag.h"
@@ -29,30 +30,27 @@
 #include "mlir-c/Dialect/Transform.h"
 #include "mlir-c/IR.h"
 
-enum { kOptTile, kOptConvRows, kOptMatmulRows };
+enum {
+  kOptTile,
+  kOptConvRows,
+  kOptMatmulRows,
+  kOptConvChannels,
+  kOptConvPixels,
+  kNumOptions
+};
 
 static const char *const kRootAttr = "kiln.fuse_root";
-static const char *const kProducerAttr = "kiln.fuse_producer";
 
-/* The schedule applied to one group (payload: the execute_region). The tile
- * sizes are patched per group. fuse_into_containing_op fuses, one at a
- * time, whichever listed producer has a use inside the loop, so the order of
- * the producers does not matter. */
+/* The most producers fused into one group's tiles; each is marked
+ * "kiln.fuse_producer_<i>", i its place in fusion order. */
+enum { kMaxProducers = 16 };
+
+/* The schedule applied to one group (payload: the execute_region): built
+ * per group (tileGroup) inside this empty sequence. */
 static const char kSchedule[] =
     "module attributes {transform.with_named_sequence} {\n"
     "  transform.named_sequence @kiln_fuse_group(\n"
     "      %group: !transform.any_op {transform.readonly}) {\n"
-    "    %root = transform.structured.match attributes{kiln.fuse_root}\n"
-    "        in %group : (!transform.any_op) -> !transform.any_op\n"
-    "    %producers = transform.structured.match\n"
-    "        attributes{kiln.fuse_producer} in %group\n"
-    "        : (!transform.any_op) -> !transform.any_op\n"
-    "    %tiled, %loop = transform.structured.tile_using_forall %root\n"
-    "        tile_sizes [1] : (!transform.any_op)\n"
-    "        -> (!transform.any_op, !transform.any_op)\n"
-    "    %fused, %loop2 = transform.structured.fuse_into_containing_op\n"
-    "        %producers into %loop : (!transform.any_op, !transform.any_op)\n"
-    "        -> (!transform.any_op, !transform.any_op)\n"
     "    transform.yield\n"
     "  }\n"
     "}\n";
@@ -101,12 +99,49 @@ static bool hasReduction(MlirOperation op) {
   return false;
 }
 
+/* Whether an expand_shape turns [N, C, P] into [N, C, spatial...]: only
+ * the pixels are unflattened, so a tile of whole trailing rows is one
+ * contiguous stretch of P. */
+static bool isPixelUnflatten(MlirOperation expand) {
+  MlirType from = mlirValueGetType(mlirOperationGetOperand(expand, 0));
+  MlirType to = mlirValueGetType(mlirOperationGetResult(expand, 0));
+  return mlirTypeIsARankedTensor(from) && mlirTypeIsARankedTensor(to) &&
+         mlirShapedTypeHasStaticShape(from) &&
+         mlirShapedTypeHasStaticShape(to) && mlirShapedTypeGetRank(from) == 3 &&
+         mlirShapedTypeGetRank(to) > 3 &&
+         mlirShapedTypeGetDimSize(from, 0) == mlirShapedTypeGetDimSize(to, 0) &&
+         mlirShapedTypeGetDimSize(from, 1) == mlirShapedTypeGetDimSize(to, 1);
+}
+
+/* The op defining `v` when it is a linalg op of `body`, looking through a
+ * tensor.expand_shape of `body` (an im2col conv's contraction computes
+ * flattened pixels, its epilogue reads them unflattened); sets *reshaped
+ * when it looked through one. Null otherwise. */
+static MlirOperation linalgProducer(MlirBlock body, MlirValue v,
+                                    bool *reshaped) {
+  for (int hops = 0; hops < 2 && mlirValueIsAOpResult(v); ++hops) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    if (!mlirBlockEqual(mlirOperationGetBlock(def), body))
+      return (MlirOperation){NULL};
+    if (kilnOpNameStartsWith(def, "linalg."))
+      return def;
+    if (!kilnOpNameStartsWith(def, "tensor.expand_shape") ||
+        !isPixelUnflatten(def))
+      return (MlirOperation){NULL};
+    *reshaped = true;
+    v = mlirOperationGetOperand(def, 0);
+  }
+  return (MlirOperation){NULL};
+}
+
 /* Collects into `producers` the linalg ops of `body` the root's tile needs:
- * from the root back through linalg ops; a contraction contributes only its
- * init (output) operand, since its inputs are read whole or in windows, not
- * tile by tile. Returns whether a contraction was reached. */
+ * from the root back through linalg ops (and expand_shapes, see
+ * linalgProducer); a contraction contributes only its init (output)
+ * operand, since its inputs are read whole or in windows, not tile by tile.
+ * Returns whether a contraction was reached; sets *reshaped when the path
+ * went through an expand_shape. */
 static bool collectProducers(MlirBlock body, MlirOperation root,
-                             KilnOpList *producers) {
+                             KilnOpList *producers, bool *reshaped) {
   bool sawContraction = false;
   KilnOpList work = {0};
   kilnOpListPush(&work, root);
@@ -116,14 +151,12 @@ static bool collectProducers(MlirBlock body, MlirOperation root,
     sawContraction = sawContraction || contraction;
     intptr_t n = mlirOperationGetNumOperands(op);
     for (intptr_t i = contraction ? n - 1 : 0; i < n; ++i) {
-      MlirValue v = mlirOperationGetOperand(op, i);
-      if (!mlirValueIsAOpResult(v))
+      bool viaReshape = false;
+      MlirOperation def =
+          linalgProducer(body, mlirOperationGetOperand(op, i), &viaReshape);
+      if (mlirOperationIsNull(def) || kilnOpListContains(&work, def))
         continue;
-      MlirOperation def = mlirOpResultGetOwner(v);
-      if (!mlirBlockEqual(mlirOperationGetBlock(def), body) ||
-          !kilnOpNameStartsWith(def, "linalg.") ||
-          kilnOpListContains(&work, def))
-        continue;
+      *reshaped = *reshaped || viaReshape;
       kilnOpListPush(&work, def);
       kilnOpListPush(producers, def);
     }
@@ -141,17 +174,102 @@ static bool allStatic(MlirOperation op) {
   return true;
 }
 
+static void producerAttr(size_t i, char *buf, size_t size) {
+  snprintf(buf, size, "kiln.fuse_producer_%zu", i);
+}
+
 static MlirWalkResult dropMarkers(MlirOperation op, void *userData) {
-  (void)userData;
+  size_t n = *(const size_t *)userData;
   mlirOperationRemoveDiscardableAttributeByName(op, str(kRootAttr));
-  mlirOperationRemoveDiscardableAttributeByName(op, str(kProducerAttr));
+  for (size_t i = 0; i < n; ++i) {
+    char name[32];
+    producerAttr(i, name, sizeof(name));
+    mlirOperationRemoveDiscardableAttributeByName(op, str(name));
+  }
   return MlirWalkResultAdvance;
+}
+
+/* Builds into `sequence` (before its yield) the schedule of one group: tile
+ * the root with scf.forall by `sizes`, then fuse the `n` producers into the
+ * loop one at a time, consumers first. Before each fusion, slices of an
+ * expand_shape (an im2col conv's contraction computes flattened pixels,
+ * its epilogue reads them unflattened) are swapped with it, so the tile
+ * slices the contraction's result itself. */
+static void buildGroupSchedule(MlirOperation sequence, intptr_t rank,
+                               const int64_t *sizes, size_t n) {
+  MlirContext ctx = mlirOperationGetContext(sequence);
+  MlirOperation end = kilnScheduleFindOp(sequence, "transform.yield");
+  MlirValue group = kilnScheduleGetRoot(sequence);
+  MlirValue root = kilnScheduleInsertMatchAttr(end, group, kRootAttr);
+  int32_t segs[5] = {1, 0, 0, 0, 0};
+  MlirNamedAttribute attrs[2] = {
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("operandSegmentSizes")),
+                            mlirDenseI32ArrayGet(ctx, 5, segs)),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_tile_sizes")),
+                            mlirDenseI64ArrayGet(ctx, rank, sizes))};
+  MlirValue loop = mlirOperationGetResult(
+      kilnScheduleInsert(end, "transform.structured.tile_using_forall", 1,
+                         &root, 2, (MlirType){NULL}, 2, attrs),
+      1);
+  for (size_t i = 0; i < n; ++i) {
+    kilnScheduleInsertPatterns(
+        end, loop, "transform.apply_patterns.tensor.bubble_up_extract_slice");
+    char name[32];
+    producerAttr(i, name, sizeof(name));
+    MlirValue operands[2] = {kilnScheduleInsertMatchAttr(end, group, name),
+                             loop};
+    loop = mlirOperationGetResult(
+        kilnScheduleInsert(end, "transform.structured.fuse_into_containing_op",
+                           2, operands, 2, (MlirType){NULL}, 0, NULL),
+        1);
+  }
 }
 
 /* Tiles a contraction-epilogue group in place. Returns false, changing
  * nothing, when the group does not qualify; sets *failed when the schedule
  * itself failed (it has emitted an error). */
-static bool tileGroup(MlirOperation group, bool conv, int64_t rows,
+typedef struct GroupTiles {
+  int64_t convRows, matmulRows, convChannels, convPixels;
+} GroupTiles;
+
+/* The largest divisor of `n` not above `cap` (at least 1): full tiles keep
+ * every tile's shape static. */
+static int64_t divisorAtMost(int64_t n, int64_t cap) {
+  int64_t d = cap < n ? cap : n;
+  while (d > 1 && n % d)
+    --d;
+  return d < 1 ? 1 : d;
+}
+
+/* Tile sizes by rows: conv NC[D]HW: one image, all channels, `rows` output
+ * rows, whole rows; matmul [B...]MN: one batch entry, `rows` rows, all
+ * columns. Zero means "not tiled". */
+static void rowTileSizes(MlirType type, bool conv, int64_t rows,
+                         int64_t *sizes) {
+  intptr_t rowDim = conv ? 2 : mlirShapedTypeGetRank(type) - 2;
+  for (intptr_t i = 0; i < rowDim; ++i)
+    sizes[i] = i == 1 && conv ? 0 : 1;
+  sizes[rowDim] = divisorAtMost(mlirShapedTypeGetDimSize(type, rowDim), rows);
+}
+
+/* Tile sizes of a conv computed as an im2col contraction: one image, a
+ * block of output channels and a block of whole output rows of at most
+ * `convPixels` pixels, the thread blocks kiln-tile-and-vectorize would give
+ * the contraction alone (it then tiles each block for registers). */
+static void im2colTileSizes(MlirType type, const GroupTiles *tiles,
+                            int64_t *sizes) {
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  int64_t rowPixels = 1;
+  for (intptr_t i = 3; i < rank; ++i)
+    rowPixels *= mlirShapedTypeGetDimSize(type, i);
+  int64_t rows = tiles->convPixels / rowPixels;
+  sizes[0] = 1;
+  sizes[1] =
+      divisorAtMost(mlirShapedTypeGetDimSize(type, 1), tiles->convChannels);
+  sizes[2] = divisorAtMost(mlirShapedTypeGetDimSize(type, 2), rows);
+}
+
+static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
                       KilnSchedule *schedule, bool *failed) {
   MlirRegion region = mlirOperationGetRegion(group, 0);
   MlirBlock body = mlirRegionGetFirstBlock(region);
@@ -173,26 +291,19 @@ static bool tileGroup(MlirOperation group, bool conv, int64_t rows,
   if (rank < (conv ? 3 : 2) || rank > 8)
     return false;
   KilnOpList producers = {0};
-  bool ok = collectProducers(body, root, &producers);
+  bool reshaped = false;
+  bool ok = collectProducers(body, root, &producers, &reshaped);
   for (size_t i = 0; ok && i < producers.len; ++i)
     ok = allStatic(producers.data[i]);
-  if (!ok) {
+  if (!ok || producers.len > kMaxProducers) {
     kilnOpListDestroy(&producers);
     return false;
   }
-  /* Tile sizes: conv NC[D]HW: one image, all channels, `rows` output rows,
-   * whole rows; matmul [B...]MN: one batch entry, `rows` rows, all
-   * columns. Zero means "not tiled". */
   int64_t sizes[8] = {0};
-  intptr_t rowDim = conv ? 2 : rank - 2;
-  for (intptr_t i = 0; i < rowDim; ++i)
-    sizes[i] = i == 1 && conv ? 0 : 1;
-  /* The largest divisor of the row count not above `rows`: full tiles keep
-   * every tile's shape static. */
-  int64_t dim = mlirShapedTypeGetDimSize(type, rowDim);
-  sizes[rowDim] = rows < dim ? rows : dim;
-  while (dim % sizes[rowDim])
-    --sizes[rowDim];
+  if (conv && reshaped)
+    im2colTileSizes(type, tiles, sizes);
+  else
+    rowTileSizes(type, conv, conv ? tiles->convRows : tiles->matmulRows, sizes);
   MlirContext ctx = mlirOperationGetContext(group);
   if (mlirModuleIsNull(schedule->module) &&
       !kilnScheduleCreate(ctx, kSchedule, schedule)) {
@@ -201,19 +312,21 @@ static bool tileGroup(MlirOperation group, bool conv, int64_t rows,
     return false;
   }
   MlirOperation sequence = kilnScheduleGetSequence(schedule, "kiln_fuse_group");
-  MlirOperation tileOp =
-      kilnScheduleFindOp(sequence, "transform.structured.tile_using_forall");
-  mlirOperationSetAttributeByName(tileOp, str("static_tile_sizes"),
-                                  mlirDenseI64ArrayGet(ctx, rank, sizes));
-
+  buildGroupSchedule(sequence, rank, sizes, producers.len);
   MlirAttribute unit = mlirUnitAttrGet(ctx);
   mlirOperationSetDiscardableAttributeByName(root, str(kRootAttr), unit);
-  for (size_t i = 0; i < producers.len; ++i)
-    mlirOperationSetDiscardableAttributeByName(producers.data[i],
-                                               str(kProducerAttr), unit);
+  for (size_t i = 0; i < producers.len; ++i) {
+    char name[32];
+    producerAttr(i, name, sizeof(name));
+    mlirOperationSetDiscardableAttributeByName(producers.data[i], str(name),
+                                               unit);
+  }
+  size_t nProducers = producers.len;
   kilnOpListDestroy(&producers);
   MlirLogicalResult applied = kilnScheduleApply(schedule, sequence, group);
-  mlirOperationWalk(group, dropMarkers, NULL, MlirWalkPreOrder);
+  kilnScheduleClearBefore(sequence,
+                          kilnScheduleFindOp(sequence, "transform.yield"));
+  mlirOperationWalk(group, dropMarkers, &nProducers, MlirWalkPreOrder);
   if (mlirLogicalResultIsFailure(applied)) {
     *failed = true;
     return false;
@@ -242,13 +355,16 @@ static void inlineGroup(MlirOperation group) {
 
 static void runFuseGroups(MlirOperation op, MlirExternalPass pass,
                           const KilnPassOptionValue *options) {
-  int64_t convRows = options[kOptConvRows].i;
-  int64_t matmulRows = options[kOptMatmulRows].i;
-  if (convRows < 1 || matmulRows < 1) {
+  GroupTiles tiles = {options[kOptConvRows].i, options[kOptMatmulRows].i,
+                      options[kOptConvChannels].i, options[kOptConvPixels].i};
+  if (tiles.convRows < 1 || tiles.matmulRows < 1 || tiles.convChannels < 1 ||
+      tiles.convPixels < 1) {
     kilnEmitErrorf(mlirOperationGetLocation(op),
-                   "kiln-fuse-groups: conv-tile-rows and matmul-tile-rows "
-                   "must be positive, got %ld and %ld",
-                   (long)convRows, (long)matmulRows);
+                   "kiln-fuse-groups: tile options must be positive, got "
+                   "conv-tile-rows=%ld matmul-tile-rows=%ld "
+                   "conv-tile-channels=%ld conv-tile-pixels=%ld",
+                   (long)tiles.convRows, (long)tiles.matmulRows,
+                   (long)tiles.convChannels, (long)tiles.convPixels);
     mlirExternalPassSignalFailure(pass);
     return;
   }
@@ -263,9 +379,9 @@ static void runFuseGroups(MlirOperation op, MlirExternalPass pass,
     if (options[kOptTile].b && mlirAttributeIsAString(kind)) {
       MlirStringRef k = mlirStringAttrGetValue(kind);
       if (kilnStringRefEquals(k, "conv_epilogue"))
-        tileGroup(group, true, convRows, &schedule, &failed);
+        tileGroup(group, true, &tiles, &schedule, &failed);
       else if (kilnStringRefEquals(k, "matmul_epilogue"))
-        tileGroup(group, false, matmulRows, &schedule, &failed);
+        tileGroup(group, false, &tiles, &schedule, &failed);
     }
     if (!failed)
       inlineGroup(group);
@@ -281,9 +397,17 @@ static const KilnPassOptionSpec kOptions[] = {
                   "Tile conv/matmul epilogue groups and fuse the contraction "
                   "into the tiles (false: only inline the groups)"},
     [kOptConvRows] = {"conv-tile-rows", KILN_PASS_OPTION_INT, "1",
-                      "Output rows per tile of a conv_epilogue group"},
+                      "Output rows per tile of a conv_epilogue group "
+                      "(direct convs: depthwise, or conv-im2col=false)"},
     [kOptMatmulRows] = {"matmul-tile-rows", KILN_PASS_OPTION_INT, "8",
                         "Output rows per tile of a matmul_epilogue group"},
+    [kOptConvChannels] = {"conv-tile-channels", KILN_PASS_OPTION_INT, "32",
+                          "Output channels per tile of a conv_epilogue group "
+                          "whose conv is an im2col contraction, at most"},
+    [kOptConvPixels] = {"conv-tile-pixels", KILN_PASS_OPTION_INT, "256",
+                        "Output pixels (whole rows) per tile of a "
+                        "conv_epilogue group whose conv is an im2col "
+                        "contraction, at most"},
 };
 
 static const KilnDialectHandleGetter kDependentDialects[] = {
@@ -299,7 +423,7 @@ const KilnPassInfo kilnFuseGroupsPass = {
                "the contraction into the tiles, then inline every group",
     .anchor = "func.func",
     .options = kOptions,
-    .numOptions = sizeof(kOptions) / sizeof(kOptions[0]),
+    .numOptions = kNumOptions,
     .run = runFuseGroups,
     .dependentDialects = kDependentDialects,
     .numDependentDialects =

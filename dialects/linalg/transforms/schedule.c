@@ -126,14 +126,14 @@ static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
   return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
 }
 
-void kilnScheduleInsertCanonicalize(MlirOperation end, MlirValue target) {
+void kilnScheduleInsertPatterns(MlirOperation end, MlirValue target,
+                                const char *patterns) {
   MlirContext ctx = mlirOperationGetContext(end);
   MlirLocation loc = mlirLocationUnknownGet(ctx);
   MlirRegion region = mlirRegionCreate();
   MlirBlock block = mlirBlockCreate(0, NULL, NULL);
   mlirRegionAppendOwnedBlock(region, block);
-  MlirOperationState inner = mlirOperationStateGet(
-      str("transform.apply_patterns.canonicalization"), loc);
+  MlirOperationState inner = mlirOperationStateGet(str(patterns), loc);
   mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&inner));
   MlirOperationState state =
       mlirOperationStateGet(str("transform.apply_patterns"), loc);
@@ -141,6 +141,11 @@ void kilnScheduleInsertCanonicalize(MlirOperation end, MlirValue target) {
   mlirOperationStateAddOwnedRegions(&state, 1, &region);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(end), end,
                                       mlirOperationCreate(&state));
+}
+
+void kilnScheduleInsertCanonicalize(MlirOperation end, MlirValue target) {
+  kilnScheduleInsertPatterns(end, target,
+                             "transform.apply_patterns.canonicalization");
 }
 
 MlirValue kilnScheduleInsertMatchAttr(MlirOperation end, MlirValue root,
@@ -169,7 +174,7 @@ void kilnScheduleInsertPeel(MlirOperation end, MlirValue loop) {
 }
 
 void kilnScheduleInsertTiling(MlirOperation end, MlirValue target,
-                              const KilnTilePlan *plan) {
+                              const KilnTilePlan *plan, MlirValue producers) {
   MlirContext ctx = mlirOperationGetContext(end);
   intptr_t n = plan->nLoops;
   bool forall = false;
@@ -182,9 +187,33 @@ void kilnScheduleInsertTiling(MlirOperation end, MlirValue target,
                   mlirDenseI32ArrayGet(ctx, 5, segs)),
         namedAttr(ctx, "static_tile_sizes",
                   mlirDenseI64ArrayGet(ctx, n, plan->threads))};
-    target = mlirOperationGetResult(
+    MlirOperation tile =
         kilnScheduleInsert(end, "transform.structured.tile_using_forall", 1,
-                           &target, 2, (MlirType){NULL}, 2, attrs),
+                           &target, 2, (MlirType){NULL}, 2, attrs);
+    target = mlirOperationGetResult(tile, 0);
+    if (!mlirValueIsNull(producers)) {
+      MlirValue operands[2] = {producers, mlirOperationGetResult(tile, 1)};
+      kilnScheduleInsert(end, "transform.structured.fuse_into_containing_op", 2,
+                         operands, 2, (MlirType){NULL}, 0, NULL);
+    }
+  }
+  bool cache = false;
+  intptr_t nCacheLoops = 0;
+  for (intptr_t d = 0; d < n; ++d) {
+    cache = cache || plan->cache[d];
+    nCacheLoops += plan->cache[d] != 0;
+  }
+  if (cache) {
+    int scalable[KILN_TILE_MAX_LOOPS] = {0};
+    MlirNamedAttribute attrs[2] = {
+        namedAttr(ctx, "static_sizes",
+                  mlirDenseI64ArrayGet(ctx, n, plan->cache)),
+        namedAttr(ctx, "scalable_sizes",
+                  mlirDenseBoolArrayGet(ctx, n, scalable))};
+    target = mlirOperationGetResult(
+        kilnScheduleInsert(end, "transform.structured.tile_using_for", 1,
+                           &target, 1 + nCacheLoops, (MlirType){NULL}, 2,
+                           attrs),
         0);
   }
   /* The tiled loops in nesting order: tile_using_for returns them so. */
@@ -228,6 +257,15 @@ static MlirWalkResult retag(MlirOperation op, void *userData) {
 void kilnScheduleRetag(MlirOperation root, const char *from, const char *to) {
   Retag r = {from, to};
   mlirOperationWalk(root, retag, &r, MlirWalkPreOrder);
+}
+
+static MlirWalkResult dropAttr(MlirOperation op, void *userData) {
+  mlirOperationRemoveDiscardableAttributeByName(op, str(userData));
+  return MlirWalkResultAdvance;
+}
+
+void kilnScheduleDropAttr(MlirOperation root, const char *attr) {
+  mlirOperationWalk(root, dropAttr, (void *)attr, MlirWalkPreOrder);
 }
 
 typedef struct TileLoops {

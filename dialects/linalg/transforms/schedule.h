@@ -47,6 +47,11 @@ void kilnScheduleClearBefore(MlirOperation sequence, MlirOperation end);
 MlirValue kilnScheduleGetRoot(MlirOperation sequence);
 
 /// Inserts before `end`: transform.apply_patterns to `target` {
+/// `patterns` } (the name of one pattern-set op, e.g.
+/// "transform.apply_patterns.canonicalization").
+void kilnScheduleInsertPatterns(MlirOperation end, MlirValue target,
+                                const char *patterns);
+/// Inserts before `end`: transform.apply_patterns to `target` {
 /// canonicalization }.
 void kilnScheduleInsertCanonicalize(MlirOperation end, MlirValue target);
 /// Inserts before `end` a transform.structured.match of the ops carrying the
@@ -61,11 +66,14 @@ void kilnScheduleInsertPeel(MlirOperation end, MlirValue loop);
 enum { KILN_TILE_MAX_LOOPS = 12 };
 
 /// How one structured op is tiled, per loop of the op: sizes of the thread
-/// level (scf.forall; 0 = not tiled), of the register level (scf.for; 0 =
-/// not tiled), and whether a register loop needs a peeled remainder.
+/// level (scf.forall; 0 = not tiled), of the cache level (scf.for around
+/// the register loops, sizes that divide their loop; 0 = not tiled), of the
+/// register level (scf.for; 0 = not tiled), and whether a register loop
+/// needs a peeled remainder.
 typedef struct KilnTilePlan {
   intptr_t nLoops;
   int64_t threads[KILN_TILE_MAX_LOOPS];
+  int64_t cache[KILN_TILE_MAX_LOOPS];
   int64_t regs[KILN_TILE_MAX_LOOPS];
   bool peel[KILN_TILE_MAX_LOOPS];
   /// Order of the register loops, outermost first; NULL: the op's order.
@@ -73,16 +81,22 @@ typedef struct KilnTilePlan {
 } KilnTilePlan;
 
 /// Inserts before `end` the tiling of the op(s) `target` by `plan`:
-/// tile_using_forall when any thread size is set, then tile_using_for, then
-/// the peeling of the loops that need it, innermost first (peeling an outer
-/// loop then clones the inner loops already split, so every remainder tile
-/// is static too, once canonicalized).
+/// tile_using_forall when any thread size is set, tile_using_for for the
+/// cache level when any cache size is set, tile_using_for for the register
+/// level, then the peeling of the loops that need it, innermost first (peeling
+/// an outer loop then clones the inner loops already split, so every remainder
+/// tile is static too, once canonicalized). When `producers` is not null (a
+/// handle) and a forall is made, those ops are fused into it first
+/// (fuse_into_containing_op: each thread block computes its own slice of them,
+/// e.g. the bias its accumulators start from).
 void kilnScheduleInsertTiling(MlirOperation end, MlirValue target,
-                              const KilnTilePlan *plan);
+                              const KilnTilePlan *plan, MlirValue producers);
 
 /// Moves the unit attribute `from` of every op under `root` to `to` (the op
 /// just tiled carries `from`; its tiles, cloned with it, then carry `to`).
 void kilnScheduleRetag(MlirOperation root, const char *from, const char *to);
+/// Removes the attribute `attr` from every op under `root`.
+void kilnScheduleDropAttr(MlirOperation root, const char *attr);
 /// Removes the unit attribute `attr` from the ops under `root` and appends
 /// to `loops`, once each, the scf.for loop directly around each of them:
 /// the innermost loop of each register tile.

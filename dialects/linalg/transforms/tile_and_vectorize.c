@@ -51,6 +51,7 @@ enum {
   kOptThreadRows,
   kOptThreadCols,
   kOptMinWork,
+  kOptReductionBlock,
   kOptContractions,
   kOptElementwise,
   kNumOptions
@@ -73,6 +74,9 @@ enum { kHoistRounds = 3 };
  * tiles then carry kTileAttr until they are vectorized. */
 static const char *const kOpAttr = "kiln.tv_op";
 static const char *const kTileAttr = "kiln.tv_tile";
+/* kInitAttr marks the producer of the tiled contraction's init, fused into
+ * its thread blocks. */
+static const char *const kInitAttr = "kiln.tv_init";
 
 /* The vector lowering applied to the function once every tile is
  * vectorized. Two pattern sets, because reduction_to_contract must see the
@@ -322,6 +326,35 @@ static int64_t divisorAtMost(int64_t n, int64_t cap) {
   return 1;
 }
 
+/* The cache level of a contraction: a long reduction is split into blocks
+ * of at most `reduction-block` steps, a loop around the register tiles, so
+ * the stretch of the right operand one column of register tiles reads (the
+ * block times the vector width) stays in L1 and the thread block's panels
+ * of both operands in L2 while the register tiles sweep them. Blocks divide
+ * the reduction (no remainder to peel); one shorter than half the limit
+ * would only add loop overhead, and then the reduction is not split. */
+static void planReductionBlock(const LoopNest *nest,
+                               const KilnPassOptionValue *opt,
+                               KilnTilePlan *plan) {
+  int64_t cap = opt[kOptReductionBlock].i;
+  if (getenv("KILN_RB"))
+    cap = atoi(getenv("KILN_RB")); /* EXPERIMENT */
+  intptr_t reduction = -1;
+  for (intptr_t d = 0; d < nest->nLoops; ++d) {
+    if (!nest->reduction[d] || nest->size[d] == 1)
+      continue;
+    if (reduction >= 0)
+      return; /* several reduction loops: left whole */
+    reduction = d;
+  }
+  if (!cap || reduction < 0 || nest->size[reduction] <= cap)
+    return;
+  int64_t block = divisorAtMost(nest->size[reduction], cap);
+  if (2 * block < cap)
+    return;
+  plan->cache[reduction] = block;
+}
+
 /* Tile sizes for an op with a reduction (see the file comment). */
 static void planContraction(const LoopNest *nest, bool inForall,
                             const KilnPassOptionValue *opt,
@@ -363,6 +396,7 @@ static void planContraction(const LoopNest *nest, bool inForall,
       t = e < opt[kOptRows].i ? e : opt[kOptRows].i;
     plan->regs[d] = t == e ? 0 : t; /* one tile: no loop */
   }
+  planReductionBlock(nest, opt, plan);
 }
 
 /* Tile sizes for an elementwise op: one task per row (blocks of long
@@ -400,7 +434,9 @@ static bool planTiles(const LoopNest *nest, bool inForall,
     anyReduction = anyReduction || nest->reduction[d];
     work = work > INT64_MAX / nest->size[d] ? INT64_MAX : work * nest->size[d];
   }
-  if (nest->outRank < 1 || work < opt[kOptMinWork].i)
+  /* Inside a thread block the op runs once per block: its size alone
+   * does not say it is too small to be worth tiling. */
+  if (nest->outRank < 1 || (!inForall && work < opt[kOptMinWork].i))
     return false;
   if (anyReduction) {
     if (!opt[kOptContractions].b)
@@ -421,16 +457,58 @@ static bool planTiles(const LoopNest *nest, bool inForall,
   return true;
 }
 
+static bool hasThreadLevel(const KilnTilePlan *plan) {
+  for (intptr_t d = 0; d < plan->nLoops; ++d)
+    if (plan->threads[d])
+      return true;
+  return false;
+}
+
+/* The op computing the init (output) operand of contraction `op` when it
+ * can be fused into the contraction's thread blocks: an elementwise linalg
+ * op of the same block (the bias broadcast or fill its accumulators start
+ * from). Null otherwise. */
+static MlirOperation fusableInitProducer(MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  MlirValue init = mlirOperationGetOperand(op, n - 1);
+  if (!mlirValueIsAOpResult(init))
+    return (MlirOperation){NULL};
+  MlirOperation def = mlirOpResultGetOwner(init);
+  LoopNest nest;
+  if (!mlirBlockEqual(mlirOperationGetBlock(def), mlirOperationGetBlock(op)) ||
+      !kilnOpNameStartsWith(def, "linalg.") ||
+      mlirOperationGetNumResults(def) != 1 || !readLoopNest(def, &nest))
+    return (MlirOperation){NULL};
+  for (intptr_t d = 0; d < nest.nLoops; ++d)
+    if (nest.reduction[d])
+      return (MlirOperation){NULL};
+  /* Shared with other ops (CSE merges equal bias broadcasts): this
+   * contraction gets its own copy, which fusion then computes in each
+   * block's slice of the output, in place, rather than in a scratch
+   * buffer per block. */
+  MlirOpOperand use = mlirValueGetFirstUse(init);
+  if (!mlirOpOperandIsNull(mlirOpOperandGetNextUse(use))) {
+    MlirOperation clone = mlirOperationClone(def);
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, clone);
+    mlirOperationSetOperand(op, n - 1, mlirOperationGetResult(clone, 0));
+    def = clone;
+  }
+  return def;
+}
+
 /* Inserts into the @kiln_tile sequence, before `end` (its yield), the
- * tiling and peeling for `plan` of the op marked kOpAttr. The sequence's
- * root is the function. The peeled tiles get static shapes from one
+ * tiling and peeling for `plan` of the op marked kOpAttr, fusing the op
+ * marked kInitAttr (if any) into its thread blocks. The sequence's root is
+ * the function. The peeled tiles get static shapes from one
  * canonicalization once every op is tiled (@kiln_canonicalize): one per op
  * cost seconds on ResNet-18. */
 static void buildTileSequence(MlirOperation seq, MlirOperation end,
-                              const KilnTilePlan *plan) {
-  MlirValue target =
-      kilnScheduleInsertMatchAttr(end, kilnScheduleGetRoot(seq), kOpAttr);
-  kilnScheduleInsertTiling(end, target, plan);
+                              const KilnTilePlan *plan, bool fuseInit) {
+  MlirValue root = kilnScheduleGetRoot(seq);
+  MlirValue target = kilnScheduleInsertMatchAttr(end, root, kOpAttr);
+  MlirValue init = fuseInit ? kilnScheduleInsertMatchAttr(end, root, kInitAttr)
+                            : (MlirValue){NULL};
+  kilnScheduleInsertTiling(end, target, plan, init);
 }
 
 typedef struct Candidate {
@@ -445,10 +523,28 @@ typedef struct CollectState {
   size_t len, cap;
 } CollectState;
 
+/* Whether `op` works on tensors and overwrites one of its inputs in place
+ * (kiln-tile-outputs-in-place made its init that input). Its tiles would
+ * read the input before the loop and write the loop's copy of it, which
+ * bufferization can only resolve with a scratch buffer: such an op is left
+ * whole until it works on buffers (the run after bufferization). */
+static bool overwritesInput(MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (mlirOperationGetNumResults(op) != 1 || n < 2)
+    return false;
+  MlirValue init = mlirOperationGetOperand(op, n - 1);
+  for (intptr_t i = 0; i + 1 < n; ++i)
+    if (mlirValueEqual(mlirOperationGetOperand(op, i), init))
+      return true;
+  return false;
+}
+
 static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
   CollectState *s = userData;
   if (!kilnOpNameStartsWith(op, "linalg."))
     return MlirWalkResultAdvance;
+  if (overwritesInput(op))
+    return MlirWalkResultSkip;
   Candidate c = {.op = op};
   if (!readLoopNest(op, &c.nest) || !bodyIsVectorizable(op) ||
       !planTiles(&c.nest, kilnHasForallAncestor(op), s->options, &c.plan))
@@ -529,8 +625,10 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
   KilnPassOptionValue options[kNumOptions];
   memcpy(options, given, sizeof(options));
   for (int i = 0; i < kNumSizeOptions; ++i) {
-    /* vector-size and rows may be 0: chosen for the target. */
-    bool autoOk = i == kOptVectorSize || i == kOptRows;
+    /* vector-size and rows may be 0: chosen for the target;
+     * reduction-block 0: no cache level. */
+    bool autoOk =
+        i == kOptVectorSize || i == kOptRows || i == kOptReductionBlock;
     if (options[i].i < (autoOk ? 0 : 1)) {
       kilnEmitErrorf(mlirOperationGetLocation(func),
                      "kiln-tile-and-vectorize: tile options must be "
@@ -571,9 +669,16 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
     Candidate *c = &s.items[i];
     kilnMarkContract(c->op);
     mlirOperationSetDiscardableAttributeByName(c->op, str(kOpAttr), unit);
-    buildTileSequence(tileSeq, tileEnd, &c->plan);
+    MlirOperation init = {NULL};
+    if (c->nest.nLoops && !kilnHasForallAncestor(c->op) &&
+        hasThreadLevel(&c->plan))
+      init = fusableInitProducer(c->op);
+    if (!mlirOperationIsNull(init))
+      mlirOperationSetDiscardableAttributeByName(init, str(kInitAttr), unit);
+    buildTileSequence(tileSeq, tileEnd, &c->plan, !mlirOperationIsNull(init));
     ok =
         mlirLogicalResultIsSuccess(kilnScheduleApply(&schedule, tileSeq, func));
+    kilnScheduleDropAttr(func, kInitAttr);
     kilnScheduleClearBefore(tileSeq, tileEnd);
     kilnScheduleRetag(func, kOpAttr, kTileAttr);
   }
@@ -616,6 +721,10 @@ static const KilnPassOptionSpec kOptions[] = {
     [kOptMinWork] = {"min-work", KILN_PASS_OPTION_INT, "4096",
                      "Smallest iteration space (product of the loop "
                      "extents) worth tiling"},
+    [kOptReductionBlock] = {"reduction-block", KILN_PASS_OPTION_INT, "256",
+                            "Reduction steps per cache block of a "
+                            "contraction, at most (0: the reduction is not "
+                            "split)"},
     [kOptContractions] = {"contractions", KILN_PASS_OPTION_BOOL, "true",
                           "Tile and vectorize ops with reduction loops"},
     [kOptElementwise] = {"elementwise", KILN_PASS_OPTION_BOOL, "false",

@@ -4,6 +4,9 @@
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-verify,convert-graph-to-linalg{conv-im2col=false},canonicalize,cse,kiln-fuse-groups{tile=false}),kiln-emit-c-interface,canonicalize,linalg-fuse-elementwise-ops,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops},func.func(kiln-distinct-results),buffer-results-to-out-params{hoist-static-allocs modify-public-functions})' | FileCheck %s --check-prefix=UNFUSED
 // RUN: sed -n '/^\/\/ BAD-ROWS/,/^\/\/ END-BAD-ROWS/p' %s > %t.rows.mlir
 // RUN: kiln-opt %t.rows.mlir --pass-pipeline='builtin.module(func.func(kiln-fuse-groups{conv-tile-rows=0}))' --verify-diagnostics
+// RUN: sed -n '/^\/\/ BAD-PIXELS/,/^\/\/ END-BAD-PIXELS/p' %s > %t.pixels.mlir
+// RUN: kiln-opt %t.pixels.mlir --pass-pipeline='builtin.module(func.func(kiln-fuse-groups{conv-tile-pixels=0}))' --verify-diagnostics
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-verify,convert-graph-to-linalg,canonicalize,cse,kiln-fuse-groups,canonicalize))' | FileCheck %s --check-prefix=IM2COL
 
 // The epilogue is tiled by output rows (one image, all channels, one row)
 // and the conv and its bias initialization are computed per tile.
@@ -102,8 +105,57 @@ func.func @negative_not_a_group(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 // BAD-ROWS
-// expected-error@+1 {{kiln-fuse-groups: conv-tile-rows and matmul-tile-rows must be positive, got 0 and 8}}
+// expected-error@+1 {{kiln-fuse-groups: tile options must be positive, got conv-tile-rows=0 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=256}}
 func.func @bad_rows(%x: tensor<3xf32>) -> tensor<3xf32> {
   return %x : tensor<3xf32>
 }
 // END-BAD-ROWS
+
+// BAD-PIXELS
+// expected-error@+1 {{kiln-fuse-groups: tile options must be positive, got conv-tile-rows=1 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=0}}
+func.func @bad_pixels(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+// END-BAD-PIXELS
+
+// With convs as im2col contractions (the default lowering), a group's tile
+// is a block of output channels (64 = 2 x 32) and of whole output rows of
+// at most 256 pixels (here 16 rows of 16: the whole image; the unit loop
+// folds away). The contraction computes flattened pixels;
+// the slice of the expand_shape that unflattens them is swapped with it so
+// the contraction and its bias broadcast are fused into the tile, and the
+// residual add and relu follow on the tile.
+// IM2COL-LABEL: func.func @im2col_epilogue
+// IM2COL: %[[OUT:.*]] = tensor.empty() : tensor<1x64x16x16xf32>
+// IM2COL: scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %[[OUT]])
+// IM2COL: linalg.generic {{.*}} ins(%{{.*}} : tensor<32xf32>) outs(%{{.*}} : tensor<1x32x256xf32>)
+// IM2COL: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// IM2COL-SAME: outs(%{{.*}} : tensor<1x32x256xf32>)
+// IM2COL: tensor.expand_shape {{.*}} output_shape [1, 32, 16, 16] : tensor<1x32x256xf32> into tensor<1x32x16x16xf32>
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 32, 16, 16] [1, 1, 1, 1] : tensor<1x32x16x16xf32> into tensor<1x64x16x16xf32>
+// IM2COL-NOT: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// IM2COL: return
+// Rows of 40 pixels: 6 rows (240 pixels) per tile, the largest divisor of
+// 12 not above 256 / 40; 24 channels in one block.
+// IM2COL-LABEL: func.func @im2col_rows
+// IM2COL: scf.forall (%{{.*}}) in (2)
+// IM2COL: outs(%{{.*}} : tensor<1x24x240xf32>)
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 24, 6, 40] [1, 1, 1, 1]
+func.func @im2col_epilogue(%x: tensor<1x16x16x16xf32>, %w: tensor<64x16x3x3xf32>, %b: tensor<64xf32>, %r: tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32> {
+  %g = scf.execute_region -> tensor<1x64x16x16xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x16x16xf32>, tensor<64x16x3x3xf32>, tensor<64xf32>) -> tensor<1x64x16x16xf32>
+    %1 = "graph.add"(%0, %r) : (tensor<1x64x16x16xf32>, tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32>
+    %2 = "graph.relu"(%1) : (tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32>
+    scf.yield %2 : tensor<1x64x16x16xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x64x16x16xf32>
+}
+
+func.func @im2col_rows(%x: tensor<1x8x12x40xf32>, %w: tensor<24x8x1x1xf32>, %b: tensor<24xf32>) -> tensor<1x24x12x40xf32> {
+  %g = scf.execute_region -> tensor<1x24x12x40xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) : (tensor<1x8x12x40xf32>, tensor<24x8x1x1xf32>, tensor<24xf32>) -> tensor<1x24x12x40xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x24x12x40xf32>) -> tensor<1x24x12x40xf32>
+    scf.yield %1 : tensor<1x24x12x40xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x24x12x40xf32>
+}

@@ -7,6 +7,9 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize))' \
 // RUN:   | FileCheck %s --check-prefix=TARGET
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 reduction-block=0}))' \
+// RUN:   | FileCheck %s --check-prefix=NOBLOCK
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{vector-size=-1}))'
@@ -51,6 +54,44 @@ func.func @matmul_remainders(%a: tensor<37x64xf32>, %b: tensor<64x33xf32>,
 func.func @matmul_threads(%a: tensor<64x128xf32>, %b: tensor<128x512xf32>,
                           %c: tensor<64x512xf32>) -> tensor<64x512xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x512xf32>)
+                     outs(%c : tensor<64x512xf32>) -> tensor<64x512xf32>
+  return %r : tensor<64x512xf32>
+}
+
+// -----
+
+// A long reduction is split into cache blocks (reduction-block, default
+// 256): 1152 = 6 x 192, a loop around the register tiles inside each
+// thread block. The bias broadcast the accumulators start from is fused
+// into the thread blocks: each computes its own slice of it, in the
+// block's slice of the output (the forall's shared output is the
+// broadcast's init now).
+// CHECK-LABEL: func.func @matmul_cache_blocks
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<64x512xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 2) shared_outs(%[[O:.*]] = %[[E]])
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[O]]
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<256xf32>) outs(%[[S]] : tensor<32x256xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c1152 step %c192
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c16
+// CHECK: scf.for %{{.*}} = %c0 to %c192 step %c1 {{.*}} -> (vector<8x16xf32>)
+// CHECK: scf.forall.in_parallel
+// NOBLOCK-LABEL: func.func @matmul_cache_blocks
+// NOBLOCK-NOT: step %c192
+// NOBLOCK: scf.for %{{.*}} = %c0 to %c1152 step %c1 {{.*}} -> (vector<8x16xf32>)
+func.func @matmul_cache_blocks(%a: tensor<64x1152xf32>,
+                               %b: tensor<1152x512xf32>,
+                               %bias: tensor<512xf32>) -> tensor<64x512xf32> {
+  %e = tensor.empty() : tensor<64x512xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%bias : tensor<512xf32>) outs(%e : tensor<64x512xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<64x512xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x1152xf32>, tensor<1152x512xf32>)
                      outs(%c : tensor<64x512xf32>) -> tensor<64x512xf32>
   return %r : tensor<64x512xf32>
 }
@@ -157,7 +198,10 @@ func.func @untouched(%d: tensor<?x64xf32>, %b: tensor<64x64xf32>,
 // task per row, 16-wide vectors along the row, the remainder (70 = 4 x 16
 // + 6) peeled; a broadcast operand and a constant from outside the body
 // are fine. contractions=false leaves the matmul alone; rows shorter than
-// half a vector stay scalar.
+// half a vector stay scalar. An op on tensors that overwrites its own
+// input (kiln-tile-outputs-in-place's chains) is left whole: its tiles
+// would make bufferization copy the input; the run after bufferization
+// vectorizes it on buffers.
 // EW-LABEL: func.func @elementwise
 // EW: scf.forall (%{{.*}}, %{{.*}}) in (3, 50)
 // EW: scf.for %{{.*}} = %c0 to %c64 step %c16
@@ -168,17 +212,21 @@ func.func @untouched(%d: tensor<?x64xf32>, %b: tensor<64x64xf32>,
 // EW: linalg.matmul
 // EW: linalg.generic
 // EW-SAME: tensor<512x4xf32>
+// EW: linalg.generic
+// EW-SAME: ins(%arg3 : tensor<512x4xf32>) outs(%arg3 : tensor<512x4xf32>)
 // EW: return
 #id3 = affine_map<(i, j, k) -> (i, j, k)>
 #last = affine_map<(i, j, k) -> (k)>
 func.func @elementwise(%x: tensor<3x50x70xf32>, %b: tensor<70xf32>,
                        %a: tensor<64x64xf32>, %n: tensor<512x4xf32>)
-    -> (tensor<3x50x70xf32>, tensor<64x64xf32>, tensor<512x4xf32>) {
+    -> (tensor<3x50x70xf32>, tensor<64x64xf32>, tensor<512x4xf32>,
+        tensor<512x4xf32>) {
   %two = arith.constant 2.0 : f32
+  %init = tensor.empty() : tensor<3x50x70xf32>
   %0 = linalg.generic {indexing_maps = [#id3, #last, #id3],
       iterator_types = ["parallel", "parallel", "parallel"]}
       ins(%x, %b : tensor<3x50x70xf32>, tensor<70xf32>)
-      outs(%x : tensor<3x50x70xf32>) {
+      outs(%init : tensor<3x50x70xf32>) {
   ^bb0(%v: f32, %c: f32, %o: f32):
     %m = arith.mulf %v, %two : f32
     %e = math.exp %m : f32
@@ -194,8 +242,16 @@ func.func @elementwise(%x: tensor<3x50x70xf32>, %b: tensor<70xf32>,
     %e = math.exp %o : f32
     linalg.yield %e : f32
   } -> tensor<512x4xf32>
-  return %0, %1, %2 : tensor<3x50x70xf32>, tensor<64x64xf32>,
-      tensor<512x4xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%n : tensor<512x4xf32>) outs(%n : tensor<512x4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  } -> tensor<512x4xf32>
+  return %0, %1, %2, %3 : tensor<3x50x70xf32>, tensor<64x64xf32>,
+      tensor<512x4xf32>, tensor<512x4xf32>
 }
 
 // -----

@@ -89,6 +89,33 @@ def conv(out_dir, name, x_shape, w_shape, bias=True, strides=(1, 1),
     return save(out_dir, name, nodes, [x], inits, ref)
 
 
+def conv_epilogue(out_dir, name, x_shape, w_shape, pads, residual, clip):
+    """A conv with bias, then an Add of a second input of the output's shape
+    (a residual) and a Relu, or a Clip to [0, 6] (ReLU6): graph-fuse's
+    conv_epilogue groups, tiled with the conv in kiln-fuse-groups."""
+    x, w, b = rand(x_shape), rand(w_shape) * 0.2, rand((w_shape[0],))
+    ref = conv_ref(x, w, b, (1, 1), pads, (1, 1))
+    inputs = [x]
+    nodes = [mk("Conv", ["x0", "w", "b"], ["c"], pads=list(pads))]
+    src = "c"
+    if residual:
+        r = rand(ref.shape)
+        inputs.append(r)
+        ref = ref + r
+        nodes.append(mk("Add", ["c", "x1"], ["s"]))
+        src = "s"
+    inits = {"w": w, "b": b}
+    if clip:
+        inits["lo"] = np.array(0, np.float32)
+        inits["hi"] = np.array(6, np.float32)
+        nodes.append(mk("Clip", [src, "lo", "hi"], ["y"]))
+        ref = np.clip(ref, 0, 6)
+    else:
+        nodes.append(mk("Relu", [src], ["y"]))
+        ref = np.maximum(ref, 0)
+    return save(out_dir, name, nodes, inputs, inits, ref)
+
+
 def elementwise(out_dir, name, shape, transpose):
     """y = x * sigmoid(x) + b (b broadcast along the last dim), or with x
     transposed (last two dims swapped) first."""
@@ -129,6 +156,14 @@ def main(out_dir):
              dilations=(2, 3), pads=(2, 0, 1, 3)),
         conv(out_dir, "conv_wide", (1, 32, 15, 23), (40, 32, 3, 3),
              pads=(1, 1, 1, 1), relu=True),
+        conv_epilogue(out_dir, "conv_residual_relu", (2, 24, 29, 31),
+                      (36, 24, 3, 3), (1, 1, 1, 1), residual=True,
+                      clip=False),
+        conv_epilogue(out_dir, "conv_pointwise_relu6", (1, 64, 7, 7),
+                      (160, 64, 1, 1), (0, 0, 0, 0), residual=False,
+                      clip=True),
+        conv_epilogue(out_dir, "conv_tall_residual_relu6", (1, 8, 37, 41),
+                      (13, 8, 1, 1), (0, 0, 0, 0), residual=True, clip=True),
         elementwise(out_dir, "ew_broadcast", (3, 37, 59), False),
         elementwise(out_dir, "ew_transposed", (2, 45, 61), True),
     ]

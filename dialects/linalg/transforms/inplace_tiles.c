@@ -1,0 +1,284 @@
+/* kiln-tile-outputs-in-place: makes each thread block (scf.forall) of a
+ * fused contraction compute in its slice of the output
+ * (docs/cpu-codegen.md).
+ *
+ * After tiling and fusion, a block's ops are chained by value: the bias
+ * broadcast writes an init, the contraction accumulates into it, the
+ * epilogue reads the contraction and writes its own init, which the block
+ * inserts into the output. Each init that is only overwritten is a
+ * tensor.empty (linalg-fuse-elementwise-ops makes it one on purpose, to
+ * drop false dependencies), and bufferization gives each a scratch buffer
+ * per block, copied into the output at the end. This pass rewires the
+ * chain through one buffer: the first op that only overwrites an empty
+ * slice writes the block's slice of the output instead (flattened to the
+ * contraction's [N, C, P] for an im2col conv), and each elementwise op that
+ * only overwrites its init writes over its input from the chain
+ * (elementwise, in place). The values computed do not change: the ops
+ * rewired never read their init. It runs after elementwise fusion, before
+ * bufferization. */
+#include "kiln/passes.h"
+
+#include <stdint.h>
+
+#include "dialects/common/diag.h"
+#include "dialects/common/op_list.h"
+#include "dialects/linalg/transforms/schedule.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Linalg.h"
+#include "mlir-c/Dialect/SCF.h"
+#include "mlir-c/Dialect/Tensor.h"
+#include "mlir-c/IR.h"
+
+static MlirStringRef str(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
+
+/* Whether the body of structured op `op` reads its output block argument
+ * (an accumulation); an op that does not only overwrites its init. */
+static bool readsInit(MlirOperation op) {
+  if (mlirOperationGetNumRegions(op) != 1)
+    return true;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  intptr_t n = mlirBlockGetNumArguments(body);
+  return n == 0 || !mlirOpOperandIsNull(
+                       mlirValueGetFirstUse(mlirBlockGetArgument(body, n - 1)));
+}
+
+/* Whether `v` is available before `op`, both in `block`: a value from
+ * outside the block, a block argument, or the result of an op before. */
+static bool availableBefore(MlirValue v, MlirOperation op, MlirBlock block) {
+  if (mlirValueIsABlockArgument(v))
+    return true;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!mlirBlockEqual(mlirOperationGetBlock(def), block))
+    return true;
+  for (MlirOperation o = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o)) {
+    if (mlirOperationEqual(o, def))
+      return true;
+    if (mlirOperationEqual(o, op))
+      return false;
+  }
+  return false;
+}
+
+/* tensor.collapse_shape of `v` ([N, C, spatial...]) to [N, C, P], before
+ * `before`. */
+static MlirValue collapsePixels(MlirValue v, MlirType to,
+                                MlirOperation before) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(v));
+  MlirAttribute groups[3], dims[8];
+  for (intptr_t i = 0; i < rank; ++i)
+    dims[i] = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), i);
+  groups[0] = mlirArrayAttrGet(ctx, 1, &dims[0]);
+  groups[1] = mlirArrayAttrGet(ctx, 1, &dims[1]);
+  groups[2] = mlirArrayAttrGet(ctx, rank - 2, &dims[2]);
+  MlirNamedAttribute reassociation =
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("reassociation")),
+                            mlirArrayAttrGet(ctx, 3, groups));
+  MlirOperationState state = mlirOperationStateGet(
+      str("tensor.collapse_shape"), mlirOperationGetLocation(before));
+  mlirOperationStateAddOperands(&state, 1, &v);
+  mlirOperationStateAddResults(&state, 1, &to);
+  mlirOperationStateAddAttributes(&state, 1, &reassociation);
+  MlirOperation op = mlirOperationCreate(&state);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before,
+                                      op);
+  return mlirOperationGetResult(op, 0);
+}
+
+/* Whether `op`'s indexing map for operand `i` is an identity. */
+static bool isIdentityOperand(MlirOperation op, intptr_t i) {
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(op, str("indexing_maps"));
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      i >= mlirArrayAttrGetNumElements(maps))
+    return false;
+  MlirAttribute map = mlirArrayAttrGetElement(maps, i);
+  return mlirAttributeIsAAffineMap(map) &&
+         mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(map));
+}
+
+/* The input of `op` it can overwrite in place: one computed in `body`
+ * (not a block argument or a value from outside), read through an
+ * identity map, of the same type as its init. Null if none. */
+static MlirValue inPlaceInput(MlirOperation op, MlirBlock body) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  MlirType initType = mlirValueGetType(mlirOperationGetOperand(op, n - 1));
+  for (intptr_t i = 0; i + 1 < n; ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (mlirValueIsAOpResult(v) &&
+        mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(v)), body) &&
+        mlirTypeEqual(mlirValueGetType(v), initType) &&
+        isIdentityOperand(op, i))
+      return v;
+  }
+  return (MlirValue){NULL};
+}
+
+static int64_t numElements(MlirType t) {
+  int64_t n = 1;
+  for (intptr_t i = 0; i < mlirShapedTypeGetRank(t); ++i)
+    n *= mlirShapedTypeGetDimSize(t, i);
+  return n;
+}
+
+/* Whether `v` is a tensor.empty or a tensor.extract_slice of one. */
+static bool isEmpty(MlirValue v) {
+  if (!mlirValueIsAOpResult(v))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (kilnOpNameStartsWith(def, "tensor.extract_slice")) {
+    v = mlirOperationGetOperand(def, 0);
+    if (!mlirValueIsAOpResult(v))
+      return false;
+    def = mlirOpResultGetOwner(v);
+  }
+  return kilnOpNameStartsWith(def, "tensor.empty");
+}
+
+/* Builds before `before` the tensor.extract_slice of the block's output
+ * that `insert` (a tensor.parallel_insert_slice, not rank-reducing)
+ * writes: same offsets, sizes and strides. Null when its dynamic offsets
+ * are not available there. */
+static MlirValue outputSlice(MlirOperation insert, MlirOperation before,
+                             MlirBlock body) {
+  intptr_t n = mlirOperationGetNumOperands(insert);
+  for (intptr_t i = 2; i < n; ++i)
+    if (!availableBefore(mlirOperationGetOperand(insert, i), before, body))
+      return (MlirValue){NULL};
+  MlirAttribute segs =
+      mlirOperationGetAttributeByName(insert, str("operandSegmentSizes"));
+  if (mlirAttributeIsNull(segs) || !mlirAttributeIsADenseI32Array(segs) ||
+      mlirDenseArrayGetNumElements(segs) != 5)
+    return (MlirValue){NULL};
+  MlirContext ctx = mlirOperationGetContext(insert);
+  int32_t sliceSegs[4] = {1, mlirDenseI32ArrayGetElement(segs, 2),
+                          mlirDenseI32ArrayGetElement(segs, 3),
+                          mlirDenseI32ArrayGetElement(segs, 4)};
+  static const char *const kStatic[] = {"static_offsets", "static_sizes",
+                                        "static_strides"};
+  MlirNamedAttribute attrs[4];
+  for (int i = 0; i < 3; ++i)
+    attrs[i] = mlirNamedAttributeGet(
+        mlirIdentifierGet(ctx, str(kStatic[i])),
+        mlirOperationGetAttributeByName(insert, str(kStatic[i])));
+  attrs[3] =
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("operandSegmentSizes")),
+                            mlirDenseI32ArrayGet(ctx, 4, sliceSegs));
+  for (int i = 0; i < 3; ++i)
+    if (mlirAttributeIsNull(attrs[i].attribute))
+      return (MlirValue){NULL};
+  MlirOperationState state = mlirOperationStateGet(
+      str("tensor.extract_slice"), mlirOperationGetLocation(before));
+  MlirValue operands[KILN_TILE_MAX_LOOPS * 3 + 1];
+  if (n - 1 > (intptr_t)(sizeof(operands) / sizeof(operands[0])))
+    return (MlirValue){NULL};
+  operands[0] = mlirOperationGetOperand(insert, 1);
+  for (intptr_t i = 2; i < n; ++i)
+    operands[i - 1] = mlirOperationGetOperand(insert, i);
+  MlirType type = mlirValueGetType(mlirOperationGetOperand(insert, 0));
+  mlirOperationStateAddOperands(&state, n - 1, operands);
+  mlirOperationStateAddResults(&state, 1, &type);
+  mlirOperationStateAddAttributes(&state, 4, attrs);
+  MlirOperation slice = mlirOperationCreate(&state);
+  mlirBlockInsertOwnedOperationBefore(body, before, slice);
+  return mlirOperationGetResult(slice, 0);
+}
+
+/* In one thread block, chains the block's ops through one buffer, the
+ * block's slice of the output (see the file comment). */
+static void reuseOutputSlice(MlirOperation forall) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
+  MlirOperation terminator = mlirBlockGetTerminator(body);
+  if (mlirOperationIsNull(terminator) ||
+      mlirOperationGetNumRegions(terminator) != 1)
+    return;
+  MlirOperation insert = mlirBlockGetFirstOperation(
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(terminator, 0)));
+  if (mlirOperationIsNull(insert) ||
+      !kilnOpNameStartsWith(insert, "tensor.parallel_insert_slice") ||
+      !mlirOperationIsNull(mlirOperationGetNextInBlock(insert)))
+    return; /* several results: left as they are */
+  MlirType outType = mlirValueGetType(mlirOperationGetOperand(insert, 0));
+  MlirType destType = mlirValueGetType(mlirOperationGetOperand(insert, 1));
+  if (mlirShapedTypeGetRank(outType) != mlirShapedTypeGetRank(destType))
+    return; /* rank-reducing */
+  bool started = false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op) && !mlirOperationEqual(op, terminator);
+       op = mlirOperationGetNextInBlock(op)) {
+    intptr_t m = mlirOperationGetNumOperands(op);
+    if (!kilnOpNameStartsWith(op, "linalg.") || m < 1 ||
+        mlirOperationGetNumResults(op) != 1 || readsInit(op) ||
+        !isEmpty(mlirOperationGetOperand(op, m - 1)))
+      continue;
+    MlirValue over = inPlaceInput(op, body);
+    if (!mlirValueIsNull(over)) {
+      mlirOperationSetOperand(op, m - 1, over);
+      continue;
+    }
+    if (started)
+      continue;
+    /* The start of the chain: the block's slice of the output, flattened
+     * to the contraction's [N, C, P] for an im2col conv. */
+    MlirType type = mlirValueGetType(mlirOperationGetOperand(op, m - 1));
+    bool same = mlirTypeEqual(type, outType);
+    bool flattened = !same && mlirShapedTypeGetRank(type) == 3 &&
+                     mlirShapedTypeGetRank(outType) > 3 &&
+                     mlirShapedTypeHasStaticShape(type) &&
+                     mlirShapedTypeHasStaticShape(outType) &&
+                     mlirShapedTypeGetDimSize(type, 0) ==
+                         mlirShapedTypeGetDimSize(outType, 0) &&
+                     mlirShapedTypeGetDimSize(type, 1) ==
+                         mlirShapedTypeGetDimSize(outType, 1) &&
+                     numElements(type) == numElements(outType);
+    if (!same && !flattened)
+      continue;
+    MlirValue dest = outputSlice(insert, op, body);
+    if (mlirValueIsNull(dest))
+      continue;
+    if (flattened)
+      dest = collapsePixels(dest, type, op);
+    mlirOperationSetOperand(op, m - 1, dest);
+    started = true;
+  }
+}
+
+static MlirWalkResult collectForalls(MlirOperation op, void *userData) {
+  if (kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(op)),
+                          "scf.forall") &&
+      mlirOperationGetNumResults(op) > 0)
+    kilnOpListPush(userData, op);
+  return MlirWalkResultAdvance;
+}
+
+static void runTileOutputsInPlace(MlirOperation func, MlirExternalPass pass,
+                                  const KilnPassOptionValue *options) {
+  (void)pass;
+  (void)options;
+  KilnOpList foralls = {0};
+  mlirOperationWalk(func, collectForalls, &foralls, MlirWalkPreOrder);
+  for (size_t i = 0; i < foralls.len; ++i)
+    reuseOutputSlice(foralls.data[i]);
+  kilnOpListDestroy(&foralls);
+}
+
+static const KilnDialectHandleGetter kDependentDialects[] = {
+    mlirGetDialectHandle__tensor__,
+};
+
+const KilnPassInfo kilnTileOutputsInPlacePass = {
+    .argument = "kiln-tile-outputs-in-place",
+    .summary = "Chain each thread block's bias, contraction and epilogue "
+               "through the block's slice of the output (no scratch "
+               "buffers)",
+    .anchor = "func.func",
+    .run = runTileOutputsInPlace,
+    .dependentDialects = kDependentDialects,
+    .numDependentDialects =
+        sizeof(kDependentDialects) / sizeof(kDependentDialects[0]),
+};
