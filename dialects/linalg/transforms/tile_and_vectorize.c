@@ -337,8 +337,6 @@ static void planReductionBlock(const LoopNest *nest,
                                const KilnPassOptionValue *opt,
                                KilnTilePlan *plan) {
   int64_t cap = opt[kOptReductionBlock].i;
-  if (getenv("KILN_RB"))
-    cap = atoi(getenv("KILN_RB")); /* EXPERIMENT */
   intptr_t reduction = -1;
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
     if (!nest->reduction[d] || nest->size[d] == 1)
