@@ -256,10 +256,56 @@ static MlirWalkResult collectForalls(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
+static MlirWalkResult collectInserts(MlirOperation op, void *userData) {
+  if (kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(op)),
+                          "tensor.insert_slice"))
+    kilnOpListPush(userData, op);
+  return MlirWalkResultAdvance;
+}
+
+/* A padded tensor is a fill of a tensor.empty with the producer's result
+ * inserted into it, the fill placed after the producer. Moves the fill (and
+ * its tensor.empty) before the producer, so that eliminate-empty-tensors
+ * can make the producer write into the padded tensor's interior directly
+ * instead of a buffer copied there. */
+static void hoistPaddingFill(MlirOperation insert) {
+  MlirValue src = mlirOperationGetOperand(insert, 0);
+  MlirValue dest = mlirOperationGetOperand(insert, 1);
+  if (!mlirValueIsAOpResult(src) || !mlirValueIsAOpResult(dest))
+    return;
+  MlirOperation producer = mlirOpResultGetOwner(src);
+  MlirOperation fill = mlirOpResultGetOwner(dest);
+  MlirBlock block = mlirOperationGetBlock(insert);
+  if (!kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(fill)),
+                           "linalg.fill") ||
+      mlirOperationGetNumOperands(fill) != 2 ||
+      !mlirBlockEqual(mlirOperationGetBlock(fill), block) ||
+      !mlirBlockEqual(mlirOperationGetBlock(producer), block) ||
+      availableBefore(dest, producer, block))
+    return; /* not a fill, or already before the producer */
+  MlirValue init = mlirOperationGetOperand(fill, 1);
+  if (!mlirValueIsAOpResult(init) ||
+      !kilnOpNameStartsWith(mlirOpResultGetOwner(init), "tensor.empty") ||
+      mlirOperationGetNumOperands(mlirOpResultGetOwner(init)) != 0 ||
+      !availableBefore(mlirOperationGetOperand(fill, 0), producer, block))
+    return;
+  MlirOperation empty = mlirOpResultGetOwner(init);
+  if (!mlirBlockEqual(mlirOperationGetBlock(empty), block))
+    return;
+  if (!availableBefore(init, producer, block))
+    mlirOperationMoveBefore(empty, producer);
+  mlirOperationMoveBefore(fill, producer);
+}
+
 static void runTileOutputsInPlace(MlirOperation func, MlirExternalPass pass,
                                   const KilnPassOptionValue *options) {
   (void)pass;
   (void)options;
+  KilnOpList inserts = {0};
+  mlirOperationWalk(func, collectInserts, &inserts, MlirWalkPreOrder);
+  for (size_t i = 0; i < inserts.len; ++i)
+    hoistPaddingFill(inserts.data[i]);
+  kilnOpListDestroy(&inserts);
   KilnOpList foralls = {0};
   mlirOperationWalk(func, collectForalls, &foralls, MlirWalkPreOrder);
   for (size_t i = 0; i < foralls.len; ++i)

@@ -5,6 +5,11 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-outputs-in-place),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map})' \
 // RUN:   | FileCheck %s --check-prefix=BUF
+// With eliminate-empty-tensors, as in linalg-to-llvm-cpu (cse and canonicalize
+// drops the copy of the interior onto itself):
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-outputs-in-place),eliminate-empty-tensors,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},cse,canonicalize)' \
+// RUN:   | FileCheck %s --check-prefix=ELIM
 // Without it, each block allocates its own:
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map})' \
@@ -177,4 +182,42 @@ func.func @negative(%x: tensor<8x4xf32>, %acc: tensor<8x4xf32>,
     }
   }
   return %r#0, %f : tensor<8x4xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// A padded tensor: the fill of the padded buffer comes after the producer
+// of its interior. The fill (and its tensor.empty) move before the
+// producer, so eliminate-empty-tensors can make the producer write the
+// interior in place: after bufferization no copy into the padded buffer
+// is left.
+// CHECK-LABEL: func.func @padding
+// CHECK: tensor.empty() : tensor<1x4x10x10xf32>
+// CHECK: %[[F:.*]] = linalg.fill
+// CHECK: %[[P:.*]] = linalg.generic
+// CHECK: tensor.insert_slice %[[P]] into %[[F]][0, 0, 1, 1] [1, 4, 8, 8] [1, 1, 1, 1]
+// ELIM-LABEL: func.func @padding
+// ELIM: %[[PAD:.*]] = memref.alloc() {{.*}} : memref<1x4x10x10xf32>
+// ELIM: linalg.fill {{.*}} outs(%[[PAD]] : memref<1x4x10x10xf32>)
+// ELIM: %[[IN:.*]] = memref.subview %[[PAD]][0, 0, 1, 1] [1, 4, 8, 8] [1, 1, 1, 1]
+// ELIM: linalg.generic {{.*}} outs(%[[IN]] :
+// ELIM-NOT: memref.copy
+// ELIM: return
+#id4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
+func.func @padding(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x10x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x8x8xf32>
+  %p = linalg.generic {indexing_maps = [#id4, #id4],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x4x8x8xf32>) outs(%e : tensor<1x4x8x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.maximumf %v, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x8x8xf32>
+  %pe = tensor.empty() : tensor<1x4x10x10xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%pe : tensor<1x4x10x10xf32>)
+      -> tensor<1x4x10x10xf32>
+  %r = tensor.insert_slice %p into %f[0, 0, 1, 1] [1, 4, 8, 8] [1, 1, 1, 1]
+      : tensor<1x4x8x8xf32> into tensor<1x4x10x10xf32>
+  return %r : tensor<1x4x10x10xf32>
 }
