@@ -674,11 +674,16 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
     if (!mlirOperationIsNull(init))
       mlirOperationSetDiscardableAttributeByName(init, str(kInitAttr), unit);
     buildTileSequence(tileSeq, tileEnd, &c->plan, !mlirOperationIsNull(init));
-    ok =
-        mlirLogicalResultIsSuccess(kilnScheduleApply(&schedule, tileSeq, func));
-    kilnScheduleDropAttr(func, kInitAttr);
+    /* The schedule's payload is the op's parent (the function, or the
+     * thread block it is in): its matches walk only that, not the whole
+     * function once per op. */
+    MlirOperation scope = mlirOperationGetParentOperation(c->op);
+    ok = mlirLogicalResultIsSuccess(
+        kilnScheduleApply(&schedule, tileSeq, scope));
+    if (!mlirOperationIsNull(init))
+      kilnScheduleDropAttr(scope, kInitAttr);
     kilnScheduleClearBefore(tileSeq, tileEnd);
-    kilnScheduleRetag(func, kOpAttr, kTileAttr);
+    kilnScheduleRetag(scope, kOpAttr, kTileAttr);
   }
   if (ok)
     ok = mlirLogicalResultIsSuccess(
