@@ -109,6 +109,56 @@ static MlirValue genericConv(KilnBuilder *b, MlirValue x, MlirValue w,
  * 3x3 over 512 channels at 56 x 56 would need 57 MB) stay direct. */
 enum { kMaxIm2colElements = 16 << 20 };
 
+/* The window tensor of a unit-stride im2col conv as one elementwise
+ * generic over N x C x KH x KW x OH x OW (N x OH x OW x KH x KW x C when
+ * `last`) reading x at (oh + kh * dh, ow + kw * dw): one loop nest (one
+ * parallel region) instead of a strided copy per kernel tap. Its tiles
+ * along OW read x contiguously once kh and kw are single steps, so
+ * kiln-tile-and-vectorize vectorizes them. */
+static MlirValue windowGather(KilnBuilder *b, MlirValue x,
+                              const KilnWindow *win, int64_t kh, int64_t kw,
+                              bool last) {
+  MlirContext ctx = b->ctx;
+  int64_t n = kilnDim(x, 0), c = kilnDim(x, last ? 3 : 1);
+  int64_t oh = win->out[0], ow = win->out[1];
+  /* Loops in the order of the window tensor's dims. */
+  enum { N, C, KH, KW, OH, OW };
+  int64_t loopOf[6] = {N, C, KH, KW, OH, OW};
+  if (last) {
+    int64_t nhwc[6] = {N, OH, OW, KH, KW, C};
+    memcpy(loopOf, nhwc, sizeof(loopOf));
+  }
+  int64_t extent[6] = {n, c, kh, kw, oh, ow};
+  int64_t shape[6];
+  MlirAffineExpr out[6], d[6];
+  for (int i = 0; i < 6; ++i) {
+    d[i] = dimExpr(ctx, i);
+  }
+  /* dim i of the window tensor is loop i; name the loops by role. */
+  MlirAffineExpr role[6];
+  for (int i = 0; i < 6; ++i) {
+    role[loopOf[i]] = d[i];
+    shape[i] = extent[loopOf[i]];
+    out[i] = d[i];
+  }
+  MlirAffineExpr row = mlirAffineAddExprGet(
+      role[OH], mlirAffineMulExprGet(role[KH], mlirAffineConstantExprGet(
+                                                   ctx, win->dilations[0])));
+  MlirAffineExpr col = mlirAffineAddExprGet(
+      role[OW], mlirAffineMulExprGet(role[KW], mlirAffineConstantExprGet(
+                                                   ctx, win->dilations[1])));
+  MlirAffineExpr in[4] = {role[N], role[C], row, col};
+  if (last) {
+    MlirAffineExpr nhwc[4] = {role[N], row, col, role[C]};
+    memcpy(in, nhwc, sizeof(in));
+  }
+  MlirAttribute maps[2] = {kilnMapExprs(ctx, 6, 4, in),
+                           kilnMapExprs(ctx, 6, 6, out)};
+  MlirValue init = kilnEmpty(b, kilnTensorType(6, shape, kilnElementType(x)));
+  return mlirOperationGetResult(
+      kilnGeneric(b, 1, &x, 1, &init, maps, 6, "pppppp", copyBody, NULL), 0);
+}
+
 /* The window tensor of an im2col conv: the padded `x` (N x C x H x W, or
  * N x H x W x C when `last`) copied tap by tap into N x C x KH x KW x OH x
  * OW (N x OH x OW x KH x KW x C), each kernel tap a strided slice of x; x
@@ -122,6 +172,8 @@ static MlirValue windowTensor(KilnBuilder *b, MlirValue x,
   if (kh == 1 && kw == 1 && win->strides[0] == 1 && win->strides[1] == 1 &&
       kilnDim(x, hDim) == oh && kilnDim(x, hDim + 1) == ow)
     return x;
+  if (win->strides[0] == 1 && win->strides[1] == 1)
+    return windowGather(b, x, win, kh, kw, last);
   /* Slices of x: all of N and C, OH x OW strided positions. */
   int64_t sizes[4], strides[4] = {1, 1, 1, 1};
   sizes[0] = n;

@@ -166,6 +166,7 @@ typedef struct LoopNest {
   bool reduction[kMaxLoops]; /* absent from the output map */
   intptr_t outRank;
   intptr_t outLoop[kMaxLoops]; /* output dim -> loop */
+  bool window;                 /* an input is read through a window (oh + kh) */
 } LoopNest;
 
 static bool isVectorizableElement(MlirType t) {
@@ -248,6 +249,59 @@ static MlirAttribute indexingMaps(MlirOperation op) {
   return mlirAttributeParseGet(mlirOperationGetContext(op), str(text));
 }
 
+/* Whether `e` is a sum of dims times constants and constants. */
+static bool isLinear(MlirAffineExpr e) {
+  if (mlirAffineExprIsADim(e) || mlirAffineExprIsAConstant(e))
+    return true;
+  if (!mlirAffineExprIsAAdd(e) && !mlirAffineExprIsAMul(e))
+    return false;
+  MlirAffineExpr l = mlirAffineBinaryOpExprGetLHS(e);
+  MlirAffineExpr r = mlirAffineBinaryOpExprGetRHS(e);
+  if (mlirAffineExprIsAMul(e))
+    return (mlirAffineExprIsAConstant(l) && isLinear(r)) ||
+           (mlirAffineExprIsAConstant(r) && isLinear(l));
+  return isLinear(l) && isLinear(r);
+}
+
+/* The coefficient of dim `d` in linear expression `e`. */
+static int64_t coefficient(MlirAffineExpr e, intptr_t d) {
+  if (mlirAffineExprIsADim(e))
+    return mlirAffineDimExprGetPosition(e) == d;
+  if (mlirAffineExprIsAConstant(e))
+    return 0;
+  MlirAffineExpr l = mlirAffineBinaryOpExprGetLHS(e);
+  MlirAffineExpr r = mlirAffineBinaryOpExprGetRHS(e);
+  if (mlirAffineExprIsAAdd(e))
+    return coefficient(l, d) + coefficient(r, d);
+  if (mlirAffineExprIsAConstant(l))
+    return mlirAffineConstantExprGetValue(l) * coefficient(r, d);
+  return mlirAffineConstantExprGetValue(r) * coefficient(l, d);
+}
+
+/* Whether every window read of `op` (an input map result that is not a
+ * plain dim) moves by one element per step of loop `vec` or not at all:
+ * once the other loops are single steps, a vector along `vec` is then a
+ * contiguous stretch of the input. */
+static bool windowsContiguousAlong(MlirOperation op, intptr_t vec) {
+  MlirAttribute maps = indexingMaps(op);
+  intptr_t n = mlirArrayAttrGetNumElements(maps);
+  for (intptr_t o = 0; o + 1 < n; ++o) {
+    MlirAffineMap map =
+        mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, o));
+    intptr_t results = mlirAffineMapGetNumResults(map);
+    for (intptr_t r = 0; r < results; ++r) {
+      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+      if (mlirAffineExprIsADim(e))
+        continue;
+      int64_t k = coefficient(e, vec);
+      /* Only the innermost dim of the operand may move with `vec`. */
+      if (k != 0 && (k != 1 || r != results - 1))
+        return false;
+    }
+  }
+  return true;
+}
+
 /* Reads the loop nest of `op` from its indexing maps; false when the op is
  * not a single-result structured op on static f32/f64 tensors whose maps
  * are all projected permutations. */
@@ -293,8 +347,14 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
     bool isOutput = o == nOperands - 1;
     for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
       MlirAffineExpr e = mlirAffineMapGetResult(map, r);
-      if (!mlirAffineExprIsADim(e))
-        return false;
+      if (!mlirAffineExprIsADim(e)) {
+        /* An input read through a window (oh + kh): allowed if linear;
+         * the loops' extents come from the other operands. */
+        if (isOutput || !isLinear(e))
+          return false;
+        nest->window = true;
+        continue;
+      }
       intptr_t d = mlirAffineDimExprGetPosition(e);
       int64_t extent = mlirShapedTypeGetDimSize(t, r);
       if (nest->size[d] >= 0 && nest->size[d] != extent)
@@ -537,6 +597,15 @@ static bool overwritesInput(MlirOperation op) {
   return false;
 }
 
+/* A window op (see LoopNest) is tiled only when it is elementwise and its
+ * windows are contiguous along the vectorized loop. */
+static bool windowOpIsTileable(MlirOperation op, const LoopNest *nest) {
+  for (intptr_t d = 0; d < nest->nLoops; ++d)
+    if (nest->reduction[d])
+      return false;
+  return windowsContiguousAlong(op, nest->outLoop[nest->outRank - 1]);
+}
+
 static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
   CollectState *s = userData;
   if (!kilnOpNameStartsWith(op, "linalg."))
@@ -545,6 +614,7 @@ static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
     return MlirWalkResultSkip;
   Candidate c = {.op = op};
   if (!readLoopNest(op, &c.nest) || !bodyIsVectorizable(op) ||
+      (c.nest.window && !windowOpIsTileable(op, &c.nest)) ||
       !planTiles(&c.nest, kilnHasForallAncestor(op), s->options, &c.plan))
     return MlirWalkResultSkip;
   if (s->len == s->cap) {

@@ -9,7 +9,9 @@
 // contraction: each of the 3x3 kernel taps is a strided slice of the padded
 // input copied into the window tensor N x C x KH x KW x OH x OW, which is
 // then the K x P operand of a (n, m, p, k) contraction with the filter as
-// M x K; the result is reshaped back to N x M x OH x OW.
+// M x K; the result is reshaped back to N x M x OH x OW. With unit strides
+// the window tensor is one elementwise generic reading the padded input at
+// (oh + kh * dh, ow + kw * dw) instead.
 // IM2COL-LABEL: func.func @conv_bias_pads
 // IM2COL: %[[P:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 0, 1, 1] [1, 3, 8, 8] [1, 1, 1, 1]
 // IM2COL: %[[COL:.*]] = tensor.empty() : tensor<1x3x3x3x4x4xf32>
@@ -34,6 +36,25 @@
 func.func @conv_bias_pads(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
   %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
   return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// Unit strides (dilation 2 in the rows): the window tensor is one generic
+// over (n, c, kh, kw, oh, ow) reading x at (oh + 2 kh, ow + kw); no tap
+// copies.
+// IM2COL-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 + d2 * 2, d3 + d5)>
+// IM2COL-DAG: #[[ID6:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
+// IM2COL-LABEL: func.func @conv_unit_stride
+// IM2COL: %[[P:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 0, 1, 1] [1, 3, 7, 6] [1, 1, 1, 1]
+// IM2COL-NOT: tensor.insert_slice
+// IM2COL: %[[COL:.*]] = linalg.generic {indexing_maps = [#[[WIN]], #[[ID6]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[P]] : tensor<1x3x9x8xf32>) outs(%{{.*}} : tensor<1x3x3x3x5x6xf32>)
+// IM2COL: tensor.collapse_shape %[[COL]] {{.*}} : tensor<1x3x3x3x5x6xf32> into tensor<810xf32>
+// IM2COL: tensor.expand_shape {{.*}} : tensor<810xf32> into tensor<1x27x30xf32>
+// IM2COL: return %{{.*}} : tensor<1x4x5x6xf32>
+func.func @conv_unit_stride(%x: tensor<1x3x7x6xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x5x6xf32> {
+  %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 2, 1>} : (tensor<1x3x7x6xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x5x6xf32>
+  return %0 : tensor<1x4x5x6xf32>
 }
 
 // -----

@@ -277,6 +277,44 @@ func.func @copy_on_buffers(%x: memref<1x16x62x62xf32>, %col: memref<1x16x30x30xf
 
 // -----
 
+// A window op (a unit-stride im2col: x read at (oh + kh, ow + kw)) is
+// tiled like any elementwise op: one task per (c, kh, kw, oh), 16-wide
+// tiles along ow (and the remainder of 4), which read x contiguously once
+// kh and kw are single steps: each tile folds to a copy of a slice (a
+// vector copy once on buffers). With a stride of 2 along ow the reads
+// would be strided: left alone.
+// EW-LABEL: func.func @window
+// EW: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) in (8, 3, 3, 20)
+// EW: tensor.extract_slice %{{.*}} [1, 1, 1, 16] [1, 1, 1, 1] : tensor<1x1x1x20xf32> to tensor<1x1x1x16xf32>
+// EW: [1, 1, 1, 4]
+// EW: linalg.generic
+// EW-SAME: ins(%arg1 : tensor<1x8x44x44xf32>)
+// EW: return
+#win = affine_map<(n, c, kh, kw, oh, ow) -> (n, c, oh + kh, ow + kw)>
+#win2 = affine_map<(n, c, kh, kw, oh, ow) -> (n, c, oh + kh, ow * 2 + kw)>
+#id6 = affine_map<(n, c, kh, kw, oh, ow) -> (n, c, kh, kw, oh, ow)>
+func.func @window(%x: tensor<1x8x22x22xf32>, %y: tensor<1x8x44x44xf32>)
+    -> (tensor<1x8x3x3x20x20xf32>, tensor<1x8x3x3x20x20xf32>) {
+  %e = tensor.empty() : tensor<1x8x3x3x20x20xf32>
+  %0 = linalg.generic {indexing_maps = [#win, #id6],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                        "parallel", "parallel"]}
+      ins(%x : tensor<1x8x22x22xf32>) outs(%e : tensor<1x8x3x3x20x20xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<1x8x3x3x20x20xf32>
+  %1 = linalg.generic {indexing_maps = [#win2, #id6],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                        "parallel", "parallel"]}
+      ins(%y : tensor<1x8x44x44xf32>) outs(%e : tensor<1x8x3x3x20x20xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<1x8x3x3x20x20xf32>
+  return %0, %1 : tensor<1x8x3x3x20x20xf32>, tensor<1x8x3x3x20x20xf32>
+}
+
+// -----
+
 // linalg.fill (a conv's zero padding, an accumulator's start) is an
 // elementwise op whose scalar input is broadcast.
 // EW-LABEL: func.func @fill
