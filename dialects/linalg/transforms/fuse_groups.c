@@ -22,6 +22,8 @@
 #include "dialects/common/diag.h"
 #include "dialects/common/op_list.h"
 #include "dialects/linalg/transforms/schedule.h"
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Linalg.h"
@@ -165,6 +167,35 @@ static bool collectProducers(MlirBlock body, MlirOperation root,
   return sawContraction;
 }
 
+/* The window generic (a unit-stride im2col: all loops parallel, an input
+ * read through a window) whose collapsed result is an input of
+ * `contraction`, in `body`; null if none. */
+static MlirOperation windowProducer(MlirBlock body, MlirOperation contraction) {
+  intptr_t n = mlirOperationGetNumOperands(contraction);
+  for (intptr_t i = 0; i + 1 < n; ++i) {
+    MlirValue v = mlirOperationGetOperand(contraction, i);
+    if (!mlirValueIsAOpResult(v) ||
+        !kilnOpNameStartsWith(mlirOpResultGetOwner(v), "tensor.collapse_shape"))
+      continue;
+    v = mlirOperationGetOperand(mlirOpResultGetOwner(v), 0);
+    if (!mlirValueIsAOpResult(v))
+      continue;
+    MlirOperation def = mlirOpResultGetOwner(v);
+    if (!mlirBlockEqual(mlirOperationGetBlock(def), body) ||
+        !kilnOpNameStartsWith(def, "linalg.generic") || hasReduction(def) ||
+        mlirOperationGetNumOperands(def) != 2)
+      continue;
+    MlirAttribute maps =
+        mlirOperationGetAttributeByName(def, str("indexing_maps"));
+    MlirAffineMap in =
+        mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
+    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(in); ++r)
+      if (!mlirAffineExprIsADim(mlirAffineMapGetResult(in, r)))
+        return def;
+  }
+  return (MlirOperation){NULL};
+}
+
 static bool allStatic(MlirOperation op) {
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, i));
@@ -225,6 +256,19 @@ static void buildGroupSchedule(MlirOperation sequence, intptr_t rank,
   }
 }
 
+/* Builds into `sequence` (before its yield) the fusion of the op marked
+ * "kiln.fuse_producer_0" into the scf.forall marked kRootAttr. */
+static void buildFuseIntoSchedule(MlirOperation sequence) {
+  MlirOperation end = kilnScheduleFindOp(sequence, "transform.yield");
+  MlirValue group = kilnScheduleGetRoot(sequence);
+  char name[32];
+  producerAttr(0, name, sizeof(name));
+  MlirValue operands[2] = {kilnScheduleInsertMatchAttr(end, group, name),
+                           kilnScheduleInsertMatchAttr(end, group, kRootAttr)};
+  kilnScheduleInsert(end, "transform.structured.fuse_into_containing_op", 2,
+                     operands, 2, (MlirType){NULL}, 0, NULL);
+}
+
 /* Tiles a contraction-epilogue group in place. Returns false, changing
  * nothing, when the group does not qualify; sets *failed when the schedule
  * itself failed (it has emitted an error). */
@@ -269,6 +313,144 @@ static void im2colTileSizes(MlirType type, const GroupTiles *tiles,
   sizes[2] = divisorAtMost(mlirShapedTypeGetDimSize(type, 2), rows);
 }
 
+/* Tiles of at least this many pixel blocks compute their own part of an
+ * im2col window tensor (fewer: too little parallelism with all channels
+ * in one tile). */
+enum { kMinWindowBlocks = 4 };
+
+/* An im2col conv whose window tensor is one generic (unit strides): when
+ * the image has enough row blocks, each tile takes all output channels and
+ * computes its own columns of the window tensor (fused as the last
+ * producer), which then stay in cache for the contraction instead of the
+ * whole tensor going through memory. With channel blocks each would
+ * recompute the same columns: then the window tensor stays whole. */
+static MlirOperation fuseWindow(MlirBlock body, MlirType type, int64_t *sizes,
+                                const KilnOpList *producers) {
+  int64_t rows = mlirShapedTypeGetDimSize(type, 2);
+  if (rows / sizes[2] < kMinWindowBlocks)
+    return (MlirOperation){NULL};
+  for (size_t i = 0; i < producers->len; ++i) {
+    if (!hasReduction(producers->data[i]))
+      continue;
+    MlirOperation window = windowProducer(body, producers->data[i]);
+    if (mlirOperationIsNull(window) || !allStatic(window))
+      return (MlirOperation){NULL};
+    sizes[1] = mlirShapedTypeGetDimSize(type, 1);
+    return window;
+  }
+  return (MlirOperation){NULL};
+}
+
+/* An scf.forall tile reads the window tensor through its collapse to
+ * [N, K, P]: tensor.extract_slice of the collapse at pixels [p0, p0 + R W)
+ * (whole rows), which the bubble-up patterns cannot swap with the collapse
+ * (p0 is a value they cannot prove a multiple of W). Rewrites it as the
+ * collapse of the window tensor's rows [p0 / W, p0 / W + R), so that
+ * fuse_into_containing_op finds a slice of the window generic. */
+static bool sliceWindowRows(MlirOperation forall, MlirOperation window) {
+
+  MlirValue windowValue = mlirOperationGetResult(window, 0);
+  MlirType wt = mlirValueGetType(windowValue);
+  int64_t ow = mlirShapedTypeGetDimSize(wt, 5);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!kilnOpNameStartsWith(op, "tensor.extract_slice"))
+      continue;
+    MlirValue src = mlirOperationGetOperand(op, 0);
+    if (!mlirValueIsAOpResult(src) ||
+        !kilnOpNameStartsWith(mlirOpResultGetOwner(src),
+                              "tensor.collapse_shape") ||
+        !mlirValueEqual(mlirOperationGetOperand(mlirOpResultGetOwner(src), 0),
+                        windowValue))
+      continue;
+    MlirType st = mlirValueGetType(mlirOperationGetResult(op, 0));
+    MlirAttribute offs =
+        mlirOperationGetAttributeByName(op, str("static_offsets"));
+    int64_t pixels = mlirShapedTypeGetDimSize(st, 2);
+    int64_t dyn = mlirShapedTypeGetDynamicStrideOrOffset();
+    int64_t batchOffset = mlirDenseI64ArrayGetElement(offs, 0);
+    intptr_t nDyn = 1 + (batchOffset == dyn);
+    if (mlirShapedTypeGetRank(st) != 3 || pixels % ow ||
+        mlirShapedTypeGetDimSize(st, 1) !=
+            mlirShapedTypeGetDimSize(mlirValueGetType(src), 1) ||
+        mlirDenseI64ArrayGetElement(offs, 1) != 0 ||
+        mlirDenseI64ArrayGetElement(offs, 2) != dyn ||
+        mlirOperationGetNumOperands(op) != 1 + nDyn)
+      return false; /* not a slice of whole rows by a dynamic offset */
+    MlirContext ctx = mlirOperationGetContext(op);
+    MlirLocation loc = mlirOperationGetLocation(op);
+    /* row = p0 floordiv OW */
+    MlirAffineExpr row = mlirAffineFloorDivExprGet(
+        mlirAffineDimExprGet(ctx, 0), mlirAffineConstantExprGet(ctx, ow));
+    MlirNamedAttribute mapAttr = mlirNamedAttributeGet(
+        mlirIdentifierGet(ctx, str("map")),
+        mlirAffineMapAttrGet(mlirAffineMapGet(ctx, 1, 0, 1, &row)));
+    MlirValue p0 = mlirOperationGetOperand(op, nDyn);
+    MlirType index = mlirIndexTypeGet(ctx);
+    MlirOperationState apply = mlirOperationStateGet(str("affine.apply"), loc);
+    mlirOperationStateAddOperands(&apply, 1, &p0);
+    mlirOperationStateAddResults(&apply, 1, &index);
+    mlirOperationStateAddAttributes(&apply, 1, &mapAttr);
+    MlirOperation applyOp = mlirOperationCreate(&apply);
+    mlirBlockInsertOwnedOperationBefore(body, op, applyOp);
+    /* window[0, 0, 0, 0, row, 0] [N, C, KH, KW, R, OW] */
+    int64_t offsets[6] = {batchOffset, 0, 0, 0, dyn, 0};
+    int64_t sizes[6], strides[6] = {1, 1, 1, 1, 1, 1};
+    for (int i = 0; i < 6; ++i)
+      sizes[i] = mlirShapedTypeGetDimSize(wt, i);
+    sizes[0] = mlirShapedTypeGetDimSize(st, 0);
+    sizes[4] = pixels / ow;
+    int32_t segs[4] = {1, (int32_t)nDyn, 0, 0};
+    MlirNamedAttribute attrs[4] = {
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_offsets")),
+                              mlirDenseI64ArrayGet(ctx, 6, offsets)),
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_sizes")),
+                              mlirDenseI64ArrayGet(ctx, 6, sizes)),
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_strides")),
+                              mlirDenseI64ArrayGet(ctx, 6, strides)),
+        mlirNamedAttributeGet(
+            mlirIdentifierGet(ctx, str("operandSegmentSizes")),
+            mlirDenseI32ArrayGet(ctx, 4, segs))};
+    MlirType sliceType = mlirRankedTensorTypeGet(
+        6, sizes, mlirShapedTypeGetElementType(wt), mlirAttributeGetNull());
+    MlirValue sliceOperands[3] = {windowValue, mlirOperationGetOperand(op, 1),
+                                  mlirOperationGetResult(applyOp, 0)};
+    if (nDyn == 1)
+      sliceOperands[1] = sliceOperands[2];
+    MlirOperationState slice =
+        mlirOperationStateGet(str("tensor.extract_slice"), loc);
+    mlirOperationStateAddOperands(&slice, 1 + nDyn, sliceOperands);
+    mlirOperationStateAddResults(&slice, 1, &sliceType);
+    mlirOperationStateAddAttributes(&slice, 4, attrs);
+    MlirOperation sliceOp = mlirOperationCreate(&slice);
+    mlirBlockInsertOwnedOperationBefore(body, op, sliceOp);
+    /* collapse [[0], [1, 2, 3], [4, 5]] */
+    MlirAttribute d[6];
+    for (int i = 0; i < 6; ++i)
+      d[i] = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), i);
+    MlirAttribute groups[3] = {mlirArrayAttrGet(ctx, 1, &d[0]),
+                               mlirArrayAttrGet(ctx, 3, &d[1]),
+                               mlirArrayAttrGet(ctx, 2, &d[4])};
+    MlirNamedAttribute reassociation =
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("reassociation")),
+                              mlirArrayAttrGet(ctx, 3, groups));
+    MlirValue sliced = mlirOperationGetResult(sliceOp, 0);
+    MlirOperationState collapse =
+        mlirOperationStateGet(str("tensor.collapse_shape"), loc);
+    mlirOperationStateAddOperands(&collapse, 1, &sliced);
+    mlirOperationStateAddResults(&collapse, 1, &st);
+    mlirOperationStateAddAttributes(&collapse, 1, &reassociation);
+    MlirOperation collapseOp = mlirOperationCreate(&collapse);
+    mlirBlockInsertOwnedOperationBefore(body, op, collapseOp);
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0),
+                                  mlirOperationGetResult(collapseOp, 0));
+    mlirOperationDestroy(op);
+    return true;
+  }
+  return false;
+}
+
 static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
                       KilnSchedule *schedule, bool *failed) {
   MlirRegion region = mlirOperationGetRegion(group, 0);
@@ -300,9 +482,11 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
     return false;
   }
   int64_t sizes[8] = {0};
-  if (conv && reshaped)
+  MlirOperation window = {NULL};
+  if (conv && reshaped) {
     im2colTileSizes(type, tiles, sizes);
-  else
+    window = fuseWindow(body, type, sizes, &producers);
+  } else
     rowTileSizes(type, conv, conv ? tiles->convRows : tiles->matmulRows, sizes);
   MlirContext ctx = mlirOperationGetContext(group);
   if (mlirModuleIsNull(schedule->module) &&
@@ -330,6 +514,27 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
   if (mlirLogicalResultIsFailure(applied)) {
     *failed = true;
     return false;
+  }
+  MlirValue result = mlirOperationGetOperand(yield, 0);
+  if (!mlirOperationIsNull(window) && mlirValueIsAOpResult(result) &&
+      kilnOpNameStartsWith(mlirOpResultGetOwner(result), "scf.forall") &&
+      sliceWindowRows(mlirOpResultGetOwner(result), window)) {
+    /* The same schedule, for one producer and no tiling. */
+    MlirOperation forall = mlirOpResultGetOwner(result);
+    mlirOperationSetDiscardableAttributeByName(forall, str(kRootAttr), unit);
+    char name[32];
+    producerAttr(0, name, sizeof(name));
+    mlirOperationSetDiscardableAttributeByName(window, str(name), unit);
+    buildFuseIntoSchedule(sequence);
+    applied = kilnScheduleApply(schedule, sequence, group);
+    kilnScheduleClearBefore(sequence,
+                            kilnScheduleFindOp(sequence, "transform.yield"));
+    size_t one = 1;
+    mlirOperationWalk(group, dropMarkers, &one, MlirWalkPreOrder);
+    if (mlirLogicalResultIsFailure(applied)) {
+      *failed = true;
+      return false;
+    }
   }
   return true;
 }

@@ -159,3 +159,24 @@ func.func @im2col_rows(%x: tensor<1x8x12x40xf32>, %w: tensor<24x8x1x1xf32>, %b: 
   } {graph.fusion = "conv_epilogue"}
   return %g : tensor<1x24x12x40xf32>
 }
+
+// A unit-stride conv on an image of at least 4 row blocks (32 rows of 32
+// pixels: blocks of 8 rows) takes all output channels per tile (48, not 32)
+// and computes its own rows of the window tensor: the window generic is
+// fused into the tile, reading 8 + 2 rows of the padded input.
+// IM2COL-LABEL: func.func @im2col_window
+// IM2COL: scf.forall (%{{.*}}) in (4)
+// IM2COL: tensor.extract_slice %{{.*}}[0, 0, %{{.*}}, 0] [1, 4, 10, 34] [1, 1, 1, 1] : tensor<1x4x34x34xf32> to tensor<1x4x10x34xf32>
+// IM2COL: %[[WIN:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x4x10x34xf32>) outs(%{{.*}} : tensor<1x4x3x3x8x32xf32>)
+// IM2COL: tensor.collapse_shape %[[WIN]] {{.*}} into tensor<1x36x256xf32>
+// IM2COL: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// IM2COL-SAME: outs(%{{.*}} : tensor<1x48x256xf32>)
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 48, 8, 32] [1, 1, 1, 1]
+func.func @im2col_window(%x: tensor<1x4x32x32xf32>, %w: tensor<48x4x3x3xf32>, %b: tensor<48xf32>) -> tensor<1x48x32x32xf32> {
+  %g = scf.execute_region -> tensor<1x48x32x32xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x32x32xf32>, tensor<48x4x3x3xf32>, tensor<48xf32>) -> tensor<1x48x32x32xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x48x32x32xf32>) -> tensor<1x48x32x32xf32>
+    scf.yield %1 : tensor<1x48x32x32xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x48x32x32xf32>
+}
