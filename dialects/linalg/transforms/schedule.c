@@ -160,7 +160,7 @@ MlirValue kilnScheduleInsertMatchAttr(MlirOperation end, MlirValue root,
       0);
 }
 
-void kilnScheduleInsertPeel(MlirOperation end, MlirValue loop) {
+MlirOperation kilnScheduleInsertPeel(MlirOperation end, MlirValue loop) {
   MlirContext ctx = mlirOperationGetContext(end);
   MlirType forType = mlirTransformOperationTypeGet(ctx, str("scf.for"));
   MlirValue forLoop = mlirOperationGetResult(
@@ -169,8 +169,60 @@ void kilnScheduleInsertPeel(MlirOperation end, MlirValue loop) {
   MlirNamedAttribute attrs[2] = {
       namedAttr(ctx, "peel_front", mlirBoolAttrGet(ctx, 0)),
       namedAttr(ctx, "fail_if_already_divisible", mlirBoolAttrGet(ctx, 0))};
-  kilnScheduleInsert(end, "transform.loop.peel", 1, &forLoop, 2,
-                     (MlirType){NULL}, 2, attrs);
+  return kilnScheduleInsert(end, "transform.loop.peel", 1, &forLoop, 2,
+                            (MlirType){NULL}, 2, attrs);
+}
+
+/* tile_using_for of `target` by `sizes` (0: not tiled); returns the op. */
+static MlirOperation insertTileUsingFor(MlirOperation end, MlirValue target,
+                                        intptr_t n, const int64_t *sizes,
+                                        const int64_t *interchange) {
+  MlirContext ctx = mlirOperationGetContext(end);
+  intptr_t nLoops = 0;
+  for (intptr_t d = 0; d < n; ++d)
+    nLoops += sizes[d] != 0;
+  int scalable[KILN_TILE_MAX_LOOPS] = {0};
+  MlirNamedAttribute attrs[3] = {
+      namedAttr(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, n, sizes)),
+      namedAttr(ctx, "scalable_sizes", mlirDenseBoolArrayGet(ctx, n, scalable)),
+      interchange ? namedAttr(ctx, "interchange",
+                              mlirDenseI64ArrayGet(ctx, n, interchange))
+                  : (MlirNamedAttribute){0}};
+  return kilnScheduleInsert(end, "transform.structured.tile_using_for", 1,
+                            &target, 1 + nLoops, (MlirType){NULL},
+                            interchange ? 3 : 2, attrs);
+}
+
+/* The register level of a plan with a narrow remainder along loop `wide`
+ * (KilnTilePlan.narrow): tile `wide` alone, peel it; the main part gets the
+ * other register loops, the remainder the narrow size along `wide` (peeled
+ * again) and the other register loops, the reduction loops innermost in
+ * both. */
+static void insertNarrowRemainderTiling(MlirOperation end, MlirValue target,
+                                        const KilnTilePlan *plan,
+                                        intptr_t wide) {
+  intptr_t n = plan->nLoops;
+  int64_t first[KILN_TILE_MAX_LOOPS] = {0}, mainSizes[KILN_TILE_MAX_LOOPS],
+          remSizes[KILN_TILE_MAX_LOOPS];
+  first[wide] = plan->regs[wide];
+  memcpy(mainSizes, plan->regs, sizeof(mainSizes));
+  memcpy(remSizes, plan->regs, sizeof(remSizes));
+  mainSizes[wide] = 0;
+  remSizes[wide] = plan->narrow[wide];
+  MlirOperation tile = insertTileUsingFor(end, target, n, first, NULL);
+  MlirOperation peel =
+      kilnScheduleInsertPeel(end, mlirOperationGetResult(tile, 1));
+  MlirValue main = kilnScheduleInsertMatchAttr(
+      end, mlirOperationGetResult(peel, 0), plan->marker);
+  insertTileUsingFor(end, main, n, mainSizes, NULL);
+  MlirValue rem = kilnScheduleInsertMatchAttr(
+      end, mlirOperationGetResult(peel, 1), plan->marker);
+  MlirOperation remTile = insertTileUsingFor(end, rem, n, remSizes, NULL);
+  /* The narrow loop's place among the remainder's loops (in dim order). */
+  intptr_t place = 0;
+  for (intptr_t d = 0; d < wide; ++d)
+    place += remSizes[d] != 0;
+  kilnScheduleInsertPeel(end, mlirOperationGetResult(remTile, 1 + place));
 }
 
 void kilnScheduleInsertTiling(MlirOperation end, MlirValue target,
@@ -216,6 +268,11 @@ void kilnScheduleInsertTiling(MlirOperation end, MlirValue target,
                            attrs),
         0);
   }
+  for (intptr_t d = 0; d < n; ++d)
+    if (plan->narrow[d] && plan->marker && !plan->interchange) {
+      insertNarrowRemainderTiling(end, target, plan, d);
+      return;
+    }
   /* The tiled loops in nesting order: tile_using_for returns them so. */
   intptr_t nLoops = 0;
   int64_t loopDim[KILN_TILE_MAX_LOOPS];

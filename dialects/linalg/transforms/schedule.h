@@ -59,8 +59,9 @@ void kilnScheduleInsertCanonicalize(MlirOperation end, MlirValue target);
 MlirValue kilnScheduleInsertMatchAttr(MlirOperation end, MlirValue root,
                                       const char *attrName);
 /// Inserts before `end` a transform.loop.peel (remainder last) of `loop`, a
-/// handle to an scf.for; a loop its step divides is left as it is.
-void kilnScheduleInsertPeel(MlirOperation end, MlirValue loop);
+/// handle to an scf.for; a loop its step divides is left as it is. Returns
+/// the peel op (results: the main loop, the remainder loop).
+MlirOperation kilnScheduleInsertPeel(MlirOperation end, MlirValue loop);
 
 /// The most loops a tiled op may have.
 enum { KILN_TILE_MAX_LOOPS = 12 };
@@ -78,6 +79,14 @@ typedef struct KilnTilePlan {
   bool peel[KILN_TILE_MAX_LOOPS];
   /// Order of the register loops, outermost first; NULL: the op's order.
   const int64_t *interchange;
+  /// A wide register loop (at most one, without interchange) whose peeled
+  /// remainder is tiled again by this narrower size (and peeled): a matrix-
+  /// vector product's 1 x 128 tiles leave a remainder of up to 127 columns,
+  /// which as one odd-sized vector LLVM assembles lane by lane. The
+  /// register tiles are then found again by `marker`, a unit attribute the
+  /// op carries. 0: none.
+  int64_t narrow[KILN_TILE_MAX_LOOPS];
+  const char *marker;
 } KilnTilePlan;
 
 /// Inserts before `end` the tiling of the op(s) `target` by `plan`:

@@ -112,10 +112,14 @@ static const char kSchedule[] =
     "    transform.structured.vectorize %tile : !transform.any_op\n"
     "    transform.yield\n"
     "  }\n"
+    /* Also folds the tile sizes (affine.min of a loop's induction
+     * variable) its loop's bounds decide: a narrow remainder's tiles
+     * (KilnTilePlan.narrow) are peeled before their bounds are static. */
     "  transform.named_sequence @kiln_canonicalize(\n"
     "      %f: !transform.any_op {transform.readonly}) {\n"
     "    transform.apply_patterns to %f {\n"
     "      transform.apply_patterns.canonicalization\n"
+    "      transform.apply_patterns.scf.for_loop_canonicalization\n"
     "    } : !transform.any_op\n"
     "    transform.yield\n"
     "  }\n"
@@ -453,6 +457,14 @@ static void planContraction(const LoopNest *nest, bool inForall,
     else if (d == row)
       t = e < opt[kOptRows].i ? e : opt[kOptRows].i;
     plan->regs[d] = t == e ? 0 : t; /* one tile: no loop */
+  }
+  /* A wide matrix-vector tile's remainder of a vector or more is tiled
+   * again by single vectors. */
+  int64_t vector = opt[kOptVectorSize].i;
+  if (width > vector && plan->regs[vec] &&
+      extent[vec] % plan->regs[vec] >= vector) {
+    plan->narrow[vec] = vector;
+    plan->marker = kOpAttr;
   }
   planReductionBlock(nest, opt, plan);
 }

@@ -98,6 +98,27 @@ func.func @matmul_cache_blocks(%a: tensor<64x1152xf32>,
 
 // -----
 
+// A matrix-vector product (one output row, a batch-1 classifier: 1280 ->
+// 1000) uses 1 x 128 tiles; each thread block of 250 columns leaves 122,
+// tiled again by single vectors (7 x 16 and 10) instead of one 122-wide
+// vector.
+// CHECK-LABEL: func.func @matvec_remainder
+// CHECK: scf.forall (%{{.*}}) in (4)
+// CHECK: -> (vector<128xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c112 step %c16
+// CHECK: -> (vector<16xf32>)
+// CHECK: -> (vector<10xf32>)
+// CHECK-NOT: vector<122xf32>
+// CHECK: return
+func.func @matvec_remainder(%a: tensor<1x1280xf32>, %b: tensor<1280x1000xf32>,
+                            %c: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<1x1280xf32>, tensor<1280x1000xf32>)
+                     outs(%c : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  return %r : tensor<1x1000xf32>
+}
+
+// -----
+
 // The im2col contraction of graph-to-linalg's convs (loops n, m, p, k): the
 // batch dim is one task per image; inside, the unit batch and reduction
 // steps are dropped from each register tile.

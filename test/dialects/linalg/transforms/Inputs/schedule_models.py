@@ -141,6 +141,7 @@ def main(out_dir):
         matmul(out_dir, "mm_primes", (13, 17), (17, 19)),
         matmul(out_dir, "mm_remainders", (37, 64), (64, 33)),
         matmul(out_dir, "mm_one_row", (1, 300), (300, 40)),
+        gemm_bias_relu(out_dir, "gemv_narrow_remainder", 1, 97, 1000),
         matmul(out_dir, "mm_one_col", (70, 90), (90, 1)),
         matmul(out_dir, "mm_threads", (100, 129), (129, 301)),
         matmul(out_dir, "mm_batched", (3, 13, 70), (3, 70, 29)),
