@@ -479,6 +479,97 @@ static bool tileAll(MlirOperation func, const KilnOpList *convs,
   return ok;
 }
 
+static MlirWalkResult collectStridedReads(MlirOperation op, void *userData) {
+  if (kilnOpNameStartsWith(op, "vector.transfer_read"))
+    kilnOpListPush(userData, op);
+  return MlirWalkResultAdvance;
+}
+
+/* A stride-2 window's vector read (a strided conv's taps),
+ * `vector.transfer_read` of `tensor.extract_slice %row[0] [n] [2]`, which
+ * LLVM assembles lane by lane from n scalar loads. Rewritten as two
+ * contiguous reads of n elements, at 0 and at n - 1 (both within the
+ * 2n - 1 elements the window spans), and one shuffle taking the even
+ * elements: lanes 0, 2, .., n - 2 of the first and 1, 3, .., n - 1 of the
+ * second (a permute of two registers). */
+static void widenStridedRead(MlirOperation read) {
+  MlirValue src = mlirOperationGetOperand(read, 0);
+  MlirType vt = mlirValueGetType(mlirOperationGetResult(read, 0));
+  if (!mlirValueIsAOpResult(src) || mlirShapedTypeGetRank(vt) != 1 ||
+      mlirOperationGetNumOperands(read) != 3)
+    return; /* a 1-D read of one index and a padding, unmasked */
+  MlirOperation slice = mlirOpResultGetOwner(src);
+  if (!kilnOpNameStartsWith(slice, "tensor.extract_slice") ||
+      mlirOperationGetNumOperands(slice) != 1)
+    return;
+  MlirValue row = mlirOperationGetOperand(slice, 0);
+  MlirType rowType = mlirValueGetType(row);
+  MlirType sliceType = mlirValueGetType(src);
+  MlirAttribute offs =
+      mlirOperationGetAttributeByName(slice, str("static_offsets"));
+  MlirAttribute strides =
+      mlirOperationGetAttributeByName(slice, str("static_strides"));
+  if (mlirShapedTypeGetRank(rowType) != 1 ||
+      mlirShapedTypeGetRank(sliceType) != 1 ||
+      !mlirShapedTypeHasStaticShape(rowType) ||
+      mlirDenseI64ArrayGetElement(offs, 0) != 0 ||
+      mlirDenseI64ArrayGetElement(strides, 0) != 2)
+    return;
+  int64_t n = mlirShapedTypeGetDimSize(sliceType, 0);
+  if (n != mlirShapedTypeGetDimSize(vt, 0) || n < 2 || n % 2 || n > 64 ||
+      2 * n - 1 > mlirShapedTypeGetDimSize(rowType, 0))
+    return;
+  MlirContext ctx = mlirOperationGetContext(read);
+  MlirLocation loc = mlirLocationUnknownGet(ctx);
+  MlirBlock block = mlirOperationGetBlock(read);
+  intptr_t nAttrs = mlirOperationGetNumAttributes(read);
+  MlirNamedAttribute attrs[8];
+  if (nAttrs > 8)
+    return;
+  for (intptr_t i = 0; i < nAttrs; ++i)
+    attrs[i] = mlirOperationGetAttribute(read, i);
+  /* The index of the second read: n - 1. */
+  MlirType index = mlirIndexTypeGet(ctx);
+  MlirNamedAttribute value = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str("value")), mlirIntegerAttrGet(index, n - 1));
+  MlirOperationState cst = mlirOperationStateGet(str("arith.constant"), loc);
+  mlirOperationStateAddResults(&cst, 1, &index);
+  mlirOperationStateAddAttributes(&cst, 1, &value);
+  MlirOperation second = mlirOperationCreate(&cst);
+  mlirBlockInsertOwnedOperationBefore(block, read, second);
+  MlirValue halves[2];
+  MlirValue starts[2] = {mlirOperationGetOperand(read, 1),
+                         mlirOperationGetResult(second, 0)};
+  for (int h = 0; h < 2; ++h) {
+    MlirValue operands[3] = {row, starts[h], mlirOperationGetOperand(read, 2)};
+    MlirOperationState state =
+        mlirOperationStateGet(str("vector.transfer_read"), loc);
+    mlirOperationStateAddOperands(&state, 3, operands);
+    mlirOperationStateAddResults(&state, 1, &vt);
+    mlirOperationStateAddAttributes(&state, nAttrs, attrs);
+    MlirOperation half = mlirOperationCreate(&state);
+    mlirBlockInsertOwnedOperationBefore(block, read, half);
+    halves[h] = mlirOperationGetResult(half, 0);
+  }
+  int64_t mask[64];
+  for (int64_t i = 0; i < n / 2; ++i) {
+    mask[i] = 2 * i;                 /* elements 0, 2, .., n - 2 */
+    mask[n / 2 + i] = n + 2 * i + 1; /* elements n, .., 2n - 2 */
+  }
+  MlirNamedAttribute maskAttr = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str("mask")), mlirDenseI64ArrayGet(ctx, n, mask));
+  MlirOperationState shuffle =
+      mlirOperationStateGet(str("vector.shuffle"), loc);
+  mlirOperationStateAddOperands(&shuffle, 2, halves);
+  mlirOperationStateAddResults(&shuffle, 1, &vt);
+  mlirOperationStateAddAttributes(&shuffle, 1, &maskAttr);
+  MlirOperation shuffleOp = mlirOperationCreate(&shuffle);
+  mlirBlockInsertOwnedOperationBefore(block, read, shuffleOp);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(read, 0),
+                                mlirOperationGetResult(shuffleOp, 0));
+  mlirOperationDestroy(read);
+}
+
 /* Tiles everything, then folds and vectorizes each register tile in its
  * innermost loop, and hoists the accumulators. */
 static bool tileAndVectorize(MlirOperation func, const KilnOpList *ops,
@@ -495,6 +586,13 @@ static bool tileAndVectorize(MlirOperation func, const KilnOpList *ops,
       ok = apply(s, s->vectorize, loops.data[i]);
   }
   kilnOpListDestroy(&loops);
+  if (ok) {
+    KilnOpList reads = {0};
+    mlirOperationWalk(func, collectStridedReads, &reads, MlirWalkPreOrder);
+    for (size_t i = 0; i < reads.len; ++i)
+      widenStridedRead(reads.data[i]);
+    kilnOpListDestroy(&reads);
+  }
   for (int round = 0; ok && round < kHoistRounds; ++round)
     ok = apply(s, s->hoist, func);
   return ok;

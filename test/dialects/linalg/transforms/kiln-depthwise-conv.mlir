@@ -57,6 +57,24 @@ func.func @strided_dilated(%in: tensor<1x8x15x17xf32>, %f: tensor<8x3x3xf32>, %i
 
 // -----
 
+// Stride 2 on one output row: each tap reads a row window of 31 elements
+// with stride 2. Instead of a strided vector read (16 scalar loads), two
+// contiguous reads (at 0 and at 15) and one shuffle of their even
+// elements.
+// CHECK-LABEL: func.func @strided_row
+// CHECK: %[[A:.*]] = vector.transfer_read %[[ROW:.*]][%c0], %{{.*}} {in_bounds = [true]} : tensor<31xf32>, vector<16xf32>
+// CHECK: %[[B:.*]] = vector.transfer_read %[[ROW]][%c15], %{{.*}} {in_bounds = [true]} : tensor<31xf32>, vector<16xf32>
+// CHECK: vector.shuffle %[[A]], %[[B]] [0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27, 29, 31] : vector<16xf32>, vector<16xf32>
+// CHECK-NOT: [2] : tensor<31xf32> to tensor<16xf32>
+// CHECK: return
+func.func @strided_row(%in: tensor<1x8x3x33xf32>, %f: tensor<8x3x3xf32>, %init: tensor<1x8x1x16xf32>) -> tensor<1x8x1x16xf32> {
+  %0 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+     ins(%in, %f : tensor<1x8x3x33xf32>, tensor<8x3x3xf32>) outs(%init : tensor<1x8x1x16xf32>) -> tensor<1x8x1x16xf32>
+  return %0 : tensor<1x8x1x16xf32>
+}
+
+// -----
+
 // graph-to-linalg's form: the input padded by an insert_slice into a
 // filled tensor, the accumulator initialized with the broadcast bias. The
 // fill and the bias broadcast are tiled like the conv (5 tasks of 8
