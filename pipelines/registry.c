@@ -35,6 +35,23 @@ static const KilnPassInfo kGraphCleanupPipeline = {
     .pipeline = "func.func(graph-verify,graph-cse),graph-dce",
 };
 
+/* Kiln's CPU schedules on linalg tensors (docs/cpu-codegen.md): depthwise
+ * convs and contractions tiled for threads, cache and registers and
+ * vectorized (the init producers, a bias or fill, fused into each thread
+ * block), elementwise chains fused, each block's ops chained through its
+ * slice of the output, then the elementwise ops tiled and vectorized.
+ * (Conv and matmul epilogues are fused into the contraction's tiles
+ * earlier, by kiln-fuse-groups in graph-to-linalg.) */
+static const KilnPassInfo kLinalgTileAndFusePipeline = {
+    .argument = "linalg-tile-and-fuse",
+    .summary = "Tile, fuse and vectorize linalg on tensors for the CPU",
+    .pipeline = "func.func(kiln-depthwise-conv,kiln-tile-and-vectorize),"
+                "linalg-fuse-elementwise-ops,"
+                "func.func(kiln-tile-outputs-in-place,"
+                "kiln-tile-and-vectorize{contractions=false elementwise=true},"
+                "kiln-approximate-math)",
+};
+
 /* Tensors-level linalg/tensor/arith/math to the LLVM dialect with the
  * caller-allocated-outputs ABI (DESIGN.md section 6). Math ops without an
  * LLVM intrinsic become outlined integer powers (math-to-funcs) or libm
@@ -43,12 +60,7 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .argument = "linalg-to-llvm-cpu",
     .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
     .pipeline =
-        "kiln-emit-c-interface,canonicalize,func.func(kiln-depthwise-conv),"
-        "func.func(kiln-tile-and-vectorize),"
-        "linalg-fuse-elementwise-ops,"
-        "func.func(kiln-tile-outputs-in-place,"
-        "kiln-tile-and-vectorize{contractions=false elementwise=true},"
-        "kiln-approximate-math),"
+        "kiln-emit-c-interface,canonicalize,linalg-tile-and-fuse,"
         "eliminate-empty-tensors,"
         "one-shot-bufferize{bufferize-function-boundaries "
         "function-boundary-type-conversion=identity-layout-map "
@@ -152,11 +164,12 @@ static const KilnPassInfo *const kEntries[] = {
     &kGraphO3Pipeline,
     &kilnConvertGraphToLinalgPass,
     &kilnFuseGroupsPass,
-    &kilnTileOutputsInPlacePass,
     &kGraphToLinalgPipeline,
     &kilnDepthwiseConvPass,
     &kilnTileAndVectorizePass,
+    &kilnTileOutputsInPlacePass,
     &kilnApproximateMathPass,
+    &kLinalgTileAndFusePipeline,
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,
     &kilnDistinctResultsPass,
