@@ -23,11 +23,13 @@
  * accumulator is hoisted out of the reduction loop, so it stays in
  * registers. Ops that do not qualify are left to the scalar loops of
  * convert-linalg-to-parallel-loops. */
+#define _DEFAULT_SOURCE /* sysconf(_SC_LEVEL1_DCACHE_SIZE) */
 #include "kiln/passes.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dialects/common/diag.h"
 #include "dialects/common/op_list.h"
@@ -700,20 +702,43 @@ static void targetTile(MlirOperation func, int64_t *rows, int64_t *width) {
     LLVMDisposeMessage(hostFeatures);
 }
 
+/* The L1 data cache of the target, in bytes: this machine's (sysconf)
+ * when compiling for it, else a common 32 KiB. */
+static int64_t targetL1Bytes(MlirOperation func) {
+  enum { kDefaultL1 = 32 * 1024 };
+  MlirStringRef triple = moduleString(func, "kiln.target_triple");
+  bool host = !triple.length;
+  if (!host) {
+    char *hostTriple = LLVMGetDefaultTargetTriple();
+    host = triple.length == strlen(hostTriple) &&
+           !memcmp(triple.data, hostTriple, triple.length);
+    LLVMDisposeMessage(hostTriple);
+  }
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+  if (host) {
+    long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+    if (l1 >= 4096 && l1 <= (1 << 22))
+      return l1;
+  }
+#endif
+  return kDefaultL1;
+}
+
 static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
                                 const KilnPassOptionValue *given) {
   KilnPassOptionValue options[kNumOptions];
   memcpy(options, given, sizeof(options));
   for (int i = 0; i < kNumSizeOptions; ++i) {
-    /* vector-size and rows may be 0: chosen for the target;
-     * reduction-block 0: no cache level. */
-    bool autoOk =
-        i == kOptVectorSize || i == kOptRows || i == kOptReductionBlock;
-    if (options[i].i < (autoOk ? 0 : 1)) {
+    /* vector-size, rows and reduction-block may be 0: chosen for the
+     * target; reduction-block -1: no cache level. */
+    int64_t least = i == kOptReductionBlock                   ? -1
+                    : i == kOptVectorSize || i == kOptRows ? 0
+                                                           : 1;
+    if (options[i].i < least) {
       kilnEmitErrorf(mlirOperationGetLocation(func),
                      "kiln-tile-and-vectorize: tile options must be "
-                     "positive (vector-size and rows: 0 for the target's), "
-                     "got %ld",
+                     "positive (vector-size, rows and reduction-block: 0 "
+                     "for the target's; reduction-block -1: none), got %ld",
                      (long)options[i].i);
       mlirExternalPassSignalFailure(pass);
       return;
@@ -725,6 +750,14 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
     options[kOptRows].i = rows;
   if (!options[kOptVectorSize].i)
     options[kOptVectorSize].i = width;
+  /* The cache level's block: a column of register tiles reads `block`
+   * rows of `vector-size` f32s of the right operand; half of L1 holds
+   * them (32 KiB, 16 lanes: 256). */
+  if (!options[kOptReductionBlock].i)
+    options[kOptReductionBlock].i =
+        targetL1Bytes(func) / (2 * 4 * options[kOptVectorSize].i);
+  else if (options[kOptReductionBlock].i < 0)
+    options[kOptReductionBlock].i = 0;
   CollectState s = {.options = options};
   mlirOperationWalk(func, collectCandidates, &s, MlirWalkPreOrder);
   if (!s.len) {
@@ -806,10 +839,12 @@ static const KilnPassOptionSpec kOptions[] = {
     [kOptMinWork] = {"min-work", KILN_PASS_OPTION_INT, "4096",
                      "Smallest iteration space (product of the loop "
                      "extents) worth tiling"},
-    [kOptReductionBlock] = {"reduction-block", KILN_PASS_OPTION_INT, "256",
+    [kOptReductionBlock] = {"reduction-block", KILN_PASS_OPTION_INT, "0",
                             "Reduction steps per cache block of a "
-                            "contraction, at most (0: the reduction is not "
-                            "split)"},
+                            "contraction, at most; 0: from the target's L1 "
+                            "data cache (half of it holds a block of "
+                            "vector-size columns: 256 for 32 KiB and 16 "
+                            "lanes); -1: the reduction is not split"},
     [kOptContractions] = {"contractions", KILN_PASS_OPTION_BOOL, "true",
                           "Tile and vectorize ops with reduction loops"},
     [kOptElementwise] = {"elementwise", KILN_PASS_OPTION_BOOL, "false",

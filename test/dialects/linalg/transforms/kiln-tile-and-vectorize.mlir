@@ -8,7 +8,7 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize))' \
 // RUN:   | FileCheck %s --check-prefix=TARGET
 // RUN: kiln-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 reduction-block=0}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 reduction-block=-1}))' \
 // RUN:   | FileCheck %s --check-prefix=NOBLOCK
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
@@ -384,8 +384,12 @@ module attributes {kiln.target_triple = "x86_64-pc-linux-gnu",
 
 // -----
 
+// The cache block follows the target too: another machine's L1 is taken
+// as 32 KiB, half of it for 8-lane columns: blocks of 512 (of 2048).
 // TARGET-LABEL: func.func @aarch64
 // TARGET: vector.transfer_read {{.*}} : tensor<8x8xf32>, vector<8x8xf32>
+// TARGET-LABEL: func.func @aarch64_blocks
+// TARGET: scf.for %{{.*}} = %c0 to %c2048 step %c512
 module attributes {kiln.target_triple = "aarch64-unknown-linux-gnu",
                    kiln.target_features = ""} {
   func.func @aarch64(%a: tensor<48x40xf32>, %b: tensor<40x64xf32>,
@@ -394,13 +398,19 @@ module attributes {kiln.target_triple = "aarch64-unknown-linux-gnu",
                        outs(%c : tensor<48x64xf32>) -> tensor<48x64xf32>
     return %r : tensor<48x64xf32>
   }
+  func.func @aarch64_blocks(%a: tensor<16x2048xf32>, %b: tensor<2048x64xf32>,
+                            %c: tensor<16x64xf32>) -> tensor<16x64xf32> {
+    %r = linalg.matmul ins(%a, %b : tensor<16x2048xf32>, tensor<2048x64xf32>)
+                       outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+    return %r : tensor<16x64xf32>
+  }
 }
 
 // -----
 
 // A negative tile size is refused with the pass's error.
 // BAD-OPTION
-// expected-error@+1 {{kiln-tile-and-vectorize: tile options must be positive (vector-size and rows: 0 for the target's), got -1}}
+// expected-error@+1 {{kiln-tile-and-vectorize: tile options must be positive (vector-size, rows and reduction-block: 0 for the target's; reduction-block -1: none), got -1}}
 func.func @bad_option(%a: tensor<16x16xf32>) -> tensor<16x16xf32> {
   return %a : tensor<16x16xf32>
 }
