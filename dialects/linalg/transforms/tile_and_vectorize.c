@@ -731,7 +731,7 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
   for (int i = 0; i < kNumSizeOptions; ++i) {
     /* vector-size, rows and reduction-block may be 0: chosen for the
      * target; reduction-block -1: no cache level. */
-    int64_t least = i == kOptReductionBlock                   ? -1
+    int64_t least = i == kOptReductionBlock                ? -1
                     : i == kOptVectorSize || i == kOptRows ? 0
                                                            : 1;
     if (options[i].i < least) {
