@@ -614,6 +614,8 @@ static bool overwritesInput(MlirOperation op) {
 /* A window op (see LoopNest) is tiled only when it is elementwise and its
  * windows are contiguous along the vectorized loop. */
 static bool windowOpIsTileable(MlirOperation op, const LoopNest *nest) {
+  if (nest->outRank < 1)
+    return false; /* a 0-d result: nothing to vectorize along */
   for (intptr_t d = 0; d < nest->nLoops; ++d)
     if (nest->reduction[d])
       return false;

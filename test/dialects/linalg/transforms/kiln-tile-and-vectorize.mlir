@@ -310,12 +310,17 @@ func.func @copy_on_buffers(%x: memref<1x16x62x62xf32>, %col: memref<1x16x30x30xf
 // EW: [1, 1, 1, 4]
 // EW: linalg.generic
 // EW-SAME: ins(%arg1 : tensor<1x8x44x44xf32>)
+// A window op with a scalar result (a strided dot product: a reduction)
+// is left alone too.
+// EW: linalg.generic
+// EW-SAME: ins(%arg4, %arg2 : tensor<32xf32>, tensor<64xf32>) outs(%arg3 : tensor<f32>)
 // EW: return
 #win = affine_map<(n, c, kh, kw, oh, ow) -> (n, c, oh + kh, ow + kw)>
 #win2 = affine_map<(n, c, kh, kw, oh, ow) -> (n, c, oh + kh, ow * 2 + kw)>
 #id6 = affine_map<(n, c, kh, kw, oh, ow) -> (n, c, kh, kw, oh, ow)>
-func.func @window(%x: tensor<1x8x22x22xf32>, %y: tensor<1x8x44x44xf32>)
-    -> (tensor<1x8x3x3x20x20xf32>, tensor<1x8x3x3x20x20xf32>) {
+func.func @window(%x: tensor<1x8x22x22xf32>, %y: tensor<1x8x44x44xf32>,
+                  %z: tensor<64xf32>, %acc: tensor<f32>, %w: tensor<32xf32>)
+    -> (tensor<1x8x3x3x20x20xf32>, tensor<1x8x3x3x20x20xf32>, tensor<f32>) {
   %e = tensor.empty() : tensor<1x8x3x3x20x20xf32>
   %0 = linalg.generic {indexing_maps = [#win, #id6],
       iterator_types = ["parallel", "parallel", "parallel", "parallel",
@@ -331,7 +336,18 @@ func.func @window(%x: tensor<1x8x22x22xf32>, %y: tensor<1x8x44x44xf32>)
   ^bb0(%v: f32, %o: f32):
     linalg.yield %v : f32
   } -> tensor<1x8x3x3x20x20xf32>
-  return %0, %1 : tensor<1x8x3x3x20x20xf32>, tensor<1x8x3x3x20x20xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>,
+                                        affine_map<(i) -> (i * 2)>,
+                                        affine_map<(i) -> ()>],
+      iterator_types = ["reduction"]}
+      ins(%w, %z : tensor<32xf32>, tensor<64xf32>) outs(%acc : tensor<f32>) {
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %m = arith.mulf %u, %v : f32
+    %s = arith.addf %m, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %0, %1, %2 : tensor<1x8x3x3x20x20xf32>, tensor<1x8x3x3x20x20xf32>,
+      tensor<f32>
 }
 
 // -----
