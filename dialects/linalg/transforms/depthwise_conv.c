@@ -520,8 +520,6 @@ static void widenStridedRead(MlirOperation read) {
       2 * n - 1 > mlirShapedTypeGetDimSize(rowType, 0))
     return;
   MlirContext ctx = mlirOperationGetContext(read);
-  MlirLocation loc = mlirLocationUnknownGet(ctx);
-  MlirBlock block = mlirOperationGetBlock(read);
   intptr_t nAttrs = mlirOperationGetNumAttributes(read);
   MlirNamedAttribute attrs[8];
   if (nAttrs > 8)
@@ -532,24 +530,14 @@ static void widenStridedRead(MlirOperation read) {
   MlirType index = mlirIndexTypeGet(ctx);
   MlirNamedAttribute value = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, str("value")), mlirIntegerAttrGet(index, n - 1));
-  MlirOperationState cst = mlirOperationStateGet(str("arith.constant"), loc);
-  mlirOperationStateAddResults(&cst, 1, &index);
-  mlirOperationStateAddAttributes(&cst, 1, &value);
-  MlirOperation second = mlirOperationCreate(&cst);
-  mlirBlockInsertOwnedOperationBefore(block, read, second);
+  MlirValue starts[2] = {
+      mlirOperationGetOperand(read, 1),
+      kilnInsertOpBefore(read, "arith.constant", 0, NULL, index, 1, &value)};
   MlirValue halves[2];
-  MlirValue starts[2] = {mlirOperationGetOperand(read, 1),
-                         mlirOperationGetResult(second, 0)};
   for (int h = 0; h < 2; ++h) {
     MlirValue operands[3] = {row, starts[h], mlirOperationGetOperand(read, 2)};
-    MlirOperationState state =
-        mlirOperationStateGet(str("vector.transfer_read"), loc);
-    mlirOperationStateAddOperands(&state, 3, operands);
-    mlirOperationStateAddResults(&state, 1, &vt);
-    mlirOperationStateAddAttributes(&state, nAttrs, attrs);
-    MlirOperation half = mlirOperationCreate(&state);
-    mlirBlockInsertOwnedOperationBefore(block, read, half);
-    halves[h] = mlirOperationGetResult(half, 0);
+    halves[h] = kilnInsertOpBefore(read, "vector.transfer_read", 3, operands,
+                                   vt, nAttrs, attrs);
   }
   int64_t mask[64];
   for (int64_t i = 0; i < n / 2; ++i) {
@@ -558,15 +546,9 @@ static void widenStridedRead(MlirOperation read) {
   }
   MlirNamedAttribute maskAttr = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, str("mask")), mlirDenseI64ArrayGet(ctx, n, mask));
-  MlirOperationState shuffle =
-      mlirOperationStateGet(str("vector.shuffle"), loc);
-  mlirOperationStateAddOperands(&shuffle, 2, halves);
-  mlirOperationStateAddResults(&shuffle, 1, &vt);
-  mlirOperationStateAddAttributes(&shuffle, 1, &maskAttr);
-  MlirOperation shuffleOp = mlirOperationCreate(&shuffle);
-  mlirBlockInsertOwnedOperationBefore(block, read, shuffleOp);
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(read, 0),
-                                mlirOperationGetResult(shuffleOp, 0));
+  MlirValue shuffled =
+      kilnInsertOpBefore(read, "vector.shuffle", 2, halves, vt, 1, &maskAttr);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(read, 0), shuffled);
   mlirOperationDestroy(read);
 }
 

@@ -379,7 +379,6 @@ static bool sliceWindowRows(MlirOperation forall, MlirOperation window) {
         mlirOperationGetNumOperands(op) != 1 + nDyn)
       return false; /* not a slice of whole rows by a dynamic offset */
     MlirContext ctx = mlirOperationGetContext(op);
-    MlirLocation loc = mlirOperationGetLocation(op);
     /* row = p0 floordiv OW */
     MlirAffineExpr row = mlirAffineFloorDivExprGet(
         mlirAffineDimExprGet(ctx, 0), mlirAffineConstantExprGet(ctx, ow));
@@ -387,13 +386,8 @@ static bool sliceWindowRows(MlirOperation forall, MlirOperation window) {
         mlirIdentifierGet(ctx, str("map")),
         mlirAffineMapAttrGet(mlirAffineMapGet(ctx, 1, 0, 1, &row)));
     MlirValue p0 = mlirOperationGetOperand(op, nDyn);
-    MlirType index = mlirIndexTypeGet(ctx);
-    MlirOperationState apply = mlirOperationStateGet(str("affine.apply"), loc);
-    mlirOperationStateAddOperands(&apply, 1, &p0);
-    mlirOperationStateAddResults(&apply, 1, &index);
-    mlirOperationStateAddAttributes(&apply, 1, &mapAttr);
-    MlirOperation applyOp = mlirOperationCreate(&apply);
-    mlirBlockInsertOwnedOperationBefore(body, op, applyOp);
+    MlirValue rowStart = kilnInsertOpBefore(op, "affine.apply", 1, &p0,
+                                            mlirIndexTypeGet(ctx), 1, &mapAttr);
     /* window[0, 0, 0, 0, row, 0] [N, C, KH, KW, R, OW] */
     int64_t offsets[6] = {batchOffset, 0, 0, 0, dyn, 0};
     int64_t sizes[6], strides[6] = {1, 1, 1, 1, 1, 1};
@@ -415,36 +409,20 @@ static bool sliceWindowRows(MlirOperation forall, MlirOperation window) {
     MlirType sliceType = mlirRankedTensorTypeGet(
         6, sizes, mlirShapedTypeGetElementType(wt), mlirAttributeGetNull());
     MlirValue sliceOperands[3] = {windowValue, mlirOperationGetOperand(op, 1),
-                                  mlirOperationGetResult(applyOp, 0)};
+                                  rowStart};
     if (nDyn == 1)
       sliceOperands[1] = sliceOperands[2];
-    MlirOperationState slice =
-        mlirOperationStateGet(str("tensor.extract_slice"), loc);
-    mlirOperationStateAddOperands(&slice, 1 + nDyn, sliceOperands);
-    mlirOperationStateAddResults(&slice, 1, &sliceType);
-    mlirOperationStateAddAttributes(&slice, 4, attrs);
-    MlirOperation sliceOp = mlirOperationCreate(&slice);
-    mlirBlockInsertOwnedOperationBefore(body, op, sliceOp);
+    MlirValue sliced = kilnInsertOpBefore(op, "tensor.extract_slice", 1 + nDyn,
+                                          sliceOperands, sliceType, 4, attrs);
     /* collapse [[0], [1, 2, 3], [4, 5]] */
-    MlirAttribute d[6];
-    for (int i = 0; i < 6; ++i)
-      d[i] = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), i);
-    MlirAttribute groups[3] = {mlirArrayAttrGet(ctx, 1, &d[0]),
-                               mlirArrayAttrGet(ctx, 3, &d[1]),
-                               mlirArrayAttrGet(ctx, 2, &d[4])};
+    intptr_t groupSizes[3] = {1, 3, 2};
     MlirNamedAttribute reassociation =
         mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("reassociation")),
-                              mlirArrayAttrGet(ctx, 3, groups));
-    MlirValue sliced = mlirOperationGetResult(sliceOp, 0);
-    MlirOperationState collapse =
-        mlirOperationStateGet(str("tensor.collapse_shape"), loc);
-    mlirOperationStateAddOperands(&collapse, 1, &sliced);
-    mlirOperationStateAddResults(&collapse, 1, &st);
-    mlirOperationStateAddAttributes(&collapse, 1, &reassociation);
-    MlirOperation collapseOp = mlirOperationCreate(&collapse);
-    mlirBlockInsertOwnedOperationBefore(body, op, collapseOp);
-    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0),
-                                  mlirOperationGetResult(collapseOp, 0));
+                              kilnReassociationGet(ctx, 3, groupSizes));
+    mlirValueReplaceAllUsesOfWith(
+        mlirOperationGetResult(op, 0),
+        kilnInsertOpBefore(op, "tensor.collapse_shape", 1, &sliced, st, 1,
+                           &reassociation));
     mlirOperationDestroy(op);
     return true;
   }

@@ -69,25 +69,12 @@ static bool availableBefore(MlirValue v, MlirOperation op, MlirBlock block) {
 static MlirValue collapsePixels(MlirValue v, MlirType to,
                                 MlirOperation before) {
   MlirContext ctx = mlirOperationGetContext(before);
-  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(v));
-  MlirAttribute groups[3], dims[8];
-  for (intptr_t i = 0; i < rank; ++i)
-    dims[i] = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), i);
-  groups[0] = mlirArrayAttrGet(ctx, 1, &dims[0]);
-  groups[1] = mlirArrayAttrGet(ctx, 1, &dims[1]);
-  groups[2] = mlirArrayAttrGet(ctx, rank - 2, &dims[2]);
+  intptr_t sizes[3] = {1, 1, mlirShapedTypeGetRank(mlirValueGetType(v)) - 2};
   MlirNamedAttribute reassociation =
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("reassociation")),
-                            mlirArrayAttrGet(ctx, 3, groups));
-  MlirOperationState state = mlirOperationStateGet(
-      str("tensor.collapse_shape"), mlirOperationGetLocation(before));
-  mlirOperationStateAddOperands(&state, 1, &v);
-  mlirOperationStateAddResults(&state, 1, &to);
-  mlirOperationStateAddAttributes(&state, 1, &reassociation);
-  MlirOperation op = mlirOperationCreate(&state);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before,
-                                      op);
-  return mlirOperationGetResult(op, 0);
+                            kilnReassociationGet(ctx, 3, sizes));
+  return kilnInsertOpBefore(before, "tensor.collapse_shape", 1, &v, to, 1,
+                            &reassociation);
 }
 
 /* Whether `op`'s indexing map for operand `i` is an identity. */
@@ -172,21 +159,15 @@ static MlirValue outputSlice(MlirOperation insert, MlirOperation before,
   for (int i = 0; i < 3; ++i)
     if (mlirAttributeIsNull(attrs[i].attribute))
       return (MlirValue){NULL};
-  MlirOperationState state = mlirOperationStateGet(
-      str("tensor.extract_slice"), mlirOperationGetLocation(before));
   MlirValue operands[KILN_TILE_MAX_LOOPS * 3 + 1];
   if (n - 1 > (intptr_t)(sizeof(operands) / sizeof(operands[0])))
     return (MlirValue){NULL};
   operands[0] = mlirOperationGetOperand(insert, 1);
   for (intptr_t i = 2; i < n; ++i)
     operands[i - 1] = mlirOperationGetOperand(insert, i);
-  MlirType type = mlirValueGetType(mlirOperationGetOperand(insert, 0));
-  mlirOperationStateAddOperands(&state, n - 1, operands);
-  mlirOperationStateAddResults(&state, 1, &type);
-  mlirOperationStateAddAttributes(&state, 4, attrs);
-  MlirOperation slice = mlirOperationCreate(&state);
-  mlirBlockInsertOwnedOperationBefore(body, before, slice);
-  return mlirOperationGetResult(slice, 0);
+  return kilnInsertOpBefore(
+      before, "tensor.extract_slice", n - 1, operands,
+      mlirValueGetType(mlirOperationGetOperand(insert, 0)), 4, attrs);
 }
 
 /* In one thread block, chains the block's ops through one buffer, the

@@ -106,6 +106,36 @@ MlirOperation kilnScheduleInsert(MlirOperation before, const char *name,
   return op;
 }
 
+MlirValue kilnInsertOpBefore(MlirOperation before, const char *name,
+                             intptr_t nOperands, const MlirValue *operands,
+                             MlirType resultType, intptr_t nAttrs,
+                             const MlirNamedAttribute *attrs) {
+  MlirOperationState state =
+      mlirOperationStateGet(str(name), mlirOperationGetLocation(before));
+  mlirOperationStateAddOperands(&state, nOperands, operands);
+  mlirOperationStateAddResults(&state, 1, &resultType);
+  mlirOperationStateAddAttributes(&state, nAttrs, attrs);
+  MlirOperation op = mlirOperationCreate(&state);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before,
+                                      op);
+  return mlirOperationGetResult(op, 0);
+}
+
+MlirAttribute kilnReassociationGet(MlirContext ctx, intptr_t nGroups,
+                                   const intptr_t *groupSizes) {
+  enum { kMaxDims = 16 };
+  MlirAttribute groups[kMaxDims], dims[kMaxDims];
+  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+  intptr_t d = 0;
+  for (intptr_t g = 0; g < nGroups && g < kMaxDims; ++g) {
+    intptr_t first = d;
+    for (intptr_t i = 0; i < groupSizes[g] && d < kMaxDims; ++i, ++d)
+      dims[d] = mlirIntegerAttrGet(i64, d);
+    groups[g] = mlirArrayAttrGet(ctx, d - first, &dims[first]);
+  }
+  return mlirArrayAttrGet(ctx, nGroups < kMaxDims ? nGroups : kMaxDims, groups);
+}
+
 void kilnScheduleClearBefore(MlirOperation sequence, MlirOperation term) {
   MlirBlock body = sequenceBody(sequence);
   /* Back to front, as later ops use earlier results: the C API has no

@@ -41,6 +41,17 @@ MlirOperation kilnScheduleInsert(MlirOperation before, const char *name,
                                  intptr_t nResults, MlirType resultType,
                                  intptr_t nAttrs,
                                  const MlirNamedAttribute *attrs);
+/// Builds the payload op `name` with `operands`, one result of type
+/// `resultType` and `attrs`, at `before`'s location and inserted before it.
+/// Returns its result.
+MlirValue kilnInsertOpBefore(MlirOperation before, const char *name,
+                             intptr_t nOperands, const MlirValue *operands,
+                             MlirType resultType, intptr_t nAttrs,
+                             const MlirNamedAttribute *attrs);
+/// The `reassociation` of a tensor.collapse_shape / expand_shape: `nGroups`
+/// groups of consecutive dims, `groupSizes[i]` dims each.
+MlirAttribute kilnReassociationGet(MlirContext ctx, intptr_t nGroups,
+                                   const intptr_t *groupSizes);
 /// Erases every op of `sequence` before `end` (what a pass inserted).
 void kilnScheduleClearBefore(MlirOperation sequence, MlirOperation end);
 /// The sequence's first block argument: the payload handle.
