@@ -250,13 +250,6 @@ int64_t kilnDim(MlirValue tensor, intptr_t i) {
   return mlirShapedTypeGetDimSize(mlirValueGetType(tensor), i);
 }
 
-int64_t kilnNumElements(MlirType shaped) {
-  int64_t n = 1;
-  for (intptr_t i = 0; i < mlirShapedTypeGetRank(shaped); ++i)
-    n *= mlirShapedTypeGetDimSize(shaped, i);
-  return n;
-}
-
 MlirType kilnTensorType(intptr_t rank, const int64_t *shape,
                         MlirType elementType) {
   return mlirRankedTensorTypeGet(rank, shape, elementType,

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dialects/common/shape.h"
 #include "dialects/graph/infer.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
@@ -114,8 +115,6 @@ bool kilnTypeIsInteger(MlirType elementType);
 MlirType kilnElementType(MlirValue tensor);
 intptr_t kilnRank(MlirValue tensor);
 int64_t kilnDim(MlirValue tensor, intptr_t i);
-/// Number of elements of a static shaped type.
-int64_t kilnNumElements(MlirType shaped);
 /// A static ranked tensor type.
 MlirType kilnTensorType(intptr_t rank, const int64_t *shape,
                         MlirType elementType);

@@ -26,6 +26,7 @@
 
 #include "dialects/common/diag.h"
 #include "dialects/common/op_list.h"
+#include "dialects/common/shape.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/SCF.h"
@@ -159,13 +160,6 @@ static bool isStaticTensor(MlirType t) {
   return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
 }
 
-static int64_t numElements(MlirType t) {
-  int64_t n = 1;
-  for (intptr_t i = 0; i < mlirShapedTypeGetRank(t); ++i)
-    n *= mlirShapedTypeGetDimSize(t, i);
-  return n;
-}
-
 /* One result; every operand and the result a static tensor. */
 static bool hasStaticShapes(MlirOperation op) {
   if (mlirOperationGetNumResults(op) != 1 ||
@@ -278,7 +272,7 @@ static bool extendsEpilogue(MlirOperation user, MlirValue cur,
     MlirValue v = mlirOperationGetOperand(user, i);
     if (mlirValueEqual(v, cur))
       continue;
-    if (numElements(mlirValueGetType(v)) < numElements(t))
+    if (kilnNumElements(mlirValueGetType(v)) < kilnNumElements(t))
       continue;
     if (residual || *hasResidual ||
         !GRAPH_OP_IN(user, ((const char *[]){"add"})))

@@ -228,31 +228,18 @@ static MlirWalkResult dropMarkers(MlirOperation op, void *userData) {
  * slices the contraction's result itself. */
 static void buildGroupSchedule(MlirOperation sequence, intptr_t rank,
                                const int64_t *sizes, size_t n) {
-  MlirContext ctx = mlirOperationGetContext(sequence);
   MlirOperation end = kilnScheduleFindOp(sequence, "transform.yield");
   MlirValue group = kilnScheduleGetRoot(sequence);
   MlirValue root = kilnScheduleInsertMatchAttr(end, group, kRootAttr);
-  int32_t segs[5] = {1, 0, 0, 0, 0};
-  MlirNamedAttribute attrs[2] = {
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("operandSegmentSizes")),
-                            mlirDenseI32ArrayGet(ctx, 5, segs)),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_tile_sizes")),
-                            mlirDenseI64ArrayGet(ctx, rank, sizes))};
   MlirValue loop = mlirOperationGetResult(
-      kilnScheduleInsert(end, "transform.structured.tile_using_forall", 1,
-                         &root, 2, (MlirType){NULL}, 2, attrs),
-      1);
+      kilnScheduleInsertForall(end, root, rank, sizes), 1);
   for (size_t i = 0; i < n; ++i) {
     kilnScheduleInsertPatterns(
         end, loop, "transform.apply_patterns.tensor.bubble_up_extract_slice");
     char name[32];
     producerAttr(i, name, sizeof(name));
-    MlirValue operands[2] = {kilnScheduleInsertMatchAttr(end, group, name),
-                             loop};
-    loop = mlirOperationGetResult(
-        kilnScheduleInsert(end, "transform.structured.fuse_into_containing_op",
-                           2, operands, 2, (MlirType){NULL}, 0, NULL),
-        1);
+    loop = kilnScheduleInsertFuse(
+        end, kilnScheduleInsertMatchAttr(end, group, name), loop);
   }
 }
 
@@ -263,27 +250,14 @@ static void buildFuseIntoSchedule(MlirOperation sequence) {
   MlirValue group = kilnScheduleGetRoot(sequence);
   char name[32];
   producerAttr(0, name, sizeof(name));
-  MlirValue operands[2] = {kilnScheduleInsertMatchAttr(end, group, name),
-                           kilnScheduleInsertMatchAttr(end, group, kRootAttr)};
-  kilnScheduleInsert(end, "transform.structured.fuse_into_containing_op", 2,
-                     operands, 2, (MlirType){NULL}, 0, NULL);
+  kilnScheduleInsertFuse(end, kilnScheduleInsertMatchAttr(end, group, name),
+                         kilnScheduleInsertMatchAttr(end, group, kRootAttr));
 }
 
-/* Tiles a contraction-epilogue group in place. Returns false, changing
- * nothing, when the group does not qualify; sets *failed when the schedule
- * itself failed (it has emitted an error). */
+/* The tile options of kiln-fuse-groups. */
 typedef struct GroupTiles {
   int64_t convRows, matmulRows, convChannels, convPixels;
 } GroupTiles;
-
-/* The largest divisor of `n` not above `cap` (at least 1): full tiles keep
- * every tile's shape static. */
-static int64_t divisorAtMost(int64_t n, int64_t cap) {
-  int64_t d = cap < n ? cap : n;
-  while (d > 1 && n % d)
-    --d;
-  return d < 1 ? 1 : d;
-}
 
 /* Tile sizes by rows: conv NC[D]HW: one image, all channels, `rows` output
  * rows, whole rows; matmul [B...]MN: one batch entry, `rows` rows, all
@@ -293,7 +267,8 @@ static void rowTileSizes(MlirType type, bool conv, int64_t rows,
   intptr_t rowDim = conv ? 2 : mlirShapedTypeGetRank(type) - 2;
   for (intptr_t i = 0; i < rowDim; ++i)
     sizes[i] = i == 1 && conv ? 0 : 1;
-  sizes[rowDim] = divisorAtMost(mlirShapedTypeGetDimSize(type, rowDim), rows);
+  sizes[rowDim] =
+      kilnDivisorAtMost(mlirShapedTypeGetDimSize(type, rowDim), rows);
 }
 
 /* Tile sizes of a conv computed as an im2col contraction: one image, a
@@ -309,8 +284,8 @@ static void im2colTileSizes(MlirType type, const GroupTiles *tiles,
   int64_t rows = tiles->convPixels / rowPixels;
   sizes[0] = 1;
   sizes[1] =
-      divisorAtMost(mlirShapedTypeGetDimSize(type, 1), tiles->convChannels);
-  sizes[2] = divisorAtMost(mlirShapedTypeGetDimSize(type, 2), rows);
+      kilnDivisorAtMost(mlirShapedTypeGetDimSize(type, 1), tiles->convChannels);
+  sizes[2] = kilnDivisorAtMost(mlirShapedTypeGetDimSize(type, 2), rows);
 }
 
 /* Tiles of at least this many pixel blocks compute their own part of an
@@ -429,6 +404,9 @@ static bool sliceWindowRows(MlirOperation forall, MlirOperation window) {
   return false;
 }
 
+/* Tiles a contraction-epilogue group in place. Returns false, changing
+ * nothing, when the group does not qualify; sets *failed when the schedule
+ * itself failed (it has emitted an error). */
 static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
                       KilnSchedule *schedule, bool *failed) {
   MlirRegion region = mlirOperationGetRegion(group, 0);

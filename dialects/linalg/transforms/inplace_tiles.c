@@ -22,6 +22,7 @@
 
 #include "dialects/common/diag.h"
 #include "dialects/common/op_list.h"
+#include "dialects/common/shape.h"
 #include "dialects/linalg/transforms/schedule.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -104,13 +105,6 @@ static MlirValue inPlaceInput(MlirOperation op, MlirBlock body) {
       return v;
   }
   return (MlirValue){NULL};
-}
-
-static int64_t numElements(MlirType t) {
-  int64_t n = 1;
-  for (intptr_t i = 0; i < mlirShapedTypeGetRank(t); ++i)
-    n *= mlirShapedTypeGetDimSize(t, i);
-  return n;
 }
 
 /* Whether `v` is a tensor.empty or a tensor.extract_slice of one. */
@@ -216,7 +210,7 @@ static void reuseOutputSlice(MlirOperation forall) {
                          mlirShapedTypeGetDimSize(outType, 0) &&
                      mlirShapedTypeGetDimSize(type, 1) ==
                          mlirShapedTypeGetDimSize(outType, 1) &&
-                     numElements(type) == numElements(outType);
+                     kilnNumElements(type) == kilnNumElements(outType);
     if (!same && !flattened)
       continue;
     MlirValue dest = outputSlice(insert, op, body);

@@ -121,6 +121,13 @@ MlirValue kilnInsertOpBefore(MlirOperation before, const char *name,
   return mlirOperationGetResult(op, 0);
 }
 
+int64_t kilnDivisorAtMost(int64_t n, int64_t cap) {
+  int64_t d = cap < n ? cap : n;
+  while (d > 1 && n % d)
+    --d;
+  return d < 1 ? 1 : d;
+}
+
 MlirAttribute kilnReassociationGet(MlirContext ctx, intptr_t nGroups,
                                    const intptr_t *groupSizes) {
   enum { kMaxDims = 16 };
@@ -255,49 +262,45 @@ static void insertNarrowRemainderTiling(MlirOperation end, MlirValue target,
   kilnScheduleInsertPeel(end, mlirOperationGetResult(remTile, 1 + place));
 }
 
+MlirOperation kilnScheduleInsertForall(MlirOperation end, MlirValue target,
+                                       intptr_t n, const int64_t *sizes) {
+  MlirContext ctx = mlirOperationGetContext(end);
+  int32_t segs[5] = {1, 0, 0, 0, 0};
+  MlirNamedAttribute attrs[2] = {
+      namedAttr(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 5, segs)),
+      namedAttr(ctx, "static_tile_sizes", mlirDenseI64ArrayGet(ctx, n, sizes))};
+  return kilnScheduleInsert(end, "transform.structured.tile_using_forall", 1,
+                            &target, 2, (MlirType){NULL}, 2, attrs);
+}
+
+MlirValue kilnScheduleInsertFuse(MlirOperation end, MlirValue producers,
+                                 MlirValue loop) {
+  MlirValue operands[2] = {producers, loop};
+  return mlirOperationGetResult(
+      kilnScheduleInsert(end, "transform.structured.fuse_into_containing_op", 2,
+                         operands, 2, (MlirType){NULL}, 0, NULL),
+      1);
+}
+
 void kilnScheduleInsertTiling(MlirOperation end, MlirValue target,
                               const KilnTilePlan *plan, MlirValue producers) {
-  MlirContext ctx = mlirOperationGetContext(end);
   intptr_t n = plan->nLoops;
   bool forall = false;
   for (intptr_t d = 0; d < n; ++d)
     forall = forall || plan->threads[d];
   if (forall) {
-    int32_t segs[5] = {1, 0, 0, 0, 0};
-    MlirNamedAttribute attrs[2] = {
-        namedAttr(ctx, "operandSegmentSizes",
-                  mlirDenseI32ArrayGet(ctx, 5, segs)),
-        namedAttr(ctx, "static_tile_sizes",
-                  mlirDenseI64ArrayGet(ctx, n, plan->threads))};
     MlirOperation tile =
-        kilnScheduleInsert(end, "transform.structured.tile_using_forall", 1,
-                           &target, 2, (MlirType){NULL}, 2, attrs);
+        kilnScheduleInsertForall(end, target, n, plan->threads);
     target = mlirOperationGetResult(tile, 0);
-    if (!mlirValueIsNull(producers)) {
-      MlirValue operands[2] = {producers, mlirOperationGetResult(tile, 1)};
-      kilnScheduleInsert(end, "transform.structured.fuse_into_containing_op", 2,
-                         operands, 2, (MlirType){NULL}, 0, NULL);
-    }
+    if (!mlirValueIsNull(producers))
+      kilnScheduleInsertFuse(end, producers, mlirOperationGetResult(tile, 1));
   }
   bool cache = false;
-  intptr_t nCacheLoops = 0;
-  for (intptr_t d = 0; d < n; ++d) {
+  for (intptr_t d = 0; d < n; ++d)
     cache = cache || plan->cache[d];
-    nCacheLoops += plan->cache[d] != 0;
-  }
-  if (cache) {
-    int scalable[KILN_TILE_MAX_LOOPS] = {0};
-    MlirNamedAttribute attrs[2] = {
-        namedAttr(ctx, "static_sizes",
-                  mlirDenseI64ArrayGet(ctx, n, plan->cache)),
-        namedAttr(ctx, "scalable_sizes",
-                  mlirDenseBoolArrayGet(ctx, n, scalable))};
+  if (cache)
     target = mlirOperationGetResult(
-        kilnScheduleInsert(end, "transform.structured.tile_using_for", 1,
-                           &target, 1 + nCacheLoops, (MlirType){NULL}, 2,
-                           attrs),
-        0);
-  }
+        insertTileUsingFor(end, target, n, plan->cache, NULL), 0);
   for (intptr_t d = 0; d < n; ++d)
     if (plan->narrow[d] && plan->marker && !plan->interchange) {
       insertNarrowRemainderTiling(end, target, plan, d);
@@ -313,17 +316,8 @@ void kilnScheduleInsertTiling(MlirOperation end, MlirValue target,
   }
   if (!nLoops)
     return;
-  int scalable[KILN_TILE_MAX_LOOPS] = {0};
-  MlirNamedAttribute attrs[3] = {
-      namedAttr(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, n, plan->regs)),
-      namedAttr(ctx, "scalable_sizes", mlirDenseBoolArrayGet(ctx, n, scalable)),
-      plan->interchange
-          ? namedAttr(ctx, "interchange",
-                      mlirDenseI64ArrayGet(ctx, n, plan->interchange))
-          : (MlirNamedAttribute){0}};
-  MlirOperation tile = kilnScheduleInsert(
-      end, "transform.structured.tile_using_for", 1, &target, 1 + nLoops,
-      (MlirType){NULL}, plan->interchange ? 3 : 2, attrs);
+  MlirOperation tile =
+      insertTileUsingFor(end, target, n, plan->regs, plan->interchange);
   for (intptr_t i = nLoops - 1; i >= 0; --i)
     if (plan->peel[loopDim[i]])
       kilnScheduleInsertPeel(end, mlirOperationGetResult(tile, 1 + i));

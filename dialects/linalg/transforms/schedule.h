@@ -74,6 +74,10 @@ MlirValue kilnScheduleInsertMatchAttr(MlirOperation end, MlirValue root,
 /// the peel op (results: the main loop, the remainder loop).
 MlirOperation kilnScheduleInsertPeel(MlirOperation end, MlirValue loop);
 
+/// The largest divisor of `n` not above `cap` (at least 1): tiles of that
+/// size divide their loop, so every tile's shape is static.
+int64_t kilnDivisorAtMost(int64_t n, int64_t cap);
+
 /// The most loops a tiled op may have.
 enum { KILN_TILE_MAX_LOOPS = 12 };
 
@@ -99,6 +103,16 @@ typedef struct KilnTilePlan {
   int64_t narrow[KILN_TILE_MAX_LOOPS];
   const char *marker;
 } KilnTilePlan;
+
+/// Inserts before `end` a transform.structured.tile_using_forall of
+/// `target` by `sizes` (`n` of them; 0 = not tiled). Returns the op
+/// (results: the tiled op, the scf.forall).
+MlirOperation kilnScheduleInsertForall(MlirOperation end, MlirValue target,
+                                       intptr_t n, const int64_t *sizes);
+/// Inserts before `end` a transform.structured.fuse_into_containing_op of
+/// `producers` into `loop`. Returns the handle to the loop after fusion.
+MlirValue kilnScheduleInsertFuse(MlirOperation end, MlirValue producers,
+                                 MlirValue loop);
 
 /// Inserts before `end` the tiling of the op(s) `target` by `plan`:
 /// tile_using_forall when any thread size is set, tile_using_for for the

@@ -382,16 +382,6 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
   return true;
 }
 
-/* The largest divisor of `n` not above `cap`. */
-static int64_t divisorAtMost(int64_t n, int64_t cap) {
-  if (n <= cap)
-    return n;
-  for (int64_t d = cap; d > 1; --d)
-    if (n % d == 0)
-      return d;
-  return 1;
-}
-
 /* The cache level of a contraction: a long reduction is split into blocks
  * of at most `reduction-block` steps, a loop around the register tiles, so
  * the stretch of the right operand one column of register tiles reads (the
@@ -413,7 +403,7 @@ static void planReductionBlock(const LoopNest *nest,
   }
   if (!cap || reduction < 0 || nest->size[reduction] <= cap)
     return;
-  int64_t block = divisorAtMost(nest->size[reduction], cap);
+  int64_t block = kilnDivisorAtMost(nest->size[reduction], cap);
   if (2 * block < cap)
     return;
   plan->cache[reduction] = block;
@@ -434,7 +424,7 @@ static void planContraction(const LoopNest *nest, bool inForall,
         int64_t cap = opt[d == vec ? kOptThreadCols : kOptThreadRows].i;
         int64_t reg = opt[d == vec ? kOptVectorSize : kOptRows].i;
         /* Split only into blocks that still hold several register tiles. */
-        t = size > cap ? divisorAtMost(size, cap) : 0;
+        t = size > cap ? kilnDivisorAtMost(size, cap) : 0;
         if (t && t < 2 * reg)
           t = 0;
       } else if (size > 1) {
@@ -481,7 +471,7 @@ static void planElementwise(const LoopNest *nest, bool inForall,
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
     int64_t size = nest->size[d], t = 0;
     if (!inForall && d == vec && size > kElementwiseTaskCols) {
-      t = divisorAtMost(size, kElementwiseTaskCols);
+      t = kilnDivisorAtMost(size, kElementwiseTaskCols);
       if (t < 2 * v)
         t = 0;
     } else if (!inForall && d != vec && size > 1) {
