@@ -25,6 +25,8 @@ MlirContext kilnContextCreate(void) {
   MlirContext ctx =
       mlirContextCreateWithRegistry(registry, /*threadingEnabled=*/true);
   mlirDialectRegistryDestroy(registry);
+  /* gpu-module-to-binary translates kernels to LLVM IR inside a pass. */
+  mlirRegisterAllLLVMTranslations(ctx);
   /* Loading every dialect costs time and memory; load only what Kiln's
    * IR always contains. Other dialects load on demand when parsed. */
   mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), ctx);

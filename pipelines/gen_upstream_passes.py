@@ -31,7 +31,8 @@ def parse(help_text):
             entries.append([m.group(1), m.group(2).strip(),
                             section == "pipeline", []])
             continue
-        m = re.match(r"^        --([A-Za-z0-9_.-]+)[=\s]", line)
+        # Single-letter options have one dash ("-O <uint>", "-l <string>").
+        m = re.match(r"^        --?([A-Za-z0-9_.-]+)[=\s]", line)
         if m and entries:
             entries[-1][3].append(m.group(1))
             continue

@@ -27,6 +27,9 @@ extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
 extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
 extern const KilnPassInfo kilnDistinctResultsPass;
+extern const KilnPassInfo kilnGpuStageIOPass;
+extern const KilnPassInfo kilnGpuDeviceMemoryPass;
+extern const KilnPassInfo kilnGpuMapLoopsPass;
 
 /* Named pipelines. */
 static const KilnPassInfo kGraphCleanupPipeline = {
@@ -146,6 +149,69 @@ static const KilnPassInfo kGraphToLinalgPipeline = {
                 "cse,kiln-fuse-groups,canonicalize)",
 };
 
+/* The GPU pipeline (docs/gpu-codegen.md) in three named parts, so that
+ * kiln-compile can stop after any (--emit=gpu) and give the last its
+ * architecture. Convs stay direct (no im2col window in device memory) and
+ * fusion groups are inlined: the GPU schedules work on whole ops. */
+static const KilnPassInfo kGraphToLinalgGpuPipeline = {
+    .argument = "graph-to-linalg-gpu",
+    .summary = "Lower the graph dialect to linalg on tensors for the GPU",
+    .pipeline = "func.func(graph-verify,convert-graph-to-linalg{"
+                "conv-im2col=false},canonicalize,cse,kiln-fuse-groups{"
+                "tile=false},canonicalize)",
+};
+
+/* Bufferized with the host ABI of the CPU pipeline; every buffer but the
+ * caller's inputs and outputs in device memory (kiln-gpu-stage-io,
+ * kiln-gpu-device-memory); each op's loops mapped to a grid and outlined
+ * into a gpu.module, launched asynchronously on one stream. */
+static const KilnPassInfo kLinalgToGpuPipeline = {
+    .argument = "linalg-to-gpu",
+    .summary = "Bufferize linalg on tensors, map its loops to GPU kernels",
+    .pipeline =
+        "kiln-emit-c-interface,canonicalize,linalg-fuse-elementwise-ops,"
+        "func.func(kiln-approximate-math),eliminate-empty-tensors,"
+        "one-shot-bufferize{bufferize-function-boundaries "
+        "function-boundary-type-conversion=identity-layout-map "
+        "allow-return-allocs-from-loops},"
+        "func.func(kiln-distinct-results),kiln-gpu-stage-io,"
+        "buffer-results-to-out-params{hoist-static-allocs "
+        "modify-public-functions},"
+        "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+        "kiln-memref-copy-to-linalg,kiln-gpu-device-memory,"
+        "func.func(convert-linalg-to-parallel-loops),canonicalize,"
+        "func.func(kiln-gpu-map-loops,convert-parallel-loops-to-gpu),"
+        "gpu-kernel-outlining,func.func(gpu-async-region),canonicalize",
+};
+
+/* Kernels to NVVM and PTX (embedded as text, JIT-compiled by the driver
+ * at load), host code to the LLVM dialect calling the mgpu* runtime
+ * functions. For sm_90; kiln-compile substitutes --gpu-arch. */
+#define KILN_GPU_TO_NVVM(target)                                               \
+  "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"             \
+  "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"         \
+  "nvvm-attach-target{" target "},lower-affine,convert-arith-to-llvm,"         \
+  "convert-index-to-llvm,canonicalize,cse,"                                    \
+  "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,canonicalize,cse,"           \
+  "reconcile-unrealized-casts),"                                               \
+  "gpu-to-llvm,finalize-memref-to-llvm,gpu-module-to-binary{format=isa},"      \
+  "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts"
+
+static const KilnPassInfo kGpuToNvvmPipeline = {
+    .argument = "gpu-to-nvvm",
+    .summary = "Lower outlined GPU kernels to NVVM/PTX (sm_90) and the host "
+               "code to the LLVM dialect",
+    .pipeline = KILN_GPU_TO_NVVM("chip=sm_90 features=+ptx78 O=3"),
+};
+
+const char *kilnGpuToNvvmPipelineFormat(void) { return KILN_GPU_TO_NVVM("%s"); }
+
+static const KilnPassInfo kGpuPipeline = {
+    .argument = "gpu",
+    .summary = "Graph dialect to LLVM dialect with NVIDIA GPU kernels (sm_90)",
+    .pipeline = "graph-to-linalg-gpu,linalg-to-gpu,gpu-to-nvvm",
+};
+
 /* Listing order is the order of --list-passes. One entry per line. */
 /* clang-format off */
 static const KilnPassInfo *const kEntries[] = {
@@ -175,6 +241,13 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnDistinctResultsPass,
     &kLinalgToLLVMCpuPipeline,
     &kCpuPipeline,
+    &kGraphToLinalgGpuPipeline,
+    &kilnGpuStageIOPass,
+    &kilnGpuDeviceMemoryPass,
+    &kilnGpuMapLoopsPass,
+    &kLinalgToGpuPipeline,
+    &kGpuToNvvmPipeline,
+    &kGpuPipeline,
 };
 /* clang-format on */
 enum { kNumEntries = sizeof(kEntries) / sizeof(kEntries[0]) };

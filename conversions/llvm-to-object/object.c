@@ -31,6 +31,8 @@ static void buildMetadata(KilnStrBuf *b, const KilnCompileOptions *o) {
   kilnStrBufAppendf(b, "target %s\ncpu %s\nfeatures %s\n",
                     kilnTargetGetTriple(t), kilnTargetGetCPU(t),
                     *features ? features : "-");
+  if (kilnTargetGetGpuArch(t))
+    kilnStrBufAppendf(b, "gpu cuda %s\n", kilnTargetGetGpuArch(t));
   if (o->recordedOptions)
     kilnStrBufAppendf(b, "options %s\n", o->recordedOptions);
   else
@@ -61,6 +63,34 @@ static void internalize(LLVMModuleRef m) {
       LLVMSetLinkage(g, LLVMInternalLinkage);
 }
 
+/* Replaces the global constructor (or destructor) list `list` by an
+ * exported function `name` that calls them in order. MLIR's GPU lowering
+ * loads (unloads) the kernel modules in global constructors (destructors);
+ * as constructors they would run inside dlopen, before the runtime has
+ * connected the library to the CUDA driver (runtime/gpu.c), so the runtime
+ * calls `name` itself. Without a list, `name` does nothing. */
+static void exportConstructors(LLVMModuleRef m, const char *list,
+                               const char *name) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTypeRef voidFn =
+      LLVMFunctionType(LLVMVoidTypeInContext(ctx), NULL, 0, false);
+  LLVMValueRef fn = LLVMAddFunction(m, name, voidFn);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, fn, ""));
+  LLVMValueRef g = LLVMGetNamedGlobal(m, list);
+  LLVMValueRef init = g ? LLVMGetInitializer(g) : NULL;
+  int n = init ? LLVMGetNumOperands(init) : 0;
+  for (int i = 0; i < n; ++i) {
+    /* { i32 priority, ptr function, ptr data } */
+    LLVMValueRef ctor = LLVMGetOperand(LLVMGetOperand(init, (unsigned)i), 1);
+    LLVMBuildCall2(b, voidFn, ctor, NULL, 0, "");
+  }
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  if (g)
+    LLVMDeleteGlobal(g);
+}
+
 /* Adds kiln_model_metadata and kiln_model_run; false after reporting. */
 static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
                           MlirStringCallback err, void *errUd) {
@@ -83,12 +113,18 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
     return false;
   }
   kilnStrBufDestroy(&ciface);
+  bool gpu = kilnTargetGetGpuArch(o->target) != NULL;
+  if (gpu) {
+    exportConstructors(m, "llvm.global_ctors", "kiln.gpu.load");
+    exportConstructors(m, "llvm.global_dtors", "kiln.gpu.unload");
+  }
   internalize(m);
   /* A model's own (now internal) symbol of an ABI name steps aside, so
    * that the ABI symbols get their exact names. */
-  static const char *const kAbiNames[] = {"kiln_model_metadata",
-                                          "kiln_model_run"};
-  for (int i = 0; i < 2; ++i) {
+  static const char *const kAbiNames[] = {
+      "kiln_model_metadata", "kiln_model_run", "kiln_model_gpu_load",
+      "kiln_model_gpu_unload"};
+  for (int i = 0; i < 4; ++i) {
     LLVMValueRef clash = LLVMGetNamedFunction(m, kAbiNames[i]);
     if (!clash)
       clash = LLVMGetNamedGlobal(m, kAbiNames[i]);
@@ -106,6 +142,16 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
   LLVMSetGlobalConstant(meta, true);
   LLVMSetLinkage(meta, LLVMExternalLinkage);
   kilnStrBufDestroy(&text);
+  if (gpu) {
+    /* Built internal above (named apart from any model symbol), exported
+     * now under their ABI names. */
+    LLVMValueRef load = LLVMGetNamedFunction(m, "kiln.gpu.load");
+    LLVMValueRef unload = LLVMGetNamedFunction(m, "kiln.gpu.unload");
+    LLVMSetValueName2(load, "kiln_model_gpu_load", 19);
+    LLVMSetValueName2(unload, "kiln_model_gpu_unload", 21);
+    LLVMSetLinkage(load, LLVMExternalLinkage);
+    LLVMSetLinkage(unload, LLVMExternalLinkage);
+  }
 
   LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);

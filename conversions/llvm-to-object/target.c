@@ -77,6 +77,7 @@ static const char *const kAArch64CPUs[] = {
 
 struct KilnTarget {
   char *triple, *cpu, *features;
+  const char *gpuArch, *gpuFeatures; /* static strings; NULL for CPUs */
   int optLevel;
   bool hostArch;
   LLVMTargetRef llvmTarget;
@@ -208,6 +209,47 @@ static bool resolveCPU(KilnTarget *t, const char *requested,
   return true;
 }
 
+/* NVIDIA architectures Kiln compiles kernels for, each with the oldest PTX
+ * ISA that supports it (LLVM's NVPTX back end aborts when the PTX version
+ * is too old for the architecture, so this is checked here). */
+static const struct GpuArch {
+  const char *name, *features;
+} kGpuArchs[] = {
+    {"sm_70", "+ptx60"},  {"sm_72", "+ptx61"},  {"sm_75", "+ptx63"},
+    {"sm_80", "+ptx70"},  {"sm_86", "+ptx71"},  {"sm_87", "+ptx74"},
+    {"sm_89", "+ptx78"},  {"sm_90", "+ptx78"},  {"sm_90a", "+ptx80"},
+    {"sm_100", "+ptx86"}, {"sm_120", "+ptx87"},
+};
+
+/* Resolves the GPU part of `options` into t; false after reporting. */
+static bool resolveGpu(KilnTarget *t, const KilnTargetOptions *options,
+                       MlirStringCallback errorCallback, void *userData) {
+  bool cuda = options->target && !strcmp(options->target, "cuda");
+  if (!cuda) {
+    if (!options->gpuArch)
+      return true;
+    kilnCompileReport(errorCallback, userData,
+                      "--gpu-arch=%s needs --target=cuda", options->gpuArch);
+    return false;
+  }
+  const char *arch = options->gpuArch ? options->gpuArch : "sm_90";
+  for (size_t i = 0; i < sizeof(kGpuArchs) / sizeof(kGpuArchs[0]); ++i)
+    if (!strcmp(arch, kGpuArchs[i].name)) {
+      t->gpuArch = kGpuArchs[i].name;
+      t->gpuFeatures = kGpuArchs[i].features;
+      return true;
+    }
+  KilnStrBuf known = {0};
+  for (size_t i = 0; i < sizeof(kGpuArchs) / sizeof(kGpuArchs[0]); ++i)
+    kilnStrBufAppendf(&known, "%s%s", i ? ", " : "", kGpuArchs[i].name);
+  kilnCompileReport(errorCallback, userData,
+                    "--gpu-arch=%s: unknown NVIDIA GPU architecture (known: "
+                    "%s)",
+                    arch, kilnStrBufGet(&known));
+  kilnStrBufDestroy(&known);
+  return false;
+}
+
 KilnTarget *kilnTargetCreate(const KilnTargetOptions *options,
                              MlirStringCallback errorCallback, void *userData) {
   if (options->optLevel < 0 || options->optLevel > 3) {
@@ -216,14 +258,20 @@ KilnTarget *kilnTargetCreate(const KilnTargetOptions *options,
     return NULL;
   }
   kilnTargetInitializeLLVM();
+  KilnTarget gpu = {0};
+  if (!resolveGpu(&gpu, options, errorCallback, userData))
+    return NULL;
+  /* A CUDA model's host code runs on this machine. */
   const char *defaultCPU;
-  char *triple =
-      resolveTriple(options->target, &defaultCPU, errorCallback, userData);
+  char *triple = resolveTriple(gpu.gpuArch ? NULL : options->target,
+                               &defaultCPU, errorCallback, userData);
   if (!triple)
     return NULL;
   KilnTarget *t = calloc(1, sizeof(*t));
   if (!t)
     abort();
+  t->gpuArch = gpu.gpuArch;
+  t->gpuFeatures = gpu.gpuFeatures;
   t->triple = triple;
   t->optLevel = options->optLevel;
   char *why = NULL;
@@ -258,6 +306,12 @@ const char *kilnTargetGetFeatures(const KilnTarget *target) {
   return target->features;
 }
 bool kilnTargetIsHostArch(const KilnTarget *target) { return target->hostArch; }
+const char *kilnTargetGetGpuArch(const KilnTarget *target) {
+  return target->gpuArch;
+}
+const char *kilnTargetGetGpuFeatures(const KilnTarget *target) {
+  return target->gpuFeatures;
+}
 int kilnTargetGetOptLevel(const KilnTarget *target) { return target->optLevel; }
 
 LLVMTargetMachineRef kilnTargetCreateMachine(const KilnTarget *target) {

@@ -37,6 +37,10 @@ typedef struct KilnTargetOptions {
    * names must be known for the architecture (see docs/kiln-compile.md). */
   const char *cpu;
   int optLevel; /* 0..3 */
+  /* With target "cuda" (host code for this machine, kernels for an NVIDIA
+   * GPU): the GPU architecture, "sm_70" ... "sm_120"; NULL: "sm_90". Must
+   * be NULL for other targets. */
+  const char *gpuArch;
 } KilnTargetOptions;
 
 /// Validates `options` and creates the target they name. Unknown targets,
@@ -56,6 +60,13 @@ const char *kilnTargetGetFeatures(const KilnTarget *target);
 /// Whether code for the target runs on this machine's architecture (the
 /// library is then linked against libomp, libm and libc).
 bool kilnTargetIsHostArch(const KilnTarget *target);
+/// The GPU architecture of a "cuda" target ("sm_90"), NULL for CPU targets.
+/// Borrowed.
+const char *kilnTargetGetGpuArch(const KilnTarget *target);
+/// The NVPTX features of a "cuda" target: the PTX ISA version its kernels
+/// are written in ("+ptx78"), the oldest that supports the architecture, so
+/// the oldest drivers can load them. NULL for CPU targets. Borrowed.
+const char *kilnTargetGetGpuFeatures(const KilnTarget *target);
 
 /* ---- the model's signature -------------------------------------------- */
 

@@ -76,6 +76,10 @@ const KilnPassInfo *kilnPassRegistryLookup(MlirStringRef argument);
 /// "graph-O3" (a static string); NULL for a level outside 0..3. The tools
 /// run it between import and lowering.
 const char *kilnGraphOptPipelineName(int level);
+/// The pipeline text of the named pipeline `gpu-to-nvvm` with its
+/// nvvm-attach-target options replaced by one `%s` (a printf format), for
+/// tools that compile for another GPU architecture.
+const char *kilnGpuToNvvmPipelineFormat(void);
 
 /// An upstream pass as listed by Debian's mlir-opt at build time.
 typedef struct KilnUpstreamPassInfo {

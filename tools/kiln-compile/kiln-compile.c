@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "conversions/llvm-to-object/gpu.h"
 #include "dialects/common/diag.h"
 #include "dialects/graph/verify.h"
 #include "kiln/compile.h"
@@ -41,12 +42,17 @@ static void usage(FILE *out) {
       "object that libkiln_runtime and kiln-run load), or stops at an\n"
       "earlier stage with --emit.\n"
       "\n"
-      "  --emit=STAGE     graph | linalg | llvm-dialect (MLIR text),\n"
-      "                   llvm-ir, asm, obj, lib (default: lib)\n"
+      "  --emit=STAGE     graph | linalg | gpu | llvm-dialect (MLIR text),\n"
+      "                   ptx, llvm-ir, asm, obj, lib (default: lib);\n"
+      "                   gpu and ptx with --target=cuda only\n"
       "  -O0 .. -O3       optimization level: graph passes (the graph-ON\n"
       "                   pipeline) and LLVM's level (default -O3)\n"
       "  --target=T       host (default), x86-64-v3, aarch64-linux-gnu, or\n"
-      "                   an x86_64/aarch64 Linux LLVM triple\n"
+      "                   an x86_64/aarch64 Linux LLVM triple; cuda:\n"
+      "                   kernels for an NVIDIA GPU, host code for this\n"
+      "                   machine\n"
+      "  --gpu-arch=SM    with --target=cuda: sm_70 ... sm_120 (default\n"
+      "                   sm_90)\n"
       "  --cpu=NAME       CPU to tune and select instructions for: native\n"
       "                   (the host's, default for host), generic,\n"
       "                   x86-64-v2/v3/v4, skylake, znver3, cortex-a76,\n"
@@ -113,15 +119,18 @@ static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
 typedef enum Emit {
   kEmitGraph,
   kEmitLinalg,
+  kEmitGpu, /* --target=cuda: after kernel outlining */
   kEmitLLVMDialect,
+  kEmitPtx, /* --target=cuda: the kernels' PTX */
   kEmitLLVMIR,
   kEmitAsm,
   kEmitObj,
   kEmitLib
 } Emit;
 
-static const char *const kEmitNames[] = {
-    "graph", "linalg", "llvm-dialect", "llvm-ir", "asm", "obj", "lib"};
+static const char *const kEmitNames[] = {"graph",        "linalg", "gpu",
+                                         "llvm-dialect", "ptx",    "llvm-ir",
+                                         "asm",          "obj",    "lib"};
 
 typedef struct Options {
   const char *input;
@@ -150,8 +159,8 @@ static bool parseEmit(const char *text, Emit *out) {
       *out = (Emit)i;
       return true;
     }
-  toolError("--emit=%s: expected graph, linalg, llvm-dialect, llvm-ir, asm, "
-            "obj or lib",
+  toolError("--emit=%s: expected graph, linalg, gpu, llvm-dialect, ptx, "
+            "llvm-ir, asm, obj or lib",
             text);
   return false;
 }
@@ -260,7 +269,8 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kTarget,
     kCPU,
     kTimePasses,
-    kThreads
+    kThreads,
+    kGpuArch
   };
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
@@ -268,6 +278,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"output", required_argument, NULL, 'o'},
       {"target", required_argument, NULL, kTarget},
       {"cpu", required_argument, NULL, kCPU},
+      {"gpu-arch", required_argument, NULL, kGpuArch},
       {"quiet", no_argument, NULL, 'q'},
       {"time-passes", no_argument, NULL, kTimePasses},
       {"threads", required_argument, NULL, kThreads},
@@ -303,6 +314,9 @@ static int parseArgs(int argc, char **argv, Options *o) {
     case kCPU:
       o->target.cpu = optarg;
       break;
+    case kGpuArch:
+      o->target.gpuArch = optarg;
+      break;
     case 'q':
       o->quiet = true;
       break;
@@ -333,6 +347,11 @@ static int parseArgs(int argc, char **argv, Options *o) {
     return 1;
   }
   o->input = argv[optind];
+  bool cuda = o->target.target && !strcmp(o->target.target, "cuda");
+  if ((o->emit == kEmitGpu || o->emit == kEmitPtx) && !cuda) {
+    toolError("--emit=%s needs --target=cuda", kEmitNames[o->emit]);
+    return 1;
+  }
   if (o->emit >= kEmitObj && !strcmp(o->output, "-") && isatty(1)) {
     toolError("--emit=%s writes binary data: give an output file with -o",
               kEmitNames[o->emit]);
@@ -633,6 +652,47 @@ static bool compileLLVM(MlirModule module, const KilnTarget *target,
   return ok;
 }
 
+/* ---- the CUDA target ----------------------------------------------------- */
+
+/* linalg → outlined kernels, then (unless --emit=gpu) kernels → PTX and host
+ * code → LLVM dialect; false after diagnostics. */
+static bool lowerForGpu(MlirModule module, const KilnTarget *target,
+                        const Options *o, Progress *progress) {
+  progressBegin("map linalg to GPU kernels", progress);
+  if (!runPipeline(module, "linalg-to-gpu", o->timePasses))
+    return false;
+  if (o->emit == kEmitGpu)
+    return true;
+  progressBegin("compile kernels to PTX", progress);
+  KilnStrBuf pipeline = {0};
+  kilnGpuPipelineAppend(&pipeline, target);
+  bool ok = runPipeline(module, kilnStrBufGet(&pipeline), o->timePasses);
+  kilnStrBufDestroy(&pipeline);
+  return ok;
+}
+
+static void appendPtx(MlirStringRef name, MlirStringRef ptx, void *userData) {
+  KilnStrBuf *out = userData;
+  kilnStrBufAppendf(out, "// ---- gpu.binary @%.*s\n", (int)name.length,
+                    name.data);
+  kilnStrBufAppend(out, ptx.data, ptx.length);
+  if (ptx.length && ptx.data[ptx.length - 1] != '\n')
+    kilnStrBufAppend(out, "\n", 1);
+}
+
+/* --emit=ptx: every kernel module's PTX, each after a "// ---- gpu.binary
+ * @NAME" line (one PTX module each: ptxas takes them one at a time). */
+static bool writePtx(MlirModule module, const char *path) {
+  KilnStrBuf text = {0};
+  kilnGpuForEachPtx(module, appendPtx, &text);
+  bool ok = kilnToolWriteFileAtomically(path, text.data ? text.data : "",
+                                        text.len) == 0;
+  if (!ok)
+    toolFileError("write", path);
+  kilnStrBufDestroy(&text);
+  return ok;
+}
+
 /* Import through lowering, stopping at o->emit; false after reporting. */
 static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
                     Progress *progress) {
@@ -657,30 +717,50 @@ static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
   }
   if (o->emit >= kEmitLLVMIR && !(sig = kilnModelSignatureCreate(module)))
     goto out;
+  bool gpu = kilnTargetGetGpuArch(target) != NULL;
   progressBegin("lower graph to linalg", progress);
-  if (!runPipeline(module, "graph-to-linalg", o->timePasses))
+  if (!runPipeline(module, gpu ? "graph-to-linalg-gpu" : "graph-to-linalg",
+                   o->timePasses))
     goto out;
   if (o->emit == kEmitLinalg) {
     progressEnd(progress, true);
     ok = writeModule(op, o->output, o->debugInfo);
     goto out;
   }
-  progressBegin("lower linalg to LLVM dialect", progress);
-  /* The CPU schedules size their register tiles for the target. */
-  mlirOperationSetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString("kiln.target_triple"),
-      mlirStringAttrGet(
-          ctx, mlirStringRefCreateFromCString(kilnTargetGetTriple(target))));
-  mlirOperationSetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString("kiln.target_features"),
-      mlirStringAttrGet(
-          ctx, mlirStringRefCreateFromCString(kilnTargetGetFeatures(target))));
-  if (!runPipeline(module, "linalg-to-llvm-cpu", o->timePasses))
-    goto out;
-  if (o->emit == kEmitLLVMDialect) {
-    progressEnd(progress, true);
-    ok = writeModule(op, o->output, o->debugInfo);
-    goto out;
+  if (gpu) {
+    if (!lowerForGpu(module, target, o, progress))
+      goto out;
+    if (o->emit == kEmitGpu || o->emit == kEmitLLVMDialect ||
+        o->emit == kEmitPtx) {
+      progressEnd(progress, true);
+      ok = o->emit == kEmitPtx ? writePtx(module, o->output)
+                               : writeModule(op, o->output, o->debugInfo);
+      goto out;
+    }
+    KilnStrBuf err = {0};
+    if (!kilnGpuCheckLinked(module, kilnStrBufCallback, &err)) {
+      toolError("%s", kilnStrBufGet(&err));
+      kilnStrBufDestroy(&err);
+      goto out;
+    }
+  } else {
+    progressBegin("lower linalg to LLVM dialect", progress);
+    /* The CPU schedules size their register tiles for the target. */
+    mlirOperationSetDiscardableAttributeByName(
+        op, mlirStringRefCreateFromCString("kiln.target_triple"),
+        mlirStringAttrGet(
+            ctx, mlirStringRefCreateFromCString(kilnTargetGetTriple(target))));
+    mlirOperationSetDiscardableAttributeByName(
+        op, mlirStringRefCreateFromCString("kiln.target_features"),
+        mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(
+                                   kilnTargetGetFeatures(target))));
+    if (!runPipeline(module, "linalg-to-llvm-cpu", o->timePasses))
+      goto out;
+    if (o->emit == kEmitLLVMDialect) {
+      progressEnd(progress, true);
+      ok = writeModule(op, o->output, o->debugInfo);
+      goto out;
+    }
   }
   ok = compileLLVM(module, target, sig, o, progress);
 out:

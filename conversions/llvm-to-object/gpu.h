@@ -1,0 +1,29 @@
+/* The CUDA target's compile steps (gpu.c): internal to Kiln's tools. */
+#ifndef KILN_CONVERSIONS_LLVM_TO_OBJECT_GPU_H
+#define KILN_CONVERSIONS_LLVM_TO_OBJECT_GPU_H
+
+#include <stdbool.h>
+
+#include "dialects/common/diag.h"
+#include "kiln/compile.h"
+#include "mlir-c/IR.h"
+
+/// Finds the CUDA toolkit's libdevice.10.bc (CUDA_HOME, CUDA_PATH,
+/// /usr/local/cuda, Debian's nvidia-cuda-toolkit); its path in *path, or
+/// false (and *path empty) when there is none.
+bool kilnGpuFindLibdevice(KilnStrBuf *path);
+/// Appends the `gpu-to-nvvm` pipeline text for `target` (a "cuda" target):
+/// its architecture, PTX version and -O level, and libdevice when found.
+void kilnGpuPipelineAppend(KilnStrBuf *pipeline, const KilnTarget *target);
+/// Receives one compiled kernel module: the gpu.binary's name and its PTX.
+typedef void (*KilnGpuPtxFn)(MlirStringRef name, MlirStringRef ptx,
+                             void *userData);
+/// Calls `fn` for the PTX of each gpu.binary in `module` (after
+/// gpu-to-nvvm with format=isa); returns how many.
+unsigned kilnGpuForEachPtx(MlirModule module, KilnGpuPtxFn fn, void *userData);
+/// Whether every function the kernels call is defined; otherwise passes a
+/// message naming the missing libdevice functions to `errorCallback`.
+bool kilnGpuCheckLinked(MlirModule module, MlirStringCallback errorCallback,
+                        void *userData);
+
+#endif

@@ -1,0 +1,362 @@
+/* Device memory for the GPU pipeline (docs/gpu-codegen.md).
+ *
+ * The entry function keeps its host ABI (caller-allocated host buffers,
+ * DESIGN.md section 6) while every kernel reads and writes device memory.
+ * Two passes arrange that around the upstream buffer passes:
+ *
+ * kiln-gpu-stage-io (right after bufferization, results still returned):
+ * each argument of a public function is copied into a new buffer before
+ * its first use, and each returned buffer is copied into a new buffer that
+ * is returned instead. Both copies carry `kiln.gpu.transfer`. The returned
+ * copy is a static allocation, so buffer-results-to-out-params turns it
+ * into the caller's output buffer: the copy then writes the host output.
+ *
+ * kiln-gpu-device-memory (after buffer deallocation): every host-side
+ * memref.alloc / dealloc becomes gpu.alloc / gpu.dealloc, the marked copies
+ * and plain identity-layout copies become gpu.memcpy, and each constant
+ * (memref.get_global) becomes a call to the runtime's
+ * `kiln_gpu_constant_<type>`, which returns the device copy of the
+ * constant, uploaded on the model's first run and kept while it is loaded.
+ * All of these are later made asynchronous on one stream by
+ * gpu-async-region. */
+#include "kiln/passes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dialects/common/diag.h"
+#include "dialects/common/op_list.h"
+#include "dialects/linalg/transforms/gpu_util.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Func.h"
+#include "mlir-c/Dialect/GPU.h"
+#include "mlir-c/Dialect/MemRef.h"
+#include "mlir-c/IR.h"
+
+static const char *const kTransferAttr = "kiln.gpu.transfer";
+
+static MlirStringRef str(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
+
+/* A copy `src` → new allocation of `src`'s type, before `before`. Returns
+ * the allocation. */
+static MlirValue insertStagingCopy(MlirOperation before, MlirValue src) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  MlirType type = mlirValueGetType(src);
+  MlirNamedAttribute seg = kilnGpuSegmentsAttr(ctx, 2, (const int32_t[]){0, 0});
+  MlirOperation alloc =
+      kilnGpuInsertOp(before, "memref.alloc", 0, NULL, 1, &type, 1, &seg);
+  MlirValue operands[2] = {src, mlirOperationGetResult(alloc, 0)};
+  MlirNamedAttribute mark = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str(kTransferAttr)), mlirUnitAttrGet(ctx));
+  kilnGpuInsertOp(before, "memref.copy", 2, operands, 0, NULL, 1, &mark);
+  return operands[1];
+}
+
+static bool isPublicDefinition(MlirOperation func) {
+  MlirAttribute vis =
+      mlirOperationGetAttributeByName(func, str("sym_visibility"));
+  bool isPublic = mlirAttributeIsNull(vis) ||
+                  (mlirAttributeIsAString(vis) &&
+                   kilnStringRefEquals(mlirStringAttrGetValue(vis), "public"));
+  return isPublic && !mlirBlockIsNull(mlirRegionGetFirstBlock(
+                         mlirOperationGetRegion(func, 0)));
+}
+
+static void stageFunction(MlirOperation func) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  MlirOperation first = mlirBlockGetFirstOperation(entry);
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
+    MlirValue arg = mlirBlockGetArgument(entry, i);
+    if (!mlirTypeIsAMemRef(mlirValueGetType(arg)))
+      continue;
+    MlirValue staged = insertStagingCopy(first, arg);
+    /* Every use but the staging copy (the allocation's only use so far)
+     * now reads the staged buffer. */
+    MlirOperation copy = mlirOpOperandGetOwner(mlirValueGetFirstUse(staged));
+    mlirValueReplaceAllUsesOfWith(arg, staged);
+    mlirOperationSetOperand(copy, 0, arg);
+  }
+  MlirOperation ret = mlirBlockGetTerminator(entry);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); ++i) {
+    MlirValue v = mlirOperationGetOperand(ret, i);
+    if (mlirTypeIsAMemRef(mlirValueGetType(v)))
+      mlirOperationSetOperand(ret, i, insertStagingCopy(ret, v));
+  }
+}
+
+static void runStageIO(MlirOperation module, MlirExternalPass pass,
+                       const KilnPassOptionValue *options) {
+  (void)pass;
+  (void)options;
+  MlirBlock body = mlirModuleGetBody(mlirModuleFromOperation(module));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (kilnGpuOpIs(op, "func.func") && isPublicDefinition(op))
+      stageFunction(op);
+}
+
+static const KilnDialectHandleGetter kMemRefDialect[] = {
+    mlirGetDialectHandle__memref__};
+
+const KilnPassInfo kilnGpuStageIOPass = {
+    .argument = "kiln-gpu-stage-io",
+    .summary = "Copy a public function's argument and result buffers "
+               "through marked staging buffers (GPU pipeline)",
+    .anchor = "builtin.module",
+    .run = runStageIO,
+    .dependentDialects = kMemRefDialect,
+    .numDependentDialects = 1,
+};
+
+//===----------------------------------------------------------------------===//
+// kiln-gpu-device-memory
+//===----------------------------------------------------------------------===//
+
+typedef struct DeviceOps {
+  KilnOpList allocs, deallocs, copies, globals;
+} DeviceOps;
+
+static MlirWalkResult collectDeviceOps(MlirOperation op, void *userData) {
+  DeviceOps *ops = userData;
+  if (kilnGpuOpIs(op, "gpu.module") || kilnGpuOpIs(op, "gpu.launch"))
+    return MlirWalkResultSkip;
+  if (kilnGpuOpIs(op, "memref.alloc"))
+    kilnOpListPush(&ops->allocs, op);
+  else if (kilnGpuOpIs(op, "memref.dealloc"))
+    kilnOpListPush(&ops->deallocs, op);
+  else if (kilnGpuOpIs(op, "memref.copy"))
+    kilnOpListPush(&ops->copies, op);
+  else if (kilnGpuOpIs(op, "memref.get_global"))
+    kilnOpListPush(&ops->globals, op);
+  return MlirWalkResultAdvance;
+}
+
+static void replaceOp(MlirOperation old, MlirOperation replacement) {
+  if (mlirOperationGetNumResults(old))
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(old, 0),
+                                  mlirOperationGetResult(replacement, 0));
+  mlirOperationDestroy(old);
+}
+
+static void rewriteAlloc(MlirOperation alloc) {
+  MlirContext ctx = mlirOperationGetContext(alloc);
+  intptr_t nDyn = mlirOperationGetNumOperands(alloc);
+  MlirValue dyn[16];
+  for (intptr_t i = 0; i < nDyn && i < 16; ++i)
+    dyn[i] = mlirOperationGetOperand(alloc, i);
+  MlirType type = mlirValueGetType(mlirOperationGetResult(alloc, 0));
+  MlirNamedAttribute seg = kilnGpuSegmentsAttr(
+      ctx, 3, (const int32_t[]){0, (int32_t)(nDyn < 16 ? nDyn : 16), 0});
+  replaceOp(alloc, kilnGpuInsertOp(alloc, "gpu.alloc", nDyn < 16 ? nDyn : 16,
+                                   dyn, 1, &type, 1, &seg));
+}
+
+static void rewriteDealloc(MlirOperation dealloc) {
+  MlirValue buf = mlirOperationGetOperand(dealloc, 0);
+  replaceOp(dealloc,
+            kilnGpuInsertOp(dealloc, "gpu.dealloc", 1, &buf, 0, NULL, 0, NULL));
+}
+
+/* A copy between identity-layout buffers (the staging copies, and plain
+ * copies bufferization made) is one gpu.memcpy; a strided one was turned
+ * into a kernel by kiln-memref-copy-to-linalg. */
+static void rewriteCopy(MlirOperation copy) {
+  MlirValue src = mlirOperationGetOperand(copy, 0);
+  MlirValue dst = mlirOperationGetOperand(copy, 1);
+  if (!mlirAffineMapIsIdentity(
+          mlirMemRefTypeGetAffineMap(mlirValueGetType(src))) ||
+      !mlirAffineMapIsIdentity(
+          mlirMemRefTypeGetAffineMap(mlirValueGetType(dst))))
+    return;
+  MlirValue operands[2] = {dst, src};
+  replaceOp(copy,
+            kilnGpuInsertOp(copy, "gpu.memcpy", 2, operands, 0, NULL, 0, NULL));
+}
+
+/* The suffix of the runtime's constant function for `element`, or NULL
+ * when the runtime has none. */
+static const char *constantSuffix(MlirType element) {
+  if (mlirTypeIsAF16(element))
+    return "f16";
+  if (mlirTypeIsABF16(element))
+    return "bf16";
+  if (mlirTypeIsAF32(element))
+    return "f32";
+  if (mlirTypeIsAF64(element))
+    return "f64";
+  if (mlirTypeIsAInteger(element)) {
+    switch (mlirIntegerTypeGetWidth(element)) {
+    case 1:
+      return "i1";
+    case 8:
+      return "i8";
+    case 16:
+      return "i16";
+    case 32:
+      return "i32";
+    case 64:
+      return "i64";
+    }
+  }
+  return NULL;
+}
+
+/* The declaration `func.func private @name(memref<?xT>) -> memref<?xT>`
+ * with the C interface, created at the end of `module` if missing. */
+static void declareConstantFunction(MlirOperation module, const char *name,
+                                    MlirType flatType) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirBlock body = mlirModuleGetBody(mlirModuleFromOperation(module));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
+    if (!mlirAttributeIsNull(sym) &&
+        kilnStringRefEquals(mlirStringAttrGetValue(sym), name))
+      return;
+  }
+  MlirType fnType = mlirFunctionTypeGet(ctx, 1, &flatType, 1, &flatType);
+  MlirNamedAttribute attrs[] = {
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("sym_name")),
+                            mlirStringAttrGet(ctx, str(name))),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("function_type")),
+                            mlirTypeAttrGet(fnType)),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("sym_visibility")),
+                            mlirStringAttrGet(ctx, str("private"))),
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx, str("llvm.emit_c_interface")),
+          mlirUnitAttrGet(ctx)),
+  };
+  MlirOperationState st =
+      mlirOperationStateGet(str("func.func"), mlirOperationGetLocation(module));
+  mlirOperationStateAddAttributes(&st, 4, attrs);
+  MlirRegion region = mlirRegionCreate();
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  mlirBlockAppendOwnedOperation(body, mlirOperationCreate(&st));
+}
+
+/* memref.reinterpret_cast of `src` to `type` (static shape, identity
+ * strides, offset 0), before `before`. */
+static MlirValue reinterpret(MlirOperation before, MlirValue src,
+                             MlirType type) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  int64_t sizes[16], strides[16], offset = 0;
+  int64_t stride = 1;
+  for (intptr_t d = rank - 1; d >= 0; --d) {
+    sizes[d] = mlirShapedTypeGetDimSize(type, d);
+    strides[d] = stride;
+    stride *= sizes[d];
+  }
+  MlirNamedAttribute attrs[] = {
+      kilnGpuSegmentsAttr(ctx, 4, (const int32_t[]){1, 0, 0, 0}),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_offsets")),
+                            mlirDenseI64ArrayGet(ctx, 1, &offset)),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_sizes")),
+                            mlirDenseI64ArrayGet(ctx, rank, sizes)),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_strides")),
+                            mlirDenseI64ArrayGet(ctx, rank, strides)),
+  };
+  MlirOperation op = kilnGpuInsertOp(before, "memref.reinterpret_cast", 1, &src,
+                                     1, &type, 4, attrs);
+  return mlirOperationGetResult(op, 0);
+}
+
+/* get_global @w : memref<AxBxT> becomes
+ *   %flat = reinterpret_cast %host to memref<NxT>; %dyn = memref.cast
+ *   %dev = call @kiln_gpu_constant_T(%dyn); %r = reinterpret_cast to AxBxT
+ * Returns false after an error for an element type the runtime lacks. */
+static bool rewriteGlobal(MlirOperation module, MlirOperation get) {
+  MlirContext ctx = mlirOperationGetContext(get);
+  MlirValue host = mlirOperationGetResult(get, 0);
+  MlirType type = mlirValueGetType(host);
+  MlirType element = mlirShapedTypeGetElementType(type);
+  const char *suffix = constantSuffix(element);
+  if (!suffix || !mlirShapedTypeHasStaticShape(type) ||
+      mlirShapedTypeGetRank(type) > 16) {
+    KilnStrBuf msg = {0};
+    kilnStrBufAppendType(&msg, type);
+    kilnEmitErrorf(mlirOperationGetLocation(get),
+                   "kiln-gpu-device-memory: constants of type %s cannot be "
+                   "placed in device memory yet",
+                   kilnStrBufGet(&msg));
+    kilnStrBufDestroy(&msg);
+    return false;
+  }
+  char name[64];
+  snprintf(name, sizeof(name), "kiln_gpu_constant_%s", suffix);
+  int64_t n = 1;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(type); ++d)
+    n *= mlirShapedTypeGetDimSize(type, d);
+  MlirAttribute noLayout = mlirAttributeGetNull();
+  MlirType flat = mlirMemRefTypeGet(element, 1, &n, noLayout, noLayout);
+  int64_t dynSize = mlirShapedTypeGetDynamicSize();
+  MlirType dynFlat =
+      mlirMemRefTypeGet(element, 1, &dynSize, noLayout, noLayout);
+  declareConstantFunction(module, name, dynFlat);
+  MlirOperation next = mlirOperationGetNextInBlock(get);
+  MlirValue v = reinterpret(next, host, flat);
+  MlirOperation flatten = mlirOpResultGetOwner(v);
+  v = mlirOperationGetResult(
+      kilnGpuInsertOp(next, "memref.cast", 1, &v, 1, &dynFlat, 0, NULL), 0);
+  MlirNamedAttribute callee =
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("callee")),
+                            mlirFlatSymbolRefAttrGet(ctx, str(name)));
+  v = mlirOperationGetResult(
+      kilnGpuInsertOp(next, "func.call", 1, &v, 1, &dynFlat, 1, &callee), 0);
+  MlirValue device = reinterpret(next, v, type);
+  /* Replace every use but the flattening cast's. */
+  mlirValueReplaceAllUsesOfWith(host, device);
+  mlirOperationSetOperand(flatten, 0, host);
+  return true;
+}
+
+static void runDeviceMemory(MlirOperation module, MlirExternalPass pass,
+                            const KilnPassOptionValue *options) {
+  (void)options;
+  DeviceOps ops = {0};
+  MlirBlock body = mlirModuleGetBody(mlirModuleFromOperation(module));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (kilnGpuOpIs(op, "func.func"))
+      mlirOperationWalk(op, collectDeviceOps, &ops, MlirWalkPreOrder);
+  bool ok = true;
+  /* Constants first (get_global has no operands): gpu-async-region makes
+   * the host wait for the stream before each call, so the calls go before
+   * the first asynchronous op. */
+  for (size_t i = ops.globals.len; i-- > 0;) {
+    MlirOperation get = ops.globals.data[i];
+    MlirBlock block = mlirOperationGetBlock(get);
+    mlirOperationMoveBefore(get, mlirBlockGetFirstOperation(block));
+  }
+  for (size_t i = 0; i < ops.globals.len && ok; ++i)
+    ok = rewriteGlobal(module, ops.globals.data[i]);
+  for (size_t i = 0; i < ops.allocs.len && ok; ++i)
+    rewriteAlloc(ops.allocs.data[i]);
+  for (size_t i = 0; i < ops.deallocs.len && ok; ++i)
+    rewriteDealloc(ops.deallocs.data[i]);
+  for (size_t i = 0; i < ops.copies.len && ok; ++i)
+    rewriteCopy(ops.copies.data[i]);
+  kilnOpListDestroy(&ops.allocs);
+  kilnOpListDestroy(&ops.deallocs);
+  kilnOpListDestroy(&ops.copies);
+  kilnOpListDestroy(&ops.globals);
+  if (!ok)
+    mlirExternalPassSignalFailure(pass);
+}
+
+static const KilnDialectHandleGetter kDeviceDialects[] = {
+    mlirGetDialectHandle__memref__, mlirGetDialectHandle__gpu__,
+    mlirGetDialectHandle__func__};
+
+const KilnPassInfo kilnGpuDeviceMemoryPass = {
+    .argument = "kiln-gpu-device-memory",
+    .summary = "Allocate host-side buffers in device memory, copies as "
+               "gpu.memcpy, constants through the runtime (GPU pipeline)",
+    .anchor = "builtin.module",
+    .run = runDeviceMemory,
+    .dependentDialects = kDeviceDialects,
+    .numDependentDialects = 3,
+};

@@ -1,0 +1,46 @@
+#include "dialects/linalg/transforms/gpu_util.h"
+
+#include "dialects/common/diag.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+static MlirStringRef str(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
+
+bool kilnGpuOpIs(MlirOperation op, const char *name) {
+  return kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+
+MlirOperation kilnGpuInsertOp(MlirOperation before, const char *name,
+                              intptr_t nOperands, const MlirValue *operands,
+                              intptr_t nResults, const MlirType *resultTypes,
+                              intptr_t nAttrs,
+                              const MlirNamedAttribute *attrs) {
+  MlirOperationState state =
+      mlirOperationStateGet(str(name), mlirOperationGetLocation(before));
+  mlirOperationStateAddOperands(&state, nOperands, operands);
+  mlirOperationStateAddResults(&state, nResults, resultTypes);
+  mlirOperationStateAddAttributes(&state, nAttrs, attrs);
+  MlirOperation op = mlirOperationCreate(&state);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before,
+                                      op);
+  return op;
+}
+
+MlirNamedAttribute kilnGpuSegmentsAttr(MlirContext ctx, intptr_t n,
+                                       const int32_t *sizes) {
+  return mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str("operandSegmentSizes")),
+      mlirDenseI32ArrayGet(ctx, n, sizes));
+}
+
+MlirValue kilnGpuIndexConstant(MlirOperation before, int64_t v) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  MlirType index = mlirIndexTypeGet(ctx);
+  MlirNamedAttribute value = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str("value")), mlirIntegerAttrGet(index, v));
+  return mlirOperationGetResult(
+      kilnGpuInsertOp(before, "arith.constant", 0, NULL, 1, &index, 1, &value),
+      0);
+}
