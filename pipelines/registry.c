@@ -165,23 +165,44 @@ static const KilnPassInfo kGraphToLinalgGpuPipeline = {
  * caller's inputs and outputs in device memory (kiln-gpu-stage-io,
  * kiln-gpu-device-memory); each op's loops mapped to a grid and outlined
  * into a gpu.module, launched asynchronously on one stream. */
+#define KILN_GPU_BUFFERIZE                                                     \
+  "kiln-emit-c-interface,canonicalize,linalg-fuse-elementwise-ops,"            \
+  "func.func(kiln-approximate-math),eliminate-empty-tensors,"                  \
+  "one-shot-bufferize{bufferize-function-boundaries "                          \
+  "function-boundary-type-conversion=identity-layout-map "                     \
+  "allow-return-allocs-from-loops},"                                           \
+  "func.func(kiln-distinct-results),kiln-gpu-stage-io,"                        \
+  "buffer-results-to-out-params{hoist-static-allocs "                          \
+  "modify-public-functions},"                                                  \
+  "buffer-deallocation-pipeline,convert-bufferization-to-memref,"              \
+  "kiln-memref-copy-to-linalg"
+
 static const KilnPassInfo kLinalgToGpuPipeline = {
     .argument = "linalg-to-gpu",
     .summary = "Bufferize linalg on tensors, map its loops to GPU kernels",
-    .pipeline =
-        "kiln-emit-c-interface,canonicalize,linalg-fuse-elementwise-ops,"
-        "func.func(kiln-approximate-math),eliminate-empty-tensors,"
-        "one-shot-bufferize{bufferize-function-boundaries "
-        "function-boundary-type-conversion=identity-layout-map "
-        "allow-return-allocs-from-loops},"
-        "func.func(kiln-distinct-results),kiln-gpu-stage-io,"
-        "buffer-results-to-out-params{hoist-static-allocs "
-        "modify-public-functions},"
-        "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-        "kiln-memref-copy-to-linalg,kiln-gpu-device-memory,"
-        "func.func(convert-linalg-to-parallel-loops),canonicalize,"
-        "func.func(kiln-gpu-map-loops,convert-parallel-loops-to-gpu),"
-        "gpu-kernel-outlining,func.func(gpu-async-region),canonicalize",
+    .pipeline = KILN_GPU_BUFFERIZE
+    ",func.func(convert-linalg-to-parallel-loops),canonicalize,"
+    "func.func(kiln-gpu-map-loops),kiln-gpu-device-memory,"
+    "func.func(convert-parallel-loops-to-gpu),convert-math-to-funcs,"
+    "gpu-kernel-outlining,func.func(gpu-async-region),canonicalize",
+};
+
+/* The GPU pipeline's schedules (bufferization with staged inputs and
+ * outputs, the loops mapped to grids) lowered for the CPU instead, in host
+ * memory: the grid loops run sequentially. kiln-run --pipeline=gpu-on-cpu
+ * checks the GPU schedules numerically on machines without a GPU. */
+static const KilnPassInfo kGpuOnCpuPipeline = {
+    .argument = "gpu-on-cpu",
+    .summary = "The GPU pipeline's schedules run sequentially on the CPU "
+               "(for numerical checks without a GPU)",
+    .pipeline = "graph-to-linalg-gpu," KILN_GPU_BUFFERIZE
+                ",func.func(convert-linalg-to-parallel-loops),canonicalize,"
+                "func.func(kiln-gpu-map-loops),expand-strided-metadata,"
+                "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
+                "convert-math-to-llvm,convert-math-to-funcs,"
+                "convert-math-to-libm,convert-arith-to-llvm,"
+                "convert-cf-to-llvm,convert-func-to-llvm,"
+                "convert-index-to-llvm,reconcile-unrealized-casts",
 };
 
 /* Kernels to NVVM and PTX (embedded as text, JIT-compiled by the driver
@@ -190,10 +211,10 @@ static const KilnPassInfo kLinalgToGpuPipeline = {
 #define KILN_GPU_TO_NVVM(target)                                               \
   "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"             \
   "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"         \
-  "nvvm-attach-target{" target "},lower-affine,convert-arith-to-llvm,"         \
-  "convert-index-to-llvm,canonicalize,cse,"                                    \
+  "nvvm-attach-target{" target "},lower-affine,"                               \
   "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,canonicalize,cse,"           \
   "reconcile-unrealized-casts),"                                               \
+  "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"              \
   "gpu-to-llvm,finalize-memref-to-llvm,gpu-module-to-binary{format=isa},"      \
   "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts"
 
@@ -248,6 +269,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kLinalgToGpuPipeline,
     &kGpuToNvvmPipeline,
     &kGpuPipeline,
+    &kGpuOnCpuPipeline,
 };
 /* clang-format on */
 enum { kNumEntries = sizeof(kEntries) / sizeof(kEntries[0]) };

@@ -137,6 +137,8 @@ def run_data_set(args, model, data_set):
             "--threads", str(args.threads)]
     if args.opt_level is not None:
         cmd += [f"-O{args.opt_level}"]
+    if args.pipeline:
+        cmd += [f"--pipeline={args.pipeline}"]
     preexec = None if args.asan or not args.memory_mb else \
         limit_memory(args.memory_mb << 20)
     with tempfile.TemporaryDirectory(prefix="kiln-onnx-") as cwd:
@@ -333,6 +335,9 @@ def parse_args(argv):
                     "use the cores)")
     ap.add_argument("-O", "--opt-level", type=int, choices=range(4),
                     help="kiln-run -ON (default: kiln-run's own, -O3)")
+    ap.add_argument("--pipeline", help="kiln-run --pipeline: the named "
+                    "lowering pipeline (default cpu; gpu-on-cpu checks the "
+                    "GPU schedules on the CPU)")
     ap.add_argument("--rtol", type=float, default=RTOL)
     ap.add_argument("--atol", type=float, default=ATOL)
     ap.add_argument("--report", help="write a JSON report here")

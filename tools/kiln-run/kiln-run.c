@@ -112,6 +112,9 @@ static void usage(FILE *out) {
           "  -O0 .. -O3            optimization level when compiling: graph\n"
           "                        passes (graph-ON) and LLVM (default -O3)\n"
           "  --threads N           OpenMP threads (default: all cores)\n"
+          "  --pipeline NAME       the named pipeline lowering the graph\n"
+          "                        dialect to LLVM (default cpu; gpu-on-cpu\n"
+          "                        runs the GPU schedules on the CPU)\n"
           "  --benchmark N         (.so models) after the checked run, time\n"
           "                        N more runs after a warm-up; print the\n"
           "                        latency and throughput\n"
@@ -154,7 +157,8 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kOutDir,
     kPrint,
     kThreads,
-    kBenchmark
+    kBenchmark,
+    kPipeline
   };
   static const struct option longOpts[] = {
       {"input", required_argument, NULL, kInput},
@@ -165,6 +169,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"print-output", no_argument, NULL, kPrint},
       {"threads", required_argument, NULL, kThreads},
       {"benchmark", required_argument, NULL, kBenchmark},
+      {"pipeline", required_argument, NULL, kPipeline},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
@@ -224,6 +229,9 @@ static int parseArgs(int argc, char **argv, Options *o) {
         return kExitUsage;
       }
       o->optLevel = optarg[0] - '0';
+      break;
+    case kPipeline:
+      o->pipeline = optarg;
       break;
     case 'v':
       o->verbose = true;
@@ -692,12 +700,14 @@ static void appendError(MlirStringRef s, void *userData) {
 }
 
 /* Optimizes `module` at -O`level` (graph-ON) and lowers it with the `cpu`
- * pipeline; -1 on success, else the exit code. */
+ * pipeline (or `lowering`, --pipeline); -1 on success, else the exit
+ * code. */
 static int lower(MlirContext ctx, MlirModule module, int level,
-                 const DiagState *diags) {
+                 const char *lowering, const DiagState *diags) {
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   KilnStrBuf err = {0}, pipeline = {0};
-  kilnStrBufAppendf(&pipeline, "%s,cpu", kilnGraphOptPipelineName(level));
+  kilnStrBufAppendf(&pipeline, "%s,%s", kilnGraphOptPipelineName(level),
+                    lowering ? lowering : "cpu");
   int rc = -1;
   if (mlirLogicalResultIsFailure(kilnPipelineAppend(
           mlirPassManagerGetAsOpPassManager(pm),
@@ -797,7 +807,8 @@ static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
   if (!createOutputs(sig, outputs))
     goto out;
   double t0 = nowSeconds();
-  if ((rc = lower(ctx, module, o->optLevel < 0 ? 3 : o->optLevel, diags)) >= 0)
+  if ((rc = lower(ctx, module, o->optLevel < 0 ? 3 : o->optLevel, o->pipeline,
+                  diags)) >= 0)
     goto out;
   double t1 = nowSeconds();
   rc = kExitCompile;

@@ -38,6 +38,10 @@ typedef struct Options {
   int threads;   /* 0: OpenMP's default */
   int benchmark; /* timed runs after the checked one; 0: none */
   int optLevel;  /* -O0..-O3 (graph-ON before lowering); -1: not given */
+  /* --pipeline: the named pipeline from the graph dialect to the LLVM
+   * dialect (default "cpu"), e.g. gpu-on-cpu to check the GPU schedules
+   * numerically on the CPU. */
+  const char *pipeline;
 } Options;
 
 /// Prints "kiln-run: error: " and the formatted message to stderr.

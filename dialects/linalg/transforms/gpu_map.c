@@ -26,6 +26,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/GPU.h"
+#include "mlir-c/Dialect/MemRef.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/IR.h"
 
@@ -228,11 +229,10 @@ static bool mapLoop(MlirOperation loop, int64_t maxThreads) {
   return true;
 }
 
-/* Ops that compute on buffer contents: outside a kernel they would read
- * device memory from the host. */
+/* Ops that write buffers or loop over them: outside a kernel they would
+ * touch device memory from the host. */
 static bool isHostCompute(MlirOperation op) {
-  static const char *const kNames[] = {"scf.for",      "scf.if",
-                                       "scf.while",    "memref.load",
+  static const char *const kNames[] = {"scf.for", "scf.if", "scf.while",
                                        "memref.store", "memref.atomic_rmw"};
   for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); ++i)
     if (kilnGpuOpIs(op, kNames[i]))
@@ -240,91 +240,147 @@ static bool isHostCompute(MlirOperation op) {
   return false;
 }
 
-/* Pure scalar ops that may sit between compute ops of one run. */
+/* Pure scalar ops, which may sit between the compute ops of one run: they
+ * stay on the host (a kernel receives their values). */
 static bool isScalar(MlirOperation op) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  bool arith = name.length > 6 && !strncmp(name.data, "arith.", 6) &&
-               !kilnGpuOpIs(op, "arith.constant");
-  bool math = name.length > 5 && !strncmp(name.data, "math.", 5);
-  return arith || math;
+  return (name.length > 6 && !strncmp(name.data, "arith.", 6)) ||
+         (name.length > 5 && !strncmp(name.data, "math.", 5)) ||
+         (name.length > 6 && !strncmp(name.data, "index.", 6));
 }
 
-/* Whether a result of an op in [first, last] is used after `last`. */
-static bool runEscapes(MlirOperation first, MlirOperation last) {
-  for (MlirOperation op = first;; op = mlirOperationGetNextInBlock(op)) {
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r)
+/* Whether `op` (in `block`) is one of the run's compute ops `run`. */
+static bool inRun(MlirOperation op, MlirBlock block, const KilnOpList *run) {
+  while (!mlirOperationIsNull(op) &&
+         !mlirBlockEqual(mlirOperationGetBlock(op), block))
+    op = mlirOperationGetParentOperation(op);
+  return !mlirOperationIsNull(op) && kilnOpListContains(run, op);
+}
+
+/* Moves the compute ops `run` (of one block, in order) into a one-thread
+ * grid placed after the last; false after an error when one of their
+ * results is used outside them. */
+static bool wrapRun(const KilnOpList *run) {
+  MlirBlock block = mlirOperationGetBlock(run->data[0]);
+  for (size_t i = 0; i < run->len; ++i)
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(run->data[i]); ++r)
       for (MlirOpOperand u =
-               mlirValueGetFirstUse(mlirOperationGetResult(op, r));
-           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
-        MlirOperation user = mlirOpOperandGetOwner(u);
-        /* Find the user's ancestor in the run's block. */
-        MlirBlock block = mlirOperationGetBlock(first);
-        while (!mlirOperationIsNull(user) &&
-               !mlirBlockEqual(mlirOperationGetBlock(user), block))
-          user = mlirOperationGetParentOperation(user);
-        if (mlirOperationIsNull(user))
-          return true;
-        bool inside = false;
-        for (MlirOperation o = first;; o = mlirOperationGetNextInBlock(o)) {
-          if (mlirOperationEqual(o, user))
-            inside = true;
-          if (inside || mlirOperationEqual(o, last))
-            break;
+               mlirValueGetFirstUse(mlirOperationGetResult(run->data[i], r));
+           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+        if (!inRun(mlirOpOperandGetOwner(u), block, run)) {
+          kilnEmitErrorf(mlirOperationGetLocation(run->data[i]),
+                         "kiln-gpu-map-loops: host computation whose results "
+                         "are used later cannot be moved to the GPU");
+          return false;
         }
-        if (!inside)
-          return true;
-      }
-    if (mlirOperationEqual(op, last))
-      return false;
-  }
-}
-
-/* Wraps the ops [first, last] of one block into a one-thread grid. */
-static bool wrapRun(MlirOperation first, MlirOperation last) {
-  if (runEscapes(first, last)) {
-    kilnEmitErrorf(mlirOperationGetLocation(first),
-                   "kiln-gpu-map-loops: host computation whose results are "
-                   "used later cannot be moved to the GPU");
-    return false;
-  }
-  MlirOperation after = mlirOperationGetNextInBlock(last);
+  MlirOperation after = mlirOperationGetNextInBlock(run->data[run->len - 1]);
   MlirValue linear;
   MlirOperation end = insertGrid(after, 1, 1, &linear);
-  for (MlirOperation op = first;;) {
-    MlirOperation next = mlirOperationGetNextInBlock(op);
-    bool done = mlirOperationEqual(op, last);
-    mlirOperationMoveBefore(op, end);
-    if (done)
-      break;
-    op = next;
-  }
+  for (size_t i = 0; i < run->len; ++i)
+    mlirOperationMoveBefore(run->data[i], end);
   return true;
 }
 
-static bool mapBlock(MlirBlock block, int64_t maxThreads) {
-  KilnOpList loops = {0};
+/* A load on the host (of a scalar a later op needs: a loop bound, a
+ * condition) reads a buffer the host cannot see: the element is copied by
+ * a one-thread kernel into a scalar buffer, that buffer into a host one
+ * (a copy marked like kiln-gpu-stage-io's), which the load then reads. */
+static void loadThroughHost(MlirOperation load) {
+  MlirContext ctx = mlirOperationGetContext(load);
+  MlirValue result = mlirOperationGetResult(load, 0);
+  MlirAttribute noLayout = mlirAttributeGetNull();
+  MlirType scalar =
+      mlirMemRefTypeGet(mlirValueGetType(result), 0, NULL, noLayout, noLayout);
+  MlirNamedAttribute seg = kilnGpuSegmentsAttr(ctx, 2, (const int32_t[]){0, 0});
+  MlirOperation next = mlirOperationGetNextInBlock(load);
+  MlirValue device = mlirOperationGetResult(
+      kilnGpuInsertOp(load, "memref.alloc", 0, NULL, 1, &scalar, 1, &seg), 0);
+  MlirValue storeOps[2] = {result, device};
+  MlirOperation store =
+      kilnGpuInsertOp(next, "memref.store", 2, storeOps, 0, NULL, 0, NULL);
+  MlirValue host = mlirOperationGetResult(
+      kilnGpuInsertOp(next, "memref.alloca", 0, NULL, 1, &scalar, 1, &seg), 0);
+  MlirValue copyOps[2] = {device, host};
+  MlirNamedAttribute mark = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str("kiln.gpu.transfer")), mlirUnitAttrGet(ctx));
+  kilnGpuInsertOp(next, "memref.copy", 2, copyOps, 0, NULL, 1, &mark);
+  MlirValue hostValue = mlirOperationGetResult(
+      kilnGpuInsertOp(next, "memref.load", 1, &host, 1,
+                      (MlirType[]){mlirValueGetType(result)}, 0, NULL),
+      0);
+  kilnGpuInsertOp(next, "memref.dealloc", 1, &device, 0, NULL, 0, NULL);
+  mlirValueReplaceAllUsesOfWith(result, hostValue);
+  mlirOperationSetOperand(store, 0, result);
+  /* The device-side load and store form their own run. */
+  MlirValue linear;
+  MlirOperation end =
+      insertGrid(mlirOperationGetNextInBlock(store), 1, 1, &linear);
+  mlirOperationMoveBefore(load, end);
+  mlirOperationMoveBefore(store, end);
+}
+
+static MlirWalkResult findParallel(MlirOperation op, void *userData) {
+  if (!kilnGpuOpIs(op, "scf.parallel"))
+    return MlirWalkResultAdvance;
+  *(bool *)userData = true;
+  return MlirWalkResultInterrupt;
+}
+
+/* Control flow around parallel loops (an ONNX Loop, Scan or If) stays on
+ * the host; its body is mapped like the function's. */
+static bool isHostControl(MlirOperation op) {
+  if (!kilnGpuOpIs(op, "scf.for") && !kilnGpuOpIs(op, "scf.if") &&
+      !kilnGpuOpIs(op, "scf.while"))
+    return false;
+  bool found = false;
+  mlirOperationWalk(op, findParallel, &found, MlirWalkPreOrder);
+  return found;
+}
+
+static bool mapBlock(MlirBlock block, int64_t maxThreads);
+
+static bool mapRegions(MlirOperation op, int64_t maxThreads) {
   bool ok = true;
-  MlirOperation runFirst = {NULL}, runLast = {NULL};
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op) && ok; ++r)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+         !mlirBlockIsNull(b) && ok; b = mlirBlockGetNextInRegion(b))
+      ok = mapBlock(b, maxThreads);
+  return ok;
+}
+
+static bool mapBlock(MlirBlock block, int64_t maxThreads) {
+  KilnOpList loops = {0}, loads = {0}, run = {0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (kilnGpuOpIs(op, "memref.load"))
+      kilnOpListPush(&loads, op);
+  for (size_t i = 0; i < loads.len; ++i)
+    loadThroughHost(loads.data[i]);
+  bool ok = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(block);
        !mlirOperationIsNull(op) && ok;) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (kilnGpuOpIs(op, "scf.parallel"))
       kilnOpListPush(&loops, op);
-    bool compute = isHostCompute(op);
-    if (compute || (!mlirOperationIsNull(runFirst) && isScalar(op))) {
-      if (mlirOperationIsNull(runFirst))
-        runFirst = op;
-      if (compute)
-        runLast = op;
-    } else if (!mlirOperationIsNull(runFirst)) {
-      ok = wrapRun(runFirst, runLast);
-      runFirst = runLast = (MlirOperation){NULL};
+    bool control = isHostControl(op);
+    if (control) {
+      if (run.len)
+        ok = wrapRun(&run);
+      kilnOpListClear(&run);
+      ok = ok && mapRegions(op, maxThreads);
+    } else if (isHostCompute(op)) {
+      kilnOpListPush(&run, op);
+    } else if (run.len && !isScalar(op) && !kilnGpuOpIs(op, "arith.constant")) {
+      ok = wrapRun(&run);
+      kilnOpListClear(&run);
     }
     op = next;
   }
   for (size_t i = 0; i < loops.len && ok; ++i)
     ok = mapLoop(loops.data[i], maxThreads);
   kilnOpListDestroy(&loops);
+  kilnOpListDestroy(&loads);
+  kilnOpListDestroy(&run);
   return ok;
 }
 
@@ -355,7 +411,8 @@ static const KilnPassOptionSpec kOptions[kNumOptions] = {
 };
 
 static const KilnDialectHandleGetter kDialects[] = {
-    mlirGetDialectHandle__scf__, mlirGetDialectHandle__gpu__};
+    mlirGetDialectHandle__scf__, mlirGetDialectHandle__gpu__,
+    mlirGetDialectHandle__memref__};
 
 const KilnPassInfo kilnGpuMapLoopsPass = {
     .argument = "kiln-gpu-map-loops",
@@ -366,5 +423,5 @@ const KilnPassInfo kilnGpuMapLoopsPass = {
     .numOptions = kNumOptions,
     .run = runMapLoops,
     .dependentDialects = kDialects,
-    .numDependentDialects = 2,
+    .numDependentDialects = 3,
 };

@@ -87,10 +87,34 @@ static void stageFunction(MlirOperation func) {
   }
 }
 
+/* Loops carrying buffers from one iteration to the next (ONNX Loop and
+ * Scan) need buffer deallocation's run-time ownership tracking, host code
+ * that reads its flags from memory the GPU pipeline places on the device:
+ * such loops are refused, before anything is rewritten. */
+static MlirWalkResult findCarriedBuffers(MlirOperation op, void *userData) {
+  if (!kilnGpuOpIs(op, "scf.for") && !kilnGpuOpIs(op, "scf.while"))
+    return MlirWalkResultAdvance;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i)
+    if (mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetResult(op, i)))) {
+      *(MlirOperation *)userData = op;
+      return MlirWalkResultInterrupt;
+    }
+  return MlirWalkResultAdvance;
+}
+
 static void runStageIO(MlirOperation module, MlirExternalPass pass,
                        const KilnPassOptionValue *options) {
-  (void)pass;
   (void)options;
+  MlirOperation loop = {NULL};
+  mlirOperationWalk(module, findCarriedBuffers, &loop, MlirWalkPreOrder);
+  if (!mlirOperationIsNull(loop)) {
+    kilnEmitErrorf(mlirOperationGetLocation(loop),
+                   "kiln-gpu-stage-io: a loop carrying tensors from one "
+                   "iteration to the next (ONNX Loop or Scan) is not "
+                   "supported on the GPU yet");
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
   MlirBlock body = mlirModuleGetBody(mlirModuleFromOperation(module));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
