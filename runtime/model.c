@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <threads.h>
 
+#include "runtime/gpu.h"
 #include "runtime/model.h"
 #include "runtime/status.h"
 
@@ -31,7 +32,8 @@ struct KilnModel {
   void *handle;
   KilnModelRunFn run;
   KilnModelMetadata meta;
-  int threads; /* 0: libomp's default */
+  int threads;       /* 0: libomp's default */
+  KilnGpuModel *gpu; /* NULL for a CPU model */
 };
 
 //===----------------------------------------------------------------------===//
@@ -164,6 +166,11 @@ static KilnStatus *loadFromHandle(KilnModel *m) {
     s = kilnModelMetadataParse(meta, len, &m->meta);
   if (!s && (s = kilnModelMetadataCheckHost(&m->meta)))
     kilnModelMetadataDestroy(&m->meta);
+  /* The GPU side last: it runs the library's GPU load function, which only
+   * a checked library may. */
+  if (!s && m->meta.gpu &&
+      (s = kilnGpuModelCreate(m->handle, m->meta.gpu, &m->gpu)))
+    kilnModelMetadataDestroy(&m->meta);
   return s;
 }
 
@@ -209,6 +216,7 @@ KilnStatus *kilnModelLoad(const char *path, KilnModel **out) {
 void kilnModelDestroy(KilnModel *model) {
   if (!model)
     return;
+  kilnGpuModelDestroy(model->gpu);
   kilnModelMetadataDestroy(&model->meta);
   dlclose(model->handle);
   free(model);
@@ -298,6 +306,10 @@ const char *kilnModelGetOptions(const KilnModel *model) {
 
 const char *kilnModelGetEntry(const KilnModel *model) {
   return model ? model->meta.entry : NULL;
+}
+
+const char *kilnModelGetGpu(const KilnModel *model) {
+  return model ? model->meta.gpu : NULL;
 }
 
 //===----------------------------------------------------------------------===//
@@ -438,8 +450,14 @@ KilnStatus *kilnModelRun(KilnModel *model, KilnTensor *const *inputs,
     all[i] = inputs[i];
   for (size_t i = 0; i < numOutputs; ++i)
     all[numInputs + i] = outputs[i];
+  if (model->gpu)
+    kilnGpuModelBeginRun(model->gpu);
   int rc = invoke(model, all, n);
+  /* A CUDA error is the cause of anything else that went wrong. */
+  s = model->gpu ? kilnGpuModelEndRun(model->gpu) : NULL;
   free(all);
+  if (s)
+    return s;
   if (rc != 0)
     return kilnStatusCreatef("the model's code failed (kiln_model_run "
                              "returned %d)",

@@ -20,19 +20,22 @@ typedef struct KilnModelSlot {
   int64_t dims[KILN_TENSOR_MAX_RANK];
 } KilnModelSlot;
 
-/// The parsed metadata. Every string is owned and never NULL after a
-/// successful parse (missing optional records get their defaults).
+/// The parsed metadata. Every string is owned and, but for `gpu`, never
+/// NULL after a successful parse (missing optional records get their
+/// defaults). `gpu` is the `gpu` record's value ("cuda sm_90"), NULL for a
+/// CPU model.
 typedef struct KilnModelMetadata {
-  char *version, *target, *cpu, *features, *options, *entry;
+  char *version, *target, *cpu, *features, *options, *entry, *gpu;
   int64_t numInputs, numOutputs;
   KilnModelSlot *inputs, *outputs;
 } KilnModelMetadata;
 
 /// Parses the metadata text `text[0, len)` into `*out` (zeroed first).
 /// Unknown records are ignored; a missing or repeated `kiln-model` record,
-/// an ABI number other than 1, a missing `kiln-version` or `target`, or a
-/// malformed input/output record is an error naming the line. On failure
-/// `*out` holds nothing to release.
+/// an ABI number other than 1, a missing `kiln-version` or `target`, a
+/// malformed input/output record, or a `gpu` record for another GPU kind
+/// than cuda or with a malformed architecture is an error naming the line.
+/// On failure `*out` holds nothing to release.
 KilnStatus *kilnModelMetadataParse(const char *text, size_t len,
                                    KilnModelMetadata *out /* OUT */);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kiln/kiln.h"
+#include "runtime/gpu.h"
 #include "runtime/model.h"
 #include "runtime/status.h"
 #include "runtime/tensor.h"
@@ -141,6 +142,20 @@ static KilnStatus *setString(char **field, const char *key, const char *p,
   return NULL;
 }
 
+/* `gpu <kind> <arch>`: checked here so that a model for a GPU this runtime
+ * cannot drive fails at load, naming the record. */
+static KilnStatus *setGpu(KilnModelMetadata *m, const char *v, const Line *l) {
+  KilnStatus *s = setString(&m->gpu, "gpu", v, l->end, l->number);
+  KilnGpuArch arch;
+  KilnStatus *bad = s ? NULL : kilnGpuArchParse(m->gpu, &arch);
+  if (!bad)
+    return s;
+  s = kilnStatusCreatef("metadata line %d: 'gpu' record: %s", l->number,
+                        kilnStatusGetMessage(bad));
+  kilnStatusDestroy(bad);
+  return s;
+}
+
 static bool keyIs(const Line *l, const char *key, const char **value) {
   size_t n = strlen(key);
   if ((size_t)(l->end - l->begin) < n || memcmp(l->begin, key, n))
@@ -183,6 +198,8 @@ static KilnStatus *parseLine(const Line *l, KilnModelMetadata *m,
     return setString(&m->options, "options", v, l->end, l->number);
   if (keyIs(l, "entry", &v))
     return setString(&m->entry, "entry", v, l->end, l->number);
+  if (keyIs(l, "gpu", &v))
+    return setGpu(m, v, l);
   if (keyIs(l, "input", &v))
     return appendSlot(&m->inputs, &m->numInputs, v, l->end, l->number);
   if (keyIs(l, "output", &v))
@@ -313,6 +330,7 @@ void kilnModelMetadataDestroy(KilnModelMetadata *m) {
   free(m->features);
   free(m->options);
   free(m->entry);
+  free(m->gpu);
   destroySlots(m->inputs, m->numInputs);
   destroySlots(m->outputs, m->numOutputs);
   *m = (KilnModelMetadata){0};

@@ -165,8 +165,16 @@ typedef struct KilnModel KilnModel;
 /// checks its metadata: the Kiln model ABI number, the Kiln version that
 /// built it (must be this runtime's, KILN_VERSION_STRING), its target
 /// (must be for this host's architecture), and well-formed input and
-/// output records. Fails on a missing, corrupt or non-Kiln file. Destroy
-/// with kilnModelDestroy.
+/// output records. Fails on a missing, corrupt or non-Kiln file.
+///
+/// A model compiled for a GPU (kilnModelGetGpu) also needs its device: the
+/// CUDA driver (libcuda.so.1, loaded at the first such model) and device 0,
+/// or device N with the environment variable KILN_CUDA_DEVICE=N, of at
+/// least the model's architecture. Its kernels and device state are set up
+/// here; a missing driver or device, a device too old or a kernel the
+/// driver cannot load is an error naming the cause. One library file can
+/// be loaded as one GPU model at a time per process. Destroy with
+/// kilnModelDestroy.
 KilnStatus *kilnModelLoad(const char *path, KilnModel **out /* OUT */);
 
 /// Unloads `model`; NULL is a no-op. Tensors are independent of it.
@@ -202,8 +210,14 @@ const char *kilnModelGetFeatures(const KilnModel *model);
 const char *kilnModelGetOptions(const KilnModel *model);
 const char *kilnModelGetEntry(const KilnModel *model);
 
+/// The GPU the model runs on, as its metadata's `gpu` record says: the GPU
+/// kind and architecture ("cuda sm_90"); NULL for a CPU model (and a NULL
+/// model). Borrowed, valid until kilnModelDestroy.
+const char *kilnModelGetGpu(const KilnModel *model);
+
 /// Sets the number of OpenMP threads the model's runs use (`n` >= 1). By
 /// default a run uses libomp's default (OMP_NUM_THREADS, else all cores).
+/// For a GPU model it only affects host code.
 KilnStatus *kilnModelSetThreadCount(KilnModel *model, int n);
 
 /// Runs `model` on `inputs[0, numInputs)`, writing `outputs[0, numOutputs)`
@@ -211,7 +225,10 @@ KilnStatus *kilnModelSetThreadCount(KilnModel *model, int n);
 /// type and dims the model reports for its slot. Fails, without running,
 /// on a NULL model, array or tensor, a wrong count, type or shape; fails
 /// if the model's code reports an error. The tensors are only used during
-/// the call.
+/// the call. A GPU model's run has finished on the device when this
+/// returns; its first CUDA error, if any, is the status (e.g. "CUDA error
+/// in cuLaunchKernel (kernel 'main_graph_kernel_3'): ..."), and the next
+/// run starts afresh.
 KilnStatus *kilnModelRun(KilnModel *model, KilnTensor *const *inputs,
                          size_t numInputs, KilnTensor *const *outputs,
                          size_t numOutputs);

@@ -93,6 +93,8 @@ static void parseOne(const char *label, const char *text) {
     for (int64_t i = 0; i < m.numInputs; ++i)
       fprintf(stderr, " '%s' rank %lld", m.inputs[i].name,
               (long long)m.inputs[i].rank);
+    if (m.gpu)
+      fprintf(stderr, ", gpu '%s'", m.gpu);
     fprintf(stderr, "\n");
     kilnModelMetadataDestroy(&m);
     return;
@@ -125,6 +127,15 @@ static int testMetadata(void) {
   parseOne("huge dim", HEAD "input f32 1 99999999999999999999 x\n");
   parseOne("overflow", HEAD "input f32 2 4611686018427387904 8 x\n");
   parseOne("two spaces", HEAD "input f32  1 3 x\n");
+  parseOne("gpu", HEAD "gpu cuda sm_90\n");
+  parseOne("gpu sm_120a", HEAD "gpu cuda sm_120a\n");
+  parseOne("negative_gpu kind", HEAD "gpu rocm gfx90a\n");
+  parseOne("negative_gpu no kind", HEAD "gpu\n");
+  parseOne("negative_gpu arch", HEAD "gpu cuda compute_90\n");
+  parseOne("negative_gpu short arch", HEAD "gpu cuda sm_9\n");
+  parseOne("negative_gpu suffix", HEAD "gpu cuda sm_90x\n");
+  parseOne("negative_gpu extra", HEAD "gpu cuda sm_90 sm_80\n");
+  parseOne("negative_two gpu", HEAD "gpu cuda sm_90\ngpu cuda sm_90\n");
   return 0;
 }
 

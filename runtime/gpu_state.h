@@ -1,0 +1,59 @@
+/* The state behind KilnGpuModel, shared by its lifecycle (gpu.c) and the
+ * calls generated code makes (gpu_calls.c). Internal to libkiln_runtime. */
+#ifndef KILN_RUNTIME_GPU_STATE_H
+#define KILN_RUNTIME_GPU_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runtime/cuda_driver.h"
+#include "runtime/gpu.h"
+#include "runtime/gpu_api.h"
+
+/* One uploaded weight: the host bytes it copies and its device copy. */
+typedef struct Weight {
+  const void *host; /* NULL: empty slot */
+  size_t bytes;
+  CUdeviceptr dev;
+} Weight;
+
+struct KilnGpuModel {
+  const KilnCudaDriver *cu;
+  KilnGpuApi *api; /* the library's table */
+  void (*unload)(void);
+  char gpu[32]; /* the metadata record, for messages */
+  int ordinal;
+  CUdevice device;
+  CUcontext context; /* retained primary context */
+  CUstream stream;   /* every call's work goes here, in order */
+  bool asyncAlloc;   /* stream-ordered allocation from the default pool */
+  /* Weights by host address: open addressing, capacity a power of 2 (or
+   * 0), at most half full. */
+  Weight *weights;
+  size_t numWeights, capWeights;
+  /* Managed (host-shared) allocations, which cuMemFreeAsync cannot free;
+   * usually none. */
+  CUdeviceptr *managed;
+  size_t numManaged;
+  /* The last function looked up, to name the kernel of a failed launch
+   * (generated code looks up each kernel right before launching it). */
+  CUfunction lastFunction;
+  const char *lastFunctionName; /* borrowed from the library */
+  KilnStatus *error;            /* sticky: the first failure */
+};
+
+/// The model whose load, run or unload this thread is in, or NULL.
+extern __attribute__((
+    tls_model("initial-exec"))) _Thread_local KilnGpuModel *kilnGpuCurrent;
+
+/// Records the failure `result` of the driver call `what` as the model's
+/// error unless an error is already recorded; returns whether it succeeded.
+bool kilnGpuCheck(KilnGpuModel *gpu, CUresult result, const char *what);
+
+/// Fills `api` with the runtime's implementations and marks it ready.
+void kilnGpuFillApi(KilnGpuApi *api);
+
+/// Frees the model's uploaded weights (the context must be current).
+void kilnGpuFreeWeights(KilnGpuModel *gpu);
+
+#endif

@@ -1,0 +1,407 @@
+/* A fake CUDA driver (built as libcuda.so.1 in build/lib/fake-cuda/), so the
+ * runtime's GPU side is tested on machines without a GPU. Tests put its
+ * directory first in LD_LIBRARY_PATH. Behaviour by environment:
+ *
+ *   FAKE_CUDA=ok        (default) one device "Fake GPU", compute capability
+ *                       9.0, memory pools; device memory is host malloc,
+ *                       copies are memcpy, any bytes load as a module
+ *                       (but PTX starting with "BAD" fails to JIT, with a
+ *                       log); the kernel "fake_add_f32" (params: float *a,
+ *                       float *b, float *out, int64_t n) adds on the host,
+ *                       other kernels are not found.
+ *   FAKE_CUDA=old       as ok, capability 7.0
+ *   FAKE_CUDA=nodevice  cuInit fails with CUDA_ERROR_NO_DEVICE
+ *   FAKE_CUDA_FAIL=F[:N] the N-th call (default 1st) of function F fails
+ *   FAKE_CUDA_LOG=FILE  where the call summary goes at exit (appended;
+ *                       default stderr): counts per function, and what is
+ *                       still allocated, loaded, created or retained. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The driver's types (opaque handles), as the runtime declares them: the
+ * sanitizer build checks that functions are called through pointers of
+ * their own type. */
+#include "runtime/cuda_driver.h"
+
+/* Counted calls, in the order the summary prints them (clang-format
+ * would reflow the list differently on every run). */
+// clang-format off
+#define FAKE_CALLS(X)                                                          \
+  X(cuInit) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease_v2)        \
+  X(cuCtxPushCurrent_v2) X(cuCtxPopCurrent_v2) X(cuStreamCreate)               \
+  X(cuStreamDestroy_v2) X(cuStreamSynchronize) X(cuStreamWaitEvent)            \
+  X(cuEventCreate) X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) \
+  X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload)                  \
+  X(cuModuleGetFunction) X(cuLaunchKernel) X(cuMemAlloc_v2) X(cuMemAllocAsync) \
+  X(cuMemAllocManaged) X(cuMemFree_v2) X(cuMemFreeAsync) X(cuMemcpyAsync)      \
+  X(cuMemsetD32Async) X(cuMemsetD16Async) X(cuMemPoolSetAttribute)
+// clang-format on
+
+#define FAKE_ENUM(name) CALL_##name,
+enum { FAKE_CALLS(FAKE_ENUM) NUM_CALLS };
+#define FAKE_NAME(name) #name,
+static const char *callNames[] = {FAKE_CALLS(FAKE_NAME)};
+
+static long calls[NUM_CALLS];
+static long liveMemory, liveModules, liveStreams, liveEvents, retained,
+    ctxDepth;
+static unsigned long long poolThreshold;
+
+/* Counts a call; returns the error it must fail with (FAKE_CUDA_FAIL). */
+static CUresult enter(int call, CUresult failure) {
+  long n = ++calls[call];
+  const char *spec = getenv("FAKE_CUDA_FAIL");
+  size_t len = strlen(callNames[call]);
+  if (!spec || strncmp(spec, callNames[call], len) ||
+      (spec[len] && spec[len] != ':'))
+    return 0;
+  long which = spec[len] == ':' ? atol(spec + len + 1) : 1;
+  return n == which ? failure : 0;
+}
+
+static const char *mode(void) {
+  const char *m = getenv("FAKE_CUDA");
+  return m && *m ? m : "ok";
+}
+
+static void summary(void) __attribute__((destructor));
+static void summary(void) {
+  const char *path = getenv("FAKE_CUDA_LOG");
+  FILE *f = path ? fopen(path, "a") : stderr;
+  if (!f)
+    return;
+  for (int i = 0; i < NUM_CALLS; ++i)
+    if (calls[i])
+      fprintf(f, "fake-cuda: %s %ld\n", callNames[i], calls[i]);
+  fprintf(f, "fake-cuda: pool release threshold %llu\n", poolThreshold);
+  fprintf(f,
+          "fake-cuda: live memory %ld modules %ld streams %ld events %ld "
+          "contexts %ld pushed %ld\n",
+          liveMemory, liveModules, liveStreams, liveEvents, retained, ctxDepth);
+  if (f != stderr)
+    fclose(f);
+}
+
+//===----------------------------------------------------------------------===//
+// Errors, devices, contexts
+//===----------------------------------------------------------------------===//
+
+static const struct {
+  CUresult code;
+  const char *name, *text;
+} errors[] = {
+    {0, "CUDA_SUCCESS", "no error"},
+    {1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+    {218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+    {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); ++i)
+    if (errors[i].code == error)
+      return *name = errors[i].name, 0;
+  return 1;
+}
+
+CUresult cuGetErrorString(CUresult error, const char **text) {
+  for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); ++i)
+    if (errors[i].code == error)
+      return *text = errors[i].text, 0;
+  return 1;
+}
+
+CUresult cuInit(unsigned flags) {
+  (void)flags;
+  CUresult r = enter(CALL_cuInit, 999);
+  return r ? r : !strcmp(mode(), "nodevice") ? 100 : 0;
+}
+
+CUresult cuDeviceGetCount(int *count) { return *count = 1, 0; }
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  return ordinal == 0 ? (*device = 0, 0) : 101 /* INVALID_DEVICE */;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice device) {
+  (void)device;
+  snprintf(name, (size_t)len, "Fake GPU");
+  return 0;
+}
+
+CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice device) {
+  (void)device;
+  int old = !strcmp(mode(), "old");
+  switch (attribute) {
+  case 75: /* compute capability major */
+    return *value = old ? 7 : 9, 0;
+  case 76: /* minor */
+    return *value = 0, 0;
+  case 115: /* memory pools supported */
+    return *value = 1, 0;
+  }
+  return 1;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice device) {
+  (void)device;
+  static int context;
+  CUresult r = enter(CALL_cuDevicePrimaryCtxRetain, 2);
+  if (r)
+    return r;
+  ++retained;
+  *ctx = (CUcontext)&context;
+  return 0;
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
+  (void)device;
+  --retained;
+  return enter(CALL_cuDevicePrimaryCtxRelease_v2, 999);
+}
+
+CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
+  (void)ctx;
+  ++ctxDepth;
+  return enter(CALL_cuCtxPushCurrent_v2, 999);
+}
+
+CUresult cuCtxPopCurrent_v2(CUcontext *ctx) {
+  if (ctx)
+    *ctx = NULL;
+  --ctxDepth;
+  return enter(CALL_cuCtxPopCurrent_v2, 999);
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+static int handleStorage; /* streams and events need only be non-NULL */
+
+CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
+  (void)flags;
+  CUresult r = enter(CALL_cuStreamCreate, 2);
+  if (r)
+    return r;
+  ++liveStreams;
+  *stream = (CUstream)&handleStorage;
+  return 0;
+}
+
+CUresult cuStreamDestroy_v2(CUstream stream) {
+  (void)stream;
+  --liveStreams;
+  return enter(CALL_cuStreamDestroy_v2, 999);
+}
+
+CUresult cuStreamSynchronize(CUstream stream) {
+  (void)stream;
+  return enter(CALL_cuStreamSynchronize, 719);
+}
+
+CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags) {
+  (void)stream, (void)event, (void)flags;
+  return enter(CALL_cuStreamWaitEvent, 999);
+}
+
+CUresult cuEventCreate(CUevent *event, unsigned flags) {
+  (void)flags;
+  CUresult r = enter(CALL_cuEventCreate, 2);
+  if (r)
+    return r;
+  ++liveEvents;
+  *event = (CUevent)&handleStorage;
+  return 0;
+}
+
+CUresult cuEventDestroy_v2(CUevent event) {
+  (void)event;
+  --liveEvents;
+  return enter(CALL_cuEventDestroy_v2, 999);
+}
+
+CUresult cuEventRecord(CUevent event, CUstream stream) {
+  (void)event, (void)stream;
+  return enter(CALL_cuEventRecord, 999);
+}
+
+CUresult cuEventSynchronize(CUevent event) {
+  (void)event;
+  return enter(CALL_cuEventSynchronize, 999);
+}
+
+//===----------------------------------------------------------------------===//
+// Modules and launches
+//===----------------------------------------------------------------------===//
+
+static int moduleStorage;
+
+static CUresult loadModule(CUmodule *module, const void *image, CUresult r) {
+  if (r)
+    return r;
+  if (!strncmp(image, "BAD", 3))
+    return 218;
+  ++liveModules;
+  *module = (CUmodule)&moduleStorage;
+  return 0;
+}
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image) {
+  return loadModule(module, image, enter(CALL_cuModuleLoadData, 218));
+}
+
+/* Writes a log into the CU_JIT_ERROR_LOG_BUFFER option (5) for bad PTX. */
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+                            unsigned numOptions, int *options, void **values) {
+  CUresult r = loadModule(module, image, enter(CALL_cuModuleLoadDataEx, 218));
+  for (unsigned i = 0; r && i < numOptions; ++i)
+    if (options[i] == 5)
+      snprintf(values[i], 4096,
+               "ptxas application ptx input, line 1; fatal   : Parsing error "
+               "near 'BAD': syntax error\n");
+  return r;
+}
+
+CUresult cuModuleUnload(CUmodule module) {
+  (void)module;
+  --liveModules;
+  return enter(CALL_cuModuleUnload, 999);
+}
+
+static int addKernel;
+
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
+                             const char *name) {
+  (void)module;
+  CUresult r = enter(CALL_cuModuleGetFunction, 500);
+  if (r)
+    return r;
+  if (strcmp(name, "fake_add_f32"))
+    return 500;
+  *function = (CUfunction)&addKernel;
+  return 0;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY,
+                        unsigned gridZ, unsigned blockX, unsigned blockY,
+                        unsigned blockZ, unsigned smem, CUstream stream,
+                        void **params, void **extra) {
+  (void)gridX, (void)gridY, (void)gridZ, (void)blockX, (void)blockY;
+  (void)blockZ, (void)smem, (void)stream, (void)extra;
+  CUresult r = enter(CALL_cuLaunchKernel, 719);
+  if (r || f != (CUfunction)&addKernel)
+    return r ? r : 1;
+  float *a = *(float **)params[0], *b = *(float **)params[1];
+  float *out = *(float **)params[2];
+  int64_t n = *(int64_t *)params[3];
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = a[i] + b[i];
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+static CUresult allocate(CUdeviceptr *ptr, size_t bytes, CUresult r) {
+  if (r)
+    return r;
+  void *p = bytes ? malloc(bytes) : NULL;
+  if (!p)
+    return 1;
+  ++liveMemory;
+  *ptr = (CUdeviceptr)(uintptr_t)p;
+  return 0;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
+  return allocate(ptr, bytes, enter(CALL_cuMemAlloc_v2, 2));
+}
+
+CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t bytes, CUstream stream) {
+  (void)stream;
+  return allocate(ptr, bytes, enter(CALL_cuMemAllocAsync, 2));
+}
+
+CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t bytes, unsigned flags) {
+  (void)flags;
+  return allocate(ptr, bytes, enter(CALL_cuMemAllocManaged, 2));
+}
+
+static CUresult release(CUdeviceptr ptr, CUresult r) {
+  if (!ptr)
+    return 1;
+  free((void *)(uintptr_t)ptr);
+  --liveMemory;
+  return r;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  return release(ptr, enter(CALL_cuMemFree_v2, 999));
+}
+
+CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream stream) {
+  (void)stream;
+  return release(ptr, enter(CALL_cuMemFreeAsync, 999));
+}
+
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                       CUstream stream) {
+  (void)stream;
+  CUresult r = enter(CALL_cuMemcpyAsync, 999);
+  if (!r)
+    memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+  return r;
+}
+
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
+                          CUstream stream) {
+  (void)stream;
+  CUresult r = enter(CALL_cuMemsetD32Async, 999);
+  for (size_t i = 0; !r && i < count; ++i)
+    memcpy((char *)(uintptr_t)dst + 4 * i, &value, 4);
+  return r;
+}
+
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
+                          CUstream stream) {
+  (void)stream;
+  CUresult r = enter(CALL_cuMemsetD16Async, 999);
+  for (size_t i = 0; !r && i < count; ++i)
+    memcpy((char *)(uintptr_t)dst + 2 * i, &value, 2);
+  return r;
+}
+
+CUresult cuMemHostRegister_v2(void *ptr, size_t bytes, unsigned flags) {
+  (void)ptr, (void)bytes, (void)flags;
+  return 0;
+}
+
+CUresult cuMemHostUnregister(void *ptr) {
+  (void)ptr;
+  return 0;
+}
+
+static int poolStorage;
+
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice device) {
+  (void)device;
+  *pool = (CUmemoryPool)&poolStorage;
+  return 0;
+}
+
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, int attribute, void *value) {
+  (void)pool;
+  CUresult r = enter(CALL_cuMemPoolSetAttribute, 999);
+  if (!r && attribute == 4 /* release threshold */)
+    memcpy(&poolThreshold, value, sizeof(poolThreshold));
+  return r;
+}
