@@ -49,6 +49,10 @@ static int linkArgs(const KilnTarget *t, const char *const *objs,
   argv[n++] = (char *)lib;
   for (unsigned i = 0; i < numObjects; ++i)
     argv[n++] = (char *)objs[i];
+  /* A CUDA model's host code calls mgpu* and kiln_gpu_constant_*: the shim
+   * defines them (hidden) over the table the runtime fills at load. */
+  if (kilnTargetGetGpuArch(t))
+    argv[n++] = (char *)KILN_GPU_SHIM_PATH;
   argv[n++] = (char *)"-Wl,--build-id";
   if (kilnTargetIsHostArch(t)) {
     /* Host libraries must resolve now (-z defs) so that a missing runtime
