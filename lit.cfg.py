@@ -26,3 +26,16 @@ if config.kiln_sanitize:
 import shutil
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")
+
+# The CUDA toolkit's ptxas (not a Debian package Kiln installs): tests that
+# assemble the PTX Kiln emits need it, and are unsupported (skipped, with
+# lit's message) without it.
+_ptxas = shutil.which("ptxas")
+for _root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
+              "/usr/local/cuda"):
+    if not _ptxas and _root and os.access(os.path.join(_root, "bin", "ptxas"),
+                                          os.X_OK):
+        _ptxas = os.path.join(_root, "bin", "ptxas")
+if _ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", _ptxas))

@@ -40,6 +40,12 @@ conformance_o0=pass
   --kiln-run build/bin/kiln-run --strict \
   --check test/onnx-backend/expected-pass.txt ||
   { conformance_o0=fail; status=1; }
+echo "== ONNX execution conformance with the GPU schedules run on the CPU (--pipeline=gpu-on-cpu, expected-pass tests only)"
+conformance_gpu=pass
+/usr/bin/python3 test/onnx-backend/run.py --pipeline=gpu-on-cpu --only-listed \
+  --quiet --kiln-run build/bin/kiln-run \
+  --check test/onnx-backend/expected-pass.txt ||
+  { conformance_gpu=fail; status=1; }
 echo "== ONNX execution conformance under ASan (expected-pass tests only)"
 conformance_asan=pass
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
@@ -58,10 +64,10 @@ count() {
 }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") ))
-# The format check, the coverage check and the three conformance checks
+# The format check, the coverage check and the four conformance checks
 # count as one test each.
 for check in "$format" "$coverage" "$conformance" "$conformance_o0" \
-  "$conformance_asan"; do
+  "$conformance_gpu" "$conformance_asan"; do
   if [ "$check" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 [ "$failed" -eq 0 ] || status=1

@@ -28,6 +28,16 @@ static bool libdeviceUnder(const char *root, const char *rel, KilnStrBuf *out) {
 
 bool kilnGpuFindLibdevice(KilnStrBuf *path) {
   static const char kRel[] = "nvvm/libdevice/libdevice.10.bc";
+  /* KILN_LIBDEVICE names the file itself (and only it is tried). */
+  const char *given = getenv("KILN_LIBDEVICE");
+  if (given) {
+    kilnStrBufClear(path);
+    kilnStrBufAppendf(path, "%s", given);
+    if (*given && access(given, R_OK) == 0)
+      return true;
+    kilnStrBufClear(path);
+    return false;
+  }
   if (libdeviceUnder(getenv("CUDA_HOME"), kRel, path) ||
       libdeviceUnder(getenv("CUDA_PATH"), kRel, path) ||
       libdeviceUnder("/usr/local/cuda", kRel, path) ||

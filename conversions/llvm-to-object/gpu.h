@@ -8,9 +8,10 @@
 #include "kiln/compile.h"
 #include "mlir-c/IR.h"
 
-/// Finds the CUDA toolkit's libdevice.10.bc (CUDA_HOME, CUDA_PATH,
-/// /usr/local/cuda, Debian's nvidia-cuda-toolkit); its path in *path, or
-/// false (and *path empty) when there is none.
+/// Finds the CUDA toolkit's libdevice.10.bc (the file KILN_LIBDEVICE names
+/// if set, else under CUDA_HOME, CUDA_PATH, /usr/local/cuda, Debian's
+/// nvidia-cuda-toolkit); its path in *path, or false (and *path empty) when
+/// there is none.
 bool kilnGpuFindLibdevice(KilnStrBuf *path);
 /// Appends the `gpu-to-nvvm` pipeline text for `target` (a "cuda" target):
 /// its architecture, PTX version and -O level, and libdevice when found.

@@ -87,34 +87,10 @@ static void stageFunction(MlirOperation func) {
   }
 }
 
-/* Loops carrying buffers from one iteration to the next (ONNX Loop and
- * Scan) need buffer deallocation's run-time ownership tracking, host code
- * that reads its flags from memory the GPU pipeline places on the device:
- * such loops are refused, before anything is rewritten. */
-static MlirWalkResult findCarriedBuffers(MlirOperation op, void *userData) {
-  if (!kilnGpuOpIs(op, "scf.for") && !kilnGpuOpIs(op, "scf.while"))
-    return MlirWalkResultAdvance;
-  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i)
-    if (mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetResult(op, i)))) {
-      *(MlirOperation *)userData = op;
-      return MlirWalkResultInterrupt;
-    }
-  return MlirWalkResultAdvance;
-}
-
 static void runStageIO(MlirOperation module, MlirExternalPass pass,
                        const KilnPassOptionValue *options) {
+  (void)pass;
   (void)options;
-  MlirOperation loop = {NULL};
-  mlirOperationWalk(module, findCarriedBuffers, &loop, MlirWalkPreOrder);
-  if (!mlirOperationIsNull(loop)) {
-    kilnEmitErrorf(mlirOperationGetLocation(loop),
-                   "kiln-gpu-stage-io: a loop carrying tensors from one "
-                   "iteration to the next (ONNX Loop or Scan) is not "
-                   "supported on the GPU yet");
-    mlirExternalPassSignalFailure(pass);
-    return;
-  }
   MlirBlock body = mlirModuleGetBody(mlirModuleFromOperation(module));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
@@ -337,9 +313,73 @@ static bool rewriteGlobal(MlirOperation module, MlirOperation get) {
   return true;
 }
 
+/* Sets *userData when `op` reads or writes a buffer. */
+static MlirWalkResult findBufferAccess(MlirOperation op, void *userData) {
+  if (!kilnGpuOpIs(op, "memref.load") && !kilnGpuOpIs(op, "memref.store"))
+    return MlirWalkResultAdvance;
+  *(bool *)userData = true;
+  return MlirWalkResultInterrupt;
+}
+
+typedef struct HostCalls {
+  MlirSymbolTable table; /* the module's */
+  MlirOperation bad;     /* the first call of a buffer-accessing helper */
+} HostCalls;
+
+static MlirWalkResult findHostCalls(MlirOperation op, void *userData) {
+  HostCalls *h = userData;
+  if (!kilnGpuOpIs(op, "func.call"))
+    return MlirWalkResultAdvance;
+  MlirAttribute callee = mlirOperationGetAttributeByName(op, str("callee"));
+  MlirOperation fn =
+      mlirSymbolTableLookup(h->table, mlirFlatSymbolRefAttrGetValue(callee));
+  bool accesses = false;
+  if (!mlirOperationIsNull(fn))
+    mlirOperationWalk(fn, findBufferAccess, &accesses, MlirWalkPreOrder);
+  if (!accesses)
+    return MlirWalkResultAdvance;
+  h->bad = op;
+  return MlirWalkResultInterrupt;
+}
+
+/* Host helpers that read buffers (buffer deallocation's run-time ownership
+ * tracking, which loops carrying tensors from one iteration to the next
+ * need: ONNX Loop, Scan) would read device memory on the host. Returns
+ * false after an error at the first call of one. */
+static bool checkHostHelpers(MlirOperation module) {
+  HostCalls h = {mlirSymbolTableCreate(module), {NULL}};
+  MlirBlock body = mlirModuleGetBody(mlirModuleFromOperation(module));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op) && mlirOperationIsNull(h.bad);
+       op = mlirOperationGetNextInBlock(op))
+    if (kilnGpuOpIs(op, "func.func") && isPublicDefinition(op))
+      mlirOperationWalk(op, findHostCalls, &h, MlirWalkPreOrder);
+  mlirSymbolTableDestroy(h.table);
+  if (mlirOperationIsNull(h.bad))
+    return true;
+  /* The call has no location of its own: name the loop before it (the
+   * ONNX Loop or Scan node), if any. */
+  MlirLocation loc = mlirOperationGetLocation(h.bad);
+  for (MlirOperation op =
+           mlirBlockGetFirstOperation(mlirOperationGetBlock(h.bad));
+       !mlirOperationEqual(op, h.bad); op = mlirOperationGetNextInBlock(op))
+    if (kilnGpuOpIs(op, "scf.for") || kilnGpuOpIs(op, "scf.while"))
+      loc = mlirOperationGetLocation(op);
+  kilnEmitErrorf(loc,
+                 "kiln-gpu-device-memory: this model needs host code that "
+                 "reads buffers (run-time buffer ownership, as for a loop "
+                 "carrying tensors from one iteration to the next: ONNX Loop "
+                 "or Scan), which the GPU path does not support yet");
+  return false;
+}
+
 static void runDeviceMemory(MlirOperation module, MlirExternalPass pass,
                             const KilnPassOptionValue *options) {
   (void)options;
+  if (!checkHostHelpers(module)) {
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
   DeviceOps ops = {0};
   MlirBlock body = mlirModuleGetBody(mlirModuleFromOperation(module));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);

@@ -1,0 +1,92 @@
+// RUN: sed '/^\/\/ BAD-TYPE/,/^\/\/ END-BAD-TYPE/d' %s > %t.ok.mlir
+// RUN: kiln-opt %t.ok.mlir --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(kiln-gpu-device-memory)' | FileCheck %s
+// RUN: sed -n '/^\/\/ BAD-TYPE/,/^\/\/ END-BAD-TYPE/p' %s > %t.bad.mlir
+// RUN: kiln-opt %t.bad.mlir --split-input-file --verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(kiln-gpu-device-memory)'
+
+// Allocations and deallocations go to device memory; identity-layout
+// copies (the marked staging copies, plain copies) become gpu.memcpy; a
+// stack buffer (a host scalar) stays. Constants come from the runtime,
+// flattened to one dimension and viewed back in their shape; the calls
+// are moved first, before any asynchronous GPU op.
+// CHECK-LABEL: func.func @entry(
+// CHECK-SAME: %[[A:.*]]: memref<2x3xf32>, %[[O:.*]]: memref<2x3xf32>)
+// CHECK: %[[W:.*]] = memref.get_global @weights : memref<2x3xf32>
+// CHECK: %[[F:.*]] = memref.reinterpret_cast %[[W]] to offset: [0], sizes: [6], strides: [1] : memref<2x3xf32> to memref<6xf32>
+// CHECK: %[[D:.*]] = memref.cast %[[F]] : memref<6xf32> to memref<?xf32>
+// CHECK: %[[DEV:.*]] = call @kiln_gpu_constant_f32(%[[D]]) : (memref<?xf32>) -> memref<?xf32>
+// CHECK: %[[DW:.*]] = memref.reinterpret_cast %[[DEV]] to offset: [0], sizes: [2, 3], strides: [3, 1] : memref<?xf32> to memref<2x3xf32>
+// CHECK: %[[I:.*]] = gpu.alloc () : memref<2x3xf32>
+// CHECK: gpu.memcpy %[[I]], %[[A]] : memref<2x3xf32>, memref<2x3xf32>
+// CHECK: %[[T:.*]] = gpu.alloc () : memref<2x3xf32>
+// CHECK: linalg.add ins(%[[I]], %[[DW]] : memref<2x3xf32>, memref<2x3xf32>) outs(%[[T]] : memref<2x3xf32>)
+// CHECK: %[[S:.*]] = memref.alloca() : memref<f32>
+// CHECK: gpu.memcpy %[[O]], %[[T]] : memref<2x3xf32>, memref<2x3xf32>
+// CHECK: gpu.dealloc %[[I]] : memref<2x3xf32>
+// CHECK: gpu.dealloc %[[T]] : memref<2x3xf32>
+// CHECK: func.func private @kiln_gpu_constant_f32(memref<?xf32>) -> memref<?xf32> attributes {llvm.emit_c_interface}
+memref.global "private" constant @weights : memref<2x3xf32> = dense<1.0>
+func.func @entry(%a: memref<2x3xf32>, %o: memref<2x3xf32>) {
+  %in = memref.alloc() : memref<2x3xf32>
+  memref.copy %a, %in {kiln.gpu.transfer} : memref<2x3xf32> to memref<2x3xf32>
+  %w = memref.get_global @weights : memref<2x3xf32>
+  %t = memref.alloc() : memref<2x3xf32>
+  linalg.add ins(%in, %w : memref<2x3xf32>, memref<2x3xf32>)
+             outs(%t : memref<2x3xf32>)
+  %s = memref.alloca() : memref<f32>
+  memref.copy %t, %o {kiln.gpu.transfer} : memref<2x3xf32> to memref<2x3xf32>
+  memref.dealloc %in : memref<2x3xf32>
+  memref.dealloc %t : memref<2x3xf32>
+  return
+}
+
+// -----
+
+// One declaration per element type, 0-d constants included; a strided
+// copy (made a kernel by kiln-memref-copy-to-linalg) is not a memcpy.
+// CHECK-LABEL: func.func @types(
+// CHECK-DAG: call @kiln_gpu_constant_i64(%{{.*}}) : (memref<?xi64>) -> memref<?xi64>
+// CHECK-DAG: call @kiln_gpu_constant_f16(%{{.*}}) : (memref<?xf16>) -> memref<?xf16>
+// CHECK: memref.copy %{{.*}}, %{{.*}} : memref<2xf32, strided<[2]>> to memref<2xf32>
+// CHECK-DAG: func.func private @kiln_gpu_constant_i64
+// CHECK-DAG: func.func private @kiln_gpu_constant_f16
+memref.global "private" constant @k : memref<i64> = dense<3>
+memref.global "private" constant @h : memref<4xf16> = dense<1.0>
+func.func @types(%a: memref<2xf32, strided<[2]>>, %o: memref<2xf32>) {
+  %k = memref.get_global @k : memref<i64>
+  %h = memref.get_global @h : memref<4xf16>
+  memref.copy %a, %o : memref<2xf32, strided<[2]>> to memref<2xf32>
+  return
+}
+
+// -----
+
+// BAD-TYPE
+memref.global "private" constant @c : memref<2xcomplex<f32>> = dense<(1.0, 2.0)>
+func.func @complex_constant() {
+  // expected-error@+1 {{kiln-gpu-device-memory: constants of type memref<2xcomplex<f32>> cannot be placed in device memory yet}}
+  %c = memref.get_global @c : memref<2xcomplex<f32>>
+  return
+}
+
+// -----
+
+// A host helper reading buffers (buffer deallocation's run-time ownership
+// tracking for a loop carrying buffers) cannot run on device memory: the
+// error names the loop before the call (an ONNX Loop or Scan node).
+func.func private @helper(%m: memref<2xi1>) {
+  %c0 = arith.constant 0 : index
+  %b = memref.load %m[%c0] : memref<2xi1>
+  return
+}
+func.func @carried(%m: memref<2xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{kiln-gpu-device-memory: this model needs host code that reads buffers (run-time buffer ownership, as for a loop carrying tensors from one iteration to the next: ONNX Loop or Scan), which the GPU path does not support yet}}
+  scf.for %i = %c0 to %c1 step %c1 {
+  }
+  func.call @helper(%m) : (memref<2xi1>) -> ()
+  return
+}
+// END-BAD-TYPE

@@ -1,0 +1,144 @@
+"""Small ONNX models for the GPU pipeline's tests, with NumPy references.
+
+usage: make_gpu_models.py OUTDIR
+
+Writes OUTDIR/NAME.onnx, NAME.in.npy and NAME.out.npy (float64 reference
+cast to float32) for:
+  encoder  MatMul + bias, LayerNormalization, softmax (Exp, ReduceSum),
+           GELU (Erf), Tanh: the math the GPU kernels take from libdevice
+  odd      a conv with stride 2 and padding, max pool, global average pool
+           and Gemm on odd sizes (grids with partly idle last blocks)
+  scalar   a full reduction to a 0-d tensor used by an elementwise op
+           (host code that runs in a one-thread kernel)
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+rng = np.random.default_rng(7)
+
+
+def save(out, name, nodes, inputs, outputs, inits, x, y):
+    graph = helper.make_graph(nodes, name, inputs, outputs,
+                              [numpy_helper.from_array(v, k)
+                               for k, v in inits.items()])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(out, name + ".onnx"))
+    np.save(os.path.join(out, name + ".in.npy"), x.astype(np.float32))
+    np.save(os.path.join(out, name + ".out.npy"), y.astype(np.float32))
+
+
+def erf(x):
+    # Abramowitz-Stegun is not precise enough; use math.erf elementwise.
+    import math
+    return np.vectorize(math.erf)(x)
+
+
+def encoder(out):
+    t, d = 37, 24
+    x = rng.standard_normal((1, t, d)).astype(np.float32)
+    w = (rng.standard_normal((d, d)) * 0.2).astype(np.float32)
+    b = rng.standard_normal(d).astype(np.float32)
+    g = rng.standard_normal(d).astype(np.float32)
+    beta = rng.standard_normal(d).astype(np.float32)
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["h0"]),
+        helper.make_node("Add", ["h0", "b"], ["h1"]),
+        helper.make_node("LayerNormalization", ["h1", "g", "beta"], ["h2"],
+                         axis=-1, epsilon=1e-5),
+        helper.make_node("Softmax", ["h2"], ["s"], axis=-1),
+        helper.make_node("Div", ["h2", "sqrt2"], ["q"]),
+        helper.make_node("Erf", ["q"], ["e"]),
+        helper.make_node("Add", ["e", "one"], ["e1"]),
+        helper.make_node("Mul", ["h2", "e1"], ["g0"]),
+        helper.make_node("Mul", ["g0", "half"], ["gelu"]),
+        helper.make_node("Tanh", ["gelu"], ["th"]),
+        helper.make_node("Add", ["th", "s"], ["y"]),
+    ]
+    inits = {"w": w, "b": b, "g": g, "beta": beta,
+             "sqrt2": np.array(np.sqrt(2.0), np.float32),
+             "one": np.array(1.0, np.float32),
+             "half": np.array(0.5, np.float32)}
+    xd = x.astype(np.float64)
+    h1 = xd @ w + b
+    mu = h1.mean(-1, keepdims=True)
+    var = ((h1 - mu) ** 2).mean(-1, keepdims=True)
+    h2 = (h1 - mu) / np.sqrt(var + 1e-5) * g + beta
+    ex = np.exp(h2 - h2.max(-1, keepdims=True))
+    s = ex / ex.sum(-1, keepdims=True)
+    gelu = h2 * (1 + erf(h2 / np.sqrt(2.0))) * 0.5
+    y = np.tanh(gelu) + s
+    save(out, "encoder", nodes,
+         [helper.make_tensor_value_info("x", F, [1, t, d])],
+         [helper.make_tensor_value_info("y", F, [1, t, d])], inits, x, y)
+
+
+def conv2d(x, w, stride, pad):
+    n, c, h, wd = x.shape
+    f, _, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh = (h + 2 * pad - kh) // stride + 1
+    ow = (wd + 2 * pad - kw) // stride + 1
+    y = np.zeros((n, f, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            patch = xp[:, :, i:i + stride * oh:stride, j:j + stride * ow:stride]
+            y += np.einsum("nchw,fc->nfhw", patch, w[:, :, i, j])
+    return y
+
+
+def odd(out):
+    x = rng.standard_normal((1, 3, 19, 23)).astype(np.float32)
+    w = (rng.standard_normal((5, 3, 3, 3)) * 0.3).astype(np.float32)
+    cb = rng.standard_normal(5).astype(np.float32)
+    gw = rng.standard_normal((7, 5)).astype(np.float32)
+    gb = rng.standard_normal(7).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "cb"], ["c"], strides=[2, 2],
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("MaxPool", ["r"], ["p"], kernel_shape=[3, 3],
+                         strides=[1, 1]),
+        helper.make_node("GlobalAveragePool", ["p"], ["a"]),
+        helper.make_node("Flatten", ["a"], ["fl"]),
+        helper.make_node("Gemm", ["fl", "gw", "gb"], ["y"], transB=1),
+    ]
+    c = conv2d(x.astype(np.float64), w, 2, 1) + cb[None, :, None, None]
+    r = np.maximum(c, 0)
+    oh, ow = r.shape[2] - 2, r.shape[3] - 2
+    p = np.full((1, 5, oh, ow), -np.inf)
+    for i in range(3):
+        for j in range(3):
+            p = np.maximum(p, r[:, :, i:i + oh, j:j + ow])
+    a = p.mean(axis=(2, 3))
+    y = a @ gw.T + gb
+    save(out, "odd", nodes,
+         [helper.make_tensor_value_info("x", F, [1, 3, 19, 23])],
+         [helper.make_tensor_value_info("y", F, [1, 7])],
+         {"w": w, "cb": cb, "gw": gw, "gb": gb}, x, y)
+
+
+def scalar(out):
+    x = rng.standard_normal((5, 11)).astype(np.float32)
+    nodes = [
+        helper.make_node("ReduceSum", ["x"], ["s"], keepdims=0),
+        helper.make_node("Sub", ["x", "s"], ["y"]),
+    ]
+    y = x.astype(np.float64) - x.astype(np.float64).sum()
+    save(out, "scalar", nodes,
+         [helper.make_tensor_value_info("x", F, [5, 11])],
+         [helper.make_tensor_value_info("y", F, [5, 11])], {}, x, y)
+
+
+if __name__ == "__main__":
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    encoder(out)
+    odd(out)
+    scalar(out)
