@@ -3,7 +3,7 @@
 
 usage: /usr/bin/python3 bench/torch_bench.py MODEL_DIR NAME --threads T
        [--budget S] [--min-iters N] [--max-iters N] [--max-seconds S]
-       [--output OUT.npy]
+       [--output OUT.npy] [--device cpu|cuda]
 
 Rebuilds the module that bench/models.py exported (same seed, so the same
 weights), reads MODEL_DIR/NAME.input_K.npy, and runs it under
@@ -11,6 +11,9 @@ torch.inference_mode() with torch.set_num_threads(T) and one inter-op
 thread: plain eager, no TorchScript. Warm-up and iteration counts as
 bench/kiln_bench.c. Prints {"iter": i, "ms": t} per timed run, then a
 summary line; --output writes the output as .npy (bench.py checks it).
+--device cuda runs the module and its inputs on the GPU (bench/gpu-check.sh):
+each timed run ends with torch.cuda.synchronize(), so it measures the whole
+forward pass, as kiln-run --benchmark does for a CUDA model library.
 """
 import argparse
 import json
@@ -29,6 +32,7 @@ def main():
     p.add_argument("--max-iters", type=int, default=200)
     p.add_argument("--max-seconds", type=float, default=4.0)
     p.add_argument("--output")
+    p.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     o = p.parse_args()
     try:
         import numpy
@@ -46,12 +50,22 @@ def main():
     model, _, _, _ = models.build(o.name)
     inputs = [torch.from_numpy(numpy.load(os.path.join(o.model_dir, f)))
               for f in meta["inputs"]]
+    if o.device == "cuda":
+        if not torch.cuda.is_available():
+            sys.exit("torch_bench: --device cuda: PyTorch sees no CUDA device")
+        model = model.to("cuda")
+        inputs = [t.to("cuda") for t in inputs]
+
+    def sync():
+        if o.device == "cuda":
+            torch.cuda.synchronize()
 
     with torch.inference_mode():
         t0 = time.perf_counter()
         warmup = 0
         while True:
             out = model(*inputs)
+            sync()
             warmup += 1
             if warmup >= 20 or time.perf_counter() - t0 >= 0.1 * o.budget:
                 break
@@ -63,15 +77,16 @@ def main():
                 break
             t = time.perf_counter()
             out = model(*inputs)
+            sync()
             last = time.perf_counter() - t
             total += last
             lines.append(json.dumps({"iter": iters, "ms": 1e3 * last}))
             iters += 1
     print("\n".join(lines))
     if o.output:
-        numpy.save(o.output, out.numpy())
+        numpy.save(o.output, out.cpu().numpy())
     print(json.dumps({"runtime": "torch", "version": torch.__version__,
-                      "threads": o.threads, "iters": iters, "warmup": warmup,
+                      "device": o.device, "threads": o.threads, "iters": iters, "warmup": warmup,
                       "total_s": total}))
 
 

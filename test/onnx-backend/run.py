@@ -135,11 +135,12 @@ def run_data_set(args, model, data_set):
         cmd += ["--expected", f]
     cmd += ["--rtol", repr(args.rtol), "--atol", repr(args.atol),
             "--threads", str(args.threads)]
-    if args.opt_level is not None:
+    if args.opt_level is not None and not args.cuda:
         cmd += [f"-O{args.opt_level}"]
     if args.pipeline:
         cmd += [f"--pipeline={args.pipeline}"]
-    preexec = None if args.asan or not args.memory_mb else \
+    # The CUDA driver reserves far more address space than RLIMIT_AS allows.
+    preexec = None if args.asan or args.cuda or not args.memory_mb else \
         limit_memory(args.memory_mb << 20)
     with tempfile.TemporaryDirectory(prefix="kiln-onnx-") as cwd:
         try:
@@ -185,6 +186,27 @@ def classify(rc, text):
     return "crash", f"exit status {rc}: {message}"
 
 
+def compile_cuda(args, model, out_dir):
+    """--cuda: (library path or None, message) of kiln-compile --target=cuda.
+    A model that does not compile for the GPU is outside the GPU subset."""
+    lib = os.path.join(out_dir, "model.so")
+    cmd = [os.path.join(os.path.dirname(args.kiln_run), "kiln-compile"),
+           model, "--target=cuda", f"--gpu-arch={args.gpu_arch}", "-q",
+           "-o", lib]
+    if args.opt_level is not None:
+        cmd += [f"-O{args.opt_level}"]
+    try:
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return None, f"kiln-compile --target=cuda: no result within {args.timeout:g} s"
+    if p.returncode != 0:
+        return None, "not on the GPU path: " + first_error(
+            p.stdout.decode("utf-8", "replace"))
+    return lib, ""
+
+
 def run_test(args, test_dir):
     """(status, message, seconds, number of data sets run)."""
     start = time.monotonic()
@@ -195,12 +217,18 @@ def run_test(args, test_dir):
                   key=data_set_index)
     status, message = "compile-error", "no test_data_set_* directory"
     ran = 0
-    for d in sets:
-        ran += 1
-        status, message = run_data_set(args, model, os.path.join(test_dir, d))
-        if status != "pass":
-            message = f"{d}: {message}" if len(sets) > 1 else message
-            break
+    with tempfile.TemporaryDirectory(prefix="kiln-cuda-") as lib_dir:
+        if args.cuda:
+            model, message = compile_cuda(args, model, lib_dir)
+            if not model:
+                return "unsupported", message, time.monotonic() - start, 0
+        for d in sets:
+            ran += 1
+            status, message = run_data_set(args, model,
+                                           os.path.join(test_dir, d))
+            if status != "pass":
+                message = f"{d}: {message}" if len(sets) > 1 else message
+                break
     return status, message, time.monotonic() - start, ran
 
 
@@ -338,6 +366,13 @@ def parse_args(argv):
     ap.add_argument("--pipeline", help="kiln-run --pipeline: the named "
                     "lowering pipeline (default cpu; gpu-on-cpu checks the "
                     "GPU schedules on the CPU)")
+    ap.add_argument("--cuda", action="store_true",
+                    help="compile each model with kiln-compile --target=cuda "
+                    "(next to --kiln-run) and run the library on the GPU; a "
+                    "model that does not compile for the GPU counts as "
+                    "unsupported")
+    ap.add_argument("--gpu-arch", default="sm_90",
+                    help="with --cuda: kiln-compile --gpu-arch")
     ap.add_argument("--rtol", type=float, default=RTOL)
     ap.add_argument("--atol", type=float, default=ATOL)
     ap.add_argument("--report", help="write a JSON report here")
