@@ -182,6 +182,7 @@ static const KilnPassInfo kLinalgToGpuPipeline = {
     .summary = "Bufferize linalg on tensors, map its loops to GPU kernels",
     .pipeline = KILN_GPU_BUFFERIZE
     ",func.func(convert-linalg-to-parallel-loops),canonicalize,"
+    "func.func(scf-parallel-loop-fusion),"
     "func.func(kiln-gpu-map-loops),kiln-gpu-device-memory,"
     "func.func(convert-parallel-loops-to-gpu),convert-math-to-funcs,"
     "gpu-kernel-outlining,func.func(gpu-async-region),canonicalize",
@@ -197,6 +198,7 @@ static const KilnPassInfo kGpuOnCpuPipeline = {
                "(for numerical checks without a GPU)",
     .pipeline = "graph-to-linalg-gpu," KILN_GPU_BUFFERIZE
                 ",func.func(convert-linalg-to-parallel-loops),canonicalize,"
+                "func.func(scf-parallel-loop-fusion),"
                 "func.func(kiln-gpu-map-loops),expand-strided-metadata,"
                 "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
                 "convert-math-to-llvm,convert-math-to-funcs,"
