@@ -30,6 +30,7 @@ extern const KilnPassInfo kilnDistinctResultsPass;
 extern const KilnPassInfo kilnGpuStageIOPass;
 extern const KilnPassInfo kilnGpuDeviceMemoryPass;
 extern const KilnPassInfo kilnGpuMapLoopsPass;
+extern const KilnPassInfo kilnGpuMergeKernelsPass;
 
 /* Named pipelines. */
 static const KilnPassInfo kGraphCleanupPipeline = {
@@ -185,7 +186,8 @@ static const KilnPassInfo kLinalgToGpuPipeline = {
     "func.func(scf-parallel-loop-fusion),"
     "func.func(kiln-gpu-map-loops),kiln-gpu-device-memory,"
     "func.func(convert-parallel-loops-to-gpu),convert-math-to-funcs,"
-    "gpu-kernel-outlining,func.func(gpu-async-region),canonicalize",
+    "gpu-kernel-outlining,kiln-gpu-merge-kernels,func.func(gpu-async-region),"
+    "canonicalize",
 };
 
 /* The GPU pipeline's schedules (bufferization with staged inputs and
@@ -268,6 +270,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnGpuStageIOPass,
     &kilnGpuDeviceMemoryPass,
     &kilnGpuMapLoopsPass,
+    &kilnGpuMergeKernelsPass,
     &kLinalgToGpuPipeline,
     &kGpuToNvvmPipeline,
     &kGpuPipeline,

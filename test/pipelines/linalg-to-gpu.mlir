@@ -8,7 +8,8 @@
 // asynchronously on one stream, waited for once at the end: the matmul's
 // fill, the matmul, and one kernel for the row sum with its fill (adjacent
 // loops over the same space: scf-parallel-loop-fusion) and the bias + relu
-// it reads (linalg-fuse-elementwise-ops).
+// it reads (linalg-fuse-elementwise-ops). The kernels share one module
+// (kiln-gpu-merge-kernels).
 // CHECK-LABEL: func.func @main_graph(
 // CHECK-SAME: %[[IN:.*]]: memref<16x32xf32>, %[[OUT:.*]]: memref<16xf32>)
 // CHECK-SAME: llvm.emit_c_interface
@@ -19,7 +20,9 @@
 // CHECK: gpu.memcpy async [%{{.*}}] %[[OUT]], %{{.*}}
 // CHECK: gpu.wait [%{{.*}}]
 // CHECK-NEXT: return
-// CHECK-COUNT-3: gpu.module @main_graph_kernel
+// CHECK: gpu.module @main_graph_kernel
+// CHECK-COUNT-3: gpu.func @main_graph_kernel{{.*}} kernel
+// CHECK-NOT: gpu.module
 
 // Kernels compiled to PTX and embedded (gpu.binary, sm_90 by default); the
 // host code calls the mgpu* runtime entry points.

@@ -4,7 +4,7 @@ usage: ptxas_each.py PTXAS ARCH FILE.ptx
 
 --emit=ptx writes one module per gpu.binary, each after a line
 "// ---- gpu.binary @NAME"; ptxas takes one module at a time. Prints how
-many assembled; exits 1 naming the first module ptxas rejects.
+many modules and kernels assembled; exits 1 naming the first module ptxas rejects.
 """
 import os
 import subprocess
@@ -38,7 +38,9 @@ def main():
             if r.returncode:
                 sys.stderr.write(r.stderr)
                 sys.exit("ptxas_each: ptxas -arch=%s rejected %s" % (arch, name))
-    print("ptxas_each: %d modules assembled for %s" % (len(modules), arch))
+    kernels = sum(text.count(".entry ") for _, text in modules)
+    print("ptxas_each: %d module(s), %d kernels assembled for %s"
+          % (len(modules), kernels, arch))
 
 
 if __name__ == "__main__":
