@@ -225,6 +225,14 @@ KilnStatus *kilnGpuModelCreate(void *handle, const char *gpu,
     goto release;
   kilnGpuCurrent = g;
   load();
+  /* Weights to device memory now, not on the first run (libraries made
+   * before kiln_model_gpu_upload existed upload them on first use). */
+  void *uploadSym = dlsym(handle, "kiln_model_gpu_upload");
+  if (uploadSym && !g->error) {
+    void (*upload)(void);
+    memcpy(&upload, &uploadSym, sizeof(upload));
+    upload();
+  }
   if (!g->error)
     kilnGpuCheck(g, g->cu->cuStreamSynchronize(g->stream),
                  "cuStreamSynchronize");

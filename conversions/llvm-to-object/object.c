@@ -123,8 +123,8 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
    * that the ABI symbols get their exact names. */
   static const char *const kAbiNames[] = {
       "kiln_model_metadata", "kiln_model_run", "kiln_model_gpu_load",
-      "kiln_model_gpu_unload"};
-  for (int i = 0; i < 4; ++i) {
+      "kiln_model_gpu_unload", "kiln_model_gpu_upload"};
+  for (int i = 0; i < 5; ++i) {
     LLVMValueRef clash = LLVMGetNamedFunction(m, kAbiNames[i]);
     if (!clash)
       clash = LLVMGetNamedGlobal(m, kAbiNames[i]);
@@ -151,6 +151,13 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
     LLVMSetValueName2(unload, "kiln_model_gpu_unload", 21);
     LLVMSetLinkage(load, LLVMExternalLinkage);
     LLVMSetLinkage(unload, LLVMExternalLinkage);
+    /* kiln-gpu-device-memory's function uploading every constant, which
+     * the runtime calls at load (a model without constants has none). */
+    LLVMValueRef upload = LLVMGetNamedFunction(m, "kiln_gpu_upload_constants");
+    if (upload && !LLVMIsDeclaration(upload)) {
+      LLVMSetValueName2(upload, "kiln_model_gpu_upload", 21);
+      LLVMSetLinkage(upload, LLVMExternalLinkage);
+    }
   }
 
   LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);

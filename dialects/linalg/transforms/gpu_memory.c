@@ -264,13 +264,14 @@ static MlirValue reinterpret(MlirOperation before, MlirValue src,
   return mlirOperationGetResult(op, 0);
 }
 
-/* get_global @w : memref<AxBxT> becomes
- *   %flat = reinterpret_cast %host to memref<NxT>; %dyn = memref.cast
- *   %dev = call @kiln_gpu_constant_T(%dyn); %r = reinterpret_cast to AxBxT
- * Returns false after an error for an element type the runtime lacks. */
-static bool rewriteGlobal(MlirOperation module, MlirOperation get) {
-  MlirContext ctx = mlirOperationGetContext(get);
-  MlirValue host = mlirOperationGetResult(get, 0);
+/* Inserts, before `before`, the runtime call giving the device copy of the
+ * constant `host` (a get_global result): the constant flattened to
+ * memref<?xT>, `kiln_gpu_constant_T` called on it. Returns the call's
+ * result (the device copy, flat), or a null value after an error for an
+ * element type the runtime lacks. */
+static MlirValue insertConstantCall(MlirOperation module, MlirOperation before,
+                                    MlirValue host, MlirLocation loc) {
+  MlirContext ctx = mlirOperationGetContext(before);
   MlirType type = mlirValueGetType(host);
   MlirType element = mlirShapedTypeGetElementType(type);
   const char *suffix = constantSuffix(element);
@@ -278,12 +279,12 @@ static bool rewriteGlobal(MlirOperation module, MlirOperation get) {
       mlirShapedTypeGetRank(type) > 16) {
     KilnStrBuf msg = {0};
     kilnStrBufAppendType(&msg, type);
-    kilnEmitErrorf(mlirOperationGetLocation(get),
+    kilnEmitErrorf(loc,
                    "kiln-gpu-device-memory: constants of type %s cannot be "
                    "placed in device memory yet",
                    kilnStrBufGet(&msg));
     kilnStrBufDestroy(&msg);
-    return false;
+    return (MlirValue){NULL};
   }
   char name[64];
   snprintf(name, sizeof(name), "kiln_gpu_constant_%s", suffix);
@@ -296,21 +297,80 @@ static bool rewriteGlobal(MlirOperation module, MlirOperation get) {
   MlirType dynFlat =
       mlirMemRefTypeGet(element, 1, &dynSize, noLayout, noLayout);
   declareConstantFunction(module, name, dynFlat);
-  MlirOperation next = mlirOperationGetNextInBlock(get);
-  MlirValue v = reinterpret(next, host, flat);
-  MlirOperation flatten = mlirOpResultGetOwner(v);
+  MlirValue v = reinterpret(before, host, flat);
   v = mlirOperationGetResult(
-      kilnGpuInsertOp(next, "memref.cast", 1, &v, 1, &dynFlat, 0, NULL), 0);
+      kilnGpuInsertOp(before, "memref.cast", 1, &v, 1, &dynFlat, 0, NULL), 0);
   MlirNamedAttribute callee =
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("callee")),
                             mlirFlatSymbolRefAttrGet(ctx, str(name)));
-  v = mlirOperationGetResult(
-      kilnGpuInsertOp(next, "func.call", 1, &v, 1, &dynFlat, 1, &callee), 0);
-  MlirValue device = reinterpret(next, v, type);
-  /* Replace every use but the flattening cast's. */
+  return mlirOperationGetResult(
+      kilnGpuInsertOp(before, "func.call", 1, &v, 1, &dynFlat, 1, &callee), 0);
+}
+
+/* get_global @w : memref<AxBxT> becomes
+ *   %flat = reinterpret_cast %host to memref<NxT>; %dyn = memref.cast
+ *   %dev = call @kiln_gpu_constant_T(%dyn); %r = reinterpret_cast to AxBxT
+ * and every use of the constant reads %r. False after an error. */
+static bool rewriteGlobal(MlirOperation module, MlirOperation get) {
+  MlirValue host = mlirOperationGetResult(get, 0);
+  MlirOperation next = mlirOperationGetNextInBlock(get);
+  MlirValue flat =
+      insertConstantCall(module, next, host, mlirOperationGetLocation(get));
+  if (mlirValueIsNull(flat))
+    return false;
+  /* The ops just inserted, from the flattening cast on, use `host`. */
+  MlirOperation first = mlirOperationGetNextInBlock(get);
+  MlirValue device = reinterpret(next, flat, mlirValueGetType(host));
   mlirValueReplaceAllUsesOfWith(host, device);
-  mlirOperationSetOperand(flatten, 0, host);
+  mlirOperationSetOperand(first, 0, host);
   return true;
+}
+
+/* `kiln_gpu_upload_constants()`: calls the runtime for every constant
+ * `globals` read, so that the runtime (calling it at model load, as
+ * kiln_model_gpu_upload) uploads the weights once, before the first run.
+ * The entry's own calls then find them uploaded. */
+static void buildUploadFunction(MlirOperation module,
+                                const KilnOpList *globals) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirLocation loc = mlirLocationUnknownGet(ctx);
+  MlirType fnType = mlirFunctionTypeGet(ctx, 0, NULL, 0, NULL);
+  MlirNamedAttribute attrs[] = {
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx, str("sym_name")),
+          mlirStringAttrGet(ctx, str("kiln_gpu_upload_constants"))),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("function_type")),
+                            mlirTypeAttrGet(fnType)),
+  };
+  MlirBlock entry = mlirBlockCreate(0, NULL, NULL);
+  MlirOperationState ret = mlirOperationStateGet(str("func.return"), loc);
+  MlirOperation end = mlirOperationCreate(&ret);
+  mlirBlockAppendOwnedOperation(entry, end);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, entry);
+  MlirOperationState st = mlirOperationStateGet(str("func.func"), loc);
+  mlirOperationStateAddAttributes(&st, 2, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  mlirBlockAppendOwnedOperation(
+      mlirModuleGetBody(mlirModuleFromOperation(module)),
+      mlirOperationCreate(&st));
+  KilnOpList seen = {0}; /* one get_global per symbol */
+  for (size_t i = 0; i < globals->len; ++i) {
+    MlirAttribute sym =
+        mlirOperationGetAttributeByName(globals->data[i], str("name"));
+    bool dup = false;
+    for (size_t j = 0; j < seen.len && !dup; ++j)
+      dup = mlirAttributeEqual(
+          sym, mlirOperationGetAttributeByName(seen.data[j], str("name")));
+    if (dup)
+      continue;
+    kilnOpListPush(&seen, globals->data[i]);
+    MlirOperation get = mlirOperationClone(globals->data[i]);
+    mlirBlockInsertOwnedOperationBefore(entry, end, get);
+    insertConstantCall(module, end, mlirOperationGetResult(get, 0),
+                       mlirOperationGetLocation(get));
+  }
+  kilnOpListDestroy(&seen);
 }
 
 /* Sets *userData when `op` reads or writes a buffer. */
@@ -395,6 +455,8 @@ static void runDeviceMemory(MlirOperation module, MlirExternalPass pass,
     MlirBlock block = mlirOperationGetBlock(get);
     mlirOperationMoveBefore(get, mlirBlockGetFirstOperation(block));
   }
+  if (ops.globals.len)
+    buildUploadFunction(module, &ops.globals);
   for (size_t i = 0; i < ops.globals.len && ok; ++i)
     ok = rewriteGlobal(module, ops.globals.data[i]);
   for (size_t i = 0; i < ops.allocs.len && ok; ++i)

@@ -25,6 +25,14 @@
 // CHECK: gpu.memcpy %[[O]], %[[T]] : memref<2x3xf32>, memref<2x3xf32>
 // CHECK: gpu.dealloc %[[I]] : memref<2x3xf32>
 // CHECK: gpu.dealloc %[[T]] : memref<2x3xf32>
+// The same calls, once per constant, make the function the runtime calls
+// at model load (kiln_model_gpu_upload), so the weights are uploaded then.
+// CHECK: func.func @kiln_gpu_upload_constants() {
+// CHECK-NEXT: %[[UW:.*]] = memref.get_global @weights : memref<2x3xf32>
+// CHECK-NEXT: %[[UF:.*]] = memref.reinterpret_cast %[[UW]]
+// CHECK-NEXT: %[[UD:.*]] = memref.cast %[[UF]]
+// CHECK-NEXT: call @kiln_gpu_constant_f32(%[[UD]])
+// CHECK-NEXT: return
 // CHECK: func.func private @kiln_gpu_constant_f32(memref<?xf32>) -> memref<?xf32> attributes {llvm.emit_c_interface}
 memref.global "private" constant @weights : memref<2x3xf32> = dense<1.0>
 func.func @entry(%a: memref<2x3xf32>, %o: memref<2x3xf32>) {
