@@ -242,6 +242,7 @@ KilnStatus *kilnGpuModelCreate(void *handle, const char *gpu,
   if ((s = g->error)) {
     g->error = NULL;
     kilnGpuFreeWeights(g);
+    kilnGpuForgetKernels(g);
     g->api->version = 0;
     goto release;
   }
@@ -266,6 +267,7 @@ void kilnGpuModelDestroy(KilnGpuModel *g) {
   g->unload();
   cu->cuStreamSynchronize(g->stream);
   kilnGpuFreeWeights(g);
+  kilnGpuForgetKernels(g);
   for (size_t i = 0; i < g->numManaged; ++i)
     cu->cuMemFree(g->managed[i]);
   kilnGpuCurrent = NULL;

@@ -98,9 +98,41 @@ static void *moduleLoadJit(void *ptx, int optLevel) {
 
 /* Also after an error, so that a failed run or load leaks nothing. */
 static void moduleUnload(void *module) {
-  if (kilnGpuCurrent && module)
+  if (kilnGpuCurrent && module) {
+    kilnGpuForgetKernels(kilnGpuCurrent);
     kilnGpuCheck(kilnGpuCurrent, kilnGpuCurrent->cu->cuModuleUnload(module),
                  "cuModuleUnload");
+  }
+}
+
+static size_t hashPointer(const void *p, size_t cap);
+
+/* The slot of (module, name), or the empty slot where it would go. */
+static Kernel *findKernel(KilnGpuModel *g, void *module, const char *name) {
+  size_t i = hashPointer(name, g->capKernels);
+  while (g->kernels[i].module &&
+         (g->kernels[i].module != module || g->kernels[i].name != name))
+    i = (i + 1) & (g->capKernels - 1);
+  return &g->kernels[i];
+}
+
+static void growKernels(KilnGpuModel *g) {
+  Kernel *old = g->kernels;
+  size_t oldCap = g->capKernels;
+  g->capKernels = oldCap ? 2 * oldCap : 64;
+  g->kernels = calloc(g->capKernels, sizeof(Kernel));
+  if (!g->kernels)
+    abort();
+  for (size_t i = 0; i < oldCap; ++i)
+    if (old[i].module)
+      *findKernel(g, old[i].module, old[i].name) = old[i];
+  free(old);
+}
+
+void kilnGpuForgetKernels(KilnGpuModel *g) {
+  free(g->kernels);
+  g->kernels = NULL;
+  g->numKernels = g->capKernels = 0;
 }
 
 static void *moduleGetFunction(void *module, const char *name) {
@@ -114,12 +146,21 @@ static void *moduleGetFunction(void *module, const char *name) {
                               name));
     return NULL;
   }
-  char what[160];
-  snprintf(what, sizeof(what), "cuModuleGetFunction ('%s')", name);
-  if (kilnGpuCheck(g, g->cu->cuModuleGetFunction(&f, module, name), what)) {
-    g->lastFunction = f;
-    g->lastFunctionName = name;
+  if (2 * (g->numKernels + 1) > g->capKernels)
+    growKernels(g);
+  Kernel *k = findKernel(g, module, name);
+  if (k->module) {
+    f = k->function;
+  } else {
+    char what[160];
+    snprintf(what, sizeof(what), "cuModuleGetFunction ('%s')", name);
+    if (!kilnGpuCheck(g, g->cu->cuModuleGetFunction(&f, module, name), what))
+      return NULL;
+    *k = (Kernel){module, name, f};
+    g->numKernels++;
   }
+  g->lastFunction = f;
+  g->lastFunctionName = name;
   return f;
 }
 

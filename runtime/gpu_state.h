@@ -17,6 +17,14 @@ typedef struct Weight {
   CUdeviceptr dev;
 } Weight;
 
+/* One kernel looked up: generated code asks for each kernel by name before
+ * every launch; the handle is looked up in the driver once. */
+typedef struct Kernel {
+  void *module;     /* NULL: empty slot */
+  const char *name; /* the library's string (stable while it is loaded) */
+  CUfunction function;
+} Kernel;
+
 struct KilnGpuModel {
   const KilnCudaDriver *cu;
   KilnGpuApi *api; /* the library's table */
@@ -31,6 +39,9 @@ struct KilnGpuModel {
    * 0), at most half full. */
   Weight *weights;
   size_t numWeights, capWeights;
+  /* Kernels by (module, name pointer): open addressing, like weights. */
+  Kernel *kernels;
+  size_t numKernels, capKernels;
   /* Managed (host-shared) allocations, which cuMemFreeAsync cannot free;
    * usually none. */
   CUdeviceptr *managed;
@@ -55,5 +66,8 @@ void kilnGpuFillApi(KilnGpuApi *api);
 
 /// Frees the model's uploaded weights (the context must be current).
 void kilnGpuFreeWeights(KilnGpuModel *gpu);
+
+/// Forgets the kernel handles looked up so far (their modules unloaded).
+void kilnGpuForgetKernels(KilnGpuModel *gpu);
 
 #endif
