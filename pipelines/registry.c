@@ -212,24 +212,27 @@ static const KilnPassInfo kGpuOnCpuPipeline = {
 /* Kernels to NVVM and PTX (embedded as text, JIT-compiled by the driver
  * at load), host code to the LLVM dialect calling the mgpu* runtime
  * functions. For sm_90; kiln-compile substitutes --gpu-arch. */
-#define KILN_GPU_TO_NVVM(target)                                               \
+#define KILN_GPU_TO_NVVM(target, binary)                                       \
   "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"             \
   "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"         \
   "nvvm-attach-target{" target "},lower-affine,"                               \
   "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,canonicalize,cse,"           \
   "reconcile-unrealized-casts),"                                               \
   "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"              \
-  "gpu-to-llvm,finalize-memref-to-llvm,gpu-module-to-binary{format=isa},"      \
+  "gpu-to-llvm,finalize-memref-to-llvm,gpu-module-to-binary{" binary "},"      \
   "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts"
 
 static const KilnPassInfo kGpuToNvvmPipeline = {
     .argument = "gpu-to-nvvm",
     .summary = "Lower outlined GPU kernels to NVVM/PTX (sm_90) and the host "
                "code to the LLVM dialect",
-    .pipeline = KILN_GPU_TO_NVVM("chip=sm_90 features=+ptx78 O=3"),
+    .pipeline =
+        KILN_GPU_TO_NVVM("chip=sm_90 features=+ptx78 O=3", "format=isa"),
 };
 
-const char *kilnGpuToNvvmPipelineFormat(void) { return KILN_GPU_TO_NVVM("%s"); }
+const char *kilnGpuToNvvmPipelineFormat(void) {
+  return KILN_GPU_TO_NVVM("%s", "%s");
+}
 
 static const KilnPassInfo kGpuPipeline = {
     .argument = "gpu",

@@ -49,7 +49,62 @@ bool kilnGpuFindLibdevice(KilnStrBuf *path) {
   return false;
 }
 
-void kilnGpuPipelineAppend(KilnStrBuf *pipeline, const KilnTarget *target) {
+/* Whether `root`/bin/ptxas is an executable. */
+static bool hasPtxas(const char *root) {
+  KilnStrBuf path = {0};
+  kilnStrBufAppendf(&path, "%s/bin/ptxas", root);
+  bool ok = access(path.data, X_OK) == 0;
+  kilnStrBufDestroy(&path);
+  return ok;
+}
+
+bool kilnGpuFindToolkit(KilnStrBuf *root, KilnStrBuf *why) {
+  kilnStrBufClear(root);
+  /* A variable that is set decides: no quiet fallback past it. */
+  static const char *const kVars[] = {"CUDA_HOME", "CUDA_PATH"};
+  for (int i = 0; i < 2; ++i) {
+    const char *v = getenv(kVars[i]);
+    if (!v || !*v)
+      continue;
+    if (hasPtxas(v)) {
+      kilnStrBufAppendf(root, "%s", v);
+      return true;
+    }
+    kilnStrBufAppendf(why, "%s=%s has no bin/ptxas", kVars[i], v);
+    return false;
+  }
+  if (hasPtxas("/usr/local/cuda")) {
+    kilnStrBufAppendf(root, "/usr/local/cuda");
+    return true;
+  }
+  /* ptxas on PATH: the toolkit is two levels up (ROOT/bin/ptxas). */
+  const char *path = getenv("PATH");
+  for (const char *p = path ? path : ""; *p;) {
+    size_t n = strcspn(p, ":");
+    KilnStrBuf dir = {0};
+    kilnStrBufAppend(&dir, p, n);
+    KilnStrBuf exe = {0};
+    kilnStrBufAppendf(&exe, "%s/ptxas", n ? dir.data : ".");
+    bool found = n && access(exe.data, X_OK) == 0;
+    if (found) {
+      char *slash = strrchr(dir.data, '/');
+      if (slash && slash != dir.data)
+        *slash = '\0';
+      kilnStrBufAppendf(root, "%s", dir.data);
+    }
+    kilnStrBufDestroy(&exe);
+    kilnStrBufDestroy(&dir);
+    if (found)
+      return true;
+    p += n + (p[n] == ':');
+  }
+  kilnStrBufAppendf(why, "no CUDA toolkit found (no ptxas in CUDA_HOME, "
+                         "CUDA_PATH, /usr/local/cuda or PATH)");
+  return false;
+}
+
+void kilnGpuPipelineAppend(KilnStrBuf *pipeline, const KilnTarget *target,
+                           const char *toolkit) {
   KilnStrBuf attach = {0}, libdevice = {0};
   kilnStrBufAppendf(
       &attach, "chip=%s features=%s O=%d", kilnTargetGetGpuArch(target),
@@ -57,7 +112,14 @@ void kilnGpuPipelineAppend(KilnStrBuf *pipeline, const KilnTarget *target) {
   /* Pipeline options end at a space or brace: such a path cannot be given. */
   if (kilnGpuFindLibdevice(&libdevice) && !strpbrk(libdevice.data, " {}"))
     kilnStrBufAppendf(&attach, " l=%s", libdevice.data);
-  kilnStrBufAppendf(pipeline, kilnGpuToNvvmPipelineFormat(), attach.data);
+  KilnStrBuf binary = {0};
+  if (toolkit)
+    kilnStrBufAppendf(&binary, "format=bin toolkit=%s", toolkit);
+  else
+    kilnStrBufAppendf(&binary, "format=isa");
+  kilnStrBufAppendf(pipeline, kilnGpuToNvvmPipelineFormat(), attach.data,
+                    binary.data);
+  kilnStrBufDestroy(&binary);
   kilnStrBufDestroy(&attach);
   kilnStrBufDestroy(&libdevice);
 }

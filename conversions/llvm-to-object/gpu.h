@@ -13,10 +13,19 @@
 /// nvidia-cuda-toolkit); its path in *path, or false (and *path empty) when
 /// there is none.
 bool kilnGpuFindLibdevice(KilnStrBuf *path);
+/// Finds the CUDA toolkit whose ptxas assembles cubins: CUDA_HOME, else
+/// CUDA_PATH (a variable that is set must name a toolkit), else
+/// /usr/local/cuda, else the directory above a ptxas on PATH. Its root in
+/// *root, or false with the reason appended to *why.
+bool kilnGpuFindToolkit(KilnStrBuf *root, KilnStrBuf *why);
 /// Appends the `gpu-to-nvvm` pipeline text for `target` (a "cuda" target):
-/// its architecture, PTX version and -O level, and libdevice when found.
-void kilnGpuPipelineAppend(KilnStrBuf *pipeline, const KilnTarget *target);
-/// Receives one compiled kernel module: the gpu.binary's name and its PTX.
+/// its architecture, PTX version and -O level, libdevice when found, and
+/// the kernels embedded as PTX (`toolkit` NULL) or as a cubin assembled by
+/// the toolkit at `toolkit`.
+void kilnGpuPipelineAppend(KilnStrBuf *pipeline, const KilnTarget *target,
+                           const char *toolkit);
+/// Receives one compiled kernel module: the gpu.binary's name and its
+/// object (PTX text, or a cubin).
 typedef void (*KilnGpuPtxFn)(MlirStringRef name, MlirStringRef ptx,
                              void *userData);
 /// Calls `fn` for the PTX of each gpu.binary in `module` (after

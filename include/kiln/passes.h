@@ -77,8 +77,9 @@ const KilnPassInfo *kilnPassRegistryLookup(MlirStringRef argument);
 /// run it between import and lowering.
 const char *kilnGraphOptPipelineName(int level);
 /// The pipeline text of the named pipeline `gpu-to-nvvm` with its
-/// nvvm-attach-target options replaced by one `%s` (a printf format), for
-/// tools that compile for another GPU architecture.
+/// nvvm-attach-target options and then its gpu-module-to-binary options
+/// replaced by `%s` (a printf format with two), for tools that compile for
+/// another GPU architecture or binary format.
 const char *kilnGpuToNvvmPipelineFormat(void);
 
 /// An upstream pass as listed by Debian's mlir-opt at build time.

@@ -43,8 +43,8 @@ static void usage(FILE *out) {
       "earlier stage with --emit.\n"
       "\n"
       "  --emit=STAGE     graph | linalg | gpu | llvm-dialect (MLIR text),\n"
-      "                   ptx, llvm-ir, asm, obj, lib (default: lib);\n"
-      "                   gpu and ptx with --target=cuda only\n"
+      "                   ptx, cubin, llvm-ir, asm, obj, lib (default:\n"
+      "                   lib); gpu, ptx, cubin with --target=cuda only\n"
       "  -O0 .. -O3       optimization level: graph passes (the graph-ON\n"
       "                   pipeline) and LLVM's level (default -O3)\n"
       "  --target=T       host (default), x86-64-v3, aarch64-linux-gnu, or\n"
@@ -53,6 +53,9 @@ static void usage(FILE *out) {
       "                   machine\n"
       "  --gpu-arch=SM    with --target=cuda: sm_70 ... sm_120 (default\n"
       "                   sm_90)\n"
+      "  --gpu-binary=F   with --target=cuda: kernels embedded as ptx\n"
+      "                   (default; compiled by the driver at load) or\n"
+      "                   cubin (assembled now by the CUDA toolkit's ptxas)\n"
       "  --cpu=NAME       CPU to tune and select instructions for: native\n"
       "                   (the host's, default for host), generic,\n"
       "                   x86-64-v2/v3/v4, skylake, znver3, cortex-a76,\n"
@@ -121,16 +124,17 @@ typedef enum Emit {
   kEmitLinalg,
   kEmitGpu, /* --target=cuda: after kernel outlining */
   kEmitLLVMDialect,
-  kEmitPtx, /* --target=cuda: the kernels' PTX */
+  kEmitPtx,   /* --target=cuda: the kernels' PTX */
+  kEmitCubin, /* --target=cuda: the kernels' cubin (the CUDA toolkit's) */
   kEmitLLVMIR,
   kEmitAsm,
   kEmitObj,
   kEmitLib
 } Emit;
 
-static const char *const kEmitNames[] = {"graph",        "linalg", "gpu",
-                                         "llvm-dialect", "ptx",    "llvm-ir",
-                                         "asm",          "obj",    "lib"};
+static const char *const kEmitNames[] = {
+    "graph", "linalg",  "gpu", "llvm-dialect", "ptx",
+    "cubin", "llvm-ir", "asm", "obj",          "lib"};
 
 typedef struct Options {
   const char *input;
@@ -144,6 +148,7 @@ typedef struct Options {
   bool timePasses;     /* --time-passes */
   unsigned threads;    /* --threads: code generation threads, 0 = auto */
   KilnStrBuf recorded; /* the options that affect code, for the metadata */
+  bool cubin;          /* --gpu-binary=cubin (or --emit=cubin) */
 } Options;
 
 static void optionsDestroy(Options *o) {
@@ -160,7 +165,7 @@ static bool parseEmit(const char *text, Emit *out) {
       return true;
     }
   toolError("--emit=%s: expected graph, linalg, gpu, llvm-dialect, ptx, "
-            "llvm-ir, asm, obj or lib",
+            "cubin, llvm-ir, asm, obj or lib",
             text);
   return false;
 }
@@ -270,7 +275,8 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kCPU,
     kTimePasses,
     kThreads,
-    kGpuArch
+    kGpuArch,
+    kGpuBinary
   };
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
@@ -279,6 +285,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"target", required_argument, NULL, kTarget},
       {"cpu", required_argument, NULL, kCPU},
       {"gpu-arch", required_argument, NULL, kGpuArch},
+      {"gpu-binary", required_argument, NULL, kGpuBinary},
       {"quiet", no_argument, NULL, 'q'},
       {"time-passes", no_argument, NULL, kTimePasses},
       {"threads", required_argument, NULL, kThreads},
@@ -317,6 +324,13 @@ static int parseArgs(int argc, char **argv, Options *o) {
     case kGpuArch:
       o->target.gpuArch = optarg;
       break;
+    case kGpuBinary:
+      if (strcmp(optarg, "ptx") && strcmp(optarg, "cubin")) {
+        toolError("--gpu-binary=%s: expected ptx or cubin", optarg);
+        return 1;
+      }
+      o->cubin = !strcmp(optarg, "cubin");
+      break;
     case 'q':
       o->quiet = true;
       break;
@@ -348,16 +362,31 @@ static int parseArgs(int argc, char **argv, Options *o) {
   }
   o->input = argv[optind];
   bool cuda = o->target.target && !strcmp(o->target.target, "cuda");
-  if ((o->emit == kEmitGpu || o->emit == kEmitPtx) && !cuda) {
+  if ((o->emit == kEmitGpu || o->emit == kEmitPtx || o->emit == kEmitCubin) &&
+      !cuda) {
     toolError("--emit=%s needs --target=cuda", kEmitNames[o->emit]);
     return 1;
   }
-  if (o->emit >= kEmitObj && !strcmp(o->output, "-") && isatty(1)) {
+  if (o->cubin && !cuda) {
+    toolError("%s", "--gpu-binary=cubin needs --target=cuda");
+    return 1;
+  }
+  if (o->emit == kEmitCubin)
+    o->cubin = true;
+  if (o->cubin && o->emit == kEmitPtx) {
+    toolError("%s", "--emit=ptx writes PTX, so --gpu-binary=cubin does not "
+                    "apply");
+    return 1;
+  }
+  if ((o->emit >= kEmitObj || o->emit == kEmitCubin) &&
+      !strcmp(o->output, "-") && isatty(1)) {
     toolError("--emit=%s writes binary data: give an output file with -o",
               kEmitNames[o->emit]);
     return 1;
   }
   recordOptions(o);
+  if (o->cubin)
+    kilnStrBufAppendf(&o->recorded, " --gpu-binary=cubin");
   return -1;
 }
 
@@ -663,11 +692,22 @@ static bool lowerForGpu(MlirModule module, const KilnTarget *target,
     return false;
   if (o->emit == kEmitGpu)
     return true;
-  progressBegin("compile kernels to PTX", progress);
+  KilnStrBuf toolkit = {0}, why = {0};
+  if (o->cubin && !kilnGpuFindToolkit(&toolkit, &why)) {
+    toolError("cubin kernels need the CUDA toolkit's ptxas: %s",
+              kilnStrBufGet(&why));
+    kilnStrBufDestroy(&why);
+    return false;
+  }
+  progressBegin(o->cubin ? "compile kernels to cubin"
+                         : "compile kernels to PTX",
+                progress);
   KilnStrBuf pipeline = {0};
-  kilnGpuPipelineAppend(&pipeline, target);
+  kilnGpuPipelineAppend(&pipeline, target, o->cubin ? toolkit.data : NULL);
   bool ok = runPipeline(module, kilnStrBufGet(&pipeline), o->timePasses);
   kilnStrBufDestroy(&pipeline);
+  kilnStrBufDestroy(&toolkit);
+  kilnStrBufDestroy(&why);
   return ok;
 }
 
@@ -690,6 +730,32 @@ static bool writePtx(MlirModule module, const char *path) {
   if (!ok)
     toolFileError("write", path);
   kilnStrBufDestroy(&text);
+  return ok;
+}
+
+static void keepObject(MlirStringRef name, MlirStringRef object,
+                       void *userData) {
+  (void)name;
+  KilnStrBuf *out = userData;
+  kilnStrBufClear(out);
+  kilnStrBufAppend(out, object.data, object.length);
+}
+
+/* --emit=cubin: the kernel module's cubin (kiln-gpu-merge-kernels leaves
+ * one). */
+static bool writeCubin(MlirModule module, const char *path) {
+  KilnStrBuf bin = {0};
+  unsigned n = kilnGpuForEachPtx(module, keepObject, &bin);
+  bool ok = n == 1;
+  if (!ok)
+    toolError("%s", n ? "the model has several kernel modules: --emit=cubin "
+                        "writes one"
+                      : "the model has no GPU kernels: no cubin to write");
+  else if (kilnToolWriteFileAtomically(path, bin.data, bin.len) != 0) {
+    toolFileError("write", path);
+    ok = false;
+  }
+  kilnStrBufDestroy(&bin);
   return ok;
 }
 
@@ -731,10 +797,11 @@ static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
     if (!lowerForGpu(module, target, o, progress))
       goto out;
     if (o->emit == kEmitGpu || o->emit == kEmitLLVMDialect ||
-        o->emit == kEmitPtx) {
+        o->emit == kEmitPtx || o->emit == kEmitCubin) {
       progressEnd(progress, true);
-      ok = o->emit == kEmitPtx ? writePtx(module, o->output)
-                               : writeModule(op, o->output, o->debugInfo);
+      ok = o->emit == kEmitPtx     ? writePtx(module, o->output)
+           : o->emit == kEmitCubin ? writeCubin(module, o->output)
+                                   : writeModule(op, o->output, o->debugInfo);
       goto out;
     }
     KilnStrBuf err = {0};
