@@ -16,9 +16,12 @@
  * and plain identity-layout copies become gpu.memcpy, and each constant
  * (memref.get_global) becomes a call to the runtime's
  * `kiln_gpu_constant_<type>`, which returns the device copy of the
- * constant, uploaded on the model's first run and kept while it is loaded.
- * All of these are later made asynchronous on one stream by
- * gpu-async-region. */
+ * constant, uploaded once and kept while the model is loaded; the same
+ * calls in `kiln_gpu_upload_constants()` (exported as
+ * kiln_model_gpu_upload, called by the runtime at load) upload them all
+ * before the first run. All of these are later made asynchronous on one
+ * stream by gpu-async-region. Buffer accesses in host code (the
+ * deallocation helpers of loops carrying buffers) are refused. */
 #include "kiln/passes.h"
 
 #include <stdio.h>
