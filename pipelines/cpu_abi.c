@@ -20,6 +20,7 @@
  * its out-parameter: the second result gets a fresh allocation and a copy. */
 #include "kiln/passes.h"
 
+#include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -29,26 +30,13 @@
 
 static MlirWalkResult markPublic(MlirOperation op, void *userData) {
   (void)userData;
-  MlirContext ctx = mlirOperationGetContext(op);
-  MlirIdentifier name = mlirOperationGetName(op);
-  if (!mlirStringRefEqual(mlirIdentifierStr(name),
-                          mlirStringRefCreateFromCString("func.func")))
-    return MlirWalkResultAdvance;
-  MlirAttribute vis = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("sym_visibility"));
-  bool isPublic =
-      mlirAttributeIsNull(vis) ||
-      (mlirAttributeIsAString(vis) &&
-       mlirStringRefEqual(mlirStringAttrGetValue(vis),
-                          mlirStringRefCreateFromCString("public")));
-  /* A declaration has an empty body region. */
-  bool isDefinition =
-      !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
-  if (isPublic && isDefinition)
+  if (kilnFuncIsPublicDefinition(op))
     mlirOperationSetAttributeByName(
         op, mlirStringRefCreateFromCString("llvm.emit_c_interface"),
-        mlirUnitAttrGet(ctx));
-  return MlirWalkResultSkip; /* functions do not nest */
+        mlirUnitAttrGet(mlirOperationGetContext(op)));
+  /* Functions do not nest: nothing below an op needs a look. */
+  return kilnOpNameIs(op, "func.func") ? MlirWalkResultSkip
+                                       : MlirWalkResultAdvance;
 }
 
 static void runEmitCInterface(MlirOperation op, MlirExternalPass pass,
@@ -87,11 +75,8 @@ static void rewriteCopy(MlirOperation copy) {
   MlirContext ctx = mlirOperationGetContext(copy);
   MlirValue operands[2] = {mlirOperationGetOperand(copy, 0),
                            mlirOperationGetOperand(copy, 1)};
-  int32_t segments[2] = {1, 1};
-  MlirNamedAttribute segAttr = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx,
-                        mlirStringRefCreateFromCString("operandSegmentSizes")),
-      mlirDenseI32ArrayGet(ctx, 2, segments));
+  MlirNamedAttribute segAttr =
+      kilnSegmentSizesAttr(ctx, 2, (const int32_t[]){1, 1});
   MlirOperationState st =
       mlirOperationStateGet(mlirStringRefCreateFromCString("linalg.copy"),
                             mlirOperationGetLocation(copy));
@@ -135,12 +120,9 @@ static MlirValue copyToNewBuffer(MlirOperation ret, MlirValue v) {
   MlirLocation loc = mlirOperationGetLocation(ret);
   MlirBlock block = mlirOperationGetBlock(ret);
   MlirType type = mlirValueGetType(v);
-  int32_t seg[2] = {0, 0};
   MlirContext ctx = mlirOperationGetContext(ret);
-  MlirNamedAttribute segAttr = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx,
-                        mlirStringRefCreateFromCString("operandSegmentSizes")),
-      mlirDenseI32ArrayGet(ctx, 2, seg));
+  MlirNamedAttribute segAttr =
+      kilnSegmentSizesAttr(ctx, 2, (const int32_t[]){0, 0});
   MlirOperationState st = mlirOperationStateGet(
       mlirStringRefCreateFromCString("memref.alloc"), loc);
   mlirOperationStateAddResults(&st, 1, &type);

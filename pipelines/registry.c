@@ -56,6 +56,19 @@ static const KilnPassInfo kLinalgTileAndFusePipeline = {
                 "kiln-approximate-math)",
 };
 
+/* Bufferization with the caller-allocated-outputs ABI, the same for the
+ * CPU and the GPU pipelines (between the two parts, each pipeline's own
+ * steps on the bufferized function). */
+#define KILN_BUFFERIZE                                                         \
+  "one-shot-bufferize{bufferize-function-boundaries "                          \
+  "function-boundary-type-conversion=identity-layout-map "                     \
+  "allow-return-allocs-from-loops}"
+#define KILN_OUT_PARAMS_AND_DEALLOC                                            \
+  "buffer-results-to-out-params{hoist-static-allocs "                          \
+  "modify-public-functions},"                                                  \
+  "buffer-deallocation-pipeline,convert-bufferization-to-memref,"              \
+  "kiln-memref-copy-to-linalg"
+
 /* Tensors-level linalg/tensor/arith/math to the LLVM dialect with the
  * caller-allocated-outputs ABI (DESIGN.md section 6). Math ops without an
  * LLVM intrinsic become outlined integer powers (math-to-funcs) or libm
@@ -65,16 +78,9 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
     .pipeline =
         "kiln-emit-c-interface,canonicalize,linalg-tile-and-fuse,"
-        "eliminate-empty-tensors,"
-        "one-shot-bufferize{bufferize-function-boundaries "
-        "function-boundary-type-conversion=identity-layout-map "
-        "allow-return-allocs-from-loops},"
-        "func.func(kiln-distinct-results),"
-        "buffer-results-to-out-params{hoist-static-allocs "
-        "modify-public-functions},"
-        "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-        "kiln-memref-copy-to-linalg,"
-        "func.func(kiln-tile-and-vectorize{contractions=false "
+        "eliminate-empty-tensors," KILN_BUFFERIZE
+        ",func.func(kiln-distinct-results)," KILN_OUT_PARAMS_AND_DEALLOC
+        ",func.func(kiln-tile-and-vectorize{contractions=false "
         "elementwise=true}),"
         "scf-forall-to-parallel,convert-linalg-to-parallel-loops,"
         "canonicalize,convert-vector-to-scf{full-unroll=true},"
@@ -168,23 +174,22 @@ static const KilnPassInfo kGraphToLinalgGpuPipeline = {
  * into a gpu.module, launched asynchronously on one stream. */
 #define KILN_GPU_BUFFERIZE                                                     \
   "kiln-emit-c-interface,canonicalize,linalg-fuse-elementwise-ops,"            \
-  "func.func(kiln-approximate-math),eliminate-empty-tensors,"                  \
-  "one-shot-bufferize{bufferize-function-boundaries "                          \
-  "function-boundary-type-conversion=identity-layout-map "                     \
-  "allow-return-allocs-from-loops},"                                           \
-  "func.func(kiln-distinct-results),kiln-gpu-stage-io,"                        \
-  "buffer-results-to-out-params{hoist-static-allocs "                          \
-  "modify-public-functions},"                                                  \
-  "buffer-deallocation-pipeline,convert-bufferization-to-memref,"              \
-  "kiln-memref-copy-to-linalg"
+  "func.func(kiln-approximate-math),eliminate-empty-tensors," KILN_BUFFERIZE   \
+  ",func.func(kiln-distinct-results),kiln-gpu-stage-"                          \
+  "io," KILN_OUT_PARAMS_AND_DEALLOC
+
+/* The GPU schedule, up to loops mapped to blocks and threads: what
+ * linalg-to-gpu turns into kernels and gpu-on-cpu runs on the CPU. */
+#define KILN_GPU_SCHEDULE                                                      \
+  KILN_GPU_BUFFERIZE ",func.func(convert-linalg-to-parallel-loops),"           \
+                     "canonicalize,func.func(scf-parallel-loop-fusion),"       \
+                     "func.func(kiln-gpu-map-loops)"
 
 static const KilnPassInfo kLinalgToGpuPipeline = {
     .argument = "linalg-to-gpu",
     .summary = "Bufferize linalg on tensors, map its loops to GPU kernels",
-    .pipeline = KILN_GPU_BUFFERIZE
-    ",func.func(convert-linalg-to-parallel-loops),canonicalize,"
-    "func.func(scf-parallel-loop-fusion),"
-    "func.func(kiln-gpu-map-loops),kiln-gpu-device-memory,"
+    .pipeline = KILN_GPU_SCHEDULE
+    ",kiln-gpu-device-memory,"
     "func.func(convert-parallel-loops-to-gpu),convert-math-to-funcs,"
     "gpu-kernel-outlining,kiln-gpu-merge-kernels,func.func(gpu-async-region),"
     "canonicalize",
@@ -198,20 +203,19 @@ static const KilnPassInfo kGpuOnCpuPipeline = {
     .argument = "gpu-on-cpu",
     .summary = "The GPU pipeline's schedules run sequentially on the CPU "
                "(for numerical checks without a GPU)",
-    .pipeline = "graph-to-linalg-gpu," KILN_GPU_BUFFERIZE
-                ",func.func(convert-linalg-to-parallel-loops),canonicalize,"
-                "func.func(scf-parallel-loop-fusion),"
-                "func.func(kiln-gpu-map-loops),expand-strided-metadata,"
-                "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
-                "convert-math-to-llvm,convert-math-to-funcs,"
-                "convert-math-to-libm,convert-arith-to-llvm,"
-                "convert-cf-to-llvm,convert-func-to-llvm,"
-                "convert-index-to-llvm,reconcile-unrealized-casts",
+    .pipeline =
+        "graph-to-linalg-gpu," KILN_GPU_SCHEDULE ",expand-strided-metadata,"
+        "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
+        "convert-math-to-llvm,convert-math-to-funcs,"
+        "convert-math-to-libm,convert-arith-to-llvm,"
+        "convert-cf-to-llvm,convert-func-to-llvm,"
+        "convert-index-to-llvm,reconcile-unrealized-casts",
 };
 
 /* Kernels to NVVM and PTX (embedded as text, JIT-compiled by the driver
  * at load), host code to the LLVM dialect calling the mgpu* runtime
- * functions. For sm_90; kiln-compile substitutes --gpu-arch. */
+ * functions. For sm_90; kiln-compile substitutes --gpu-arch, and for
+ * --gpu-binary=cubin the binary format. */
 #define KILN_GPU_TO_NVVM(target, binary)                                       \
   "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"             \
   "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"         \

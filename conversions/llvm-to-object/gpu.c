@@ -125,7 +125,7 @@ void kilnGpuPipelineAppend(KilnStrBuf *pipeline, const KilnTarget *target,
 }
 
 typedef struct PtxWalk {
-  KilnGpuPtxFn fn;
+  KilnGpuBinaryFn fn;
   void *userData;
   unsigned count;
 } PtxWalk;
@@ -152,7 +152,8 @@ static MlirWalkResult visitBinary(MlirOperation op, void *userData) {
   return MlirWalkResultSkip;
 }
 
-unsigned kilnGpuForEachPtx(MlirModule module, KilnGpuPtxFn fn, void *userData) {
+unsigned kilnGpuForEachBinary(MlirModule module, KilnGpuBinaryFn fn,
+                              void *userData) {
   PtxWalk w = {fn, userData, 0};
   mlirOperationWalk(mlirModuleGetOperation(module), visitBinary, &w,
                     MlirWalkPreOrder);
@@ -188,7 +189,7 @@ static void collectExterns(MlirStringRef name, MlirStringRef ptx,
 bool kilnGpuCheckLinked(MlirModule module, MlirStringCallback errorCallback,
                         void *userData) {
   KilnStrBuf missing = {0};
-  kilnGpuForEachPtx(module, collectExterns, &missing);
+  kilnGpuForEachBinary(module, collectExterns, &missing);
   bool ok = missing.len == 0;
   if (!ok) {
     KilnStrBuf msg = {0};

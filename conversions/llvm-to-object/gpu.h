@@ -26,11 +26,13 @@ void kilnGpuPipelineAppend(KilnStrBuf *pipeline, const KilnTarget *target,
                            const char *toolkit);
 /// Receives one compiled kernel module: the gpu.binary's name and its
 /// object (PTX text, or a cubin).
-typedef void (*KilnGpuPtxFn)(MlirStringRef name, MlirStringRef ptx,
-                             void *userData);
-/// Calls `fn` for the PTX of each gpu.binary in `module` (after
-/// gpu-to-nvvm with format=isa); returns how many.
-unsigned kilnGpuForEachPtx(MlirModule module, KilnGpuPtxFn fn, void *userData);
+typedef void (*KilnGpuBinaryFn)(MlirStringRef name, MlirStringRef object,
+                                void *userData);
+/// Calls `fn` for the object of each gpu.binary in `module` (after
+/// gpu-to-nvvm: PTX with format=isa, a cubin with format=bin); returns how
+/// many.
+unsigned kilnGpuForEachBinary(MlirModule module, KilnGpuBinaryFn fn,
+                              void *userData);
 /// Whether every function the kernels call is defined; otherwise passes a
 /// message naming the missing libdevice functions to `errorCallback`.
 bool kilnGpuCheckLinked(MlirModule module, MlirStringCallback errorCallback,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/ir_build.h"
 #include "kiln/compile.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -23,20 +24,6 @@ static MlirAttribute getAttr(MlirOperation op, const char *name) {
                                          mlirStringRefCreateFromCString(name));
 }
 
-static bool isFunc(MlirOperation op) {
-  MlirIdentifier name = mlirOperationGetName(op);
-  return kilnStringRefEquals(mlirIdentifierStr(name), "func.func");
-}
-
-static bool isPublicDefinition(MlirOperation op) {
-  MlirAttribute vis = getAttr(op, "sym_visibility");
-  bool hasBody =
-      !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
-  return hasBody &&
-         (mlirAttributeIsNull(vis) ||
-          kilnStringRefEquals(mlirStringAttrGetValue(vis), "public"));
-}
-
 /* @main_graph, else the only public function definition; null otherwise.
  * The same rule as kiln-run's. */
 static MlirOperation findEntry(MlirModule module) {
@@ -45,12 +32,12 @@ static MlirOperation findEntry(MlirModule module) {
   MlirBlock body = mlirModuleGetBody(module);
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!isFunc(op))
+    if (!kilnOpNameIs(op, "func.func"))
       continue;
     MlirStringRef name = mlirStringAttrGetValue(getAttr(op, "sym_name"));
     if (kilnStringRefEquals(name, "main_graph"))
       return op;
-    if (isPublicDefinition(op)) {
+    if (kilnFuncIsPublicDefinition(op)) {
       found = op;
       ++numPublic;
     }

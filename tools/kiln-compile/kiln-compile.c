@@ -724,7 +724,7 @@ static void appendPtx(MlirStringRef name, MlirStringRef ptx, void *userData) {
  * @NAME" line (one PTX module each: ptxas takes them one at a time). */
 static bool writePtx(MlirModule module, const char *path) {
   KilnStrBuf text = {0};
-  kilnGpuForEachPtx(module, appendPtx, &text);
+  kilnGpuForEachBinary(module, appendPtx, &text);
   bool ok = kilnToolWriteFileAtomically(path, text.data ? text.data : "",
                                         text.len) == 0;
   if (!ok)
@@ -745,7 +745,7 @@ static void keepObject(MlirStringRef name, MlirStringRef object,
  * one). */
 static bool writeCubin(MlirModule module, const char *path) {
   KilnStrBuf bin = {0};
-  unsigned n = kilnGpuForEachPtx(module, keepObject, &bin);
+  unsigned n = kilnGpuForEachBinary(module, keepObject, &bin);
   bool ok = n == 1;
   if (!ok)
     toolError("%s", n ? "the model has several kernel modules: --emit=cubin "

@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
-#include "dialects/linalg/transforms/gpu_util.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/GPU.h"
@@ -54,9 +54,9 @@ static MlirOperation insertMappedLoop(MlirOperation before, int64_t ub,
                                       const char *processor) {
   MlirContext ctx = mlirOperationGetContext(before);
   MlirLocation loc = mlirOperationGetLocation(before);
-  MlirValue bounds[3] = {kilnGpuIndexConstant(before, 0),
-                         kilnGpuIndexConstant(before, ub),
-                         kilnGpuIndexConstant(before, 1)};
+  MlirValue bounds[3] = {kilnInsertIndexConstant(before, 0),
+                         kilnInsertIndexConstant(before, ub),
+                         kilnInsertIndexConstant(before, 1)};
   MlirType index = mlirIndexTypeGet(ctx);
   MlirBlock body = mlirBlockCreate(1, &index, &loc);
   MlirOperationState reduce = mlirOperationStateGet(str("scf.reduce"), loc);
@@ -64,7 +64,7 @@ static MlirOperation insertMappedLoop(MlirOperation before, int64_t ub,
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, body);
   MlirNamedAttribute attrs[2] = {
-      kilnGpuSegmentsAttr(ctx, 4, (const int32_t[]){1, 1, 1, 0}),
+      kilnSegmentSizesAttr(ctx, 4, (const int32_t[]){1, 1, 1, 0}),
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("mapping")),
                             mappingAttr(ctx, processor))};
   MlirOperationState st = mlirOperationStateGet(str("scf.parallel"), loc);
@@ -93,12 +93,12 @@ static MlirOperation insertGrid(MlirOperation before, int64_t blocks,
   MlirValue b = mlirBlockGetArgument(loopBody(outer), 0);
   MlirValue t = mlirBlockGetArgument(loopBody(inner), 0);
   MlirType index = mlirValueGetType(b);
-  MlirValue mulOps[2] = {b, kilnGpuIndexConstant(end, threads)};
+  MlirValue mulOps[2] = {b, kilnInsertIndexConstant(end, threads)};
   MlirValue scaled = mlirOperationGetResult(
-      kilnGpuInsertOp(end, "arith.muli", 2, mulOps, 1, &index, 0, NULL), 0);
+      kilnInsertOp(end, "arith.muli", 2, mulOps, 1, &index, 0, NULL), 0);
   MlirValue addOps[2] = {scaled, t};
   *linear = mlirOperationGetResult(
-      kilnGpuInsertOp(end, "arith.addi", 2, addOps, 1, &index, 0, NULL), 0);
+      kilnInsertOp(end, "arith.addi", 2, addOps, 1, &index, 0, NULL), 0);
   return end;
 }
 
@@ -108,13 +108,13 @@ static MlirOperation insertBoundsCheck(MlirOperation before, MlirValue linear,
                                        int64_t total) {
   MlirContext ctx = mlirOperationGetContext(before);
   MlirLocation loc = mlirOperationGetLocation(before);
-  MlirValue cmpOps[2] = {linear, kilnGpuIndexConstant(before, total)};
+  MlirValue cmpOps[2] = {linear, kilnInsertIndexConstant(before, total)};
   MlirType i1 = mlirIntegerTypeGet(ctx, 1);
   MlirNamedAttribute pred = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, str("predicate")),
       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 6 /* ult */));
   MlirValue cond = mlirOperationGetResult(
-      kilnGpuInsertOp(before, "arith.cmpi", 2, cmpOps, 1, &i1, 1, &pred), 0);
+      kilnInsertOp(before, "arith.cmpi", 2, cmpOps, 1, &i1, 1, &pred), 0);
   MlirBlock then = mlirBlockCreate(0, NULL, NULL);
   MlirOperationState yield = mlirOperationStateGet(str("scf.yield"), loc);
   MlirOperation end = mlirOperationCreate(&yield);
@@ -134,7 +134,7 @@ static bool constantIndex(MlirValue v, int64_t *out) {
   if (!mlirValueIsAOpResult(v))
     return false;
   MlirOperation def = mlirOpResultGetOwner(v);
-  if (!kilnGpuOpIs(def, "arith.constant"))
+  if (!kilnOpNameIs(def, "arith.constant"))
     return false;
   MlirAttribute value = mlirOperationGetAttributeByName(def, str("value"));
   if (!mlirAttributeIsAInteger(value))
@@ -200,26 +200,26 @@ static bool mapLoop(MlirOperation loop, int64_t maxThreads) {
   for (intptr_t d = n - 1; d >= 0; --d) {
     MlirValue iv;
     if (trips[d] == 1) {
-      iv = kilnGpuIndexConstant(end, lb[d]);
+      iv = kilnInsertIndexConstant(end, lb[d]);
     } else {
-      MlirValue tripCount = kilnGpuIndexConstant(end, trips[d]);
+      MlirValue tripCount = kilnInsertIndexConstant(end, trips[d]);
       MlirValue ops[2] = {rest, tripCount};
-      iv = d ? mlirOperationGetResult(kilnGpuInsertOp(end, "arith.remui", 2,
-                                                      ops, 1, &index, 0, NULL),
-                                      0)
+      iv = d ? mlirOperationGetResult(
+                   kilnInsertOp(end, "arith.remui", 2, ops, 1, &index, 0, NULL),
+                   0)
              : rest;
       if (d)
         rest = mlirOperationGetResult(
-            kilnGpuInsertOp(end, "arith.divui", 2, ops, 1, &index, 0, NULL), 0);
+            kilnInsertOp(end, "arith.divui", 2, ops, 1, &index, 0, NULL), 0);
       if (step[d] != 1) {
-        MlirValue mul[2] = {iv, kilnGpuIndexConstant(end, step[d])};
+        MlirValue mul[2] = {iv, kilnInsertIndexConstant(end, step[d])};
         iv = mlirOperationGetResult(
-            kilnGpuInsertOp(end, "arith.muli", 2, mul, 1, &index, 0, NULL), 0);
+            kilnInsertOp(end, "arith.muli", 2, mul, 1, &index, 0, NULL), 0);
       }
       if (lb[d]) {
-        MlirValue add[2] = {iv, kilnGpuIndexConstant(end, lb[d])};
+        MlirValue add[2] = {iv, kilnInsertIndexConstant(end, lb[d])};
         iv = mlirOperationGetResult(
-            kilnGpuInsertOp(end, "arith.addi", 2, add, 1, &index, 0, NULL), 0);
+            kilnInsertOp(end, "arith.addi", 2, add, 1, &index, 0, NULL), 0);
       }
     }
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, d), iv);
@@ -235,7 +235,7 @@ static bool isHostCompute(MlirOperation op) {
   static const char *const kNames[] = {"scf.for", "scf.if", "scf.while",
                                        "memref.store", "memref.atomic_rmw"};
   for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); ++i)
-    if (kilnGpuOpIs(op, kNames[i]))
+    if (kilnOpNameIs(op, kNames[i]))
       return true;
   return false;
 }
@@ -291,24 +291,25 @@ static void loadThroughHost(MlirOperation load) {
   MlirAttribute noLayout = mlirAttributeGetNull();
   MlirType scalar =
       mlirMemRefTypeGet(mlirValueGetType(result), 0, NULL, noLayout, noLayout);
-  MlirNamedAttribute seg = kilnGpuSegmentsAttr(ctx, 2, (const int32_t[]){0, 0});
+  MlirNamedAttribute seg =
+      kilnSegmentSizesAttr(ctx, 2, (const int32_t[]){0, 0});
   MlirOperation next = mlirOperationGetNextInBlock(load);
   MlirValue device = mlirOperationGetResult(
-      kilnGpuInsertOp(load, "memref.alloc", 0, NULL, 1, &scalar, 1, &seg), 0);
+      kilnInsertOp(load, "memref.alloc", 0, NULL, 1, &scalar, 1, &seg), 0);
   MlirValue storeOps[2] = {result, device};
   MlirOperation store =
-      kilnGpuInsertOp(next, "memref.store", 2, storeOps, 0, NULL, 0, NULL);
+      kilnInsertOp(next, "memref.store", 2, storeOps, 0, NULL, 0, NULL);
   MlirValue host = mlirOperationGetResult(
-      kilnGpuInsertOp(next, "memref.alloca", 0, NULL, 1, &scalar, 1, &seg), 0);
+      kilnInsertOp(next, "memref.alloca", 0, NULL, 1, &scalar, 1, &seg), 0);
   MlirValue copyOps[2] = {device, host};
   MlirNamedAttribute mark = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, str("kiln.gpu.transfer")), mlirUnitAttrGet(ctx));
-  kilnGpuInsertOp(next, "memref.copy", 2, copyOps, 0, NULL, 1, &mark);
+  kilnInsertOp(next, "memref.copy", 2, copyOps, 0, NULL, 1, &mark);
   MlirValue hostValue = mlirOperationGetResult(
-      kilnGpuInsertOp(next, "memref.load", 1, &host, 1,
-                      (MlirType[]){mlirValueGetType(result)}, 0, NULL),
+      kilnInsertOp(next, "memref.load", 1, &host, 1,
+                   (MlirType[]){mlirValueGetType(result)}, 0, NULL),
       0);
-  kilnGpuInsertOp(next, "memref.dealloc", 1, &device, 0, NULL, 0, NULL);
+  kilnInsertOp(next, "memref.dealloc", 1, &device, 0, NULL, 0, NULL);
   mlirValueReplaceAllUsesOfWith(result, hostValue);
   mlirOperationSetOperand(store, 0, result);
   /* The device-side load and store form their own run. */
@@ -320,7 +321,7 @@ static void loadThroughHost(MlirOperation load) {
 }
 
 static MlirWalkResult findParallel(MlirOperation op, void *userData) {
-  if (!kilnGpuOpIs(op, "scf.parallel"))
+  if (!kilnOpNameIs(op, "scf.parallel"))
     return MlirWalkResultAdvance;
   *(bool *)userData = true;
   return MlirWalkResultInterrupt;
@@ -329,8 +330,8 @@ static MlirWalkResult findParallel(MlirOperation op, void *userData) {
 /* Control flow around parallel loops (an ONNX Loop, Scan or If) stays on
  * the host; its body is mapped like the function's. */
 static bool isHostControl(MlirOperation op) {
-  if (!kilnGpuOpIs(op, "scf.for") && !kilnGpuOpIs(op, "scf.if") &&
-      !kilnGpuOpIs(op, "scf.while"))
+  if (!kilnOpNameIs(op, "scf.for") && !kilnOpNameIs(op, "scf.if") &&
+      !kilnOpNameIs(op, "scf.while"))
     return false;
   bool found = false;
   mlirOperationWalk(op, findParallel, &found, MlirWalkPreOrder);
@@ -352,7 +353,7 @@ static bool mapBlock(MlirBlock block, int64_t maxThreads) {
   KilnOpList loops = {0}, loads = {0}, run = {0};
   for (MlirOperation op = mlirBlockGetFirstOperation(block);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (kilnGpuOpIs(op, "memref.load"))
+    if (kilnOpNameIs(op, "memref.load"))
       kilnOpListPush(&loads, op);
   for (size_t i = 0; i < loads.len; ++i)
     loadThroughHost(loads.data[i]);
@@ -360,7 +361,7 @@ static bool mapBlock(MlirBlock block, int64_t maxThreads) {
   for (MlirOperation op = mlirBlockGetFirstOperation(block);
        !mlirOperationIsNull(op) && ok;) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    if (kilnGpuOpIs(op, "scf.parallel"))
+    if (kilnOpNameIs(op, "scf.parallel"))
       kilnOpListPush(&loops, op);
     bool control = isHostControl(op);
     if (control) {
@@ -370,7 +371,8 @@ static bool mapBlock(MlirBlock block, int64_t maxThreads) {
       ok = ok && mapRegions(op, maxThreads);
     } else if (isHostCompute(op)) {
       kilnOpListPush(&run, op);
-    } else if (run.len && !isScalar(op) && !kilnGpuOpIs(op, "arith.constant")) {
+    } else if (run.len && !isScalar(op) &&
+               !kilnOpNameIs(op, "arith.constant")) {
       ok = wrapRun(&run);
       kilnOpListClear(&run);
     }

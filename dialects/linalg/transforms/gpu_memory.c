@@ -28,8 +28,8 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
-#include "dialects/linalg/transforms/gpu_util.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Func.h"
@@ -48,24 +48,15 @@ static MlirStringRef str(const char *s) {
 static MlirValue insertStagingCopy(MlirOperation before, MlirValue src) {
   MlirContext ctx = mlirOperationGetContext(before);
   MlirType type = mlirValueGetType(src);
-  MlirNamedAttribute seg = kilnGpuSegmentsAttr(ctx, 2, (const int32_t[]){0, 0});
+  MlirNamedAttribute seg =
+      kilnSegmentSizesAttr(ctx, 2, (const int32_t[]){0, 0});
   MlirOperation alloc =
-      kilnGpuInsertOp(before, "memref.alloc", 0, NULL, 1, &type, 1, &seg);
+      kilnInsertOp(before, "memref.alloc", 0, NULL, 1, &type, 1, &seg);
   MlirValue operands[2] = {src, mlirOperationGetResult(alloc, 0)};
   MlirNamedAttribute mark = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, str(kTransferAttr)), mlirUnitAttrGet(ctx));
-  kilnGpuInsertOp(before, "memref.copy", 2, operands, 0, NULL, 1, &mark);
+  kilnInsertOp(before, "memref.copy", 2, operands, 0, NULL, 1, &mark);
   return operands[1];
-}
-
-static bool isPublicDefinition(MlirOperation func) {
-  MlirAttribute vis =
-      mlirOperationGetAttributeByName(func, str("sym_visibility"));
-  bool isPublic = mlirAttributeIsNull(vis) ||
-                  (mlirAttributeIsAString(vis) &&
-                   kilnStringRefEquals(mlirStringAttrGetValue(vis), "public"));
-  return isPublic && !mlirBlockIsNull(mlirRegionGetFirstBlock(
-                         mlirOperationGetRegion(func, 0)));
 }
 
 static void stageFunction(MlirOperation func) {
@@ -97,7 +88,7 @@ static void runStageIO(MlirOperation module, MlirExternalPass pass,
   MlirBlock body = mlirModuleGetBody(mlirModuleFromOperation(module));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (kilnGpuOpIs(op, "func.func") && isPublicDefinition(op))
+    if (kilnFuncIsPublicDefinition(op))
       stageFunction(op);
 }
 
@@ -124,15 +115,15 @@ typedef struct DeviceOps {
 
 static MlirWalkResult collectDeviceOps(MlirOperation op, void *userData) {
   DeviceOps *ops = userData;
-  if (kilnGpuOpIs(op, "gpu.module") || kilnGpuOpIs(op, "gpu.launch"))
+  if (kilnOpNameIs(op, "gpu.module") || kilnOpNameIs(op, "gpu.launch"))
     return MlirWalkResultSkip;
-  if (kilnGpuOpIs(op, "memref.alloc"))
+  if (kilnOpNameIs(op, "memref.alloc"))
     kilnOpListPush(&ops->allocs, op);
-  else if (kilnGpuOpIs(op, "memref.dealloc"))
+  else if (kilnOpNameIs(op, "memref.dealloc"))
     kilnOpListPush(&ops->deallocs, op);
-  else if (kilnGpuOpIs(op, "memref.copy"))
+  else if (kilnOpNameIs(op, "memref.copy"))
     kilnOpListPush(&ops->copies, op);
-  else if (kilnGpuOpIs(op, "memref.get_global"))
+  else if (kilnOpNameIs(op, "memref.get_global"))
     kilnOpListPush(&ops->globals, op);
   return MlirWalkResultAdvance;
 }
@@ -151,16 +142,16 @@ static void rewriteAlloc(MlirOperation alloc) {
   for (intptr_t i = 0; i < nDyn && i < 16; ++i)
     dyn[i] = mlirOperationGetOperand(alloc, i);
   MlirType type = mlirValueGetType(mlirOperationGetResult(alloc, 0));
-  MlirNamedAttribute seg = kilnGpuSegmentsAttr(
+  MlirNamedAttribute seg = kilnSegmentSizesAttr(
       ctx, 3, (const int32_t[]){0, (int32_t)(nDyn < 16 ? nDyn : 16), 0});
-  replaceOp(alloc, kilnGpuInsertOp(alloc, "gpu.alloc", nDyn < 16 ? nDyn : 16,
-                                   dyn, 1, &type, 1, &seg));
+  replaceOp(alloc, kilnInsertOp(alloc, "gpu.alloc", nDyn < 16 ? nDyn : 16, dyn,
+                                1, &type, 1, &seg));
 }
 
 static void rewriteDealloc(MlirOperation dealloc) {
   MlirValue buf = mlirOperationGetOperand(dealloc, 0);
   replaceOp(dealloc,
-            kilnGpuInsertOp(dealloc, "gpu.dealloc", 1, &buf, 0, NULL, 0, NULL));
+            kilnInsertOp(dealloc, "gpu.dealloc", 1, &buf, 0, NULL, 0, NULL));
 }
 
 /* A copy between identity-layout buffers (the staging copies, and plain
@@ -176,7 +167,7 @@ static void rewriteCopy(MlirOperation copy) {
     return;
   MlirValue operands[2] = {dst, src};
   replaceOp(copy,
-            kilnGpuInsertOp(copy, "gpu.memcpy", 2, operands, 0, NULL, 0, NULL));
+            kilnInsertOp(copy, "gpu.memcpy", 2, operands, 0, NULL, 0, NULL));
 }
 
 /* The suffix of the runtime's constant function for `element`, or NULL
@@ -254,7 +245,7 @@ static MlirValue reinterpret(MlirOperation before, MlirValue src,
     stride *= sizes[d];
   }
   MlirNamedAttribute attrs[] = {
-      kilnGpuSegmentsAttr(ctx, 4, (const int32_t[]){1, 0, 0, 0}),
+      kilnSegmentSizesAttr(ctx, 4, (const int32_t[]){1, 0, 0, 0}),
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_offsets")),
                             mlirDenseI64ArrayGet(ctx, 1, &offset)),
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_sizes")),
@@ -262,8 +253,8 @@ static MlirValue reinterpret(MlirOperation before, MlirValue src,
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_strides")),
                             mlirDenseI64ArrayGet(ctx, rank, strides)),
   };
-  MlirOperation op = kilnGpuInsertOp(before, "memref.reinterpret_cast", 1, &src,
-                                     1, &type, 4, attrs);
+  MlirOperation op = kilnInsertOp(before, "memref.reinterpret_cast", 1, &src, 1,
+                                  &type, 4, attrs);
   return mlirOperationGetResult(op, 0);
 }
 
@@ -302,12 +293,12 @@ static MlirValue insertConstantCall(MlirOperation module, MlirOperation before,
   declareConstantFunction(module, name, dynFlat);
   MlirValue v = reinterpret(before, host, flat);
   v = mlirOperationGetResult(
-      kilnGpuInsertOp(before, "memref.cast", 1, &v, 1, &dynFlat, 0, NULL), 0);
+      kilnInsertOp(before, "memref.cast", 1, &v, 1, &dynFlat, 0, NULL), 0);
   MlirNamedAttribute callee =
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("callee")),
                             mlirFlatSymbolRefAttrGet(ctx, str(name)));
   return mlirOperationGetResult(
-      kilnGpuInsertOp(before, "func.call", 1, &v, 1, &dynFlat, 1, &callee), 0);
+      kilnInsertOp(before, "func.call", 1, &v, 1, &dynFlat, 1, &callee), 0);
 }
 
 /* get_global @w : memref<AxBxT> becomes
@@ -378,7 +369,7 @@ static void buildUploadFunction(MlirOperation module,
 
 /* Sets *userData when `op` reads or writes a buffer. */
 static MlirWalkResult findBufferAccess(MlirOperation op, void *userData) {
-  if (!kilnGpuOpIs(op, "memref.load") && !kilnGpuOpIs(op, "memref.store"))
+  if (!kilnOpNameIs(op, "memref.load") && !kilnOpNameIs(op, "memref.store"))
     return MlirWalkResultAdvance;
   *(bool *)userData = true;
   return MlirWalkResultInterrupt;
@@ -391,7 +382,7 @@ typedef struct HostCalls {
 
 static MlirWalkResult findHostCalls(MlirOperation op, void *userData) {
   HostCalls *h = userData;
-  if (!kilnGpuOpIs(op, "func.call"))
+  if (!kilnOpNameIs(op, "func.call"))
     return MlirWalkResultAdvance;
   MlirAttribute callee = mlirOperationGetAttributeByName(op, str("callee"));
   MlirOperation fn =
@@ -415,7 +406,7 @@ static bool checkHostHelpers(MlirOperation module) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op) && mlirOperationIsNull(h.bad);
        op = mlirOperationGetNextInBlock(op))
-    if (kilnGpuOpIs(op, "func.func") && isPublicDefinition(op))
+    if (kilnFuncIsPublicDefinition(op))
       mlirOperationWalk(op, findHostCalls, &h, MlirWalkPreOrder);
   mlirSymbolTableDestroy(h.table);
   if (mlirOperationIsNull(h.bad))
@@ -426,7 +417,7 @@ static bool checkHostHelpers(MlirOperation module) {
   for (MlirOperation op =
            mlirBlockGetFirstOperation(mlirOperationGetBlock(h.bad));
        !mlirOperationEqual(op, h.bad); op = mlirOperationGetNextInBlock(op))
-    if (kilnGpuOpIs(op, "scf.for") || kilnGpuOpIs(op, "scf.while"))
+    if (kilnOpNameIs(op, "scf.for") || kilnOpNameIs(op, "scf.while"))
       loc = mlirOperationGetLocation(op);
   kilnEmitErrorf(loc,
                  "kiln-gpu-device-memory: this model needs host code that "
@@ -447,7 +438,7 @@ static void runDeviceMemory(MlirOperation module, MlirExternalPass pass,
   MlirBlock body = mlirModuleGetBody(mlirModuleFromOperation(module));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (kilnGpuOpIs(op, "func.func"))
+    if (kilnOpNameIs(op, "func.func"))
       mlirOperationWalk(op, collectDeviceOps, &ops, MlirWalkPreOrder);
   bool ok = true;
   /* Constants first (get_global has no operands): gpu-async-region makes

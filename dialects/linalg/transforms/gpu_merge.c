@@ -11,8 +11,8 @@
 #include "kiln/passes.h"
 
 #include "dialects/common/diag.h"
+#include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
-#include "dialects/linalg/transforms/gpu_util.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/IR.h"
@@ -41,7 +41,7 @@ static bool defines(MlirBlock block, MlirStringRef name) {
 }
 
 static bool isKernel(MlirOperation op) {
-  return kilnGpuOpIs(op, "gpu.func") &&
+  return kilnOpNameIs(op, "gpu.func") &&
          !mlirAttributeIsNull(
              mlirOperationGetAttributeByName(op, str("gpu.kernel")));
 }
@@ -81,9 +81,9 @@ static void moveContents(MlirOperation from, MlirOperation into) {
 }
 
 static MlirWalkResult collectLaunches(MlirOperation op, void *userData) {
-  if (kilnGpuOpIs(op, "gpu.module"))
+  if (kilnOpNameIs(op, "gpu.module"))
     return MlirWalkResultSkip;
-  if (kilnGpuOpIs(op, "gpu.launch_func"))
+  if (kilnOpNameIs(op, "gpu.launch_func"))
     kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
@@ -106,7 +106,7 @@ static void runMergeKernels(MlirOperation module, MlirExternalPass pass,
   KilnOpList modules = {0}, launches = {0};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (kilnGpuOpIs(op, "gpu.module"))
+    if (kilnOpNameIs(op, "gpu.module"))
       kilnOpListPush(&modules, op);
   /* Each kernel is renamed after its module (unique); a module with
    * several kernels (not what outlining makes) leaves everything as it is. */

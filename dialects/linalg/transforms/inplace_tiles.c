@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
 #include "dialects/common/shape.h"
 #include "dialects/linalg/transforms/schedule.h"
@@ -147,9 +148,7 @@ static MlirValue outputSlice(MlirOperation insert, MlirOperation before,
     attrs[i] = mlirNamedAttributeGet(
         mlirIdentifierGet(ctx, str(kStatic[i])),
         mlirOperationGetAttributeByName(insert, str(kStatic[i])));
-  attrs[3] =
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("operandSegmentSizes")),
-                            mlirDenseI32ArrayGet(ctx, 4, sliceSegs));
+  attrs[3] = kilnSegmentSizesAttr(ctx, 4, sliceSegs);
   for (int i = 0; i < 3; ++i)
     if (mlirAttributeIsNull(attrs[i].attribute))
       return (MlirValue){NULL};

@@ -1,6 +1,8 @@
 /* Transform-dialect schedules applied from C (schedule.h). */
 #include "dialects/linalg/transforms/schedule.h"
 
+#include "dialects/common/ir_build.h"
+
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -110,15 +112,9 @@ MlirValue kilnInsertOpBefore(MlirOperation before, const char *name,
                              intptr_t nOperands, const MlirValue *operands,
                              MlirType resultType, intptr_t nAttrs,
                              const MlirNamedAttribute *attrs) {
-  MlirOperationState state =
-      mlirOperationStateGet(str(name), mlirOperationGetLocation(before));
-  mlirOperationStateAddOperands(&state, nOperands, operands);
-  mlirOperationStateAddResults(&state, 1, &resultType);
-  mlirOperationStateAddAttributes(&state, nAttrs, attrs);
-  MlirOperation op = mlirOperationCreate(&state);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before,
-                                      op);
-  return mlirOperationGetResult(op, 0);
+  return mlirOperationGetResult(kilnInsertOp(before, name, nOperands, operands,
+                                             1, &resultType, nAttrs, attrs),
+                                0);
 }
 
 int64_t kilnDivisorAtMost(int64_t n, int64_t cap) {

@@ -1,4 +1,4 @@
-#include "dialects/linalg/transforms/gpu_util.h"
+#include "dialects/common/ir_build.h"
 
 #include "dialects/common/diag.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -8,15 +8,14 @@ static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
 }
 
-bool kilnGpuOpIs(MlirOperation op, const char *name) {
+bool kilnOpNameIs(MlirOperation op, const char *name) {
   return kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
 
-MlirOperation kilnGpuInsertOp(MlirOperation before, const char *name,
-                              intptr_t nOperands, const MlirValue *operands,
-                              intptr_t nResults, const MlirType *resultTypes,
-                              intptr_t nAttrs,
-                              const MlirNamedAttribute *attrs) {
+MlirOperation kilnInsertOp(MlirOperation before, const char *name,
+                           intptr_t nOperands, const MlirValue *operands,
+                           intptr_t nResults, const MlirType *resultTypes,
+                           intptr_t nAttrs, const MlirNamedAttribute *attrs) {
   MlirOperationState state =
       mlirOperationStateGet(str(name), mlirOperationGetLocation(before));
   mlirOperationStateAddOperands(&state, nOperands, operands);
@@ -28,19 +27,29 @@ MlirOperation kilnGpuInsertOp(MlirOperation before, const char *name,
   return op;
 }
 
-MlirNamedAttribute kilnGpuSegmentsAttr(MlirContext ctx, intptr_t n,
-                                       const int32_t *sizes) {
+MlirNamedAttribute kilnSegmentSizesAttr(MlirContext ctx, intptr_t n,
+                                        const int32_t *sizes) {
   return mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, str("operandSegmentSizes")),
       mlirDenseI32ArrayGet(ctx, n, sizes));
 }
 
-MlirValue kilnGpuIndexConstant(MlirOperation before, int64_t v) {
+MlirValue kilnInsertIndexConstant(MlirOperation before, int64_t v) {
   MlirContext ctx = mlirOperationGetContext(before);
   MlirType index = mlirIndexTypeGet(ctx);
   MlirNamedAttribute value = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, str("value")), mlirIntegerAttrGet(index, v));
   return mlirOperationGetResult(
-      kilnGpuInsertOp(before, "arith.constant", 0, NULL, 1, &index, 1, &value),
-      0);
+      kilnInsertOp(before, "arith.constant", 0, NULL, 1, &index, 1, &value), 0);
+}
+
+bool kilnFuncIsPublicDefinition(MlirOperation op) {
+  if (!kilnOpNameIs(op, "func.func") ||
+      mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
+    return false;
+  MlirAttribute vis =
+      mlirOperationGetAttributeByName(op, str("sym_visibility"));
+  return mlirAttributeIsNull(vis) ||
+         (mlirAttributeIsAString(vis) &&
+          kilnStringRefEquals(mlirStringAttrGetValue(vis), "public"));
 }

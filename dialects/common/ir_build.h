@@ -1,0 +1,28 @@
+/* Small IR helpers shared by Kiln's passes: op names, building one op
+ * before another, operand segments, index constants, public functions. */
+#ifndef KILN_DIALECTS_COMMON_IR_BUILD_H
+#define KILN_DIALECTS_COMMON_IR_BUILD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+/// Whether `op` is named exactly `name` ("memref.alloc").
+bool kilnOpNameIs(MlirOperation op, const char *name);
+/// Builds the op `name` with the given operands, result types and
+/// attributes at `before`'s location, inserted before it. Returns the op.
+MlirOperation kilnInsertOp(MlirOperation before, const char *name,
+                           intptr_t nOperands, const MlirValue *operands,
+                           intptr_t nResults, const MlirType *resultTypes,
+                           intptr_t nAttrs, const MlirNamedAttribute *attrs);
+/// The `operandSegmentSizes` attribute with `n` segment sizes.
+MlirNamedAttribute kilnSegmentSizesAttr(MlirContext ctx, intptr_t n,
+                                        const int32_t *sizes);
+/// An `arith.constant` of type index with value `v`, before `before`.
+MlirValue kilnInsertIndexConstant(MlirOperation before, int64_t v);
+/// Whether `op` is a func.func definition (it has a body) that is public
+/// (no `sym_visibility`, or "public").
+bool kilnFuncIsPublicDefinition(MlirOperation op);
+
+#endif
