@@ -912,7 +912,7 @@ int main(int argc, char **argv) {
     optionsDestroy(&o);
     return kExitCompile;
   }
-  mlirRegisterAllLLVMTranslations(ctx);
+  /* (kilnContextCreate registered the LLVM translations the JIT needs.) */
   DiagState diags = {0};
   mlirContextAttachDiagnosticHandler(ctx, handleDiagnostic, &diags, NULL);
   MlirModule module = {NULL};
