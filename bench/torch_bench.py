@@ -13,7 +13,8 @@ bench/kiln_bench.c. Prints {"iter": i, "ms": t} per timed run, then a
 summary line; --output writes the output as .npy (bench.py checks it).
 --device cuda runs the module and its inputs on the GPU (bench/gpu-check.sh):
 each timed run ends with torch.cuda.synchronize(), so it measures the whole
-forward pass, as kiln-run --benchmark does for a CUDA model library.
+forward pass, as kiln-run --benchmark does for a CUDA model library; TF32
+is off, so PyTorch computes in fp32 as Kiln does.
 """
 import argparse
 import json
@@ -53,6 +54,10 @@ def main():
     if o.device == "cuda":
         if not torch.cuda.is_available():
             sys.exit("torch_bench: --device cuda: PyTorch sees no CUDA device")
+        # fp32 arithmetic as Kiln's kernels do it: no TF32 tensor cores in
+        # convolutions (cuDNN's default) or matrix products.
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
         model = model.to("cuda")
         inputs = [t.to("cuda") for t in inputs]
 

@@ -207,6 +207,35 @@ def compile_cuda(args, model, out_dir):
     return lib, ""
 
 
+def cuda_library(args, test_dir, model, tmp_dir):
+    """--cuda: (library path or None, message). With --library-dir the
+    library is kept in (or, when there already, taken from) LIBDIR/SUITE/
+    TEST/model.so, and a model that does not compile for the GPU leaves
+    LIBDIR/SUITE/TEST/unsupported.txt: libraries compiled on one machine
+    then run on another, a GPU machine without the compiler
+    (bench/gpu-check.sh --prepare/--bundle)."""
+    if not args.library_dir:
+        return compile_cuda(args, model, tmp_dir)
+    out_dir = os.path.join(args.library_dir,
+                           os.path.relpath(test_dir, args.data_dir))
+    lib = os.path.join(out_dir, "model.so")
+    why = os.path.join(out_dir, "unsupported.txt")
+    if os.path.isfile(lib):
+        return lib, ""
+    if os.path.isfile(why):
+        with open(why, encoding="utf-8", errors="replace") as f:
+            return None, f.read().strip()
+    os.makedirs(out_dir, exist_ok=True)
+    try:
+        lib, message = compile_cuda(args, model, out_dir)
+    except OSError as e:
+        return None, f"no library in {out_dir} and no kiln-compile: {e}"
+    if not lib:
+        with open(why, "w", encoding="utf-8") as f:
+            f.write(message + "\n")
+    return lib, message
+
+
 def run_test(args, test_dir):
     """(status, message, seconds, number of data sets run)."""
     start = time.monotonic()
@@ -219,9 +248,11 @@ def run_test(args, test_dir):
     ran = 0
     with tempfile.TemporaryDirectory(prefix="kiln-cuda-") as lib_dir:
         if args.cuda:
-            model, message = compile_cuda(args, model, lib_dir)
+            model, message = cuda_library(args, test_dir, model, lib_dir)
             if not model:
                 return "unsupported", message, time.monotonic() - start, 0
+            if args.compile_only:
+                return "pass", "compiled", time.monotonic() - start, 0
         for d in sets:
             ran += 1
             status, message = run_data_set(args, model,
@@ -373,6 +404,14 @@ def parse_args(argv):
                     "unsupported")
     ap.add_argument("--gpu-arch", default="sm_90",
                     help="with --cuda: kiln-compile --gpu-arch")
+    ap.add_argument("--library-dir", metavar="LIBDIR",
+                    help="with --cuda: keep each compiled library in "
+                    "LIBDIR/SUITE/TEST/model.so and run the ones already "
+                    "there instead of compiling (compile on one machine, "
+                    "run on a GPU machine with kiln-run-module)")
+    ap.add_argument("--compile-only", action="store_true",
+                    help="with --cuda --library-dir: only compile the "
+                    "libraries (a compiled test counts as passed)")
     ap.add_argument("--rtol", type=float, default=RTOL)
     ap.add_argument("--atol", type=float, default=ATOL)
     ap.add_argument("--report", help="write a JSON report here")
@@ -401,6 +440,10 @@ def parse_args(argv):
     args = ap.parse_args(argv)
     if args.only_listed and not args.check:
         ap.error("--only-listed needs --check FILE")
+    if args.library_dir and not args.cuda:
+        ap.error("--library-dir needs --cuda")
+    if args.compile_only and not args.library_dir:
+        ap.error("--compile-only needs --cuda --library-dir LIBDIR")
     if args.check and not os.path.isfile(args.check):
         ap.error(f"--check {args.check}: no such file")
     return args

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dialects/common/half.h"
+#include "tools/kiln-run/options.h"
 
 static bool isFloat(KilnElementType t) {
   return t == KILN_ELEMENT_TYPE_F16 || t == KILN_ELEMENT_TYPE_BF16 ||
@@ -120,10 +121,10 @@ bool kilnRunCompare(const char *name, const KilnTensor *got,
     return true;
   double g = elementAsDouble(got, worst), e = elementAsDouble(expected, worst);
   fprintf(stderr,
-          "kiln-run: output '%s' does not match: %" PRId64 " of %" PRId64
+          "%s: output '%s' does not match: %" PRId64 " of %" PRId64
           " elements differ (rtol %g, atol %g)\n  worst at flat index %" PRId64
           " ",
-          name, bad, n, rtol, atol, worst);
+          kilnRunProgram, name, bad, n, rtol, atol, worst);
   printIndex(got, worst);
   fprintf(stderr, ": got %.9g, expected %.9g (|diff| %.3g)\n", g, e,
           fabs(g - e));

@@ -34,33 +34,12 @@
 #include "tools/kiln-run/execute.h"
 #include "tools/kiln-run/options.h"
 
-void kilnRunError(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("kiln-run: error: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-}
-
 /* ---- diagnostics ------------------------------------------------------ */
 
 typedef struct DiagState {
   bool unsupported; /* an error said "unsupported" */
   bool inputShape;  /* an error was about the input shapes we passed */
 } DiagState;
-
-static bool containsWord(const char *s, const char *word) {
-  size_t n = strlen(word);
-  for (; *s; ++s)
-    if (!strncasecmp(s, word, n))
-      return true;
-  return false;
-}
-
-static bool isUnsupportedMessage(const char *msg) {
-  return containsWord(msg, "unsupported") || containsWord(msg, "not support");
-}
 
 static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
   DiagState *st = userData;
@@ -69,7 +48,7 @@ static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
   mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
   MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
   if (sev == MlirDiagnosticError) {
-    st->unsupported |= isUnsupportedMessage(kilnStrBufGet(&msg));
+    st->unsupported |= kilnRunIsUnsupportedMessage(kilnStrBufGet(&msg));
     st->inputShape |= !strncmp(kilnStrBufGet(&msg), "input shape", 11) ||
                       !strncmp(kilnStrBufGet(&msg), "input value", 11);
   }
@@ -84,202 +63,6 @@ static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
 
 static int compileFailure(const DiagState *st) {
   return st->unsupported ? kExitUnsupported : kExitCompile;
-}
-
-/* ---- command line ----------------------------------------------------- */
-
-static void usage(FILE *out) {
-  fprintf(out,
-          "usage: kiln-run MODEL [--input NAME=FILE]... "
-          "[--expected NAME=FILE]...\n"
-          "                [--rtol R] [--atol A] [--output-dir DIR] "
-          "[--print-output]\n"
-          "                [-O0..-O3] [--threads N] [--benchmark N] "
-          "[--verbose]\n"
-          "\n"
-          "Compiles MODEL (.onnx, or .mlir in the graph dialect or linalg on\n"
-          "tensors) for this CPU, or loads MODEL.so made by kiln-compile,\n"
-          "runs it and compares its outputs.\n"
-          "FILE is an ONNX TensorProto (.pb) or NumPy (.npy) file; a bare\n"
-          "FILE binds to the inputs/outputs in order.\n"
-          "\n"
-          "  --input NAME=FILE     a model input (repeatable)\n"
-          "  --expected NAME=FILE  an expected output (repeatable)\n"
-          "  --rtol R, --atol A    tolerance |got-exp| <= A + R*|exp|\n"
-          "                        (defaults 1e-3 and 1e-7)\n"
-          "  --output-dir DIR      write each output as DIR/NAME.npy\n"
-          "  --print-output        print the outputs (big ones truncated)\n"
-          "  -O0 .. -O3            optimization level when compiling: graph\n"
-          "                        passes (graph-ON) and LLVM (default -O3)\n"
-          "  --threads N           OpenMP threads (default: all cores)\n"
-          "  --pipeline NAME       the named pipeline lowering the graph\n"
-          "                        dialect to LLVM (default cpu; gpu-on-cpu\n"
-          "                        runs the GPU schedules on the CPU)\n"
-          "  --benchmark N         (.so models) after the checked run, time\n"
-          "                        N more runs after a warm-up; print the\n"
-          "                        latency and throughput\n"
-          "  --verbose             say what kiln-run does\n"
-          "  -h, --help            show this help\n"
-          "\n"
-          "Exit: 0 match, 1 mismatch, 2 usage or bad files, 3 unsupported,\n"
-          "4 other compile or run errors.\n");
-}
-
-static void parseTensorArg(char *text, TensorArg *out) {
-  /* NAME=FILE splits at the first '=' unless that would leave no file. */
-  char *eq = strchr(text, '=');
-  *out = (TensorArg){.path = text, .slot = -1};
-  if (eq && eq != text && eq[1]) {
-    *eq = '\0';
-    out->name = text;
-    out->path = eq + 1;
-  }
-}
-
-static bool parseDouble(const char *flag, const char *text, double *out) {
-  char *end = NULL;
-  errno = 0;
-  *out = strtod(text, &end);
-  if (!*text || *end || errno == ERANGE || !(*out >= 0)) {
-    kilnRunError("%s '%s': expected a non-negative number", flag, text);
-    return false;
-  }
-  return true;
-}
-
-/* Parses argv into *o; returns -1 to go on, else the exit code. */
-static int parseArgs(int argc, char **argv, Options *o) {
-  enum {
-    kInput = 256,
-    kExpected,
-    kRtol,
-    kAtol,
-    kOutDir,
-    kPrint,
-    kThreads,
-    kBenchmark,
-    kPipeline
-  };
-  static const struct option longOpts[] = {
-      {"input", required_argument, NULL, kInput},
-      {"expected", required_argument, NULL, kExpected},
-      {"rtol", required_argument, NULL, kRtol},
-      {"atol", required_argument, NULL, kAtol},
-      {"output-dir", required_argument, NULL, kOutDir},
-      {"print-output", no_argument, NULL, kPrint},
-      {"threads", required_argument, NULL, kThreads},
-      {"benchmark", required_argument, NULL, kBenchmark},
-      {"pipeline", required_argument, NULL, kPipeline},
-      {"verbose", no_argument, NULL, 'v'},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0}};
-  o->inputs = calloc((size_t)argc, sizeof(TensorArg));
-  o->expected = calloc((size_t)argc, sizeof(TensorArg));
-  if (!o->inputs || !o->expected)
-    abort();
-  int c;
-  while ((c = getopt_long(argc, argv, "hvO:", longOpts, NULL)) != -1) {
-    switch (c) {
-    case kInput:
-      parseTensorArg(optarg, &o->inputs[o->numInputs++]);
-      break;
-    case kExpected:
-      parseTensorArg(optarg, &o->expected[o->numExpected++]);
-      break;
-    case kRtol:
-      if (!parseDouble("--rtol", optarg, &o->rtol))
-        return kExitUsage;
-      break;
-    case kAtol:
-      if (!parseDouble("--atol", optarg, &o->atol))
-        return kExitUsage;
-      break;
-    case kOutDir:
-      o->outputDir = optarg;
-      break;
-    case kPrint:
-      o->printOutput = true;
-      break;
-    case kThreads: {
-      char *end = NULL;
-      long n = strtol(optarg, &end, 10);
-      if (!*optarg || *end || n < 1 || n > 4096) {
-        kilnRunError("--threads '%s': expected an integer from 1 to 4096",
-                     optarg);
-        return kExitUsage;
-      }
-      o->threads = (int)n;
-      break;
-    }
-    case kBenchmark: {
-      char *end = NULL;
-      long n = strtol(optarg, &end, 10);
-      if (!*optarg || *end || n < 1 || n > 1000000) {
-        kilnRunError("--benchmark '%s': expected an integer from 1 to "
-                     "1000000",
-                     optarg);
-        return kExitUsage;
-      }
-      o->benchmark = (int)n;
-      break;
-    }
-    case 'O':
-      if (optarg[0] < '0' || optarg[0] > '3' || optarg[1]) {
-        kilnRunError("-O%s: expected -O0, -O1, -O2 or -O3", optarg);
-        return kExitUsage;
-      }
-      o->optLevel = optarg[0] - '0';
-      break;
-    case kPipeline:
-      o->pipeline = optarg;
-      break;
-    case 'v':
-      o->verbose = true;
-      break;
-    case 'h':
-      usage(stdout);
-      return kExitPass;
-    default:
-      usage(stderr);
-      return kExitUsage;
-    }
-  }
-  if (optind != argc - 1) {
-    kilnRunError("%s", optind >= argc ? "no model given"
-                                      : "exactly one model is expected");
-    return kExitUsage;
-  }
-  o->model = argv[optind];
-  return -1;
-}
-
-bool kilnRunHasSuffix(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && !strcmp(s + n - m, suffix);
-}
-
-/* Set when a data file failed to load because of a feature Kiln does not
- * support (string tensors, ...) rather than because it is malformed. */
-static bool dataUnsupported;
-
-/* Reads every --input and --expected file; false after an error. */
-static bool loadTensors(TensorArg *args, int n, const char *what) {
-  for (int i = 0; i < n; ++i) {
-    KilnStatus *s = kilnRunHasSuffix(args[i].path, ".npy")
-                        ? kilnTensorReadNpyFile(args[i].path, &args[i].tensor)
-                        : kilnTensorReadPbFile(args[i].path, &args[i].tensor);
-    if (s) {
-      dataUnsupported |= isUnsupportedMessage(kilnStatusGetMessage(s));
-      if (args[i].name)
-        kilnRunError("%s '%s': %s", what, args[i].name,
-                     kilnStatusGetMessage(s));
-      else
-        kilnRunError("%s #%d: %s", what, i, kilnStatusGetMessage(s));
-      kilnStatusDestroy(s);
-      return false;
-    }
-  }
-  return true;
 }
 
 /* ---- the model -------------------------------------------------------- */
@@ -575,43 +358,6 @@ static bool tensorFits(const KilnTensor *t, MlirType type, KilnStrBuf *why) {
   return ok;
 }
 
-/* Matches `args` to the `count` slots named `names`: by name, or by
- * position for a bare file. Returns false after an error. */
-bool kilnRunMatchSlots(TensorArg *args, int n, char **names, intptr_t count,
-                       const char *what) {
-  for (int i = 0; i < n; ++i) {
-    TensorArg *a = &args[i];
-    if (a->bound)
-      continue;
-    if (!a->name) {
-      a->slot = i < count ? i : -1;
-    } else {
-      for (intptr_t k = 0; k < count && a->slot < 0; ++k)
-        if (!strcmp(names[k], a->name))
-          a->slot = (int)k;
-    }
-    if (a->slot < 0) {
-      KilnStrBuf list = {0};
-      for (intptr_t k = 0; k < count; ++k)
-        kilnStrBufAppendf(&list, "%s'%s'", k ? ", " : "", names[k]);
-      if (a->name)
-        kilnRunError("the model has no %s named '%s' (its %ss: %s)", what,
-                     a->name, what, count ? kilnStrBufGet(&list) : "none");
-      else
-        kilnRunError("%s #%d is one too many: the model has %lld %ss", what, i,
-                     (long long)count, what);
-      kilnStrBufDestroy(&list);
-      return false;
-    }
-    for (int j = 0; j < i; ++j)
-      if (!args[j].bound && args[j].slot == a->slot) {
-        kilnRunError("%s '%s' is given twice", what, names[a->slot]);
-        return false;
-      }
-  }
-  return true;
-}
-
 /* Orders the inputs by argument and checks each one's type and shape. */
 /* ONNX's test data stores bfloat16 tensors as uint16 (numpy has no
  * bfloat16): a u16 file for a bf16 slot is taken bit for bit. */
@@ -748,43 +494,6 @@ static int checkOutputs(Options *o, const Signature *sig,
   return rc;
 }
 
-/* Writes DIR/NAME.npy per output, NAME with unsafe characters as '_'. */
-bool kilnRunWriteOutputs(const char *dir, char **names, intptr_t count,
-                         KilnTensor **outputs) {
-  for (intptr_t k = 0; k < count; ++k) {
-    KilnStrBuf path = {0};
-    kilnStrBufAppendf(&path, "%s/", dir);
-    const char *n = names[k];
-    for (size_t i = 0; n[i]; ++i) {
-      char c = n[i];
-      if (!isalnum((unsigned char)c) && c != '-' && c != '_' &&
-          (c != '.' || i == 0))
-        c = '_';
-      kilnStrBufAppend(&path, &c, 1);
-    }
-    kilnStrBufAppendf(&path, "%s.npy", *n ? "" : "output");
-    KilnStatus *s = kilnTensorWriteNpyFile(outputs[k], kilnStrBufGet(&path));
-    kilnStrBufDestroy(&path);
-    if (s) {
-      kilnRunError("%s", kilnStatusGetMessage(s));
-      kilnStatusDestroy(s);
-      return false;
-    }
-  }
-  return true;
-}
-
-static void optionsDestroy(Options *o) {
-  for (int i = 0; i < o->numInputs; ++i) {
-    kilnTensorDestroy(o->inputs[i].tensor);
-    free(o->inputs[i].ownedName);
-  }
-  for (int i = 0; i < o->numExpected; ++i)
-    kilnTensorDestroy(o->expected[i].tensor);
-  free(o->inputs);
-  free(o->expected);
-}
-
 /* Compiles and runs the loaded model; the exit code. */
 static double nowSeconds(void) {
   struct timespec ts;
@@ -861,7 +570,7 @@ static bool modelIsReadable(const char *path) {
  * (test data for sequences and optionals is not a TensorProto; the model
  * is the real reason). Otherwise 2: a bad file. */
 static int unreadableDataExit(const Options *o) {
-  if (dataUnsupported)
+  if (kilnRunDataUnsupported)
     return kExitUnsupported;
   if (!kilnRunHasSuffix(o->model, ".onnx"))
     return kExitUsage;
@@ -882,11 +591,12 @@ static int unreadableDataExit(const Options *o) {
 
 int main(int argc, char **argv) {
   Options o = {.rtol = 1e-3, .atol = 1e-7, .optLevel = -1};
-  int rc = parseArgs(argc, argv, &o);
+  int rc = kilnRunParseArgs(argc, argv, &o, false);
   if (rc < 0 && !modelIsReadable(o.model))
     rc = kExitUsage;
-  if (rc < 0 && (!loadTensors(o.inputs, o.numInputs, "input") ||
-                 !loadTensors(o.expected, o.numExpected, "expected output")))
+  if (rc < 0 &&
+      (!kilnRunLoadTensors(o.inputs, o.numInputs, "input") ||
+       !kilnRunLoadTensors(o.expected, o.numExpected, "expected output")))
     rc = unreadableDataExit(&o);
   if (rc < 0 && kilnRunIsLibrary(o.model)) {
     /* The same command line works for a model and its library; -O only
@@ -903,13 +613,13 @@ int main(int argc, char **argv) {
     rc = kExitUsage;
   }
   if (rc >= 0) {
-    optionsDestroy(&o);
+    kilnRunOptionsDestroy(&o);
     return rc;
   }
   MlirContext ctx = kilnContextCreate();
   if (mlirContextIsNull(ctx)) {
     kilnRunError("%s", "cannot set up the MLIR context");
-    optionsDestroy(&o);
+    kilnRunOptionsDestroy(&o);
     return kExitCompile;
   }
   /* (kilnContextCreate registered the LLVM translations the JIT needs.) */
@@ -924,6 +634,6 @@ int main(int argc, char **argv) {
   if (!mlirModuleIsNull(module))
     mlirModuleDestroy(module);
   kilnContextDestroy(ctx);
-  optionsDestroy(&o);
+  kilnRunOptionsDestroy(&o);
   return rc;
 }

@@ -1,6 +1,7 @@
 /* kiln-run's command line and the helpers its two paths share: the JIT
  * path (kiln-run.c, .onnx/.mlir) and the library path (run_library.c,
- * model.so through libkiln_runtime). Internal to kiln-run. */
+ * model.so through libkiln_runtime), which kiln-run-module is alone
+ * (kiln-run-module.c). Internal to these tools. */
 #ifndef KILN_TOOLS_KILN_RUN_OPTIONS_H
 #define KILN_TOOLS_KILN_RUN_OPTIONS_H
 
@@ -44,7 +45,26 @@ typedef struct Options {
   const char *pipeline;
 } Options;
 
-/// Prints "kiln-run: error: " and the formatted message to stderr.
+/// Parses argv into *o (libraryOnly: kiln-run-module's flags, no -O or
+/// --pipeline); returns -1 to go on, else the exit code.
+int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly);
+
+/// Frees what kilnRunParseArgs and kilnRunLoadTensors allocated.
+void kilnRunOptionsDestroy(Options *o);
+
+/// Reads every file of `args` (.npy, else ONNX TensorProto); false after
+/// printing an error. Sets kilnRunDataUnsupported when a file needs a
+/// feature Kiln lacks (string tensors, ...) rather than being malformed.
+bool kilnRunLoadTensors(TensorArg *args, int n, const char *what);
+extern bool kilnRunDataUnsupported;
+
+/// "kiln-run" or "kiln-run-module", for messages.
+extern const char *kilnRunProgram;
+
+/// Does a message say Kiln does not support something?
+bool kilnRunIsUnsupportedMessage(const char *msg);
+
+/// Prints "PROGRAM: error: " and the formatted message to stderr.
 void kilnRunError(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 bool kilnRunHasSuffix(const char *s, const char *suffix);

@@ -86,9 +86,9 @@ static bool fits(const KilnModel *m, bool output, int64_t i, KilnTensor **t) {
       output ? kilnModelGetOutputName(m, i) : kilnModelGetInputName(m, i);
   if (output)
     fprintf(stderr,
-            "kiln-run: output '%s' does not match: expected %s], the "
+            "%s: output '%s' does not match: expected %s], the "
             "model gives %s]\n",
-            name, got, want);
+            kilnRunProgram, name, got, want);
   else
     kilnRunError("input '%s' has the wrong type or shape: the file holds "
                  "%s], the model wants %s]",
@@ -215,7 +215,8 @@ static int runAndCheck(const Options *o, KilnModel *m, KilnTensor **args,
     return kExitCompile;
   }
   if (o->verbose)
-    fprintf(stderr, "kiln-run: ran in %.3f ms\n", 1e3 * (nowSeconds() - t0));
+    fprintf(stderr, "%s: ran in %.3f ms\n", kilnRunProgram,
+            1e3 * (nowSeconds() - t0));
   for (size_t k = 0; o->printOutput && k < numOutputs; ++k)
     kilnRunPrint(kilnModelGetOutputName(m, (int64_t)k), outputs[k], 64);
   if (o->outputDir) {
@@ -242,9 +243,10 @@ int kilnRunLibrary(const Options *o) {
     return kExitUsage;
   }
   if (o->verbose)
-    fprintf(stderr, "kiln-run: loaded %s (Kiln %s, %s, cpu %s) in %.3f ms\n",
-            o->model, kilnModelGetKilnVersion(m), kilnModelGetTarget(m),
-            kilnModelGetCpu(m), 1e3 * (nowSeconds() - t0));
+    fprintf(stderr, "%s: loaded %s (Kiln %s, %s, cpu %s) in %.3f ms\n",
+            kilnRunProgram, o->model, kilnModelGetKilnVersion(m),
+            kilnModelGetTarget(m), kilnModelGetCpu(m),
+            1e3 * (nowSeconds() - t0));
   int rc = kExitUsage;
   KilnTensor **args =
       calloc((size_t)kilnModelGetNumInputs(m) + 1, sizeof(*args));

@@ -1,0 +1,353 @@
+/* kiln-run's command line and the helpers both of its programs share:
+ * kiln-run (compiles and runs, or runs a library) and kiln-run-module (runs
+ * a library through libkiln_runtime only, no MLIR). Uses libc and the
+ * runtime alone, so that kiln-run-module links nothing else. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "tools/kiln-run/options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *kilnRunProgram = "kiln-run";
+
+void kilnRunError(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: error: ", kilnRunProgram);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+static bool containsWord(const char *s, const char *word) {
+  size_t n = strlen(word);
+  for (; *s; ++s)
+    if (!strncasecmp(s, word, n))
+      return true;
+  return false;
+}
+
+bool kilnRunIsUnsupportedMessage(const char *msg) {
+  return containsWord(msg, "unsupported") || containsWord(msg, "not support");
+}
+
+/* ---- command line ----------------------------------------------------- */
+
+/* The library runner takes the same flags minus the compiling ones. */
+static void usage(FILE *out, bool libraryOnly) {
+  if (libraryOnly)
+    fprintf(out,
+            "usage: kiln-run-module MODEL.so [--input NAME=FILE]... "
+            "[--expected NAME=FILE]...\n"
+            "                [--rtol R] [--atol A] [--output-dir DIR] "
+            "[--print-output]\n"
+            "                [--threads N] [--benchmark N] [--verbose]\n"
+            "\n"
+            "Loads MODEL.so made by kiln-compile (any target) through\n"
+            "libkiln_runtime alone, runs it and compares its outputs: for\n"
+            "machines that run models but have no compiler installed.\n");
+  else
+    fprintf(
+        out,
+        "usage: kiln-run MODEL [--input NAME=FILE]... "
+        "[--expected NAME=FILE]...\n"
+        "                [--rtol R] [--atol A] [--output-dir DIR] "
+        "[--print-output]\n"
+        "                [-O0..-O3] [--threads N] [--benchmark N] "
+        "[--verbose]\n"
+        "\n"
+        "Compiles MODEL (.onnx, or .mlir in the graph dialect or linalg on\n"
+        "tensors) for this CPU, or loads MODEL.so made by kiln-compile,\n"
+        "runs it and compares its outputs.\n");
+  fprintf(out,
+          "FILE is an ONNX TensorProto (.pb) or NumPy (.npy) file; a bare\n"
+          "FILE binds to the inputs/outputs in order.\n"
+          "\n"
+          "  --input NAME=FILE     a model input (repeatable)\n"
+          "  --expected NAME=FILE  an expected output (repeatable)\n"
+          "  --rtol R, --atol A    tolerance |got-exp| <= A + R*|exp|\n"
+          "                        (defaults 1e-3 and 1e-7)\n"
+          "  --output-dir DIR      write each output as DIR/NAME.npy\n"
+          "  --print-output        print the outputs (big ones truncated)\n");
+  if (!libraryOnly)
+    fprintf(
+        out,
+        "  -O0 .. -O3            optimization level when compiling: graph\n"
+        "                        passes (graph-ON) and LLVM (default -O3)\n");
+  fprintf(out, "  --threads N           OpenMP threads (default: all cores)\n");
+  if (!libraryOnly)
+    fprintf(out,
+            "  --pipeline NAME       the named pipeline lowering the graph\n"
+            "                        dialect to LLVM (default cpu; gpu-on-cpu\n"
+            "                        runs the GPU schedules on the CPU)\n");
+  fprintf(out,
+          "  --benchmark N         %safter the checked run, time\n"
+          "                        N more runs after a warm-up; print the\n"
+          "                        latency and throughput\n"
+          "  --verbose             say what %s does\n"
+          "  -h, --help            show this help\n"
+          "\n"
+          "Exit: 0 match, 1 mismatch, 2 usage or bad files, 3 unsupported,\n"
+          "4 other compile or run errors.\n",
+          libraryOnly ? "" : "(.so models) ", kilnRunProgram);
+}
+
+static void parseTensorArg(char *text, TensorArg *out) {
+  /* NAME=FILE splits at the first '=' unless that would leave no file. */
+  char *eq = strchr(text, '=');
+  *out = (TensorArg){.path = text, .slot = -1};
+  if (eq && eq != text && eq[1]) {
+    *eq = '\0';
+    out->name = text;
+    out->path = eq + 1;
+  }
+}
+
+static bool parseDouble(const char *flag, const char *text, double *out) {
+  char *end = NULL;
+  errno = 0;
+  *out = strtod(text, &end);
+  if (!*text || *end || errno == ERANGE || !(*out >= 0)) {
+    kilnRunError("%s '%s': expected a non-negative number", flag, text);
+    return false;
+  }
+  return true;
+}
+
+/* Parses argv into *o; returns -1 to go on, else the exit code. */
+int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
+  kilnRunProgram = libraryOnly ? "kiln-run-module" : "kiln-run";
+  enum {
+    kInput = 256,
+    kExpected,
+    kRtol,
+    kAtol,
+    kOutDir,
+    kPrint,
+    kThreads,
+    kBenchmark,
+    kPipeline
+  };
+  static const struct option longOpts[] = {
+      {"input", required_argument, NULL, kInput},
+      {"expected", required_argument, NULL, kExpected},
+      {"rtol", required_argument, NULL, kRtol},
+      {"atol", required_argument, NULL, kAtol},
+      {"output-dir", required_argument, NULL, kOutDir},
+      {"print-output", no_argument, NULL, kPrint},
+      {"threads", required_argument, NULL, kThreads},
+      {"benchmark", required_argument, NULL, kBenchmark},
+      {"pipeline", required_argument, NULL, kPipeline},
+      {"verbose", no_argument, NULL, 'v'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  /* The same table without --pipeline (nothing is compiled). */
+  static const struct option libraryOpts[] = {
+      {"input", required_argument, NULL, kInput},
+      {"expected", required_argument, NULL, kExpected},
+      {"rtol", required_argument, NULL, kRtol},
+      {"atol", required_argument, NULL, kAtol},
+      {"output-dir", required_argument, NULL, kOutDir},
+      {"print-output", no_argument, NULL, kPrint},
+      {"threads", required_argument, NULL, kThreads},
+      {"benchmark", required_argument, NULL, kBenchmark},
+      {"verbose", no_argument, NULL, 'v'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  o->inputs = calloc((size_t)argc, sizeof(TensorArg));
+  o->expected = calloc((size_t)argc, sizeof(TensorArg));
+  if (!o->inputs || !o->expected)
+    abort();
+  int c;
+  while ((c = getopt_long(argc, argv, libraryOnly ? "hv" : "hvO:",
+                          libraryOnly ? libraryOpts : longOpts, NULL)) != -1) {
+    switch (c) {
+    case kInput:
+      parseTensorArg(optarg, &o->inputs[o->numInputs++]);
+      break;
+    case kExpected:
+      parseTensorArg(optarg, &o->expected[o->numExpected++]);
+      break;
+    case kRtol:
+      if (!parseDouble("--rtol", optarg, &o->rtol))
+        return kExitUsage;
+      break;
+    case kAtol:
+      if (!parseDouble("--atol", optarg, &o->atol))
+        return kExitUsage;
+      break;
+    case kOutDir:
+      o->outputDir = optarg;
+      break;
+    case kPrint:
+      o->printOutput = true;
+      break;
+    case kThreads: {
+      char *end = NULL;
+      long n = strtol(optarg, &end, 10);
+      if (!*optarg || *end || n < 1 || n > 4096) {
+        kilnRunError("--threads '%s': expected an integer from 1 to 4096",
+                     optarg);
+        return kExitUsage;
+      }
+      o->threads = (int)n;
+      break;
+    }
+    case kBenchmark: {
+      char *end = NULL;
+      long n = strtol(optarg, &end, 10);
+      if (!*optarg || *end || n < 1 || n > 1000000) {
+        kilnRunError("--benchmark '%s': expected an integer from 1 to "
+                     "1000000",
+                     optarg);
+        return kExitUsage;
+      }
+      o->benchmark = (int)n;
+      break;
+    }
+    case 'O':
+      if (optarg[0] < '0' || optarg[0] > '3' || optarg[1]) {
+        kilnRunError("-O%s: expected -O0, -O1, -O2 or -O3", optarg);
+        return kExitUsage;
+      }
+      o->optLevel = optarg[0] - '0';
+      break;
+    case kPipeline:
+      o->pipeline = optarg;
+      break;
+    case 'v':
+      o->verbose = true;
+      break;
+    case 'h':
+      usage(stdout, libraryOnly);
+      return kExitPass;
+    default:
+      usage(stderr, libraryOnly);
+      return kExitUsage;
+    }
+  }
+  if (optind != argc - 1) {
+    kilnRunError("%s", optind >= argc ? "no model given"
+                                      : "exactly one model is expected");
+    return kExitUsage;
+  }
+  o->model = argv[optind];
+  return -1;
+}
+
+bool kilnRunHasSuffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Set when a data file failed to load because of a feature Kiln does not
+ * support (string tensors, ...) rather than because it is malformed. */
+bool kilnRunDataUnsupported;
+
+/* Reads every --input and --expected file; false after an error. */
+bool kilnRunLoadTensors(TensorArg *args, int n, const char *what) {
+  for (int i = 0; i < n; ++i) {
+    KilnStatus *s = kilnRunHasSuffix(args[i].path, ".npy")
+                        ? kilnTensorReadNpyFile(args[i].path, &args[i].tensor)
+                        : kilnTensorReadPbFile(args[i].path, &args[i].tensor);
+    if (s) {
+      kilnRunDataUnsupported |=
+          kilnRunIsUnsupportedMessage(kilnStatusGetMessage(s));
+      if (args[i].name)
+        kilnRunError("%s '%s': %s", what, args[i].name,
+                     kilnStatusGetMessage(s));
+      else
+        kilnRunError("%s #%d: %s", what, i, kilnStatusGetMessage(s));
+      kilnStatusDestroy(s);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Matches `args` to the `count` slots named `names`: by name, or by
+ * position for a bare file. Returns false after an error. */
+bool kilnRunMatchSlots(TensorArg *args, int n, char **names, intptr_t count,
+                       const char *what) {
+  for (int i = 0; i < n; ++i) {
+    TensorArg *a = &args[i];
+    if (a->bound)
+      continue;
+    if (!a->name) {
+      a->slot = i < count ? i : -1;
+    } else {
+      for (intptr_t k = 0; k < count && a->slot < 0; ++k)
+        if (!strcmp(names[k], a->name))
+          a->slot = (int)k;
+    }
+    if (a->slot < 0) {
+      char list[1024] = "none";
+      size_t used = 0;
+      for (intptr_t k = 0; k < count && used < sizeof(list); ++k) {
+        int w = snprintf(list + used, sizeof(list) - used, "%s'%s'",
+                         k ? ", " : "", names[k]);
+        used += w > 0 ? (size_t)w : sizeof(list);
+      }
+      if (a->name)
+        kilnRunError("the model has no %s named '%s' (its %ss: %s)", what,
+                     a->name, what, list);
+      else
+        kilnRunError("%s #%d is one too many: the model has %lld %ss", what, i,
+                     (long long)count, what);
+      return false;
+    }
+    for (int j = 0; j < i; ++j)
+      if (!args[j].bound && args[j].slot == a->slot) {
+        kilnRunError("%s '%s' is given twice", what, names[a->slot]);
+        return false;
+      }
+  }
+  return true;
+}
+
+/* Writes DIR/NAME.npy per output, NAME with unsafe characters as '_'. */
+bool kilnRunWriteOutputs(const char *dir, char **names, intptr_t count,
+                         KilnTensor **outputs) {
+  for (intptr_t k = 0; k < count; ++k) {
+    const char *n = names[k];
+    size_t size = strlen(dir) + strlen(n) + sizeof("/output.npy");
+    char *path = malloc(size);
+    if (!path)
+      abort();
+    size_t len = (size_t)snprintf(path, size, "%s/", dir);
+    for (size_t i = 0; n[i]; ++i) {
+      char c = n[i];
+      if (!isalnum((unsigned char)c) && c != '-' && c != '_' &&
+          (c != '.' || i == 0))
+        c = '_';
+      path[len++] = c;
+    }
+    snprintf(path + len, size - len, "%s.npy", *n ? "" : "output");
+    KilnStatus *s = kilnTensorWriteNpyFile(outputs[k], path);
+    free(path);
+    if (s) {
+      kilnRunError("%s", kilnStatusGetMessage(s));
+      kilnStatusDestroy(s);
+      return false;
+    }
+  }
+  return true;
+}
+
+void kilnRunOptionsDestroy(Options *o) {
+  for (int i = 0; i < o->numInputs; ++i) {
+    kilnTensorDestroy(o->inputs[i].tensor);
+    free(o->inputs[i].ownedName);
+  }
+  for (int i = 0; i < o->numExpected; ++i)
+    kilnTensorDestroy(o->expected[i].tensor);
+  free(o->inputs);
+  free(o->expected);
+}
