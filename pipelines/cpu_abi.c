@@ -91,14 +91,60 @@ static void rewriteCopy(MlirOperation copy) {
   mlirOperationDestroy(copy);
 }
 
+/* A staging copy between host and device (marked by kiln-gpu-stage-io)
+ * must stay one contiguous transfer (kiln-gpu-device-memory makes it a
+ * gpu.memcpy); when canonicalization folded a cast so that its device side
+ * is a strided view, the view is gathered to (or scattered from) a
+ * contiguous device buffer by a linalg.copy, which becomes a kernel. */
+static void splitTransfer(MlirOperation copy) {
+  MlirContext ctx = mlirOperationGetContext(copy);
+  bool stridedSrc =
+      !hasIdentityLayout(mlirValueGetType(mlirOperationGetOperand(copy, 0)));
+  MlirValue strided = mlirOperationGetOperand(copy, stridedSrc ? 0 : 1);
+  MlirType type = mlirValueGetType(strided);
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  int64_t dims[16];
+  for (intptr_t d = 0; d < rank && d < 16; ++d)
+    dims[d] = mlirShapedTypeGetDimSize(type, d);
+  MlirType contiguous = mlirMemRefTypeGet(mlirShapedTypeGetElementType(type),
+                                          rank, dims, mlirAttributeGetNull(),
+                                          mlirMemRefTypeGetMemorySpace(type));
+  MlirNamedAttribute seg =
+      kilnSegmentSizesAttr(ctx, 2, (const int32_t[]){0, 0});
+  MlirValue temp = mlirOperationGetResult(
+      kilnInsertOp(copy, "memref.alloc", 0, NULL, 1, &contiguous, 1, &seg), 0);
+  MlirOperation next = mlirOperationGetNextInBlock(copy);
+  MlirOperation gather = kilnInsertOp(
+      stridedSrc ? copy : next, "memref.copy", 2,
+      (MlirValue[]){stridedSrc ? strided : temp, stridedSrc ? temp : strided},
+      0, NULL, 0, NULL);
+  mlirOperationSetOperand(copy, stridedSrc ? 0 : 1, temp);
+  kilnInsertOp(next, "memref.dealloc", 1, &temp, 0, NULL, 0, NULL);
+  rewriteCopy(gather);
+}
+
+static bool isTransfer(MlirOperation copy) {
+  MlirType types[2] = {mlirValueGetType(mlirOperationGetOperand(copy, 0)),
+                       mlirValueGetType(mlirOperationGetOperand(copy, 1))};
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+             copy, mlirStringRefCreateFromCString("kiln.gpu.transfer"))) &&
+         mlirShapedTypeHasStaticShape(types[0]) &&
+         mlirShapedTypeGetRank(types[0]) <= 16 &&
+         (hasIdentityLayout(types[0]) || hasIdentityLayout(types[1]));
+}
+
 static void runMemrefCopyToLinalg(MlirOperation op, MlirExternalPass pass,
                                   const KilnPassOptionValue *options) {
   (void)pass;
   (void)options;
   KilnOpList list = {0};
   mlirOperationWalk(op, collectCopies, &list, MlirWalkPostOrder);
-  for (size_t i = 0; i < list.len; ++i)
-    rewriteCopy(list.data[i]);
+  for (size_t i = 0; i < list.len; ++i) {
+    if (isTransfer(list.data[i]))
+      splitTransfer(list.data[i]);
+    else
+      rewriteCopy(list.data[i]);
+  }
   kilnOpListDestroy(&list);
 }
 

@@ -46,6 +46,32 @@ conformance_gpu=pass
   --quiet --kiln-run build/bin/kiln-run \
   --check test/onnx-backend/expected-pass.txt ||
   { conformance_gpu=fail; status=1; }
+echo "== GPU host path: every expected-pass test compiled with --target=cuda, run over the fake CUDA driver with device memory unreadable from the host (FAKE_CUDA_GUARD)"
+# The kernels do nothing there, so outputs are not compared: this checks
+# that the host code of every GPU model only copies device memory (a host
+# access crashes here as on a real GPU) and that the run goes through.
+gpu_host=pass
+rm -rf build/gpu-host-check
+/usr/bin/python3 test/onnx-backend/run.py --cuda --compile-only --only-listed \
+  --quiet --kiln-run build/bin/kiln-run --library-dir build/gpu-host-check \
+  --check test/onnx-backend/expected-pass.txt > build/gpu-host-compile.txt 2>&1
+LD_LIBRARY_PATH=$PWD/build/lib/fake-cuda FAKE_CUDA_GUARD=1 \
+FAKE_CUDA_ANY_KERNEL=1 FAKE_CUDA_LOG=/dev/null \
+  /usr/bin/python3 test/onnx-backend/run.py --cuda --no-compare --only-listed \
+  --quiet --kiln-run build/bin/kiln-run-module --library-dir build/gpu-host-check \
+  --check test/onnx-backend/expected-pass.txt --report build/gpu-host-check.json \
+  > build/gpu-host-check.txt 2>&1
+/usr/bin/python3 - build/gpu-host-check.json <<'EOF' || { gpu_host=fail; status=1; }
+import collections, json, sys
+r = json.load(open(sys.argv[1]))
+c = collections.Counter(t["status"] for t in r["tests"])
+bad = [t for t in r["tests"] if t["status"] not in ("pass", "unsupported")]
+for t in bad:
+    print("  %s %s/%s: %s" % (t["status"], t["suite"], t["test"], t["error"][:200]))
+print("gpu host path: %d of %d compiled tests ran (%d not on the GPU path)"
+      % (c["pass"], len(r["tests"]) - c["unsupported"], c["unsupported"]))
+sys.exit(1 if bad else 0)
+EOF
 echo "== ONNX execution conformance under ASan (expected-pass tests only)"
 conformance_asan=pass
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
@@ -64,10 +90,10 @@ count() {
 }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") ))
-# The format check, the coverage check and the four conformance checks
-# count as one test each.
+# The format check, the coverage check, the four conformance checks and
+# the GPU host-path check count as one test each.
 for check in "$format" "$coverage" "$conformance" "$conformance_o0" \
-  "$conformance_gpu" "$conformance_asan"; do
+  "$conformance_gpu" "$gpu_host" "$conformance_asan"; do
   if [ "$check" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 [ "$failed" -eq 0 ] || status=1

@@ -131,7 +131,7 @@ def run_data_set(args, model, data_set):
     cmd = [args.kiln_run, model]
     for f in numbered_files(data_set, "input_"):
         cmd += ["--input", f]
-    for f in numbered_files(data_set, "output_"):
+    for f in [] if args.no_compare else numbered_files(data_set, "output_"):
         cmd += ["--expected", f]
     cmd += ["--rtol", repr(args.rtol), "--atol", repr(args.atol),
             "--threads", str(args.threads)]
@@ -409,6 +409,10 @@ def parse_args(argv):
                     "LIBDIR/SUITE/TEST/model.so and run the ones already "
                     "there instead of compiling (compile on one machine, "
                     "run on a GPU machine with kiln-run-module)")
+    ap.add_argument("--no-compare", action="store_true",
+                    help="run without the expected outputs: a test passes "
+                    "when it runs (for the host path over a fake CUDA "
+                    "driver whose kernels do nothing)")
     ap.add_argument("--compile-only", action="store_true",
                     help="with --cuda --library-dir: only compile the "
                     "libraries (a compiled test counts as passed)")
@@ -440,6 +444,9 @@ def parse_args(argv):
     args = ap.parse_args(argv)
     if args.only_listed and not args.check:
         ap.error("--only-listed needs --check FILE")
+    if args.library_dir:
+        # kiln-run runs in a temporary directory.
+        args.library_dir = os.path.abspath(args.library_dir)
     if args.library_dir and not args.cuda:
         ap.error("--library-dir needs --cuda")
     if args.compile_only and not args.library_dir:

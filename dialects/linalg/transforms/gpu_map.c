@@ -361,7 +361,12 @@ static bool mapBlock(MlirBlock block, int64_t maxThreads) {
   for (MlirOperation op = mlirBlockGetFirstOperation(block);
        !mlirOperationIsNull(op) && ok;) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    if (kilnOpNameIs(op, "scf.parallel"))
+    /* (Not the one-thread grids loadThroughHost made above: mapped
+     * already; mapping one again nests a second thread_x loop, which
+     * convert-parallel-loops-to-gpu leaves on the host.) */
+    if (kilnOpNameIs(op, "scf.parallel") &&
+        mlirAttributeIsNull(
+            mlirOperationGetAttributeByName(op, str("mapping"))))
       kilnOpListPush(&loops, op);
     bool control = isHostControl(op);
     if (control) {

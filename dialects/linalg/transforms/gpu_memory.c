@@ -427,6 +427,52 @@ static bool checkHostHelpers(MlirOperation module) {
   return false;
 }
 
+/* Whether every use of the host buffer `v` (a public function's argument,
+ * or a view of one) is a gpu.memcpy: anything else would make a kernel or
+ * the host code touch a buffer of the wrong space. */
+static bool onlyTransfers(MlirValue v) {
+  static const char *const kViews[] = {"memref.subview", "memref.expand_shape",
+                                       "memref.collapse_shape", "memref.cast",
+                                       "memref.reinterpret_cast"};
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    if (kilnOpNameIs(user, "gpu.memcpy"))
+      continue;
+    bool view = false;
+    for (size_t i = 0; i < sizeof(kViews) / sizeof(kViews[0]); ++i)
+      view |= kilnOpNameIs(user, kViews[i]);
+    if (!view || !onlyTransfers(mlirOperationGetResult(user, 0)))
+      return false;
+  }
+  return true;
+}
+
+/* The invariant the kernels rely on: host buffers are only copied. A
+ * violation is a bug in the passes before (an unstaged access), reported
+ * here rather than as a crash on the GPU. */
+static bool checkHostBuffers(MlirOperation module) {
+  MlirBlock body = mlirModuleGetBody(mlirModuleFromOperation(module));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!kilnFuncIsPublicDefinition(op))
+      continue;
+    MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+    for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
+      MlirValue arg = mlirBlockGetArgument(entry, i);
+      if (mlirTypeIsAMemRef(mlirValueGetType(arg)) && !onlyTransfers(arg)) {
+        kilnEmitErrorf(mlirOperationGetLocation(op),
+                       "kiln-gpu-device-memory: argument #%d is a host buffer "
+                       "used other than by a host/device copy (internal "
+                       "error: an unstaged access)",
+                       (int)i);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 static void runDeviceMemory(MlirOperation module, MlirExternalPass pass,
                             const KilnPassOptionValue *options) {
   (void)options;
@@ -463,7 +509,7 @@ static void runDeviceMemory(MlirOperation module, MlirExternalPass pass,
   kilnOpListDestroy(&ops.deallocs);
   kilnOpListDestroy(&ops.copies);
   kilnOpListDestroy(&ops.globals);
-  if (!ok)
+  if (!ok || !checkHostBuffers(module))
     mlirExternalPassSignalFailure(pass);
 }
 

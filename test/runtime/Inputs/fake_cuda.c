@@ -12,11 +12,18 @@
  *   FAKE_CUDA=old       as ok, capability 7.0
  *   FAKE_CUDA=nodevice  cuInit fails with CUDA_ERROR_NO_DEVICE
  *   FAKE_CUDA_FAIL=F[:N] the N-th call (default 1st) of function F fails
+ *   FAKE_CUDA_GUARD=1   device memory is mapped inaccessible (PROT_NONE)
+ *                       and opened only inside the driver's copies and
+ *                       sets, so host code that reads or writes device
+ *                       memory crashes here as on a real GPU (use with
+ *                       FAKE_CUDA_ANY_KERNEL=1: fake_add_f32 would fault)
  *   FAKE_CUDA_LOG=FILE  where the call summary goes at exit (appended;
  *                       default stderr): counts per function, and what is
  *                       still allocated, loaded, created or retained. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +33,8 @@
  * sanitizer build checks that functions are called through pointers of
  * their own type. */
 #include "runtime/cuda_driver.h"
+
+#include <sys/mman.h>
 
 /* Counted calls, in the order the summary prints them (clang-format
  * would reflow the list differently on every run). */
@@ -325,10 +334,59 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY,
 // Memory
 //===----------------------------------------------------------------------===//
 
-static CUresult allocate(CUdeviceptr *ptr, size_t bytes, CUresult r) {
+/* FAKE_CUDA_GUARD: the guarded allocations (page-granular mappings). */
+typedef struct Guarded {
+  uintptr_t base;
+  size_t size;
+} Guarded;
+static Guarded *guarded;
+static size_t numGuarded, capGuarded;
+
+static bool guardOn(void) {
+  const char *e = getenv("FAKE_CUDA_GUARD");
+  return e && !strcmp(e, "1");
+}
+
+static size_t pageRound(size_t n) { return (n + 4095) / 4096 * 4096; }
+
+/* The guarded allocation holding address p, or NULL. */
+static Guarded *findGuarded(uintptr_t p) {
+  for (size_t i = 0; i < numGuarded; ++i)
+    if (p >= guarded[i].base && p < guarded[i].base + guarded[i].size)
+      return &guarded[i];
+  return NULL;
+}
+
+/* Opens (or closes) the guarded allocation holding p, if any. */
+static void setAccess(uintptr_t p, bool open) {
+  Guarded *g = findGuarded(p);
+  if (g)
+    mprotect((void *)g->base, pageRound(g->size),
+             open ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
+static void *allocateGuarded(size_t bytes) {
+  void *p = mmap(NULL, pageRound(bytes), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+                 -1, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+  if (numGuarded == capGuarded) {
+    capGuarded = capGuarded ? 2 * capGuarded : 64;
+    guarded = realloc(guarded, capGuarded * sizeof(*guarded));
+    if (!guarded)
+      abort();
+  }
+  guarded[numGuarded++] = (Guarded){(uintptr_t)p, bytes};
+  return p;
+}
+
+static CUresult allocate(CUdeviceptr *ptr, size_t bytes, bool managed,
+                         CUresult r) {
   if (r)
     return r;
-  void *p = bytes ? malloc(bytes) : NULL;
+  void *p = !bytes                  ? NULL
+            : guardOn() && !managed ? allocateGuarded(bytes)
+                                    : malloc(bytes);
   if (!p)
     return 1;
   ++liveMemory;
@@ -337,23 +395,29 @@ static CUresult allocate(CUdeviceptr *ptr, size_t bytes, CUresult r) {
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
-  return allocate(ptr, bytes, enter(CALL_cuMemAlloc_v2, 2));
+  return allocate(ptr, bytes, false, enter(CALL_cuMemAlloc_v2, 2));
 }
 
 CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t bytes, CUstream stream) {
   (void)stream;
-  return allocate(ptr, bytes, enter(CALL_cuMemAllocAsync, 2));
+  return allocate(ptr, bytes, false, enter(CALL_cuMemAllocAsync, 2));
 }
 
 CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t bytes, unsigned flags) {
   (void)flags;
-  return allocate(ptr, bytes, enter(CALL_cuMemAllocManaged, 2));
+  return allocate(ptr, bytes, true, enter(CALL_cuMemAllocManaged, 2));
 }
 
 static CUresult release(CUdeviceptr ptr, CUresult r) {
   if (!ptr)
     return 1;
-  free((void *)(uintptr_t)ptr);
+  Guarded *g = findGuarded((uintptr_t)ptr);
+  if (g) {
+    munmap((void *)g->base, pageRound(g->size));
+    *g = guarded[--numGuarded];
+  } else {
+    free((void *)(uintptr_t)ptr);
+  }
   --liveMemory;
   return r;
 }
@@ -371,8 +435,13 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
                        CUstream stream) {
   (void)stream;
   CUresult r = enter(CALL_cuMemcpyAsync, 999);
-  if (!r)
+  if (!r && bytes) {
+    setAccess(dst, true);
+    setAccess(src, true);
     memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+    setAccess(dst, false);
+    setAccess(src, false);
+  }
   return r;
 }
 
@@ -380,8 +449,10 @@ CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
                           CUstream stream) {
   (void)stream;
   CUresult r = enter(CALL_cuMemsetD32Async, 999);
+  setAccess(dst, true);
   for (size_t i = 0; !r && i < count; ++i)
     memcpy((char *)(uintptr_t)dst + 4 * i, &value, 4);
+  setAccess(dst, false);
   return r;
 }
 
@@ -389,8 +460,10 @@ CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
                           CUstream stream) {
   (void)stream;
   CUresult r = enter(CALL_cuMemsetD16Async, 999);
+  setAccess(dst, true);
   for (size_t i = 0; !r && i < count; ++i)
     memcpy((char *)(uintptr_t)dst + 2 * i, &value, 2);
+  setAccess(dst, false);
   return r;
 }
 

@@ -61,10 +61,15 @@ func.func @entry(%a: memref<2x3xf32>, %o: memref<2x3xf32>) {
 // CHECK-DAG: func.func private @kiln_gpu_constant_f16
 memref.global "private" constant @k : memref<i64> = dense<3>
 memref.global "private" constant @h : memref<4xf16> = dense<1.0>
-func.func @types(%a: memref<2xf32, strided<[2]>>, %o: memref<2xf32>) {
+func.func @types() {
   %k = memref.get_global @k : memref<i64>
   %h = memref.get_global @h : memref<4xf16>
+  %b = memref.alloc() : memref<4xf32>
+  %a = memref.subview %b[0] [2] [2] : memref<4xf32> to memref<2xf32, strided<[2]>>
+  %o = memref.alloc() : memref<2xf32>
   memref.copy %a, %o : memref<2xf32, strided<[2]>> to memref<2xf32>
+  memref.dealloc %b : memref<4xf32>
+  memref.dealloc %o : memref<2xf32>
   return
 }
 
@@ -95,6 +100,24 @@ func.func @carried(%m: memref<2xi1>) {
   scf.for %i = %c0 to %c1 step %c1 {
   }
   func.call @helper(%m) : (memref<2xi1>) -> ()
+  return
+}
+
+// -----
+
+// A host buffer (an entry argument) read by anything but a host/device
+// copy would crash on the GPU: an internal error names it instead.
+// expected-error@+1 {{kiln-gpu-device-memory: argument #0 is a host buffer used other than by a host/device copy (internal error: an unstaged access)}}
+func.func @unstaged(%in: memref<4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %v = memref.subview %in[0] [2] [1] : memref<4xf32> to memref<2xf32, strided<[1]>>
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %x = memref.load %in[%i] : memref<4xf32>
+    scf.reduce
+  }
+  memref.copy %out, %out {kiln.gpu.transfer} : memref<4xf32> to memref<4xf32>
   return
 }
 // END-BAD-TYPE

@@ -131,6 +131,18 @@ func.func @reduction_to_scalar(%in: memref<100xf32>, %acc: memref<f32>) {
 // CHECK: %[[N:.*]] = memref.load %[[HOST]][]
 // CHECK: memref.dealloc %[[DEV]]
 // CHECK: arith.sitofp %[[N]]
+// The scalar's one-thread grid is mapped once (mapping it again nested a
+// second thread loop, which convert-parallel-loops-to-gpu left on the
+// host: a host read of device memory), so both grids become launches.
+// LAUNCH-LABEL: func.func @host_scalar
+// LAUNCH-NOT: scf.parallel
+// LAUNCH: gpu.launch blocks
+// LAUNCH-NOT: scf.parallel
+// LAUNCH: memref.copy {{.*}} {kiln.gpu.transfer}
+// LAUNCH-NOT: scf.parallel
+// LAUNCH: gpu.launch blocks
+// LAUNCH-NOT: scf.parallel
+// LAUNCH: return
 func.func @host_scalar(%n: memref<i64>, %out: memref<64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
