@@ -183,7 +183,7 @@ static const KilnPassInfo kGraphToLinalgGpuPipeline = {
 /* The GPU schedule, up to loops mapped to blocks and threads: what
  * linalg-to-gpu turns into kernels and gpu-on-cpu runs on the CPU. */
 #define KILN_GPU_SCHEDULE                                                      \
-  KILN_GPU_BUFFERIZE ",func.func(kiln-gpu-tile-contractions,"                 \
+  KILN_GPU_BUFFERIZE ",func.func(kiln-gpu-tile-contractions,"                  \
                      "convert-linalg-to-parallel-loops),"                      \
                      "canonicalize,func.func(scf-parallel-loop-fusion),"       \
                      "func.func(kiln-gpu-map-loops)"

@@ -77,20 +77,34 @@ typedef struct Parts {
   KilnOpList loops, shared, priv, scopes;
 } Parts;
 
+static bool isMarkedAlloca(MlirOperation op, const char *mark) {
+  return kilnOpNameIs(op, "memref.alloca") &&
+         !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str(mark)));
+}
+
+static void pushOnce(KilnOpList *list, MlirOperation op) {
+  if (!kilnOpListContains(list, op))
+    kilnOpListPush(list, op);
+}
+
+/* Collects the region's loops and scopes, and the marked allocas it uses
+ * (canonicalization may have hoisted them out of the region). */
 static MlirWalkResult collectParts(MlirOperation op, void *userData) {
   Parts *p = userData;
   if (kilnOpNameIs(op, "scf.parallel"))
     kilnOpListPush(&p->loops, op);
   else if (kilnOpNameIs(op, "memref.alloca_scope"))
     kilnOpListPush(&p->scopes, op);
-  else if (kilnOpNameIs(op, "memref.alloca") &&
-           !mlirAttributeIsNull(
-               mlirOperationGetAttributeByName(op, str("kiln.gpu.shared"))))
-    kilnOpListPush(&p->shared, op);
-  else if (kilnOpNameIs(op, "memref.alloca") &&
-           !mlirAttributeIsNull(
-               mlirOperationGetAttributeByName(op, str("kiln.gpu.private"))))
-    kilnOpListPush(&p->priv, op);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (!mlirValueIsAOpResult(v))
+      continue;
+    MlirOperation def = mlirOpResultGetOwner(v);
+    if (isMarkedAlloca(def, "kiln.gpu.shared"))
+      pushOnce(&p->shared, def);
+    else if (isMarkedAlloca(def, "kiln.gpu.private"))
+      pushOnce(&p->priv, def);
+  }
   return MlirWalkResultAdvance;
 }
 

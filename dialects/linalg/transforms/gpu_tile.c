@@ -764,7 +764,6 @@ static bool tileOp(MlirOperation op, const Contraction *ct) {
   KilnStrBuf text = {0};
   genTemplate(&text, ct, &t, mlirOperationIsNull(fill));
   MlirModule tmpl = mlirModuleCreateParse(ctx, str(kilnStrBufGet(&text)));
-    fputs(kilnStrBufGet(&text), stderr);
   kilnStrBufDestroy(&text);
   if (mlirModuleIsNull(tmpl)) {
     kilnEmitErrorf(mlirOperationGetLocation(op),
