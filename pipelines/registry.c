@@ -30,6 +30,8 @@ extern const KilnPassInfo kilnDistinctResultsPass;
 extern const KilnPassInfo kilnGpuStageIOPass;
 extern const KilnPassInfo kilnGpuDeviceMemoryPass;
 extern const KilnPassInfo kilnGpuMapLoopsPass;
+extern const KilnPassInfo kilnGpuTileContractionsPass;
+extern const KilnPassInfo kilnGpuLaunchPhasesPass;
 extern const KilnPassInfo kilnGpuMergeKernelsPass;
 
 /* Named pipelines. */
@@ -181,7 +183,8 @@ static const KilnPassInfo kGraphToLinalgGpuPipeline = {
 /* The GPU schedule, up to loops mapped to blocks and threads: what
  * linalg-to-gpu turns into kernels and gpu-on-cpu runs on the CPU. */
 #define KILN_GPU_SCHEDULE                                                      \
-  KILN_GPU_BUFFERIZE ",func.func(convert-linalg-to-parallel-loops),"           \
+  KILN_GPU_BUFFERIZE ",func.func(kiln-gpu-tile-contractions,"                  \
+                     "convert-linalg-to-parallel-loops),"                      \
                      "canonicalize,func.func(scf-parallel-loop-fusion),"       \
                      "func.func(kiln-gpu-map-loops)"
 
@@ -189,7 +192,7 @@ static const KilnPassInfo kLinalgToGpuPipeline = {
     .argument = "linalg-to-gpu",
     .summary = "Bufferize linalg on tensors, map its loops to GPU kernels",
     .pipeline = KILN_GPU_SCHEDULE
-    ",kiln-gpu-device-memory,"
+    ",func.func(kiln-gpu-launch-phases),kiln-gpu-device-memory,"
     "func.func(convert-parallel-loops-to-gpu),convert-math-to-funcs,"
     "gpu-kernel-outlining,kiln-gpu-merge-kernels,func.func(gpu-async-region),"
     "canonicalize",
@@ -276,7 +279,9 @@ static const KilnPassInfo *const kEntries[] = {
     &kGraphToLinalgGpuPipeline,
     &kilnGpuStageIOPass,
     &kilnGpuDeviceMemoryPass,
+    &kilnGpuTileContractionsPass,
     &kilnGpuMapLoopsPass,
+    &kilnGpuLaunchPhasesPass,
     &kilnGpuMergeKernelsPass,
     &kLinalgToGpuPipeline,
     &kGpuToNvvmPipeline,

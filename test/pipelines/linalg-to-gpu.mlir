@@ -5,8 +5,10 @@
 // linalg on tensors to outlined kernels: the host function keeps the
 // caller-allocated-output ABI, stages its input and output through device
 // buffers, takes the constant from the runtime and launches its kernels
-// asynchronously on one stream, waited for once at the end: the matmul's
-// fill, the matmul, and one kernel for the row sum with its fill (adjacent
+// asynchronously on one stream, waited for once at the end: the matmul
+// (tiled through shared memory, its zero fill folded into the
+// accumulators: kiln-gpu-tile-contractions), and one kernel for the row
+// sum with its fill (adjacent
 // loops over the same space: scf-parallel-loop-fusion) and the bias + relu
 // it reads (linalg-fuse-elementwise-ops). The kernels share one module
 // (kiln-gpu-merge-kernels).
@@ -16,12 +18,14 @@
 // CHECK: call @kiln_gpu_constant_f32
 // CHECK: gpu.wait async
 // CHECK: gpu.memcpy async [%{{.*}}] %{{.*}}, %[[IN]]
-// CHECK-COUNT-3: gpu.launch_func async
+// CHECK-COUNT-2: gpu.launch_func async
 // CHECK: gpu.memcpy async [%{{.*}}] %[[OUT]], %{{.*}}
 // CHECK: gpu.wait [%{{.*}}]
 // CHECK-NEXT: return
 // CHECK: gpu.module @main_graph_kernel
-// CHECK-COUNT-3: gpu.func @main_graph_kernel{{.*}} kernel
+// CHECK: gpu.func @main_graph_kernel{{.*}} workgroup({{.*}}#gpu.address_space<workgroup>>{{.*}}) kernel
+// CHECK: gpu.barrier
+// CHECK: gpu.func @main_graph_kernel{{.*}} kernel
 // CHECK-NOT: gpu.module
 
 // Kernels compiled to PTX and embedded (gpu.binary, sm_90 by default); the

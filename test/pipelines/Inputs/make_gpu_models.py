@@ -10,6 +10,12 @@ cast to float32) for:
            and Gemm on odd sizes (grids with partly idle last blocks)
   scalar   a full reduction to a 0-d tensor used by an elementwise op
            (host code that runs in a one-thread kernel)
+  fc, mm_odd, bmm, gemm_tb, gemm_ta
+           matrix products of awkward sizes (kiln-gpu-tile-contractions:
+           partial blocks and K tiles): Gemm 1x512x1000 with bias, MatMul
+           33x65x17, batch 3x31x47x29, Gemm 128x768x3072 with B
+           transposed, Gemm with A transposed (an input: a generic
+           contraction)
 """
 import os
 import sys
@@ -136,9 +142,41 @@ def scalar(out):
          [helper.make_tensor_value_info("y", F, [5, 11])], {}, x, y)
 
 
+def matmuls(out):
+    def w(*shape):
+        return (rng.standard_normal(shape) / np.sqrt(shape[-2 if len(shape) > 1 else 0])).astype(np.float32)
+
+    def one(name, node, xshape, yshape, inits, ref):
+        x = rng.standard_normal(xshape).astype(np.float32)
+        y = ref(x.astype(np.float64), {k: v.astype(np.float64)
+                                       for k, v in inits.items()})
+        save(out, name, [node],
+             [helper.make_tensor_value_info("x", F, list(xshape))],
+             [helper.make_tensor_value_info("y", F, list(yshape))],
+             inits, x, y)
+
+    fw = (rng.standard_normal((1000, 512)) / np.sqrt(512)).astype(np.float32)
+    one("fc", helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1),
+        (1, 512), (1, 1000), {"w": fw, "b": w(1000)},
+        lambda x, i: x @ i["w"].T + i["b"])
+    one("mm_odd", helper.make_node("MatMul", ["x", "w"], ["y"]),
+        (33, 65), (33, 17), {"w": w(65, 17)}, lambda x, i: x @ i["w"])
+    one("bmm", helper.make_node("MatMul", ["x", "w"], ["y"]),
+        (3, 31, 47), (3, 31, 29), {"w": w(3, 47, 29)},
+        lambda x, i: np.matmul(x, i["w"]))
+    tw = (rng.standard_normal((3072, 768)) / np.sqrt(768)).astype(np.float32)
+    one("gemm_tb", helper.make_node("Gemm", ["x", "w"], ["y"], transB=1),
+        (128, 768), (128, 3072), {"w": tw}, lambda x, i: x @ i["w"].T)
+    one("gemm_ta", helper.make_node("Gemm", ["x", "w"], ["y"], transA=1,
+                                    alpha=0.5),
+        (65, 33), (33, 17), {"w": w(65, 17)},
+        lambda x, i: 0.5 * x.T @ i["w"])
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     encoder(out)
     odd(out)
     scalar(out)
+    matmuls(out)

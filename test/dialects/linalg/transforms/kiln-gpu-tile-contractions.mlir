@@ -1,0 +1,173 @@
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions))' \
+// RUN:   | FileCheck %s
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{enable=false}))' \
+// RUN:   | FileCheck %s --check-prefix=OFF
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{min-flops=100000}))' \
+// RUN:   | FileCheck %s --check-prefix=MIN
+// RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
+// RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{min-flops=-1}))'
+
+// A matmul after a zero fill, odd sizes (one 64 x 64 block, guarded): the
+// fill becomes the accumulators' initial value; shared tiles of A and B,
+// 256 threads x 4 x 4 accumulators; phases: init, then per K tile of 16
+// load and compute, then store.
+// CHECK-LABEL: func.func @matmul
+// CHECK-NOT: linalg.fill
+// CHECK: scf.execute_region no_inline
+// CHECK: memref.alloca_scope
+// CHECK: %[[AS:.*]] = memref.alloca() {kiln.gpu.shared} : memref<64x16xf32>
+// CHECK: %[[BS:.*]] = memref.alloca() {kiln.gpu.shared} : memref<16x64xf32>
+// CHECK: %[[ACC:.*]] = memref.alloca() {kiln.gpu.private} : memref<256x4x4xf32>
+// CHECK: scf.parallel (%[[T0:.*]]) = (%{{.*}}) to (%c256{{.*}})
+// CHECK: memref.store %[[ZERO:.*]], %[[ACC]][%[[T0]],
+// CHECK: scf.for %[[K0:.*]] = %{{.*}} to %c65{{.*}} step %c16
+// CHECK: scf.parallel
+// CHECK: scf.if
+// CHECK: memref.load %arg0
+// CHECK: memref.store %{{.*}}, %[[AS]]
+// CHECK: memref.load %arg1
+// CHECK: memref.store %{{.*}}, %[[BS]]
+// CHECK: scf.parallel
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: memref.load %[[AS]]
+// CHECK: memref.load %[[BS]]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: scf.parallel
+// CHECK: scf.if
+// CHECK: memref.load %[[ACC]]
+// CHECK: memref.store %{{.*}}, %arg2
+// CHECK: } {kiln.gpu.block_size = 256 : i64}
+// CHECK-NOT: linalg.matmul
+// OFF-LABEL: func.func @matmul
+// OFF: linalg.fill
+// OFF: linalg.matmul
+// 2*33*17*65 flops: left alone with min-flops=100000.
+// MIN-LABEL: func.func @matmul
+// MIN: linalg.matmul
+func.func @matmul(%a: memref<33x65xf32>, %b: memref<65x17xf32>,
+                  %c: memref<33x17xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<33x17xf32>)
+  linalg.matmul ins(%a, %b : memref<33x65xf32>, memref<65x17xf32>)
+                outs(%c : memref<33x17xf32>)
+  return
+}
+
+// -----
+
+// A batch matmul without a fill: the accumulators start from C; the grid
+// runs over the batch (one block of rows and columns each).
+// CHECK-LABEL: func.func @batch
+// CHECK: scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%c3)
+// CHECK: memref.load %arg2[%[[B]],
+// CHECK-NOT: linalg.batch_matmul
+// MIN-LABEL: func.func @batch
+// MIN-NOT: linalg.batch_matmul
+func.func @batch(%a: memref<3x31x47xf32>, %b: memref<3x47x29xf32>,
+                 %c: memref<3x31x29xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<3x31x47xf32>, memref<3x47x29xf32>)
+                      outs(%c : memref<3x31x29xf32>)
+  return
+}
+
+// -----
+
+// One row (a fully connected layer): 1 x 128 threads, one output each;
+// 8 column blocks.
+// CHECK-LABEL: func.func @one_row
+// CHECK: memref.alloca() {kiln.gpu.shared} : memref<1x16xf32>
+// CHECK: memref.alloca() {kiln.gpu.shared} : memref<16x128xf32>
+// CHECK: memref.alloca() {kiln.gpu.private} : memref<128x1x1xf32>
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c8)
+// CHECK: } {kiln.gpu.block_size = 128 : i64}
+func.func @one_row(%a: memref<1x512xf32>, %b: memref<512x1000xf32>,
+                   %c: memref<1x1000xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x1000xf32>)
+  linalg.matmul ins(%a, %b : memref<1x512xf32>, memref<512x1000xf32>)
+                outs(%c : memref<1x1000xf32>)
+  return
+}
+
+// -----
+
+// A generic contraction with A transposed (A[k, m]) and the rows and
+// columns split over two dims each (as reshapes fused into a matmul
+// leave them): A's tile is padded (loads run along m), the indices are
+// recovered from the linear row and column.
+// CHECK-LABEL: func.func @transposed_split
+// CHECK: memref.alloca() {kiln.gpu.shared} : memref<64x17xf32>
+// CHECK: memref.alloca() {kiln.gpu.shared} : memref<16x64xf32>
+// CHECK: arith.divui %{{.*}}, %c8
+// CHECK: arith.remui %{{.*}}, %c8
+// CHECK-NOT: linalg.generic
+#mapA = affine_map<(m0, m1, n0, n1, k) -> (k, m0, m1)>
+#mapB = affine_map<(m0, m1, n0, n1, k) -> (k, n0, n1)>
+#mapC = affine_map<(m0, m1, n0, n1, k) -> (m0, m1, n0, n1)>
+func.func @transposed_split(%a: memref<40x9x8xf32>, %b: memref<40x4x16xf32>,
+                            %c: memref<9x8x4x16xf32>) {
+  linalg.generic {indexing_maps = [#mapA, #mapB, #mapC],
+                  iterator_types = ["parallel", "parallel", "parallel",
+                                    "parallel", "reduction"]}
+      ins(%a, %b : memref<40x9x8xf32>, memref<40x4x16xf32>)
+      outs(%c : memref<9x8x4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Left alone: dynamic shapes, another element type, a body that is not a
+// multiply-accumulate.
+// CHECK-LABEL: func.func @negative_dynamic
+// CHECK: linalg.matmul
+func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
+                            %c: memref<?x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x64xf32>)
+                outs(%c : memref<?x64xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @negative_f16
+// CHECK: linalg.matmul
+func.func @negative_f16(%a: memref<64x64xf16>, %b: memref<64x64xf16>,
+                        %c: memref<64x64xf16>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>)
+                outs(%c : memref<64x64xf16>)
+  return
+}
+
+// CHECK-LABEL: func.func @negative_body
+// CHECK: linalg.generic
+#m0 = affine_map<(m, n, k) -> (m, k)>
+#m1 = affine_map<(m, n, k) -> (k, n)>
+#m2 = affine_map<(m, n, k) -> (m, n)>
+func.func @negative_body(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
+                         %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#m0, #m1, #m2],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
+      outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.subf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// BAD-OPTION
+// expected-error@+1 {{kiln-gpu-tile-contractions: min-flops=-1: must not be negative}}
+func.func @bad_option() {
+  return
+}
+// END-BAD-OPTION
