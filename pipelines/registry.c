@@ -160,13 +160,17 @@ static const KilnPassInfo kGraphToLinalgPipeline = {
 
 /* The GPU pipeline (docs/gpu-codegen.md) in three named parts, so that
  * kiln-compile can stop after any (--emit=gpu) and give the last its
- * architecture. Convs stay direct (no im2col window in device memory) and
- * fusion groups are inlined: the GPU schedules work on whole ops. */
+ * architecture. Plain convs lower to im2col with the window tensor as one
+ * gather, which linalg-fuse-elementwise-ops folds into the contraction: an
+ * implicit GEMM that kiln-gpu-tile-contractions tiles (no window tensor in
+ * device memory). Fusion groups are inlined: the GPU schedules work on
+ * whole ops. */
 static const KilnPassInfo kGraphToLinalgGpuPipeline = {
     .argument = "graph-to-linalg-gpu",
     .summary = "Lower the graph dialect to linalg on tensors for the GPU",
     .pipeline = "func.func(graph-verify,convert-graph-to-linalg{"
-                "conv-im2col=false},canonicalize,cse,kiln-fuse-groups{"
+                "conv-im2col=true "
+                "im2col-gather=true},canonicalize,cse,kiln-fuse-groups{"
                 "tile=false},canonicalize)",
 };
 

@@ -226,7 +226,9 @@ typedef struct KilnLowerOp {
   KilnBuilder b; /* inserts before op */
   intptr_t numResults;
   MlirValue *results; /* out: one per op result */
-  bool convIm2col;    /* pass option conv-im2col */
+  /* Pass options conv-im2col and im2col-gather: 0 linalg's conv ops, 1
+   * im2col, 2 im2col with every window tensor one gather. */
+  int convIm2col;
 } KilnLowerOp;
 
 typedef enum KilnLowerStatus {

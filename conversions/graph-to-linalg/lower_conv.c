@@ -109,9 +109,9 @@ static MlirValue genericConv(KilnBuilder *b, MlirValue x, MlirValue w,
  * 3x3 over 512 channels at 56 x 56 would need 57 MB) stay direct. */
 enum { kMaxIm2colElements = 16 << 20 };
 
-/* The window tensor of a unit-stride im2col conv as one elementwise
- * generic over N x C x KH x KW x OH x OW (N x OH x OW x KH x KW x C when
- * `last`) reading x at (oh + kh * dh, ow + kw * dw): one loop nest (one
+/* The window tensor of an im2col conv as one elementwise generic over
+ * N x C x KH x KW x OH x OW (N x OH x OW x KH x KW x C when `last`)
+ * reading x at (oh * sh + kh * dh, ow * sw + kw * dw): one loop nest (one
  * parallel region) instead of a strided copy per kernel tap. Its tiles
  * along OW read x contiguously once kh and kw are single steps, so
  * kiln-tile-and-vectorize vectorizes them. */
@@ -142,11 +142,15 @@ static MlirValue windowGather(KilnBuilder *b, MlirValue x,
     out[i] = d[i];
   }
   MlirAffineExpr row = mlirAffineAddExprGet(
-      role[OH], mlirAffineMulExprGet(role[KH], mlirAffineConstantExprGet(
-                                                   ctx, win->dilations[0])));
+      mlirAffineMulExprGet(role[OH],
+                           mlirAffineConstantExprGet(ctx, win->strides[0])),
+      mlirAffineMulExprGet(role[KH],
+                           mlirAffineConstantExprGet(ctx, win->dilations[0])));
   MlirAffineExpr col = mlirAffineAddExprGet(
-      role[OW], mlirAffineMulExprGet(role[KW], mlirAffineConstantExprGet(
-                                                   ctx, win->dilations[1])));
+      mlirAffineMulExprGet(role[OW],
+                           mlirAffineConstantExprGet(ctx, win->strides[1])),
+      mlirAffineMulExprGet(role[KW],
+                           mlirAffineConstantExprGet(ctx, win->dilations[1])));
   MlirAffineExpr in[4] = {role[N], role[C], row, col};
   if (last) {
     MlirAffineExpr nhwc[4] = {role[N], row, col, role[C]};
@@ -165,14 +169,17 @@ static MlirValue windowGather(KilnBuilder *b, MlirValue x,
  * itself for a 1x1 conv with unit strides (its window matrix already). */
 static MlirValue windowTensor(KilnBuilder *b, MlirValue x,
                               const KilnWindow *win, int64_t kh, int64_t kw,
-                              bool last) {
+                              bool last, bool gather) {
   intptr_t hDim = last ? 1 : 2, cDim = last ? 3 : 1;
   int64_t n = kilnDim(x, 0), c = kilnDim(x, cDim);
   int64_t oh = win->out[0], ow = win->out[1];
   if (kh == 1 && kw == 1 && win->strides[0] == 1 && win->strides[1] == 1 &&
       kilnDim(x, hDim) == oh && kilnDim(x, hDim + 1) == ow)
     return x;
-  if (win->strides[0] == 1 && win->strides[1] == 1)
+  /* (Strided: tap by tap, each copy a strided slice, unless `gather`: one
+   * kernel on a GPU, where a copy per tap would be one kernel argument
+   * pair per tap.) */
+  if (gather || (win->strides[0] == 1 && win->strides[1] == 1))
     return windowGather(b, x, win, kh, kw, last);
   /* Slices of x: all of N and C, OH x OW strided positions. */
   int64_t sizes[4], strides[4] = {1, 1, 1, 1};
@@ -215,7 +222,7 @@ static MlirValue windowTensor(KilnBuilder *b, MlirValue x,
  * strides reads x itself. Returns a null value when col would be too big. */
 static MlirValue im2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
                             MlirValue bias, const KilnWindow *win,
-                            MlirType resultType) {
+                            MlirType resultType, bool gather) {
   MlirContext ctx = b->ctx;
   MlirType e = kilnElementType(x);
   int64_t n = kilnDim(x, 0), c = kilnDim(x, 1), m = kilnDim(w, 0);
@@ -224,7 +231,7 @@ static MlirValue im2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
   int64_t k = c * kh * kw, p = oh * ow;
   if (n * k * p > kMaxIm2colElements)
     return (MlirValue){NULL};
-  MlirValue col = windowTensor(b, x, win, kh, kw, false);
+  MlirValue col = windowTensor(b, x, win, kh, kw, false, gather);
   int64_t colShape[3] = {n, k, p}, wShape[2] = {m, k}, yShape[3] = {n, m, p};
   MlirValue in[2] = {kilnReshape(b, w, kilnTensorType(2, wShape, e)),
                      kilnReshape(b, col, kilnTensorType(3, colShape, e))};
@@ -253,7 +260,7 @@ static bool isStatic(MlirType t) {
  * optional bias (M). */
 static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
                           MlirValue bias, int64_t group, const KilnWindow *win,
-                          MlirType resultType, bool im2col) {
+                          MlirType resultType, int im2col) {
   static const char *const kConv[] = {"linalg.conv_1d_ncw_fcw",
                                       "linalg.conv_2d_nchw_fchw",
                                       "linalg.conv_3d_ncdhw_fcdhw"};
@@ -275,7 +282,7 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
   if (im2col && group == 1 && n == 2 && isStatic(mlirValueGetType(x)) &&
       isStatic(mlirValueGetType(w)) && isStatic(resultType) &&
       kilnTypeIsFloat(e)) {
-    MlirValue y = im2colConv(b, x, w, bias, win, resultType);
+    MlirValue y = im2colConv(b, x, w, bias, win, resultType, im2col == 2);
     if (!mlirValueIsNull(y))
       return y;
   }
@@ -318,7 +325,7 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
  * contiguous along C. Returns a null value when col would be too big. */
 static MlirValue im2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
                                 MlirValue bias, const KilnWindow *win,
-                                MlirType resultType) {
+                                MlirType resultType, bool gather) {
   MlirContext ctx = b->ctx;
   MlirType e = kilnElementType(x);
   int64_t n = kilnDim(x, 0), c = kilnDim(x, 3), m = kilnDim(w, 3);
@@ -327,7 +334,7 @@ static MlirValue im2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
   int64_t k = c * kh * kw, p = oh * ow;
   if (n * k * p > kMaxIm2colElements)
     return (MlirValue){NULL};
-  MlirValue col = windowTensor(b, x, win, kh, kw, true);
+  MlirValue col = windowTensor(b, x, win, kh, kw, true, gather);
   int64_t colShape[3] = {n, p, k}, wShape[2] = {k, m}, yShape[3] = {n, p, m};
   MlirValue in[2] = {kilnReshape(b, col, kilnTensorType(3, colShape, e)),
                      kilnReshape(b, w, kilnTensorType(2, wShape, e))};
@@ -433,7 +440,8 @@ static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
   if (l->convIm2col && group == 1 && n == 2 && kilnTypeIsFloat(e)) {
     kilnWindowReadAt(l, x, resultType, kernel, 1, &win);
     MlirValue padded = kilnWindowPadInputAt(b, x, &win, zero, 1);
-    MlirValue y = im2colConvLast(b, padded, w, bias, &win, resultType);
+    MlirValue y = im2colConvLast(b, padded, w, bias, &win, resultType,
+                                 l->convIm2col == 2);
     if (!mlirValueIsNull(y)) {
       l->results[0] = y;
       return KILN_LOWER_OK;

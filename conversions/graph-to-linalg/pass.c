@@ -227,7 +227,7 @@ static KilnLowerStatus replaceOp(KilnLowerOp *l) {
 }
 
 static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering,
-                               bool convIm2col) {
+                               int convIm2col) {
   const KilnGraphOpInfo *info =
       kilnGraphOpLookup(mlirIdentifierStr(mlirOperationGetName(op)));
   if (!info)
@@ -366,7 +366,7 @@ static void refineResultTypes(MlirOperation func) {
 /* ---- The pass
  * ------------------------------------------------------------------ */
 
-enum { kOptConvIm2col };
+enum { kOptConvIm2col, kOptIm2colGather };
 
 static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
                                     const KilnPassOptionValue *options) {
@@ -380,7 +380,10 @@ static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
     const KilnLowering *lowering = findLowering(op);
     if (!lowering)
       continue; /* reported by the legality check */
-    if (lowerOp(op, lowering, options[kOptConvIm2col].b) != KILN_LOWER_OK) {
+    int im2col = !options[kOptConvIm2col].b    ? 0
+                 : options[kOptIm2colGather].b ? 2
+                                               : 1;
+    if (lowerOp(op, lowering, im2col) != KILN_LOWER_OK) {
       kilnOpListPush(&failed, op);
       ok = false;
     }
@@ -425,6 +428,10 @@ static const KilnPassOptionSpec kOptions[] = {
     [kOptConvIm2col] = {"conv-im2col", KILN_PASS_OPTION_BOOL, "true",
                         "Lower plain 2-D convs as im2col + one contraction "
                         "(false: linalg's named conv ops)"},
+    [kOptIm2colGather] = {"im2col-gather", KILN_PASS_OPTION_BOOL, "false",
+                          "Build every im2col window tensor as one gather "
+                          "(one GPU kernel), strided convs too (false: "
+                          "those copy tap by tap)"},
 };
 
 const KilnPassInfo kilnConvertGraphToLinalgPass = {

@@ -65,7 +65,10 @@ typedef struct Operand {
   MlirValue value;
   MlirType type;
   intptr_t rank;
-  intptr_t loop[kMaxRank]; /* the loop of each memref dim */
+  intptr_t loop[kMaxRank]; /* the loop of each memref dim, or -1: */
+  /* a compound index of an input (a conv's window read, as an implicit
+   * GEMM: oh * stride + kh * dilation), a sum of loops times constants. */
+  MlirAffineExpr expr[kMaxRank];
 } Operand;
 
 /* The loops fall in four groups, each flattened to one linear index:
@@ -92,16 +95,37 @@ static bool staticF32MemRef(MlirValue v) {
          mlirShapedTypeGetRank(t) <= kMaxRank;
 }
 
-/* The loop dim of each result of `map`, false unless every result is a
- * distinct dim. */
-static bool mapDims(MlirAffineMap map, intptr_t *dims, intptr_t *n) {
+/* Whether `e` is a sum of dims times constants plus a constant. */
+static bool isLinear(MlirAffineExpr e) {
+  if (mlirAffineExprIsADim(e) || mlirAffineExprIsAConstant(e))
+    return true;
+  MlirAffineExpr l = mlirAffineBinaryOpExprGetLHS(e);
+  MlirAffineExpr r = mlirAffineBinaryOpExprGetRHS(e);
+  if (mlirAffineExprIsAAdd(e))
+    return isLinear(l) && isLinear(r);
+  if (mlirAffineExprIsAMul(e))
+    return (mlirAffineExprIsAConstant(r) && isLinear(l)) ||
+           (mlirAffineExprIsAConstant(l) && isLinear(r));
+  return false;
+}
+
+/* The loop dim of each result of `map` (-1 and the expression in `exprs`
+ * for a compound one when `compound`), false unless the plain results are
+ * distinct dims. */
+static bool mapDims(MlirAffineMap map, intptr_t *dims, MlirAffineExpr *exprs,
+                    bool compound, intptr_t *n) {
   *n = mlirAffineMapGetNumResults(map);
   if (*n > kMaxRank)
     return false;
   for (intptr_t i = 0; i < *n; ++i) {
     MlirAffineExpr e = mlirAffineMapGetResult(map, i);
-    if (!mlirAffineExprIsADim(e))
-      return false;
+    exprs[i] = e;
+    if (!mlirAffineExprIsADim(e)) {
+      if (!compound || !isLinear(e))
+        return false;
+      dims[i] = -1;
+      continue;
+    }
     dims[i] = mlirAffineDimExprGetPosition(e);
     for (intptr_t j = 0; j < i; ++j)
       if (dims[j] == dims[i])
@@ -145,6 +169,7 @@ static bool isMulAddBody(MlirOperation op) {
  * attribute get their default maps. Returns the number of loops, 0 if the
  * op is not a contraction this pass handles. */
 static intptr_t contractionMaps(MlirOperation op, intptr_t dims[3][kMaxRank],
+                                MlirAffineExpr exprs[3][kMaxRank],
                                 intptr_t nres[3]) {
   bool generic = kilnOpNameIs(op, "linalg.generic");
   bool batch = kilnOpNameIs(op, "linalg.batch_matmul");
@@ -180,7 +205,9 @@ static intptr_t contractionMaps(MlirOperation op, intptr_t dims[3][kMaxRank],
     if (!mlirAttributeIsAAffineMap(m))
       return 0;
     MlirAffineMap map = mlirAffineMapAttrGetValue(m);
-    if (mlirAffineMapGetNumSymbols(map) || !mapDims(map, dims[i], &nres[i]))
+    /* Only the inputs may read through compound indices. */
+    if (mlirAffineMapGetNumSymbols(map) ||
+        !mapDims(map, dims[i], exprs[i], i < 2, &nres[i]))
       return 0;
     loops = mlirAffineMapGetNumDims(map);
   }
@@ -188,20 +215,23 @@ static intptr_t contractionMaps(MlirOperation op, intptr_t dims[3][kMaxRank],
 }
 
 static bool setOperand(Operand *x, MlirValue v, const intptr_t *dims,
-                       intptr_t n) {
+                       const MlirAffineExpr *exprs, intptr_t n) {
   x->value = v;
   x->type = mlirValueGetType(v);
   x->rank = n;
   if (mlirShapedTypeGetRank(x->type) != n)
     return false;
-  for (intptr_t i = 0; i < n; ++i)
+  for (intptr_t i = 0; i < n; ++i) {
     x->loop[i] = dims[i];
+    x->expr[i] = exprs[i];
+  }
   return true;
 }
 
 static bool uses(const Operand *x, intptr_t loop) {
   for (intptr_t i = 0; i < x->rank; ++i)
-    if (x->loop[i] == loop)
+    if (x->loop[i] == loop ||
+        (x->loop[i] < 0 && mlirAffineExprIsFunctionOfDim(x->expr[i], loop)))
       return true;
   return false;
 }
@@ -232,7 +262,7 @@ static void orderGroup(Contraction *ct, char role, const Operand *x) {
   intptr_t first = -1;
   for (intptr_t i = x->rank - 1; i >= 0; --i) {
     intptr_t l = x->loop[i];
-    if (ct->role[l] != role)
+    if (l < 0 || ct->role[l] != role)
       continue;
     ct->stride[l] = stride;
     ct->outer[l] = false;
@@ -251,7 +281,8 @@ static void orderGroup(Contraction *ct, char role, const Operand *x) {
 /* Recognizes a contraction this pass tiles. */
 static bool matchContraction(MlirOperation op, Contraction *out) {
   intptr_t dims[3][kMaxRank], nres[3];
-  intptr_t loops = contractionMaps(op, dims, nres);
+  MlirAffineExpr exprs[3][kMaxRank] = {{{NULL}}};
+  intptr_t loops = contractionMaps(op, dims, exprs, nres);
   if (loops < 2)
     return false;
   for (int i = 0; i < 3; ++i)
@@ -262,9 +293,12 @@ static bool matchContraction(MlirOperation op, Contraction *out) {
   /* A is the input indexed by C's innermost dim's loop only if B is not:
    * then C's rows come from A, its columns (stored by neighbouring
    * threads) from B. */
-  if (!setOperand(&out->c, mlirOperationGetOperand(op, 2), dims[2], nres[2]) ||
-      !setOperand(&out->a, mlirOperationGetOperand(op, 0), dims[0], nres[0]) ||
-      !setOperand(&out->b, mlirOperationGetOperand(op, 1), dims[1], nres[1]))
+  if (!setOperand(&out->c, mlirOperationGetOperand(op, 2), dims[2], exprs[2],
+                  nres[2]) ||
+      !setOperand(&out->a, mlirOperationGetOperand(op, 0), dims[0], exprs[0],
+                  nres[0]) ||
+      !setOperand(&out->b, mlirOperationGetOperand(op, 1), dims[1], exprs[1],
+                  nres[1]))
     return false;
   if (nres[2] > 0) {
     intptr_t last = out->c.loop[nres[2] - 1];
@@ -294,6 +328,8 @@ static bool matchContraction(MlirOperation op, Contraction *out) {
     for (intptr_t i = 0; i < ops[o]->rank; ++i) {
       int64_t d = mlirShapedTypeGetDimSize(ops[o]->type, i);
       intptr_t l = ops[o]->loop[i];
+      if (l < 0)
+        continue; /* a compound index: sized by the plain ones */
       if (out->size[l] >= 0 && out->size[l] != d)
         return false;
       out->size[l] = d;
@@ -302,9 +338,14 @@ static bool matchContraction(MlirOperation op, Contraction *out) {
   orderGroup(out, kM, &out->c);
   orderGroup(out, kN, &out->c);
   orderGroup(out, kK, &out->a);
+  /* Every loop sized and ordered in its group (a loop only read through
+   * compound indices, or a K loop A reads that way, is not). */
   bool hasK = false;
-  for (intptr_t l = 0; l < loops; ++l)
+  for (intptr_t l = 0; l < loops; ++l) {
     hasK = hasK || out->role[l] == kK;
+    if (out->size[l] < 0 || out->stride[l] <= 0)
+      return false;
+  }
   return hasK && out->batch > 0 && out->m > 0 && out->n > 0 && out->k > 0;
 }
 
@@ -314,7 +355,7 @@ static char fastRole(const Contraction *ct, const Operand *x) {
   if (x->rank == 0)
     return kNone;
   intptr_t l = x->loop[x->rank - 1];
-  return ct->stride[l] == 1 ? ct->role[l] : kNone;
+  return l >= 0 && ct->stride[l] == 1 ? ct->role[l] : kNone;
 }
 
 //===----------------------------------------------------------------------===//
@@ -366,22 +407,40 @@ static int andLess(Gen *g, int cond, int a, int64_t bound) {
 
 static void appendType(Gen *g, MlirType t) { kilnStrBufAppendType(g->buf, t); }
 
+/* Loop l's index, derived from its group's linear index (vb, vm, vn, vk
+ * for the batch, m, n and k groups). */
+static int loopIndex(Gen *g, const Contraction *ct, intptr_t l,
+                     const int group[4]) {
+  char r = ct->role[l];
+  int v = group[r == kBatch ? 0 : r == kM ? 1 : r == kN ? 2 : 3];
+  if (ct->stride[l] > 1)
+    v = binopConst(g, "divui", v, ct->stride[l]);
+  if (!ct->outer[l])
+    v = binopConst(g, "remui", v, ct->size[l]);
+  return v;
+}
+
+/* A compound index (isLinear) from the loops' indices. */
+static int compoundIndex(Gen *g, const Contraction *ct, MlirAffineExpr e,
+                         const int group[4]) {
+  if (mlirAffineExprIsADim(e))
+    return loopIndex(g, ct, mlirAffineDimExprGetPosition(e), group);
+  if (mlirAffineExprIsAConstant(e))
+    return cst(g, mlirAffineConstantExprGetValue(e));
+  int l = compoundIndex(g, ct, mlirAffineBinaryOpExprGetLHS(e), group);
+  int r = compoundIndex(g, ct, mlirAffineBinaryOpExprGetRHS(e), group);
+  return binop(g, mlirAffineExprIsAAdd(e) ? "addi" : "muli", l, r);
+}
+
 /* `%NAME[indices] : TYPE`, each index derived from its group's linear
  * index (vb, vm, vn, vk); emits the index arithmetic first. */
 static void appendAccess(Gen *g, const Contraction *ct, const char *prefix,
                          const char *name, const Operand *x, int vb, int vm,
                          int vn, int vk) {
-  int idx[kMaxRank];
-  for (intptr_t i = 0; i < x->rank; ++i) {
-    intptr_t l = x->loop[i];
-    char r = ct->role[l];
-    int v = r == kBatch ? vb : r == kM ? vm : r == kN ? vn : vk;
-    if (ct->stride[l] > 1)
-      v = binopConst(g, "divui", v, ct->stride[l]);
-    if (!ct->outer[l])
-      v = binopConst(g, "remui", v, ct->size[l]);
-    idx[i] = v;
-  }
+  int idx[kMaxRank], group[4] = {vb, vm, vn, vk};
+  for (intptr_t i = 0; i < x->rank; ++i)
+    idx[i] = x->loop[i] >= 0 ? loopIndex(g, ct, x->loop[i], group)
+                             : compoundIndex(g, ct, x->expr[i], group);
   kilnStrBufAppendf(g->buf, "%s%%%s[", prefix, name);
   for (intptr_t i = 0; i < x->rank; ++i)
     kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", idx[i]);

@@ -4,6 +4,9 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg))' \
 // RUN:   | FileCheck %s --check-prefix=IM2COL
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg{im2col-gather=true}))' \
+// RUN:   | FileCheck %s --check-prefix=GATHER
 
 // By default (conv-im2col=true) a plain 2-D conv is im2col + one
 // contraction: each of the 3x3 kernel taps is a strided slice of the padded
@@ -12,6 +15,14 @@
 // M x K; the result is reshaped back to N x M x OH x OW. With unit strides
 // the window tensor is one elementwise generic reading the padded input at
 // (oh + kh * dh, ow + kw * dw) instead.
+// With im2col-gather (the GPU pipeline's choice) the strided conv's window
+// tensor is one gather too (oh * 2 + kh), not a copy per tap: one kernel,
+// where 9 copies would pass 18 buffers to one fused kernel.
+// GATHER-DAG: #[[SWIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2, d5 * 2 + d3)>
+// GATHER-LABEL: func.func @conv_bias_pads
+// GATHER-NOT: tensor.extract_slice
+// GATHER: linalg.generic {indexing_maps = [#[[SWIN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} {{.*}} outs(%{{.*}} : tensor<1x3x3x3x4x4xf32>)
+// GATHER: return %{{.*}} : tensor<1x4x4x4xf32>
 // IM2COL-LABEL: func.func @conv_bias_pads
 // IM2COL: %[[P:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 0, 1, 1] [1, 3, 8, 8] [1, 1, 1, 1]
 // IM2COL: %[[COL:.*]] = tensor.empty() : tensor<1x3x3x3x4x4xf32>

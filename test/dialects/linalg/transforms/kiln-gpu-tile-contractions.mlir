@@ -126,6 +126,57 @@ func.func @transposed_split(%a: memref<40x9x8xf32>, %b: memref<40x4x16xf32>,
 
 // -----
 
+// A conv whose im2col window gather was fused into its contraction (an
+// implicit GEMM, as graph-to-linalg-gpu's im2col-gather leaves it): the
+// input is read through compound indices (oh * 2 + kh, ow * 2 + kw),
+// computed from the loops' indices in the tile loads.
+// CHECK-LABEL: func.func @implicit_gemm_conv
+// CHECK: memref.alloca() {kiln.gpu.shared}
+// CHECK: arith.muli %{{.*}}, %c2
+// CHECK: memref.load %arg0[
+// CHECK-NOT: linalg.generic
+#cx = affine_map<(n, m, oh, ow, c, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#cw = affine_map<(n, m, oh, ow, c, kh, kw) -> (m, c, kh, kw)>
+#cy = affine_map<(n, m, oh, ow, c, kh, kw) -> (n, m, oh, ow)>
+func.func @implicit_gemm_conv(%x: memref<1x3x17x17xf32>, %w: memref<8x3x3x3xf32>,
+                              %y: memref<1x8x8x8xf32>) {
+  linalg.generic {indexing_maps = [#cw, #cx, #cy],
+                  iterator_types = ["parallel", "parallel", "parallel",
+                                    "parallel", "reduction", "reduction",
+                                    "reduction"]}
+      ins(%w, %x : memref<8x3x3x3xf32>, memref<1x3x17x17xf32>)
+      outs(%y : memref<1x8x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// A compound index into the output, or a loop read only through compound
+// indices (its size unknown), is left alone.
+// CHECK-LABEL: func.func @negative_compound_output
+// CHECK: linalg.generic
+#ox = affine_map<(m, n, k) -> (m, k)>
+#ow = affine_map<(m, n, k) -> (k, n)>
+#oy = affine_map<(m, n, k) -> (m, n * 2)>
+func.func @negative_compound_output(%a: memref<64x64xf32>, %b: memref<64x32xf32>,
+                                    %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#ox, #ow, #oy],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x64xf32>, memref<64x32xf32>)
+      outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // Left alone: dynamic shapes, another element type, a body that is not a
 // multiply-accumulate.
 // CHECK-LABEL: func.func @negative_dynamic
