@@ -550,21 +550,6 @@ out:
   return rc;
 }
 
-/* A missing or unreadable model is a usage error (exit 2), not a compile
- * error. */
-static bool modelIsReadable(const char *path) {
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    kilnRunError("cannot open model '%s': %s", path, strerror(errno));
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    kilnRunError("model '%s' is not a regular file", path);
-    return false;
-  }
-  return true;
-}
-
 /* The exit code when a data file could not be read: 3 when the file needs
  * something Kiln does not support, or when the model itself does not import
  * (test data for sequences and optionals is not a TensorProto; the model
@@ -592,7 +577,7 @@ static int unreadableDataExit(const Options *o) {
 int main(int argc, char **argv) {
   Options o = {.rtol = 1e-3, .atol = 1e-7, .optLevel = -1};
   int rc = kilnRunParseArgs(argc, argv, &o, false);
-  if (rc < 0 && !modelIsReadable(o.model))
+  if (rc < 0 && !kilnRunModelIsReadable(o.model))
     rc = kExitUsage;
   if (rc < 0 &&
       (!kilnRunLoadTensors(o.inputs, o.numInputs, "input") ||

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 const char *kilnRunProgram = "kiln-run";
 
@@ -135,21 +136,10 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     kBenchmark,
     kPipeline
   };
+  /* kiln-run-module's table is this one from the second entry: no
+   * --pipeline (nothing is compiled). */
   static const struct option longOpts[] = {
-      {"input", required_argument, NULL, kInput},
-      {"expected", required_argument, NULL, kExpected},
-      {"rtol", required_argument, NULL, kRtol},
-      {"atol", required_argument, NULL, kAtol},
-      {"output-dir", required_argument, NULL, kOutDir},
-      {"print-output", no_argument, NULL, kPrint},
-      {"threads", required_argument, NULL, kThreads},
-      {"benchmark", required_argument, NULL, kBenchmark},
       {"pipeline", required_argument, NULL, kPipeline},
-      {"verbose", no_argument, NULL, 'v'},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0}};
-  /* The same table without --pipeline (nothing is compiled). */
-  static const struct option libraryOpts[] = {
       {"input", required_argument, NULL, kInput},
       {"expected", required_argument, NULL, kExpected},
       {"rtol", required_argument, NULL, kRtol},
@@ -167,7 +157,7 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     abort();
   int c;
   while ((c = getopt_long(argc, argv, libraryOnly ? "hv" : "hvO:",
-                          libraryOnly ? libraryOpts : longOpts, NULL)) != -1) {
+                          libraryOnly ? longOpts + 1 : longOpts, NULL)) != -1) {
     switch (c) {
     case kInput:
       parseTensorArg(optarg, &o->inputs[o->numInputs++]);
@@ -350,4 +340,19 @@ void kilnRunOptionsDestroy(Options *o) {
     kilnTensorDestroy(o->expected[i].tensor);
   free(o->inputs);
   free(o->expected);
+}
+
+/* A missing or unreadable model is a usage error (exit 2), not a compile
+ * error. */
+bool kilnRunModelIsReadable(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    kilnRunError("cannot open model '%s': %s", path, strerror(errno));
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    kilnRunError("model '%s' is not a regular file", path);
+    return false;
+  }
+  return true;
 }

@@ -80,6 +80,10 @@ bool kilnRunMatchSlots(TensorArg *args, int n, char **names, intptr_t count,
 bool kilnRunWriteOutputs(const char *dir, char **names, intptr_t count,
                          KilnTensor **outputs);
 
+/// Whether the model file exists and is a regular file; prints an error
+/// when not (a usage error, exit 2, not a compile error).
+bool kilnRunModelIsReadable(const char *path);
+
 /// Is `path` a model library: named *.so, or an ELF file?
 bool kilnRunIsLibrary(const char *path);
 
