@@ -26,8 +26,10 @@
  * workgroup tiles, thread-private accumulators and barriers. Thread t owns
  * rows t/TX + TY*i and columns t%TX + TX*j of the block tile (neighbouring
  * threads store neighbouring elements); tile loads run along each
- * operand's contiguous dim. A zero fill of C just before the product is
- * folded into the accumulators' initial value.
+ * operand's contiguous dim. A fill of C just before the product is
+ * folded into the accumulators' initial value. The elementwise op that
+ * consumes C (ReLU, a bias add, a residual add) is fused into the store
+ * phase, which then writes its result instead of C (Epilogue, below).
  *
  * The loops are written as text (a schedule template, STYLE.md 8) with the
  * shapes, layouts and tile sizes of the op, parsed, and moved in place of
@@ -1107,7 +1109,7 @@ static bool isElementwiseBody(MlirBlock body) {
     bool arith = name.length > 6 && !strncmp(name.data, "arith.", 6);
     bool math = name.length > 5 && !strncmp(name.data, "math.", 5);
     if ((!arith && !math) || mlirOperationGetNumRegions(o) ||
-        ++n > kMaxEpilogueOps)
+        mlirOperationGetNumResults(o) != 1 || ++n > kMaxEpilogueOps)
       return false;
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(o); ++i) {
       MlirValue v = mlirOperationGetOperand(o, i);
@@ -1252,7 +1254,12 @@ static void matchEpilogue(MlirOperation op, const Contraction *ct,
   e->outUsed = !mlirValueIsNull(mlirBlockGetArgument(body, nIns)) &&
                !mlirOpOperandIsNull(
                    mlirValueGetFirstUse(mlirBlockGetArgument(body, nIns)));
-  if (!e->outIsC && !onlyConsumerUses(rootC, op, fill, g))
+  /* Unless written in place, C must be a temporary of this function (an
+   * argument's contents are seen by the caller). */
+  if (!e->outIsC &&
+      (!mlirValueIsAOpResult(rootC) ||
+       !kilnOpNameIs(mlirOpResultGetOwner(rootC), "memref.alloc") ||
+       !onlyConsumerUses(rootC, op, fill, g)))
     return;
   e->op = g;
 }

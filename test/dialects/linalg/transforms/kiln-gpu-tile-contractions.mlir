@@ -305,6 +305,35 @@ func.func @epilogue_bias(%a: memref<70x32xf32>, %b: memref<32x80xf32>,
   return
 }
 
+// A consumer writing C in place, reading the element through its output
+// argument: C (an argument here) is stored once, with the epilogue.
+// CHECK-LABEL: func.func @epilogue_in_place
+// CHECK-NOT: linalg.
+// STORE-LABEL: func.func @epilogue_in_place
+// STORE: %[[ACC:.*]] = memref.alloca() {kiln.gpu.private}
+// STORE: memref.store {{.*}}, %[[ACC]][{{.*}}, %c3{{.*}}, %c3{{.*}}]
+// STORE: memref.store {{.*}}, %[[ACC]][{{.*}}, %c3{{.*}}, %c3{{.*}}]
+// STORE: %[[V:.*]] = memref.load %[[ACC]][
+// STORE-NEXT: %[[BIAS:.*]] = memref.load %arg2[
+// STORE-NEXT: %[[S:.*]] = arith.addf %[[V]], %[[BIAS]] : f32
+// STORE-NEXT: %[[T:.*]] = math.tanh %[[S]] : f32
+// STORE-NEXT: memref.store %[[T]], %arg3[
+func.func @epilogue_in_place(%a: memref<64x32xf32>, %b: memref<32x80xf32>,
+                             %bias: memref<80xf32>, %c: memref<64x80xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x80xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x80xf32>)
+                outs(%c : memref<64x80xf32>)
+  linalg.generic {indexing_maps = [#col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%bias : memref<80xf32>) outs(%c : memref<64x80xf32>) {
+  ^bb0(%y: f32, %o: f32):
+    %0 = arith.addf %o, %y : f32
+    %1 = math.tanh %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
 // A conv as an implicit GEMM + clamp(0, 6) (MobileNet's ReLU6) into the
 // interior of the next conv's padded input (a strided subview), with an
 // op in between that touches neither the operands nor C: the fused
@@ -395,6 +424,26 @@ func.func @negative_epilogue_c_used(%a: memref<64x64xf32>, %b: memref<64x64xf32>
   }
   linalg.copy ins(%c : memref<64x64xf32>) outs(%out2 : memref<64x64xf32>)
   memref.dealloc %c : memref<64x64xf32>
+  return
+}
+
+// Not fused: C is an argument (the caller sees it).
+// CHECK-LABEL: func.func @negative_epilogue_c_argument
+// CHECK: scf.execute_region
+// CHECK: memref.store %{{.*}}, %arg2[
+// CHECK: linalg.generic
+func.func @negative_epilogue_c_argument(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
+                                        %c: memref<64x64xf32>, %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
+                outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#nid, #nid], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  }
   return
 }
 
