@@ -1049,6 +1049,11 @@ typedef struct Roots {
 
 static MlirWalkResult touchesRootsWalk(MlirOperation op, void *userData) {
   Roots *r = userData;
+  /* A call may reach any buffer. */
+  if (kilnOpNameIs(op, "func.call") || kilnOpNameIs(op, "func.call_indirect")) {
+    r->hit = true;
+    return MlirWalkResultInterrupt;
+  }
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
     if (!mlirTypeIsAMemRef(mlirValueGetType(v)))
@@ -1064,7 +1069,7 @@ static MlirWalkResult touchesRootsWalk(MlirOperation op, void *userData) {
 }
 
 /* Whether `op` (or an op nested in it) has a memref operand viewing one of
- * `roots`. */
+ * `roots`, or is a call. */
 static bool touchesRoots(MlirOperation op, const MlirValue *roots, int n) {
   Roots r = {.n = n};
   for (int i = 0; i < n; ++i)
