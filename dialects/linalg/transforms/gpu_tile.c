@@ -26,8 +26,10 @@
  * workgroup tiles, thread-private accumulators and barriers. Thread t owns
  * rows t/TX + TY*i and columns t%TX + TX*j of the block tile (neighbouring
  * threads store neighbouring elements); tile loads run along each
- * operand's contiguous dim. A zero fill of C just before the product is
- * folded into the accumulators' initial value.
+ * operand's contiguous dim. A fill of C just before the product is
+ * folded into the accumulators' initial value. The elementwise op that
+ * consumes C (ReLU, a bias add, a residual add) is fused into the store
+ * phase, which then writes its result instead of C (Epilogue, below).
  *
  * The loops are written as text (a schedule template, STYLE.md 8) with the
  * shapes, layouts and tile sizes of the op, parsed, and moved in place of
@@ -50,7 +52,7 @@
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/IR.h"
 
-enum { kOptEnable, kOptMinFlops, kNumOptions };
+enum { kOptEnable, kOptMinFlops, kOptEpilogues, kNumOptions };
 
 enum { kMaxRank = 8 };
 
@@ -87,6 +89,23 @@ typedef struct Contraction {
 typedef struct Tiles {
   int64_t ty, tx, r, c, bk;
 } Tiles;
+
+/* An elementwise consumer of the product's C fused into its store phase
+ * (docs/gpu-codegen.md, "Matrix products"): a linalg.generic of parallel
+ * loops reading C through a permutation, its other inputs at indices the
+ * output index gives (dims or constants), its body arith/math ops. The
+ * store phase writes body(acc, other inputs) to the consumer's output. */
+enum { kMaxEpilogueIns = 8, kMaxEpilogueOps = 64 };
+
+typedef struct Epilogue {
+  MlirOperation op; /* the consumer; null: no epilogue */
+  intptr_t loops, nIns;
+  bool inIsC[kMaxEpilogueIns];
+  MlirAffineMap map[kMaxEpilogueIns + 1]; /* per operand, the output last */
+  intptr_t cDim[kMaxRank]; /* C's dim that each consumer loop indexes */
+  bool outIsC;             /* the consumer writes C in place */
+  bool outUsed;            /* its body reads the output's element */
+} Epilogue;
 
 static bool staticF32MemRef(MlirValue v) {
   MlirType t = mlirValueGetType(v);
@@ -432,25 +451,40 @@ static int compoundIndex(Gen *g, const Contraction *ct, MlirAffineExpr e,
   return binop(g, mlirAffineExprIsAAdd(e) ? "addi" : "muli", l, r);
 }
 
+/* The indices of `x`'s element, each derived from its group's linear
+ * index (vb, vm, vn, vk); emits the index arithmetic. */
+static void accessIndices(Gen *g, const Contraction *ct, const Operand *x,
+                          int vb, int vm, int vn, int vk, int *idx) {
+  int group[4] = {vb, vm, vn, vk};
+  for (intptr_t i = 0; i < x->rank; ++i)
+    idx[i] = x->loop[i] >= 0 ? loopIndex(g, ct, x->loop[i], group)
+                             : compoundIndex(g, ct, x->expr[i], group);
+}
+
+/* `PREFIX%NAME[indices] : TYPE`. */
+static void appendIndexed(Gen *g, const char *prefix, const char *name,
+                          const int *idx, intptr_t rank, MlirType type) {
+  kilnStrBufAppendf(g->buf, "%s%%%s[", prefix, name);
+  for (intptr_t i = 0; i < rank; ++i)
+    kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", idx[i]);
+  kilnStrBufAppend(g->buf, "] : ", 3);
+  appendType(g, type);
+  kilnStrBufAppend(g->buf, "\n", 1);
+}
+
 /* `%NAME[indices] : TYPE`, each index derived from its group's linear
  * index (vb, vm, vn, vk); emits the index arithmetic first. */
 static void appendAccess(Gen *g, const Contraction *ct, const char *prefix,
                          const char *name, const Operand *x, int vb, int vm,
                          int vn, int vk) {
-  int idx[kMaxRank], group[4] = {vb, vm, vn, vk};
-  for (intptr_t i = 0; i < x->rank; ++i)
-    idx[i] = x->loop[i] >= 0 ? loopIndex(g, ct, x->loop[i], group)
-                             : compoundIndex(g, ct, x->expr[i], group);
-  kilnStrBufAppendf(g->buf, "%s%%%s[", prefix, name);
-  for (intptr_t i = 0; i < x->rank; ++i)
-    kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", idx[i]);
-  kilnStrBufAppend(g->buf, "] : ", 3);
-  appendType(g, x->type);
-  kilnStrBufAppend(g->buf, "\n", 1);
+  int idx[kMaxRank];
+  accessIndices(g, ct, x, vb, vm, vn, vk, idx);
+  appendIndexed(g, prefix, name, idx, x->rank, x->type);
 }
 
 typedef struct Ctx {
   const Contraction *ct;
+  const Epilogue *epi;
   Tiles t;
   int64_t bm, bn, threads;
   int vb, m0, n0, c0, c1, cT; /* SSA names of the block's values */
@@ -662,6 +696,88 @@ static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
   endPhase(g);
 }
 
+/* The consumer body's block (its ops copied into the store phase). */
+static MlirBlock epilogueBody(const Epilogue *e) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(e->op, 0));
+}
+
+/* `(argument types) -> result type` of @kiln_epilogue: the body's block
+ * arguments (the output's only when the body reads it) to its value. */
+static void appendEpilogueSignature(Gen *g, const Epilogue *e) {
+  MlirBlock body = epilogueBody(e);
+  kilnStrBufAppend(g->buf, "(", 1);
+  intptr_t n = e->nIns + (e->outUsed ? 1 : 0);
+  for (intptr_t k = 0; k < n; ++k) {
+    if (k)
+      kilnStrBufAppend(g->buf, ", ", 2);
+    appendType(g, mlirValueGetType(mlirBlockGetArgument(body, k)));
+  }
+  kilnStrBufAppend(g->buf, ") -> ", 5);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  appendType(g, mlirValueGetType(mlirOperationGetOperand(yield, 0)));
+}
+
+/* The epilogue operand `k`'s type (the output: k = nIns). */
+static MlirType epilogueType(const Epilogue *e, intptr_t k) {
+  return mlirValueGetType(mlirOperationGetOperand(e->op, k));
+}
+
+/* The element of epilogue operand `k` (its map) at the element of C with
+ * indices `idxC`. */
+static void epilogueIndices(Gen *g, const Epilogue *e, intptr_t k,
+                            const int *idxC, int *idx) {
+  MlirAffineMap map = e->map[k];
+  for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); ++i) {
+    MlirAffineExpr r = mlirAffineMapGetResult(map, i);
+    idx[i] = mlirAffineExprIsADim(r)
+                 ? idxC[e->cDim[mlirAffineDimExprGetPosition(r)]]
+                 : cst(g, mlirAffineConstantExprGetValue(r));
+  }
+}
+
+/* Stores body(acc, the other inputs' elements) to the consumer's output:
+ * the body is a call of @kiln_epilogue, whose ops tileOp copies in. */
+static void genEpilogueStore(Gen *g, const Epilogue *e, int acc,
+                             const int *idxC) {
+  int args[kMaxEpilogueIns + 1], nArgs = 0, idx[kMaxRank];
+  for (intptr_t k = 0; k < e->nIns; ++k) {
+    if (e->inIsC[k]) {
+      args[nArgs++] = acc;
+      continue;
+    }
+    epilogueIndices(g, e, k, idxC, idx);
+    int v = fresh(g);
+    char prefix[48], name[16];
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
+    snprintf(name, sizeof(name), "E%d", (int)k);
+    appendIndexed(g, prefix, name, idx, mlirAffineMapGetNumResults(e->map[k]),
+                  epilogueType(e, k));
+    args[nArgs++] = v;
+  }
+  const char *out = e->outIsC ? "C" : "Out";
+  MlirType outType = epilogueType(e, e->nIns);
+  epilogueIndices(g, e, e->nIns, idxC, idx);
+  intptr_t outRank = mlirAffineMapGetNumResults(e->map[e->nIns]);
+  if (e->outUsed && e->outIsC) {
+    args[nArgs++] = acc;
+  } else if (e->outUsed) {
+    int v = fresh(g);
+    char prefix[48];
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
+    appendIndexed(g, prefix, out, idx, outRank, outType);
+    args[nArgs++] = v;
+  }
+  int r = fresh(g);
+  kilnStrBufAppendf(g->buf, "%%v%d = func.call @kiln_epilogue(", r);
+  for (int i = 0; i < nArgs; ++i)
+    kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", args[i]);
+  kilnStrBufAppend(g->buf, ") : ", 4);
+  appendEpilogueSignature(g, e);
+  char prefix[48];
+  snprintf(prefix, sizeof(prefix), "\nmemref.store %%v%d, ", r);
+  appendIndexed(g, prefix, out, idx, outRank, outType);
+}
+
 static void genStorePhase(Gen *g, const Ctx *x) {
   int tid;
   beginPhase(g, x, &tid);
@@ -679,8 +795,14 @@ static void genStorePhase(Gen *g, const Ctx *x) {
                         v, tid, ci, cj, (long long)x->threads,
                         (long long)x->t.r, (long long)x->t.c);
       char prefix[48];
-      snprintf(prefix, sizeof(prefix), "memref.store %%v%d, ", v);
-      appendAccess(g, x->ct, prefix, "C", &x->ct->c, x->vb, row, col, -1);
+      if (mlirOperationIsNull(x->epi->op)) {
+        snprintf(prefix, sizeof(prefix), "memref.store %%v%d, ", v);
+        appendAccess(g, x->ct, prefix, "C", &x->ct->c, x->vb, row, col, -1);
+      } else {
+        int idx[kMaxRank];
+        accessIndices(g, x->ct, &x->ct->c, x->vb, row, col, -1, idx);
+        genEpilogueStore(g, x->epi, v, idx);
+      }
       if (cond >= 0)
         kilnStrBufAppendf(g->buf, "}\n");
     }
@@ -689,10 +811,10 @@ static void genStorePhase(Gen *g, const Ctx *x) {
 
 /* The whole template: a function of (A, B, C, init) whose body replaces the
  * op. */
-static void genTemplate(KilnStrBuf *buf, const Contraction *ct, const Tiles *t,
-                        bool fromC) {
+static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
+                        const Epilogue *epi, const Tiles *t, bool fromC) {
   Gen gen = {buf, 0}, *g = &gen;
-  Ctx x = {.ct = ct, .t = *t};
+  Ctx x = {.ct = ct, .epi = epi, .t = *t};
   x.bm = t->ty * t->r;
   x.bn = t->tx * t->c;
   x.threads = t->ty * t->tx;
@@ -711,7 +833,22 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct, const Tiles *t,
   appendType(g, ct->b.type);
   kilnStrBufAppend(buf, ", %C: ", 6);
   appendType(g, ct->c.type);
-  kilnStrBufAppendf(buf, ", %%init: f32) {\n"
+  kilnStrBufAppend(buf, ", %init: f32", 12);
+  /* The epilogue's other inputs (%Ek, k its operand number) and output. */
+  if (!mlirOperationIsNull(epi->op)) {
+    for (intptr_t k = 0; k <= epi->nIns; ++k) {
+      if (k < epi->nIns && epi->inIsC[k])
+        continue;
+      if (k == epi->nIns && epi->outIsC)
+        break;
+      if (k < epi->nIns)
+        kilnStrBufAppendf(buf, ", %%E%d: ", (int)k);
+      else
+        kilnStrBufAppend(buf, ", %Out: ", 8);
+      appendType(g, epilogueType(epi, k));
+    }
+  }
+  kilnStrBufAppendf(buf, ") {\n"
                          "%%zero = arith.constant 0.0 : f32\n");
   x.c0 = cst(g, 0);
   x.c1 = cst(g, 1);
@@ -774,6 +911,11 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct, const Tiles *t,
                     "scf.reduce\n}\n}\nscf.yield\n}"
                     " {kiln.gpu.block_size = %lld : i64}\nreturn\n}\n",
                     (long long)x.threads);
+  if (!mlirOperationIsNull(epi->op)) {
+    kilnStrBufAppend(buf, "func.func private @kiln_epilogue", 32);
+    appendEpilogueSignature(g, epi);
+    kilnStrBufAppend(buf, "\n", 1);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -802,26 +944,416 @@ static MlirOperation prevInBlock(MlirOperation op) {
   return prev;
 }
 
-/* The linalg.fill of `c` right before `op` (constants in between), if any:
- * its value becomes the accumulators' initial value. */
+/* The value a fill of `c` writes: a linalg.fill's, or a constant a
+ * linalg.generic without inputs yields to every element of `c` (how
+ * bufferization leaves a conv's zero init); null for other ops. */
+static MlirValue fillValue(MlirOperation p, MlirValue c) {
+  if (kilnOpNameIs(p, "linalg.fill"))
+    return mlirOperationGetNumOperands(p) == 2 &&
+                   !mlirOperationGetNumResults(p) &&
+                   mlirValueEqual(mlirOperationGetOperand(p, 1), c)
+               ? mlirOperationGetOperand(p, 0)
+               : (MlirValue){NULL};
+  if (!kilnOpNameIs(p, "linalg.generic") ||
+      mlirOperationGetNumOperands(p) != 1 || mlirOperationGetNumResults(p) ||
+      !mlirValueEqual(mlirOperationGetOperand(p, 0), c))
+    return (MlirValue){NULL};
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(c));
+  char kinds[kMaxRank];
+  MlirAttribute maps = mlirOperationGetAttributeByName(p, str("indexing_maps"));
+  if (rank > kMaxRank || !iteratorKinds(p, kinds, rank) ||
+      mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirArrayAttrGetNumElements(maps) != 1)
+    return (MlirValue){NULL};
+  for (intptr_t l = 0; l < rank; ++l)
+    if (kinds[l] != 'p')
+      return (MlirValue){NULL};
+  MlirAttribute m = mlirArrayAttrGetElement(maps, 0);
+  intptr_t dims[kMaxRank], n;
+  MlirAffineExpr exprs[kMaxRank];
+  if (!mlirAttributeIsAAffineMap(m))
+    return (MlirValue){NULL};
+  MlirAffineMap map = mlirAffineMapAttrGetValue(m);
+  if (mlirAffineMapGetNumSymbols(map) || mlirAffineMapGetNumDims(map) != rank ||
+      !mapDims(map, dims, exprs, false, &n) || n != rank)
+    return (MlirValue){NULL};
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(p, 0));
+  MlirOperation yield = mlirBlockGetFirstOperation(body);
+  if (mlirOperationIsNull(yield) || !kilnOpNameIs(yield, "linalg.yield") ||
+      mlirOperationGetNumOperands(yield) != 1)
+    return (MlirValue){NULL};
+  MlirValue v = mlirOperationGetOperand(yield, 0);
+  if (!mlirValueIsAOpResult(v) ||
+      !kilnOpNameIs(mlirOpResultGetOwner(v), "arith.constant") ||
+      mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(v)), body))
+    return (MlirValue){NULL};
+  return v;
+}
+
+/* The fill of `c` right before `op` (constants, weights and reshapes of
+ * them in between), if any: its value becomes the accumulators' initial
+ * value. */
 static MlirOperation precedingFill(MlirOperation op, MlirValue c) {
   MlirOperation p = prevInBlock(op);
-  while (!mlirOperationIsNull(p) && kilnOpNameIs(p, "arith.constant"))
+  while (!mlirOperationIsNull(p) && (kilnOpNameIs(p, "arith.constant") ||
+                                     kilnOpNameIs(p, "memref.get_global") ||
+                                     kilnOpNameIs(p, "memref.expand_shape") ||
+                                     kilnOpNameIs(p, "memref.collapse_shape")))
     p = prevInBlock(p);
-  if (mlirOperationIsNull(p) || !kilnOpNameIs(p, "linalg.fill") ||
-      mlirOperationGetNumOperands(p) != 2 || mlirOperationGetNumResults(p) ||
-      !mlirValueEqual(mlirOperationGetOperand(p, 1), c))
+  if (mlirOperationIsNull(p) || mlirValueIsNull(fillValue(p, c)))
     return (MlirOperation){NULL};
   return p;
 }
 
-/* Replaces `op` by the schedule; false after an error. */
-static bool tileOp(MlirOperation op, const Contraction *ct) {
+//===----------------------------------------------------------------------===//
+// Epilogues: the elementwise consumer of C
+//===----------------------------------------------------------------------===//
+
+static bool isView(MlirOperation op) {
+  return kilnOpNameIs(op, "memref.expand_shape") ||
+         kilnOpNameIs(op, "memref.collapse_shape") ||
+         kilnOpNameIs(op, "memref.subview") ||
+         kilnOpNameIs(op, "memref.cast") ||
+         kilnOpNameIs(op, "memref.reinterpret_cast");
+}
+
+/* The buffer a memref views (through views of it), or the value. */
+static MlirValue viewRoot(MlirValue v) {
+  while (mlirValueIsAOpResult(v) && isView(mlirOpResultGetOwner(v)))
+    v = mlirOperationGetOperand(mlirOpResultGetOwner(v), 0);
+  return v;
+}
+
+/* `op` or its ancestor in `block`, null if none. */
+static MlirOperation ancestorIn(MlirOperation op, MlirBlock block) {
+  while (!mlirOperationIsNull(op) &&
+         !mlirBlockEqual(mlirOperationGetBlock(op), block))
+    op = mlirOperationGetParentOperation(op);
+  return op;
+}
+
+/* Whether `a` comes before `b` in their block. */
+static bool isBefore(MlirOperation a, MlirOperation b) {
+  for (MlirOperation o = mlirOperationGetNextInBlock(a);
+       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
+    if (mlirOperationEqual(o, b))
+      return true;
+  return false;
+}
+
+typedef struct Roots {
+  MlirValue root[3];
+  int n;
+  bool hit;
+} Roots;
+
+static MlirWalkResult touchesRootsWalk(MlirOperation op, void *userData) {
+  Roots *r = userData;
+  /* A call may reach any buffer. */
+  if (kilnOpNameIs(op, "func.call") || kilnOpNameIs(op, "func.call_indirect")) {
+    r->hit = true;
+    return MlirWalkResultInterrupt;
+  }
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (!mlirTypeIsAMemRef(mlirValueGetType(v)))
+      continue;
+    MlirValue root = viewRoot(v);
+    for (int j = 0; j < r->n; ++j)
+      if (mlirValueEqual(root, r->root[j])) {
+        r->hit = true;
+        return MlirWalkResultInterrupt;
+      }
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Whether `op` (or an op nested in it) has a memref operand viewing one of
+ * `roots`, or is a call. */
+static bool touchesRoots(MlirOperation op, const MlirValue *roots, int n) {
+  Roots r = {.n = n};
+  for (int i = 0; i < n; ++i)
+    r.root[i] = roots[i];
+  mlirOperationWalk(op, touchesRootsWalk, &r, MlirWalkPreOrder);
+  return r.hit;
+}
+
+/* Whether `map` is a permutation of its dims. */
+static bool isPermutation(MlirAffineMap map) {
+  intptr_t dims[kMaxRank], n;
+  MlirAffineExpr exprs[kMaxRank];
+  return !mlirAffineMapGetNumSymbols(map) &&
+         mlirAffineMapGetNumDims(map) == mlirAffineMapGetNumResults(map) &&
+         mapDims(map, dims, exprs, false, &n);
+}
+
+/* Whether every result of `map` is a dim or a constant. */
+static bool dimsOrConstants(MlirAffineMap map) {
+  if (mlirAffineMapGetNumSymbols(map) ||
+      mlirAffineMapGetNumResults(map) > kMaxRank)
+    return false;
+  for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); ++i) {
+    MlirAffineExpr r = mlirAffineMapGetResult(map, i);
+    if (!mlirAffineExprIsADim(r) && !mlirAffineExprIsAConstant(r))
+      return false;
+  }
+  return true;
+}
+
+/* Whether the consumer's body is arith/math ops without regions whose
+ * operands are block arguments, earlier body results or constants from
+ * outside, ending in a yield of one value. */
+static bool isElementwiseBody(MlirBlock body) {
+  int n = 0;
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o)) {
+    if (kilnOpNameIs(o, "linalg.yield"))
+      return mlirOperationIsNull(mlirOperationGetNextInBlock(o)) &&
+             mlirOperationGetNumOperands(o) == 1;
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(o));
+    bool arith = name.length > 6 && !strncmp(name.data, "arith.", 6);
+    bool math = name.length > 5 && !strncmp(name.data, "math.", 5);
+    if ((!arith && !math) || mlirOperationGetNumRegions(o) ||
+        mlirOperationGetNumResults(o) != 1 || ++n > kMaxEpilogueOps)
+      return false;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(o); ++i) {
+      MlirValue v = mlirOperationGetOperand(o, i);
+      MlirOperation owner = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v)
+                                                    : (MlirOperation){NULL};
+      MlirBlock at = mlirValueIsAOpResult(v) ? mlirOperationGetBlock(owner)
+                                             : mlirBlockArgumentGetOwner(v);
+      if (!mlirBlockEqual(at, body) && (mlirOperationIsNull(owner) ||
+                                        !kilnOpNameIs(owner, "arith.constant")))
+        return false;
+    }
+  }
+  return false;
+}
+
+/* Whether, C's buffer being `root`, every use after the product is the
+ * consumer or a dealloc (through views of it): nothing else sees C. */
+static bool onlyConsumerUses(MlirValue v, MlirOperation op, MlirOperation fill,
+                             MlirOperation consumer) {
+  MlirBlock block = mlirOperationGetBlock(op);
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    MlirOperation anc = ancestorIn(owner, block);
+    if (mlirOperationIsNull(anc))
+      return false;
+    if (mlirOperationEqual(anc, owner) && isView(owner)) {
+      if (!onlyConsumerUses(mlirOperationGetResult(owner, 0), op, fill,
+                            consumer))
+        return false;
+      continue;
+    }
+    bool ok = mlirOperationEqual(anc, op) ||
+              mlirOperationEqual(anc, consumer) ||
+              (!mlirOperationIsNull(fill) && mlirOperationEqual(anc, fill)) ||
+              isBefore(anc, op) ||
+              (mlirOperationEqual(anc, owner) &&
+               kilnOpNameIs(owner, "memref.dealloc"));
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/* The number of inputs of a linalg op with one output, -1 otherwise. */
+static intptr_t singleOutputIns(MlirOperation op) {
+  MlirAttribute seg =
+      mlirOperationGetAttributeByName(op, str("operandSegmentSizes"));
+  if (mlirAttributeIsNull(seg) || !mlirAttributeIsADenseI32Array(seg) ||
+      mlirDenseArrayGetNumElements(seg) != 2 ||
+      mlirDenseI32ArrayGetElement(seg, 1) != 1)
+    return -1;
+  return mlirDenseI32ArrayGetElement(seg, 0);
+}
+
+/* Recognizes the elementwise consumer of `op`'s C that can be fused into
+ * its store phase (e->op stays null otherwise): the first op after `op`
+ * that touches C's buffer, with nothing in between touching A, B or C. */
+static void matchEpilogue(MlirOperation op, const Contraction *ct,
+                          MlirOperation fill, Epilogue *e) {
+  memset(e, 0, sizeof(*e));
+  MlirValue rootA = viewRoot(ct->a.value), rootB = viewRoot(ct->b.value);
+  MlirValue rootC = viewRoot(ct->c.value);
+  MlirValue roots[3] = {rootA, rootB, rootC};
+  MlirOperation g = mlirOperationGetNextInBlock(op);
+  for (; !mlirOperationIsNull(g); g = mlirOperationGetNextInBlock(g))
+    if (touchesRoots(g, &rootC, 1))
+      break;
+  if (mlirOperationIsNull(g) || !kilnOpNameIs(g, "linalg.generic") ||
+      mlirOperationGetNumResults(g) || mlirOperationGetNumRegions(g) != 1)
+    return;
+  for (MlirOperation o = mlirOperationGetNextInBlock(op);
+       !mlirOperationEqual(o, g); o = mlirOperationGetNextInBlock(o))
+    if (touchesRoots(o, roots, 3))
+      return;
+  intptr_t nIns = singleOutputIns(g);
+  intptr_t nOps = mlirOperationGetNumOperands(g);
+  MlirAttribute maps = mlirOperationGetAttributeByName(g, str("indexing_maps"));
+  if (nIns < 1 || nIns > kMaxEpilogueIns || nIns + 1 != nOps ||
+      mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirArrayAttrGetNumElements(maps) != nOps)
+    return;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+  if (mlirBlockGetNumArguments(body) != nOps || !isElementwiseBody(body))
+    return;
+  e->nIns = nIns;
+  for (intptr_t k = 0; k < nOps; ++k) {
+    MlirAttribute m = mlirArrayAttrGetElement(maps, k);
+    if (!mlirAttributeIsAAffineMap(m))
+      return;
+    e->map[k] = mlirAffineMapAttrGetValue(m);
+  }
+  e->loops = mlirAffineMapGetNumDims(e->map[0]);
+  char kinds[kMaxRank];
+  if (e->loops != ct->c.rank || !iteratorKinds(g, kinds, e->loops))
+    return;
+  for (intptr_t l = 0; l < e->loops; ++l)
+    if (kinds[l] != 'p')
+      return;
+  /* C read through one permutation (its dims index the consumer's loops),
+   * the output written through the same one (in C's layout: a transposing
+   * consumer would store uncoalesced), the other inputs read at dims or
+   * constants. */
+  MlirAffineMap cMap = {NULL};
+  for (intptr_t k = 0; k < nIns; ++k) {
+    MlirValue v = mlirOperationGetOperand(g, k);
+    e->inIsC[k] = mlirValueEqual(v, ct->c.value);
+    if (!mlirTypeIsAMemRef(mlirValueGetType(v)) ||
+        mlirAffineMapGetNumDims(e->map[k]) != e->loops)
+      return;
+    if (e->inIsC[k]) {
+      if (!isPermutation(e->map[k]) ||
+          (!mlirAffineMapIsNull(cMap) && !mlirAffineMapEqual(cMap, e->map[k])))
+        return;
+      cMap = e->map[k];
+    } else if (!dimsOrConstants(e->map[k]) ||
+               mlirValueEqual(viewRoot(v), rootC)) {
+      return;
+    }
+  }
+  MlirValue out = mlirOperationGetOperand(g, nIns);
+  MlirAffineMap outMap = e->map[nIns];
+  e->outIsC = mlirValueEqual(out, ct->c.value);
+  if (mlirAffineMapIsNull(cMap) && e->outIsC)
+    cMap = outMap;
+  MlirValue outRoot = viewRoot(out);
+  if (mlirAffineMapIsNull(cMap) || !isPermutation(outMap) ||
+      mlirAffineMapGetNumDims(outMap) != e->loops ||
+      !mlirAffineMapEqual(outMap, cMap) ||
+      (!e->outIsC && mlirValueEqual(outRoot, rootC)) ||
+      mlirValueEqual(outRoot, rootA) || mlirValueEqual(outRoot, rootB))
+    return;
+  /* An input in the output's buffer only as the element written. */
+  for (intptr_t k = 0; k < nIns; ++k) {
+    MlirValue v = mlirOperationGetOperand(g, k);
+    if (!e->inIsC[k] && mlirValueEqual(viewRoot(v), outRoot) &&
+        (!mlirValueEqual(v, out) || !mlirAffineMapEqual(e->map[k], outMap)))
+      return;
+  }
+  for (intptr_t i = 0; i < e->loops; ++i)
+    e->cDim[mlirAffineDimExprGetPosition(mlirAffineMapGetResult(cMap, i))] = i;
+  e->outUsed = !mlirValueIsNull(mlirBlockGetArgument(body, nIns)) &&
+               !mlirOpOperandIsNull(
+                   mlirValueGetFirstUse(mlirBlockGetArgument(body, nIns)));
+  /* Unless written in place, C must be a temporary of this function (an
+   * argument's contents are seen by the caller). */
+  if (!e->outIsC &&
+      (!mlirValueIsAOpResult(rootC) ||
+       !kilnOpNameIs(mlirOpResultGetOwner(rootC), "memref.alloc") ||
+       !onlyConsumerUses(rootC, op, fill, g)))
+    return;
+  e->op = g;
+}
+
+/* Copies the consumer's body in place of each @kiln_epilogue call. */
+static MlirWalkResult collectCalls(MlirOperation op, void *userData) {
+  if (kilnOpNameIs(op, "func.call"))
+    kilnOpListPush(userData, op);
+  return MlirWalkResultAdvance;
+}
+
+static void inlineEpilogue(MlirOperation call, const Epilogue *e) {
+  MlirBlock body = epilogueBody(e);
+  MlirValue from[kMaxEpilogueOps + kMaxEpilogueIns + 1];
+  MlirValue to[kMaxEpilogueOps + kMaxEpilogueIns + 1];
+  int n = 0;
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(call); ++k) {
+    from[n] = mlirBlockGetArgument(body, k);
+    to[n++] = mlirOperationGetOperand(call, k);
+  }
+  MlirBlock block = mlirOperationGetBlock(call);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(o, yield); o = mlirOperationGetNextInBlock(o)) {
+    MlirOperation c = mlirOperationClone(o);
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(c); ++i)
+      for (int j = 0; j < n; ++j)
+        if (mlirValueEqual(mlirOperationGetOperand(c, i), from[j]))
+          mlirOperationSetOperand(c, i, to[j]);
+    mlirBlockInsertOwnedOperationBefore(block, call, c);
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(o); ++r) {
+      from[n] = mlirOperationGetResult(o, r);
+      to[n++] = mlirOperationGetResult(c, r);
+    }
+  }
+  MlirValue result = mlirOperationGetOperand(yield, 0);
+  for (int j = 0; j < n; ++j)
+    if (mlirValueEqual(result, from[j]))
+      result = to[j];
+  /* A yielded constant from outside is used as it is. */
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(call, 0), result);
+  mlirOperationDestroy(call);
+}
+
+/* Collects the views and deallocs of `v` (users before their operands):
+ * false if anything else uses it. */
+static bool deadUses(MlirValue v, KilnOpList *list) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    if (isView(owner)) {
+      if (!deadUses(mlirOperationGetResult(owner, 0), list))
+        return false;
+    } else if (!kilnOpNameIs(owner, "memref.dealloc")) {
+      return false;
+    }
+    kilnOpListPush(list, owner);
+  }
+  return true;
+}
+
+/* Erases C's buffer once the fused product no longer reads or writes it
+ * (its allocation, views and deallocation). */
+static void eraseIfDead(MlirValue root) {
+  if (!mlirValueIsAOpResult(root) ||
+      !kilnOpNameIs(mlirOpResultGetOwner(root), "memref.alloc"))
+    return;
+  KilnOpList list = {0};
+  if (deadUses(root, &list)) {
+    for (size_t i = 0; i < list.len; ++i)
+      mlirOperationDestroy(list.data[i]);
+    mlirOperationDestroy(mlirOpResultGetOwner(root));
+  }
+  kilnOpListDestroy(&list);
+}
+
+/* Replaces `op` by the schedule (with its elementwise consumer fused when
+ * `epilogues`, in the consumer's place); false after an error. */
+static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirOperation fill = precedingFill(op, ct->c.value);
+  Epilogue epi = {0};
+  if (epilogues)
+    matchEpilogue(op, ct, fill, &epi);
+  bool fused = !mlirOperationIsNull(epi.op);
+  MlirOperation at = fused ? epi.op : op;
   Tiles t = chooseTiles(ct);
   KilnStrBuf text = {0};
-  genTemplate(&text, ct, &t, mlirOperationIsNull(fill));
+  genTemplate(&text, ct, &epi, &t, mlirOperationIsNull(fill));
   MlirModule tmpl = mlirModuleCreateParse(ctx, str(kilnStrBufGet(&text)));
   kilnStrBufDestroy(&text);
   if (mlirModuleIsNull(tmpl)) {
@@ -841,22 +1373,38 @@ static bool tileOp(MlirOperation op, const Contraction *ct) {
     init = mlirOperationGetResult(
         kilnInsertOp(op, "arith.constant", 0, NULL, 1, &f32, 1, &value), 0);
   } else {
-    init = mlirOperationGetOperand(fill, 0);
+    init = fillValue(fill, ct->c.value);
   }
-  MlirValue args[4] = {ct->a.value, ct->b.value, ct->c.value, init};
-  for (int i = 0; i < 4; ++i)
+  MlirValue args[4 + kMaxEpilogueIns + 1] = {ct->a.value, ct->b.value,
+                                             ct->c.value, init};
+  intptr_t nArgs = 4;
+  for (intptr_t k = 0; fused && k <= epi.nIns; ++k)
+    if (k == epi.nIns ? !epi.outIsC : !epi.inIsC[k])
+      args[nArgs++] = mlirOperationGetOperand(epi.op, k);
+  for (intptr_t i = 0; i < nArgs; ++i)
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, i), args[i]);
   MlirOperation term = mlirBlockGetTerminator(body);
+  KilnOpList calls = {0};
   for (MlirOperation o = mlirBlockGetFirstOperation(body);
        !mlirOperationEqual(o, term);) {
     MlirOperation next = mlirOperationGetNextInBlock(o);
-    mlirOperationMoveBefore(o, op);
+    mlirOperationMoveBefore(o, at);
+    if (fused)
+      mlirOperationWalk(o, collectCalls, &calls, MlirWalkPostOrder);
     o = next;
   }
+  for (size_t i = 0; i < calls.len; ++i)
+    inlineEpilogue(calls.data[i], &epi);
+  kilnOpListDestroy(&calls);
   mlirModuleDestroy(tmpl);
   mlirOperationDestroy(op);
   if (!mlirOperationIsNull(fill))
     mlirOperationDestroy(fill);
+  if (fused) {
+    mlirOperationDestroy(epi.op);
+    if (!epi.outIsC)
+      eraseIfDead(viewRoot(ct->c.value));
+  }
   return true;
 }
 
@@ -887,7 +1435,7 @@ static void runTileContractions(MlirOperation func, MlirExternalPass pass,
     matchContraction(ops.data[i], &ct);
     if (2 * ct.batch * ct.m * ct.n * ct.k < options[kOptMinFlops].i)
       continue;
-    ok = tileOp(ops.data[i], &ct);
+    ok = tileOp(ops.data[i], &ct, options[kOptEpilogues].b);
   }
   kilnOpListDestroy(&ops);
   if (!ok)
@@ -901,6 +1449,9 @@ static const KilnPassOptionSpec kOptions[kNumOptions] = {
     [kOptMinFlops] = {"min-flops", KILN_PASS_OPTION_INT, "0",
                       "Leave contractions of fewer floating-point operations "
                       "(2*batch*M*N*K) alone"},
+    [kOptEpilogues] = {"epilogues", KILN_PASS_OPTION_BOOL, "true",
+                       "Fuse the elementwise op that consumes a product's "
+                       "result into its store phase"},
 };
 
 static const KilnDialectHandleGetter kDialects[] = {

@@ -16,6 +16,11 @@ cast to float32) for:
            33x65x17, batch 3x31x47x29, Gemm 128x768x3072 with B
            transposed, Gemm with A transposed (an input: a generic
            contraction)
+  gemm_relu, mm_gelu, conv_relu, mm_residual
+           products with elementwise epilogues (fused into the tiled
+           products' store phase): Gemm + bias + Relu, MatMul + bias + a
+           tanh GELU chain, a conv with bias + Relu on odd sizes, MatMul +
+           a residual Add of its input
 """
 import os
 import sys
@@ -173,6 +178,64 @@ def matmuls(out):
         lambda x, i: 0.5 * x.T @ i["w"])
 
 
+def epilogues(out):
+    """Products followed by the elementwise ops kiln-gpu-tile-contractions
+    fuses into their store phase."""
+    def chain(name, nodes, xshape, yshape, inits, ref):
+        x = rng.standard_normal(xshape).astype(np.float32)
+        y = ref(x.astype(np.float64), {k: v.astype(np.float64)
+                                       for k, v in inits.items()})
+        save(out, name, nodes,
+             [helper.make_tensor_value_info("x", F, list(xshape))],
+             [helper.make_tensor_value_info("y", F, list(yshape))],
+             inits, x, y)
+
+    def w(*shape):
+        return (rng.standard_normal(shape) / np.sqrt(shape[-2])).astype(np.float32)
+
+    def b(n):
+        return rng.standard_normal(n).astype(np.float32)
+
+    chain("gemm_relu",
+          [helper.make_node("Gemm", ["x", "w", "b"], ["h"]),
+           helper.make_node("Relu", ["h"], ["y"])],
+          (70, 96), (70, 130), {"w": w(96, 130), "b": b(130)},
+          lambda x, i: np.maximum(x @ i["w"] + i["b"], 0))
+    # GELU's tanh form: 0.5 h (1 + tanh(0.7978845608 (h + 0.044715 h^3))).
+    k0, k1 = 0.7978845608, 0.044715
+    chain("mm_gelu",
+          [helper.make_node("MatMul", ["x", "w"], ["m"]),
+           helper.make_node("Add", ["m", "b"], ["h"]),
+           helper.make_node("Mul", ["h", "h"], ["h2"]),
+           helper.make_node("Mul", ["h2", "h"], ["h3"]),
+           helper.make_node("Mul", ["h3", "k1"], ["t0"]),
+           helper.make_node("Add", ["h", "t0"], ["t1"]),
+           helper.make_node("Mul", ["t1", "k0"], ["t2"]),
+           helper.make_node("Tanh", ["t2"], ["t3"]),
+           helper.make_node("Add", ["t3", "one"], ["t4"]),
+           helper.make_node("Mul", ["h", "t4"], ["t5"]),
+           helper.make_node("Mul", ["t5", "half"], ["y"])],
+          (1, 45, 64), (1, 45, 100),
+          {"w": w(64, 100), "b": b(100), "k0": np.array(k0, np.float32),
+           "k1": np.array(k1, np.float32), "one": np.array(1.0, np.float32),
+           "half": np.array(0.5, np.float32)},
+          lambda x, i: (lambda h: 0.5 * h * (1 + np.tanh(
+              np.float32(k0) * (h + np.float32(k1) * h ** 3))))(
+              x @ i["w"] + i["b"]))
+    cw = (rng.standard_normal((11, 5, 3, 3)) * 0.3).astype(np.float32)
+    chain("conv_relu",
+          [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+           helper.make_node("Relu", ["c"], ["y"])],
+          (1, 5, 17, 21), (1, 11, 17, 21), {"w": cw, "b": b(11)},
+          lambda x, i: np.maximum(conv2d(x, i["w"], 1, 1)
+                                  + i["b"][None, :, None, None], 0))
+    chain("mm_residual",
+          [helper.make_node("MatMul", ["x", "w"], ["m"]),
+           helper.make_node("Add", ["m", "x"], ["y"])],
+          (40, 72), (40, 72), {"w": w(72, 72)},
+          lambda x, i: x @ i["w"] + x)
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -180,3 +243,4 @@ if __name__ == "__main__":
     odd(out)
     scalar(out)
     matmuls(out)
+    epilogues(out)

@@ -7,6 +7,12 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{min-flops=100000}))' \
 // RUN:   | FileCheck %s --check-prefix=MIN
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions))' \
+// RUN:   | FileCheck %s --check-prefix=STORE
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{epilogues=false}))' \
+// RUN:   | FileCheck %s --check-prefix=NOEPI
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{min-flops=-1}))'
@@ -213,6 +219,324 @@ func.func @negative_body(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   }
+  return
+}
+
+// -----
+
+// Epilogues: the elementwise op that reads the product's C is fused into
+// the store phase. A matmul + ReLU into a temporary C: the body's ops are
+// copied after the accumulator's load and store to the ReLU's output; the
+// ReLU, C's allocation and its dealloc are gone.
+// CHECK-LABEL: func.func @epilogue_relu
+// CHECK-NOT: memref.alloc()
+// CHECK: scf.execute_region no_inline
+// CHECK: scf.for
+// CHECK: } {kiln.gpu.block_size = 256 : i64}
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+// STORE-LABEL: func.func @epilogue_relu
+// STORE: %[[ACC:.*]] = memref.alloca() {kiln.gpu.private}
+// The last accumulator stores of the init and compute phases, then the
+// store phase:
+// STORE: memref.store {{.*}}, %[[ACC]][{{.*}}, %c3{{.*}}, %c3{{.*}}]
+// STORE: memref.store {{.*}}, %[[ACC]][{{.*}}, %c3{{.*}}, %c3{{.*}}]
+// STORE: %[[V:.*]] = memref.load %[[ACC]][
+// STORE-NEXT: %[[R:.*]] = arith.maximumf %[[V]], %cst : f32
+// STORE-NEXT: memref.store %[[R]], %arg2[%{{.*}}, %{{.*}}] : memref<33x17xf32>
+// NOEPI-LABEL: func.func @epilogue_relu
+// NOEPI: memref.alloc()
+// NOEPI: scf.execute_region
+// NOEPI: linalg.generic
+// NOEPI: memref.dealloc
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @epilogue_relu(%a: memref<33x65xf32>, %b: memref<65x17xf32>,
+                         %out: memref<33x17xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<33x17xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<33x17xf32>)
+  linalg.matmul ins(%a, %b : memref<33x65xf32>, memref<65x17xf32>)
+                outs(%c : memref<33x17xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<33x17xf32>) outs(%out : memref<33x17xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %c : memref<33x17xf32>
+  return
+}
+
+// A bias broadcast along the rows (a linear layer, C an expand_shape of a
+// temporary): the bias element is loaded at the output's column.
+// CHECK-LABEL: func.func @epilogue_bias
+// CHECK-NOT: memref.alloc()
+// CHECK-NOT: memref.expand_shape
+// CHECK: scf.execute_region no_inline
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.dealloc
+// STORE-LABEL: func.func @epilogue_bias
+// STORE: %[[ACC:.*]] = memref.alloca() {kiln.gpu.private}
+// STORE: memref.store {{.*}}, %[[ACC]][{{.*}}, %c3{{.*}}, %c3{{.*}}]
+// STORE: memref.store {{.*}}, %[[ACC]][{{.*}}, %c3{{.*}}, %c3{{.*}}]
+// STORE: arith.cmpi ult, %[[COL:.*]], %c80 : index
+// STORE: %[[V:.*]] = memref.load %[[ACC]]
+// STORE-NEXT: %[[BIAS:.*]] = memref.load %arg2[%[[COL]]] : memref<80xf32>
+// STORE-NEXT: %[[S:.*]] = arith.addf %[[V]], %[[BIAS]] : f32
+// STORE-NEXT: memref.store %[[S]], %arg3[%{{.*}}, %[[COL]]] : memref<70x80xf32>
+func.func @epilogue_bias(%a: memref<70x32xf32>, %b: memref<32x80xf32>,
+                         %bias: memref<80xf32>, %out: memref<70x80xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %flat = memref.alloc() : memref<5600xf32>
+  %c = memref.expand_shape %flat [[0, 1]] output_shape [70, 80]
+      : memref<5600xf32> into memref<70x80xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<70x80xf32>)
+  linalg.matmul ins(%a, %b : memref<70x32xf32>, memref<32x80xf32>)
+                outs(%c : memref<70x80xf32>)
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<70x80xf32>, memref<80xf32>) outs(%out : memref<70x80xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %0 = arith.addf %x, %y : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %flat : memref<5600xf32>
+  return
+}
+
+// A consumer writing C in place, reading the element through its output
+// argument: C (an argument here) is stored once, with the epilogue.
+// CHECK-LABEL: func.func @epilogue_in_place
+// CHECK-NOT: linalg.
+// STORE-LABEL: func.func @epilogue_in_place
+// STORE: %[[ACC:.*]] = memref.alloca() {kiln.gpu.private}
+// STORE: memref.store {{.*}}, %[[ACC]][{{.*}}, %c3{{.*}}, %c3{{.*}}]
+// STORE: memref.store {{.*}}, %[[ACC]][{{.*}}, %c3{{.*}}, %c3{{.*}}]
+// STORE: %[[V:.*]] = memref.load %[[ACC]][
+// STORE-NEXT: %[[BIAS:.*]] = memref.load %arg2[
+// STORE-NEXT: %[[S:.*]] = arith.addf %[[V]], %[[BIAS]] : f32
+// STORE-NEXT: %[[T:.*]] = math.tanh %[[S]] : f32
+// STORE-NEXT: memref.store %[[T]], %arg3[
+func.func @epilogue_in_place(%a: memref<64x32xf32>, %b: memref<32x80xf32>,
+                             %bias: memref<80xf32>, %c: memref<64x80xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x80xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x80xf32>)
+                outs(%c : memref<64x80xf32>)
+  linalg.generic {indexing_maps = [#col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%bias : memref<80xf32>) outs(%c : memref<64x80xf32>) {
+  ^bb0(%y: f32, %o: f32):
+    %0 = arith.addf %o, %y : f32
+    %1 = math.tanh %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// A conv as an implicit GEMM + clamp(0, 6) (MobileNet's ReLU6) into the
+// interior of the next conv's padded input (a strided subview), with an
+// op in between that touches neither the operands nor C: the fused
+// product takes the consumer's place. C's init is a linalg.generic that
+// yields a constant (how bufferization leaves a conv's zero init), a
+// reshape of the weights in between: folded into the accumulators like a
+// linalg.fill, so C is dead and erased.
+// CHECK-LABEL: func.func @epilogue_conv_clamp
+// CHECK-NOT: memref<1x8x9x9xf32>
+// CHECK: %[[PAD:.*]] = memref.alloc() : memref<1x8x11x11xf32>
+// CHECK: linalg.fill
+// CHECK: %[[SV:.*]] = memref.subview %[[PAD]]
+// CHECK: scf.execute_region no_inline
+// CHECK: memref.store %cst, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<128x1x1xf32>
+// CHECK: memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]
+// CHECK: arith.maximumf
+// CHECK-NEXT: arith.minimumf
+// CHECK-NEXT: memref.store %{{.*}}, %[[SV]][
+// CHECK-SAME: memref<1x8x9x9xf32, strided<[968, 121, 11, 1], offset: 12>>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#cw = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
+#cx = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#cy = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @epilogue_conv_clamp(%x: memref<1x3x19x19xf32>, %w: memref<8x3x3x3xf32>)
+    -> memref<1x8x11x11xf32> {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %c = memref.alloc() : memref<1x8x9x9xf32>
+  linalg.generic {indexing_maps = [#id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%c : memref<1x8x9x9xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %zero : f32
+  }
+  %wr = memref.collapse_shape %w [[0, 1, 2, 3]] : memref<8x3x3x3xf32> into memref<216xf32>
+  %w2 = memref.expand_shape %wr [[0, 1, 2, 3]] output_shape [8, 3, 3, 3]
+      : memref<216xf32> into memref<8x3x3x3xf32>
+  linalg.generic {indexing_maps = [#cw, #cx, #cy],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%w2, %x : memref<8x3x3x3xf32>, memref<1x3x19x19xf32>)
+      outs(%c : memref<1x8x9x9xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  %pad = memref.alloc() : memref<1x8x11x11xf32>
+  linalg.fill ins(%zero : f32) outs(%pad : memref<1x8x11x11xf32>)
+  %sv = memref.subview %pad[0, 0, 1, 1] [1, 8, 9, 9] [1, 1, 1, 1]
+      : memref<1x8x11x11xf32> to memref<1x8x9x9xf32, strided<[968, 121, 11, 1], offset: 12>>
+  linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : memref<1x8x9x9xf32>)
+      outs(%sv : memref<1x8x9x9xf32, strided<[968, 121, 11, 1], offset: 12>>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    %1 = arith.minimumf %0, %six : f32
+    linalg.yield %1 : f32
+  }
+  memref.dealloc %c : memref<1x8x9x9xf32>
+  return %pad : memref<1x8x11x11xf32>
+}
+
+// -----
+
+// Not fused: C read again after the consumer (the product still stores C,
+// the ReLU stays its own op).
+// CHECK-LABEL: func.func @negative_epilogue_c_used
+// CHECK: memref.alloc()
+// CHECK: scf.execute_region
+// CHECK: memref.store %{{.*}}, %[[C:alloc.*]][
+// CHECK: linalg.generic
+// CHECK: linalg.copy
+#nid = affine_map<(d0, d1) -> (d0, d1)>
+func.func @negative_epilogue_c_used(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
+                                    %out: memref<64x64xf32>, %out2: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
+                outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#nid, #nid], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  }
+  linalg.copy ins(%c : memref<64x64xf32>) outs(%out2 : memref<64x64xf32>)
+  memref.dealloc %c : memref<64x64xf32>
+  return
+}
+
+// Not fused: C is an argument (the caller sees it).
+// CHECK-LABEL: func.func @negative_epilogue_c_argument
+// CHECK: scf.execute_region
+// CHECK: memref.store %{{.*}}, %arg2[
+// CHECK: linalg.generic
+func.func @negative_epilogue_c_argument(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
+                                        %c: memref<64x64xf32>, %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
+                outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#nid, #nid], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// Not fused: a consumer with a reduction (row sums of C).
+// CHECK-LABEL: func.func @negative_epilogue_reduction
+// CHECK: scf.execute_region
+// CHECK: linalg.generic
+// CHECK-SAME: "reduction"
+#nrow = affine_map<(d0, d1) -> (d0)>
+func.func @negative_epilogue_reduction(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
+                                       %out: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
+                outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#nid, #nrow], iterator_types = ["parallel", "reduction"]}
+      ins(%c : memref<64x64xf32>) outs(%out : memref<64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.addf %o, %in : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return
+}
+
+// Not fused: a consumer reading C transposed (its stores would not follow
+// C's layout).
+// CHECK-LABEL: func.func @negative_epilogue_transposed
+// CHECK: scf.execute_region
+// CHECK: linalg.generic
+#ntr = affine_map<(d0, d1) -> (d1, d0)>
+func.func @negative_epilogue_transposed(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
+                                        %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
+                outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#ntr, #nid], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return
+}
+
+// Not fused: a consumer whose body reads its loop indices (linalg.index).
+// CHECK-LABEL: func.func @negative_epilogue_index
+// CHECK: scf.execute_region
+// CHECK: linalg.generic
+func.func @negative_epilogue_index(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
+                                   %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
+                outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#nid, #nid], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = arith.index_cast %i : index to i32
+    %f = arith.sitofp %j : i32 to f32
+    %0 = arith.addf %in, %f : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return
+}
+
+// Not fused: an op between the product and the consumer writes A.
+// CHECK-LABEL: func.func @negative_epilogue_a_written
+// CHECK: scf.execute_region
+// CHECK: linalg.fill
+// CHECK: linalg.generic
+func.func @negative_epilogue_a_written(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
+                                       %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
+                outs(%c : memref<64x64xf32>)
+  linalg.fill ins(%zero : f32) outs(%a : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#nid, #nid], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %c : memref<64x64xf32>
   return
 }
 
