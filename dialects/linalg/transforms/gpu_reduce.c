@@ -23,7 +23,9 @@
  *           out[b] = combine(out[b], combine(sh[0], sh[1])) }
  *       } } }
  *
- * T is the largest power of two up to min(R, threads). Sums are formed in
+ * A linalg.fill of the output right before the op becomes the value
+ * thread 0 combines with (the fill disappears). T is the largest power of
+ * two up to min(R, threads). Sums are formed in
  * another order than the sequential loop's (expected: checked with
  * tolerances). Generics whose inputs form a contraction (two inputs both
  * reduced, each indexed by a parallel dim the other is not) are left to
@@ -359,7 +361,8 @@ static int combine(Gen *g, const char *name, int a, int b) {
   return n;
 }
 
-static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads) {
+static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
+                        bool fromOut) {
   Gen gen = {buf, 0, 0, 0}, *g = &gen;
   MlirStringRef nameRef = mlirIdentifierStr(mlirOperationGetName(rd->combine));
   char name[32];
@@ -378,7 +381,8 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads) {
   }
   kilnStrBufAppend(buf, "%O: ", 4);
   kilnStrBufAppendType(buf, rd->out.type);
-  kilnStrBufAppendf(buf, ") {\n%%ident = arith.constant %s : f32\n", ident);
+  kilnStrBufAppendf(
+      buf, ", %%init: f32) {\n%%ident = arith.constant %s : f32\n", ident);
   g->c0 = cst(g, 0);
   g->c1 = cst(g, 1);
   int cT = cst(g, threads), cR = cst(g, rd->extent), cP = cst(g, rd->outputs);
@@ -442,8 +446,12 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads) {
   beginPhase(g, g->c1, &tid);
   int o = fresh(g), t = fresh(g);
   char prefix[48];
-  snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", o);
-  appendAccess(g, prefix, "O", &rd->out, idx, "");
+  if (fromOut) {
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", o);
+    appendAccess(g, prefix, "O", &rd->out, idx, "");
+  } else {
+    kilnStrBufAppendf(buf, "%%v%d = %s %%init, %%ident : f32\n", o, name);
+  }
   kilnStrBufAppendf(buf, "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
                     t, g->c0, (long long)threads);
   if (threads >= 2) {
@@ -502,11 +510,42 @@ static MlirValue mapValue(MlirValue v, MlirBlock body, const Marks *m,
   return v;
 }
 
+/* The op before `op` in its block (the C API has no getter for it). */
+static MlirOperation prevInBlock(MlirOperation op) {
+  MlirOperation prev = {NULL};
+  for (MlirOperation o = mlirBlockGetFirstOperation(mlirOperationGetBlock(op));
+       !mlirOperationEqual(o, op); o = mlirOperationGetNextInBlock(o))
+    prev = o;
+  return prev;
+}
+
+/* The linalg.fill of `out` right before `op` (constants in between), if
+ * any: its value becomes the initial value thread 0 combines with (the
+ * fill's kernel disappears, as scf-parallel-loop-fusion merged it with the
+ * one-output-per-thread loop). */
+static MlirOperation precedingFill(MlirOperation op, MlirValue out) {
+  MlirOperation p = prevInBlock(op);
+  while (!mlirOperationIsNull(p) && kilnOpNameIs(p, "arith.constant"))
+    p = prevInBlock(p);
+  if (mlirOperationIsNull(p) || !kilnOpNameIs(p, "linalg.fill") ||
+      mlirOperationGetNumOperands(p) != 2 || mlirOperationGetNumResults(p) ||
+      !mlirValueEqual(mlirOperationGetOperand(p, 1), out) ||
+      !mlirTypeIsAF32(mlirValueGetType(mlirOperationGetOperand(p, 0))))
+    return (MlirOperation){NULL};
+  return p;
+}
+
 /* Replaces `op` by the schedule; false after an error. */
 static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads) {
   MlirContext ctx = mlirOperationGetContext(op);
+  /* The fill is replaced only where the op writes all of the output (an
+   * output dim at a constant index has size 1). */
+  MlirOperation fill = precedingFill(op, rd->out.value);
+  for (intptr_t d = 0; d < rd->out.rank; ++d)
+    if (rd->out.index[d] < 0 && mlirShapedTypeGetDimSize(rd->out.type, d) != 1)
+      fill = (MlirOperation){NULL};
   KilnStrBuf text = {0};
-  genTemplate(&text, rd, threads);
+  genTemplate(&text, rd, threads, mlirOperationIsNull(fill));
   MlirModule tmpl = mlirModuleCreateParse(ctx, str(kilnStrBufGet(&text)));
   kilnStrBufDestroy(&text);
   if (mlirModuleIsNull(tmpl)) {
@@ -546,6 +585,9 @@ static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads) {
   for (intptr_t i = 0; i <= rd->inputs; ++i)
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, i),
                                   mlirOperationGetOperand(op, i));
+  if (!mlirOperationIsNull(fill))
+    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, rd->inputs + 1),
+                                  mlirOperationGetOperand(fill, 0));
   MlirOperation term = mlirBlockGetTerminator(fbody);
   for (MlirOperation o = mlirBlockGetFirstOperation(fbody);
        !mlirOperationEqual(o, term);) {
@@ -555,6 +597,8 @@ static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads) {
   }
   mlirModuleDestroy(tmpl);
   mlirOperationDestroy(op);
+  if (!mlirOperationIsNull(fill))
+    mlirOperationDestroy(fill);
   return true;
 }
 
@@ -564,16 +608,27 @@ typedef struct Collect {
 } Collect;
 
 /* Whether a block per output pays: a long enough reduced extent, and not
- * outputs whose innermost dim holds a warp's worth of neighbours (the
- * one-output-per-thread loop reads those coalesced, e.g. a reduction over
- * an outer dim of a wide tensor). */
+ * a largest input whose contiguous dim is a parallel loop of a warp's
+ * worth or more (the one-output-per-thread loop reads that coalesced
+ * already, e.g. a reduction over an outer dim of a wide tensor). */
 static bool pays(const Reduction *rd, int64_t minExtent) {
   if (rd->extent < minExtent)
     return false;
-  for (intptr_t d = rd->out.rank - 1; d >= 0; --d)
-    if (rd->out.index[d] >= 0)
-      return rd->size[rd->out.index[d]] < 32;
-  return true;
+  const Access *big = NULL;
+  int64_t most = -1;
+  for (intptr_t i = 0; i < rd->inputs; ++i) {
+    int64_t n = 1;
+    for (intptr_t d = 0; d < rd->in[i].rank; ++d)
+      n *= mlirShapedTypeGetDimSize(rd->in[i].type, d);
+    if (n > most) {
+      most = n;
+      big = &rd->in[i];
+    }
+  }
+  if (!big || big->rank == 0)
+    return true;
+  int64_t l = big->index[big->rank - 1];
+  return l < 0 || rd->kind[l] != 'p' || rd->size[l] < 32;
 }
 
 static MlirWalkResult collectReductions(MlirOperation op, void *userData) {

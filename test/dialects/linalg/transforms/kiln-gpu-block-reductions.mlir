@@ -93,6 +93,32 @@ func.func @max_middle(%x: memref<5x300x7xf32>, %y: memref<5x1x7xf32>) {
 
 // -----
 
+// A fill of the output right before: its value is the initial value thread
+// 0 combines with (no fill, no load of the output).
+// CHECK-LABEL: func.func @fill_folded
+// CHECK-NOT: linalg.fill
+// CHECK: %[[NEG:.*]] = arith.constant -3.000000e+00 : f32
+// CHECK: %[[ID:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
+// CHECK: %[[I:.*]] = arith.maximumf %[[NEG]], %[[ID]]
+// CHECK-NOT: memref.load %arg1
+// CHECK: %[[S:.*]] = arith.maximumf
+// CHECK: %[[N:.*]] = arith.maximumf %[[I]], %[[S]]
+// CHECK: memref.store %[[N]], %arg1[]
+// CHECK-NOT: linalg
+func.func @fill_folded(%x: memref<100xf32>, %y: memref<f32>) {
+  %neg = arith.constant -3.0 : f32
+  linalg.fill ins(%neg : f32) outs(%y : memref<f32>)
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<100xf32>) outs(%y : memref<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
 // Softmax's sum: the elementwise part exp(x - max) applied per element in
 // the partial phase; a full reduction over 3 dims (one block, 64 threads
 // for 96 elements: the rows delinearized from the linear index).
