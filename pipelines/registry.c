@@ -31,6 +31,7 @@ extern const KilnPassInfo kilnGpuStageIOPass;
 extern const KilnPassInfo kilnGpuDeviceMemoryPass;
 extern const KilnPassInfo kilnGpuMapLoopsPass;
 extern const KilnPassInfo kilnGpuTileContractionsPass;
+extern const KilnPassInfo kilnGpuBlockReductionsPass;
 extern const KilnPassInfo kilnGpuLaunchPhasesPass;
 extern const KilnPassInfo kilnGpuMergeKernelsPass;
 
@@ -188,6 +189,7 @@ static const KilnPassInfo kGraphToLinalgGpuPipeline = {
  * linalg-to-gpu turns into kernels and gpu-on-cpu runs on the CPU. */
 #define KILN_GPU_SCHEDULE                                                      \
   KILN_GPU_BUFFERIZE ",func.func(kiln-gpu-tile-contractions,"                  \
+                     "kiln-gpu-block-reductions,"                              \
                      "convert-linalg-to-parallel-loops),"                      \
                      "canonicalize,func.func(scf-parallel-loop-fusion),"       \
                      "func.func(kiln-gpu-map-loops)"
@@ -284,6 +286,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnGpuStageIOPass,
     &kilnGpuDeviceMemoryPass,
     &kilnGpuTileContractionsPass,
+    &kilnGpuBlockReductionsPass,
     &kilnGpuMapLoopsPass,
     &kilnGpuLaunchPhasesPass,
     &kilnGpuMergeKernelsPass,

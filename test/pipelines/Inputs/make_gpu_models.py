@@ -21,6 +21,11 @@ cast to float32) for:
            products' store phase): Gemm + bias + Relu, MatMul + bias + a
            tanh GELU chain, a conv with bias + Relu on odd sizes, MatMul +
            a residual Add of its input
+  red_softmax, red_layernorm, red_mean, red_gap, red_max
+           reductions (kiln-gpu-block-reductions: block reductions through
+           shared memory): softmax over 1000, layer norm over 768 with 3
+           rows, a full ReduceMean of 3x224x224, global average pool
+           1x512x7x7, ReduceMax over the middle axis of 5x300x7
 """
 import os
 import sys
@@ -236,6 +241,45 @@ def epilogues(out):
           lambda x, i: x @ i["w"] + x)
 
 
+
+def reductions(out):
+    def one(name, nodes, xshape, yshape, inits, ref):
+        x = rng.standard_normal(xshape).astype(np.float32)
+        y = ref(x.astype(np.float64))
+        save(out, name, nodes,
+             [helper.make_tensor_value_info("x", F, list(xshape))],
+             [helper.make_tensor_value_info("y", F, list(yshape))],
+             inits, x, y)
+
+    def softmax(x):
+        e = np.exp(x - x.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
+    one("red_softmax", [helper.make_node("Softmax", ["x"], ["y"], axis=-1)],
+        (2, 1000), (2, 1000), {}, softmax)
+    g = rng.standard_normal(768).astype(np.float32)
+    beta = rng.standard_normal(768).astype(np.float32)
+
+    def layernorm(x):
+        mu = x.mean(-1, keepdims=True)
+        var = ((x - mu) ** 2).mean(-1, keepdims=True)
+        return (x - mu) / np.sqrt(var + 1e-5) * g + beta
+
+    one("red_layernorm",
+        [helper.make_node("LayerNormalization", ["x", "g", "beta"], ["y"],
+                          axis=-1, epsilon=1e-5)],
+        (3, 768), (3, 768), {"g": g, "beta": beta}, layernorm)
+    one("red_mean", [helper.make_node("ReduceMean", ["x"], ["y"],
+                                      keepdims=0)],
+        (3, 224, 224), (), {}, lambda x: np.array(x.mean()))
+    one("red_gap", [helper.make_node("GlobalAveragePool", ["x"], ["y"])],
+        (1, 512, 7, 7), (1, 512, 1, 1), {},
+        lambda x: x.mean(axis=(2, 3), keepdims=True))
+    one("red_max", [helper.make_node("ReduceMax", ["x"], ["y"], axes=[1],
+                                     keepdims=1)],
+        (5, 300, 7), (5, 1, 7), {}, lambda x: x.max(axis=1, keepdims=True))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -244,3 +288,4 @@ if __name__ == "__main__":
     scalar(out)
     matmuls(out)
     epilogues(out)
+    reductions(out)

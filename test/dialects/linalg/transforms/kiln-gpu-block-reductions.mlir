@@ -1,0 +1,228 @@
+// RUN: sed '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/d' %s > %t.ok.mlir
+// RUN: kiln-opt %t.ok.mlir --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions))' \
+// RUN:   | FileCheck %s
+// RUN: kiln-opt %t.ok.mlir --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions{enable=false}))' \
+// RUN:   | FileCheck %s --check-prefix=OFF
+// RUN: kiln-opt %t.ok.mlir --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions{min-extent=2000}))' \
+// RUN:   | FileCheck %s --check-prefix=MIN
+// RUN: kiln-opt %t.ok.mlir --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions),canonicalize,func.func(kiln-gpu-launch-phases))' \
+// RUN:   | FileCheck %s --check-prefix=LAUNCH
+// RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
+// RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions{min-extent=0}))'
+// RUN: not kiln-opt %t.ok.mlir --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions{threads=100}))' \
+// RUN:   2>&1 | FileCheck %s --check-prefix=THREADS
+// THREADS: kiln-gpu-block-reductions: threads=100: must be a power of two
+
+// A row sum over 1000: one block per row (4), 256 threads, each summing a
+// strided slice from -0; then the tree through a shared buffer (phases of
+// 128 ... 2 threads) and thread 0 adds the last pair to the output's
+// initial content.
+// CHECK-LABEL: func.func @sum
+// CHECK: %[[ID:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: scf.execute_region no_inline
+// CHECK: %[[SH:.*]] = memref.alloca() {kiln.gpu.shared} : memref<256xf32>
+// CHECK: scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%c4)
+// CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c256)
+// CHECK: %[[P:.*]] = scf.for %[[R:.*]] = %[[T]] to %c1000 step %c256 iter_args(%[[A:.*]] = %[[ID]])
+// CHECK: %[[X:.*]] = memref.load %arg0[%[[B]], %[[R]]]
+// CHECK: arith.addf %[[A]], %[[X]]
+// CHECK: memref.store %[[P]], %[[SH]][%[[T]]]
+// CHECK: scf.parallel (%[[T1:.*]]) = (%{{.*}}) to (%c128)
+// CHECK: arith.addi %[[T1]], %c128
+// CHECK-COUNT-6: scf.parallel
+// CHECK: %[[O:.*]] = memref.load %arg1[%[[B]]]
+// CHECK: %[[S0:.*]] = memref.load %[[SH]][%c0]
+// CHECK: %[[S1:.*]] = memref.load %[[SH]][%c1]
+// CHECK: %[[S:.*]] = arith.addf %[[S0]], %[[S1]]
+// CHECK: %[[N:.*]] = arith.addf %[[O]], %[[S]]
+// CHECK: memref.store %[[N]], %arg1[%[[B]]]
+// CHECK: kiln.gpu.block_size = 256
+// CHECK-NOT: linalg.generic
+// OFF-LABEL: func.func @sum
+// OFF: linalg.generic
+// MIN-LABEL: func.func @sum
+// MIN: linalg.generic
+// LAUNCH-LABEL: func.func @sum
+// LAUNCH: gpu.launch
+// LAUNCH-SAME: workgroup(%[[WG:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// LAUNCH: scf.for
+// LAUNCH: memref.store %{{.*}}, %[[WG]][%{{.*}}]
+// LAUNCH-NEXT: gpu.barrier
+// LAUNCH: scf.if
+// LAUNCH: gpu.barrier
+func.func @sum(%x: memref<4x1000xf32>, %y: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x1000xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A max over the middle dim (300: 256 threads) of 5x300x7, the output
+// kept as 5x1x7: 35 blocks, block b reading x[b / 7, r, b % 7]; -inf is
+// the identity.
+// CHECK-LABEL: func.func @max_middle
+// CHECK: %[[ID:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%c35)
+// CHECK: %[[I0:.*]] = arith.divui %[[B]], %c7
+// CHECK: %[[I2:.*]] = arith.remui %[[B]], %c7
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %c300 step %c256 iter_args(%[[A:.*]] = %[[ID]])
+// CHECK: %[[X:.*]] = memref.load %arg0[%[[I0]], %[[R]], %[[I2]]]
+// CHECK: arith.maximumf %[[A]], %[[X]]
+// CHECK: arith.maximumf
+// CHECK: memref.load %arg1[%[[I0]], %c0{{.*}}, %[[I2]]]
+// CHECK: arith.maximumf
+// CHECK: memref.store %{{.*}}, %arg1[%[[I0]], %c0{{.*}}, %[[I2]]]
+func.func @max_middle(%x: memref<5x300x7xf32>, %y: memref<5x1x7xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%x : memref<5x300x7xf32>) outs(%y : memref<5x1x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// A fill of the output right before: its value is the initial value thread
+// 0 combines with (no fill, no load of the output).
+// CHECK-LABEL: func.func @fill_folded
+// CHECK-NOT: linalg.fill
+// CHECK: %[[NEG:.*]] = arith.constant -3.000000e+00 : f32
+// CHECK: %[[ID:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
+// CHECK: %[[I:.*]] = arith.maximumf %[[NEG]], %[[ID]]
+// CHECK-NOT: memref.load %arg1
+// CHECK: %[[S:.*]] = arith.maximumf
+// CHECK: %[[N:.*]] = arith.maximumf %[[I]], %[[S]]
+// CHECK: memref.store %[[N]], %arg1[]
+// CHECK-NOT: linalg
+func.func @fill_folded(%x: memref<100xf32>, %y: memref<f32>) {
+  %neg = arith.constant -3.0 : f32
+  linalg.fill ins(%neg : f32) outs(%y : memref<f32>)
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<100xf32>) outs(%y : memref<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// Softmax's sum: the elementwise part exp(x - max) applied per element in
+// the partial phase; a full reduction over 3 dims (one block, 64 threads
+// for 96 elements: the rows delinearized from the linear index).
+// CHECK-LABEL: func.func @softmax_sum
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %c1000 step %c256
+// CHECK: %[[X:.*]] = memref.load %arg0[%{{.*}}, %[[R]]]
+// CHECK: %[[M:.*]] = memref.load %arg1[%{{.*}}]
+// CHECK: %[[D:.*]] = arith.subf %[[X]], %[[M]]
+// CHECK: %[[E:.*]] = math.exp %[[D]]
+// CHECK: arith.addf %{{.*}}, %[[E]]
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @full
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c64)
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %c96 step %c64
+// CHECK: %[[R0:.*]] = arith.divui %[[R]], %c24
+// CHECK: %[[R1D:.*]] = arith.divui %[[R]], %c8
+// CHECK: %[[R1:.*]] = arith.remui %[[R1D]], %c3
+// CHECK: %[[R2:.*]] = arith.remui %[[R]], %c8
+// CHECK: memref.load %arg0[%[[R0]], %[[R1]], %[[R2]]]
+// CHECK: memref.load %arg1[]
+// CHECK: kiln.gpu.block_size = 64
+func.func @softmax_sum(%x: memref<2x1000xf32>, %m: memref<2xf32>, %y: memref<2xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x, %m : memref<2x1000xf32>, memref<2xf32>) outs(%y : memref<2xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %7 = arith.subf %in, %in_1 : f32
+    %8 = math.exp %7 : f32
+    %9 = arith.addf %out, %8 : f32
+    linalg.yield %9 : f32
+  }
+  return
+}
+func.func @full(%x: memref<4x3x8xf32>, %y: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> ()>], iterator_types = ["reduction", "reduction", "reduction"]} ins(%x : memref<4x3x8xf32>) outs(%y : memref<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Left alone: a dynamic shape, a short extent (49 < 64), a body that does
+// not split (the output scaled: out * 2 + x), a product (a contraction),
+// and a wide innermost output dim (a sum over rows of 64 x 128: the
+// one-output-per-thread loop reads it coalesced).
+// CHECK-LABEL: func.func @negative_dynamic
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @negative_short
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @negative_body
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @negative_contraction
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @negative_wide_output
+// CHECK: linalg.generic
+func.func @negative_dynamic(%x: memref<?x1000xf32>, %y: memref<?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x1000xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @negative_short(%x: memref<1x512x7x7xf32>, %y: memref<1x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x : memref<1x512x7x7xf32>) outs(%y : memref<1x512xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @negative_body(%x: memref<4x1000xf32>, %y: memref<4xf32>) {
+  %c2 = arith.constant 2.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x1000xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.mulf %out, %c2 : f32
+    %s = arith.addf %d, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @negative_contraction(%a: memref<4x256xf32>, %b: memref<256x4xf32>, %c: memref<4x4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<4x256xf32>, memref<256x4xf32>) outs(%c : memref<4x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @negative_wide_output(%x: memref<64x128xf32>, %y: memref<128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<64x128xf32>) outs(%y : memref<128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// BAD-OPTION
+// expected-error@+1 {{kiln-gpu-block-reductions: min-extent=0: must be at least 1}}
+func.func @bad_option() {
+  return
+}
+// END-BAD-OPTION
