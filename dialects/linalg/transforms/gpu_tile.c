@@ -54,58 +54,11 @@
 
 enum { kOptEnable, kOptMinFlops, kOptEpilogues, kNumOptions };
 
-enum { kMaxRank = 8 };
-
-/* Roles of a contraction's dims. */
-enum { kNone = 0, kBatch = 'b', kM = 'm', kN = 'n', kK = 'k' };
+#include "dialects/linalg/transforms/gpu_tile.h"
 
 static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
 }
-
-typedef struct Operand {
-  MlirValue value;
-  MlirType type;
-  intptr_t rank;
-  intptr_t loop[kMaxRank]; /* the loop of each memref dim, or -1: */
-  /* a compound index of an input (a conv's window read, as an implicit
-   * GEMM: oh * stride + kh * dilation), a sum of loops times constants. */
-  MlirAffineExpr expr[kMaxRank];
-} Operand;
-
-/* The loops fall in four groups, each flattened to one linear index:
- * batch (in A, B and C), m (in A and C), n (in B and C) and k (in A and B,
- * the reductions). Within a group the loops are ordered as in C (k: as in
- * A); each loop's index is (linear / stride) % size. */
-typedef struct Contraction {
-  Operand a, b, c;
-  intptr_t loops;
-  char role[kMaxRank];
-  int64_t size[kMaxRank], stride[kMaxRank];
-  bool outer[kMaxRank]; /* first of its group: no remainder needed */
-  int64_t batch, m, n, k;
-} Contraction;
-
-typedef struct Tiles {
-  int64_t ty, tx, r, c, bk;
-} Tiles;
-
-/* An elementwise consumer of the product's C fused into its store phase
- * (docs/gpu-codegen.md, "Matrix products"): a linalg.generic of parallel
- * loops reading C through a permutation, its other inputs at indices the
- * output index gives (dims or constants), its body arith/math ops. The
- * store phase writes body(acc, other inputs) to the consumer's output. */
-enum { kMaxEpilogueIns = 8, kMaxEpilogueOps = 64 };
-
-typedef struct Epilogue {
-  MlirOperation op; /* the consumer; null: no epilogue */
-  intptr_t loops, nIns;
-  bool inIsC[kMaxEpilogueIns];
-  MlirAffineMap map[kMaxEpilogueIns + 1]; /* per operand, the output last */
-  intptr_t cDim[kMaxRank]; /* C's dim that each consumer loop indexes */
-  bool outIsC;             /* the consumer writes C in place */
-  bool outUsed;            /* its body reads the output's element */
-} Epilogue;
 
 static bool staticF32MemRef(MlirValue v) {
   MlirType t = mlirValueGetType(v);
@@ -131,7 +84,7 @@ static bool isLinear(MlirAffineExpr e) {
 /* The loop dim of each result of `map` (-1 and the expression in `exprs`
  * for a compound one when `compound`), false unless the plain results are
  * distinct dims. */
-static bool mapDims(MlirAffineMap map, intptr_t *dims, MlirAffineExpr *exprs,
+bool kilnGpuMapDims(MlirAffineMap map, intptr_t *dims, MlirAffineExpr *exprs,
                     bool compound, intptr_t *n) {
   *n = mlirAffineMapGetNumResults(map);
   if (*n > kMaxRank)
@@ -226,7 +179,7 @@ static intptr_t contractionMaps(MlirOperation op, intptr_t dims[3][kMaxRank],
     MlirAffineMap map = mlirAffineMapAttrGetValue(m);
     /* Only the inputs may read through compound indices. */
     if (mlirAffineMapGetNumSymbols(map) ||
-        !mapDims(map, dims[i], exprs[i], i < 2, &nres[i]))
+        !kilnGpuMapDims(map, dims[i], exprs[i], i < 2, &nres[i]))
       return 0;
     loops = mlirAffineMapGetNumDims(map);
   }
@@ -257,7 +210,7 @@ static bool uses(const Operand *x, intptr_t loop) {
 
 /* The iterator types of a generic in order ('p' / 'r'), false if they do
  * not read as such. */
-static bool iteratorKinds(MlirOperation op, char *kinds, intptr_t loops) {
+bool kilnGpuIteratorKinds(MlirOperation op, char *kinds, intptr_t loops) {
   MlirAttribute it = mlirOperationGetAttributeByName(op, str("iterator_types"));
   if (mlirAttributeIsNull(it))
     return false;
@@ -329,7 +282,7 @@ static bool matchContraction(MlirOperation op, Contraction *out) {
   }
   char kinds[kMaxRank];
   bool generic = kilnOpNameIs(op, "linalg.generic");
-  if (generic && !iteratorKinds(op, kinds, loops))
+  if (generic && !kilnGpuIteratorKinds(op, kinds, loops))
     return false;
   for (intptr_t l = 0; l < loops; ++l) {
     bool inA = uses(&out->a, l), inB = uses(&out->b, l), inC = uses(&out->c, l);
@@ -696,15 +649,10 @@ static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
   endPhase(g);
 }
 
-/* The consumer body's block (its ops copied into the store phase). */
-static MlirBlock epilogueBody(const Epilogue *e) {
-  return mlirRegionGetFirstBlock(mlirOperationGetRegion(e->op, 0));
-}
-
 /* `(argument types) -> result type` of @kiln_epilogue: the body's block
  * arguments (the output's only when the body reads it) to its value. */
 static void appendEpilogueSignature(Gen *g, const Epilogue *e) {
-  MlirBlock body = epilogueBody(e);
+  MlirBlock body = kilnGpuEpilogueBody(e);
   kilnStrBufAppend(g->buf, "(", 1);
   intptr_t n = e->nIns + (e->outUsed ? 1 : 0);
   for (intptr_t k = 0; k < n; ++k) {
@@ -961,7 +909,7 @@ static MlirValue fillValue(MlirOperation p, MlirValue c) {
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(c));
   char kinds[kMaxRank];
   MlirAttribute maps = mlirOperationGetAttributeByName(p, str("indexing_maps"));
-  if (rank > kMaxRank || !iteratorKinds(p, kinds, rank) ||
+  if (rank > kMaxRank || !kilnGpuIteratorKinds(p, kinds, rank) ||
       mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
       mlirArrayAttrGetNumElements(maps) != 1)
     return (MlirValue){NULL};
@@ -975,7 +923,7 @@ static MlirValue fillValue(MlirOperation p, MlirValue c) {
     return (MlirValue){NULL};
   MlirAffineMap map = mlirAffineMapAttrGetValue(m);
   if (mlirAffineMapGetNumSymbols(map) || mlirAffineMapGetNumDims(map) != rank ||
-      !mapDims(map, dims, exprs, false, &n) || n != rank)
+      !kilnGpuMapDims(map, dims, exprs, false, &n) || n != rank)
     return (MlirValue){NULL};
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(p, 0));
   MlirOperation yield = mlirBlockGetFirstOperation(body);
@@ -1005,350 +953,12 @@ static MlirOperation precedingFill(MlirOperation op, MlirValue c) {
   return p;
 }
 
-//===----------------------------------------------------------------------===//
-// Epilogues: the elementwise consumer of C
-//===----------------------------------------------------------------------===//
-
-static bool isView(MlirOperation op) {
-  return kilnOpNameIs(op, "memref.expand_shape") ||
-         kilnOpNameIs(op, "memref.collapse_shape") ||
-         kilnOpNameIs(op, "memref.subview") ||
-         kilnOpNameIs(op, "memref.cast") ||
-         kilnOpNameIs(op, "memref.reinterpret_cast");
-}
-
-/* The buffer a memref views (through views of it), or the value. */
-static MlirValue viewRoot(MlirValue v) {
-  while (mlirValueIsAOpResult(v) && isView(mlirOpResultGetOwner(v)))
-    v = mlirOperationGetOperand(mlirOpResultGetOwner(v), 0);
-  return v;
-}
-
-/* `op` or its ancestor in `block`, null if none. */
-static MlirOperation ancestorIn(MlirOperation op, MlirBlock block) {
-  while (!mlirOperationIsNull(op) &&
-         !mlirBlockEqual(mlirOperationGetBlock(op), block))
-    op = mlirOperationGetParentOperation(op);
-  return op;
-}
-
-/* Whether `a` comes before `b` in their block. */
-static bool isBefore(MlirOperation a, MlirOperation b) {
-  for (MlirOperation o = mlirOperationGetNextInBlock(a);
-       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
-    if (mlirOperationEqual(o, b))
-      return true;
-  return false;
-}
-
-typedef struct Roots {
-  MlirValue root[3];
-  int n;
-  bool hit;
-} Roots;
-
-static MlirWalkResult touchesRootsWalk(MlirOperation op, void *userData) {
-  Roots *r = userData;
-  /* A call may reach any buffer. */
-  if (kilnOpNameIs(op, "func.call") || kilnOpNameIs(op, "func.call_indirect")) {
-    r->hit = true;
-    return MlirWalkResultInterrupt;
-  }
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
-    MlirValue v = mlirOperationGetOperand(op, i);
-    if (!mlirTypeIsAMemRef(mlirValueGetType(v)))
-      continue;
-    MlirValue root = viewRoot(v);
-    for (int j = 0; j < r->n; ++j)
-      if (mlirValueEqual(root, r->root[j])) {
-        r->hit = true;
-        return MlirWalkResultInterrupt;
-      }
-  }
-  return MlirWalkResultAdvance;
-}
-
-/* Whether `op` (or an op nested in it) has a memref operand viewing one of
- * `roots`, or is a call. */
-static bool touchesRoots(MlirOperation op, const MlirValue *roots, int n) {
-  Roots r = {.n = n};
-  for (int i = 0; i < n; ++i)
-    r.root[i] = roots[i];
-  mlirOperationWalk(op, touchesRootsWalk, &r, MlirWalkPreOrder);
-  return r.hit;
-}
-
-/* Whether `map` is a permutation of its dims. */
-static bool isPermutation(MlirAffineMap map) {
-  intptr_t dims[kMaxRank], n;
-  MlirAffineExpr exprs[kMaxRank];
-  return !mlirAffineMapGetNumSymbols(map) &&
-         mlirAffineMapGetNumDims(map) == mlirAffineMapGetNumResults(map) &&
-         mapDims(map, dims, exprs, false, &n);
-}
-
-/* Whether every result of `map` is a dim or a constant. */
-static bool dimsOrConstants(MlirAffineMap map) {
-  if (mlirAffineMapGetNumSymbols(map) ||
-      mlirAffineMapGetNumResults(map) > kMaxRank)
-    return false;
-  for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); ++i) {
-    MlirAffineExpr r = mlirAffineMapGetResult(map, i);
-    if (!mlirAffineExprIsADim(r) && !mlirAffineExprIsAConstant(r))
-      return false;
-  }
-  return true;
-}
-
-/* Whether the consumer's body is arith/math ops without regions whose
- * operands are block arguments, earlier body results or constants from
- * outside, ending in a yield of one value. */
-static bool isElementwiseBody(MlirBlock body) {
-  int n = 0;
-  for (MlirOperation o = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o)) {
-    if (kilnOpNameIs(o, "linalg.yield"))
-      return mlirOperationIsNull(mlirOperationGetNextInBlock(o)) &&
-             mlirOperationGetNumOperands(o) == 1;
-    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(o));
-    bool arith = name.length > 6 && !strncmp(name.data, "arith.", 6);
-    bool math = name.length > 5 && !strncmp(name.data, "math.", 5);
-    if ((!arith && !math) || mlirOperationGetNumRegions(o) ||
-        mlirOperationGetNumResults(o) != 1 || ++n > kMaxEpilogueOps)
-      return false;
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(o); ++i) {
-      MlirValue v = mlirOperationGetOperand(o, i);
-      MlirOperation owner = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v)
-                                                    : (MlirOperation){NULL};
-      MlirBlock at = mlirValueIsAOpResult(v) ? mlirOperationGetBlock(owner)
-                                             : mlirBlockArgumentGetOwner(v);
-      if (!mlirBlockEqual(at, body) && (mlirOperationIsNull(owner) ||
-                                        !kilnOpNameIs(owner, "arith.constant")))
-        return false;
-    }
-  }
-  return false;
-}
-
-/* Whether, C's buffer being `root`, every use after the product is the
- * consumer or a dealloc (through views of it): nothing else sees C. */
-static bool onlyConsumerUses(MlirValue v, MlirOperation op, MlirOperation fill,
-                             MlirOperation consumer) {
-  MlirBlock block = mlirOperationGetBlock(op);
-  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u)) {
-    MlirOperation owner = mlirOpOperandGetOwner(u);
-    MlirOperation anc = ancestorIn(owner, block);
-    if (mlirOperationIsNull(anc))
-      return false;
-    if (mlirOperationEqual(anc, owner) && isView(owner)) {
-      if (!onlyConsumerUses(mlirOperationGetResult(owner, 0), op, fill,
-                            consumer))
-        return false;
-      continue;
-    }
-    bool ok = mlirOperationEqual(anc, op) ||
-              mlirOperationEqual(anc, consumer) ||
-              (!mlirOperationIsNull(fill) && mlirOperationEqual(anc, fill)) ||
-              isBefore(anc, op) ||
-              (mlirOperationEqual(anc, owner) &&
-               kilnOpNameIs(owner, "memref.dealloc"));
-    if (!ok)
-      return false;
-  }
-  return true;
-}
-
-/* The number of inputs of a linalg op with one output, -1 otherwise. */
-static intptr_t singleOutputIns(MlirOperation op) {
-  MlirAttribute seg =
-      mlirOperationGetAttributeByName(op, str("operandSegmentSizes"));
-  if (mlirAttributeIsNull(seg) || !mlirAttributeIsADenseI32Array(seg) ||
-      mlirDenseArrayGetNumElements(seg) != 2 ||
-      mlirDenseI32ArrayGetElement(seg, 1) != 1)
-    return -1;
-  return mlirDenseI32ArrayGetElement(seg, 0);
-}
-
-/* Recognizes the elementwise consumer of `op`'s C that can be fused into
- * its store phase (e->op stays null otherwise): the first op after `op`
- * that touches C's buffer, with nothing in between touching A, B or C. */
-static void matchEpilogue(MlirOperation op, const Contraction *ct,
-                          MlirOperation fill, Epilogue *e) {
-  memset(e, 0, sizeof(*e));
-  MlirValue rootA = viewRoot(ct->a.value), rootB = viewRoot(ct->b.value);
-  MlirValue rootC = viewRoot(ct->c.value);
-  MlirValue roots[3] = {rootA, rootB, rootC};
-  MlirOperation g = mlirOperationGetNextInBlock(op);
-  for (; !mlirOperationIsNull(g); g = mlirOperationGetNextInBlock(g))
-    if (touchesRoots(g, &rootC, 1))
-      break;
-  if (mlirOperationIsNull(g) || !kilnOpNameIs(g, "linalg.generic") ||
-      mlirOperationGetNumResults(g) || mlirOperationGetNumRegions(g) != 1)
-    return;
-  for (MlirOperation o = mlirOperationGetNextInBlock(op);
-       !mlirOperationEqual(o, g); o = mlirOperationGetNextInBlock(o))
-    if (touchesRoots(o, roots, 3))
-      return;
-  intptr_t nIns = singleOutputIns(g);
-  intptr_t nOps = mlirOperationGetNumOperands(g);
-  MlirAttribute maps = mlirOperationGetAttributeByName(g, str("indexing_maps"));
-  if (nIns < 1 || nIns > kMaxEpilogueIns || nIns + 1 != nOps ||
-      mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
-      mlirArrayAttrGetNumElements(maps) != nOps)
-    return;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
-  if (mlirBlockGetNumArguments(body) != nOps || !isElementwiseBody(body))
-    return;
-  e->nIns = nIns;
-  for (intptr_t k = 0; k < nOps; ++k) {
-    MlirAttribute m = mlirArrayAttrGetElement(maps, k);
-    if (!mlirAttributeIsAAffineMap(m))
-      return;
-    e->map[k] = mlirAffineMapAttrGetValue(m);
-  }
-  e->loops = mlirAffineMapGetNumDims(e->map[0]);
-  char kinds[kMaxRank];
-  if (e->loops != ct->c.rank || !iteratorKinds(g, kinds, e->loops))
-    return;
-  for (intptr_t l = 0; l < e->loops; ++l)
-    if (kinds[l] != 'p')
-      return;
-  /* C read through one permutation (its dims index the consumer's loops),
-   * the output written through the same one (in C's layout: a transposing
-   * consumer would store uncoalesced), the other inputs read at dims or
-   * constants. */
-  MlirAffineMap cMap = {NULL};
-  for (intptr_t k = 0; k < nIns; ++k) {
-    MlirValue v = mlirOperationGetOperand(g, k);
-    e->inIsC[k] = mlirValueEqual(v, ct->c.value);
-    if (!mlirTypeIsAMemRef(mlirValueGetType(v)) ||
-        mlirAffineMapGetNumDims(e->map[k]) != e->loops)
-      return;
-    if (e->inIsC[k]) {
-      if (!isPermutation(e->map[k]) ||
-          (!mlirAffineMapIsNull(cMap) && !mlirAffineMapEqual(cMap, e->map[k])))
-        return;
-      cMap = e->map[k];
-    } else if (!dimsOrConstants(e->map[k]) ||
-               mlirValueEqual(viewRoot(v), rootC)) {
-      return;
-    }
-  }
-  MlirValue out = mlirOperationGetOperand(g, nIns);
-  MlirAffineMap outMap = e->map[nIns];
-  e->outIsC = mlirValueEqual(out, ct->c.value);
-  if (mlirAffineMapIsNull(cMap) && e->outIsC)
-    cMap = outMap;
-  MlirValue outRoot = viewRoot(out);
-  if (mlirAffineMapIsNull(cMap) || !isPermutation(outMap) ||
-      mlirAffineMapGetNumDims(outMap) != e->loops ||
-      !mlirAffineMapEqual(outMap, cMap) ||
-      (!e->outIsC && mlirValueEqual(outRoot, rootC)) ||
-      mlirValueEqual(outRoot, rootA) || mlirValueEqual(outRoot, rootB))
-    return;
-  /* An input in the output's buffer only as the element written. */
-  for (intptr_t k = 0; k < nIns; ++k) {
-    MlirValue v = mlirOperationGetOperand(g, k);
-    if (!e->inIsC[k] && mlirValueEqual(viewRoot(v), outRoot) &&
-        (!mlirValueEqual(v, out) || !mlirAffineMapEqual(e->map[k], outMap)))
-      return;
-  }
-  for (intptr_t i = 0; i < e->loops; ++i)
-    e->cDim[mlirAffineDimExprGetPosition(mlirAffineMapGetResult(cMap, i))] = i;
-  e->outUsed = !mlirValueIsNull(mlirBlockGetArgument(body, nIns)) &&
-               !mlirOpOperandIsNull(
-                   mlirValueGetFirstUse(mlirBlockGetArgument(body, nIns)));
-  /* Unless written in place, C must be a temporary of this function (an
-   * argument's contents are seen by the caller). */
-  if (!e->outIsC &&
-      (!mlirValueIsAOpResult(rootC) ||
-       !kilnOpNameIs(mlirOpResultGetOwner(rootC), "memref.alloc") ||
-       !onlyConsumerUses(rootC, op, fill, g)))
-    return;
-  e->op = g;
-}
-
-/* Copies the consumer's body in place of each @kiln_epilogue call. */
-static MlirWalkResult collectCalls(MlirOperation op, void *userData) {
-  if (kilnOpNameIs(op, "func.call"))
-    kilnOpListPush(userData, op);
-  return MlirWalkResultAdvance;
-}
-
-static void inlineEpilogue(MlirOperation call, const Epilogue *e) {
-  MlirBlock body = epilogueBody(e);
-  MlirValue from[kMaxEpilogueOps + kMaxEpilogueIns + 1];
-  MlirValue to[kMaxEpilogueOps + kMaxEpilogueIns + 1];
-  int n = 0;
-  for (intptr_t k = 0; k < mlirOperationGetNumOperands(call); ++k) {
-    from[n] = mlirBlockGetArgument(body, k);
-    to[n++] = mlirOperationGetOperand(call, k);
-  }
-  MlirBlock block = mlirOperationGetBlock(call);
-  MlirOperation yield = mlirBlockGetTerminator(body);
-  for (MlirOperation o = mlirBlockGetFirstOperation(body);
-       !mlirOperationEqual(o, yield); o = mlirOperationGetNextInBlock(o)) {
-    MlirOperation c = mlirOperationClone(o);
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(c); ++i)
-      for (int j = 0; j < n; ++j)
-        if (mlirValueEqual(mlirOperationGetOperand(c, i), from[j]))
-          mlirOperationSetOperand(c, i, to[j]);
-    mlirBlockInsertOwnedOperationBefore(block, call, c);
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(o); ++r) {
-      from[n] = mlirOperationGetResult(o, r);
-      to[n++] = mlirOperationGetResult(c, r);
-    }
-  }
-  MlirValue result = mlirOperationGetOperand(yield, 0);
-  for (int j = 0; j < n; ++j)
-    if (mlirValueEqual(result, from[j]))
-      result = to[j];
-  /* A yielded constant from outside is used as it is. */
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(call, 0), result);
-  mlirOperationDestroy(call);
-}
-
-/* Collects the views and deallocs of `v` (users before their operands):
- * false if anything else uses it. */
-static bool deadUses(MlirValue v, KilnOpList *list) {
-  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u)) {
-    MlirOperation owner = mlirOpOperandGetOwner(u);
-    if (isView(owner)) {
-      if (!deadUses(mlirOperationGetResult(owner, 0), list))
-        return false;
-    } else if (!kilnOpNameIs(owner, "memref.dealloc")) {
-      return false;
-    }
-    kilnOpListPush(list, owner);
-  }
-  return true;
-}
-
-/* Erases C's buffer once the fused product no longer reads or writes it
- * (its allocation, views and deallocation). */
-static void eraseIfDead(MlirValue root) {
-  if (!mlirValueIsAOpResult(root) ||
-      !kilnOpNameIs(mlirOpResultGetOwner(root), "memref.alloc"))
-    return;
-  KilnOpList list = {0};
-  if (deadUses(root, &list)) {
-    for (size_t i = 0; i < list.len; ++i)
-      mlirOperationDestroy(list.data[i]);
-    mlirOperationDestroy(mlirOpResultGetOwner(root));
-  }
-  kilnOpListDestroy(&list);
-}
-
-/* Replaces `op` by the schedule (with its elementwise consumer fused when
- * `epilogues`, in the consumer's place); false after an error. */
 static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirOperation fill = precedingFill(op, ct->c.value);
   Epilogue epi = {0};
   if (epilogues)
-    matchEpilogue(op, ct, fill, &epi);
+    kilnGpuMatchEpilogue(op, ct, fill, &epi);
   bool fused = !mlirOperationIsNull(epi.op);
   MlirOperation at = fused ? epi.op : op;
   Tiles t = chooseTiles(ct);
@@ -1390,11 +1000,12 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues) {
     MlirOperation next = mlirOperationGetNextInBlock(o);
     mlirOperationMoveBefore(o, at);
     if (fused)
-      mlirOperationWalk(o, collectCalls, &calls, MlirWalkPostOrder);
+      mlirOperationWalk(o, kilnGpuCollectEpilogueCalls, &calls,
+                        MlirWalkPostOrder);
     o = next;
   }
   for (size_t i = 0; i < calls.len; ++i)
-    inlineEpilogue(calls.data[i], &epi);
+    kilnGpuInlineEpilogue(calls.data[i], &epi);
   kilnOpListDestroy(&calls);
   mlirModuleDestroy(tmpl);
   mlirOperationDestroy(op);
@@ -1403,7 +1014,7 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues) {
   if (fused) {
     mlirOperationDestroy(epi.op);
     if (!epi.outIsC)
-      eraseIfDead(viewRoot(ct->c.value));
+      kilnGpuEraseIfDead(kilnGpuViewRoot(ct->c.value));
   }
   return true;
 }
