@@ -1,5 +1,7 @@
 #include "dialects/common/ir_build.h"
 
+#include <string.h>
+
 #include "dialects/common/diag.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -52,4 +54,53 @@ bool kilnFuncIsPublicDefinition(MlirOperation op) {
   return mlirAttributeIsNull(vis) ||
          (mlirAttributeIsAString(vis) &&
           kilnStringRefEquals(mlirStringAttrGetValue(vis), "public"));
+}
+
+bool kilnConstantIndexValue(MlirValue v, int64_t *out) {
+  if (!mlirValueIsAOpResult(v))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!kilnOpNameIs(def, "arith.constant"))
+    return false;
+  MlirAttribute value = mlirOperationGetAttributeByName(def, str("value"));
+  if (!mlirAttributeIsAInteger(value))
+    return false;
+  *out = mlirIntegerAttrGetValueInt(value);
+  return true;
+}
+
+void kilnMoveBlockOpsBefore(MlirBlock from, MlirOperation before) {
+  MlirOperation op = mlirBlockGetFirstOperation(from);
+  MlirOperation term = mlirBlockGetTerminator(from);
+  while (!mlirOperationIsNull(op) && !mlirOperationEqual(op, term)) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    mlirOperationMoveBefore(op, before);
+    op = next;
+  }
+}
+
+MlirOperation kilnPrevInBlock(MlirOperation op) {
+  MlirOperation prev = {NULL};
+  for (MlirOperation o = mlirBlockGetFirstOperation(mlirOperationGetBlock(op));
+       !mlirOperationEqual(o, op); o = mlirOperationGetNextInBlock(o))
+    prev = o;
+  return prev;
+}
+
+bool kilnLinalgIteratorKinds(MlirOperation op, char *kinds, intptr_t loops) {
+  MlirAttribute it = mlirOperationGetAttributeByName(op, str("iterator_types"));
+  if (mlirAttributeIsNull(it))
+    return false;
+  KilnStrBuf text = {0};
+  kilnStrBufAppendAttribute(&text, it);
+  const char *s = kilnStrBufGet(&text);
+  intptr_t n = 0;
+  for (const char *p = s; *p && n <= loops; ++p) {
+    if (!strncmp(p, "parallel", 8))
+      kinds[n++] = 'p';
+    else if (!strncmp(p, "reduction", 9))
+      kinds[n++] = 'r';
+  }
+  kilnStrBufDestroy(&text);
+  return n == loops;
 }

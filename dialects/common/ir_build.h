@@ -21,6 +21,16 @@ MlirNamedAttribute kilnSegmentSizesAttr(MlirContext ctx, intptr_t n,
                                         const int32_t *sizes);
 /// An `arith.constant` of type index with value `v`, before `before`.
 MlirValue kilnInsertIndexConstant(MlirOperation before, int64_t v);
+/// The value of an index `arith.constant` (`v`'s defining op); false if
+/// `v` is not one.
+bool kilnConstantIndexValue(MlirValue v, int64_t *out);
+/// Moves every op of `from` but its terminator before `before`.
+void kilnMoveBlockOpsBefore(MlirBlock from, MlirOperation before);
+/// The op before `op` in its block, or null (the C API has no getter).
+MlirOperation kilnPrevInBlock(MlirOperation op);
+/// A linalg op's iterator types in order ('p' parallel, 'r' reduction);
+/// false unless it has exactly `loops` of them.
+bool kilnLinalgIteratorKinds(MlirOperation op, char *kinds, intptr_t loops);
 /// Whether `op` is a func.func definition (it has a body) that is public
 /// (no `sym_visibility`, or "public").
 bool kilnFuncIsPublicDefinition(MlirOperation op);

@@ -224,7 +224,7 @@ void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
   }
   e->loops = mlirAffineMapGetNumDims(e->map[0]);
   char kinds[kMaxRank];
-  if (e->loops != ct->c.rank || !kilnGpuIteratorKinds(g, kinds, e->loops))
+  if (e->loops != ct->c.rank || !kilnLinalgIteratorKinds(g, kinds, e->loops))
     return;
   for (intptr_t l = 0; l < e->loops; ++l)
     if (kinds[l] != 'p')

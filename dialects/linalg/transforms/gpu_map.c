@@ -129,31 +129,6 @@ static MlirOperation insertBoundsCheck(MlirOperation before, MlirValue linear,
   return end;
 }
 
-/* The constant value of an index operand, false if it is not one. */
-static bool constantIndex(MlirValue v, int64_t *out) {
-  if (!mlirValueIsAOpResult(v))
-    return false;
-  MlirOperation def = mlirOpResultGetOwner(v);
-  if (!kilnOpNameIs(def, "arith.constant"))
-    return false;
-  MlirAttribute value = mlirOperationGetAttributeByName(def, str("value"));
-  if (!mlirAttributeIsAInteger(value))
-    return false;
-  *out = mlirIntegerAttrGetValueInt(value);
-  return true;
-}
-
-/* Moves every op of `from` but its terminator before `before`. */
-static void moveBody(MlirBlock from, MlirOperation before) {
-  MlirOperation op = mlirBlockGetFirstOperation(from);
-  MlirOperation term = mlirBlockGetTerminator(from);
-  while (!mlirOperationIsNull(op) && !mlirOperationEqual(op, term)) {
-    MlirOperation next = mlirOperationGetNextInBlock(op);
-    mlirOperationMoveBefore(op, before);
-    op = next;
-  }
-}
-
 static int64_t threadsFor(int64_t total, int64_t maxThreads) {
   int64_t t = (total + kWarp - 1) / kWarp * kWarp;
   return t < maxThreads ? t : maxThreads;
@@ -172,9 +147,10 @@ static bool mapLoop(MlirOperation loop, int64_t maxThreads) {
   int64_t lb[kMaxDims], step[kMaxDims], trips[kMaxDims], total = 1;
   for (intptr_t d = 0; d < n; ++d) {
     int64_t ub;
-    if (!constantIndex(mlirOperationGetOperand(loop, d), &lb[d]) ||
-        !constantIndex(mlirOperationGetOperand(loop, n + d), &ub) ||
-        !constantIndex(mlirOperationGetOperand(loop, 2 * n + d), &step[d]) ||
+    if (!kilnConstantIndexValue(mlirOperationGetOperand(loop, d), &lb[d]) ||
+        !kilnConstantIndexValue(mlirOperationGetOperand(loop, n + d), &ub) ||
+        !kilnConstantIndexValue(mlirOperationGetOperand(loop, 2 * n + d),
+                                &step[d]) ||
         step[d] <= 0) {
       kilnEmitErrorf(mlirOperationGetLocation(loop),
                      "kiln-gpu-map-loops: a loop with dynamic bounds cannot "
@@ -224,7 +200,7 @@ static bool mapLoop(MlirOperation loop, int64_t maxThreads) {
     }
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, d), iv);
   }
-  moveBody(body, end);
+  kilnMoveBlockOpsBefore(body, end);
   mlirOperationDestroy(loop);
   return true;
 }

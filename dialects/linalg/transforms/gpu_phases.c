@@ -45,32 +45,8 @@ static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
 }
 
-static bool constantIndex(MlirValue v, int64_t *out) {
-  if (!mlirValueIsAOpResult(v))
-    return false;
-  MlirOperation def = mlirOpResultGetOwner(v);
-  if (!kilnOpNameIs(def, "arith.constant"))
-    return false;
-  MlirAttribute value = mlirOperationGetAttributeByName(def, str("value"));
-  if (!mlirAttributeIsAInteger(value))
-    return false;
-  *out = mlirIntegerAttrGetValueInt(value);
-  return true;
-}
-
 static MlirBlock body(MlirOperation op) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
-}
-
-/* Moves every op of `from` but its terminator before `before`. */
-static void moveBody(MlirBlock from, MlirOperation before) {
-  MlirOperation op = mlirBlockGetFirstOperation(from);
-  MlirOperation term = mlirBlockGetTerminator(from);
-  while (!mlirOperationIsNull(op) && !mlirOperationEqual(op, term)) {
-    MlirOperation next = mlirOperationGetNextInBlock(op);
-    mlirOperationMoveBefore(op, before);
-    op = next;
-  }
 }
 
 typedef struct Parts {
@@ -321,9 +297,11 @@ static bool launchRegion(MlirOperation region, int64_t threads) {
       goto bad;
     for (intptr_t d = 0; d < nGrid; ++d) {
       int64_t lb, ub, step;
-      if (!constantIndex(mlirOperationGetOperand(grid, d), &lb) ||
-          !constantIndex(mlirOperationGetOperand(grid, nGrid + d), &ub) ||
-          !constantIndex(mlirOperationGetOperand(grid, 2 * nGrid + d), &step) ||
+      if (!kilnConstantIndexValue(mlirOperationGetOperand(grid, d), &lb) ||
+          !kilnConstantIndexValue(mlirOperationGetOperand(grid, nGrid + d),
+                                  &ub) ||
+          !kilnConstantIndexValue(mlirOperationGetOperand(grid, 2 * nGrid + d),
+                                  &step) ||
           lb != 0 || step != 1)
         goto bad;
       gridSize[nGrid - 1 - d] = ub;
@@ -334,10 +312,10 @@ static bool launchRegion(MlirOperation region, int64_t threads) {
     int64_t lb, ub, step;
     if (mlirOperationGetNumOperands(ph) != 3 ||
         mlirOperationGetNumResults(ph) ||
-        !constantIndex(mlirOperationGetOperand(ph, 0), &lb) ||
-        !constantIndex(mlirOperationGetOperand(ph, 1), &ub) ||
-        !constantIndex(mlirOperationGetOperand(ph, 2), &step) || lb != 0 ||
-        step != 1 || ub > threads)
+        !kilnConstantIndexValue(mlirOperationGetOperand(ph, 0), &lb) ||
+        !kilnConstantIndexValue(mlirOperationGetOperand(ph, 1), &ub) ||
+        !kilnConstantIndexValue(mlirOperationGetOperand(ph, 2), &step) ||
+        lb != 0 || step != 1 || ub > threads)
       goto bad;
   }
   for (size_t i = 0; i < p.priv.len; ++i)
@@ -354,9 +332,9 @@ static bool launchRegion(MlirOperation region, int64_t threads) {
       insertLaunch(region, gridSize, threads, wg, (intptr_t)p.shared.len);
   MlirBlock kernel = body(launch);
   MlirOperation end = mlirBlockGetTerminator(kernel);
-  moveBody(body(region), end);
+  kilnMoveBlockOpsBefore(body(region), end);
   for (size_t i = 0; i < p.scopes.len; ++i) {
-    moveBody(body(p.scopes.data[i]), p.scopes.data[i]);
+    kilnMoveBlockOpsBefore(body(p.scopes.data[i]), p.scopes.data[i]);
     mlirOperationDestroy(p.scopes.data[i]);
   }
   if (!mlirOperationIsNull(grid)) {
@@ -364,7 +342,7 @@ static bool launchRegion(MlirOperation region, int64_t threads) {
       mlirValueReplaceAllUsesOfWith(
           mlirBlockGetArgument(body(grid), d),
           mlirBlockGetArgument(kernel, nGrid - 1 - d));
-    moveBody(body(grid), grid);
+    kilnMoveBlockOpsBefore(body(grid), grid);
     mlirOperationDestroy(grid);
   }
   MlirValue sharedArgs[kMaxShared];
@@ -380,7 +358,7 @@ static bool launchRegion(MlirOperation region, int64_t threads) {
     UsesShared u = {sharedArgs, p.shared.len, false};
     mlirOperationWalk(ph, findSharedUse, &u, MlirWalkPreOrder);
     int64_t ub;
-    constantIndex(mlirOperationGetOperand(ph, 1), &ub);
+    kilnConstantIndexValue(mlirOperationGetOperand(ph, 1), &ub);
     MlirOperation at = ph;
     if (ub < threads) {
       /* scf.if (tid < ub) { <body> } */
@@ -405,7 +383,7 @@ static bool launchRegion(MlirOperation region, int64_t threads) {
                                           mlirOperationCreate(&st));
     }
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body(ph), 0), tid);
-    moveBody(body(ph), at);
+    kilnMoveBlockOpsBefore(body(ph), at);
     if (u.found)
       kilnInsertOp(ph, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
     mlirOperationDestroy(ph);

@@ -86,25 +86,6 @@ static bool staticF32MemRef(MlirValue v) {
          mlirShapedTypeGetRank(t) <= kMaxRank;
 }
 
-/* The iterator types of a generic in order ('p' / 'r'). */
-static bool iteratorKinds(MlirOperation op, char *kinds, intptr_t loops) {
-  MlirAttribute it = mlirOperationGetAttributeByName(op, str("iterator_types"));
-  if (mlirAttributeIsNull(it))
-    return false;
-  KilnStrBuf text = {0};
-  kilnStrBufAppendAttribute(&text, it);
-  const char *s = kilnStrBufGet(&text);
-  intptr_t n = 0;
-  for (const char *p = s; *p && n <= loops; ++p) {
-    if (!strncmp(p, "parallel", 8))
-      kinds[n++] = 'p';
-    else if (!strncmp(p, "reduction", 9))
-      kinds[n++] = 'r';
-  }
-  kilnStrBufDestroy(&text);
-  return n == loops;
-}
-
 /* Reads `map` (results: dims or constants) into `x`. */
 static bool setAccess(Access *x, MlirValue v, MlirAffineMap map) {
   x->value = v;
@@ -228,7 +209,7 @@ static bool matchReduction(MlirOperation op, Reduction *rd) {
       return false;
   }
   if (rd->loops < 1 || rd->loops > kMaxRank ||
-      !iteratorKinds(op, rd->kind, rd->loops) || !matchBody(op, rd))
+      !kilnLinalgIteratorKinds(op, rd->kind, rd->loops) || !matchBody(op, rd))
     return false;
   for (intptr_t l = 0; l < rd->loops; ++l)
     rd->size[l] = -1;
@@ -510,23 +491,14 @@ static MlirValue mapValue(MlirValue v, MlirBlock body, const Marks *m,
   return v;
 }
 
-/* The op before `op` in its block (the C API has no getter for it). */
-static MlirOperation prevInBlock(MlirOperation op) {
-  MlirOperation prev = {NULL};
-  for (MlirOperation o = mlirBlockGetFirstOperation(mlirOperationGetBlock(op));
-       !mlirOperationEqual(o, op); o = mlirOperationGetNextInBlock(o))
-    prev = o;
-  return prev;
-}
-
 /* The linalg.fill of `out` right before `op` (constants in between), if
  * any: its value becomes the initial value thread 0 combines with (the
  * fill's kernel disappears, as scf-parallel-loop-fusion merged it with the
  * one-output-per-thread loop). */
 static MlirOperation precedingFill(MlirOperation op, MlirValue out) {
-  MlirOperation p = prevInBlock(op);
+  MlirOperation p = kilnPrevInBlock(op);
   while (!mlirOperationIsNull(p) && kilnOpNameIs(p, "arith.constant"))
-    p = prevInBlock(p);
+    p = kilnPrevInBlock(p);
   if (mlirOperationIsNull(p) || !kilnOpNameIs(p, "linalg.fill") ||
       mlirOperationGetNumOperands(p) != 2 || mlirOperationGetNumResults(p) ||
       !mlirValueEqual(mlirOperationGetOperand(p, 1), out) ||

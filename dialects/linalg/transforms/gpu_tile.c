@@ -208,26 +208,6 @@ static bool uses(const Operand *x, intptr_t loop) {
   return false;
 }
 
-/* The iterator types of a generic in order ('p' / 'r'), false if they do
- * not read as such. */
-bool kilnGpuIteratorKinds(MlirOperation op, char *kinds, intptr_t loops) {
-  MlirAttribute it = mlirOperationGetAttributeByName(op, str("iterator_types"));
-  if (mlirAttributeIsNull(it))
-    return false;
-  KilnStrBuf text = {0};
-  kilnStrBufAppendAttribute(&text, it);
-  const char *s = kilnStrBufGet(&text);
-  intptr_t n = 0;
-  for (const char *p = s; *p && n <= loops; ++p) {
-    if (!strncmp(p, "parallel", 8))
-      kinds[n++] = 'p';
-    else if (!strncmp(p, "reduction", 9))
-      kinds[n++] = 'r';
-  }
-  kilnStrBufDestroy(&text);
-  return n == loops;
-}
-
 /* Orders group `role`'s loops as they appear in `x`, setting strides. */
 static void orderGroup(Contraction *ct, char role, const Operand *x) {
   int64_t stride = 1;
@@ -282,7 +262,7 @@ static bool matchContraction(MlirOperation op, Contraction *out) {
   }
   char kinds[kMaxRank];
   bool generic = kilnOpNameIs(op, "linalg.generic");
-  if (generic && !kilnGpuIteratorKinds(op, kinds, loops))
+  if (generic && !kilnLinalgIteratorKinds(op, kinds, loops))
     return false;
   for (intptr_t l = 0; l < loops; ++l) {
     bool inA = uses(&out->a, l), inB = uses(&out->b, l), inC = uses(&out->c, l);
@@ -883,15 +863,6 @@ static Tiles chooseTiles(const Contraction *ct) {
   return (Tiles){.ty = 16, .tx = 16, .r = 4, .c = 4, .bk = 16};
 }
 
-/* The op before `op` in its block (the C API has no getter for it). */
-static MlirOperation prevInBlock(MlirOperation op) {
-  MlirOperation prev = {NULL};
-  for (MlirOperation o = mlirBlockGetFirstOperation(mlirOperationGetBlock(op));
-       !mlirOperationEqual(o, op); o = mlirOperationGetNextInBlock(o))
-    prev = o;
-  return prev;
-}
-
 /* The value a fill of `c` writes: a linalg.fill's, or a constant a
  * linalg.generic without inputs yields to every element of `c` (how
  * bufferization leaves a conv's zero init); null for other ops. */
@@ -909,7 +880,7 @@ static MlirValue fillValue(MlirOperation p, MlirValue c) {
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(c));
   char kinds[kMaxRank];
   MlirAttribute maps = mlirOperationGetAttributeByName(p, str("indexing_maps"));
-  if (rank > kMaxRank || !kilnGpuIteratorKinds(p, kinds, rank) ||
+  if (rank > kMaxRank || !kilnLinalgIteratorKinds(p, kinds, rank) ||
       mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
       mlirArrayAttrGetNumElements(maps) != 1)
     return (MlirValue){NULL};
@@ -942,12 +913,12 @@ static MlirValue fillValue(MlirOperation p, MlirValue c) {
  * them in between), if any: its value becomes the accumulators' initial
  * value. */
 static MlirOperation precedingFill(MlirOperation op, MlirValue c) {
-  MlirOperation p = prevInBlock(op);
+  MlirOperation p = kilnPrevInBlock(op);
   while (!mlirOperationIsNull(p) && (kilnOpNameIs(p, "arith.constant") ||
                                      kilnOpNameIs(p, "memref.get_global") ||
                                      kilnOpNameIs(p, "memref.expand_shape") ||
                                      kilnOpNameIs(p, "memref.collapse_shape")))
-    p = prevInBlock(p);
+    p = kilnPrevInBlock(p);
   if (mlirOperationIsNull(p) || mlirValueIsNull(fillValue(p, c)))
     return (MlirOperation){NULL};
   return p;

@@ -66,10 +66,6 @@ typedef struct Epilogue {
 bool kilnGpuMapDims(MlirAffineMap map, intptr_t *dims, MlirAffineExpr *exprs,
                     bool compound, intptr_t *n);
 
-/// The iterator types of a generic in order ('p' / 'r'), false if they do
-/// not read as such.
-bool kilnGpuIteratorKinds(MlirOperation op, char *kinds, intptr_t loops);
-
 /// Recognizes the elementwise consumer of `op`'s C that can be fused into
 /// its store phase (e->op stays null otherwise); `fill` is the fill folded
 /// into the accumulators, or null.
