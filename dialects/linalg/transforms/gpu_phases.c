@@ -15,6 +15,7 @@
  *    a gpu.barrier when it accesses a shared buffer (so between any two
  *    phases that exchange data through shared memory there is a barrier,
  *    also across the iterations of an enclosing loop);
+ *  - stores outside every phase (block-level code) run in thread 0 only;
  *  - the shared allocas become workgroup attributions of the launch
  *    (`#gpu.address_space<workgroup>`), the private ones (indexed
  *    [tid, ...] only) allocas of the thread's own slice inside the kernel,
@@ -275,6 +276,47 @@ static void sinkConstantsInto(MlirOperation launch) {
   kilnOpListDestroy(&s.to);
 }
 
+/* The stores outside every phase (block-level code, as a phase of one
+ * thread becomes once canonicalization inlines its single iteration): the
+ * block runs them once, so on the GPU one thread must. */
+typedef struct BlockStores {
+  const KilnOpList *phases;
+  KilnOpList stores;
+} BlockStores;
+
+static MlirWalkResult findBlockStores(MlirOperation op, void *userData) {
+  BlockStores *b = userData;
+  if (kilnOpListContains(b->phases, op))
+    return MlirWalkResultSkip;
+  if (kilnOpNameIs(op, "memref.store") || kilnOpNameIs(op, "memref.atomic_rmw"))
+    kilnOpListPush(&b->stores, op);
+  return MlirWalkResultAdvance;
+}
+
+/* Moves `op` into `scf.if (tid < 1)`. */
+static void guardThreadZero(MlirOperation op, MlirValue tid) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirLocation loc = mlirOperationGetLocation(op);
+  MlirValue cmp[2] = {tid, kilnInsertIndexConstant(op, 1)};
+  MlirType i1 = mlirIntegerTypeGet(ctx, 1);
+  MlirNamedAttribute pred = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str("predicate")),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 6 /* ult */));
+  MlirValue cond = mlirOperationGetResult(
+      kilnInsertOp(op, "arith.cmpi", 2, cmp, 1, &i1, 1, &pred), 0);
+  MlirBlock then = mlirBlockCreate(0, NULL, NULL);
+  MlirOperationState y = mlirOperationStateGet(str("scf.yield"), loc);
+  mlirBlockAppendOwnedOperation(then, mlirOperationCreate(&y));
+  MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
+  mlirRegionAppendOwnedBlock(regions[0], then);
+  MlirOperationState st = mlirOperationStateGet(str("scf.if"), loc);
+  mlirOperationStateAddOperands(&st, 1, &cond);
+  mlirOperationStateAddOwnedRegions(&st, 2, regions);
+  MlirOperation guard = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, guard);
+  mlirOperationMoveBefore(op, mlirBlockGetTerminator(then));
+}
+
 /* Converts one marked region; false after an error. */
 static bool launchRegion(MlirOperation region, int64_t threads) {
   MlirLocation loc = mlirOperationGetLocation(region);
@@ -353,6 +395,11 @@ static bool launchRegion(MlirOperation region, int64_t threads) {
     mlirOperationDestroy(p.shared.data[i]);
   }
   MlirValue tid = mlirBlockGetArgument(kernel, 3);
+  BlockStores blockStores = {&phases, {0}};
+  mlirOperationWalk(launch, findBlockStores, &blockStores, MlirWalkPreOrder);
+  for (size_t i = 0; i < blockStores.stores.len; ++i)
+    guardThreadZero(blockStores.stores.data[i], tid);
+  kilnOpListDestroy(&blockStores.stores);
   for (size_t i = 0; i < phases.len; ++i) {
     MlirOperation ph = phases.data[i];
     UsesShared u = {sharedArgs, p.shared.len, false};

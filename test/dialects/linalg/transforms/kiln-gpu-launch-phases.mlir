@@ -81,6 +81,41 @@ func.func @phases(%out: memref<2x3x64xf32>) {
   return
 }
 
+// Block-level code (a one-thread phase canonicalization inlined, as a
+// block reduction's final combine): the block runs it once, so its store
+// runs in thread 0 only; its loads of shared memory stay after the barrier.
+// CHECK-LABEL: func.func @block_level
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[SH2:.*]][%[[T2:[a-z_0-9]+]]]
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[V:.*]] = memref.load %[[SH2]][%c0
+// CHECK: %[[Z:.*]] = arith.cmpi ult, %[[T2]], %c1
+// CHECK-NEXT: scf.if %[[Z]] {
+// CHECK-NEXT: memref.store %[[V]], %arg0[
+// CHECK-NEXT: }
+// CHECK: gpu.terminator
+func.func @block_level(%out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  scf.execute_region no_inline {
+    %sh = memref.alloca() {kiln.gpu.shared} : memref<64xf32>
+    scf.parallel (%b) = (%c0) to (%c4) step (%c1) {
+      scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+        memref.store %one, %sh[%t] : memref<64xf32>
+        scf.reduce
+      }
+      %v = memref.load %sh[%c0] : memref<64xf32>
+      memref.store %v, %out[%b] : memref<4xf32>
+      scf.reduce
+    }
+    scf.yield
+  } {kiln.gpu.block_size = 64 : i64}
+  return
+}
+
 // ERRORS
 func.func @too_many_threads(%out: memref<128xf32>) {
   %c0 = arith.constant 0 : index
