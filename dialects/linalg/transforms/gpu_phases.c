@@ -348,6 +348,16 @@ static bool launchRegion(MlirOperation region, int64_t threads) {
         goto bad;
       gridSize[nGrid - 1 - d] = ub;
     }
+    /* CUDA's limits: 2^31 - 1 blocks in x, 65535 in y and z. */
+    if (gridSize[0] > 2147483647 || gridSize[1] > 65535 ||
+        gridSize[2] > 65535) {
+      kilnEmitErrorf(loc,
+                     "kiln-gpu-launch-phases: a grid of %lld x %lld x %lld "
+                     "blocks exceeds CUDA's limits (2^31-1 x 65535 x 65535)",
+                     (long long)gridSize[0], (long long)gridSize[1],
+                     (long long)gridSize[2]);
+      goto done;
+    }
   }
   for (size_t i = 0; i < phases.len; ++i) {
     MlirOperation ph = phases.data[i];

@@ -142,4 +142,28 @@ func.func @bad_block_size() {
   } {kiln.gpu.block_size = 2048 : i64}
   return
 }
+
+// -----
+
+// A grid beyond CUDA's 65535 blocks in y (the second-innermost grid dim).
+func.func @grid_too_big(%out: memref<70000x2x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c70000 = arith.constant 70000 : index
+  %one = arith.constant 1.0 : f32
+  // expected-error@+1 {{kiln-gpu-launch-phases: a grid of 2 x 70000 x 1 blocks exceeds CUDA's limits (2^31-1 x 65535 x 65535)}}
+  scf.execute_region no_inline {
+    scf.parallel (%y, %x) = (%c0, %c0) to (%c70000, %c2) step (%c1, %c1) {
+      scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+        memref.store %one, %out[%y, %x, %t] : memref<70000x2x64xf32>
+        scf.reduce
+      }
+      scf.reduce
+    }
+    scf.yield
+  } {kiln.gpu.block_size = 64 : i64}
+  return
+}
 // END-ERRORS
