@@ -56,6 +56,30 @@ bool kilnFuncIsPublicDefinition(MlirOperation op) {
           kilnStringRefEquals(mlirStringAttrGetValue(vis), "public"));
 }
 
+MlirOperation kilnInsertIfLess(MlirOperation before, MlirValue a, MlirValue b) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  MlirLocation loc = mlirOperationGetLocation(before);
+  MlirValue cmpOps[2] = {a, b};
+  MlirType i1 = mlirIntegerTypeGet(ctx, 1);
+  MlirNamedAttribute pred = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str("predicate")),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 6 /* ult */));
+  MlirValue cond = mlirOperationGetResult(
+      kilnInsertOp(before, "arith.cmpi", 2, cmpOps, 1, &i1, 1, &pred), 0);
+  MlirBlock then = mlirBlockCreate(0, NULL, NULL);
+  MlirOperationState yield = mlirOperationStateGet(str("scf.yield"), loc);
+  MlirOperation end = mlirOperationCreate(&yield);
+  mlirBlockAppendOwnedOperation(then, end);
+  MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
+  mlirRegionAppendOwnedBlock(regions[0], then);
+  MlirOperationState st = mlirOperationStateGet(str("scf.if"), loc);
+  mlirOperationStateAddOperands(&st, 1, &cond);
+  mlirOperationStateAddOwnedRegions(&st, 2, regions);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before,
+                                      mlirOperationCreate(&st));
+  return end;
+}
+
 bool kilnConstantIndexValue(MlirValue v, int64_t *out) {
   if (!mlirValueIsAOpResult(v))
     return false;

@@ -21,6 +21,10 @@ MlirNamedAttribute kilnSegmentSizesAttr(MlirContext ctx, intptr_t n,
                                         const int32_t *sizes);
 /// An `arith.constant` of type index with value `v`, before `before`.
 MlirValue kilnInsertIndexConstant(MlirOperation before, int64_t v);
+/// `scf.if (a < b) {}` (unsigned index comparison, no else) before
+/// `before`; returns its then-block's terminator (insert the guarded ops
+/// before it).
+MlirOperation kilnInsertIfLess(MlirOperation before, MlirValue a, MlirValue b);
 /// The value of an index `arith.constant` (`v`'s defining op); false if
 /// `v` is not one.
 bool kilnConstantIndexValue(MlirValue v, int64_t *out);

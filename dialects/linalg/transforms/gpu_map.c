@@ -102,33 +102,6 @@ static MlirOperation insertGrid(MlirOperation before, int64_t blocks,
   return end;
 }
 
-/* `scf.if (linear < total) {}` before `before`; returns its then-block's
- * terminator. */
-static MlirOperation insertBoundsCheck(MlirOperation before, MlirValue linear,
-                                       int64_t total) {
-  MlirContext ctx = mlirOperationGetContext(before);
-  MlirLocation loc = mlirOperationGetLocation(before);
-  MlirValue cmpOps[2] = {linear, kilnInsertIndexConstant(before, total)};
-  MlirType i1 = mlirIntegerTypeGet(ctx, 1);
-  MlirNamedAttribute pred = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, str("predicate")),
-      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 6 /* ult */));
-  MlirValue cond = mlirOperationGetResult(
-      kilnInsertOp(before, "arith.cmpi", 2, cmpOps, 1, &i1, 1, &pred), 0);
-  MlirBlock then = mlirBlockCreate(0, NULL, NULL);
-  MlirOperationState yield = mlirOperationStateGet(str("scf.yield"), loc);
-  MlirOperation end = mlirOperationCreate(&yield);
-  mlirBlockAppendOwnedOperation(then, end);
-  MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
-  mlirRegionAppendOwnedBlock(regions[0], then);
-  MlirOperationState st = mlirOperationStateGet(str("scf.if"), loc);
-  mlirOperationStateAddOperands(&st, 1, &cond);
-  mlirOperationStateAddOwnedRegions(&st, 2, regions);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before,
-                                      mlirOperationCreate(&st));
-  return end;
-}
-
 static int64_t threadsFor(int64_t total, int64_t maxThreads) {
   int64_t t = (total + kWarp - 1) / kWarp * kWarp;
   return t < maxThreads ? t : maxThreads;
@@ -169,7 +142,7 @@ static bool mapLoop(MlirOperation loop, int64_t maxThreads) {
   MlirOperation end =
       insertGrid(loop, (total + threads - 1) / threads, threads, &linear);
   if (total % threads)
-    end = insertBoundsCheck(end, linear, total);
+    end = kilnInsertIfLess(end, linear, kilnInsertIndexConstant(end, total));
   MlirBlock body = loopBody(loop);
   MlirType index = mlirValueGetType(linear);
   MlirValue rest = linear;

@@ -295,26 +295,8 @@ static MlirWalkResult findBlockStores(MlirOperation op, void *userData) {
 
 /* Moves `op` into `scf.if (tid < 1)`. */
 static void guardThreadZero(MlirOperation op, MlirValue tid) {
-  MlirContext ctx = mlirOperationGetContext(op);
-  MlirLocation loc = mlirOperationGetLocation(op);
-  MlirValue cmp[2] = {tid, kilnInsertIndexConstant(op, 1)};
-  MlirType i1 = mlirIntegerTypeGet(ctx, 1);
-  MlirNamedAttribute pred = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, str("predicate")),
-      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 6 /* ult */));
-  MlirValue cond = mlirOperationGetResult(
-      kilnInsertOp(op, "arith.cmpi", 2, cmp, 1, &i1, 1, &pred), 0);
-  MlirBlock then = mlirBlockCreate(0, NULL, NULL);
-  MlirOperationState y = mlirOperationStateGet(str("scf.yield"), loc);
-  mlirBlockAppendOwnedOperation(then, mlirOperationCreate(&y));
-  MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
-  mlirRegionAppendOwnedBlock(regions[0], then);
-  MlirOperationState st = mlirOperationStateGet(str("scf.if"), loc);
-  mlirOperationStateAddOperands(&st, 1, &cond);
-  mlirOperationStateAddOwnedRegions(&st, 2, regions);
-  MlirOperation guard = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, guard);
-  mlirOperationMoveBefore(op, mlirBlockGetTerminator(then));
+  MlirOperation end = kilnInsertIfLess(op, tid, kilnInsertIndexConstant(op, 1));
+  mlirOperationMoveBefore(op, end);
 }
 
 /* Converts one marked region; false after an error. */
@@ -417,28 +399,8 @@ static bool launchRegion(MlirOperation region, int64_t threads) {
     int64_t ub;
     kilnConstantIndexValue(mlirOperationGetOperand(ph, 1), &ub);
     MlirOperation at = ph;
-    if (ub < threads) {
-      /* scf.if (tid < ub) { <body> } */
-      MlirContext ctx = mlirOperationGetContext(ph);
-      MlirValue cmp[2] = {tid, mlirOperationGetOperand(ph, 1)};
-      MlirType i1 = mlirIntegerTypeGet(ctx, 1);
-      MlirNamedAttribute pred = mlirNamedAttributeGet(
-          mlirIdentifierGet(ctx, str("predicate")),
-          mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 6 /* ult */));
-      MlirValue cond = mlirOperationGetResult(
-          kilnInsertOp(ph, "arith.cmpi", 2, cmp, 1, &i1, 1, &pred), 0);
-      MlirBlock then = mlirBlockCreate(0, NULL, NULL);
-      MlirOperationState y = mlirOperationStateGet(str("scf.yield"), loc);
-      at = mlirOperationCreate(&y);
-      mlirBlockAppendOwnedOperation(then, at);
-      MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
-      mlirRegionAppendOwnedBlock(regions[0], then);
-      MlirOperationState st = mlirOperationStateGet(str("scf.if"), loc);
-      mlirOperationStateAddOperands(&st, 1, &cond);
-      mlirOperationStateAddOwnedRegions(&st, 2, regions);
-      mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(ph), ph,
-                                          mlirOperationCreate(&st));
-    }
+    if (ub < threads) /* scf.if (tid < ub) { <body> } */
+      at = kilnInsertIfLess(ph, tid, mlirOperationGetOperand(ph, 1));
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body(ph), 0), tid);
     kilnMoveBlockOpsBefore(body(ph), at);
     if (u.found)

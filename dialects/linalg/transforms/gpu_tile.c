@@ -454,6 +454,28 @@ static int outputGuard(Gen *g, const Ctx *x, int row, int col) {
   return cond;
 }
 
+/* `%vN = %NAME[...]` of `op`'s element at the groups' linear indices
+ * (vm, vn, vk; the block's batch), or 0 where condition `cond` (-1: none)
+ * is false; returns N. */
+static int guardedLoad(Gen *g, const Ctx *x, int cond, const char *name,
+                       const Operand *op, int vm, int vn, int vk) {
+  int v = fresh(g);
+  char prefix[96];
+  if (cond >= 0)
+    snprintf(prefix, sizeof(prefix),
+             "%%v%d = scf.if %%v%d -> (f32) {\n%%l%d = memref.load ", v, cond,
+             v);
+  else
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
+  appendAccess(g, x->ct, prefix, name, op, x->vb, vm, vn, vk);
+  if (cond >= 0)
+    kilnStrBufAppendf(g->buf,
+                      "scf.yield %%l%d : f32\n} else {\n"
+                      "scf.yield %%zero : f32\n}\n",
+                      v);
+  return v;
+}
+
 /* acc[t] = the fill value, or C's elements (0 outside C). */
 static void genInitPhase(Gen *g, const Ctx *x, bool fromC) {
   int tid;
@@ -462,23 +484,10 @@ static void genInitPhase(Gen *g, const Ctx *x, bool fromC) {
     for (int64_t j = 0; j < x->t.c; ++j) {
       int ci = cst(g, i), cj = cst(g, j), v = -1;
       if (fromC) {
-        v = fresh(g);
         int row, col;
         threadElement(g, x, tid, i, j, &row, &col);
         int cond = outputGuard(g, x, row, col);
-        char prefix[96];
-        if (cond >= 0)
-          snprintf(prefix, sizeof(prefix),
-                   "%%v%d = scf.if %%v%d -> (f32) {\n%%l%d = memref.load ", v,
-                   cond, v);
-        else
-          snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
-        appendAccess(g, x->ct, prefix, "C", &x->ct->c, x->vb, row, col, -1);
-        if (cond >= 0)
-          kilnStrBufAppendf(g->buf,
-                            "scf.yield %%l%d : f32\n} else {\n"
-                            "scf.yield %%zero : f32\n}\n",
-                            v);
+        v = guardedLoad(g, x, cond, "C", &x->ct->c, row, col, -1);
       }
       if (fromC)
         kilnStrBufAppendf(g->buf, "memref.store %%v%d, ", v);
@@ -524,22 +533,8 @@ static void genTileLoad(Gen *g, const Ctx *x, int tid, int k0,
       cond = andLess(g, cond, gr, rowSize);
     if (x->ct->k % x->t.bk)
       cond = andLess(g, cond, gk, x->ct->k);
-    int v = fresh(g);
-    char prefix[96];
-    if (cond >= 0)
-      snprintf(prefix, sizeof(prefix),
-               "%%v%d = scf.if %%v%d -> (f32) {\n%%l%d = memref.load ", v, cond,
-               v);
-    else
-      snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
     bool isA = rowRole == kM;
-    appendAccess(g, x->ct, prefix, name, op, x->vb, isA ? gr : -1,
-                 isA ? -1 : gr, gk);
-    if (cond >= 0)
-      kilnStrBufAppendf(g->buf,
-                        "scf.yield %%l%d : f32\n} else {\n"
-                        "scf.yield %%zero : f32\n}\n",
-                        v);
+    int v = guardedLoad(g, x, cond, name, op, isA ? gr : -1, isA ? -1 : gr, gk);
     /* As is [m][k], Bs is [k][n]. */
     if (isA)
       kilnStrBufAppendf(g->buf, "memref.store %%v%d, %%%s[%%v%d, %%v%d] : %s\n",
