@@ -41,6 +41,7 @@
 #include "dialects/common/diag.h"
 #include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
+#include "dialects/linalg/transforms/schedule_text.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -279,35 +280,17 @@ static bool matchReduction(MlirOperation op, Reduction *rd) {
 //===----------------------------------------------------------------------===//
 
 typedef struct Gen {
-  KilnStrBuf *buf;
-  int next; /* SSA name counter */
-  int c0, c1;
+  KilnScheduleText text;
+  int c0, c1; /* the index constants 0 and 1 */
 } Gen;
-
-static int fresh(Gen *g) { return g->next++; }
-
-static int cst(Gen *g, int64_t v) {
-  int n = fresh(g);
-  kilnStrBufAppendf(g->buf, "%%v%d = arith.constant %lld : index\n", n,
-                    (long long)v);
-  return n;
-}
-
-static int binopConst(Gen *g, const char *op, int a, int64_t v) {
-  int b = cst(g, v);
-  int n = fresh(g);
-  kilnStrBufAppendf(g->buf, "%%v%d = arith.%s %%v%d, %%v%d : index\n", n, op, a,
-                    b);
-  return n;
-}
 
 /* Loop l's index from its group's linear index `lin`. */
 static int loopIndex(Gen *g, const Reduction *rd, intptr_t l, int lin) {
   int v = lin;
   if (rd->stride[l] > 1)
-    v = binopConst(g, "divui", v, rd->stride[l]);
+    v = kilnScheduleBinopConst(&g->text, "divui", v, rd->stride[l]);
   if (!rd->outer[l])
-    v = binopConst(g, "remui", v, rd->size[l]);
+    v = kilnScheduleBinopConst(&g->text, "remui", v, rd->size[l]);
   return v;
 }
 
@@ -316,35 +299,39 @@ static void appendAccess(Gen *g, const char *prefix, const char *name,
                          const Access *x, const int *idx, const char *attrs) {
   int v[kMaxRank];
   for (intptr_t d = 0; d < x->rank; ++d)
-    v[d] = x->index[d] >= 0 ? idx[x->index[d]] : cst(g, -1 - x->index[d]);
-  kilnStrBufAppendf(g->buf, "%s%%%s[", prefix, name);
+    v[d] = x->index[d] >= 0 ? idx[x->index[d]]
+                            : kilnScheduleIndex(&g->text, -1 - x->index[d]);
+  kilnStrBufAppendf(g->text.buf, "%s%%%s[", prefix, name);
   for (intptr_t d = 0; d < x->rank; ++d)
-    kilnStrBufAppendf(g->buf, "%s%%v%d", d ? ", " : "", v[d]);
-  kilnStrBufAppendf(g->buf, "] %s: ", attrs);
-  kilnStrBufAppendType(g->buf, x->type);
-  kilnStrBufAppend(g->buf, "\n", 1);
+    kilnStrBufAppendf(g->text.buf, "%s%%v%d", d ? ", " : "", v[d]);
+  kilnStrBufAppendf(g->text.buf, "] %s: ", attrs);
+  kilnStrBufAppendType(g->text.buf, x->type);
+  kilnStrBufAppend(g->text.buf, "\n", 1);
 }
 
 static void beginPhase(Gen *g, int bound, int *tid) {
-  *tid = fresh(g);
-  kilnStrBufAppendf(g->buf,
+  *tid = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(g->text.buf,
                     "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
                     "{\n",
                     *tid, g->c0, bound, g->c1);
 }
 
-static void endPhase(Gen *g) { kilnStrBufAppendf(g->buf, "scf.reduce\n}\n"); }
+static void endPhase(Gen *g) {
+  kilnStrBufAppendf(g->text.buf, "scf.reduce\n}\n");
+}
 
 /* `%vN = COMBINE %vA, %vB : f32`; returns N. */
 static int combine(Gen *g, const char *name, int a, int b) {
-  int n = fresh(g);
-  kilnStrBufAppendf(g->buf, "%%v%d = %s %%v%d, %%v%d : f32\n", n, name, a, b);
+  int n = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(g->text.buf, "%%v%d = %s %%v%d, %%v%d : f32\n", n, name, a,
+                    b);
   return n;
 }
 
 static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
                         bool fromOut) {
-  Gen gen = {buf, 0, 0, 0}, *g = &gen;
+  Gen gen = {{buf, 0}, 0, 0}, *g = &gen;
   MlirStringRef nameRef = mlirIdentifierStr(mlirOperationGetName(rd->combine));
   char name[32];
   snprintf(name, sizeof(name), "%.*s", (int)nameRef.length, nameRef.data);
@@ -364,15 +351,17 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
   kilnStrBufAppendType(buf, rd->out.type);
   kilnStrBufAppendf(
       buf, ", %%init: f32) {\n%%ident = arith.constant %s : f32\n", ident);
-  g->c0 = cst(g, 0);
-  g->c1 = cst(g, 1);
-  int cT = cst(g, threads), cR = cst(g, rd->extent), cP = cst(g, rd->outputs);
+  g->c0 = kilnScheduleIndex(&g->text, 0);
+  g->c1 = kilnScheduleIndex(&g->text, 1);
+  int cT = kilnScheduleIndex(&g->text, threads),
+      cR = kilnScheduleIndex(&g->text, rd->extent),
+      cP = kilnScheduleIndex(&g->text, rd->outputs);
   kilnStrBufAppendf(buf,
                     "scf.execute_region no_inline {\nmemref.alloca_scope {\n"
                     "%%sh = memref.alloca() {kiln.gpu.shared} : "
                     "memref<%lldxf32>\n",
                     (long long)threads);
-  int b = fresh(g);
+  int b = kilnScheduleFresh(&g->text);
   kilnStrBufAppendf(buf,
                     "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
                     "{\n",
@@ -384,7 +373,8 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
   /* Partials. */
   int tid;
   beginPhase(g, cT, &tid);
-  int p = fresh(g), r = fresh(g), acc = fresh(g);
+  int p = kilnScheduleFresh(&g->text), r = kilnScheduleFresh(&g->text),
+      acc = kilnScheduleFresh(&g->text);
   kilnStrBufAppendf(buf,
                     "%%v%d = scf.for %%v%d = %%v%d to %%v%d step %%v%d "
                     "iter_args(%%v%d = %%ident) -> (f32) {\n",
@@ -399,7 +389,7 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
     snprintf(attrs, sizeof(attrs), "{%s = %d : i64} ", kInMark, (int)i);
     appendAccess(g, prefix, in, &rd->in[i], idx, attrs);
   }
-  int e = fresh(g);
+  int e = kilnScheduleFresh(&g->text);
   kilnStrBufAppendf(buf, "%%v%d = arith.constant {%s} 0.0 : f32\n", e,
                     kElemMark);
   int s = combine(g, name, acc, e);
@@ -409,10 +399,10 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
   endPhase(g);
   /* The tree (its last step in the final phase). */
   for (int64_t half = threads / 2; half >= 2; half /= 2) {
-    int ch = cst(g, half);
+    int ch = kilnScheduleIndex(&g->text, half);
     beginPhase(g, ch, &tid);
-    int other = binopConst(g, "addi", tid, half);
-    int x = fresh(g), y = fresh(g);
+    int other = kilnScheduleBinopConst(&g->text, "addi", tid, half);
+    int x = kilnScheduleFresh(&g->text), y = kilnScheduleFresh(&g->text);
     kilnStrBufAppendf(buf,
                       "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n"
                       "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
@@ -425,7 +415,7 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
   }
   /* Thread 0 combines with the output's initial content. */
   beginPhase(g, g->c1, &tid);
-  int o = fresh(g), t = fresh(g);
+  int o = kilnScheduleFresh(&g->text), t = kilnScheduleFresh(&g->text);
   char prefix[48];
   if (fromOut) {
     snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", o);
@@ -436,7 +426,7 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
   kilnStrBufAppendf(buf, "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
                     t, g->c0, (long long)threads);
   if (threads >= 2) {
-    int t1 = fresh(g);
+    int t1 = kilnScheduleFresh(&g->text);
     kilnStrBufAppendf(buf,
                       "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
                       t1, g->c1, (long long)threads);

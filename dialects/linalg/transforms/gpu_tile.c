@@ -55,6 +55,7 @@
 enum { kOptEnable, kOptMinFlops, kOptEpilogues, kNumOptions };
 
 #include "dialects/linalg/transforms/gpu_tile.h"
+#include "dialects/linalg/transforms/schedule_text.h"
 
 static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
@@ -314,44 +315,18 @@ static char fastRole(const Contraction *ct, const Operand *x) {
 // The schedule template
 //===----------------------------------------------------------------------===//
 
-typedef struct Gen {
-  KilnStrBuf *buf;
-  int next; /* SSA name counter */
-} Gen;
-
-/* A fresh SSA name %vN; returns N. */
-static int fresh(Gen *g) { return g->next++; }
-
-/* `%vN = arith.constant V : index`; returns N. */
-static int cst(Gen *g, int64_t v) {
-  int n = fresh(g);
-  kilnStrBufAppendf(g->buf, "%%v%d = arith.constant %lld : index\n", n,
-                    (long long)v);
-  return n;
-}
-
-/* `%vN = arith.OP %vA, %vB : index`; returns N. */
-static int binop(Gen *g, const char *op, int a, int b) {
-  int n = fresh(g);
-  kilnStrBufAppendf(g->buf, "%%v%d = arith.%s %%v%d, %%v%d : index\n", n, op, a,
-                    b);
-  return n;
-}
-
-static int binopConst(Gen *g, const char *op, int a, int64_t v) {
-  return binop(g, op, a, cst(g, v));
-}
+typedef KilnScheduleText Gen;
 
 /* `%vN = arith.cmpi ult, %vA, M` and the conjunction with `cond` (-1 for
  * none); returns the new condition. */
 static int andLess(Gen *g, int cond, int a, int64_t bound) {
-  int b = cst(g, bound);
-  int n = fresh(g);
+  int b = kilnScheduleIndex(g, bound);
+  int n = kilnScheduleFresh(g);
   kilnStrBufAppendf(g->buf, "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n", n,
                     a, b);
   if (cond < 0)
     return n;
-  int m = fresh(g);
+  int m = kilnScheduleFresh(g);
   kilnStrBufAppendf(g->buf, "%%v%d = arith.andi %%v%d, %%v%d : i1\n", m, cond,
                     n);
   return m;
@@ -366,9 +341,9 @@ static int loopIndex(Gen *g, const Contraction *ct, intptr_t l,
   char r = ct->role[l];
   int v = group[r == kBatch ? 0 : r == kM ? 1 : r == kN ? 2 : 3];
   if (ct->stride[l] > 1)
-    v = binopConst(g, "divui", v, ct->stride[l]);
+    v = kilnScheduleBinopConst(g, "divui", v, ct->stride[l]);
   if (!ct->outer[l])
-    v = binopConst(g, "remui", v, ct->size[l]);
+    v = kilnScheduleBinopConst(g, "remui", v, ct->size[l]);
   return v;
 }
 
@@ -378,10 +353,10 @@ static int compoundIndex(Gen *g, const Contraction *ct, MlirAffineExpr e,
   if (mlirAffineExprIsADim(e))
     return loopIndex(g, ct, mlirAffineDimExprGetPosition(e), group);
   if (mlirAffineExprIsAConstant(e))
-    return cst(g, mlirAffineConstantExprGetValue(e));
+    return kilnScheduleIndex(g, mlirAffineConstantExprGetValue(e));
   int l = compoundIndex(g, ct, mlirAffineBinaryOpExprGetLHS(e), group);
   int r = compoundIndex(g, ct, mlirAffineBinaryOpExprGetRHS(e), group);
-  return binop(g, mlirAffineExprIsAAdd(e) ? "addi" : "muli", l, r);
+  return kilnScheduleBinop(g, mlirAffineExprIsAAdd(e) ? "addi" : "muli", l, r);
 }
 
 /* The indices of `x`'s element, each derived from its group's linear
@@ -424,7 +399,7 @@ typedef struct Ctx {
 } Ctx;
 
 static void beginPhase(Gen *g, const Ctx *x, int *tid) {
-  *tid = fresh(g);
+  *tid = kilnScheduleFresh(g);
   kilnStrBufAppendf(g->buf,
                     "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
                     "{\n",
@@ -436,12 +411,12 @@ static void endPhase(Gen *g) { kilnStrBufAppendf(g->buf, "scf.reduce\n}\n"); }
 /* The output element (i, j) of thread `tid`: row and column in C. */
 static void threadElement(Gen *g, const Ctx *x, int tid, int64_t i, int64_t j,
                           int *row, int *col) {
-  int ty = binopConst(g, "divui", tid, x->t.tx);
-  int tx = binopConst(g, "remui", tid, x->t.tx);
-  int r = binopConst(g, "addi", ty, i * x->t.ty);
-  int c = binopConst(g, "addi", tx, j * x->t.tx);
-  *row = binop(g, "addi", x->m0, r);
-  *col = binop(g, "addi", x->n0, c);
+  int ty = kilnScheduleBinopConst(g, "divui", tid, x->t.tx);
+  int tx = kilnScheduleBinopConst(g, "remui", tid, x->t.tx);
+  int r = kilnScheduleBinopConst(g, "addi", ty, i * x->t.ty);
+  int c = kilnScheduleBinopConst(g, "addi", tx, j * x->t.tx);
+  *row = kilnScheduleBinop(g, "addi", x->m0, r);
+  *col = kilnScheduleBinop(g, "addi", x->n0, c);
 }
 
 /* Guard of output element (row, col): -1 when always inside C. */
@@ -459,7 +434,7 @@ static int outputGuard(Gen *g, const Ctx *x, int row, int col) {
  * is false; returns N. */
 static int guardedLoad(Gen *g, const Ctx *x, int cond, const char *name,
                        const Operand *op, int vm, int vn, int vk) {
-  int v = fresh(g);
+  int v = kilnScheduleFresh(g);
   char prefix[96];
   if (cond >= 0)
     snprintf(prefix, sizeof(prefix),
@@ -482,7 +457,7 @@ static void genInitPhase(Gen *g, const Ctx *x, bool fromC) {
   beginPhase(g, x, &tid);
   for (int64_t i = 0; i < x->t.r; ++i)
     for (int64_t j = 0; j < x->t.c; ++j) {
-      int ci = cst(g, i), cj = cst(g, j), v = -1;
+      int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j), v = -1;
       if (fromC) {
         int row, col;
         threadElement(g, x, tid, i, j, &row, &col);
@@ -515,19 +490,19 @@ static void genTileLoad(Gen *g, const Ctx *x, int tid, int k0,
   int64_t total = rows * cols;
   int64_t per = (total + x->threads - 1) / x->threads;
   for (int64_t r = 0; r < per; ++r) {
-    int e = binopConst(g, "addi", tid, r * x->threads);
+    int e = kilnScheduleBinopConst(g, "addi", tid, r * x->threads);
     bool guardE = (r + 1) * x->threads > total;
     if (guardE) {
       int in = andLess(g, -1, e, total);
       kilnStrBufAppendf(g->buf, "scf.if %%v%d {\n", in);
     }
     int64_t width = rowFast ? rows : cols;
-    int fastIdx = binopConst(g, "remui", e, width);
-    int slowIdx = binopConst(g, "divui", e, width);
+    int fastIdx = kilnScheduleBinopConst(g, "remui", e, width);
+    int slowIdx = kilnScheduleBinopConst(g, "divui", e, width);
     int ri = rowFast ? fastIdx : slowIdx;
     int ki = rowFast ? slowIdx : fastIdx;
-    int gr = binop(g, "addi", rowBase, ri);
-    int gk = binop(g, "addi", k0, ki);
+    int gr = kilnScheduleBinop(g, "addi", rowBase, ri);
+    int gk = kilnScheduleBinop(g, "addi", k0, ki);
     int cond = -1;
     if (rowSize % rows)
       cond = andLess(g, cond, gr, rowSize);
@@ -553,25 +528,26 @@ static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
   int64_t rc = t->r * t->c;
   int tid;
   beginPhase(g, x, &tid);
-  int ty = binopConst(g, "divui", tid, t->tx);
-  int tx = binopConst(g, "remui", tid, t->tx);
+  int ty = kilnScheduleBinopConst(g, "divui", tid, t->tx);
+  int tx = kilnScheduleBinopConst(g, "remui", tid, t->tx);
   int rows[16], cols[16], init[256];
   for (int64_t i = 0; i < t->r; ++i)
-    rows[i] = binopConst(g, "addi", ty, i * t->ty);
+    rows[i] = kilnScheduleBinopConst(g, "addi", ty, i * t->ty);
   for (int64_t j = 0; j < t->c; ++j)
-    cols[j] = binopConst(g, "addi", tx, j * t->tx);
+    cols[j] = kilnScheduleBinopConst(g, "addi", tx, j * t->tx);
   for (int64_t i = 0; i < t->r; ++i)
     for (int64_t j = 0; j < t->c; ++j) {
-      int ci = cst(g, i), cj = cst(g, j);
-      init[i * t->c + j] = fresh(g);
+      int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j);
+      init[i * t->c + j] = kilnScheduleFresh(g);
       kilnStrBufAppendf(g->buf,
                         "%%v%d = memref.load %%acc[%%v%d, %%v%d, %%v%d] : "
                         "memref<%lldx%lldx%lldxf32>\n",
                         init[i * t->c + j], tid, ci, cj, (long long)x->threads,
                         (long long)t->r, (long long)t->c);
     }
-  int cbk = cst(g, t->bk);
-  int res = fresh(g), kk = fresh(g), iter = fresh(g);
+  int cbk = kilnScheduleIndex(g, t->bk);
+  int res = kilnScheduleFresh(g), kk = kilnScheduleFresh(g),
+      iter = kilnScheduleFresh(g);
   kilnStrBufAppendf(g->buf,
                     "%%v%d:%lld = scf.for %%v%d = %%v%d to %%v%d step %%v%d "
                     "iter_args(",
@@ -585,19 +561,19 @@ static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
   kilnStrBufAppend(g->buf, ") {\n", 4);
   int av[16], bv[16];
   for (int64_t i = 0; i < t->r; ++i) {
-    av[i] = fresh(g);
+    av[i] = kilnScheduleFresh(g);
     kilnStrBufAppendf(g->buf, "%%v%d = memref.load %%As[%%v%d, %%v%d] : %s\n",
                       av[i], rows[i], kk, asType);
   }
   for (int64_t j = 0; j < t->c; ++j) {
-    bv[j] = fresh(g);
+    bv[j] = kilnScheduleFresh(g);
     kilnStrBufAppendf(g->buf, "%%v%d = memref.load %%Bs[%%v%d, %%v%d] : %s\n",
                       bv[j], kk, cols[j], bsType);
   }
   int sums[256];
   for (int64_t i = 0; i < t->r; ++i)
     for (int64_t j = 0; j < t->c; ++j) {
-      int p = fresh(g), s = fresh(g);
+      int p = kilnScheduleFresh(g), s = kilnScheduleFresh(g);
       kilnStrBufAppendf(g->buf,
                         "%%v%d = arith.mulf %%v%d, %%v%d : f32\n"
                         "%%v%d = arith.addf %%s%d_%lld, %%v%d : f32\n",
@@ -613,7 +589,7 @@ static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
   kilnStrBufAppend(g->buf, "\n}\n", 3);
   for (int64_t i = 0; i < t->r; ++i)
     for (int64_t j = 0; j < t->c; ++j) {
-      int ci = cst(g, i), cj = cst(g, j);
+      int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j);
       kilnStrBufAppendf(g->buf,
                         "memref.store %%v%d#%lld, %%acc[%%v%d, %%v%d, %%v%d] : "
                         "memref<%lldx%lldx%lldxf32>\n",
@@ -654,7 +630,7 @@ static void epilogueIndices(Gen *g, const Epilogue *e, intptr_t k,
     MlirAffineExpr r = mlirAffineMapGetResult(map, i);
     idx[i] = mlirAffineExprIsADim(r)
                  ? idxC[e->cDim[mlirAffineDimExprGetPosition(r)]]
-                 : cst(g, mlirAffineConstantExprGetValue(r));
+                 : kilnScheduleIndex(g, mlirAffineConstantExprGetValue(r));
   }
 }
 
@@ -669,7 +645,7 @@ static void genEpilogueStore(Gen *g, const Epilogue *e, int acc,
       continue;
     }
     epilogueIndices(g, e, k, idxC, idx);
-    int v = fresh(g);
+    int v = kilnScheduleFresh(g);
     char prefix[48], name[16];
     snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
     snprintf(name, sizeof(name), "E%d", (int)k);
@@ -684,13 +660,13 @@ static void genEpilogueStore(Gen *g, const Epilogue *e, int acc,
   if (e->outUsed && e->outIsC) {
     args[nArgs++] = acc;
   } else if (e->outUsed) {
-    int v = fresh(g);
+    int v = kilnScheduleFresh(g);
     char prefix[48];
     snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
     appendIndexed(g, prefix, out, idx, outRank, outType);
     args[nArgs++] = v;
   }
-  int r = fresh(g);
+  int r = kilnScheduleFresh(g);
   kilnStrBufAppendf(g->buf, "%%v%d = func.call @kiln_epilogue(", r);
   for (int i = 0; i < nArgs; ++i)
     kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", args[i]);
@@ -711,7 +687,8 @@ static void genStorePhase(Gen *g, const Ctx *x) {
       int cond = outputGuard(g, x, row, col);
       if (cond >= 0)
         kilnStrBufAppendf(g->buf, "scf.if %%v%d {\n", cond);
-      int ci = cst(g, i), cj = cst(g, j), v = fresh(g);
+      int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j),
+          v = kilnScheduleFresh(g);
       kilnStrBufAppendf(g->buf,
                         "%%v%d = memref.load %%acc[%%v%d, %%v%d, %%v%d] : "
                         "memref<%lldx%lldx%lldxf32>\n",
@@ -773,9 +750,9 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   }
   kilnStrBufAppendf(buf, ") {\n"
                          "%%zero = arith.constant 0.0 : f32\n");
-  x.c0 = cst(g, 0);
-  x.c1 = cst(g, 1);
-  x.cT = cst(g, x.threads);
+  x.c0 = kilnScheduleIndex(g, 0);
+  x.c1 = kilnScheduleIndex(g, 1);
+  x.cT = kilnScheduleIndex(g, x.threads);
   kilnStrBufAppendf(buf,
                     "scf.execute_region no_inline {\nmemref.alloca_scope {\n"
                     "%%As = memref.alloca() {kiln.gpu.shared} : %s\n"
@@ -793,8 +770,8 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
     dimOf[d] = -1;
     if (trips[d] > 1 || (d == 2 && nd == 0)) {
       dimOf[d] = nd;
-      ivs[nd] = fresh(g);
-      ubs[nd++] = cst(g, trips[d]);
+      ivs[nd] = kilnScheduleFresh(g);
+      ubs[nd++] = kilnScheduleIndex(g, trips[d]);
     }
   }
   kilnStrBufAppend(buf, "scf.parallel (", 14);
@@ -814,10 +791,11 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   for (int d = 0; d < 3; ++d)
     blockIv[d] = dimOf[d] >= 0 ? ivs[dimOf[d]] : x.c0;
   x.vb = blockIv[0];
-  x.m0 = binopConst(g, "muli", blockIv[1], x.bm);
-  x.n0 = binopConst(g, "muli", blockIv[2], x.bn);
+  x.m0 = kilnScheduleBinopConst(g, "muli", blockIv[1], x.bm);
+  x.n0 = kilnScheduleBinopConst(g, "muli", blockIv[2], x.bn);
   genInitPhase(g, &x, fromC);
-  int k0 = fresh(g), ck = cst(g, ct->k), cbk = cst(g, t->bk);
+  int k0 = kilnScheduleFresh(g), ck = kilnScheduleIndex(g, ct->k),
+      cbk = kilnScheduleIndex(g, t->bk);
   kilnStrBufAppendf(buf, "scf.for %%v%d = %%v%d to %%v%d step %%v%d {\n", k0,
                     x.c0, ck, cbk);
   int tid;

@@ -1,0 +1,27 @@
+/* Writing a schedule template (STYLE.md 8): the loops a GPU schedule
+ * generates per op are written as MLIR text, with numbered SSA names %vN
+ * for the index arithmetic, then parsed (kiln-gpu-tile-contractions,
+ * kiln-gpu-block-reductions). */
+#ifndef KILN_DIALECTS_LINALG_TRANSFORMS_SCHEDULE_TEXT_H
+#define KILN_DIALECTS_LINALG_TRANSFORMS_SCHEDULE_TEXT_H
+
+#include <stdint.h>
+
+#include "dialects/common/diag.h"
+
+typedef struct KilnScheduleText {
+  KilnStrBuf *buf; /* the text, appended to */
+  int next;        /* the next SSA number */
+} KilnScheduleText;
+
+/// A fresh SSA name %vN; returns N.
+int kilnScheduleFresh(KilnScheduleText *t);
+/// `%vN = arith.constant V : index`; returns N.
+int kilnScheduleIndex(KilnScheduleText *t, int64_t v);
+/// `%vN = arith.OP %vA, %vB : index`; returns N.
+int kilnScheduleBinop(KilnScheduleText *t, const char *op, int a, int b);
+/// `%vN = arith.OP %vA, V` (V an index constant written first); returns N.
+int kilnScheduleBinopConst(KilnScheduleText *t, const char *op, int a,
+                           int64_t v);
+
+#endif
