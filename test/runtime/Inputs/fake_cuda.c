@@ -14,9 +14,9 @@
  *   FAKE_CUDA_FAIL=F[:N] the N-th call (default 1st) of function F fails
  *   FAKE_CUDA_GUARD=1   device memory is mapped inaccessible (PROT_NONE)
  *                       and opened only inside the driver's copies and
- *                       sets, so host code that reads or writes device
- *                       memory crashes here as on a real GPU (use with
- *                       FAKE_CUDA_ANY_KERNEL=1: fake_add_f32 would fault)
+ *                       sets and fake_add_f32, so host code that reads
+ *                       or writes device memory crashes here as on a
+ *                       real GPU
  *   FAKE_CUDA_LOG=FILE  where the call summary goes at exit (appended;
  *                       default stderr): counts per function, and what is
  *                       still allocated, loaded, created or retained. */
@@ -309,6 +309,9 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
   return 0;
 }
 
+/* Opens (or closes) a guarded allocation (FAKE_CUDA_GUARD, below). */
+static void setAccess(uintptr_t p, bool open);
+
 CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY,
                         unsigned gridZ, unsigned blockX, unsigned blockY,
                         unsigned blockZ, unsigned smem, CUstream stream,
@@ -325,8 +328,14 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY,
   float *a = *(float **)params[0], *b = *(float **)params[1];
   float *out = *(float **)params[2];
   int64_t n = *(int64_t *)params[3];
+  /* The kernel runs "on the device": its buffers open while it runs. */
+  uintptr_t buffers[3] = {(uintptr_t)a, (uintptr_t)b, (uintptr_t)out};
+  for (int i = 0; i < 3; ++i)
+    setAccess(buffers[i], true);
   for (int64_t i = 0; i < n; ++i)
     out[i] = a[i] + b[i];
+  for (int i = 0; i < 3; ++i)
+    setAccess(buffers[i], false);
   return 0;
 }
 

@@ -10,7 +10,8 @@
  *   output i8[4]    "z" = {1, 2, 3, 4}           (an i8 weight at offset 2)
  *
  * Variants (FAKE_GPU_*): GOOD; KIND, a `gpu rocm gfx90a` record; PTX, a
- * module the JIT rejects; NEW, compiled for sm_120. */
+ * module the JIT rejects; NEW, compiled for sm_120; HOSTREAD, GOOD whose
+ * host code reads a device buffer (caught by FAKE_CUDA_GUARD). */
 #include <stdint.h>
 
 #include "kiln/kiln.h"
@@ -71,6 +72,11 @@ static void add(const MemRef2D *x, MemRef2D *y, void *stream) {
   _mlir_ciface_kiln_gpu_constant_f32(&w, &host);
   void *dx = mgpuMemAlloc(16, stream, 0), *dy = mgpuMemAlloc(16, stream, 0);
   mgpuMemcpy(dx, x->aligned, 16, stream);
+#if defined(FAKE_GPU_HOSTREAD)
+  /* The bug FAKE_CUDA_GUARD catches: host code reading device memory. */
+  volatile float first = *(const float *)dx;
+  (void)first;
+#endif
   mgpuMemset32(dy, 0, 4, stream);
   void *event = mgpuEventCreate();
   mgpuEventRecord(event, stream);
