@@ -3,17 +3,19 @@
  * A group is an `scf.execute_region -> (T) no_inline { graph ops; scf.yield }`
  * with a discardable `graph.fusion` attribute naming its kind:
  *   conv_epilogue / matmul_epilogue: a graph.conv (graph.matmul, graph.gemm)
- *     and the chain of its consumers: elementwise ops of the same result
- *     type whose other operands are smaller (bias, scale, clip bounds:
- *     broadcast) plus at most one residual graph.add of a same-shape tensor.
+ *     and the DAG of its consumers: elementwise ops of the same result type
+ *     that read members and otherwise only smaller operands (bias, scale,
+ *     clip bounds: broadcast), plus at most one residual graph.add of a
+ *     same-shape tensor; a chain (bias, relu) or a DAG such as SiLU's
+ *     x * sigmoid(x).
  *   reduction: a graph.reduce_* op and the tree of elementwise ops feeding
  *     its data operand.
  *   elementwise: a maximal tree of elementwise and broadcast (graph.expand)
  *     ops.
  * In the style of TVM's FuseOps, greedily: contraction anchors first (in
  * program order), then reductions, then elementwise trees (in reverse
- * program order, so a tree grows from its last op). Every member except the
- * group's last op (its root) has a single use, inside the group; so the
+ * program order, so a tree grows from its last op). Every use of a member
+ * except the group's last op (its root) is inside the group; so the
  * group's external inputs cannot depend on its outputs. An explicit check
  * guards that invariant anyway. All members need static shapes; ops stay in
  * their block; no op joins two groups; groups of one op are not made.
@@ -257,30 +259,51 @@ static bool available(const Fuser *f, MlirOperation op) {
          ptrMapGet(f->grouped, op.ptr) == SIZE_MAX && hasStaticShapes(op);
 }
 
-/* Whether `user`, the sole user of `cur`'s result, extends an epilogue:
- * an elementwise op of the same result type whose other operands are
- * smaller (broadcast parameters), or the first same-shape graph.add. */
-static bool extendsEpilogue(MlirOperation user, MlirValue cur,
-                            bool *hasResidual) {
-  if (!isElementwise(user) || GRAPH_OP_IN(user, ((const char *[]){"expand"})))
+/* Whether `op` may join epilogue group `g` (anchored on g->data[0]): an
+ * elementwise op with the anchor's result type that reads at least one
+ * member, whose other operands are smaller (broadcast parameters) or,
+ * once per group, a same-shape tensor added by a graph.add (the residual).
+ * Sets *residual when `op` would be that add. */
+static bool extendsEpilogue(const Group *g, MlirOperation op, bool hasResidual,
+                            bool *residual) {
+  if (!isElementwise(op) || GRAPH_OP_IN(op, ((const char *[]){"expand"})))
     return false;
-  MlirType t = mlirValueGetType(cur);
-  if (!mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(user, 0)), t))
+  MlirType t = mlirValueGetType(mlirOperationGetResult(g->data[0], 0));
+  if (!mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(op, 0)), t))
     return false;
-  bool residual = false;
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(user); ++i) {
-    MlirValue v = mlirOperationGetOperand(user, i);
-    if (mlirValueEqual(v, cur))
+  bool readsMember = false;
+  *residual = false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (mlirValueIsAOpResult(v) &&
+        kilnOpListContains(g, mlirOpResultGetOwner(v))) {
+      readsMember = true;
       continue;
+    }
     if (kilnNumElements(mlirValueGetType(v)) < kilnNumElements(t))
       continue;
-    if (residual || *hasResidual ||
-        !GRAPH_OP_IN(user, ((const char *[]){"add"})))
+    if (*residual || hasResidual || !GRAPH_OP_IN(op, ((const char *[]){"add"})))
       return false;
-    residual = true;
+    *residual = true;
   }
-  *hasResidual = *hasResidual || residual;
-  return true;
+  return readsMember;
+}
+
+/* Whether some use of a member of `g`'s result is outside `g`; sets *open
+ * to the last such member (in `g`'s order). Counts them. */
+static size_t openMembers(const Group *g, MlirOperation *open) {
+  size_t count = 0;
+  for (size_t m = 0; m < g->len; ++m) {
+    MlirValue v = mlirOperationGetResult(g->data[m], 0);
+    for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+         u = mlirOpOperandGetNextUse(u))
+      if (!kilnOpListContains(g, mlirOpOperandGetOwner(u))) {
+        *open = g->data[m];
+        ++count;
+        break;
+      }
+  }
+  return count;
 }
 
 /* Moves `g`'s members (in block order) into a new execute_region placed
@@ -354,20 +377,56 @@ static void absorbProducers(Fuser *f, Group *g, intptr_t onlyOperand) {
   }
 }
 
+/* The next op to add to epilogue group `g`: the first (in block order)
+ * user of a member that extends the epilogue and keeps the group acyclic;
+ * null if none. */
+static MlirOperation nextEpilogueOp(const Fuser *f, const Group *g,
+                                    bool hasResidual, bool *residual) {
+  MlirOperation best = {NULL};
+  size_t bestPos = SIZE_MAX;
+  for (size_t m = 0; m < g->len; ++m) {
+    MlirValue v = mlirOperationGetResult(g->data[m], 0);
+    for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+         u = mlirOpOperandGetNextUse(u)) {
+      MlirOperation user = mlirOpOperandGetOwner(u);
+      bool isResidual;
+      size_t pos = positionOf(f, user);
+      if (pos >= bestPos || !available(f, user) ||
+          kilnOpListContains(g, user) ||
+          !extendsEpilogue(g, user, hasResidual, &isResidual) ||
+          !keepsAcyclic(f, g, user))
+        continue;
+      best = user;
+      bestPos = pos;
+      *residual = isResidual;
+    }
+  }
+  return best;
+}
+
+/* Grows an epilogue group from `anchor`: elementwise consumers of the
+ * members, one at a time in block order, so that a DAG such as SiLU's
+ * x * sigmoid(x) or hard-swish's x * hard_sigmoid(x) joins as well as a
+ * chain. The group kept is the longest prefix whose only member read from
+ * outside is its last one (the root): every other member's uses are inside
+ * the group. */
 static void fuseAnchor(Fuser *f, MlirOperation anchor, int kind) {
   Group g = {0};
   kilnOpListPush(&g, anchor);
   bool hasResidual = false;
-  MlirOperation cur = anchor;
+  size_t keep = 1;
   while ((int64_t)g.len < f->maxSize) {
-    MlirValue v = mlirOperationGetResult(cur, 0);
-    MlirOperation user = soleUser(v);
-    if (!available(f, user) || !extendsEpilogue(user, v, &hasResidual) ||
-        !keepsAcyclic(f, &g, user))
+    bool residual = false;
+    MlirOperation next = nextEpilogueOp(f, &g, hasResidual, &residual);
+    if (mlirOperationIsNull(next))
       break;
-    kilnOpListPush(&g, user);
-    cur = user;
+    kilnOpListPush(&g, next);
+    hasResidual = hasResidual || residual;
+    MlirOperation open = {NULL};
+    if (openMembers(&g, &open) == 1 && mlirOperationEqual(open, next))
+      keep = g.len;
   }
+  g.len = keep;
   if (g.len > 1) {
     wrapGroup(f, &g, kind == kKindConv ? "conv_epilogue" : "matmul_epilogue");
   }

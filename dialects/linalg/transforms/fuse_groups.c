@@ -136,6 +136,21 @@ static MlirOperation linalgProducer(MlirBlock body, MlirValue v,
   return (MlirOperation){NULL};
 }
 
+/* Sorts `ops` (all in `body`) latest first. Fused in that order, every op
+ * is fused after all its consumers in the group, so no consumer outside the
+ * tile loop keeps a whole copy of its result alive (an epilogue DAG such as
+ * x * sigmoid(x) reads the contraction twice). */
+static void sortLatestFirst(MlirBlock body, KilnOpList *ops) {
+  KilnOpList sorted = {0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (kilnOpListContains(ops, op))
+      kilnOpListPush(&sorted, op);
+  for (size_t i = 0; i < sorted.len; ++i)
+    ops->data[i] = sorted.data[sorted.len - 1 - i];
+  kilnOpListDestroy(&sorted);
+}
+
 /* Collects into `producers` the linalg ops of `body` the root's tile needs:
  * from the root back through linalg ops (and expand_shapes, see
  * linalgProducer); a contraction contributes only its init (output)
@@ -164,6 +179,7 @@ static bool collectProducers(MlirBlock body, MlirOperation root,
     }
   }
   kilnOpListDestroy(&work);
+  sortLatestFirst(body, producers);
   return sawContraction;
 }
 
@@ -236,6 +252,10 @@ static void buildGroupSchedule(MlirOperation sequence, intptr_t rank,
   for (size_t i = 0; i < n; ++i) {
     kilnScheduleInsertPatterns(
         end, loop, "transform.apply_patterns.tensor.bubble_up_extract_slice");
+    /* Tiles of two consumers of one producer (x * sigmoid(x)) each slice
+     * it: merged, the producer is fused once, not once per slice. */
+    kilnScheduleInsert(end, "transform.apply_cse", 1, &loop, 0,
+                       (MlirType){NULL}, 0, NULL);
     char name[32];
     producerAttr(i, name, sizeof(name));
     loop = kilnScheduleInsertFuse(

@@ -73,6 +73,65 @@ func.func @gemm_clip(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>, %lo: tensor<f32>,
   return %1 : tensor<2x4xf32>
 }
 
+// SiLU (x * sigmoid(x)) reads the conv's result twice: the epilogue is a
+// DAG, joined whole; so is hard-swish with a residual add after it.
+// CHECK-LABEL: func.func @conv_silu
+// CHECK-NEXT: %[[G:.*]] = scf.execute_region -> tensor<1x4x6x6xf32> no_inline {
+// CHECK-NEXT: %[[C:.*]] = "graph.conv"
+// CHECK-NEXT: %[[S:.*]] = "graph.sigmoid"(%[[C]])
+// CHECK-NEXT: %[[M:.*]] = "graph.mul"(%[[C]], %[[S]])
+// CHECK-NEXT: %[[H:.*]] = "graph.hard_sigmoid"(%[[M]])
+// CHECK-NEXT: %[[M2:.*]] = "graph.mul"(%[[M]], %[[H]])
+// CHECK-NEXT: %[[Y:.*]] = "graph.add"(%[[M2]], %arg2)
+// CHECK-NEXT: scf.yield %[[Y]]
+// CHECK-NEXT: } {graph.fusion = "conv_epilogue"}
+// CHECK-NEXT: return %[[G]]
+func.func @conv_silu(%x: tensor<1x4x6x6xf32>, %w: tensor<4x4x3x3xf32>, %r: tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32> {
+  %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %1 = "graph.sigmoid"(%0) : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %2 = "graph.mul"(%0, %1) : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %3 = "graph.hard_sigmoid"(%2) {alpha = 0.1666666 : f32, beta = 0.5 : f32} : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %4 = "graph.mul"(%2, %3) : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %5 = "graph.add"(%4, %r) : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %5 : tensor<1x4x6x6xf32>
+}
+
+// The conv's result is also read by a pool (squeeze-and-excitation): the
+// whole tensor must exist, so no epilogue group is formed for the conv.
+// The SiLU after it is an elementwise group of its own.
+// CHECK-LABEL: func.func @conv_read_outside
+// CHECK-NEXT: %[[C:.*]] = "graph.conv"
+// CHECK-NEXT: "graph.global_average_pool"(%[[C]])
+// CHECK-NEXT: scf.execute_region
+// CHECK-NEXT: "graph.sigmoid"(%[[C]])
+// CHECK-NEXT: "graph.mul"(%[[C]],
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } {graph.fusion = "elementwise"}
+func.func @conv_read_outside(%x: tensor<1x4x6x6xf32>, %w: tensor<4x4x3x3xf32>) -> (tensor<1x4x6x6xf32>, tensor<1x4x1x1xf32>) {
+  %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %p = "graph.global_average_pool"(%0) : (tensor<1x4x6x6xf32>) -> tensor<1x4x1x1xf32>
+  %1 = "graph.sigmoid"(%0) : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %2 = "graph.mul"(%0, %1) : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %2, %p : tensor<1x4x6x6xf32>, tensor<1x4x1x1xf32>
+}
+
+// A member read outside the group ends it there: the relu is also
+// returned, so the mul that squares it stays out (the group's only
+// result is its last op).
+// CHECK-LABEL: func.func @conv_member_escapes
+// CHECK-NEXT: %[[G:.*]] = scf.execute_region
+// CHECK-NEXT: "graph.conv"
+// CHECK-NEXT: %[[R:.*]] = "graph.relu"
+// CHECK-NEXT: scf.yield %[[R]]
+// CHECK-NEXT: } {graph.fusion = "conv_epilogue"}
+// CHECK-NEXT: "graph.mul"(%[[G]], %[[G]])
+func.func @conv_member_escapes(%x: tensor<1x4x6x6xf32>, %w: tensor<4x4x3x3xf32>) -> (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) {
+  %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %1 = "graph.relu"(%0) : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %2 = "graph.mul"(%1, %1) : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %2, %1 : tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>
+}
+
 // An elementwise tree with a broadcast (graph.expand) grows back from its
 // last op; ops outside the tree stay where they are.
 // CHECK-LABEL: func.func @elementwise_tree
@@ -132,16 +191,17 @@ func.func @nested(%x: tensor<3xf32>, %c: i1) -> tensor<3xf32> {
   return %0 : tensor<3xf32>
 }
 
-// The conv's result has two uses: no conv_epilogue group; the relu and
-// the add still form an elementwise group, with the conv as an input.
-// CHECK-LABEL: func.func @negative_multi_use
-// CHECK-NEXT: %[[C:.*]] = "graph.conv"
+// The conv's result has two uses, both in its epilogue (relu(x) + x): the
+// DAG is one conv_epilogue group (the add's other operand is a member, not
+// a residual).
+// CHECK-LABEL: func.func @conv_two_uses
 // CHECK-NEXT: scf.execute_region
+// CHECK-NEXT: %[[C:.*]] = "graph.conv"
 // CHECK-NEXT: %[[R:.*]] = "graph.relu"(%[[C]])
 // CHECK-NEXT: "graph.add"(%[[R]], %[[C]])
 // CHECK-NEXT: scf.yield
-// CHECK-NEXT: } {graph.fusion = "elementwise"}
-func.func @negative_multi_use(%x: tensor<1x4x6x6xf32>, %w: tensor<4x4x1x1xf32>) -> tensor<1x4x6x6xf32> {
+// CHECK-NEXT: } {graph.fusion = "conv_epilogue"}
+func.func @conv_two_uses(%x: tensor<1x4x6x6xf32>, %w: tensor<4x4x1x1xf32>) -> tensor<1x4x6x6xf32> {
   %0 = "graph.conv"(%x, %w) : (tensor<1x4x6x6xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x6x6xf32>
   %1 = "graph.relu"(%0) : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
   %2 = "graph.add"(%1, %0) : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>

@@ -180,3 +180,23 @@ func.func @im2col_window(%x: tensor<1x4x32x32xf32>, %w: tensor<48x4x3x3xf32>, %b
   } {graph.fusion = "conv_epilogue"}
   return %g : tensor<1x48x32x32xf32>
 }
+
+// An epilogue DAG (SiLU: x * sigmoid(x)) reads the contraction twice: the
+// two tiles' slices of it are merged, so it is fused into each tile once
+// (consumers are fused before their producers) and never computed whole.
+// IM2COL-LABEL: func.func @im2col_silu
+// IM2COL: scf.forall (%{{.*}}) in (2) shared_outs
+// IM2COL: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// IM2COL-NOT: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// IM2COL: tensor.parallel_insert_slice
+// IM2COL-NOT: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// IM2COL: return
+func.func @im2col_silu(%x: tensor<1x16x16x16xf32>, %w: tensor<64x16x3x3xf32>, %b: tensor<64xf32>) -> tensor<1x64x16x16xf32> {
+  %g = scf.execute_region -> tensor<1x64x16x16xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x16x16xf32>, tensor<64x16x3x3xf32>, tensor<64xf32>) -> tensor<1x64x16x16xf32>
+    %1 = "graph.sigmoid"(%0) : (tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32>
+    %2 = "graph.mul"(%0, %1) : (tensor<1x64x16x16xf32>, tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32>
+    scf.yield %2 : tensor<1x64x16x16xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x64x16x16xf32>
+}

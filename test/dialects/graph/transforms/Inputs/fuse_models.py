@@ -5,6 +5,10 @@ random input: DIR/NAME.onnx and DIR/NAME.input_0.npy.
   gemm:        Gemm(transB) -> Sigmoid -> MatMul -> Add(bias) -> Tanh
   elementwise: Mul -> Add -> Exp -> Sigmoid -> Sub(broadcast) -> Abs
   reduction:   Mul -> Exp -> ReduceSum(axis 1) -> Sqrt; ReduceMax(Abs(x))
+  swish:       Conv(+bias, 5 -> 24, odd image) -> x * Sigmoid(x) (SiLU) ->
+               depthwise Conv(stride 2) -> x * HardSigmoid(x) (hard-swish,
+               as opset 13 exports it) -> Conv 1x1 -> x * Sigmoid(x)
+               + HardSigmoid(x) (an epilogue DAG with three reads of x)
 """
 import sys
 
@@ -71,6 +75,23 @@ def main(out_dir):
         mk("ReduceMax", ["ax"], ["mx"], axes=[1], keepdims=0),
         mk("Add", ["t", "mx"], ["y"]),
     ], [const("k", (7,)), axes], [3, 5, 7], [3, 7])
+    save(out_dir, "swish", [
+        mk("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+        mk("Sigmoid", ["c1"], ["s1"]),
+        mk("Mul", ["c1", "s1"], ["a1"]),
+        mk("Conv", ["a1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1], group=24,
+           strides=[2, 2]),
+        mk("HardSigmoid", ["c2"], ["h2"], alpha=1.0 / 6),
+        mk("Mul", ["c2", "h2"], ["a2"]),
+        mk("Conv", ["a2", "w3", "b3"], ["c3"]),
+        mk("Sigmoid", ["c3"], ["s3"]),
+        mk("Mul", ["c3", "s3"], ["m3"]),
+        mk("HardSigmoid", ["c3"], ["h3"], alpha=1.0 / 6),
+        mk("Add", ["m3", "h3"], ["y"]),
+    ], [const("w1", (24, 5, 3, 3)), const("b1", (24,)),
+        const("w2", (24, 1, 3, 3)), const("b2", (24,)),
+        const("w3", (40, 24, 1, 1)), const("b3", (40,))],
+        [1, 5, 37, 45], [1, 40, 19, 23])
 
 
 if __name__ == "__main__":
