@@ -22,6 +22,7 @@ extern const KilnPassInfo kilnTileOutputsInPlacePass;
 extern const KilnPassInfo kilnDepthwiseConvPass;
 extern const KilnPassInfo kilnTileAndVectorizePass;
 extern const KilnPassInfo kilnApproximateMathPass;
+extern const KilnPassInfo kilnSplitReductionsPass;
 extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
@@ -45,14 +46,16 @@ static const KilnPassInfo kGraphCleanupPipeline = {
 /* Kiln's CPU schedules on linalg tensors (docs/cpu-codegen.md): depthwise
  * convs and contractions tiled for threads, cache and registers and
  * vectorized (the init producers, a bias or fill, fused into each thread
- * block), elementwise chains fused, each block's ops chained through its
- * slice of the output, then the elementwise ops tiled and vectorized.
- * (Conv and matmul epilogues are fused into the contraction's tiles
- * earlier, by kiln-fuse-groups in graph-to-linalg.) */
+ * block; row reductions first split into vector-wide partial results),
+ * elementwise chains fused, each block's ops chained through its slice of the
+ * output, then the elementwise ops tiled and vectorized. (Conv and matmul
+ * epilogues are fused into the contraction's tiles earlier, by kiln-fuse-groups
+ * in graph-to-linalg.) */
 static const KilnPassInfo kLinalgTileAndFusePipeline = {
     .argument = "linalg-tile-and-fuse",
     .summary = "Tile, fuse and vectorize linalg on tensors for the CPU",
-    .pipeline = "func.func(kiln-depthwise-conv,kiln-tile-and-vectorize),"
+    .pipeline = "func.func(kiln-depthwise-conv,kiln-split-reductions,"
+                "kiln-tile-and-vectorize),"
                 "linalg-fuse-elementwise-ops,"
                 "func.func(kiln-tile-outputs-in-place,"
                 "kiln-tile-and-vectorize{contractions=false elementwise=true},"
@@ -276,6 +279,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnTileAndVectorizePass,
     &kilnTileOutputsInPlacePass,
     &kilnApproximateMathPass,
+    &kilnSplitReductionsPass,
     &kLinalgTileAndFusePipeline,
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,

@@ -51,12 +51,56 @@ func.func @erf_vector_and_body(%v: vector<16xf32>, %t: tensor<8xf32>)
 // CHECK: math.erf %arg0 : f64
 // CHECK: math.erf %arg1 : f16
 // CHECK: math.erfc %arg2 : f32
-// CHECK: math.exp %arg2 : f32
+// CHECK: math.log %arg2 : f32
+// CHECK: math.exp %arg0 : f64
 // CHECK-NOT: arith.divf
-func.func @untouched(%d: f64, %h: f16, %f: f32) -> (f64, f16, f32, f32) {
+func.func @untouched(%d: f64, %h: f16, %f: f32) -> (f64, f16, f32, f32, f64) {
   %0 = math.erf %d : f64
   %1 = math.erf %h : f16
   %2 = math.erfc %f : f32
-  %3 = math.exp %f : f32
-  return %0, %1, %2, %3 : f64, f16, f32, f32
+  %3 = math.log %f : f32
+  %4 = math.exp %d : f64
+  return %0, %1, %2, %3, %4 : f64, f16, f32, f32, f64
+}
+
+// -----
+
+// An f32 exp becomes 2^n e^r: n = floor(x log2(e) + 1/2) on x clamped to
+// [-87, 88.72], e^r a polynomial, 2^(n-1) built in the exponent bits
+// (n + 126 shifted by 23), then +inf above the clamp, 0 below it and NaN
+// kept.
+// CHECK-LABEL: func.func @exp_vector
+// CHECK-NOT: math.exp
+// CHECK: %[[LO:.*]] = arith.maximumf %arg0, %{{.*}} : vector<8xf32>
+// CHECK: %[[X:.*]] = arith.minimumf %[[LO]], %{{.*}} : vector<8xf32>
+// CHECK: %[[N:.*]] = math.floor
+// CHECK: %[[NI:.*]] = arith.fptosi %[[N]] : vector<8xf32> to vector<8xi32>
+// CHECK: %[[B:.*]] = arith.addi %[[NI]], %{{.*}} : vector<8xi32>
+// CHECK: %[[S:.*]] = arith.shli %[[B]], %{{.*}} : vector<8xi32>
+// CHECK: arith.bitcast %[[S]] : vector<8xi32> to vector<8xf32>
+// CHECK: arith.cmpf ogt, %arg0
+// CHECK: arith.cmpf olt, %arg0
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %arg0, %arg0
+// CHECK: %[[R:.*]] = arith.select %[[NAN]], %arg0, %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK: return %[[R]]
+func.func @exp_vector(%x: vector<8xf32>) -> vector<8xf32> {
+  %0 = math.exp %x : vector<8xf32>
+  return %0 : vector<8xf32>
+}
+
+// -----
+
+// An f32 tanh: a polynomial below 0.625 in magnitude, else
+// copysign(1 - 2 / (exp(2 min(|x|, 9)) + 1), x) with exp as above.
+// CHECK-LABEL: func.func @tanh_scalar
+// CHECK-NOT: math.tanh
+// CHECK: %[[A:.*]] = math.absf %arg0 : f32
+// CHECK: arith.bitcast
+// CHECK: %[[BIG:.*]] = math.copysign %{{.*}}, %arg0 : f32
+// CHECK: %[[SMALL:.*]] = arith.cmpf olt, %[[A]]
+// CHECK: %[[R:.*]] = arith.select %[[SMALL]], %{{.*}}, %[[BIG]] : f32
+// CHECK: return %[[R]]
+func.func @tanh_scalar(%x: f32) -> f32 {
+  %0 = math.tanh %x : f32
+  return %0 : f32
 }
