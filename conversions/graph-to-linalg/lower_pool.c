@@ -126,19 +126,18 @@ static void tapsMaxBody(KilnBuilder *b, const MlirValue *args,
 /* Most taps of a max pool lowered as one elementwise max over them. */
 enum { kMaxPoolTaps = 25 };
 
-/* A 2-D max pool of the padded `x` as one elementwise generic over the
- * output whose inputs are the KH * KW kernel taps, each a strided slice of
- * x (a view, no copy): the CPU schedules vectorize it along the output
- * rows, where linalg.pooling_nchw_max's window loops stay scalar. Same
- * semantics as the named op (arith.maximumf: NaN propagates). Null when
- * the pool does not fit (more taps, dynamic shapes). */
-static MlirValue maxPoolTaps(KilnBuilder *b, MlirValue padded,
-                             const KilnWindow *w, MlirType yType) {
+/* The KH * KW kernel taps of a 2-D pool over the padded `x`, each a
+ * strided slice of x (a view, no copy) the shape of the output; their
+ * count, or 0 when the pool does not fit (not 2-D, more taps, dynamic
+ * shapes). A pool computed as one elementwise generic over its taps is
+ * vectorized along the output rows by the CPU schedules, where the named
+ * pooling ops' window loops stay scalar. */
+static intptr_t poolTaps(KilnBuilder *b, MlirValue padded, const KilnWindow *w,
+                         MlirType yType, MlirValue *taps) {
   if (w->n != 2 || !mlirShapedTypeHasStaticShape(mlirValueGetType(padded)) ||
       !mlirShapedTypeHasStaticShape(yType) ||
       w->kernel[0] * w->kernel[1] > kMaxPoolTaps)
-    return (MlirValue){NULL};
-  MlirValue taps[kMaxPoolTaps];
+    return 0;
   intptr_t n = 0;
   int64_t sizes[4] = {kilnDim(padded, 0), kilnDim(padded, 1), w->out[0],
                       w->out[1]};
@@ -148,6 +147,18 @@ static MlirValue maxPoolTaps(KilnBuilder *b, MlirValue padded,
       int64_t from[4] = {0, 0, i * w->dilations[0], j * w->dilations[1]};
       taps[n++] = kilnExtractSlice(b, padded, from, sizes, strides);
     }
+  return n;
+}
+
+/* A 2-D max pool as one elementwise max over its taps (poolTaps). Same
+ * semantics as the named op (arith.maximumf: NaN propagates). Null when
+ * the pool does not fit. */
+static MlirValue maxPoolTaps(KilnBuilder *b, MlirValue padded,
+                             const KilnWindow *w, MlirType yType) {
+  MlirValue taps[kMaxPoolTaps];
+  intptr_t n = poolTaps(b, padded, w, yType, taps);
+  if (!n)
+    return (MlirValue){NULL};
   MlirAttribute maps[kMaxPoolTaps + 1];
   for (intptr_t t = 0; t <= n; ++t)
     maps[t] = kilnMapIdentity(b->ctx, 4);
@@ -265,6 +276,34 @@ static MlirValue windowSum(KilnBuilder *b, MlirValue padded,
       0);
 }
 
+/* sum(taps) / (count_h[oh] * count_w[ow]): args are the taps, then the
+ * two count vectors. */
+static void tapsAverageBody(KilnBuilder *b, const MlirValue *args,
+                            MlirValue *yields, void *userData) {
+  intptr_t taps = *(const intptr_t *)userData;
+  MlirValue s = args[0];
+  for (intptr_t t = 1; t < taps; ++t)
+    s = kilnAddF(b, s, args[t]);
+  MlirValue count = kilnMulF(b, args[taps], args[taps + 1]);
+  yields[0] =
+      kilnDivF(b, s, kilnConvertScalar(b, count, mlirValueGetType(s), false));
+}
+
+/* The per-output counts of dim i of the window (windowCount), as an f32
+ * vector constant. */
+static MlirValue windowCounts(KilnBuilder *b, const KilnWindow *w, intptr_t i,
+                              bool includePad) {
+  int64_t *counts = malloc(w->out[i] * sizeof(int64_t));
+  if (!counts)
+    abort();
+  for (int64_t o = 0; o < w->out[i]; ++o)
+    counts[o] = windowCount(w, i, o, includePad);
+  MlirValue v =
+      kilnConstantI64s(b, 1, &w->out[i], counts, mlirF32TypeGet(b->ctx));
+  free(counts);
+  return v;
+}
+
 KilnLowerStatus kilnLowerAveragePool(KilnLowerOp *l) {
   KilnBuilder *b = &l->b;
   MlirValue x = kilnLowerOperand(l, 0);
@@ -273,21 +312,35 @@ KilnLowerStatus kilnLowerAveragePool(KilnLowerOp *l) {
   kilnWindowRead(l, x, yType, NULL, &w);
   MlirType e = kilnElementType(x);
   MlirValue padded = kilnWindowPadInput(b, x, &w, kilnConstFloat(b, e, 0));
-  MlirValue sum = windowSum(b, padded, &w, yType);
   bool includePad = kilnInferAttrInt(&l->infer, "count_include_pad", 0) == 1;
+  /* A 2-D float pool: one elementwise generic over the taps and counts. */
+  MlirValue taps[kMaxPoolTaps + 2];
+  intptr_t nTaps =
+      kilnTypeIsFloat(e) ? poolTaps(b, padded, &w, yType, taps) : 0;
+  if (nTaps) {
+    MlirAttribute tapMaps[kMaxPoolTaps + 3];
+    for (intptr_t t = 0; t < nTaps; ++t)
+      tapMaps[t] = kilnMapIdentity(b->ctx, 4);
+    for (intptr_t i = 0; i < 2; ++i) {
+      int64_t d = 2 + i;
+      taps[nTaps + i] = windowCounts(b, &w, i, includePad);
+      tapMaps[nTaps + i] = kilnMapDims(b->ctx, 4, 1, &d);
+    }
+    tapMaps[nTaps + 2] = kilnMapIdentity(b->ctx, 4);
+    MlirValue out = kilnEmpty(b, yType);
+    l->results[0] =
+        mlirOperationGetResult(kilnGeneric(b, nTaps + 2, taps, 1, &out, tapMaps,
+                                           4, "pppp", tapsAverageBody, &nTaps),
+                               0);
+    return KILN_LOWER_OK;
+  }
+  MlirValue sum = windowSum(b, padded, &w, yType);
   intptr_t n = w.n, r = n + 2;
   MlirValue in[KILN_MAX_RANK + 1] = {sum};
   MlirAttribute maps[KILN_MAX_RANK + 2];
   maps[0] = maps[n + 1] = kilnMapIdentity(b->ctx, r);
   for (intptr_t i = 0; i < n; ++i) {
-    int64_t *counts = malloc(w.out[i] * sizeof(int64_t));
-    if (!counts)
-      abort();
-    for (int64_t o = 0; o < w.out[i]; ++o)
-      counts[o] = windowCount(&w, i, o, includePad);
-    in[1 + i] =
-        kilnConstantI64s(b, 1, &w.out[i], counts, mlirF32TypeGet(b->ctx));
-    free(counts);
+    in[1 + i] = windowCounts(b, &w, i, includePad);
     int64_t d = 2 + i;
     maps[1 + i] = kilnMapDims(b->ctx, r, 1, &d);
   }

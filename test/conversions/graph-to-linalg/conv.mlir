@@ -159,14 +159,31 @@ func.func @max_pool_indices(%x: tensor<1x1x5x5xf32>) -> (tensor<1x1x2x2xf32>, te
 
 // -----
 
-// average_pool with ceil_mode: the clipped last window divides by 2, not 3.
+// A 2-D average_pool is one elementwise generic over its 9 taps (strided
+// slices of the padded input) and the per-row and per-column window counts;
+// with ceil_mode the clipped last window divides by 2, not 3.
 // CHECK-LABEL: func.func @average_pool_ceil
-// CHECK: linalg.pooling_nchw_sum
+// CHECK-COUNT-9: tensor.extract_slice %{{.*}} [1, 1, 2, 2] [1, 1, 2, 2]
 // CHECK: arith.constant dense<[3.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK-COUNT-8: arith.addf
+// CHECK: arith.mulf
 // CHECK: arith.divf
+// CHECK-NOT: linalg.pooling_nchw_sum
 func.func @average_pool_ceil(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
   %0 = "graph.average_pool"(%x) {ceil_mode = 1 : i64, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
   return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// A 1-D average_pool keeps the named sum pool and a division by counts.
+// CHECK-LABEL: func.func @average_pool_1d
+// CHECK: linalg.pooling_ncw_sum
+// CHECK: arith.divf
+func.func @average_pool_1d(%x: tensor<1x2x9xf32>) -> tensor<1x2x3xf32> {
+  %0 = "graph.average_pool"(%x) {kernel_shape = array<i64: 3>, strides = array<i64: 3>} : (tensor<1x2x9xf32>) -> tensor<1x2x3xf32>
+  return %0 : tensor<1x2x3xf32>
 }
 
 // -----
