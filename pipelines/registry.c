@@ -181,10 +181,12 @@ static const KilnPassInfo kGraphToLinalgGpuPipeline = {
 /* Bufferized with the host ABI of the CPU pipeline; every buffer but the
  * caller's inputs and outputs in device memory (kiln-gpu-stage-io,
  * kiln-gpu-device-memory); each op's loops mapped to a grid and outlined
- * into a gpu.module, launched asynchronously on one stream. */
+ * into a gpu.module, launched asynchronously on one stream. Only erf is
+ * approximated in arithmetic: exp and tanh have fast device functions. */
 #define KILN_GPU_BUFFERIZE                                                     \
   "kiln-emit-c-interface,canonicalize,linalg-fuse-elementwise-ops,"            \
-  "func.func(kiln-approximate-math),eliminate-empty-tensors," KILN_BUFFERIZE   \
+  "func.func(kiln-approximate-math{functions=erf}),eliminate-empty-"           \
+  "tensors," KILN_BUFFERIZE                                                    \
   ",func.func(kiln-distinct-results),kiln-gpu-stage-"                          \
   "io," KILN_OUT_PARAMS_AND_DEALLOC
 

@@ -13,6 +13,14 @@
 
 /* ---- Helpers shared with lower_tensor_gen.c ------------------------------ */
 
+/* A linalg body yielding its input. */
+static void copyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                     void *userData) {
+  (void)b;
+  (void)userData;
+  yields[0] = args[0];
+}
+
 MlirValue kilnTensorTranspose(KilnBuilder *b, MlirValue x,
                               const int64_t *perm) {
   intptr_t r = kilnRank(x);
@@ -26,26 +34,21 @@ MlirValue kilnTensorTranspose(KilnBuilder *b, MlirValue x,
     return x;
   MlirType elt = kilnElementType(x);
   MlirType type = kilnTensorType(r, shape, elt);
-  MlirValue ops[2] = {x, kilnEmpty(b, type)};
-  /* linalg.transpose has no builtin body the C API can fill: its region
-   * yields the input element. */
-  MlirType argTypes[2] = {elt, elt};
-  MlirLocation locs[2] = {b->loc, b->loc};
-  MlirRegion region = mlirRegionCreate();
-  MlirBlock block = mlirBlockCreate(2, argTypes, locs);
-  mlirRegionAppendOwnedBlock(region, block);
-  KilnBuilder inner = {b->ctx, b->loc, block, {NULL}};
-  MlirValue in = mlirBlockGetArgument(block, 0);
-  kilnBuildOp(&inner, "linalg.yield", 0, NULL, 1, &in, 0, NULL);
-  MlirNamedAttribute attr = kilnNamedAttr(
-      b->ctx, "permutation", mlirDenseI64ArrayGet(b->ctx, r, perm));
-  MlirOperationState st = mlirOperationStateGet(
-      mlirStringRefCreateFromCString("linalg.transpose"), b->loc);
-  mlirOperationStateAddResults(&st, 1, &type);
-  mlirOperationStateAddOperands(&st, 2, ops);
-  mlirOperationStateAddAttributes(&st, 1, &attr);
-  mlirOperationStateAddOwnedRegions(&st, 1, &region);
-  return mlirOperationGetResult(kilnBuildInsert(b, &st), 0);
+  /* A generic reading x through the permutation (output dim i is input
+   * dim perm[i]), not linalg.transpose: Kiln's CPU schedules tile and
+   * vectorize generics (rows of the output, 16 lanes along its innermost
+   * dim), while a named transpose fell to scalar loops. */
+  int64_t inDims[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i)
+    inDims[perm[i]] = i;
+  MlirAttribute maps[2] = {kilnMapDims(b->ctx, r, r, inDims),
+                           kilnMapIdentity(b->ctx, r)};
+  char iters[KILN_MAX_RANK + 1];
+  memset(iters, 'p', r);
+  iters[r] = '\0';
+  MlirValue init = kilnEmpty(b, type);
+  return mlirOperationGetResult(
+      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, copyBody, NULL), 0);
 }
 
 MlirValue kilnTensorExtractAt(KilnBuilder *b, MlirValue t,
@@ -173,13 +176,6 @@ static void sliceAxis(int64_t dim, int64_t start, int64_t end, int64_t step,
   uint64_t stride = step > 0 ? (uint64_t)step : 0 - (uint64_t)step;
   *first = start;
   *count = span <= 0 ? 0 : (int64_t)(((uint64_t)span - 1) / stride + 1);
-}
-
-static void copyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
-                     void *userData) {
-  (void)b;
-  (void)userData;
-  yields[0] = args[0];
 }
 
 /* A slice with some negative step: a generic reading x[first + step * i]

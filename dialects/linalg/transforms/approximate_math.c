@@ -31,8 +31,10 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "dialects/common/diag.h"
 #include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
 #include "dialects/linalg/transforms/schedule.h"
@@ -251,15 +253,44 @@ static bool isF32OrF32Vector(MlirType t) {
   return mlirTypeIsAF32(t);
 }
 
-/* The f32 (scalar or vector) math ops this pass replaces. */
+/* The functions this pass can replace, by math op. */
+static const char *const kFunctions[] = {"erf", "exp", "tanh"};
+enum { kNumFunctions = sizeof(kFunctions) / sizeof(kFunctions[0]) };
+
+typedef struct Collect {
+  bool enabled[kNumFunctions];
+  KilnOpList ops;
+} Collect;
+
+/* The f32 (scalar or vector) math ops of the enabled functions. */
 static MlirWalkResult collectMath(MlirOperation op, void *userData) {
+  Collect *c = userData;
   if (mlirOperationGetNumResults(op) != 1 ||
       !isF32OrF32Vector(mlirValueGetType(mlirOperationGetResult(op, 0))))
     return MlirWalkResultAdvance;
-  if (kilnOpNameIs(op, "math.erf") || kilnOpNameIs(op, "math.exp") ||
-      kilnOpNameIs(op, "math.tanh"))
-    kilnOpListPush(userData, op);
+  for (int f = 0; f < kNumFunctions; ++f) {
+    char name[16];
+    snprintf(name, sizeof(name), "math.%s", kFunctions[f]);
+    if (c->enabled[f] && kilnOpNameIs(op, name))
+      kilnOpListPush(&c->ops, op);
+  }
   return MlirWalkResultAdvance;
+}
+
+/* Reads the `functions` option ("erf,exp,tanh") into `enabled`; false on
+ * an unknown name. */
+static bool parseFunctions(const char *text, bool *enabled) {
+  while (*text) {
+    size_t len = strcspn(text, ",");
+    bool found = false;
+    for (int f = 0; f < kNumFunctions; ++f)
+      if (strlen(kFunctions[f]) == len && !strncmp(text, kFunctions[f], len))
+        found = enabled[f] = true;
+    if (!found && len)
+      return false;
+    text += len + (text[len] == ',');
+  }
+  return true;
 }
 
 /* erf(x) in arith ops (see the file comment). */
@@ -292,14 +323,27 @@ static void approximate(MlirOperation math) {
 
 static void runApproximateMath(MlirOperation func, MlirExternalPass pass,
                                const KilnPassOptionValue *options) {
-  (void)pass;
-  (void)options;
-  KilnOpList ops = {0};
-  mlirOperationWalk(func, collectMath, &ops, MlirWalkPostOrder);
-  for (size_t i = 0; i < ops.len; ++i)
-    approximate(ops.data[i]);
-  kilnOpListDestroy(&ops);
+  Collect c = {0};
+  const char *functions = options[0].s ? options[0].s : "";
+  if (!parseFunctions(functions, c.enabled)) {
+    kilnEmitErrorf(mlirOperationGetLocation(func),
+                   "kiln-approximate-math: unknown function in '%s' "
+                   "(functions: a comma-separated list of erf, exp, tanh)",
+                   functions);
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
+  mlirOperationWalk(func, collectMath, &c, MlirWalkPostOrder);
+  for (size_t i = 0; i < c.ops.len; ++i)
+    approximate(c.ops.data[i]);
+  kilnOpListDestroy(&c.ops);
 }
+
+static const KilnPassOptionSpec kOptions[] = {
+    {"functions", KILN_PASS_OPTION_STRING, "erf,exp,tanh",
+     "The f32 functions to replace (a comma-separated list of erf, exp, "
+     "tanh)"},
+};
 
 static const KilnDialectHandleGetter kDependentDialects[] = {
     mlirGetDialectHandle__arith__,
@@ -311,6 +355,8 @@ const KilnPassInfo kilnApproximateMathPass = {
                "vectorizable arithmetic (a few ulps) instead of libm calls",
     .anchor = "func.func",
     .run = runApproximateMath,
+    .options = kOptions,
+    .numOptions = sizeof(kOptions) / sizeof(kOptions[0]),
     .dependentDialects = kDependentDialects,
     .numDependentDialects =
         sizeof(kDependentDialects) / sizeof(kDependentDialects[0]),

@@ -1,6 +1,11 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-approximate-math))' \
 // RUN:   | FileCheck %s
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-approximate-math{functions=erf}))' \
+// RUN:   | FileCheck %s --check-prefix=ERFONLY
+// RUN: sed -n '/^\/\/ BAD-FUNCTIONS/,/^\/\/ END-BAD-FUNCTIONS/p' %s > %t.bad.mlir
+// RUN: kiln-opt %t.bad.mlir --pass-pipeline='builtin.module(func.func(kiln-approximate-math{functions=erf,log}))' --verify-diagnostics
 
 // An f32 erf becomes the rational approximation x P(x^2) / Q(x^2) on x
 // clamped to [-4, 4], in arith ops whose multiplies and adds may contract
@@ -83,6 +88,12 @@ func.func @untouched(%d: f64, %h: f16, %f: f32) -> (f64, f16, f32, f32, f64) {
 // CHECK: %[[NAN:.*]] = arith.cmpf uno, %arg0, %arg0
 // CHECK: %[[R:.*]] = arith.select %[[NAN]], %arg0, %{{.*}} : vector<8xi1>, vector<8xf32>
 // CHECK: return %[[R]]
+// With functions=erf (the GPU pipeline's: exp and tanh have fast device
+// functions) exp and tanh are left alone.
+// ERFONLY-LABEL: func.func @exp_vector
+// ERFONLY: math.exp %arg0 : vector<8xf32>
+// ERFONLY-LABEL: func.func @tanh_scalar
+// ERFONLY: math.tanh %arg0 : f32
 func.func @exp_vector(%x: vector<8xf32>) -> vector<8xf32> {
   %0 = math.exp %x : vector<8xf32>
   return %0 : vector<8xf32>
@@ -104,3 +115,12 @@ func.func @tanh_scalar(%x: f32) -> f32 {
   %0 = math.tanh %x : f32
   return %0 : f32
 }
+
+// -----
+
+// BAD-FUNCTIONS
+// expected-error @+1 {{kiln-approximate-math: unknown function in 'erf,log' (functions: a comma-separated list of erf, exp, tanh)}}
+func.func @bad_functions() {
+  return
+}
+// END-BAD-FUNCTIONS
