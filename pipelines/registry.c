@@ -23,6 +23,7 @@ extern const KilnPassInfo kilnDepthwiseConvPass;
 extern const KilnPassInfo kilnTileAndVectorizePass;
 extern const KilnPassInfo kilnApproximateMathPass;
 extern const KilnPassInfo kilnSplitReductionsPass;
+extern const KilnPassInfo kilnSerializeNestedParallelPass;
 extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
@@ -90,6 +91,7 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
         "elementwise=true}),"
         "scf-forall-to-parallel,convert-linalg-to-parallel-loops,"
         "canonicalize,convert-vector-to-scf{full-unroll=true},"
+        "func.func(kiln-serialize-nested-parallel),"
         "convert-scf-to-openmp,expand-strided-metadata,"
         "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
         "convert-vector-to-llvm,convert-ub-to-llvm,convert-math-to-llvm,"
@@ -282,6 +284,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnTileOutputsInPlacePass,
     &kilnApproximateMathPass,
     &kilnSplitReductionsPass,
+    &kilnSerializeNestedParallelPass,
     &kLinalgTileAndFusePipeline,
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,
