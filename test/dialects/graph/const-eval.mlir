@@ -228,6 +228,23 @@ func.func @mod_signs() -> tensor<2x1x4x3xi32> {
 
 // -----
 
+func.func @negative_mod_static() {
+  %a = "graph.constant"() {value = dense<[-7, 7]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %b = "graph.constant"() {value = dense<[3, -3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %m = "graph.mod"(%a, %b) {fmod = 0 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %f = "graph.mod"(%a, %b) {fmod = 1 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %n = "graph.neg"(%m) : (tensor<2xi64>) -> tensor<2xi64>
+  %d = "graph.concat"(%f, %n) {axis = 0 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<4xi64>
+  %k = "graph.constant"() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
+  %p = "graph.add"(%d, %k) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
+  // [FMod(-7, 3), FMod(7, -3), -Mod(-7, 3), -Mod(7, -3)] + 2 = [1, 3, 0, 4]
+  // expected-error @+1 {{'graph.constant_of_shape' op result #0 has type tensor<1x1x1x1xi32>, but its operands and attributes imply tensor<1x3x0x4xi32>}}
+  %0 = "graph.constant_of_shape"(%p) {value = dense<1> : tensor<1xi32>} : (tensor<4xi64>) -> tensor<1x1x1x1xi32>
+  return
+}
+
+// -----
+
 // Mod by zero is not a compile-time value: the dims stay dynamic.
 func.func @mod_by_zero_stays_dynamic() -> tensor<?xi32> {
   %a = "graph.constant"() {value = dense<7> : tensor<1xi64>} : () -> tensor<1xi64>
