@@ -346,3 +346,20 @@ func.func @negative_new_evaluators(%x: tensor<2xi64>, %m: tensor<2x2xi64>, %n: t
   %7 = "graph.scatter_nd"(%d, %o, %u) : (tensor<2x2xi64>, tensor<1x1xi64>, tensor<1x2xi64>) -> tensor<2x2xi64>
   return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<2xi64>, tensor<2x2xi64>, tensor<2x2xi64>, tensor<2x2xi64>, tensor<3xi64>, tensor<2xi64>, tensor<2x2xi64>, tensor<2x2xi64>
 }
+
+// -----
+
+// Equal, Where and Expand with a non-constant operand stay.
+// CHECK-LABEL: func.func @negative_where_equal_expand
+// CHECK: "graph.equal"(%arg0
+// CHECK: "graph.where"(%{{.*}}, %arg1
+// CHECK: "graph.expand"(%arg1
+func.func @negative_where_equal_expand(%a: tensor<2xi64>, %x: tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  %b = "graph.constant"() {value = dense<3> : tensor<i64>} : () -> tensor<i64>
+  %eq = "graph.equal"(%a, %b) : (tensor<2xi64>, tensor<i64>) -> tensor<2xi1>
+  %zero = "graph.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %w = "graph.where"(%eq, %x, %zero) : (tensor<2xi1>, tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  %shape = "graph.constant"() {value = dense<[3, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %e = "graph.expand"(%x, %shape) : (tensor<2xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+  return %w, %e : tensor<2xf32>, tensor<3x2xf32>
+}
