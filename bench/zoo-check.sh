@@ -36,9 +36,14 @@ done
 py=/usr/bin/python3
 kc=$build/bin/kiln-compile
 kr=$build/bin/kiln-run
-[ -x "$kc" ] && [ -x "$kr" ] || { echo "zoo-check: build first ($kc)" >&2; exit 2; }
+if [ ! -x "$kc" ] || [ ! -x "$kr" ]; then
+  echo "zoo-check: build first ($kc)" >&2; exit 2
+fi
 [ -x /usr/bin/time ] || { echo "zoo-check: needs GNU time (/usr/bin/time)" >&2; exit 2; }
-[ $# -gt 0 ] || set -- $(cd "$src/bench" && "$py" -c 'import zoo; print(" ".join(zoo.ZOO))')
+if [ $# -eq 0 ]; then
+  mapfile -t names < <(cd "$src/bench" && "$py" -c 'import zoo; print("\n".join(zoo.ZOO))')
+  set -- "${names[@]}"
+fi
 
 models=$src/bench/.work/models
 out=$src/bench/.work/zoo-check
