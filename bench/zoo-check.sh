@@ -76,7 +76,7 @@ j = json.load(open(sys.argv[1])); print(j["rtol"], j["atol"])' "$json")
   else
     rc=$?
     [ $rc = 124 ] && note="timeout after ${limit} s" ||
-      note=$(grep -m1 -i 'error' "$out/$m.compile.log" || tail -1 "$out/$m.compile.log")
+      note=$(grep -m1 -i 'error' "$out/$m.compile.log" || head -1 "$out/$m.compile.log")
   fi
   [ "$matches" = yes ] || failed=1
   printf '%-20s %-8s %-8s %9s %8s  %s\n' "$m" "$compiles" "$matches" "$s" "$mb" "${note:0:160}"
