@@ -29,6 +29,11 @@ PY = "/usr/bin/python3"
 ALL_MODELS = ["resnet18", "mobilenet_v2", "bert4", "mlp", "matmul512",
               "matmul1024", "conv3x3", "chain"]
 QUICK_MODELS = ["mlp", "conv3x3", "chain"]
+# The zoo of real architectures (bench/zoo.py): `--models zoo` names them
+# all; they are not in the default run.
+sys.path.insert(0, HERE)
+from zoo import ZOO  # noqa: E402
+ZOO_MODELS = list(ZOO)
 SGEMM_SIZES = {"matmul512": 512, "matmul1024": 1024}
 PEERS = ["ort", "torch"]
 LABEL = {"kiln": "Kiln", "ort": "ORT", "torch": "PyTorch",
@@ -458,7 +463,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rounds", type=int, default=4)
     p.add_argument("--models", default=",".join(ALL_MODELS),
-                   help="comma-separated, from: " + ",".join(ALL_MODELS))
+                   help="comma-separated, from: " + ",".join(ALL_MODELS + ZOO_MODELS)
+                   + " (zoo: all of bench/zoo.py's)")
     p.add_argument("--threads", default="1,2", help="comma-separated thread counts")
     p.add_argument("--budget", type=float, default=1.0,
                    help="seconds of timed runs per measurement")
@@ -480,10 +486,12 @@ def main():
         o.rounds, o.budget, o.max_seconds = 2, 0.3, 2.0
         if o.models == ",".join(ALL_MODELS):
             o.models = ",".join(QUICK_MODELS)
-    o.models = [m for m in o.models.split(",") if m]
-    unknown = [m for m in o.models if m not in ALL_MODELS]
+    o.models = [z for m in o.models.split(",") if m
+                for z in (ZOO_MODELS if m == "zoo" else [m])]
+    unknown = [m for m in o.models if m not in ALL_MODELS + ZOO_MODELS]
     if unknown:
-        p.error("unknown model(s) %s (known: %s)" % (",".join(unknown), ",".join(ALL_MODELS)))
+        p.error("unknown model(s) %s (known: %s, zoo)" % (
+            ",".join(unknown), ",".join(ALL_MODELS + ZOO_MODELS)))
     try:
         o.threads = [int(t) for t in o.threads.split(",")]
     except ValueError:

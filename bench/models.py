@@ -16,7 +16,9 @@ rebuild the very module that was exported (build()).
 
 FLOPs are counted from the ONNX graph after shape inference: 2 x the
 multiply-accumulates of Conv, MatMul and Gemm nodes; other ops count 0
-(the chain model has no FLOPs by this count).
+(the chain model has no FLOPs by this count). Where ONNX's inference
+cannot follow the shapes (computed in the graph), they are counted from
+PyTorch's run instead (torch_flops).
 
 Needs Debian's python3-torch (1.13), python3-torchvision (0.14) and
 python3-onnx under /usr/bin/python3.
@@ -121,6 +123,12 @@ MODELS = {
 TOLERANCE = {"matmul512": (1e-3, 1e-3), "matmul1024": (1e-3, 1e-3)}
 DEFAULT_TOLERANCE = (1e-3, 1e-4)
 
+# The zoo of real architectures (bench/zoo.py), exported the same way.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from zoo import ZOO, ZOO_TOLERANCE  # noqa: E402
+MODELS.update(ZOO)
+TOLERANCE.update(ZOO_TOLERANCE)
+
 
 def build(name):
     """The model `name` as exported: (module in eval mode, inputs, names, opset)."""
@@ -131,7 +139,9 @@ def build(name):
 
 
 def count_flops(model_proto):
-    """2 x the multiply-accumulates of Conv, MatMul and Gemm nodes."""
+    """2 x the multiply-accumulates of Conv, MatMul and Gemm nodes, and the
+    names of those whose output shape ONNX's inference cannot find (not
+    counted)."""
     import onnx
     inferred = onnx.shape_inference.infer_shapes(model_proto)
     g = inferred.graph
@@ -148,13 +158,16 @@ def count_flops(model_proto):
                 return onnx.helper.get_attribute_value(a)
         return default
 
-    macs = 0
+    macs, unknown = 0, []
     for node in g.node:
         if node.op_type not in ("Conv", "MatMul", "Gemm"):
             continue
         out = shapes.get(node.output[0])
         if not out or any(d <= 0 for d in out):
-            raise ValueError("models.py: no static shape for %s's output" % node.name)
+            # ONNX's inference stops at shapes computed in the graph (a
+            # Resize to Shape -> Slice -> Concat sizes): such nodes count 0.
+            unknown.append(node.name)
+            continue
         if node.op_type == "Conv":
             w = shapes[node.input[1]]  # [Cout, Cin/group, kh, kw]
             macs += math.prod(out) * math.prod(w[1:])
@@ -164,7 +177,34 @@ def count_flops(model_proto):
         else:
             a = shapes[node.input[0]]
             macs += math.prod(out) * (a[0] if attr(node, "transA", 0) else a[1])
-    return 2 * macs
+    return 2 * macs, unknown
+
+
+def torch_flops(model, args):
+    """count_flops's figure from PyTorch's run instead, for graphs whose
+    shapes ONNX's inference cannot follow: 2 x the multiply-accumulates of
+    the convolutions, linear layers and matrix products the module calls
+    (not those inside other overridable functions, such as
+    F.multi_head_attention_forward: a fallback, not a replacement)."""
+    from torch.nn import functional as F
+    from torch.overrides import TorchFunctionMode
+    convs = (F.conv1d, F.conv2d, F.conv3d)
+    products = (torch.matmul, torch.Tensor.matmul, torch.Tensor.__matmul__,
+                torch.bmm, torch.mm, F.linear)
+    macs = [0]
+
+    class Count(TorchFunctionMode):
+        def __torch_function__(self, func, types, fargs=(), kwargs=None):
+            out = func(*fargs, **(kwargs or {}))
+            if func in convs:
+                macs[0] += out.numel() * math.prod(fargs[1].shape[1:])
+            elif func in products:
+                macs[0] += out.numel() * fargs[0].shape[-1]
+            return out
+
+    with torch.no_grad(), Count():
+        model(*args)
+    return 2 * macs[0]
 
 
 def export(name, out_dir):
@@ -186,7 +226,13 @@ def export(name, out_dir):
     numpy.save(os.path.join(out_dir, name + ".output_0.npy"), expected.numpy())
     with open(os.path.join(out_dir, name + ".onnx"), "wb") as f:
         f.write(buf.getvalue())
-    meta = {"name": name, "flops": count_flops(proto), "inputs": inputs,
+    flops, unknown = count_flops(proto)
+    if unknown:  # e.g. torchvision's Swin: shapes computed in the graph
+        flops = torch_flops(model, args)
+        sys.stderr.write("models.py: %s: %d counted nodes have shapes unknown "
+                         "to ONNX (first %s): FLOPs counted in PyTorch\n"
+                         % (name, len(unknown), unknown[0]))
+    meta = {"name": name, "flops": flops, "inputs": inputs,
             "input_names": input_names, "output": name + ".output_0.npy",
             "opset": opset, "rtol": rtol, "atol": atol,
             "params": sum(p.numel() for p in model.parameters())}
@@ -208,8 +254,10 @@ def main(argv):
         return 2
     os.makedirs(out_dir, exist_ok=True)
     torch.set_num_threads(1)
-    # The models are defined here and in export_models.py (the encoder).
+    # The models are defined here, in zoo.py and in export_models.py (the
+    # encoder).
     stamp = max(os.path.getmtime(__file__),
+                os.path.getmtime(os.path.join(os.path.dirname(__file__), "zoo.py")),
                 os.path.getmtime(os.path.join(SCRIPTS, "export_models.py")))
     for name in names:
         meta_path = os.path.join(out_dir, name + ".json")

@@ -16,7 +16,8 @@
 # docs/performance.md and docs/performance.png. --quick: 2 short rounds of
 # the small models, for a smoke check; it writes its chart to
 # bench/.work/performance.png and leaves docs/ alone (so does --no-doc).
-# Models: resnet18 mobilenet_v2 bert4 mlp matmul512 matmul1024 conv3x3 chain.
+# Models: resnet18 mobilenet_v2 bert4 mlp matmul512 matmul1024 conv3x3 chain;
+# `--models zoo` runs the 20 real architectures of bench/zoo.py instead.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 ORT_VERSION=1.31.1
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
     --rounds|--models|--threads|--budget|--notes)
       [ $# -ge 2 ] || { echo "run.sh: $1 needs a value" >&2; exit 2; }
       args+=("$1" "$2"); shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -384,7 +384,32 @@ static bool evalGather(Eval *e, MlirOperation op, int depth, Val *out) {
   return true;
 }
 
-/* ONNX Slice on 1-D data (the form shape computations take). */
+/* ONNX Slice's start and element count along one axis of size `dim`,
+ * clamped as ONNX does (and as slice inference does): start to [0, dim]
+ * and end to [0, dim] going forward; [0, dim - 1] and [-1, dim - 1]
+ * backward. Spans and strides are unsigned so no step overflows. */
+static int64_t sliceCount(int64_t dim, int64_t *start, int64_t end,
+                          int64_t step) {
+  int64_t s = *start < 0 ? *start + dim : *start;
+  end = end < 0 ? end + dim : end;
+  int64_t count = 0;
+  if (dim > 0 && step > 0) {
+    s = s < 0 ? 0 : s > dim ? dim : s;
+    end = end < 0 ? 0 : end > dim ? dim : end;
+    if (end > s)
+      count = (int64_t)((uint64_t)(end - s - 1) / (uint64_t)step + 1);
+  } else if (dim > 0) {
+    s = s < 0 ? 0 : s > dim - 1 ? dim - 1 : s;
+    end = end < -1 ? -1 : end > dim - 1 ? dim - 1 : end;
+    if (s > end)
+      count = (int64_t)((uint64_t)(s - end - 1) / (0 - (uint64_t)step) + 1);
+  }
+  *start = s;
+  return count;
+}
+
+/* ONNX Slice: any data rank, any listed axes, any non-zero steps (the
+ * reversal of PyTorch's pad pairs slices a [n, 2] tensor with step -1). */
 static bool evalSlice(Eval *e, MlirOperation op, int depth, Val *out) {
   Val data, starts, ends, axes, steps;
   bool hasAxes = !mlirValueIsNull(operandAt(op, 3));
@@ -392,37 +417,90 @@ static bool evalSlice(Eval *e, MlirOperation op, int depth, Val *out) {
   if (!operand(e, op, 0, depth, &data) || !operand(e, op, 1, depth, &starts) ||
       !operand(e, op, 2, depth, &ends) ||
       (hasAxes && !operand(e, op, 3, depth, &axes)) ||
-      (hasSteps && !operand(e, op, 4, depth, &steps)) || data.rank != 1 ||
-      starts.n != 1 || ends.n != 1 || (hasAxes && axes.n != 1) ||
-      (hasSteps && steps.n != 1))
+      (hasSteps && !operand(e, op, 4, depth, &steps)) || data.rank < 1 ||
+      starts.rank != 1 || ends.n != starts.n ||
+      (hasAxes && axes.n != starts.n) || (hasSteps && steps.n != starts.n))
     return false;
-  if (hasAxes && axes.data[0] != 0 && axes.data[0] != -1)
-    return false;
-  int64_t dim = data.shape[0], start = starts.data[0], end = ends.data[0];
-  int64_t step = hasSteps ? steps.data[0] : 1;
-  if (step == 0)
-    return false;
-  start = start < 0 ? start + dim : start;
-  end = end < 0 ? end + dim : end;
-  /* Clamp as ONNX does (and as slice inference does): start to [0, dim]
-   * and end to [0, dim] going forward; [0, dim - 1] and [-1, dim - 1]
-   * backward. Spans and strides are unsigned so no step overflows. */
-  int64_t count = 0;
-  if (dim > 0 && step > 0) {
-    start = start < 0 ? 0 : start > dim ? dim : start;
-    end = end < 0 ? 0 : end > dim ? dim : end;
-    if (end > start)
-      count = (int64_t)((uint64_t)(end - start - 1) / (uint64_t)step + 1);
-  } else if (dim > 0) {
-    start = start < 0 ? 0 : start > dim - 1 ? dim - 1 : start;
-    end = end < -1 ? -1 : end > dim - 1 ? dim - 1 : end;
-    if (start > end)
-      count = (int64_t)((uint64_t)(start - end - 1) / (0 - (uint64_t)step) + 1);
+  int64_t start[KILN_MAX_RANK], step[KILN_MAX_RANK], count[KILN_MAX_RANK];
+  bool seen[KILN_MAX_RANK] = {false};
+  for (intptr_t d = 0; d < data.rank; ++d)
+    start[d] = 0, step[d] = 1, count[d] = data.shape[d];
+  for (intptr_t j = 0; j < starts.n; ++j) {
+    int64_t ax = hasAxes ? axes.data[j] : j;
+    ax = ax < 0 ? ax + data.rank : ax;
+    if (ax < 0 || ax >= data.rank || seen[ax] ||
+        (hasSteps && steps.data[j] == 0))
+      return false;
+    seen[ax] = true;
+    step[ax] = hasSteps ? steps.data[j] : 1;
+    start[ax] = starts.data[j];
+    count[ax] = sliceCount(data.shape[ax], &start[ax], ends.data[j], step[ax]);
   }
-  if (!alloc(e, 1, &count, out))
+  if (!alloc(e, data.rank, count, out))
+    return false;
+  intptr_t strides[KILN_MAX_RANK], base = 0, stride = 1;
+  for (intptr_t d = data.rank - 1; d >= 0; --d) {
+    strides[d] = (intptr_t)step[d] * stride;
+    base += (intptr_t)start[d] * stride;
+    stride *= (intptr_t)data.shape[d];
+  }
+  for (intptr_t i = 0; i < out->n; ++i)
+    out->data[i] = data.data[base + kilnEvalBroadcastOffset(
+                                        out->rank, out->shape, strides, i)];
+  return true;
+}
+
+/* ONNX Transpose (perm absent: the dims reversed). */
+static bool evalTranspose(Eval *e, MlirOperation op, int depth, Val *out) {
+  Val in;
+  int64_t shape[KILN_MAX_RANK];
+  intptr_t strides[KILN_MAX_RANK];
+  if (!operand(e, op, 0, depth, &in) ||
+      !kilnEvalTransposeStrides(op, in.rank, in.shape, shape, strides) ||
+      !alloc(e, in.rank, shape, out))
     return false;
   for (intptr_t i = 0; i < out->n; ++i)
-    out->data[i] = data.data[start + (int64_t)i * step];
+    out->data[i] =
+        in.data[kilnEvalBroadcastOffset(out->rank, out->shape, strides, i)];
+  return true;
+}
+
+/* ONNX ScatterND with reduction "none": a copy of the data with the
+ * slices the index tuples name replaced, in order (the lowering's loop
+ * order, so a repeated index keeps its last update). */
+static bool evalScatterND(Eval *e, MlirOperation op, int depth, Val *out) {
+  Val data, idx, upd;
+  MlirAttribute red = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("reduction"));
+  if ((!mlirAttributeIsNull(red) &&
+       (!mlirAttributeIsAString(red) ||
+        !kilnStringRefEquals(mlirStringAttrGetValue(red), "none"))) ||
+      !operand(e, op, 0, depth, &data) || !operand(e, op, 1, depth, &idx) ||
+      !operand(e, op, 2, depth, &upd) || idx.rank < 1)
+    return false;
+  intptr_t k = (intptr_t)idx.shape[idx.rank - 1];
+  intptr_t tuples = k ? idx.n / k : 0, slice = 1;
+  if (k > data.rank || upd.rank != idx.rank - 1 + data.rank - k)
+    return false;
+  for (intptr_t d = 0; d < idx.rank - 1; ++d)
+    if (upd.shape[d] != idx.shape[d])
+      return false;
+  for (intptr_t d = k; d < data.rank; ++d) {
+    if (upd.shape[idx.rank - 1 + d - k] != data.shape[d])
+      return false;
+    slice *= (intptr_t)data.shape[d];
+  }
+  if (k == 0 || upd.n != tuples * slice ||
+      !alloc(e, data.rank, data.shape, out))
+    return false;
+  memcpy(out->data, data.data, (size_t)data.n * sizeof(int64_t));
+  intptr_t offsets[KILN_GRAPH_EVAL_MAX_ELEMENTS];
+  if (!kilnEvalScatterNDOffsets(data.rank, data.shape, idx.data, tuples, k,
+                                offsets))
+    return false;
+  for (intptr_t t = 0; t < tuples; ++t)
+    memcpy(out->data + offsets[t], upd.data + t * slice,
+           (size_t)slice * sizeof(int64_t));
   return true;
 }
 
@@ -515,6 +593,8 @@ typedef enum BinOp {
   BIN_DIV = KILN_EVAL_DIV,
   BIN_MIN = KILN_EVAL_MIN,
   BIN_MAX = KILN_EVAL_MAX,
+  BIN_MOD = KILN_EVAL_MOD,
+  BIN_FMOD = KILN_EVAL_FMOD,
   BIN_EQUAL,
   BIN_LESS,
   BIN_GREATER,
@@ -534,6 +614,8 @@ static bool applyBin(BinOp k, int64_t a, int64_t b, int64_t *r) {
   case BIN_DIV:
   case BIN_MIN:
   case BIN_MAX:
+  case BIN_MOD:
+  case BIN_FMOD:
     return kilnEvalIntBinary((KilnEvalIntOp)k, a, b, r);
   case BIN_EQUAL:
     *r = a == b;
@@ -593,6 +675,18 @@ BINARY(evalAnd, BIN_AND)
 BINARY(evalOr, BIN_OR)
 BINARY(evalXor, BIN_XOR)
 #undef BINARY
+
+/* ONNX Mod on integers: fmod = 0 (the default) takes the divisor's sign,
+ * fmod = 1 the dividend's. Unsigned 64-bit values do not fit the signed
+ * slots. */
+static bool evalMod(Eval *e, MlirOperation op, int depth, Val *out) {
+  MlirType t = mlirShapedTypeGetElementType(
+      mlirValueGetType(mlirOperationGetOperand(op, 0)));
+  if (mlirIntegerTypeIsUnsigned(t) && mlirIntegerTypeGetWidth(t) == 64)
+    return false;
+  return evalBinary(e, op, depth, intAttr(op, "fmod", 0) ? BIN_FMOD : BIN_MOD,
+                    out);
+}
 
 static bool evalWhere(Eval *e, MlirOperation op, int depth, Val *out) {
   Val c, x, y;
@@ -717,6 +811,8 @@ static const struct {
     {"graph.cast", evalCast},
     {"graph.gather", evalGather},
     {"graph.slice", evalSlice},
+    {"graph.transpose", evalTranspose},
+    {"graph.scatter_nd", evalScatterND},
     {"graph.concat", evalConcat},
     {"graph.expand", evalExpand},
     {"graph.tile", evalTile},
@@ -724,6 +820,7 @@ static const struct {
     {"graph.sub", evalSub},
     {"graph.mul", evalMul},
     {"graph.div", evalDiv},
+    {"graph.mod", evalMod},
     {"graph.min", evalMin},
     {"graph.max", evalMax},
     {"graph.equal", evalEqual},

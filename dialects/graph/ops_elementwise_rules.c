@@ -10,6 +10,8 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
+#include <stdio.h>
+
 static bool failed(MlirLogicalResult r) {
   return mlirLogicalResultIsFailure(r);
 }
@@ -197,7 +199,10 @@ MlirLogicalResult kilnElemInferCastLike(KilnInferContext *c) {
 
 /* Kiln compiles for inference, where dropout is the identity: a
  * training_mode must be absent or a constant false. A non-constant one
- * could be true at run time, which would ask for random dropout. */
+ * could be true at run time, which would ask for random dropout -- unless
+ * the ratio is a constant 0, when training mode drops nothing either and
+ * the op is still the identity (torch 1.13 exports F.dropout(x, p=0) that
+ * way, e.g. in torchvision's Swin). */
 static MlirLogicalResult checkTrainingMode(const KilnInferContext *c) {
   if (mlirValueIsNull(kilnInferOperand(c, 2)))
     return ok();
@@ -208,11 +213,24 @@ static MlirLogicalResult checkTrainingMode(const KilnInferContext *c) {
   intptr_t n = kilnInferConstantInts(c, 2, &mode, 1);
   if (n == 1 && mode == 0)
     return ok();
+  double ratio = 0.5; /* ONNX's default */
+  bool hasRatio = !mlirValueIsNull(kilnInferOperand(c, 1));
+  bool known = !hasRatio || kilnInferConstantFloats(c, 1, &ratio, 1) == 1;
+  if (known && ratio == 0.0)
+    return ok();
+  char why[64];
+  if (known)
+    snprintf(why, sizeof why, "ratio %g%s", ratio,
+             hasRatio ? "" : " (default)");
+  else
+    snprintf(why, sizeof why, "a non-constant ratio");
   return kilnInferError(c,
                         "operand #2 ('training_mode') must be absent or a "
                         "constant false: Kiln compiles dropout for inference "
-                        "only, got %s (training mode is unsupported)",
-                        n == 1 ? "a constant true" : "a non-constant value");
+                        "only, got %s with %s (training-mode dropout is "
+                        "unsupported unless its ratio is a constant 0)",
+                        n == 1 ? "a constant true" : "a non-constant value",
+                        why);
 }
 
 MlirLogicalResult kilnElemInferDropout(KilnInferContext *c) {

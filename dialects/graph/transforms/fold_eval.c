@@ -7,6 +7,7 @@
 #include "dialects/graph/transforms/fold_eval.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dialects/common/diag.h"
@@ -84,6 +85,8 @@ typedef enum Kind {
   K_DIV = KILN_EVAL_DIV,
   K_MIN = KILN_EVAL_MIN,
   K_MAX = KILN_EVAL_MAX,
+  K_MOD = KILN_EVAL_MOD,
+  K_FMOD = KILN_EVAL_FMOD,
   K_POW,
   K_EQUAL,
   K_LESS,
@@ -146,6 +149,8 @@ static float floatOp(Kind k, float a, float b) {
     return a * b;
   case K_DIV:
     return a / b;
+  case K_FMOD:
+    return fmodf(a, b); /* arith.remf */
   case K_POW:
     return powf(a, b);
   case K_MIN:
@@ -185,6 +190,8 @@ static double doubleOp(Kind k, double a, double b) {
     return a * b;
   case K_DIV:
     return a / b;
+  case K_FMOD:
+    return fmod(a, b);
   case K_POW:
     return pow(a, b);
   case K_MIN:
@@ -225,6 +232,8 @@ static bool intOp(Kind k, int64_t a, int64_t b, int64_t *r) {
   case K_DIV:
   case K_MIN:
   case K_MAX:
+  case K_MOD:
+  case K_FMOD:
     return kilnEvalIntBinary((KilnEvalIntOp)k, a, b, r);
   case K_NEG:
     *r = (int64_t)(0 - ua);
@@ -313,6 +322,16 @@ EW(evalSigmoid, K_SIGMOID, 1)
 EW(evalFloor, K_FLOOR, 1)
 EW(evalCeil, K_CEIL, 1)
 #undef EW
+
+/* ONNX Mod: integers take the divisor's sign unless fmod = 1; floats need
+ * fmod = 1 (C's fmod, the lowering's arith.remf). */
+static bool evalMod(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
+                    KilnFoldTensor *out) {
+  bool fmodAttr = intAttr(op, "fmod", 0) != 0;
+  if (out->isFloat && !fmodAttr)
+    return false;
+  return evalElementwise(fmodAttr ? K_FMOD : K_MOD, 2, in, nIn, out);
+}
 
 /* ONNX Cast, as kilnConvertScalar lowers it: float to float rounds, to i1
  * is "non-zero", float to integer truncates toward zero (not evaluated
@@ -429,30 +448,12 @@ static bool evalTile(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
 static bool evalTranspose(MlirOperation op, const KilnFoldTensor *in,
                           intptr_t nIn, KilnFoldTensor *out) {
   const KilnFoldTensor *a = &in[0];
-  if (!present(in, nIn, 0) || a->rank != out->rank)
-    return false;
-  intptr_t r = a->rank, perm[KILN_MAX_RANK], strideIn[KILN_MAX_RANK];
-  MlirAttribute p = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("perm"));
-  bool hasPerm = !mlirAttributeIsNull(p) && mlirAttributeIsADenseI64Array(p);
-  if (hasPerm && mlirDenseArrayGetNumElements(p) != r)
-    return false;
-  bool seen[KILN_MAX_RANK] = {false};
-  for (intptr_t d = 0; d < r; ++d) {
-    int64_t v = hasPerm ? mlirDenseI64ArrayGetElement(p, d) : r - 1 - d;
-    if (v < 0 || v >= r || seen[v] || out->shape[d] != a->shape[v])
-      return false;
-    seen[v] = true;
-    perm[d] = (intptr_t)v;
-  }
-  intptr_t stride = 1;
-  for (intptr_t d = r - 1; d >= 0; --d) {
-    strideIn[d] = stride;
-    stride *= (intptr_t)a->shape[d];
-  }
+  int64_t shape[KILN_MAX_RANK];
   intptr_t s[KILN_MAX_RANK]; /* input stride per output dim */
-  for (intptr_t d = 0; d < r; ++d)
-    s[d] = strideIn[perm[d]];
+  if (!present(in, nIn, 0) || a->rank != out->rank ||
+      !kilnEvalTransposeStrides(op, a->rank, a->shape, shape, s) ||
+      memcmp(shape, out->shape, (size_t)a->rank * sizeof(int64_t)))
+    return false;
   for (intptr_t i = 0; i < out->n; ++i)
     out->data[i] = a->data[offsetOf(out, s, i)];
   return true;
@@ -566,6 +567,70 @@ static bool evalSlice(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
   return true;
 }
 
+/* ONNX Range: start + i * delta, as the lowering computes it (floats in
+ * their own precision, f32 for f32); the count is the result's static
+ * shape, which inference derived from the same scalars. */
+static bool evalRange(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
+                      KilnFoldTensor *out) {
+  (void)op;
+  if (nIn != 3 || !present(in, nIn, 0) || !present(in, nIn, 2) ||
+      in[0].n != 1 || in[2].n != 1 || !mlirTypeEqual(in[0].elt, out->elt) ||
+      (out->isFloat && !mlirTypeIsAF32(out->elt) && !mlirTypeIsAF64(out->elt)))
+    return false;
+  KilnFoldSlot start = in[0].data[0], delta = in[2].data[0];
+  for (intptr_t i = 0; i < out->n; ++i) {
+    if (mlirTypeIsAF32(out->elt))
+      out->data[i].f = (double)((float)start.f + (float)i * (float)delta.f);
+    else if (out->isFloat)
+      out->data[i].f = start.f + (double)i * delta.f;
+    else
+      out->data[i].i = kilnFoldWrapInt(
+          out->elt, (int64_t)((uint64_t)start.i + (uint64_t)i * delta.i));
+  }
+  return true;
+}
+
+/* ONNX ScatterND with reduction "none": the data with the slices the index
+ * tuples name replaced, in order (a repeated index keeps its last update,
+ * as the lowering's loop does). */
+static bool evalScatterND(MlirOperation op, const KilnFoldTensor *in,
+                          intptr_t nIn, KilnFoldTensor *out) {
+  MlirAttribute red = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("reduction"));
+  if (nIn != 3 || !present(in, nIn, 0) || !present(in, nIn, 1) ||
+      !present(in, nIn, 2) || in[1].isFloat || in[1].rank < 1 ||
+      in[0].n != out->n || !mlirTypeEqual(in[0].elt, out->elt) ||
+      !mlirTypeEqual(in[2].elt, out->elt) ||
+      (!mlirAttributeIsNull(red) &&
+       (!mlirAttributeIsAString(red) ||
+        !kilnStringRefEquals(mlirStringAttrGetValue(red), "none"))))
+    return false;
+  const KilnFoldTensor *data = &in[0], *idx = &in[1], *upd = &in[2];
+  intptr_t k = (intptr_t)idx->shape[idx->rank - 1];
+  intptr_t tuples = k ? idx->n / k : 0, slice = 1;
+  if (k == 0 || k > data->rank)
+    return false;
+  for (intptr_t d = k; d < data->rank; ++d)
+    slice *= (intptr_t)data->shape[d];
+  if (upd->n != tuples * slice)
+    return false;
+  int64_t *indices = malloc((size_t)idx->n * sizeof(int64_t));
+  intptr_t *offsets = malloc((size_t)tuples * sizeof(intptr_t));
+  if (!indices || !offsets)
+    abort();
+  for (intptr_t i = 0; i < idx->n; ++i)
+    indices[i] = idx->data[i].i;
+  bool ok = kilnEvalScatterNDOffsets(data->rank, data->shape, indices, tuples,
+                                     k, offsets);
+  memcpy(out->data, data->data, (size_t)out->n * sizeof(KilnFoldSlot));
+  for (intptr_t t = 0; ok && t < tuples; ++t)
+    memcpy(out->data + offsets[t], upd->data + t * slice,
+           (size_t)slice * sizeof(KilnFoldSlot));
+  free(indices);
+  free(offsets);
+  return ok;
+}
+
 /* ONNX ConstantOfShape: the one-element `value` (default f32 0). */
 static bool evalConstantOfShape(MlirOperation op, const KilnFoldTensor *in,
                                 intptr_t nIn, KilnFoldTensor *out) {
@@ -602,6 +667,7 @@ static const struct {
     {"graph.sub", evalSub},
     {"graph.mul", evalMul},
     {"graph.div", evalDiv},
+    {"graph.mod", evalMod},
     {"graph.pow", evalPow},
     {"graph.min", evalMin},
     {"graph.max", evalMax},
@@ -633,6 +699,8 @@ static const struct {
     {"graph.concat", evalConcat},
     {"graph.gather", evalGather},
     {"graph.slice", evalSlice},
+    {"graph.scatter_nd", evalScatterND},
+    {"graph.range", evalRange},
     {"graph.constant_of_shape", evalConstantOfShape},
 };
 

@@ -1,15 +1,16 @@
 /* A small evaluator of graph ops over constant host tensors, for
  * graph-fold-constants.
  *
- * It covers elementwise arithmetic with numpy broadcasting, comparisons,
- * casts, a few math functions, and the data-movement ops (reshape-likes,
- * transpose, concat, gather, slice, expand, tile, constant_of_shape). Each
+ * It covers elementwise arithmetic with numpy broadcasting (mod too),
+ * comparisons, casts, a few math functions, range, and the data-movement
+ * ops (reshape-likes, transpose, concat, gather, slice, expand, tile,
+ * scatter_nd without reduction, constant_of_shape). Each
  * float result is computed the way the graph-to-linalg lowering computes
  * it: f32 (and f16/bf16, extended to f32) in single precision, f64 in
  * double, rounded to the element type; integers wrap to their width.
  * Cases whose value the lowering leaves undefined (integer division by
- * zero, out-of-range float-to-integer casts, out-of-range gather indices)
- * are not evaluated. */
+ * or remainder by zero, out-of-range float-to-integer casts, out-of-range
+ * gather and scatter indices) are not evaluated. */
 #ifndef KILN_DIALECTS_GRAPH_TRANSFORMS_FOLD_EVAL_H
 #define KILN_DIALECTS_GRAPH_TRANSFORMS_FOLD_EVAL_H
 

@@ -223,13 +223,17 @@ static bool ruleSameType(KilnSimplify *s, MlirOperation op) {
 }
 
 /* graph.dropout in inference form: training_mode absent or a constant
- * false. The mask, when used, becomes a constant true. */
+ * false, or a ratio of constant 0 (nothing dropped whatever the mode). The
+ * mask, when used, becomes a constant true. */
 static bool ruleDropout(KilnSimplify *s, MlirOperation op) {
   MlirValue x = mlirOperationGetOperand(op, 0);
   MlirValue mode = kilnSimplifyOperand(op, 2);
+  MlirValue ratio = kilnSimplifyOperand(op, 1);
   int64_t m = 1;
-  if (!mlirValueIsNull(mode) &&
-      (kilnSimplifyConstInts(mode, &m, 1) != 1 || m != 0))
+  bool inference = mlirValueIsNull(mode) ||
+                   (kilnSimplifyConstInts(mode, &m, 1) == 1 && m == 0);
+  if (!inference &&
+      (mlirValueIsNull(ratio) || !kilnSimplifyConstIs(ratio, 0.0)))
     return false;
   MlirValue out[2] = {x, {NULL}};
   if (!kilnSimplifySameType(x, mlirOperationGetResult(op, 0)))

@@ -146,3 +146,151 @@ func.func @dynamic_stays_dynamic(%x: tensor<?x6xf32>, %y: tensor<24xf32>) -> ten
   return %0 : tensor<?x6xf32>
 }
 
+
+// -----
+
+// torchvision Swin's window padding as torch 1.13 exports it: the pad to a
+// multiple of the window, (7 - H % 7) % 7, built as PyTorch's pad list,
+// reshaped to [n, 2] pairs, reversed by a Slice of step -1 along axis 0 and
+// transposed into ONNX's begins-then-ends order. H = 9 and W = 10 pad to 14.
+func.func @swin_window_pad(%x: tensor<1x9x10x4xf32>) -> tensor<1x14x14x4xf32> {
+  %s = "graph.shape"(%x) : (tensor<1x9x10x4xf32>) -> tensor<4xi64>
+  %i1 = "graph.constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %i2 = "graph.constant"() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
+  %h = "graph.gather"(%s, %i1) {axis = 0 : i64} : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
+  %w = "graph.gather"(%s, %i2) {axis = 0 : i64} : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
+  %seven = "graph.constant"() {value = dense<7> : tensor<i64>} : () -> tensor<i64>
+  %hm = "graph.mod"(%h, %seven) {fmod = 0 : i64} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %hs = "graph.sub"(%seven, %hm) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %pb = "graph.mod"(%hs, %seven) {fmod = 0 : i64} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %wm = "graph.mod"(%w, %seven) {fmod = 0 : i64} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %ws = "graph.sub"(%seven, %wm) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %pr = "graph.mod"(%ws, %seven) {fmod = 0 : i64} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %ax = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %pb1 = "graph.unsqueeze"(%pb, %ax) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %pr1 = "graph.unsqueeze"(%pr, %ax) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %z3 = "graph.constant"() {value = dense<0> : tensor<3xi64>} : () -> tensor<3xi64>
+  %z2 = "graph.constant"() {value = dense<0> : tensor<2xi64>} : () -> tensor<2xi64>
+  %c0 = "graph.concat"(%z3, %pr1) {axis = 0 : i64} : (tensor<3xi64>, tensor<1xi64>) -> tensor<4xi64>
+  %c1 = "graph.concat"(%c0, %ax) {axis = 0 : i64} : (tensor<4xi64>, tensor<1xi64>) -> tensor<5xi64>
+  %c2 = "graph.concat"(%c1, %pb1) {axis = 0 : i64} : (tensor<5xi64>, tensor<1xi64>) -> tensor<6xi64>
+  %c3 = "graph.concat"(%c2, %z2) {axis = 0 : i64} : (tensor<6xi64>, tensor<2xi64>) -> tensor<8xi64>
+  %pairs = "graph.constant"() {value = dense<[-1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %r = "graph.reshape"(%c3, %pairs) {allowzero = 0 : i64} : (tensor<8xi64>, tensor<2xi64>) -> tensor<4x2xi64>
+  %m1 = "graph.constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %big = "graph.constant"() {value = dense<-9223372036854775807> : tensor<1xi64>} : () -> tensor<1xi64>
+  %rev = "graph.slice"(%r, %m1, %big, %ax, %m1) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>} : (tensor<4x2xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x2xi64>
+  %t = "graph.transpose"(%rev) {perm = array<i64: 1, 0>} : (tensor<4x2xi64>) -> tensor<2x4xi64>
+  %pads = "graph.reshape"(%t, %m1) {allowzero = 0 : i64} : (tensor<2x4xi64>, tensor<1xi64>) -> tensor<8xi64>
+  %0 = "graph.pad"(%x, %pads) {mode = "constant", operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<1x9x10x4xf32>, tensor<8xi64>) -> tensor<1x14x14x4xf32>
+  return %0 : tensor<1x14x14x4xf32>
+}
+
+// -----
+
+// Pads through a 2-D Slice on both axes (rows 2 and 1, reversed; column 2
+// alone, by a step past the end) and a Transpose without perm (dims
+// reversed): [[4], [5]], then [[4, 5]]; the error shows the evaluated
+// shape.
+func.func @negative_slice_2d_transpose_static(%x: tensor<1x9x10x4xf32>) {
+  %p = "graph.constant"() {value = dense<[[9, 0, 0], [9, 0, 5], [9, 0, 4]]> : tensor<3x3xi64>} : () -> tensor<3x3xi64>
+  %st = "graph.constant"() {value = dense<[-1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %en = "graph.constant"() {value = dense<[0, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %ax = "graph.constant"() {value = dense<[0, 1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %sp = "graph.constant"() {value = dense<[-1, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %s = "graph.slice"(%p, %st, %en, %ax, %sp) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>} : (tensor<3x3xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<2x1xi64>
+  %t = "graph.transpose"(%s) : (tensor<2x1xi64>) -> tensor<1x2xi64>
+  %z = "graph.constant"() {value = dense<0> : tensor<1x6xi64>} : () -> tensor<1x6xi64>
+  %c = "graph.concat"(%z, %t) {axis = 1 : i64} : (tensor<1x6xi64>, tensor<1x2xi64>) -> tensor<1x8xi64>
+  %m1 = "graph.constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %pads = "graph.reshape"(%c, %m1) {allowzero = 0 : i64} : (tensor<1x8xi64>, tensor<1xi64>) -> tensor<8xi64>
+  // expected-error @+1 {{'graph.pad' op result #0 has type tensor<1x9x10x4xf32>, but its operands and attributes imply tensor<1x9x14x9xf32>}}
+  %0 = "graph.pad"(%x, %pads) {mode = "constant", operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<1x9x10x4xf32>, tensor<8xi64>) -> tensor<1x9x10x4xf32>
+  return
+}
+
+// -----
+
+// Mod's two signs: fmod = 0 takes the divisor's, fmod = 1 the dividend's.
+// [Mod(-7, 3), FMod(7, -3), FMod(-7, 3) + 5, Mod(7, -3) + 5] = [2, 1, 4, 3].
+func.func @mod_signs() -> tensor<2x1x4x3xi32> {
+  %a = "graph.constant"() {value = dense<[-7, 7, -7, 7]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %b = "graph.constant"() {value = dense<[3, -3, 3, -3]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %m = "graph.mod"(%a, %b) {fmod = 0 : i64} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %f = "graph.mod"(%a, %b) {fmod = 1 : i64} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %sel = "graph.constant"() {value = dense<[true, false, false, true]> : tensor<4xi1>} : () -> tensor<4xi1>
+  %add = "graph.constant"() {value = dense<[0, 0, 5, 5]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %w = "graph.where"(%sel, %m, %f) : (tensor<4xi1>, tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %d = "graph.add"(%w, %add) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %0 = "graph.constant_of_shape"(%d) {value = dense<1> : tensor<1xi32>} : (tensor<4xi64>) -> tensor<2x1x4x3xi32>
+  return %0 : tensor<2x1x4x3xi32>
+}
+
+// -----
+
+func.func @negative_mod_static() {
+  %a = "graph.constant"() {value = dense<[-7, 7]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %b = "graph.constant"() {value = dense<[3, -3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %m = "graph.mod"(%a, %b) {fmod = 0 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %f = "graph.mod"(%a, %b) {fmod = 1 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %n = "graph.neg"(%m) : (tensor<2xi64>) -> tensor<2xi64>
+  %d = "graph.concat"(%f, %n) {axis = 0 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<4xi64>
+  %k = "graph.constant"() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
+  %p = "graph.add"(%d, %k) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
+  // [FMod(-7, 3), FMod(7, -3), -Mod(-7, 3), -Mod(7, -3)] + 2 = [1, 3, 0, 4]
+  // expected-error @+1 {{'graph.constant_of_shape' op result #0 has type tensor<1x1x1x1xi32>, but its operands and attributes imply tensor<1x3x0x4xi32>}}
+  %0 = "graph.constant_of_shape"(%p) {value = dense<1> : tensor<1xi32>} : (tensor<4xi64>) -> tensor<1x1x1x1xi32>
+  return
+}
+
+// -----
+
+// Mod by zero is not a compile-time value: the dims stay dynamic.
+func.func @mod_by_zero_stays_dynamic() -> tensor<?xi32> {
+  %a = "graph.constant"() {value = dense<7> : tensor<1xi64>} : () -> tensor<1xi64>
+  %b = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %m = "graph.mod"(%a, %b) {fmod = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %0 = "graph.constant_of_shape"(%m) {value = dense<1> : tensor<1xi32>} : (tensor<1xi64>) -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}
+
+// -----
+
+// ScatterND replaces the last dim of a shape (index -1 counts from the
+// back): Reshape(y, ScatterND(Shape(x), [[-1]], [2])) is 4x6x2.
+func.func @scatter_nd_shape(%x: tensor<4x6x8xf32>, %y: tensor<48xf32>) -> tensor<4x6x2xf32> {
+  %s = "graph.shape"(%x) : (tensor<4x6x8xf32>) -> tensor<3xi64>
+  %i = "graph.constant"() {value = dense<[[-1]]> : tensor<1x1xi64>} : () -> tensor<1x1xi64>
+  %u = "graph.constant"() {value = dense<[2]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %n = "graph.scatter_nd"(%s, %i, %u) : (tensor<3xi64>, tensor<1x1xi64>, tensor<1xi64>) -> tensor<3xi64>
+  %0 = "graph.reshape"(%y, %n) : (tensor<48xf32>, tensor<3xi64>) -> tensor<4x6x2xf32>
+  return %0 : tensor<4x6x2xf32>
+}
+
+// -----
+
+func.func @negative_scatter_nd_static(%x: tensor<4x6x8xf32>, %y: tensor<48xf32>) {
+  %s = "graph.shape"(%x) : (tensor<4x6x8xf32>) -> tensor<3xi64>
+  %i = "graph.constant"() {value = dense<[[0], [2]]> : tensor<2x1xi64>} : () -> tensor<2x1xi64>
+  %u = "graph.constant"() {value = dense<[2, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %n = "graph.scatter_nd"(%s, %i, %u) : (tensor<3xi64>, tensor<2x1xi64>, tensor<2xi64>) -> tensor<3xi64>
+  // expected-error @+1 {{'graph.reshape' op result #0 has type tensor<4x6x2xf32>, but its operands and attributes imply tensor<2x6x4xf32>}}
+  %0 = "graph.reshape"(%y, %n) : (tensor<48xf32>, tensor<3xi64>) -> tensor<4x6x2xf32>
+  return
+}
+
+// -----
+
+// A reduction other than "none", or an index out of range, is not
+// evaluated: the dims stay dynamic.
+func.func @scatter_nd_unknown_stays_dynamic(%x: tensor<4x6x8xf32>, %y: tensor<48xf32>) -> (tensor<?x?x?xf32>, tensor<?x?x?xf32>) {
+  %s = "graph.shape"(%x) : (tensor<4x6x8xf32>) -> tensor<3xi64>
+  %i = "graph.constant"() {value = dense<[[2]]> : tensor<1x1xi64>} : () -> tensor<1x1xi64>
+  %o = "graph.constant"() {value = dense<[[3]]> : tensor<1x1xi64>} : () -> tensor<1x1xi64>
+  %u = "graph.constant"() {value = dense<[2]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %n = "graph.scatter_nd"(%s, %i, %u) {reduction = "mul"} : (tensor<3xi64>, tensor<1x1xi64>, tensor<1xi64>) -> tensor<3xi64>
+  %m = "graph.scatter_nd"(%s, %o, %u) : (tensor<3xi64>, tensor<1x1xi64>, tensor<1xi64>) -> tensor<3xi64>
+  %0 = "graph.reshape"(%y, %n) : (tensor<48xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+  %1 = "graph.reshape"(%y, %m) : (tensor<48xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+  return %0, %1 : tensor<?x?x?xf32>, tensor<?x?x?xf32>
+}

@@ -298,3 +298,32 @@ func.func @negative_dropout_three_results(%x: tensor<2xf32>) {
   %0:3 = "graph.dropout"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xi1>, tensor<2xi1>)
   return
 }
+
+// -----
+
+// Training mode is accepted only with a ratio of constant 0 (an identity).
+func.func @negative_dropout_training_ratio(%x: tensor<2xf32>) {
+  %r = "graph.constant"() {value = dense<0.25> : tensor<f32>} : () -> tensor<f32>
+  %t = "graph.constant"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  // expected-error @+1 {{'graph.dropout' op operand #2 ('training_mode') must be absent or a constant false: Kiln compiles dropout for inference only, got a constant true with ratio 0.25 (training-mode dropout is unsupported unless its ratio is a constant 0)}}
+  %0 = "graph.dropout"(%x, %r, %t) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<2xf32>, tensor<f32>, tensor<i1>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dropout_training_default_ratio(%x: tensor<2xf32>) {
+  %t = "graph.constant"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  // expected-error @+1 {{got a constant true with ratio 0.5 (default)}}
+  %0 = "graph.dropout"(%x, %t) {operandSegmentSizes = array<i32: 1, 0, 1>} : (tensor<2xf32>, tensor<i1>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dropout_training_ratio_unknown(%x: tensor<2xf32>, %r: tensor<f32>) {
+  %t = "graph.constant"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  // expected-error @+1 {{got a constant true with a non-constant ratio}}
+  %0 = "graph.dropout"(%x, %r, %t) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<2xf32>, tensor<f32>, tensor<i1>) -> tensor<2xf32>
+  return
+}

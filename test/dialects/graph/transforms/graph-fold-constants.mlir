@@ -212,3 +212,154 @@ func.func @negative_regions_and_other_dialects(%f: f32) -> (f32, tensor<2xf32>) 
   }
   return %b, %r : f32, tensor<2xf32>
 }
+
+// -----
+
+// PyTorch's pad list turned into ONNX pads (torch 1.13's F.pad export, as
+// in torchvision's Swin): [n, 2] pairs reversed by a Slice of step -1, then
+// transposed and flattened. Integer values: folded under INTS too.
+// CHECK-LABEL: func.func @pad_pairs_reversed
+// CHECK-NEXT: "graph.constant"() {value = dense<[0, 0, 0, 0, 0, 5, 4, 0]> : tensor<8xi64>}
+// CHECK-NEXT: return
+// INTS-LABEL: func.func @pad_pairs_reversed
+// INTS-NEXT: "graph.constant"() {value = dense<[0, 0, 0, 0, 0, 5, 4, 0]>
+func.func @pad_pairs_reversed() -> tensor<8xi64> {
+  %p = "graph.constant"() {value = dense<[0, 0, 0, 4, 0, 5, 0, 0]> : tensor<8xi64>} : () -> tensor<8xi64>
+  %pairs = "graph.constant"() {value = dense<[-1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %r = "graph.reshape"(%p, %pairs) : (tensor<8xi64>, tensor<2xi64>) -> tensor<4x2xi64>
+  %m1 = "graph.constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %big = "graph.constant"() {value = dense<-9223372036854775807> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ax = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %rev = "graph.slice"(%r, %m1, %big, %ax, %m1) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>} : (tensor<4x2xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x2xi64>
+  %t = "graph.transpose"(%rev) {perm = array<i64: 1, 0>} : (tensor<4x2xi64>) -> tensor<2x4xi64>
+  %pads = "graph.reshape"(%t, %m1) : (tensor<2x4xi64>, tensor<1xi64>) -> tensor<8xi64>
+  return %pads : tensor<8xi64>
+}
+
+// -----
+
+// Mod: integers with either sign rule, floats with fmod = 1 (C's fmod).
+// CHECK-LABEL: func.func @mod
+// CHECK-DAG: "graph.constant"() {value = dense<[2, -2, -1, 1]> : tensor<4xi64>}
+// CHECK-DAG: "graph.constant"() {value = dense<[1.500000e+00, -1.500000e+00]> : tensor<2xf32>}
+// CHECK-NOT: graph.mod
+// INTS-LABEL: func.func @mod
+// INTS: "graph.mod"
+// INTS-SAME: tensor<2xf32>
+func.func @mod() -> (tensor<4xi64>, tensor<2xf32>) {
+  %a = "graph.constant"() {value = dense<[-7, 7, -7, 7]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %b = "graph.constant"() {value = dense<[3, -3, 3, -3]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %m = "graph.mod"(%a, %b) {fmod = 0 : i64} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %f = "graph.mod"(%a, %b) {fmod = 1 : i64} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %sel = "graph.constant"() {value = dense<[true, true, false, false]> : tensor<4xi1>} : () -> tensor<4xi1>
+  %w = "graph.where"(%sel, %m, %f) : (tensor<4xi1>, tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %x = "graph.constant"() {value = dense<[5.5, -5.5]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %y = "graph.constant"() {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %g = "graph.mod"(%x, %y) {fmod = 1 : i64} : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  return %w, %g : tensor<4xi64>, tensor<2xf32>
+}
+
+// -----
+
+// Range of integers (any length up to max-elements: 16 > 8 under LIMIT)
+// and of floats (start + i * delta in f32).
+// CHECK-LABEL: func.func @range
+// CHECK-DAG: "graph.constant"() {value = dense<[10, 8, 6, 4, 2, 0, -2, -4, -6, -8, -10, -12, -14, -16, -18, -20]> : tensor<16xi64>}
+// CHECK-DAG: "graph.constant"() {value = dense<[5.000000e-01, 1.000000e+00, 1.500000e+00]> : tensor<3xf32>}
+// CHECK-NOT: graph.range
+// LIMIT-LABEL: func.func @range
+// LIMIT: "graph.range"
+// LIMIT-SAME: -> tensor<16xi64>
+// LIMIT-NEXT: "graph.constant"() {value = dense<[5.000000e-01, 1.000000e+00, 1.500000e+00]>
+func.func @range() -> (tensor<16xi64>, tensor<3xf32>) {
+  %s = "graph.constant"() {value = dense<10> : tensor<i64>} : () -> tensor<i64>
+  %l = "graph.constant"() {value = dense<-21> : tensor<i64>} : () -> tensor<i64>
+  %d = "graph.constant"() {value = dense<-2> : tensor<i64>} : () -> tensor<i64>
+  %r = "graph.range"(%s, %l, %d) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<16xi64>
+  %fs = "graph.constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %fl = "graph.constant"() {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %fd = "graph.constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %f = "graph.range"(%fs, %fl, %fd) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<3xf32>
+  return %r, %f : tensor<16xi64>, tensor<3xf32>
+}
+
+// -----
+
+// ScatterND replaces rows (a negative index counts from the back); Equal,
+// Where and Expand of constants fold as well.
+// CHECK-LABEL: func.func @scatter_nd_where_expand
+// CHECK-DAG: "graph.constant"() {value = dense<{{\[}}[1.000000e+00, 2.000000e+00], [7.000000e+00, 8.000000e+00], [5.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>}
+// CHECK-DAG: "graph.constant"() {value = dense<{{\[}}[1.000000e+00, 0.000000e+00], [1.000000e+00, 0.000000e+00]]> : tensor<2x2xf32>}
+// CHECK-NOT: graph.scatter_nd
+// CHECK-NOT: graph.expand
+func.func @scatter_nd_where_expand() -> (tensor<3x2xf32>, tensor<2x2xf32>) {
+  %data = "graph.constant"() {value = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>} : () -> tensor<3x2xf32>
+  %i = "graph.constant"() {value = dense<[[-2]]> : tensor<1x1xi64>} : () -> tensor<1x1xi64>
+  %u = "graph.constant"() {value = dense<[[7.0, 8.0]]> : tensor<1x2xf32>} : () -> tensor<1x2xf32>
+  %s = "graph.scatter_nd"(%data, %i, %u) : (tensor<3x2xf32>, tensor<1x1xi64>, tensor<1x2xf32>) -> tensor<3x2xf32>
+  %a = "graph.constant"() {value = dense<[3, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %b = "graph.constant"() {value = dense<3> : tensor<i64>} : () -> tensor<i64>
+  %eq = "graph.equal"(%a, %b) : (tensor<2xi64>, tensor<i64>) -> tensor<2xi1>
+  %one = "graph.constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %zero = "graph.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %w = "graph.where"(%eq, %one, %zero) : (tensor<2xi1>, tensor<f32>, tensor<f32>) -> tensor<2xf32>
+  %shape = "graph.constant"() {value = dense<2> : tensor<2xi64>} : () -> tensor<2xi64>
+  %e = "graph.expand"(%w, %shape) : (tensor<2xf32>, tensor<2xi64>) -> tensor<2x2xf32>
+  return %s, %e : tensor<3x2xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// Not folded: non-constant inputs of the new evaluators (mod, transpose,
+// slice, scatter_nd, range), a mod by zero, a scatter_nd with an index out
+// of range or with a reduction.
+// CHECK-LABEL: func.func @negative_new_evaluators
+// CHECK: "graph.mod"(%arg0
+// CHECK: "graph.transpose"(%arg1)
+// CHECK: "graph.slice"(%arg1
+// CHECK: "graph.scatter_nd"(%arg1
+// CHECK: "graph.range"(%arg2
+// CHECK: "graph.mod"
+// CHECK: "graph.scatter_nd"
+// CHECK-SAME: reduction = "add"
+// CHECK: "graph.scatter_nd"
+// CHECK-NEXT: return
+func.func @negative_new_evaluators(%x: tensor<2xi64>, %m: tensor<2x2xi64>, %n: tensor<i64>) -> (tensor<2xi64>, tensor<2x2xi64>, tensor<2x2xi64>, tensor<2x2xi64>, tensor<3xi64>, tensor<2xi64>, tensor<2x2xi64>, tensor<2x2xi64>) {
+  %c = "graph.constant"() {value = dense<[3, 0]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %0 = "graph.mod"(%x, %c) {fmod = 0 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %1 = "graph.transpose"(%m) {perm = array<i64: 1, 0>} : (tensor<2x2xi64>) -> tensor<2x2xi64>
+  %m1 = "graph.constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %big = "graph.constant"() {value = dense<-9223372036854775807> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ax = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %2 = "graph.slice"(%m, %m1, %big, %ax, %m1) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>} : (tensor<2x2xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2x2xi64>
+  %i = "graph.constant"() {value = dense<[[1]]> : tensor<1x1xi64>} : () -> tensor<1x1xi64>
+  %u = "graph.constant"() {value = dense<[[7, 8]]> : tensor<1x2xi64>} : () -> tensor<1x2xi64>
+  %3 = "graph.scatter_nd"(%m, %i, %u) : (tensor<2x2xi64>, tensor<1x1xi64>, tensor<1x2xi64>) -> tensor<2x2xi64>
+  %one = "graph.constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %three = "graph.constant"() {value = dense<3> : tensor<i64>} : () -> tensor<i64>
+  %4 = "graph.range"(%n, %three, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<3xi64>
+  %a = "graph.constant"() {value = dense<[4, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %5 = "graph.mod"(%a, %c) {fmod = 1 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %d = "graph.constant"() {value = dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>} : () -> tensor<2x2xi64>
+  %6 = "graph.scatter_nd"(%d, %i, %u) {reduction = "add"} : (tensor<2x2xi64>, tensor<1x1xi64>, tensor<1x2xi64>) -> tensor<2x2xi64>
+  %o = "graph.constant"() {value = dense<[[2]]> : tensor<1x1xi64>} : () -> tensor<1x1xi64>
+  %7 = "graph.scatter_nd"(%d, %o, %u) : (tensor<2x2xi64>, tensor<1x1xi64>, tensor<1x2xi64>) -> tensor<2x2xi64>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<2xi64>, tensor<2x2xi64>, tensor<2x2xi64>, tensor<2x2xi64>, tensor<3xi64>, tensor<2xi64>, tensor<2x2xi64>, tensor<2x2xi64>
+}
+
+// -----
+
+// Equal, Where and Expand with a non-constant operand stay.
+// CHECK-LABEL: func.func @negative_where_equal_expand
+// CHECK: "graph.equal"(%arg0
+// CHECK: "graph.where"(%{{.*}}, %arg1
+// CHECK: "graph.expand"(%arg1
+func.func @negative_where_equal_expand(%a: tensor<2xi64>, %x: tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  %b = "graph.constant"() {value = dense<3> : tensor<i64>} : () -> tensor<i64>
+  %eq = "graph.equal"(%a, %b) : (tensor<2xi64>, tensor<i64>) -> tensor<2xi1>
+  %zero = "graph.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %w = "graph.where"(%eq, %x, %zero) : (tensor<2xi1>, tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  %shape = "graph.constant"() {value = dense<[3, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %e = "graph.expand"(%x, %shape) : (tensor<2xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+  return %w, %e : tensor<2xf32>, tensor<3x2xf32>
+}

@@ -56,6 +56,21 @@ func.func @dropout_mask(%a: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi1>
 
 // -----
 
+// Training mode with a ratio of constant 0 drops nothing: the identity too
+// (torch 1.13 exports F.dropout(x, p=0) that way); a non-constant ratio
+// in training mode does not verify (invalid-elementwise-more.mlir).
+// CHECK-LABEL: func.func @dropout_training_ratio_zero
+// CHECK-NEXT: %[[M:.*]] = "graph.constant"() {value = dense<true> : tensor<2x3xi1>}
+// CHECK-NEXT: return %arg0, %[[M]]
+func.func @dropout_training_ratio_zero(%a: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi1>) {
+  %r = "graph.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %t = "graph.constant"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  %0:2 = "graph.dropout"(%a, %r, %t) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<2x3xf32>, tensor<f32>, tensor<i1>) -> (tensor<2x3xf32>, tensor<2x3xi1>)
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x3xi1>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @cast_same_type
 // CHECK-NEXT: return %arg0
 func.func @cast_same_type(%a: tensor<4xi64>) -> tensor<4xi64> {

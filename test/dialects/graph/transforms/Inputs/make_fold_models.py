@@ -6,7 +6,8 @@ usage: make_fold_models.py {constants|batchnorm|ops} OUTDIR
 Writes OUTDIR/model.onnx, OUTDIR/NAME.npy per input and
 OUTDIR/NAME.expected.npy per output (computed with numpy/torch); for
 `ops`, OUTDIR/model.mlir (one result per float op graph-fold-constants
-evaluates, each added to the zero input x) and OUTDIR/x.npy."""
+evaluates, each added to the zero input x: the elementwise ops, mod,
+range and scatter_nd) and OUTDIR/x.npy."""
 import os
 import sys
 
@@ -169,6 +170,27 @@ def ops_model(outdir):
         types = ", ".join([t] * len(args))
         lines.append('  %%v%d = "graph.%s"(%s) : (%s) -> %s'
                      % (i, op, ", ".join(args), types, t))
+        lines.append('  %%r%d = "graph.add"(%%x, %%v%d) : (%s, %s) -> %s'
+                     % (i, i, t, t, t))
+        results.append("%%r%d" % i)
+    # mod (floats: fmod = 1), a float range and a scatter_nd into %a.
+    idx = [3, 60, 7, 0, 63, 12, 5, 30]
+    upd = rng.uniform(-8, 8, len(idx)).astype(np.float32)
+    lines += [
+        '  %%v%d = "graph.mod"(%%a, %%b) {fmod = 1 : i64} : (%s, %s) -> %s'
+        % (len(results), t, t, t),
+        '  %rs = "graph.constant"() {value = dense<0.25> : tensor<f32>} : () -> tensor<f32>',
+        '  %rl = "graph.constant"() {value = dense<23.745> : tensor<f32>} : () -> tensor<f32>',
+        '  %rd = "graph.constant"() {value = dense<0.37> : tensor<f32>} : () -> tensor<f32>',
+        '  %%v%d = "graph.range"(%%rs, %%rl, %%rd) : (tensor<f32>, tensor<f32>, '
+        'tensor<f32>) -> %s' % (len(results) + 1, t),
+        '  %%si = "graph.constant"() {value = dense<[%s]> : tensor<8x1xi64>} : '
+        '() -> tensor<8x1xi64>' % ", ".join("[%d]" % i for i in idx),
+        '  %%su = "graph.constant"() {value = dense<[%s]> : tensor<8xf32>} : '
+        '() -> tensor<8xf32>' % ", ".join("%.9e" % u for u in upd),
+        '  %%v%d = "graph.scatter_nd"(%%a, %%si, %%su) : (%s, tensor<8x1xi64>, '
+        'tensor<8xf32>) -> %s' % (len(results) + 2, t, t)]
+    for i in range(len(results), len(results) + 3):
         lines.append('  %%r%d = "graph.add"(%%x, %%v%d) : (%s, %s) -> %s'
                      % (i, i, t, t, t))
         results.append("%%r%d" % i)
