@@ -146,10 +146,10 @@ static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                          kilnArith2(b, "arith.mulf", args[0], args[1]));
 }
 
-/* a [M, K] · wᵀ (w [N, K]) + bias [N] (null: none) → [M, N]. */
-static MlirValue matmulT(KilnBuilder *b, MlirValue a, MlirValue w,
-                         MlirValue bias) {
-  int64_t shape[2] = {kilnDim(a, 0), kilnDim(w, 0)};
+/* a [M, K] · wt [K, N] + bias [N] (null: none) → [M, N]. */
+static MlirValue matmul(KilnBuilder *b, MlirValue a, MlirValue wt,
+                        MlirValue bias) {
+  int64_t shape[2] = {kilnDim(a, 0), kilnDim(wt, 1)};
   MlirType t = kilnTensorType(2, shape, kilnElementType(a));
   MlirValue init;
   if (mlirValueIsNull(bias)) {
@@ -157,11 +157,11 @@ static MlirValue matmulT(KilnBuilder *b, MlirValue a, MlirValue w,
   } else { /* start from the broadcast bias */
     init = kilnElementwise(b, 1, &bias, t, copyBody, NULL);
   }
-  int64_t am[2] = {0, 2}, wm[2] = {1, 2}, om[2] = {0, 1};
+  int64_t am[2] = {0, 2}, wm[2] = {2, 1}, om[2] = {0, 1};
   MlirAttribute maps[3] = {kilnMapDims(b->ctx, 3, 2, am),
                            kilnMapDims(b->ctx, 3, 2, wm),
                            kilnMapDims(b->ctx, 3, 2, om)};
-  MlirValue in[2] = {a, w};
+  MlirValue in[2] = {a, wt};
   return mlirOperationGetResult(
       kilnGeneric(b, 2, in, 1, &init, maps, 3, "ppr", macBody, NULL), 0);
 }
@@ -180,6 +180,28 @@ static MlirValue direction(KilnBuilder *b, MlirValue x, int64_t d) {
   MlirValue s = kilnExtractSlice(b, x, off, sizes, strides);
   return kilnReshape(b, s,
                      kilnTensorType(r - 1, sizes + 1, kilnElementType(x)));
+}
+
+/* Direction d of W or R ([dirs, gates·hidden, K]) transposed to
+ * [K, gates·hidden]: the contractions then read rows of it as vectors
+ * (with [gates·hidden, K], a register tile's row of outputs would gather
+ * one element per weight row). Constant f32 weights are transposed at
+ * compile time, others by a generic before the time loop. */
+static MlirValue weightsT(KilnBuilder *b, MlirValue w, int64_t d) {
+  if (mlirValueIsAOpResult(w)) {
+    MlirOperation def = mlirOpResultGetOwner(w);
+    if (kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(def)),
+                            "graph.constant")) {
+      MlirAttribute t = kilnTransposedMatrix(
+          mlirOperationGetAttributeByName(
+              def, mlirStringRefCreateFromCString("value")),
+          d);
+      if (!mlirAttributeIsNull(t))
+        return kilnConstantTensor(b, t);
+    }
+  }
+  static const int64_t kSwap[2] = {1, 0};
+  return transpose(b, direction(b, w, d), kSwap);
 }
 
 /* tensor.extract_slice / insert_slice of rank-3 tensors with a dynamic
@@ -361,8 +383,9 @@ static MlirOperation runCell(KilnBuilder *b, const Cell *c, MlirValue xw,
  */
 
 typedef struct Dir {
-  MlirValue w, r, wb, rb, h0, c0, p; /* this direction's, [..] */
-  MlirValue lens;                    /* [batch] or null */
+  MlirValue w, r;              /* this direction's, transposed */
+  MlirValue wb, rb, h0, c0, p; /* this direction's */
+  MlirValue lens;              /* [batch] or null */
 } Dir;
 
 /* valid = t < lens[b]: yields (valid ? cell : prev) and, as a second
@@ -412,7 +435,7 @@ static void stepBody(KilnBuilder *b, const Rnn *r, const Cell *cell,
                  kilnArith2(b, "arith.addi", step, kilnConstIndex(b, 1)), two);
   MlirValue hp = extractStep(b, carried[0], rdSlot);
   MlirValue xw = extractStep(b, xw3, t);
-  MlirValue hr = matmulT(b, hp, d->r, d->rb);
+  MlirValue hr = matmul(b, hp, d->r, d->rb);
   MlirValue extra[4];
   bool vec[4] = {false, true, true, true};
   int64_t off[4] = {0, 0, r->hidden, 2 * r->hidden};
@@ -423,13 +446,13 @@ static void stepBody(KilnBuilder *b, const Rnn *r, const Cell *cell,
     MlirValue fresh = kilnEmpty(b, mlirValueGetType(hp));
     MlirValue rh = mlirOperationGetResult(
         runCell(b, &pre, xw, hr, hp, 0, NULL, NULL, NULL, &fresh), 0);
-    int64_t offs[2] = {2 * r->hidden, 0}, sizes[2] = {r->hidden, r->hidden},
+    int64_t offs[2] = {0, 2 * r->hidden}, sizes[2] = {r->hidden, r->hidden},
             strides[2] = {1, 1};
     MlirValue rhW = kilnExtractSlice(b, d->r, offs, sizes, strides);
     MlirValue rhB = mlirValueIsNull(d->rb)
                         ? d->rb
                         : slice1D(b, d->rb, 2 * r->hidden, r->hidden);
-    extra[nExtra++] = matmulT(b, rh, rhW, rhB);
+    extra[nExtra++] = matmul(b, rh, rhW, rhB);
   } else if (r->cell == CELL_LSTM) {
     extra[nExtra++] = extractStep(b, carried[1], rdSlot);
     if (cell->peephole)
@@ -475,7 +498,7 @@ static void runDirection(KilnBuilder *b, const Rnn *r, const Cell *cell,
                          const Dir *d, MlirValue x3, MlirValue *results) {
   int64_t flat[2] = {r->seq * r->batch, r->input};
   MlirValue x2 = kilnReshape(b, x3, kilnTensorType(2, flat, r->elt));
-  MlirValue xw = matmulT(b, x2, d->w, d->wb);
+  MlirValue xw = matmul(b, x2, d->w, d->wb);
   int64_t xwShape[3] = {r->seq, r->batch, r->gates * r->hidden};
   MlirValue xw3 = kilnReshape(b, xw, kilnTensorType(3, xwShape, r->elt));
   int64_t yShape[3] = {r->seq, r->batch, r->hidden};
@@ -651,8 +674,8 @@ static KilnLowerStatus lowerRecurrent(KilnLowerOp *l, int cellKind) {
     int GH = r.gates * (int)r.hidden;
     MlirValue bd = dirOperand(b, bias, d);
     Dir dir = {
-        .w = direction(b, kilnLowerOperand(l, 1), d),
-        .r = direction(b, kilnLowerOperand(l, 2), d),
+        .w = weightsT(b, kilnLowerOperand(l, 1), d),
+        .r = weightsT(b, kilnLowerOperand(l, 2), d),
         .wb = mlirValueIsNull(bd) ? bd : slice1D(b, bd, 0, GH),
         .rb = mlirValueIsNull(bd) ? bd : slice1D(b, bd, GH, GH),
         .h0 = mlirValueIsNull(h0) ? zeros(b, &r) : direction(b, h0, d),
