@@ -122,6 +122,12 @@ static void copyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
   yields[0] = args[0];
 }
 
+static void addBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                    void *userData) {
+  (void)userData;
+  yields[0] = kilnArith2(b, "arith.addf", args[0], args[1]);
+}
+
 static MlirValue transpose(KilnBuilder *b, MlirValue x, const int64_t *perm) {
   intptr_t r = kilnRank(x);
   int64_t shape[KILN_MAX_RANK], inv[KILN_MAX_RANK];
@@ -146,24 +152,28 @@ static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                          kilnArith2(b, "arith.mulf", args[0], args[1]));
 }
 
-/* a [M, K] · wt [K, N] + bias [N] (null: none) → [M, N]. */
-static MlirValue matmul(KilnBuilder *b, MlirValue a, MlirValue wt,
-                        MlirValue bias) {
-  int64_t shape[2] = {kilnDim(a, 0), kilnDim(wt, 1)};
-  MlirType t = kilnTensorType(2, shape, kilnElementType(a));
-  MlirValue init;
-  if (mlirValueIsNull(bias)) {
-    init = kilnFilled(b, t, kilnConstFloat(b, kilnElementType(a), 0));
-  } else { /* start from the broadcast bias */
-    init = kilnElementwise(b, 1, &bias, t, copyBody, NULL);
-  }
+/* acc [M, N] + a [M, K] · wt [K, N], computed in `acc`. */
+static MlirValue matmulAcc(KilnBuilder *b, MlirValue a, MlirValue wt,
+                           MlirValue acc) {
   int64_t am[2] = {0, 2}, wm[2] = {2, 1}, om[2] = {0, 1};
   MlirAttribute maps[3] = {kilnMapDims(b->ctx, 3, 2, am),
                            kilnMapDims(b->ctx, 3, 2, wm),
                            kilnMapDims(b->ctx, 3, 2, om)};
   MlirValue in[2] = {a, wt};
   return mlirOperationGetResult(
-      kilnGeneric(b, 2, in, 1, &init, maps, 3, "ppr", macBody, NULL), 0);
+      kilnGeneric(b, 2, in, 1, &acc, maps, 3, "ppr", macBody, NULL), 0);
+}
+
+/* `into` [M, N] overwritten with the broadcast bias [N], or zeros when
+ * `bias` is null. */
+static MlirValue broadcastInto(KilnBuilder *b, MlirValue bias, MlirValue into) {
+  if (mlirValueIsNull(bias))
+    return kilnFill(b, kilnConstFloat(b, kilnElementType(into), 0), into);
+  int64_t col = 1;
+  MlirAttribute maps[2] = {kilnMapDims(b->ctx, 2, 1, &col),
+                           kilnMapIdentity(b->ctx, 2)};
+  return mlirOperationGetResult(
+      kilnGeneric(b, 1, &bias, 1, &into, maps, 2, "pp", copyBody, NULL), 0);
 }
 
 /* x[d] of a [dirs, ...] tensor as [...] (rank - 1). */
@@ -204,6 +214,25 @@ static MlirValue weightsT(KilnBuilder *b, MlirValue w, int64_t d) {
   return transpose(b, direction(b, w, d), kSwap);
 }
 
+static MlirValue slice1D(KilnBuilder *b, MlirValue v, int64_t off,
+                         int64_t size) {
+  int64_t one = 1;
+  return kilnExtractSlice(b, v, &off, &size, &one);
+}
+
+/* Columns [off, off + n) of a 2-D tensor. */
+static MlirValue columns(KilnBuilder *b, MlirValue x, int64_t off, int64_t n) {
+  int64_t offs[2] = {0, off}, sizes[2] = {kilnDim(x, 0), n},
+          strides[2] = {1, 1};
+  return kilnExtractSlice(b, x, offs, sizes, strides);
+}
+
+static MlirValue insertColumns(KilnBuilder *b, MlirValue src, MlirValue dest,
+                               int64_t off) {
+  int64_t offs[2] = {0, off}, strides[2] = {1, 1};
+  return kilnInsertSlice(b, src, dest, offs, strides);
+}
+
 /* tensor.extract_slice / insert_slice of rank-3 tensors with a dynamic
  * offset `t` on dim 0 and size 1 there. */
 static MlirNamedAttribute i64Array(KilnBuilder *b, const char *name,
@@ -221,10 +250,11 @@ static MlirValue extractStep(KilnBuilder *b, MlirValue x, MlirValue t) {
       i64Array(b, "static_offsets", off), i64Array(b, "static_sizes", sizes),
       i64Array(b, "static_strides", strides)};
   MlirValue ops[2] = {x, t};
-  MlirValue s = kilnBuildOp1(b, "tensor.extract_slice",
-                             kilnTensorType(3, sizes, kilnElementType(x)), 2,
-                             ops, 4, attrs);
-  return kilnReshape(b, s, kilnTensorType(2, sizes + 1, kilnElementType(x)));
+  /* Rank-reducing (no reshape): eliminate-empty-tensors then sees the
+   * insert_slice that takes a step's result back. */
+  return kilnBuildOp1(b, "tensor.extract_slice",
+                      kilnTensorType(2, sizes + 1, kilnElementType(x)), 2, ops,
+                      4, attrs);
 }
 
 static MlirValue insertStep(KilnBuilder *b, MlirValue src, MlirValue dest,
@@ -232,15 +262,13 @@ static MlirValue insertStep(KilnBuilder *b, MlirValue src, MlirValue dest,
   int64_t off[3] = {mlirShapedTypeGetDynamicStrideOrOffset(), 0, 0};
   int64_t sizes[3] = {1, kilnDim(src, 0), kilnDim(src, 1)},
           strides[3] = {1, 1, 1};
-  MlirValue s3 =
-      kilnReshape(b, src, kilnTensorType(3, sizes, kilnElementType(src)));
   int32_t seg[5] = {1, 1, 1, 0, 0};
   MlirNamedAttribute attrs[4] = {
       kilnNamedAttr(b->ctx, "operandSegmentSizes",
                     mlirDenseI32ArrayGet(b->ctx, 5, seg)),
       i64Array(b, "static_offsets", off), i64Array(b, "static_sizes", sizes),
       i64Array(b, "static_strides", strides)};
-  MlirValue ops[3] = {s3, dest, t};
+  MlirValue ops[3] = {src, dest, t};
   return kilnBuildOp1(b, "tensor.insert_slice", mlirValueGetType(dest), 3, ops,
                       4, attrs);
 }
@@ -248,15 +276,20 @@ static MlirValue insertStep(KilnBuilder *b, MlirValue src, MlirValue dest,
 /* ---- One time step --------------------------------------------------------
  */
 
-/* Inputs of the cell generic, in order: G gate columns of x·Wᵀ+Wb, G of
- * h·Rᵀ+Rb, H_prev, then C_prev and P's three columns (LSTM), or m (GRU
- * with linear_before_reset = 0: (r ⊙ H_prev)·Rhᵀ + Rbh). */
+/* The cell generic over [batch, hidden]. Inputs: the G gate columns of the
+ * step's accumulator (x·Wᵀ + h·Rᵀ + biases), then, where the cell has
+ * them, P's i, o, f columns, the GRU's h·Rhᵀ + Rbh (linear_before_reset)
+ * and sequence_lens. Outputs: H and C (LSTM), which it reads and
+ * overwrites elementwise (in place), and the step's row of Y (where
+ * masked: H if the step is valid, else 0). The GRU's pre-step reads
+ * H_prev as an input before its gates and writes r ⊙ H_prev. Fields `at*`
+ * are block-argument positions, -1 when absent. */
 typedef struct Cell {
   const Rnn *r;
   const Act *act; /* this direction's f, g, h */
-  bool peephole;
   bool resetOnly; /* GRU pre-step: yields r ⊙ H_prev */
-  intptr_t nIn;   /* inputs of the generic (set by runCell) */
+  int atGates, atH, atC, atP, atHr, atLens;
+  MlirValue t; /* the step's time index (masked) */
 } Cell;
 
 static MlirValue preact(KilnBuilder *b, const Cell *c, MlirValue v) {
@@ -267,214 +300,249 @@ static MlirValue preact(KilnBuilder *b, const Cell *c, MlirValue v) {
                     kilnArith2(b, "arith.maximumf", nk, v));
 }
 
-static MlirValue gate(KilnBuilder *b, const Cell *c, const MlirValue *args,
-                      int g) {
-  return kilnArith2(b, "arith.addf", args[g], args[c->r->gates + g]);
+static MlirValue addf(KilnBuilder *b, MlirValue x, MlirValue y) {
+  return kilnArith2(b, "arith.addf", x, y);
+}
+static MlirValue mulf(KilnBuilder *b, MlirValue x, MlirValue y) {
+  return kilnArith2(b, "arith.mulf", x, y);
+}
+
+/* H and C of the LSTM cell; gates i, o, f, c. */
+static MlirValue lstmCell(KilnBuilder *b, const Cell *c, const MlirValue *in,
+                          MlirValue *cn) {
+  const Act *f = &c->act[0], *g = &c->act[1], *h = &c->act[2];
+  MlirValue cp = in[c->atC], pre[4];
+  for (int k = 0; k < 4; ++k)
+    pre[k] = in[c->atGates + k];
+  if (c->atP >= 0) {
+    pre[0] = addf(b, pre[0], mulf(b, in[c->atP], cp));
+    pre[2] = addf(b, pre[2], mulf(b, in[c->atP + 2], cp));
+  }
+  MlirValue it = activate(b, f, preact(b, c, pre[0]));
+  MlirValue ft = activate(b, f, preact(b, c, pre[2]));
+  MlirValue ct = activate(b, g, preact(b, c, pre[3]));
+  *cn = addf(b, mulf(b, ft, cp), mulf(b, it, ct));
+  if (c->atP >= 0)
+    pre[1] = addf(b, pre[1], mulf(b, in[c->atP + 1], *cn));
+  MlirValue ot = activate(b, f, preact(b, c, pre[1]));
+  return mulf(b, ot, activate(b, h, *cn));
 }
 
 static void cellBody(KilnBuilder *b, const MlirValue *in, MlirValue *yields,
                      void *userData) {
   const Cell *c = userData;
-  int G = c->r->gates;
-  /* The generic takes H_prev first (its identity map fixes the loop
-   * bounds); put it back after the gate columns. */
-  MlirValue args[20];
-  for (int k = 0; k < 2 * G; ++k)
-    args[k] = in[1 + k];
-  args[2 * G] = in[0];
-  for (intptr_t k = 2 * G + 1; k < c->nIn; ++k)
-    args[k] = in[k];
-  MlirValue hp = args[2 * G];
-  const Act *f = &c->act[0], *g = &c->act[1], *h = &c->act[2];
+  const Act *f = &c->act[0], *g = &c->act[1];
+  const MlirValue *gates = in + c->atGates;
+  MlirValue hp = in[c->atH], h, cn = {NULL};
   if (c->r->cell == CELL_RNN) {
-    yields[0] = activate(b, f, preact(b, c, gate(b, c, args, 0)));
-    return;
-  }
-  if (c->r->cell == CELL_GRU) {
-    MlirValue rt = activate(b, f, preact(b, c, gate(b, c, args, 1)));
+    h = activate(b, f, preact(b, c, gates[0]));
+  } else if (c->r->cell == CELL_GRU) {
+    MlirValue rt = activate(b, f, preact(b, c, gates[1]));
     if (c->resetOnly) {
-      yields[0] = kilnArith2(b, "arith.mulf", rt, hp);
+      yields[0] = mulf(b, rt, hp);
       return;
     }
-    MlirValue zt = activate(b, f, preact(b, c, gate(b, c, args, 0)));
-    MlirValue rec = c->r->linearBeforeReset
-                        ? kilnArith2(b, "arith.mulf", rt, args[G + 2])
-                        : args[2 * G + 1];
-    MlirValue ht =
-        activate(b, g, preact(b, c, kilnArith2(b, "arith.addf", args[2], rec)));
+    MlirValue zt = activate(b, f, preact(b, c, gates[0]));
+    /* Without linear_before_reset, the accumulator's h columns already
+     * hold (r ⊙ H_prev)·Rhᵀ + Rbh. */
+    MlirValue pre =
+        c->atHr >= 0 ? addf(b, gates[2], mulf(b, rt, in[c->atHr])) : gates[2];
+    MlirValue ht = activate(b, g, preact(b, c, pre));
     MlirValue one = cst(b, zt, 1);
-    yields[0] = kilnArith2(
-        b, "arith.addf",
-        kilnArith2(b, "arith.mulf", kilnArith2(b, "arith.subf", one, zt), ht),
-        kilnArith2(b, "arith.mulf", zt, hp));
+    h = addf(b, mulf(b, kilnArith2(b, "arith.subf", one, zt), ht),
+             mulf(b, zt, hp));
+  } else {
+    h = lstmCell(b, c, in, &cn);
+  }
+  int n = 0;
+  if (c->atLens < 0) {
+    yields[n++] = h;
+    if (!mlirValueIsNull(cn))
+      yields[n++] = cn;
+    yields[n++] = h; /* Y */
     return;
   }
-  /* LSTM, gates i, o, f, c; P holds i, o, f. */
-  MlirValue cp = args[2 * G + 1];
-  MlirValue pre[4];
-  for (int k = 0; k < 4; ++k)
-    pre[k] = gate(b, c, args, k);
-  if (c->peephole) {
-    pre[0] = kilnArith2(b, "arith.addf", pre[0],
-                        kilnArith2(b, "arith.mulf", args[2 * G + 2], cp));
-    pre[2] = kilnArith2(b, "arith.addf", pre[2],
-                        kilnArith2(b, "arith.mulf", args[2 * G + 4], cp));
-  }
-  MlirValue it = activate(b, f, preact(b, c, pre[0]));
-  MlirValue ft = activate(b, f, preact(b, c, pre[2]));
-  MlirValue ct = activate(b, g, preact(b, c, pre[3]));
-  MlirValue cn =
-      kilnArith2(b, "arith.addf", kilnArith2(b, "arith.mulf", ft, cp),
-                 kilnArith2(b, "arith.mulf", it, ct));
-  if (c->peephole)
-    pre[1] = kilnArith2(b, "arith.addf", pre[1],
-                        kilnArith2(b, "arith.mulf", args[2 * G + 3], cn));
-  MlirValue ot = activate(b, f, preact(b, c, pre[1]));
-  yields[0] = kilnArith2(b, "arith.mulf", ot, activate(b, h, cn));
-  yields[1] = cn;
+  /* Steps past a batch entry's length keep its state and write 0 to Y. */
+  MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
+  MlirValue valid = kilnCmpI(b, "slt", kilnConvertScalar(b, c->t, i64, false),
+                             kilnConvertScalar(b, in[c->atLens], i64, false));
+  yields[n++] = kilnSelect(b, valid, h, hp);
+  if (!mlirValueIsNull(cn))
+    yields[n++] = kilnSelect(b, valid, cn, in[c->atC]);
+  yields[n++] = kilnSelect(b, valid, h, cst(b, h, 0));
 }
 
-static MlirValue slice1D(KilnBuilder *b, MlirValue v, int64_t off,
-                         int64_t size) {
-  int64_t one = 1;
-  return kilnExtractSlice(b, v, &off, &size, &one);
-}
-
-/* Runs the cell generic; `extra` are the inputs after H_prev. Returns the
- * op (results: H, and C for LSTM). */
-static MlirOperation runCell(KilnBuilder *b, const Cell *c, MlirValue xw,
-                             MlirValue hr, MlirValue hp, intptr_t nExtra,
-                             const MlirValue *extra, const bool *extraVector,
-                             const int64_t *extraOff, const MlirValue *outs) {
+/* Builds the cell generic: `pre` (null: none) is read first, then the
+ * gate columns of `acc`, then `extra` (1-D ones along the hidden dim, the
+ * one at c->atLens along the batch); `outs` are its outputs. */
+static MlirOperation runCell(KilnBuilder *b, const Cell *c, MlirValue pre,
+                             MlirValue acc, intptr_t nExtra,
+                             const MlirValue *extra, intptr_t nOut,
+                             const MlirValue *outs) {
   const Rnn *r = c->r;
-  int G = r->gates;
   MlirValue in[16];
   MlirAttribute maps[20];
   intptr_t n = 0;
-  in[n] = hp;
-  maps[n++] = kilnMapIdentity(b->ctx, 2);
-  /* Gate g is columns g*H .. g*H+H-1: static slices, so every input's map
-   * is the identity (or (d1) for P's vectors). */
-  int64_t H = r->hidden, off2[2] = {0, 0}, sizes2[2] = {r->batch, H},
-          ones[2] = {1, 1}, col = 1;
-  for (int src = 0; src < 2; ++src)
-    for (int g = 0; g < G; ++g) {
-      off2[1] = g * H;
-      in[n] = kilnExtractSlice(b, src ? hr : xw, off2, sizes2, ones);
-      maps[n++] = kilnMapIdentity(b->ctx, 2);
-    }
-  for (intptr_t k = 0; k < nExtra; ++k) {
-    bool vec = extraVector[k];
-    in[n] = vec ? slice1D(b, extra[k], extraOff[k], H) : extra[k];
-    maps[n++] =
-        vec ? kilnMapDims(b->ctx, 2, 1, &col) : kilnMapIdentity(b->ctx, 2);
+  int64_t col = 1, row = 0;
+  MlirAttribute id = kilnMapIdentity(b->ctx, 2);
+  if (!mlirValueIsNull(pre)) {
+    in[n] = pre;
+    maps[n++] = id;
   }
-  int nOut = r->cell == CELL_LSTM && !c->resetOnly ? 2 : 1;
-  for (int k = 0; k < nOut; ++k)
-    maps[n + k] = kilnMapIdentity(b->ctx, 2);
-  Cell local = *c;
-  local.nIn = n;
-  /* The new state overwrites the carried one (`outs`): scf.for's yields
-   * then bufferize in place, equivalent to the iter_args. */
-  return kilnGeneric(b, n, in, nOut, outs, maps, 2, "pp", cellBody, &local);
+  for (int g = 0; g < r->gates; ++g) {
+    in[n] = columns(b, acc, g * r->hidden, r->hidden);
+    maps[n++] = id;
+  }
+  for (intptr_t k = 0; k < nExtra; ++k) {
+    in[n] = extra[k];
+    maps[n] = kilnRank(extra[k]) == 2 ? id
+              : n == c->atLens        ? kilnMapDims(b->ctx, 2, 1, &row)
+                                      : kilnMapDims(b->ctx, 2, 1, &col);
+    ++n;
+  }
+  for (intptr_t k = 0; k < nOut; ++k)
+    maps[n + k] = id;
+  return kilnGeneric(b, n, in, nOut, outs, maps, 2, "pp", cellBody, (void *)c);
 }
 
 /* ---- One direction ----------------------------------------------------------
  */
 
+/* A direction's operands. The time loop carries the input projection of
+ * every step (each step adds its recurrent product to its own rows, in
+ * place), H and C as [batch, hidden] tensors that the cell generic reads
+ * and overwrites elementwise (in place: no buffer per step), Y, into whose
+ * row of the step the cell writes H (or 0 past a sequence length), and for
+ * GRUs a [batch, hidden] scratch tensor. */
 typedef struct Dir {
-  MlirValue w, r;              /* this direction's, transposed */
-  MlirValue wb, rb, h0, c0, p; /* this direction's */
-  MlirValue lens;              /* [batch] or null */
+  MlirValue w, r; /* this direction's, transposed: [K, gates·hidden] */
+  MlirValue wb, rb, h0, c0, p, lens;
 } Dir;
 
-/* valid = t < lens[b]: yields (valid ? cell : prev) and, as a second
- * output when asked, (valid ? cell : 0) for Y. */
-static void maskBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
-                     void *userData) {
-  const MlirValue *t = userData; /* t and whether Y is wanted (non-null) */
-  MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
-  MlirValue valid = kilnCmpI(b, "slt", kilnConvertScalar(b, t[0], i64, false),
-                             kilnConvertScalar(b, args[2], i64, false));
-  yields[0] = kilnSelect(b, valid, args[0], args[1]);
-  if (!mlirValueIsNull(t[1]))
-    yields[1] = kilnSelect(b, valid, args[0], cst(b, args[0], 0));
+/* The gates whose recurrent bias is a plain term of the pre-activation,
+ * added to the input projection's bias once instead of per step: all
+ * but the h gate of a GRU with linear_before_reset, which multiplies it by
+ * r. */
+static int foldedGates(const Rnn *r) {
+  return r->cell == CELL_GRU && r->linearBeforeReset ? 2 : r->gates;
 }
 
-static MlirValue maskStep(KilnBuilder *b, MlirValue cell, MlirValue prev,
-                          MlirValue lens, MlirValue t, MlirValue *y) {
-  MlirValue in[3] = {cell, prev, lens};
-  MlirValue outs[2] = {kilnEmpty(b, mlirValueGetType(cell)),
-                       kilnEmpty(b, mlirValueGetType(cell))};
-  int64_t d0 = 0;
-  MlirAttribute id = kilnMapIdentity(b->ctx, 2);
-  MlirAttribute maps[5] = {id, id, kilnMapDims(b->ctx, 2, 1, &d0), id, id};
-  MlirValue ctx[2] = {t, y ? t : (MlirValue){NULL}};
-  MlirOperation op =
-      kilnGeneric(b, 3, in, y ? 2 : 1, outs, maps, 2, "pp", maskBody, ctx);
-  if (y)
-    *y = mlirOperationGetResult(op, 1);
-  return mlirOperationGetResult(op, 0);
+/* Wb + Rb for the folded gates, Wb for the others; null without biases. */
+static MlirValue projectionBias(KilnBuilder *b, const Rnn *r, const Dir *d) {
+  if (mlirValueIsNull(d->wb))
+    return d->wb;
+  int64_t n = foldedGates(r) * r->hidden;
+  MlirValue in[2] = {slice1D(b, d->wb, 0, n), slice1D(b, d->rb, 0, n)};
+  MlirValue sum =
+      kilnElementwise(b, 2, in, mlirValueGetType(in[0]), addBody, NULL);
+  if (n == r->gates * r->hidden)
+    return sum;
+  int64_t off = 0, one = 1;
+  return kilnInsertSlice(b, sum, d->wb, &off, &one);
 }
 
-/* The loop body; returns the yielded values (H, [C], Y) in `next`. */
-static void stepBody(KilnBuilder *b, const Rnn *r, const Cell *cell,
-                     const Dir *d, MlirValue xw3, MlirValue t,
-                     const MlirValue *carried, MlirValue *next) {
-  MlirValue step = t;
-  if (r->reverse)
-    t = kilnArith2(b, "arith.subi", kilnConstIndex(b, r->seq - 1), t);
-  /* H and C live in [2, batch, hidden] ping-pong buffers: step t reads
-   * slot t % 2 and writes slot (t + 1) % 2. Every carried value is then
-   * updated by tensor.insert_slice only, which bufferizes in place (the
-   * yields stay equivalent to the iter_args whatever fusion does). */
-  MlirValue two = kilnConstIndex(b, 2);
-  MlirValue rdSlot = kilnArith2(b, "arith.remui", step, two);
-  MlirValue wrSlot =
-      kilnArith2(b, "arith.remui",
-                 kilnArith2(b, "arith.addi", step, kilnConstIndex(b, 1)), two);
-  MlirValue hp = extractStep(b, carried[0], rdSlot);
-  MlirValue xw = extractStep(b, xw3, t);
-  MlirValue hr = matmul(b, hp, d->r, d->rb);
-  MlirValue extra[4];
-  bool vec[4] = {false, true, true, true};
-  int64_t off[4] = {0, 0, r->hidden, 2 * r->hidden};
+/* Whether the cell reads H_prev (GRU, masked steps): H is then a
+ * [batch, hidden] tensor the cell overwrites in place. Otherwise (and for
+ * the GRU's scratch), a cell output that the cell's body does not read
+ * would get a new buffer per step (linalg-fuse-elementwise-ops replaces
+ * such an output with tensor.empty); it lives in a [2, batch, hidden]
+ * tensor instead, step s reading slot s % 2 and writing slot (s + 1) % 2
+ * through tensor.insert_slice, which eliminate-empty-tensors makes in
+ * place. (At a fixed slot, the loop's subset hoisting would make the slot
+ * a [batch, hidden] value again.) */
+static bool hReadInPlace(const Rnn *r) {
+  return r->cell == CELL_GRU || r->masked;
+}
+
+/* The loop's carried values, in order. */
+enum { CARRY_XW, CARRY_H, CARRY_C, CARRY_Y, CARRY_SCRATCH, CARRY_MAX };
+
+typedef struct Carry {
+  int pos[CARRY_MAX]; /* position among the iter_args, -1: not carried */
+  int n;
+} Carry;
+
+/* The loop body: builds the step from the carried values `in` and
+ * returns the values to yield in `out`. */
+static void stepBody(KilnBuilder *b, const Rnn *r, const Act *act, const Dir *d,
+                     const Carry *k, MlirValue s, const MlirValue *in,
+                     MlirValue *out) {
+  for (int i = 0; i < k->n; ++i)
+    out[i] = in[i];
+  MlirValue t =
+      r->reverse ? kilnArith2(b, "arith.subi", kilnConstIndex(b, r->seq - 1), s)
+                 : s;
+  int64_t H = r->hidden, GH = r->gates * H;
+  bool gru = r->cell == CELL_GRU;
+  /* Slots of the [2, batch, hidden] tensors: this step's and the next. */
+  MlirValue two = kilnConstIndex(b, 2), one = kilnConstIndex(b, 1);
+  MlirValue cur = kilnArith2(b, "arith.remui", s, two);
+  MlirValue nxt =
+      kilnArith2(b, "arith.remui", kilnArith2(b, "arith.addi", s, one), two);
+  bool hInPlace = hReadInPlace(r);
+  MlirValue state = in[k->pos[CARRY_H]];
+  MlirValue hp = hInPlace ? state : extractStep(b, state, cur);
+  MlirValue acc = extractStep(b, in[k->pos[CARRY_XW]], t);
+  /* acc += H_prev·Rᵀ, for the z and r gates only in a GRU. */
+  int64_t n = gru ? 2 * H : GH;
+  MlirValue part = matmulAcc(b, hp, columns(b, d->r, 0, n),
+                             n == GH ? acc : columns(b, acc, 0, n));
+  acc = n == GH ? part : insertColumns(b, part, acc, 0);
+  bool lstm = r->cell == CELL_LSTM;
+  int nOut = lstm ? 3 : 2, nIn = r->gates;
+  Cell cell = {r, act, false, 0, -1, -1, -1, -1, -1, t};
+  MlirValue extra[6];
   intptr_t nExtra = 0;
-  if (r->cell == CELL_GRU && !r->linearBeforeReset) {
-    Cell pre = *cell;
-    pre.resetOnly = true;
-    MlirValue fresh = kilnEmpty(b, mlirValueGetType(hp));
+  if (gru && !r->linearBeforeReset) {
+    /* acc_h += (r ⊙ H_prev)·Rhᵀ; r ⊙ H_prev in the carried scratch. */
+    Cell pre = {r, act, true, 1, 0, -1, -1, -1, -1, t};
+    MlirValue scratch = extractStep(b, in[k->pos[CARRY_SCRATCH]], cur);
     MlirValue rh = mlirOperationGetResult(
-        runCell(b, &pre, xw, hr, hp, 0, NULL, NULL, NULL, &fresh), 0);
-    int64_t offs[2] = {0, 2 * r->hidden}, sizes[2] = {r->hidden, r->hidden},
-            strides[2] = {1, 1};
-    MlirValue rhW = kilnExtractSlice(b, d->r, offs, sizes, strides);
-    MlirValue rhB = mlirValueIsNull(d->rb)
-                        ? d->rb
-                        : slice1D(b, d->rb, 2 * r->hidden, r->hidden);
-    extra[nExtra++] = matmul(b, rh, rhW, rhB);
-  } else if (r->cell == CELL_LSTM) {
-    extra[nExtra++] = extractStep(b, carried[1], rdSlot);
-    if (cell->peephole)
-      for (int k = 0; k < 3; ++k)
-        extra[nExtra++] = d->p;
+        runCell(b, &pre, hp, acc, 0, NULL, 1, &scratch), 0);
+    out[k->pos[CARRY_SCRATCH]] =
+        insertStep(b, rh, in[k->pos[CARRY_SCRATCH]], cur);
+    acc = insertColumns(
+        b,
+        matmulAcc(b, rh, columns(b, d->r, 2 * H, H), columns(b, acc, 2 * H, H)),
+        acc, 2 * H);
+  } else if (gru) {
+    /* H_prev·Rhᵀ + Rbh apart: r multiplies it. */
+    MlirValue hr = broadcastInto(
+        b, mlirValueIsNull(d->rb) ? d->rb : slice1D(b, d->rb, 2 * H, H),
+        extractStep(b, in[k->pos[CARRY_SCRATCH]], cur));
+    hr = matmulAcc(b, hp, columns(b, d->r, 2 * H, H), hr);
+    out[k->pos[CARRY_SCRATCH]] =
+        insertStep(b, hr, in[k->pos[CARRY_SCRATCH]], cur);
+    cell.atHr = nIn + (int)nExtra;
+    extra[nExtra++] = hr;
   }
-  MlirValue outs[2] = {kilnEmpty(b, mlirValueGetType(hp)),
-                       kilnEmpty(b, mlirValueGetType(hp))};
-  MlirOperation op =
-      runCell(b, cell, xw, hr, hp, nExtra, extra, vec, off, outs);
-  int nState = r->cell == CELL_LSTM ? 2 : 1;
-  MlirValue state[2], yt = mlirOperationGetResult(op, 0);
-  for (int k = 0; k < nState; ++k)
-    state[k] = mlirOperationGetResult(op, k);
+  if (lstm && !mlirValueIsNull(d->p)) {
+    cell.atP = nIn + (int)nExtra;
+    for (int g = 0; g < 3; ++g)
+      extra[nExtra++] = slice1D(b, d->p, g * H, H);
+  }
   if (!mlirValueIsNull(d->lens)) {
-    MlirValue prev[2] = {hp, nState > 1 ? extra[0] : hp};
-    for (int k = nState - 1; k >= 0; --k)
-      state[k] = maskStep(b, state[k], prev[k], d->lens, t, k ? NULL : &yt);
+    cell.atLens = nIn + (int)nExtra;
+    extra[nExtra++] = d->lens;
   }
-  for (int k = 0; k < nState; ++k)
-    next[k] = insertStep(b, state[k], carried[k], wrSlot);
-  next[nState] = insertStep(b, yt, carried[nState], t);
+  /* H and C are outputs the cell reads and overwrites; Y gets the step's
+   * row. */
+  nIn += (int)nExtra;
+  cell.atH = nIn;
+  cell.atC = lstm ? nIn + 1 : -1;
+  MlirValue yRow = extractStep(b, in[k->pos[CARRY_Y]], t);
+  MlirValue outs[3] = {hInPlace ? state : extractStep(b, state, nxt),
+                       lstm ? in[k->pos[CARRY_C]] : yRow, yRow};
+  MlirOperation op =
+      runCell(b, &cell, (MlirValue){NULL}, acc, nExtra, extra, nOut, outs);
+  MlirValue h = mlirOperationGetResult(op, 0);
+  out[k->pos[CARRY_H]] = hInPlace ? h : insertStep(b, h, state, nxt);
+  if (lstm)
+    out[k->pos[CARRY_C]] = mlirOperationGetResult(op, 1);
+  out[k->pos[CARRY_Y]] = insertStep(b, mlirOperationGetResult(op, nOut - 1),
+                                    in[k->pos[CARRY_Y]], t);
+  /* Last: the cell above reads acc, which this writes back in place. */
+  out[k->pos[CARRY_XW]] = insertStep(b, acc, in[k->pos[CARRY_XW]], t);
 }
 
 /* dest with `src` (rank n) inserted at index d of dim `dim`. */
@@ -483,8 +551,8 @@ static MlirValue insertAt(KilnBuilder *b, MlirValue src, MlirValue dest,
   intptr_t r = kilnRank(dest);
   int64_t shape[KILN_MAX_RANK], off[KILN_MAX_RANK] = {0},
                                 strides[KILN_MAX_RANK];
-  for (intptr_t i = 0, k = 0; i < r; ++i) {
-    shape[i] = i == dim ? 1 : kilnDim(src, k++);
+  for (intptr_t i = 0; i < r; ++i) {
+    shape[i] = i == dim ? 1 : kilnDim(src, i < dim ? i : i - 1);
     strides[i] = 1;
   }
   off[dim] = d;
@@ -493,54 +561,79 @@ static MlirValue insertAt(KilnBuilder *b, MlirValue src, MlirValue dest,
   return kilnInsertSlice(b, s, dest, off, strides);
 }
 
-/* Runs the time loop of one direction: results H, [C], Y_d. */
-static void runDirection(KilnBuilder *b, const Rnn *r, const Cell *cell,
-                         const Dir *d, MlirValue x3, MlirValue *results) {
-  int64_t flat[2] = {r->seq * r->batch, r->input};
-  MlirValue x2 = kilnReshape(b, x3, kilnTensorType(2, flat, r->elt));
-  MlirValue xw = matmul(b, x2, d->w, d->wb);
-  int64_t xwShape[3] = {r->seq, r->batch, r->gates * r->hidden};
-  MlirValue xw3 = kilnReshape(b, xw, kilnTensorType(3, xwShape, r->elt));
-  int64_t yShape[3] = {r->seq, r->batch, r->hidden};
-  int nState = r->cell == CELL_LSTM ? 2 : 1;
-  int64_t pingShape[3] = {2, r->batch, r->hidden};
-  MlirType ping = kilnTensorType(3, pingShape, r->elt);
-  MlirValue inits[3] = {insertAt(b, d->h0, kilnEmpty(b, ping), 0, 0),
-                        insertAt(b, d->c0, kilnEmpty(b, ping), 0, 0),
-                        {NULL}};
-  inits[nState] = kilnEmpty(b, kilnTensorType(3, yShape, r->elt));
-  int nIter = nState + 1;
-  MlirType types[4];
-  MlirLocation locs[4];
+/* The scf.for over the steps with `inits` carried; returns the loop. */
+static MlirOperation buildLoop(KilnBuilder *b, const Rnn *r, const Act *act,
+                               const Dir *d, const Carry *k,
+                               const MlirValue *inits) {
+  MlirType types[1 + CARRY_MAX];
+  MlirLocation locs[1 + CARRY_MAX];
   types[0] = mlirIndexTypeGet(b->ctx);
-  for (int k = 0; k < nIter; ++k)
-    types[1 + k] = mlirValueGetType(inits[k]);
-  for (int k = 0; k < 4; ++k)
-    locs[k] = b->loc;
-  MlirBlock body = mlirBlockCreate(1 + nIter, types, locs);
+  for (int i = 0; i < k->n; ++i)
+    types[1 + i] = mlirValueGetType(inits[i]);
+  for (int i = 0; i < 1 + k->n; ++i)
+    locs[i] = b->loc;
+  MlirBlock body = mlirBlockCreate(1 + k->n, types, locs);
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, body);
-  MlirValue ops[6] = {kilnConstIndex(b, 0), kilnConstIndex(b, r->seq),
-                      kilnConstIndex(b, 1)};
-  for (int k = 0; k < nIter; ++k)
-    ops[3 + k] = inits[k];
+  MlirValue ops[3 + CARRY_MAX] = {
+      kilnConstIndex(b, 0), kilnConstIndex(b, r->seq), kilnConstIndex(b, 1)};
+  for (int i = 0; i < k->n; ++i)
+    ops[3 + i] = inits[i];
   MlirOperationState st =
       mlirOperationStateGet(mlirStringRefCreateFromCString("scf.for"), b->loc);
-  mlirOperationStateAddResults(&st, nIter, types + 1);
-  mlirOperationStateAddOperands(&st, 3 + nIter, ops);
+  mlirOperationStateAddResults(&st, k->n, types + 1);
+  mlirOperationStateAddOperands(&st, 3 + k->n, ops);
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
   MlirOperation loop = kilnBuildInsert(b, &st);
   KilnBuilder inner = {b->ctx, b->loc, body, {NULL}};
-  MlirValue carried[3], next[3];
-  for (int k = 0; k < nIter; ++k)
-    carried[k] = mlirBlockGetArgument(body, 1 + k);
-  stepBody(&inner, r, cell, d, xw3, mlirBlockGetArgument(body, 0), carried,
-           next);
-  kilnBuildOp(&inner, "scf.yield", 0, NULL, nIter, next, 0, NULL);
-  for (int k = 0; k < nIter; ++k)
-    results[k] = mlirOperationGetResult(loop, k);
-  for (int k = 0; k < nState; ++k) /* the last state's slot */
-    results[k] = direction(b, results[k], r->seq % 2);
+  MlirValue carried[CARRY_MAX], next[CARRY_MAX];
+  for (int i = 0; i < k->n; ++i)
+    carried[i] = mlirBlockGetArgument(body, 1 + i);
+  stepBody(&inner, r, act, d, k, mlirBlockGetArgument(body, 0), carried, next);
+  kilnBuildOp(&inner, "scf.yield", 0, NULL, k->n, next, 0, NULL);
+  return loop;
+}
+
+/* Runs the time loop of one direction: results H_last, C_last, Y_d. */
+static void runDirection(KilnBuilder *b, const Rnn *r, const Act *act,
+                         const Dir *d, MlirValue x3, MlirValue *results) {
+  /* The input projection of every step, with the folded biases: the
+   * accumulator each step adds its recurrent product to. */
+  int64_t flat[2] = {r->seq * r->batch, r->input};
+  int64_t GH = r->gates * r->hidden;
+  MlirValue x2 = kilnReshape(b, x3, kilnTensorType(2, flat, r->elt));
+  int64_t xwFlat[2] = {r->seq * r->batch, GH};
+  MlirValue xw = broadcastInto(b, projectionBias(b, r, d),
+                               kilnEmpty(b, kilnTensorType(2, xwFlat, r->elt)));
+  xw = matmulAcc(b, x2, d->w, xw);
+  int64_t xwShape[3] = {r->seq, r->batch, GH};
+  int64_t yShape[3] = {r->seq, r->batch, r->hidden};
+  Carry k = {{-1, -1, -1, -1, -1}, 0};
+  MlirValue inits[CARRY_MAX];
+  k.pos[CARRY_XW] = k.n;
+  inits[k.n++] = kilnReshape(b, xw, kilnTensorType(3, xwShape, r->elt));
+  int64_t pairShape[3] = {2, r->batch, r->hidden};
+  MlirType pairType = kilnTensorType(3, pairShape, r->elt);
+  k.pos[CARRY_H] = k.n;
+  inits[k.n++] = hReadInPlace(r)
+                     ? d->h0
+                     : insertAt(b, d->h0, kilnEmpty(b, pairType), 0, 0);
+  if (r->cell == CELL_LSTM) {
+    k.pos[CARRY_C] = k.n;
+    inits[k.n++] = d->c0;
+  }
+  k.pos[CARRY_Y] = k.n;
+  inits[k.n++] = kilnEmpty(b, kilnTensorType(3, yShape, r->elt));
+  if (r->cell == CELL_GRU) {
+    k.pos[CARRY_SCRATCH] = k.n;
+    inits[k.n++] = kilnEmpty(b, pairType);
+  }
+  MlirOperation loop = buildLoop(b, r, act, d, &k, inits);
+  MlirValue h = mlirOperationGetResult(loop, k.pos[CARRY_H]);
+  results[0] = hReadInPlace(r) ? h : direction(b, h, r->seq % 2);
+  if (r->cell == CELL_LSTM)
+    results[1] = mlirOperationGetResult(loop, k.pos[CARRY_C]);
+  results[2] = mlirOperationGetResult(loop, k.pos[CARRY_Y]);
 }
 
 /* ---- The op -----------------------------------------------------------------
@@ -685,11 +778,9 @@ static KilnLowerStatus lowerRecurrent(KilnLowerOp *l, int cellKind) {
     };
     Rnn rd = r;
     rd.reverse = r.reverse || d == 1;
-    Cell cell = {&rd, rd.acts[d], !mlirValueIsNull(p), false, 0};
     MlirValue res[3];
-    runDirection(b, &rd, &cell, &dir, x, res);
-    int nState = cellKind == CELL_LSTM ? 2 : 1;
-    y = insertAt(b, res[nState], y, 1, d);
+    runDirection(b, &rd, rd.acts[d], &dir, x, res);
+    y = insertAt(b, res[2], y, 1, d);
     yh = insertAt(b, res[0], yh, 0, d);
     if (cellKind == CELL_LSTM)
       yc = insertAt(b, res[1], yc, 0, d);
