@@ -227,50 +227,46 @@ static MlirValue columns(KilnBuilder *b, MlirValue x, int64_t off, int64_t n) {
   return kilnExtractSlice(b, x, offs, sizes, strides);
 }
 
-static MlirValue insertColumns(KilnBuilder *b, MlirValue src, MlirValue dest,
-                               int64_t off) {
-  int64_t offs[2] = {0, off}, strides[2] = {1, 1};
-  return kilnInsertSlice(b, src, dest, offs, strides);
+/* tensor.extract_slice / insert_slice of x[t] in a rank-2 or rank-3 tensor
+ * x, t dynamic; the slice drops dim 0 (rank-reducing, no reshape:
+ * eliminate-empty-tensors then sees the insert_slice that takes a step's
+ * result back). */
+static MlirNamedAttribute i64Array(KilnBuilder *b, const char *name, intptr_t n,
+                                   const int64_t *v) {
+  return kilnNamedAttr(b->ctx, name, mlirDenseI64ArrayGet(b->ctx, n, v));
 }
 
-/* tensor.extract_slice / insert_slice of rank-3 tensors with a dynamic
- * offset `t` on dim 0 and size 1 there. */
-static MlirNamedAttribute i64Array(KilnBuilder *b, const char *name,
-                                   const int64_t *v) {
-  return kilnNamedAttr(b->ctx, name, mlirDenseI64ArrayGet(b->ctx, 3, v));
+static MlirValue sliceStep(KilnBuilder *b, MlirValue src, MlirValue x,
+                           MlirValue t) {
+  bool insert = !mlirValueIsNull(src);
+  intptr_t r = kilnRank(x);
+  int64_t off[3] = {mlirShapedTypeGetDynamicStrideOrOffset(), 0, 0};
+  int64_t sizes[3] = {1, kilnDim(x, 1), r > 2 ? kilnDim(x, 2) : 1},
+          strides[3] = {1, 1, 1};
+  int32_t seg[5] = {1, 1, 1, 0, 0};
+  MlirNamedAttribute attrs[4] = {
+      kilnNamedAttr(
+          b->ctx, "operandSegmentSizes",
+          mlirDenseI32ArrayGet(b->ctx, insert ? 5 : 4, insert ? seg : seg + 1)),
+      i64Array(b, "static_offsets", r, off),
+      i64Array(b, "static_sizes", r, sizes),
+      i64Array(b, "static_strides", r, strides)};
+  MlirValue ops[3] = {src, x, t};
+  if (insert)
+    return kilnBuildOp1(b, "tensor.insert_slice", mlirValueGetType(x), 3, ops,
+                        4, attrs);
+  return kilnBuildOp1(b, "tensor.extract_slice",
+                      kilnTensorType(r - 1, sizes + 1, kilnElementType(x)), 2,
+                      ops + 1, 4, attrs);
 }
 
 static MlirValue extractStep(KilnBuilder *b, MlirValue x, MlirValue t) {
-  int64_t off[3] = {mlirShapedTypeGetDynamicStrideOrOffset(), 0, 0};
-  int64_t sizes[3] = {1, kilnDim(x, 1), kilnDim(x, 2)}, strides[3] = {1, 1, 1};
-  int32_t seg[4] = {1, 1, 0, 0};
-  MlirNamedAttribute attrs[4] = {
-      kilnNamedAttr(b->ctx, "operandSegmentSizes",
-                    mlirDenseI32ArrayGet(b->ctx, 4, seg)),
-      i64Array(b, "static_offsets", off), i64Array(b, "static_sizes", sizes),
-      i64Array(b, "static_strides", strides)};
-  MlirValue ops[2] = {x, t};
-  /* Rank-reducing (no reshape): eliminate-empty-tensors then sees the
-   * insert_slice that takes a step's result back. */
-  return kilnBuildOp1(b, "tensor.extract_slice",
-                      kilnTensorType(2, sizes + 1, kilnElementType(x)), 2, ops,
-                      4, attrs);
+  return sliceStep(b, (MlirValue){NULL}, x, t);
 }
 
 static MlirValue insertStep(KilnBuilder *b, MlirValue src, MlirValue dest,
                             MlirValue t) {
-  int64_t off[3] = {mlirShapedTypeGetDynamicStrideOrOffset(), 0, 0};
-  int64_t sizes[3] = {1, kilnDim(src, 0), kilnDim(src, 1)},
-          strides[3] = {1, 1, 1};
-  int32_t seg[5] = {1, 1, 1, 0, 0};
-  MlirNamedAttribute attrs[4] = {
-      kilnNamedAttr(b->ctx, "operandSegmentSizes",
-                    mlirDenseI32ArrayGet(b->ctx, 5, seg)),
-      i64Array(b, "static_offsets", off), i64Array(b, "static_sizes", sizes),
-      i64Array(b, "static_strides", strides)};
-  MlirValue ops[3] = {src, dest, t};
-  return kilnBuildOp1(b, "tensor.insert_slice", mlirValueGetType(dest), 3, ops,
-                      4, attrs);
+  return sliceStep(b, src, dest, t);
 }
 
 /* ---- One time step --------------------------------------------------------
@@ -278,8 +274,9 @@ static MlirValue insertStep(KilnBuilder *b, MlirValue src, MlirValue dest,
 
 /* The cell generic over [batch, hidden]. Inputs: the G gate columns of the
  * step's accumulator (x·Wᵀ + h·Rᵀ + biases), then, where the cell has
- * them, P's i, o, f columns, the GRU's h·Rhᵀ + Rbh (linear_before_reset)
- * and sequence_lens. Outputs: H and C (LSTM), which it reads and
+ * them, P's i, o, f columns, the GRU's h·Rhᵀ and Rbh (linear_before_reset)
+ * and the step's row of the mask (1 where the step is within the batch
+ * entry's sequence_lens, else 0). Outputs: H and C (LSTM), which it reads and
  * overwrites elementwise (in place), and the step's row of Y (where
  * masked: H if the step is valid, else 0). The GRU's pre-step reads
  * H_prev as an input before its gates and writes r ⊙ H_prev. Fields `at*`
@@ -288,8 +285,7 @@ typedef struct Cell {
   const Rnn *r;
   const Act *act; /* this direction's f, g, h */
   bool resetOnly; /* GRU pre-step: yields r ⊙ H_prev */
-  int atGates, atH, atC, atP, atHr, atLens;
-  MlirValue t; /* the step's time index (masked) */
+  int atGates, atH, atC, atP, atHr, atRbh, atMask;
 } Cell;
 
 static MlirValue preact(KilnBuilder *b, const Cell *c, MlirValue v) {
@@ -345,8 +341,13 @@ static void cellBody(KilnBuilder *b, const MlirValue *in, MlirValue *yields,
     MlirValue zt = activate(b, f, preact(b, c, gates[0]));
     /* Without linear_before_reset, the accumulator's h columns already
      * hold (r ⊙ H_prev)·Rhᵀ + Rbh. */
-    MlirValue pre =
-        c->atHr >= 0 ? addf(b, gates[2], mulf(b, rt, in[c->atHr])) : gates[2];
+    MlirValue pre = gates[2];
+    if (c->atHr >= 0) {
+      MlirValue hr = in[c->atHr];
+      if (c->atRbh >= 0)
+        hr = addf(b, hr, in[c->atRbh]);
+      pre = addf(b, pre, mulf(b, rt, hr));
+    }
     MlirValue ht = activate(b, g, preact(b, c, pre));
     MlirValue one = cst(b, zt, 1);
     h = addf(b, mulf(b, kilnArith2(b, "arith.subf", one, zt), ht),
@@ -355,7 +356,7 @@ static void cellBody(KilnBuilder *b, const MlirValue *in, MlirValue *yields,
     h = lstmCell(b, c, in, &cn);
   }
   int n = 0;
-  if (c->atLens < 0) {
+  if (c->atMask < 0) {
     yields[n++] = h;
     if (!mlirValueIsNull(cn))
       yields[n++] = cn;
@@ -363,9 +364,7 @@ static void cellBody(KilnBuilder *b, const MlirValue *in, MlirValue *yields,
     return;
   }
   /* Steps past a batch entry's length keep its state and write 0 to Y. */
-  MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
-  MlirValue valid = kilnCmpI(b, "slt", kilnConvertScalar(b, c->t, i64, false),
-                             kilnConvertScalar(b, in[c->atLens], i64, false));
+  MlirValue valid = kilnCmpF(b, "ogt", in[c->atMask], cst(b, h, 0.5));
   yields[n++] = kilnSelect(b, valid, h, hp);
   if (!mlirValueIsNull(cn))
     yields[n++] = kilnSelect(b, valid, cn, in[c->atC]);
@@ -373,10 +372,10 @@ static void cellBody(KilnBuilder *b, const MlirValue *in, MlirValue *yields,
 }
 
 /* Builds the cell generic: `pre` (null: none) is read first, then the
- * gate columns of `acc`, then `extra` (1-D ones along the hidden dim, the
- * one at c->atLens along the batch); `outs` are its outputs. */
+ * G `gates`, then `extra` (1-D ones along the hidden dim, the one at
+ * c->atMask along the batch); `outs` are its outputs. */
 static MlirOperation runCell(KilnBuilder *b, const Cell *c, MlirValue pre,
-                             MlirValue acc, intptr_t nExtra,
+                             const MlirValue *gates, intptr_t nExtra,
                              const MlirValue *extra, intptr_t nOut,
                              const MlirValue *outs) {
   const Rnn *r = c->r;
@@ -390,13 +389,13 @@ static MlirOperation runCell(KilnBuilder *b, const Cell *c, MlirValue pre,
     maps[n++] = id;
   }
   for (int g = 0; g < r->gates; ++g) {
-    in[n] = columns(b, acc, g * r->hidden, r->hidden);
+    in[n] = gates[g];
     maps[n++] = id;
   }
   for (intptr_t k = 0; k < nExtra; ++k) {
     in[n] = extra[k];
     maps[n] = kilnRank(extra[k]) == 2 ? id
-              : n == c->atLens        ? kilnMapDims(b->ctx, 2, 1, &row)
+              : n == c->atMask        ? kilnMapDims(b->ctx, 2, 1, &row)
                                       : kilnMapDims(b->ctx, 2, 1, &col);
     ++n;
   }
@@ -417,6 +416,7 @@ static MlirOperation runCell(KilnBuilder *b, const Cell *c, MlirValue pre,
 typedef struct Dir {
   MlirValue w, r; /* this direction's, transposed: [K, gates·hidden] */
   MlirValue wb, rb, h0, c0, p, lens;
+  MlirValue mask; /* [seq, batch]: 1 where t < lens[batch], else 0 */
 } Dir;
 
 /* The gates whose recurrent bias is a plain term of the pre-activation,
@@ -455,7 +455,15 @@ static bool hReadInPlace(const Rnn *r) {
 }
 
 /* The loop's carried values, in order. */
-enum { CARRY_XW, CARRY_H, CARRY_C, CARRY_Y, CARRY_SCRATCH, CARRY_MAX };
+enum {
+  CARRY_XW,   /* the projection's columns the first product adds to */
+  CARRY_XW_H, /* a GRU's h-gate columns */
+  CARRY_H,
+  CARRY_C,
+  CARRY_Y,
+  CARRY_SCRATCH,
+  CARRY_MAX
+};
 
 typedef struct Carry {
   int pos[CARRY_MAX]; /* position among the iter_args, -1: not carried */
@@ -482,48 +490,52 @@ static void stepBody(KilnBuilder *b, const Rnn *r, const Act *act, const Dir *d,
   bool hInPlace = hReadInPlace(r);
   MlirValue state = in[k->pos[CARRY_H]];
   MlirValue hp = hInPlace ? state : extractStep(b, state, cur);
-  MlirValue acc = extractStep(b, in[k->pos[CARRY_XW]], t);
-  /* acc += H_prev·Rᵀ, for the z and r gates only in a GRU. */
+  /* The step's rows of the projection += H_prev·Rᵀ, in place; for a GRU,
+   * the z and r columns only (its h gate has its own columns). */
   int64_t n = gru ? 2 * H : GH;
   MlirValue part = matmulAcc(b, hp, columns(b, d->r, 0, n),
-                             n == GH ? acc : columns(b, acc, 0, n));
-  acc = n == GH ? part : insertColumns(b, part, acc, 0);
+                             extractStep(b, in[k->pos[CARRY_XW]], t));
+  MlirValue gates[4], hPart = {NULL};
+  for (int g = 0; g < r->gates; ++g)
+    gates[g] = g * H < n ? columns(b, part, g * H, H)
+                         : extractStep(b, in[k->pos[CARRY_XW_H]], t);
   bool lstm = r->cell == CELL_LSTM;
   int nOut = lstm ? 3 : 2, nIn = r->gates;
-  Cell cell = {r, act, false, 0, -1, -1, -1, -1, -1, t};
-  MlirValue extra[6];
+  Cell cell = {r, act, false, 0, -1, -1, -1, -1, -1, -1};
+  MlirValue extra[6], scratchOut = {NULL};
   intptr_t nExtra = 0;
   if (gru && !r->linearBeforeReset) {
     /* acc_h += (r ⊙ H_prev)·Rhᵀ; r ⊙ H_prev in the carried scratch. */
-    Cell pre = {r, act, true, 1, 0, -1, -1, -1, -1, t};
+    Cell pre = {r, act, true, 1, 0, -1, -1, -1, -1, -1};
     MlirValue scratch = extractStep(b, in[k->pos[CARRY_SCRATCH]], cur);
     MlirValue rh = mlirOperationGetResult(
-        runCell(b, &pre, hp, acc, 0, NULL, 1, &scratch), 0);
-    out[k->pos[CARRY_SCRATCH]] =
-        insertStep(b, rh, in[k->pos[CARRY_SCRATCH]], cur);
-    acc = insertColumns(
-        b,
-        matmulAcc(b, rh, columns(b, d->r, 2 * H, H), columns(b, acc, 2 * H, H)),
-        acc, 2 * H);
+        runCell(b, &pre, hp, gates, 0, NULL, 1, &scratch), 0);
+    scratchOut = rh;
+    hPart = matmulAcc(b, rh, columns(b, d->r, 2 * H, H), gates[2]);
+    gates[2] = hPart;
   } else if (gru) {
-    /* H_prev·Rhᵀ + Rbh apart: r multiplies it. */
+    /* H_prev·Rhᵀ apart, from zeros (a fill, which keeps its output where
+     * a generic that does not read it would get a new buffer): r
+     * multiplies it and Rbh, which the cell adds. */
     MlirValue hr = broadcastInto(
-        b, mlirValueIsNull(d->rb) ? d->rb : slice1D(b, d->rb, 2 * H, H),
-        extractStep(b, in[k->pos[CARRY_SCRATCH]], cur));
+        b, (MlirValue){NULL}, extractStep(b, in[k->pos[CARRY_SCRATCH]], cur));
     hr = matmulAcc(b, hp, columns(b, d->r, 2 * H, H), hr);
-    out[k->pos[CARRY_SCRATCH]] =
-        insertStep(b, hr, in[k->pos[CARRY_SCRATCH]], cur);
+    scratchOut = hr;
     cell.atHr = nIn + (int)nExtra;
     extra[nExtra++] = hr;
+    if (!mlirValueIsNull(d->rb)) {
+      cell.atRbh = nIn + (int)nExtra;
+      extra[nExtra++] = slice1D(b, d->rb, 2 * H, H);
+    }
   }
   if (lstm && !mlirValueIsNull(d->p)) {
     cell.atP = nIn + (int)nExtra;
     for (int g = 0; g < 3; ++g)
       extra[nExtra++] = slice1D(b, d->p, g * H, H);
   }
-  if (!mlirValueIsNull(d->lens)) {
-    cell.atLens = nIn + (int)nExtra;
-    extra[nExtra++] = d->lens;
+  if (!mlirValueIsNull(d->mask)) {
+    cell.atMask = nIn + (int)nExtra;
+    extra[nExtra++] = extractStep(b, d->mask, t);
   }
   /* H and C are outputs the cell reads and overwrites; Y gets the step's
    * row. */
@@ -534,15 +546,22 @@ static void stepBody(KilnBuilder *b, const Rnn *r, const Act *act, const Dir *d,
   MlirValue outs[3] = {hInPlace ? state : extractStep(b, state, nxt),
                        lstm ? in[k->pos[CARRY_C]] : yRow, yRow};
   MlirOperation op =
-      runCell(b, &cell, (MlirValue){NULL}, acc, nExtra, extra, nOut, outs);
+      runCell(b, &cell, (MlirValue){NULL}, gates, nExtra, extra, nOut, outs);
   MlirValue h = mlirOperationGetResult(op, 0);
   out[k->pos[CARRY_H]] = hInPlace ? h : insertStep(b, h, state, nxt);
   if (lstm)
     out[k->pos[CARRY_C]] = mlirOperationGetResult(op, 1);
   out[k->pos[CARRY_Y]] = insertStep(b, mlirOperationGetResult(op, nOut - 1),
                                     in[k->pos[CARRY_Y]], t);
-  /* Last: the cell above reads acc, which this writes back in place. */
-  out[k->pos[CARRY_XW]] = insertStep(b, acc, in[k->pos[CARRY_XW]], t);
+  /* Last: the ops above read the products and the scratch, which these
+   * write back in place (an insert_slice before a read of what it inserts
+   * costs a copy). */
+  out[k->pos[CARRY_XW]] = insertStep(b, part, in[k->pos[CARRY_XW]], t);
+  if (!mlirValueIsNull(hPart))
+    out[k->pos[CARRY_XW_H]] = insertStep(b, hPart, in[k->pos[CARRY_XW_H]], t);
+  if (gru)
+    out[k->pos[CARRY_SCRATCH]] =
+        insertStep(b, scratchOut, in[k->pos[CARRY_SCRATCH]], cur);
 }
 
 /* dest with `src` (rank n) inserted at index d of dim `dim`. */
@@ -594,24 +613,67 @@ static MlirOperation buildLoop(KilnBuilder *b, const Rnn *r, const Act *act,
   return loop;
 }
 
+/* x2 [seq·batch, K] · columns [off, off + n) of wt + the same of `bias`
+ * (null: none), as [seq, batch, n]. */
+static MlirValue projection(KilnBuilder *b, const Rnn *r, MlirValue x2,
+                            MlirValue wt, MlirValue bias, int64_t off,
+                            int64_t n) {
+  int64_t flat[2] = {r->seq * r->batch, n}, shape[3] = {r->seq, r->batch, n};
+  MlirValue xw =
+      broadcastInto(b, mlirValueIsNull(bias) ? bias : slice1D(b, bias, off, n),
+                    kilnEmpty(b, kilnTensorType(2, flat, r->elt)));
+  xw = matmulAcc(b, x2, columns(b, wt, off, n), xw);
+  return kilnReshape(b, xw, kilnTensorType(3, shape, r->elt));
+}
+
+/* mask[t, n] = t < lens[n] ? 1 : 0, in the element type of `like`. */
+static void maskBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                     void *userData) {
+  (void)userData;
+  MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
+  MlirValue valid = kilnCmpI(
+      b, "slt", kilnConvertScalar(b, kilnLinalgIndex(b, 0), i64, false),
+      kilnConvertScalar(b, args[0], i64, false));
+  yields[0] = kilnSelect(b, valid, cst(b, args[1], 1), cst(b, args[1], 0));
+}
+
+/* The steps' masks, computed once before the loop: the cell then selects
+ * with float compares, which vectorize (an index compare in its body
+ * would keep it scalar). */
+static MlirValue stepMask(KilnBuilder *b, const Rnn *r, MlirValue lens) {
+  int64_t shape[2] = {r->seq, r->batch}, col = 1;
+  MlirValue out = kilnEmpty(b, kilnTensorType(2, shape, r->elt));
+  MlirAttribute maps[2] = {kilnMapDims(b->ctx, 2, 1, &col),
+                           kilnMapIdentity(b->ctx, 2)};
+  return mlirOperationGetResult(
+      kilnGeneric(b, 1, &lens, 1, &out, maps, 2, "pp", maskBody, NULL), 0);
+}
+
 /* Runs the time loop of one direction: results H_last, C_last, Y_d. */
 static void runDirection(KilnBuilder *b, const Rnn *r, const Act *act,
-                         const Dir *d, MlirValue x3, MlirValue *results) {
+                         const Dir *dir, MlirValue x3, MlirValue *results) {
+  Dir masked = *dir;
+  if (!mlirValueIsNull(dir->lens))
+    masked.mask = stepMask(b, r, dir->lens);
+  const Dir *d = &masked;
   /* The input projection of every step, with the folded biases: the
-   * accumulator each step adds its recurrent product to. */
+   * accumulator each step adds its recurrent product to. A GRU's h-gate
+   * columns apart: its steps write the z and r columns before they read
+   * the h ones. */
+  int64_t H = r->hidden, GH = r->gates * H;
+  int64_t n = r->cell == CELL_GRU ? 2 * H : GH;
   int64_t flat[2] = {r->seq * r->batch, r->input};
-  int64_t GH = r->gates * r->hidden;
   MlirValue x2 = kilnReshape(b, x3, kilnTensorType(2, flat, r->elt));
-  int64_t xwFlat[2] = {r->seq * r->batch, GH};
-  MlirValue xw = broadcastInto(b, projectionBias(b, r, d),
-                               kilnEmpty(b, kilnTensorType(2, xwFlat, r->elt)));
-  xw = matmulAcc(b, x2, d->w, xw);
-  int64_t xwShape[3] = {r->seq, r->batch, GH};
-  int64_t yShape[3] = {r->seq, r->batch, r->hidden};
-  Carry k = {{-1, -1, -1, -1, -1}, 0};
+  MlirValue bias = projectionBias(b, r, d);
+  Carry k = {{-1, -1, -1, -1, -1, -1}, 0};
   MlirValue inits[CARRY_MAX];
   k.pos[CARRY_XW] = k.n;
-  inits[k.n++] = kilnReshape(b, xw, kilnTensorType(3, xwShape, r->elt));
+  inits[k.n++] = projection(b, r, x2, d->w, bias, 0, n);
+  if (n < GH) {
+    k.pos[CARRY_XW_H] = k.n;
+    inits[k.n++] = projection(b, r, x2, d->w, bias, n, GH - n);
+  }
+  int64_t yShape[3] = {r->seq, r->batch, r->hidden};
   int64_t pairShape[3] = {2, r->batch, r->hidden};
   MlirType pairType = kilnTensorType(3, pairShape, r->elt);
   k.pos[CARRY_H] = k.n;
