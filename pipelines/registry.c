@@ -56,7 +56,7 @@ static const KilnPassInfo kLinalgTileAndFusePipeline = {
                 "linalg-fuse-elementwise-ops,"
                 "func.func(kiln-tile-outputs-in-place,"
                 "kiln-tile-and-vectorize{contractions=false elementwise=true},"
-                "kiln-approximate-math)",
+                "kiln-approximate-math{exp-tanh=true})",
 };
 
 /* Bufferization with the caller-allocated-outputs ABI, the same for the

@@ -1,6 +1,9 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-approximate-math))' \
 // RUN:   | FileCheck %s
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-approximate-math{exp-tanh=true}))' \
+// RUN:   | FileCheck %s --check-prefix=EXPTANH
 
 // An f32 erf becomes the rational approximation x P(x^2) / Q(x^2) on x
 // clamped to [-4, 4], in arith ops whose multiplies and adds may contract
@@ -59,4 +62,44 @@ func.func @untouched(%d: f64, %h: f16, %f: f32) -> (f64, f16, f32, f32) {
   %2 = math.erfc %f : f32
   %3 = math.exp %f : f32
   return %0, %1, %2, %3 : f64, f16, f32, f32
+}
+
+// -----
+
+// With exp-tanh: f32 exp becomes 2^n e^r (n = round(x / ln 2), e^r a
+// polynomial, 2^n from exponent bits as two factors), NaN selected back;
+// f32 tanh becomes x P(x^2) / Q(x^2) on x clamped to +-7.9988, x itself
+// below 4e-4; vectors alike. f64 stays with libm; without the option (the
+// default, CHECK) both are left alone.
+// EXPTANH-LABEL: func.func @exp_tanh
+// EXPTANH-NOT: math.exp
+// EXPTANH: arith.maximumf %arg0, %{{.*}} : f32
+// EXPTANH: math.roundeven
+// EXPTANH: arith.fptosi {{.*}} : f32 to i32
+// EXPTANH: arith.shli
+// EXPTANH: arith.bitcast {{.*}} : i32 to f32
+// EXPTANH: arith.cmpf uno, %arg0, %arg0 : f32
+// EXPTANH: arith.bitcast {{.*}} : vector<16xi32> to vector<16xf32>
+// EXPTANH: arith.select {{.*}} : vector<16xi1>, vector<16xf32>
+// EXPTANH: arith.constant 7.99881{{.*}} : f32
+// EXPTANH: arith.divf {{.*}} : f32
+// EXPTANH: math.absf %arg0 : f32
+// EXPTANH: arith.cmpf olt
+// EXPTANH: arith.divf {{.*}} : vector<16xf32>
+// EXPTANH: math.exp %arg2 : f64
+// EXPTANH: math.tanh %arg2 : f64
+// EXPTANH-NOT: math.tanh {{.*}} : f32
+// CHECK-LABEL: func.func @exp_tanh
+// CHECK: math.exp %arg0 : f32
+// CHECK: math.tanh %arg1 : vector<16xf32>
+func.func @exp_tanh(%x: f32, %v: vector<16xf32>, %d: f64)
+    -> (f32, vector<16xf32>, f32, vector<16xf32>, f64, f64) {
+  %0 = math.exp %x : f32
+  %1 = math.exp %v : vector<16xf32>
+  %2 = math.tanh %x : f32
+  %3 = math.tanh %v : vector<16xf32>
+  %4 = math.exp %d : f64
+  %5 = math.tanh %d : f64
+  return %0, %1, %2, %3, %4, %5
+      : f32, vector<16xf32>, f32, vector<16xf32>, f64, f64
 }
