@@ -1,116 +1,13 @@
-/* rnn, gru and lstm → linalg inside an scf.for over time steps.
- *
- * Per direction: the input projection X·Wᵀ + Wb of every time step is one
- * contraction before the loop; the loop carries H (and C for LSTM) and the
- * direction's Y [seq, batch, hidden] as iter_args, computes H·Rᵀ + Rb, the
- * gates in one elementwise generic, and inserts H into Y at the step. The
- * directions' results are assembled after the loops (and transposed for
- * layout = 1). */
+/* rnn, gru and lstm → linalg: per direction, the input projection of
+ * every time step as contractions before an scf.for over the steps, whose
+ * body adds H·Rᵀ to the step's rows in place and runs the cell generic
+ * (lower_nn_recurrent_cell.c), with no buffer or copy per step
+ * (docs/graph-to-linalg.md). The directions' results are assembled after
+ * the loops (and transposed for layout = 1). */
 #include <string.h>
 
-#include "conversions/graph-to-linalg/lower_nn.h"
+#include "conversions/graph-to-linalg/lower_nn_recurrent.h"
 #include "dialects/common/diag.h"
-
-enum { CELL_RNN, CELL_GRU, CELL_LSTM };
-enum {
-  ACT_TANH,
-  ACT_SIGMOID,
-  ACT_RELU,
-  ACT_AFFINE,
-  ACT_LEAKY_RELU,
-  ACT_THRESHOLDED_RELU,
-  ACT_SCALED_TANH,
-  ACT_HARD_SIGMOID,
-  ACT_ELU,
-  ACT_SOFTSIGN,
-  ACT_SOFTPLUS
-};
-
-/* Name, how many of activation_alpha/beta it takes, their defaults. */
-static const struct {
-  const char *name;
-  int nAlpha, nBeta;
-  double alpha, beta;
-} kActs[] = {
-    {"Tanh", 0, 0, 0, 0},           {"Sigmoid", 0, 0, 0, 0},
-    {"Relu", 0, 0, 0, 0},           {"Affine", 1, 1, 1.0, 0.0},
-    {"LeakyRelu", 1, 0, 0.01, 0},   {"ThresholdedRelu", 1, 0, 1.0, 0},
-    {"ScaledTanh", 1, 1, 1.0, 1.0}, {"HardSigmoid", 1, 1, 0.2, 0.5},
-    {"Elu", 1, 0, 1.0, 0},          {"Softsign", 0, 0, 0, 0},
-    {"Softplus", 0, 0, 0, 0},
-};
-
-typedef struct Act {
-  int kind;
-  double alpha, beta;
-} Act;
-
-typedef struct Rnn {
-  int cell, gates, dirs;
-  bool reverse; /* direction = reverse */
-  int64_t seq, batch, input, hidden;
-  bool hasClip, linearBeforeReset;
-  bool masked; /* sequence_lens applied at run time (forward only) */
-  double clip;
-  Act acts[2][3]; /* per direction: f, g, h */
-  MlirType elt;
-} Rnn;
-
-/* ---- Scalar activations ------------------------------------------------- */
-
-static MlirValue cst(KilnBuilder *b, MlirValue like, double v) {
-  return kilnConstFloat(b, mlirValueGetType(like), v);
-}
-
-static MlirValue sigmoid(KilnBuilder *b, MlirValue x) {
-  MlirValue one = cst(b, x, 1);
-  MlirValue e = kilnArith1(b, "math.exp", kilnArith1(b, "arith.negf", x));
-  return kilnArith2(b, "arith.divf", one, kilnArith2(b, "arith.addf", one, e));
-}
-
-static MlirValue activate(KilnBuilder *b, const Act *a, MlirValue x) {
-  MlirValue zero = cst(b, x, 0), one = cst(b, x, 1);
-  MlirValue al = cst(b, x, a->alpha), be = cst(b, x, a->beta);
-  switch (a->kind) {
-  case ACT_SIGMOID:
-    return sigmoid(b, x);
-  case ACT_RELU:
-    return kilnSelect(b, kilnCmpF(b, "olt", x, zero), zero, x);
-  case ACT_AFFINE:
-    return kilnArith2(b, "arith.addf", kilnArith2(b, "arith.mulf", al, x), be);
-  case ACT_LEAKY_RELU:
-    return kilnSelect(b, kilnCmpF(b, "olt", x, zero),
-                      kilnArith2(b, "arith.mulf", al, x), x);
-  case ACT_THRESHOLDED_RELU:
-    return kilnSelect(b, kilnCmpF(b, "ogt", x, al), x, zero);
-  case ACT_SCALED_TANH:
-    return kilnArith2(
-        b, "arith.mulf", al,
-        kilnArith1(b, "math.tanh", kilnArith2(b, "arith.mulf", be, x)));
-  case ACT_HARD_SIGMOID: {
-    MlirValue v =
-        kilnArith2(b, "arith.addf", kilnArith2(b, "arith.mulf", al, x), be);
-    return kilnArith2(b, "arith.minimumf", one,
-                      kilnArith2(b, "arith.maximumf", zero, v));
-  }
-  case ACT_ELU: {
-    MlirValue em1 =
-        kilnArith2(b, "arith.subf", kilnArith1(b, "math.exp", x), one);
-    return kilnSelect(b, kilnCmpF(b, "olt", x, zero),
-                      kilnArith2(b, "arith.mulf", al, em1), x);
-  }
-  case ACT_SOFTSIGN:
-    return kilnArith2(
-        b, "arith.divf", x,
-        kilnArith2(b, "arith.addf", one, kilnArith1(b, "math.absf", x)));
-  case ACT_SOFTPLUS:
-    return kilnArith1(
-        b, "math.log",
-        kilnArith2(b, "arith.addf", one, kilnArith1(b, "math.exp", x)));
-  default:
-    return kilnArith1(b, "math.tanh", x);
-  }
-}
 
 /* ---- Tensor helpers ------------------------------------------------------ */
 
@@ -272,138 +169,6 @@ static MlirValue insertStep(KilnBuilder *b, MlirValue src, MlirValue dest,
 /* ---- One time step --------------------------------------------------------
  */
 
-/* The cell generic over [batch, hidden]. Inputs: the G gate columns of the
- * step's accumulator (x·Wᵀ + h·Rᵀ + biases), then, where the cell has
- * them, P's i, o, f columns, the GRU's h·Rhᵀ and Rbh (linear_before_reset)
- * and the step's row of the mask (1 where the step is within the batch
- * entry's sequence_lens, else 0). Outputs: H and C (LSTM), which it reads and
- * overwrites elementwise (in place), and the step's row of Y (where
- * masked: H if the step is valid, else 0). The GRU's pre-step reads
- * H_prev as an input before its gates and writes r ⊙ H_prev. Fields `at*`
- * are block-argument positions, -1 when absent. */
-typedef struct Cell {
-  const Rnn *r;
-  const Act *act; /* this direction's f, g, h */
-  bool resetOnly; /* GRU pre-step: yields r ⊙ H_prev */
-  int atGates, atH, atC, atP, atHr, atRbh, atMask;
-} Cell;
-
-static MlirValue preact(KilnBuilder *b, const Cell *c, MlirValue v) {
-  if (!c->r->hasClip)
-    return v;
-  MlirValue k = cst(b, v, c->r->clip), nk = cst(b, v, -c->r->clip);
-  return kilnArith2(b, "arith.minimumf", k,
-                    kilnArith2(b, "arith.maximumf", nk, v));
-}
-
-static MlirValue addf(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.addf", x, y);
-}
-static MlirValue mulf(KilnBuilder *b, MlirValue x, MlirValue y) {
-  return kilnArith2(b, "arith.mulf", x, y);
-}
-
-/* H and C of the LSTM cell; gates i, o, f, c. */
-static MlirValue lstmCell(KilnBuilder *b, const Cell *c, const MlirValue *in,
-                          MlirValue *cn) {
-  const Act *f = &c->act[0], *g = &c->act[1], *h = &c->act[2];
-  MlirValue cp = in[c->atC], pre[4];
-  for (int k = 0; k < 4; ++k)
-    pre[k] = in[c->atGates + k];
-  if (c->atP >= 0) {
-    pre[0] = addf(b, pre[0], mulf(b, in[c->atP], cp));
-    pre[2] = addf(b, pre[2], mulf(b, in[c->atP + 2], cp));
-  }
-  MlirValue it = activate(b, f, preact(b, c, pre[0]));
-  MlirValue ft = activate(b, f, preact(b, c, pre[2]));
-  MlirValue ct = activate(b, g, preact(b, c, pre[3]));
-  *cn = addf(b, mulf(b, ft, cp), mulf(b, it, ct));
-  if (c->atP >= 0)
-    pre[1] = addf(b, pre[1], mulf(b, in[c->atP + 1], *cn));
-  MlirValue ot = activate(b, f, preact(b, c, pre[1]));
-  return mulf(b, ot, activate(b, h, *cn));
-}
-
-static void cellBody(KilnBuilder *b, const MlirValue *in, MlirValue *yields,
-                     void *userData) {
-  const Cell *c = userData;
-  const Act *f = &c->act[0], *g = &c->act[1];
-  const MlirValue *gates = in + c->atGates;
-  MlirValue hp = in[c->atH], h, cn = {NULL};
-  if (c->r->cell == CELL_RNN) {
-    h = activate(b, f, preact(b, c, gates[0]));
-  } else if (c->r->cell == CELL_GRU) {
-    MlirValue rt = activate(b, f, preact(b, c, gates[1]));
-    if (c->resetOnly) {
-      yields[0] = mulf(b, rt, hp);
-      return;
-    }
-    MlirValue zt = activate(b, f, preact(b, c, gates[0]));
-    /* Without linear_before_reset, the accumulator's h columns already
-     * hold (r ⊙ H_prev)·Rhᵀ + Rbh. */
-    MlirValue pre = gates[2];
-    if (c->atHr >= 0) {
-      MlirValue hr = in[c->atHr];
-      if (c->atRbh >= 0)
-        hr = addf(b, hr, in[c->atRbh]);
-      pre = addf(b, pre, mulf(b, rt, hr));
-    }
-    MlirValue ht = activate(b, g, preact(b, c, pre));
-    MlirValue one = cst(b, zt, 1);
-    h = addf(b, mulf(b, kilnArith2(b, "arith.subf", one, zt), ht),
-             mulf(b, zt, hp));
-  } else {
-    h = lstmCell(b, c, in, &cn);
-  }
-  int n = 0;
-  if (c->atMask < 0) {
-    yields[n++] = h;
-    if (!mlirValueIsNull(cn))
-      yields[n++] = cn;
-    yields[n++] = h; /* Y */
-    return;
-  }
-  /* Steps past a batch entry's length keep its state and write 0 to Y. */
-  MlirValue valid = kilnCmpF(b, "ogt", in[c->atMask], cst(b, h, 0.5));
-  yields[n++] = kilnSelect(b, valid, h, hp);
-  if (!mlirValueIsNull(cn))
-    yields[n++] = kilnSelect(b, valid, cn, in[c->atC]);
-  yields[n++] = kilnSelect(b, valid, h, cst(b, h, 0));
-}
-
-/* Builds the cell generic: `pre` (null: none) is read first, then the
- * G `gates`, then `extra` (1-D ones along the hidden dim, the one at
- * c->atMask along the batch); `outs` are its outputs. */
-static MlirOperation runCell(KilnBuilder *b, const Cell *c, MlirValue pre,
-                             const MlirValue *gates, intptr_t nExtra,
-                             const MlirValue *extra, intptr_t nOut,
-                             const MlirValue *outs) {
-  const Rnn *r = c->r;
-  MlirValue in[16];
-  MlirAttribute maps[20];
-  intptr_t n = 0;
-  int64_t col = 1, row = 0;
-  MlirAttribute id = kilnMapIdentity(b->ctx, 2);
-  if (!mlirValueIsNull(pre)) {
-    in[n] = pre;
-    maps[n++] = id;
-  }
-  for (int g = 0; g < r->gates; ++g) {
-    in[n] = gates[g];
-    maps[n++] = id;
-  }
-  for (intptr_t k = 0; k < nExtra; ++k) {
-    in[n] = extra[k];
-    maps[n] = kilnRank(extra[k]) == 2 ? id
-              : n == c->atMask        ? kilnMapDims(b->ctx, 2, 1, &row)
-                                      : kilnMapDims(b->ctx, 2, 1, &col);
-    ++n;
-  }
-  for (intptr_t k = 0; k < nOut; ++k)
-    maps[n + k] = id;
-  return kilnGeneric(b, n, in, nOut, outs, maps, 2, "pp", cellBody, (void *)c);
-}
-
 /* ---- One direction ----------------------------------------------------------
  */
 
@@ -423,12 +188,13 @@ typedef struct Dir {
  * added to the input projection's bias once instead of per step: all
  * but the h gate of a GRU with linear_before_reset, which multiplies it by
  * r. */
-static int foldedGates(const Rnn *r) {
-  return r->cell == CELL_GRU && r->linearBeforeReset ? 2 : r->gates;
+static int foldedGates(const KilnRnn *r) {
+  return r->cell == KILN_GRU && r->linearBeforeReset ? 2 : r->gates;
 }
 
 /* Wb + Rb for the folded gates, Wb for the others; null without biases. */
-static MlirValue projectionBias(KilnBuilder *b, const Rnn *r, const Dir *d) {
+static MlirValue projectionBias(KilnBuilder *b, const KilnRnn *r,
+                                const Dir *d) {
   if (mlirValueIsNull(d->wb))
     return d->wb;
   int64_t n = foldedGates(r) * r->hidden;
@@ -450,8 +216,8 @@ static MlirValue projectionBias(KilnBuilder *b, const Rnn *r, const Dir *d) {
  * through tensor.insert_slice, which eliminate-empty-tensors makes in
  * place. (At a fixed slot, the loop's subset hoisting would make the slot
  * a [batch, hidden] value again.) */
-static bool hReadInPlace(const Rnn *r) {
-  return r->cell == CELL_GRU || r->masked;
+static bool hReadInPlace(const KilnRnn *r) {
+  return r->cell == KILN_GRU || r->masked;
 }
 
 /* The loop's carried values, in order. */
@@ -472,16 +238,16 @@ typedef struct Carry {
 
 /* The loop body: builds the step from the carried values `in` and
  * returns the values to yield in `out`. */
-static void stepBody(KilnBuilder *b, const Rnn *r, const Act *act, const Dir *d,
-                     const Carry *k, MlirValue s, const MlirValue *in,
-                     MlirValue *out) {
+static void stepBody(KilnBuilder *b, const KilnRnn *r, const KilnRnnAct *act,
+                     const Dir *d, const Carry *k, MlirValue s,
+                     const MlirValue *in, MlirValue *out) {
   for (int i = 0; i < k->n; ++i)
     out[i] = in[i];
   MlirValue t =
       r->reverse ? kilnArith2(b, "arith.subi", kilnConstIndex(b, r->seq - 1), s)
                  : s;
   int64_t H = r->hidden, GH = r->gates * H;
-  bool gru = r->cell == CELL_GRU;
+  bool gru = r->cell == KILN_GRU;
   /* Slots of the [2, batch, hidden] tensors: this step's and the next. */
   MlirValue two = kilnConstIndex(b, 2), one = kilnConstIndex(b, 1);
   MlirValue cur = kilnArith2(b, "arith.remui", s, two);
@@ -499,17 +265,17 @@ static void stepBody(KilnBuilder *b, const Rnn *r, const Act *act, const Dir *d,
   for (int g = 0; g < r->gates; ++g)
     gates[g] = g * H < n ? columns(b, part, g * H, H)
                          : extractStep(b, in[k->pos[CARRY_XW_H]], t);
-  bool lstm = r->cell == CELL_LSTM;
+  bool lstm = r->cell == KILN_LSTM;
   int nOut = lstm ? 3 : 2, nIn = r->gates;
-  Cell cell = {r, act, false, 0, -1, -1, -1, -1, -1, -1};
+  KilnRnnCell cell = {r, act, false, 0, -1, -1, -1, -1, -1, -1};
   MlirValue extra[6], scratchOut = {NULL};
   intptr_t nExtra = 0;
   if (gru && !r->linearBeforeReset) {
     /* acc_h += (r ⊙ H_prev)·Rhᵀ; r ⊙ H_prev in the carried scratch. */
-    Cell pre = {r, act, true, 1, 0, -1, -1, -1, -1, -1};
+    KilnRnnCell pre = {r, act, true, 1, 0, -1, -1, -1, -1, -1};
     MlirValue scratch = extractStep(b, in[k->pos[CARRY_SCRATCH]], cur);
     MlirValue rh = mlirOperationGetResult(
-        runCell(b, &pre, hp, gates, 0, NULL, 1, &scratch), 0);
+        kilnLowerRnnCell(b, &pre, hp, gates, 0, NULL, 1, &scratch), 0);
     scratchOut = rh;
     hPart = matmulAcc(b, rh, columns(b, d->r, 2 * H, H), gates[2]);
     gates[2] = hPart;
@@ -545,8 +311,8 @@ static void stepBody(KilnBuilder *b, const Rnn *r, const Act *act, const Dir *d,
   MlirValue yRow = extractStep(b, in[k->pos[CARRY_Y]], t);
   MlirValue outs[3] = {hInPlace ? state : extractStep(b, state, nxt),
                        lstm ? in[k->pos[CARRY_C]] : yRow, yRow};
-  MlirOperation op =
-      runCell(b, &cell, (MlirValue){NULL}, gates, nExtra, extra, nOut, outs);
+  MlirOperation op = kilnLowerRnnCell(b, &cell, (MlirValue){NULL}, gates,
+                                      nExtra, extra, nOut, outs);
   MlirValue h = mlirOperationGetResult(op, 0);
   out[k->pos[CARRY_H]] = hInPlace ? h : insertStep(b, h, state, nxt);
   if (lstm)
@@ -581,9 +347,9 @@ static MlirValue insertAt(KilnBuilder *b, MlirValue src, MlirValue dest,
 }
 
 /* The scf.for over the steps with `inits` carried; returns the loop. */
-static MlirOperation buildLoop(KilnBuilder *b, const Rnn *r, const Act *act,
-                               const Dir *d, const Carry *k,
-                               const MlirValue *inits) {
+static MlirOperation buildLoop(KilnBuilder *b, const KilnRnn *r,
+                               const KilnRnnAct *act, const Dir *d,
+                               const Carry *k, const MlirValue *inits) {
   MlirType types[1 + CARRY_MAX];
   MlirLocation locs[1 + CARRY_MAX];
   types[0] = mlirIndexTypeGet(b->ctx);
@@ -615,7 +381,7 @@ static MlirOperation buildLoop(KilnBuilder *b, const Rnn *r, const Act *act,
 
 /* x2 [seq·batch, K] · columns [off, off + n) of wt + the same of `bias`
  * (null: none), as [seq, batch, n]. */
-static MlirValue projection(KilnBuilder *b, const Rnn *r, MlirValue x2,
+static MlirValue projection(KilnBuilder *b, const KilnRnn *r, MlirValue x2,
                             MlirValue wt, MlirValue bias, int64_t off,
                             int64_t n) {
   int64_t flat[2] = {r->seq * r->batch, n}, shape[3] = {r->seq, r->batch, n};
@@ -634,13 +400,15 @@ static void maskBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
   MlirValue valid = kilnCmpI(
       b, "slt", kilnConvertScalar(b, kilnLinalgIndex(b, 0), i64, false),
       kilnConvertScalar(b, args[0], i64, false));
-  yields[0] = kilnSelect(b, valid, cst(b, args[1], 1), cst(b, args[1], 0));
+  MlirType t = mlirValueGetType(args[1]);
+  yields[0] =
+      kilnSelect(b, valid, kilnConstFloat(b, t, 1), kilnConstFloat(b, t, 0));
 }
 
 /* The steps' masks, computed once before the loop: the cell then selects
  * with float compares, which vectorize (an index compare in its body
  * would keep it scalar). */
-static MlirValue stepMask(KilnBuilder *b, const Rnn *r, MlirValue lens) {
+static MlirValue stepMask(KilnBuilder *b, const KilnRnn *r, MlirValue lens) {
   int64_t shape[2] = {r->seq, r->batch}, col = 1;
   MlirValue out = kilnEmpty(b, kilnTensorType(2, shape, r->elt));
   MlirAttribute maps[2] = {kilnMapDims(b->ctx, 2, 1, &col),
@@ -650,8 +418,9 @@ static MlirValue stepMask(KilnBuilder *b, const Rnn *r, MlirValue lens) {
 }
 
 /* Runs the time loop of one direction: results H_last, C_last, Y_d. */
-static void runDirection(KilnBuilder *b, const Rnn *r, const Act *act,
-                         const Dir *dir, MlirValue x3, MlirValue *results) {
+static void runDirection(KilnBuilder *b, const KilnRnn *r,
+                         const KilnRnnAct *act, const Dir *dir, MlirValue x3,
+                         MlirValue *results) {
   Dir masked = *dir;
   if (!mlirValueIsNull(dir->lens))
     masked.mask = stepMask(b, r, dir->lens);
@@ -661,7 +430,7 @@ static void runDirection(KilnBuilder *b, const Rnn *r, const Act *act,
    * columns apart: its steps write the z and r columns before they read
    * the h ones. */
   int64_t H = r->hidden, GH = r->gates * H;
-  int64_t n = r->cell == CELL_GRU ? 2 * H : GH;
+  int64_t n = r->cell == KILN_GRU ? 2 * H : GH;
   int64_t flat[2] = {r->seq * r->batch, r->input};
   MlirValue x2 = kilnReshape(b, x3, kilnTensorType(2, flat, r->elt));
   MlirValue bias = projectionBias(b, r, d);
@@ -680,20 +449,20 @@ static void runDirection(KilnBuilder *b, const Rnn *r, const Act *act,
   inits[k.n++] = hReadInPlace(r)
                      ? d->h0
                      : insertAt(b, d->h0, kilnEmpty(b, pairType), 0, 0);
-  if (r->cell == CELL_LSTM) {
+  if (r->cell == KILN_LSTM) {
     k.pos[CARRY_C] = k.n;
     inits[k.n++] = d->c0;
   }
   k.pos[CARRY_Y] = k.n;
   inits[k.n++] = kilnEmpty(b, kilnTensorType(3, yShape, r->elt));
-  if (r->cell == CELL_GRU) {
+  if (r->cell == KILN_GRU) {
     k.pos[CARRY_SCRATCH] = k.n;
     inits[k.n++] = kilnEmpty(b, pairType);
   }
   MlirOperation loop = buildLoop(b, r, act, d, &k, inits);
   MlirValue h = mlirOperationGetResult(loop, k.pos[CARRY_H]);
   results[0] = hReadInPlace(r) ? h : direction(b, h, r->seq % 2);
-  if (r->cell == CELL_LSTM)
+  if (r->cell == KILN_LSTM)
     results[1] = mlirOperationGetResult(loop, k.pos[CARRY_C]);
   results[2] = mlirOperationGetResult(loop, k.pos[CARRY_Y]);
 }
@@ -701,57 +470,7 @@ static void runDirection(KilnBuilder *b, const Rnn *r, const Act *act,
 /* ---- The op -----------------------------------------------------------------
  */
 
-static double floatAt(MlirAttribute list, intptr_t i) {
-  if (mlirAttributeIsADenseF32Array(list))
-    return mlirDenseF32ArrayGetElement(list, i);
-  return mlirFloatAttrGetValueDouble(mlirArrayAttrGetElement(list, i));
-}
-
-static intptr_t listSize(MlirAttribute list) {
-  if (mlirAttributeIsNull(list))
-    return 0;
-  if (mlirAttributeIsADenseF32Array(list))
-    return mlirDenseArrayGetNumElements(list);
-  return mlirAttributeIsAArray(list) ? mlirArrayAttrGetNumElements(list) : 0;
-}
-
-/* Fills r->acts from 'activations', 'activation_alpha/beta'. */
-static KilnLowerStatus readActivations(KilnLowerOp *l, Rnn *r, int perDir) {
-  static const int kDefaults[3][3] = {
-      {ACT_TANH}, {ACT_SIGMOID, ACT_TANH}, {ACT_SIGMOID, ACT_TANH, ACT_TANH}};
-  MlirAttribute names = kilnInferAttr(&l->infer, "activations");
-  MlirAttribute alphas = kilnInferAttr(&l->infer, "activation_alpha");
-  MlirAttribute betas = kilnInferAttr(&l->infer, "activation_beta");
-  intptr_t n = listSize(names), na = 0, nb = 0;
-  if (n && n != perDir * r->dirs)
-    return kilnLowerError(l, "expects %d activations, got %ld",
-                          perDir * r->dirs, (long)n);
-  for (int i = 0; i < perDir * r->dirs; ++i) {
-    Act *a = &r->acts[i / perDir][i % perDir];
-    a->kind = kDefaults[r->cell][i % perDir];
-    if (n) {
-      MlirStringRef s =
-          mlirStringAttrGetValue(mlirArrayAttrGetElement(names, i));
-      a->kind = -1;
-      for (size_t k = 0; k < sizeof(kActs) / sizeof(kActs[0]); ++k)
-        if (s.length == strlen(kActs[k].name) &&
-            !memcmp(s.data, kActs[k].name, s.length))
-          a->kind = (int)k;
-      if (a->kind < 0)
-        return kilnLowerUnsupported(l, "with activation '%.*s'", (int)s.length,
-                                    s.data);
-    }
-    a->alpha = kActs[a->kind].alpha;
-    a->beta = kActs[a->kind].beta;
-    if (kActs[a->kind].nAlpha && na < listSize(alphas))
-      a->alpha = floatAt(alphas, na++);
-    if (kActs[a->kind].nBeta && nb < listSize(betas))
-      a->beta = floatAt(betas, nb++);
-  }
-  return KILN_LOWER_OK;
-}
-
-static KilnLowerStatus readConfig(KilnLowerOp *l, Rnn *r, MlirValue x3) {
+static KilnLowerStatus readConfig(KilnLowerOp *l, KilnRnn *r, MlirValue x3) {
   MlirStringRef dir = kilnInferAttrString(&l->infer, "direction", "forward");
   r->reverse = kilnStringRefEquals(dir, "reverse");
   r->dirs = kilnStringRefEquals(dir, "bidirectional") ? 2 : 1;
@@ -786,7 +505,7 @@ static KilnLowerStatus readConfig(KilnLowerOp *l, Rnn *r, MlirValue x3) {
              "compile-time constant in a reverse direction");
   }
   static const int kPerDir[3] = {1, 2, 3};
-  return readActivations(l, r, kPerDir[r->cell]);
+  return kilnLowerRnnReadActivations(l, r, kPerDir[r->cell]);
 }
 
 /* Per-direction operand d of a [dirs, ...] operand, or `dflt`. */
@@ -794,7 +513,7 @@ static MlirValue dirOperand(KilnBuilder *b, MlirValue v, int64_t d) {
   return mlirValueIsNull(v) ? v : direction(b, v, d);
 }
 
-static MlirValue zeros(KilnBuilder *b, const Rnn *r) {
+static MlirValue zeros(KilnBuilder *b, const KilnRnn *r) {
   int64_t shape[2] = {r->batch, r->hidden};
   return kilnFilled(b, kilnTensorType(2, shape, r->elt),
                     kilnConstFloat(b, r->elt, 0));
@@ -803,7 +522,7 @@ static MlirValue zeros(KilnBuilder *b, const Rnn *r) {
 static KilnLowerStatus lowerRecurrent(KilnLowerOp *l, int cellKind) {
   KilnBuilder *b = &l->b;
   static const int kGates[3] = {1, 3, 4};
-  Rnn r = {.cell = cellKind, .gates = kGates[cellKind]};
+  KilnRnn r = {.cell = cellKind, .gates = kGates[cellKind]};
   bool batchMajor = kilnInferAttrInt(&l->infer, "layout", 0) != 0;
   static const int64_t kSwap01[3] = {1, 0, 2};
   MlirValue x = kilnLowerOperand(l, 0);
@@ -819,7 +538,7 @@ static KilnLowerStatus lowerRecurrent(KilnLowerOp *l, int cellKind) {
     c0 = transpose(b, c0, kSwap01);
   MlirValue bias = kilnLowerOperand(l, 3);
   MlirValue p =
-      cellKind == CELL_LSTM ? kilnLowerOperand(l, 7) : (MlirValue){NULL};
+      cellKind == KILN_LSTM ? kilnLowerOperand(l, 7) : (MlirValue){NULL};
   int64_t yShape[4] = {r.seq, r.dirs, r.batch, r.hidden};
   int64_t hShape[3] = {r.dirs, r.batch, r.hidden};
   MlirValue y = kilnEmpty(b, kilnTensorType(4, yShape, r.elt));
@@ -838,13 +557,13 @@ static KilnLowerStatus lowerRecurrent(KilnLowerOp *l, int cellKind) {
         .p = dirOperand(b, p, d),
         .lens = r.masked ? kilnLowerOperand(l, 4) : (MlirValue){NULL},
     };
-    Rnn rd = r;
+    KilnRnn rd = r;
     rd.reverse = r.reverse || d == 1;
     MlirValue res[3];
     runDirection(b, &rd, rd.acts[d], &dir, x, res);
     y = insertAt(b, res[2], y, 1, d);
     yh = insertAt(b, res[0], yh, 0, d);
-    if (cellKind == CELL_LSTM)
+    if (cellKind == KILN_LSTM)
       yc = insertAt(b, res[1], yc, 0, d);
   }
   if (batchMajor) {
@@ -860,11 +579,11 @@ static KilnLowerStatus lowerRecurrent(KilnLowerOp *l, int cellKind) {
 }
 
 KilnLowerStatus kilnLowerNNRnn(KilnLowerOp *l) {
-  return lowerRecurrent(l, CELL_RNN);
+  return lowerRecurrent(l, KILN_RNN);
 }
 KilnLowerStatus kilnLowerNNGru(KilnLowerOp *l) {
-  return lowerRecurrent(l, CELL_GRU);
+  return lowerRecurrent(l, KILN_GRU);
 }
 KilnLowerStatus kilnLowerNNLstm(KilnLowerOp *l) {
-  return lowerRecurrent(l, CELL_LSTM);
+  return lowerRecurrent(l, KILN_LSTM);
 }
