@@ -850,7 +850,7 @@ static const KilnPassOptionSpec kOptions[] = {
     [kOptMinWork] = {"min-work", KILN_PASS_OPTION_INT, "4096",
                      "Smallest iteration space (product of the loop "
                      "extents) worth tiling"},
-    [kOptLoopThreadWork] = {"loop-thread-work", KILN_PASS_OPTION_INT, "1048576",
+    [kOptLoopThreadWork] = {"loop-thread-work", KILN_PASS_OPTION_INT, "131072",
                             "Least iteration space (product of the loop "
                             "extents) of an op inside a sequential loop "
                             "(scf.for, scf.while) that gets a thread "
