@@ -166,18 +166,15 @@ static MlirValue insertStep(KilnBuilder *b, MlirValue src, MlirValue dest,
   return sliceStep(b, src, dest, t);
 }
 
-/* ---- One time step --------------------------------------------------------
- */
-
 /* ---- One direction ----------------------------------------------------------
  */
 
 /* A direction's operands. The time loop carries the input projection of
  * every step (each step adds its recurrent product to its own rows, in
- * place), H and C as [batch, hidden] tensors that the cell generic reads
- * and overwrites elementwise (in place: no buffer per step), Y, into whose
- * row of the step the cell writes H (or 0 past a sequence length), and for
- * GRUs a [batch, hidden] scratch tensor. */
+ * place), H and C, which the cell generic overwrites in place (see
+ * hReadInPlace), Y, into whose row of the step the cell writes H (or 0
+ * past a sequence length), and for GRUs a [2, batch, hidden] scratch
+ * tensor. */
 typedef struct Dir {
   MlirValue w, r; /* this direction's, transposed: [K, gates·hidden] */
   MlirValue wb, rb, h0, c0, p, lens;
