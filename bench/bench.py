@@ -28,6 +28,7 @@ ROOT = os.path.dirname(HERE)
 PY = "/usr/bin/python3"
 ALL_MODELS = ["resnet18", "mobilenet_v2", "bert4", "mlp", "matmul512",
               "matmul1024", "conv3x3", "chain"]
+ALL_MODELS += ["lstm2", "gru2"]  # recurrent (bench/models.py)
 QUICK_MODELS = ["mlp", "conv3x3", "chain"]
 # The zoo of real architectures (bench/zoo.py): `--models zoo` names them
 # all; they are not in the default run.
@@ -290,6 +291,13 @@ class Bench:
             ratio = p[0] / k[0]
             met = ratio >= 0.8
             return "%s: %s (%.3f×)" % (text, "met" if met else "not met", ratio), met
+        if m in ("lstm2", "gru2"):  # recurrent nets: ≤ 1.3× ONNX Runtime
+            p = self.stat(m, t, "ort")
+            if not isinstance(k, tuple) or not isinstance(p, tuple):
+                return "≤ 1.3× ORT: no figure", None
+            ratio = k[0] / p[0]
+            met = ratio <= 1.3
+            return "≤ 1.3× ORT: %s (%.2f×)" % ("met" if met else "not met", ratio), met
         return None
 
     def table(self):

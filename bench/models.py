@@ -117,6 +117,29 @@ MODELS = {
     "chain": chain,
 }
 
+# --- recurrent nets: 2-layer LSTM and GRU, batch 1 ------------------------
+
+
+class Recurrent(nn.Module):
+    """An nn.LSTM or nn.GRU returning its output sequence only."""
+
+    def __init__(self, rnn):
+        super().__init__()
+        self.rnn = rnn
+
+    def forward(self, x):
+        return self.rnn(x)[0]
+
+
+def recurrent(cls):
+    """128 steps of 128 features through 2 layers of 256 units."""
+    return lambda: (Recurrent(cls(128, 256, num_layers=2)),
+                    (torch.randn(128, 1, 128),), ["input"], 14)
+
+
+MODELS["lstm2"] = recurrent(nn.LSTM)
+MODELS["gru2"] = recurrent(nn.GRU)
+
 # Output tolerance against PyTorch (|got - exp| <= atol + rtol * |exp|).
 # The 1024-deep sums of the matmuls reach |x| ~ 100 with rounding errors
 # of ~1e-4 in any summation order: atol 1e-3 there.

@@ -60,7 +60,7 @@ static const KilnPassInfo kLinalgTileAndFusePipeline = {
                 "linalg-fuse-elementwise-ops,"
                 "func.func(kiln-tile-outputs-in-place,"
                 "kiln-tile-and-vectorize{contractions=false elementwise=true},"
-                "kiln-approximate-math)",
+                "kiln-approximate-math{exp-tanh=true})",
 };
 
 /* Bufferization with the caller-allocated-outputs ABI, the same for the
@@ -184,11 +184,11 @@ static const KilnPassInfo kGraphToLinalgGpuPipeline = {
  * caller's inputs and outputs in device memory (kiln-gpu-stage-io,
  * kiln-gpu-device-memory); each op's loops mapped to a grid and outlined
  * into a gpu.module, launched asynchronously on one stream. Only erf is
- * approximated in arithmetic: exp and tanh have fast device functions. */
+ * approximated in arithmetic (no exp-tanh): exp and tanh have fast device
+ * functions. */
 #define KILN_GPU_BUFFERIZE                                                     \
   "kiln-emit-c-interface,canonicalize,linalg-fuse-elementwise-ops,"            \
-  "func.func(kiln-approximate-math{functions=erf}),eliminate-empty-"           \
-  "tensors," KILN_BUFFERIZE                                                    \
+  "func.func(kiln-approximate-math),eliminate-empty-tensors," KILN_BUFFERIZE   \
   ",func.func(kiln-distinct-results),kiln-gpu-stage-"                          \
   "io," KILN_OUT_PARAMS_AND_DEALLOC
 

@@ -73,25 +73,30 @@ static float f32Element(MlirAttribute attr, intptr_t i) {
   return mlirDenseElementsAttrGetFloatValue(attr, i);
 }
 
-MlirAttribute kilnTransposedMatrix(MlirAttribute elements) {
+MlirAttribute kilnTransposedMatrix(MlirAttribute elements, int64_t index) {
   if (mlirAttributeIsNull(elements) ||
       !(mlirAttributeIsADenseElements(elements) ||
         mlirAttributeIsADenseResourceElements(elements)))
     return mlirAttributeGetNull();
   MlirType type = mlirAttributeGetType(elements);
-  if (mlirShapedTypeGetRank(type) != 2 || !mlirShapedTypeHasStaticShape(type) ||
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  if (rank < 2 || rank > 3 || !mlirShapedTypeHasStaticShape(type) ||
       !mlirTypeIsAF32(mlirShapedTypeGetElementType(type)))
     return mlirAttributeGetNull();
-  int64_t rows = mlirShapedTypeGetDimSize(type, 0);
-  int64_t cols = mlirShapedTypeGetDimSize(type, 1);
+  int64_t count = rank == 3 ? mlirShapedTypeGetDimSize(type, 0) : 1;
+  if (index < 0 || index >= count)
+    return mlirAttributeGetNull();
+  int64_t rows = mlirShapedTypeGetDimSize(type, rank - 2);
+  int64_t cols = mlirShapedTypeGetDimSize(type, rank - 1);
   bool splat = mlirAttributeIsADenseElements(elements) &&
                mlirDenseElementsAttrIsSplat(elements);
   float *buf = malloc(rows * cols ? (size_t)(rows * cols) * 4 : 4);
   if (!buf)
     abort();
+  int64_t base = index * rows * cols;
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c)
-      buf[c * rows + r] = f32Element(elements, splat ? 0 : r * cols + c);
+      buf[c * rows + r] = f32Element(elements, splat ? 0 : base + r * cols + c);
   int64_t shape[2] = {cols, rows};
   MlirType transposed = mlirRankedTensorTypeGet(
       2, shape, mlirShapedTypeGetElementType(type), mlirAttributeGetNull());

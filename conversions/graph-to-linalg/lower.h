@@ -169,9 +169,11 @@ MlirValue kilnInsertSliceSized(KilnBuilder *b, MlirValue src, MlirValue dest,
 /// emitted as a 1-D constant + reshape (DESIGN.md §6: nested LLVM arrays are
 /// slow to translate).
 MlirValue kilnConstantTensor(KilnBuilder *b, MlirAttribute elements);
-/// The transpose of a static 2-D f32 dense or dense-resource attribute, as
-/// a new dense-resource attribute; null for anything else.
-MlirAttribute kilnTransposedMatrix(MlirAttribute elements);
+/// The transpose of a static 2-D f32 dense or dense-resource attribute
+/// (`index` 0), or of its matrix `index` when it is 3-D (a stack of
+/// matrices), as a new 2-D dense-resource attribute; null for anything
+/// else.
+MlirAttribute kilnTransposedMatrix(MlirAttribute elements, int64_t index);
 /// A small constant tensor of i64 or f32 values.
 MlirValue kilnConstantI64s(KilnBuilder *b, intptr_t rank, const int64_t *shape,
                            const int64_t *values, MlirType elementType);

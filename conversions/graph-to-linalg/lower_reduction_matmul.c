@@ -172,8 +172,10 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
     MlirAttribute t = mlirAttributeGetNull();
     if (kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(def)),
                             "graph.constant"))
-      t = kilnTransposedMatrix(mlirOperationGetAttributeByName(
-          def, mlirStringRefCreateFromCString("value")));
+      t = kilnTransposedMatrix(
+          mlirOperationGetAttributeByName(
+              def, mlirStringRefCreateFromCString("value")),
+          0);
     if (!mlirAttributeIsNull(t)) {
       bm = kilnConstantTensor(b, t);
       transB = false;

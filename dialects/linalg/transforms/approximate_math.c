@@ -1,6 +1,12 @@
 /* kiln-approximate-math: vectorizable f32 math functions for CPUs
  * (docs/cpu-codegen.md).
  *
+ * With exp-tanh (the CPU pipeline), f32 math.exp and math.tanh too, which
+ * LLVM otherwise turns into one libm call per element even in vectors
+ * (a recurrent cell's sigmoids and tanhs spent a third of an LSTM's time
+ * there); see approximateExp and approximateTanh for the methods and
+ * their measured error (~1.4 ulp and ~4e-7).
+ *
  * convert-math-to-libm turns math.erf into a call of libm's erff, one
  * element at a time: a loop that calls a function is not vectorized by
  * LLVM, and GELU-heavy models (BERT) spend a tenth of their time there.
@@ -10,31 +16,12 @@
  * +-1 in f32), with P of degree 6 and Q of degree 4 in x^2. Measured
  * against libm's erf on [-6, 6] (200001 points): at most 4.2e-7 absolute
  * and relative error, i.e. a few f32 ulps. NaN stays NaN (the clamp and
- * the arithmetic propagate it). f64 erf keeps the libm call.
- *
- * f32 math.exp and math.tanh become arithmetic the same way (softmax,
- * sigmoid and SiLU, LSTM/GRU gates, tanh GELU: as libm calls, a vector of
- * 16 is 16 scalar calls):
- *   exp(x) = 2^n e^r, n = floor(x log2(e) + 1/2), r = x - n ln 2 (ln 2 in
- *     two parts, so r is exact), e^r by a degree-7 polynomial (Cephes'
- *     expf coefficients), 2^n built in the exponent bits (as 2^(n-1) * 2, so
- *     n = 128 does not overflow the bits); x above 88.72 gives +inf, below
- *     -87 gives 0 (true values there are below 2^-125), NaN stays NaN.
- *   tanh(x) = x + x^3 P(x^2) for |x| < 0.625 (Cephes' tanhf), else
- *     sign(x) (1 - 2 / (exp(2 min(|x|, 9)) + 1)).
- * Measured against float64 rounded to f32 (test/dialects/linalg/
- * transforms/kiln-approximate-math-run.test): exp within 1 ulp on
- * [-100, 100], tanh within 1 ulp on [-12, 12], sigmoid (1 / (1 + exp(-x)))
- * within 2 ulp; infinities and NaN as libm. */
-#define _DEFAULT_SOURCE /* M_LOG2E */
+ * the arithmetic propagate it). f64 erf keeps the libm call. */
 #include "kiln/passes.h"
 
-#include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
 #include "dialects/linalg/transforms/schedule.h"
@@ -114,137 +101,79 @@ static MlirValue polynomial(Emitter *e, MlirValue t, const double *c,
   return acc;
 }
 
-/* An i32 constant (a splat when e->type is a vector). */
-static MlirValue intConstant(Emitter *e, MlirType i32, int64_t v) {
-  MlirAttribute one = mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 32), v);
-  MlirAttribute value =
-      mlirTypeIsAVector(i32) ? mlirDenseElementsAttrSplatGet(i32, one) : one;
-  MlirNamedAttribute attr =
-      mlirNamedAttributeGet(mlirIdentifierGet(e->ctx, str("value")), value);
-  MlirOperationState state =
-      mlirOperationStateGet(str("arith.constant"), e->loc);
-  mlirOperationStateAddResults(&state, 1, &i32);
-  mlirOperationStateAddAttributes(&state, 1, &attr);
-  return insert(e, &state);
+/* The op `name` on `operands` with one result of type `type`, and the
+ * attribute `attr` (null: none) named `attrName`. */
+static MlirValue emit(Emitter *e, const char *name, intptr_t n,
+                      const MlirValue *operands, MlirType type,
+                      const char *attrName, MlirAttribute attr) {
+  MlirNamedAttribute named = {{NULL}, {NULL}};
+  if (attrName)
+    named =
+        mlirNamedAttributeGet(mlirIdentifierGet(e->ctx, str(attrName)), attr);
+  return mlirOperationGetResult(kilnInsertOp(e->anchor, name, n, operands, 1,
+                                             &type, attrName ? 1 : 0, &named),
+                                0);
 }
 
-/* The same shape as e->type with element type `elt` (i1, i32). */
-static MlirType shapedLike(const Emitter *e, MlirType elt) {
+static MlirValue unary(Emitter *e, const char *name, MlirValue x,
+                       MlirType type) {
+  return emit(e, name, 1, &x, type, NULL, mlirAttributeGetNull());
+}
+
+/* The i32 type shaped like e->type (i32 or a vector of them). */
+static MlirType intType(Emitter *e) {
+  MlirType i32 = mlirIntegerTypeGet(e->ctx, 32);
   if (!mlirTypeIsAVector(e->type))
-    return elt;
+    return i32;
   intptr_t rank = mlirShapedTypeGetRank(e->type);
   int64_t shape[8];
   for (intptr_t i = 0; i < rank && i < 8; ++i)
     shape[i] = mlirShapedTypeGetDimSize(e->type, i);
-  return mlirVectorTypeGet(rank, shape, elt);
+  return mlirVectorTypeGet(rank, shape, i32);
 }
 
-/* Op `name` on `n` operands with one result of `type` and an optional
- * attribute. */
-static MlirValue emit(Emitter *e, const char *name, MlirType type, intptr_t n,
-                      const MlirValue *operands, const char *attrName,
-                      MlirAttribute attr) {
-  MlirOperationState state = mlirOperationStateGet(str(name), e->loc);
-  mlirOperationStateAddOperands(&state, n, operands);
-  mlirOperationStateAddResults(&state, 1, &type);
-  if (attrName) {
-    MlirNamedAttribute named =
-        mlirNamedAttributeGet(mlirIdentifierGet(e->ctx, str(attrName)), attr);
-    mlirOperationStateAddAttributes(&state, 1, &named);
+static MlirValue intConstant(Emitter *e, int32_t v) {
+  MlirType t = intType(e);
+  MlirAttribute value = mlirTypeIsAVector(t)
+                            ? mlirDenseElementsAttrInt32SplatGet(t, v)
+                            : mlirIntegerAttrGet(t, v);
+  return emit(e, "arith.constant", 0, NULL, t, "value", value);
+}
+
+static MlirValue intBinary(Emitter *e, const char *name, MlirValue x,
+                           MlirValue y) {
+  MlirValue operands[2] = {x, y};
+  return emit(e, name, 2, operands, intType(e), NULL, mlirAttributeGetNull());
+}
+
+/* arith.cmpf's predicates used here (its enum's values). */
+enum { CMPF_OLT = 4, CMPF_UNO = 14 };
+
+/* arith.select(cmpf `predicate` (x, y), a, b). */
+static MlirValue selectIf(Emitter *e, int predicate, MlirValue x, MlirValue y,
+                          MlirValue a, MlirValue b) {
+  MlirType i1 = mlirIntegerTypeGet(e->ctx, 1);
+  if (mlirTypeIsAVector(e->type)) {
+    intptr_t rank = mlirShapedTypeGetRank(e->type);
+    int64_t shape[8];
+    for (intptr_t i = 0; i < rank && i < 8; ++i)
+      shape[i] = mlirShapedTypeGetDimSize(e->type, i);
+    i1 = mlirVectorTypeGet(rank, shape, i1);
   }
-  return insert(e, &state);
-}
-
-static MlirValue unary(Emitter *e, const char *name, MlirValue x) {
-  return emit(e, name, e->type, 1, &x, NULL, (MlirAttribute){NULL});
-}
-
-/* arith.cmpf `predicate` (an arith.cmpf predicate number: 2 ogt, 4 olt,
- * 14 uno). */
-static MlirValue compare(Emitter *e, int64_t predicate, MlirValue x,
-                         MlirValue y) {
   MlirValue xy[2] = {x, y};
-  return emit(e, "arith.cmpf", shapedLike(e, mlirIntegerTypeGet(e->ctx, 1)), 2,
-              xy, "predicate",
-              mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), predicate));
+  MlirValue cond =
+      emit(e, "arith.cmpf", 2, xy, i1, "predicate",
+           mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), predicate));
+  MlirValue ops[3] = {cond, a, b};
+  return emit(e, "arith.select", 3, ops, e->type, NULL, mlirAttributeGetNull());
 }
 
-static MlirValue select(Emitter *e, MlirValue c, MlirValue t, MlirValue f) {
-  MlirValue ops[3] = {c, t, f};
-  return emit(e, "arith.select", e->type, 3, ops, NULL, (MlirAttribute){NULL});
-}
-
-enum { kCmpOgt = 2, kCmpOlt = 4, kCmpUno = 14 };
-
-/* e^r on [-ln2/2, ln2/2]: 1 + r + r^2 (c0 + c1 r + ... + c5 r^5). */
-static const double kExpPolynomial[] = {5.0000001201e-1, 1.6666665459e-1,
-                                        4.1665795894e-2, 8.3334519073e-3,
-                                        1.3981999507e-3, 1.9875691500e-4};
-/* tanh(x) = x + x^3 P(x^2) for |x| < 0.625. */
-static const double kTanhPolynomial[] = {-3.33332819422e-1, 1.33314422036e-1,
-                                         -5.37397155531e-2, 2.06390887954e-2,
-                                         -5.70498872745e-3};
-
-/* exp(x) in arith ops (see the file comment). */
-static MlirValue expApprox(Emitter *e, MlirValue x) {
-  const double hi = 88.72283, lo = -87.0;
-  MlirValue xc =
-      binary(e, "arith.minimumf",
-             binary(e, "arith.maximumf", x, constant(e, lo)), constant(e, hi));
-  MlirValue n = unary(e, "math.floor",
-                      binary(e, "arith.addf",
-                             binary(e, "arith.mulf", xc, constant(e, M_LOG2E)),
-                             constant(e, 0.5)));
-  MlirValue r = binary(e, "arith.subf", xc,
-                       binary(e, "arith.mulf", n, constant(e, 0.693359375)));
-  r = binary(e, "arith.subf", r,
-             binary(e, "arith.mulf", n, constant(e, -2.12194440e-4)));
-  MlirValue p = polynomial(e, r, kExpPolynomial,
-                           sizeof(kExpPolynomial) / sizeof(kExpPolynomial[0]));
-  p = binary(e, "arith.addf",
-             binary(e, "arith.mulf", p, binary(e, "arith.mulf", r, r)), r);
-  p = binary(e, "arith.addf", p, constant(e, 1.0));
-  /* 2^(n-1): (n + 126) in the exponent field. */
-  MlirType i32 = shapedLike(e, mlirIntegerTypeGet(e->ctx, 32));
-  MlirValue ni =
-      emit(e, "arith.fptosi", i32, 1, &n, NULL, (MlirAttribute){NULL});
-  MlirValue biased[2] = {ni, intConstant(e, i32, 126)};
-  MlirValue bits[2] = {
-      emit(e, "arith.addi", i32, 2, biased, NULL, (MlirAttribute){NULL}),
-      intConstant(e, i32, 23)};
-  MlirValue shifted =
-      emit(e, "arith.shli", i32, 2, bits, NULL, (MlirAttribute){NULL});
-  MlirValue scale = emit(e, "arith.bitcast", e->type, 1, &shifted, NULL,
-                         (MlirAttribute){NULL});
-  MlirValue y = binary(e, "arith.mulf", binary(e, "arith.mulf", p, scale),
-                       constant(e, 2.0));
-  y = select(e, compare(e, kCmpOgt, x, constant(e, hi)), constant(e, INFINITY),
-             y);
-  y = select(e, compare(e, kCmpOlt, x, constant(e, lo)), constant(e, 0.0), y);
-  return select(e, compare(e, kCmpUno, x, x), x, y);
-}
-
-/* tanh(x) in arith ops (see the file comment). */
-static MlirValue tanhApprox(Emitter *e, MlirValue x) {
-  MlirValue ax = unary(e, "math.absf", x);
-  MlirValue x2 = binary(e, "arith.mulf", x, x);
-  MlirValue small = binary(
-      e, "arith.addf",
-      binary(e, "arith.mulf", binary(e, "arith.mulf", x, x2),
-             polynomial(e, x2, kTanhPolynomial,
-                        sizeof(kTanhPolynomial) / sizeof(kTanhPolynomial[0]))),
-      x);
-  MlirValue ex =
-      expApprox(e, binary(e, "arith.mulf",
-                          binary(e, "arith.minimumf", ax, constant(e, 9.0)),
-                          constant(e, 2.0)));
-  MlirValue big = binary(e, "arith.subf", constant(e, 1.0),
-                         binary(e, "arith.divf", constant(e, 2.0),
-                                binary(e, "arith.addf", ex, constant(e, 1.0))));
-  MlirValue signs[2] = {big, x};
-  big =
-      emit(e, "math.copysign", e->type, 2, signs, NULL, (MlirAttribute){NULL});
-  return select(e, compare(e, kCmpOlt, ax, constant(e, 0.625)), small, big);
+/* 2^k for integer k in [-126, 127], built from its exponent bits. */
+static MlirValue pow2(Emitter *e, MlirValue k) {
+  MlirValue bits = intBinary(e, "arith.shli",
+                             intBinary(e, "arith.addi", k, intConstant(e, 127)),
+                             intConstant(e, 23));
+  return unary(e, "arith.bitcast", bits, e->type);
 }
 
 static bool isF32OrF32Vector(MlirType t) {
@@ -253,48 +182,83 @@ static bool isF32OrF32Vector(MlirType t) {
   return mlirTypeIsAF32(t);
 }
 
-/* The functions this pass can replace, by math op. */
-static const char *const kFunctions[] = {"erf", "exp", "tanh"};
-enum { kNumFunctions = sizeof(kFunctions) / sizeof(kFunctions[0]) };
-
 typedef struct Collect {
-  bool enabled[kNumFunctions];
   KilnOpList ops;
+  bool expTanh;
 } Collect;
 
-/* The f32 (scalar or vector) math ops of the enabled functions. */
 static MlirWalkResult collectMath(MlirOperation op, void *userData) {
   Collect *c = userData;
-  if (mlirOperationGetNumResults(op) != 1 ||
-      !isF32OrF32Vector(mlirValueGetType(mlirOperationGetResult(op, 0))))
-    return MlirWalkResultAdvance;
-  for (int f = 0; f < kNumFunctions; ++f) {
-    char name[16];
-    snprintf(name, sizeof(name), "math.%s", kFunctions[f]);
-    if (c->enabled[f] && kilnOpNameIs(op, name))
-      kilnOpListPush(&c->ops, op);
-  }
+  bool erf = kilnOpNameIs(op, "math.erf");
+  bool more = c->expTanh &&
+              (kilnOpNameIs(op, "math.exp") || kilnOpNameIs(op, "math.tanh"));
+  if ((erf || more) && mlirOperationGetNumResults(op) == 1 &&
+      isF32OrF32Vector(mlirValueGetType(mlirOperationGetResult(op, 0))))
+    kilnOpListPush(&c->ops, op);
   return MlirWalkResultAdvance;
 }
 
-/* Reads the `functions` option ("erf,exp,tanh") into `enabled`; false on
- * an unknown name. */
-static bool parseFunctions(const char *text, bool *enabled) {
-  while (*text) {
-    size_t len = strcspn(text, ",");
-    bool found = false;
-    for (int f = 0; f < kNumFunctions; ++f)
-      if (strlen(kFunctions[f]) == len && !strncmp(text, kFunctions[f], len))
-        found = enabled[f] = true;
-    if (!found && len)
-      return false;
-    text += len + (text[len] == ',');
-  }
-  return true;
+/* exp(x) as Cephes' expf computes it: x = n ln 2 + r with n = round(x /
+ * ln 2) and r in [-ln 2 / 2, ln 2 / 2] (ln 2 in two parts, so r is exact),
+ * e^r = 1 + r + r^2 P(r) with P of degree 5, times 2^n. 2^n is applied as
+ * two factors 2^(n/2) (each a normal float), so results from 2^-149 to
+ * 2^128 (inf) round as they should; x is clamped to [-104, 89] first,
+ * beyond which the result is 0 or inf anyway. NaN stays NaN. Measured
+ * against float64 exp on [-110, 95] (2000001 points): at most 8.1e-8
+ * relative error (1.4 ulp) over the normal range. */
+static MlirValue approximateExp(Emitter *e, MlirValue x) {
+  static const double kP[] = {5.0000001201e-1, 1.6666665459e-1,
+                              4.1665795894e-2, 8.3334519073e-3,
+                              1.3981999507e-3, 1.9875691500e-4};
+  MlirValue xc = binary(e, "arith.maximumf", x, constant(e, -104.0));
+  xc = binary(e, "arith.minimumf", xc, constant(e, 89.0));
+  MlirValue n = unary(
+      e, "math.roundeven",
+      binary(e, "arith.mulf", xc, constant(e, 1.4426950408889634)), e->type);
+  MlirValue r = binary(e, "arith.subf", xc,
+                       binary(e, "arith.mulf", n, constant(e, 0.693359375)));
+  r = binary(e, "arith.subf", r,
+             binary(e, "arith.mulf", n, constant(e, -2.12194440e-4)));
+  MlirValue p = polynomial(e, r, kP, sizeof(kP) / sizeof(kP[0]));
+  MlirValue y = binary(
+      e, "arith.addf",
+      binary(e, "arith.addf",
+             binary(e, "arith.mulf", p, binary(e, "arith.mulf", r, r)), r),
+      constant(e, 1.0));
+  MlirValue k = unary(e, "arith.fptosi", n, intType(e));
+  MlirValue k1 = intBinary(e, "arith.shrsi", k, intConstant(e, 1));
+  MlirValue k2 = intBinary(e, "arith.subi", k, k1);
+  y = binary(e, "arith.mulf", binary(e, "arith.mulf", y, pow2(e, k1)),
+             pow2(e, k2));
+  /* NaN: n's conversion to an integer is undefined, y is not used. */
+  return selectIf(e, CMPF_UNO, x, x, x, y);
 }
 
-/* erf(x) in arith ops (see the file comment). */
-static MlirValue erfApprox(Emitter *e, MlirValue x) {
+/* tanh(x) as x P(x^2) / Q(x^2) (the rational approximation of Eigen and
+ * MLIR's math polynomial approximations) on x clamped to +-7.9988 (where
+ * tanh rounds to +-1); x itself below 0.0004 in magnitude. NaN stays NaN.
+ * Measured against float64 tanh on [-12, 12] (2400001 points): at most
+ * 3.9e-7 absolute and relative error. */
+static MlirValue approximateTanh(Emitter *e, MlirValue x) {
+  static const double kP[] = {4.89352455891786e-03,  6.37261928875436e-04,
+                              1.48572235717979e-05,  5.12229709037114e-08,
+                              -8.60467152213735e-11, 2.00018790482477e-13,
+                              -2.76076847742355e-16};
+  static const double kQ[] = {4.89352518554385e-03, 2.26843463243900e-03,
+                              1.18534705686654e-04, 1.19825839466702e-06};
+  MlirValue xc =
+      binary(e, "arith.maximumf", x, constant(e, -7.99881172180175781));
+  xc = binary(e, "arith.minimumf", xc, constant(e, 7.99881172180175781));
+  MlirValue x2 = binary(e, "arith.mulf", xc, xc);
+  MlirValue p = binary(e, "arith.mulf", xc,
+                       polynomial(e, x2, kP, sizeof(kP) / sizeof(kP[0])));
+  MlirValue q = polynomial(e, x2, kQ, sizeof(kQ) / sizeof(kQ[0]));
+  MlirValue t = binary(e, "arith.divf", p, q);
+  MlirValue ax = unary(e, "math.absf", x, e->type);
+  return selectIf(e, CMPF_OLT, ax, constant(e, 0.0004), x, t);
+}
+
+static MlirValue approximateErf(Emitter *e, MlirValue x) {
   x = binary(e, "arith.maximumf", x, constant(e, -4.0));
   x = binary(e, "arith.minimumf", x, constant(e, 4.0));
   MlirValue x2 = binary(e, "arith.mulf", x, x);
@@ -308,31 +272,24 @@ static MlirValue erfApprox(Emitter *e, MlirValue x) {
   return binary(e, "arith.divf", p, q);
 }
 
-static void approximate(MlirOperation math) {
-  MlirContext ctx = mlirOperationGetContext(math);
-  Emitter e = {ctx, mlirOperationGetLocation(math), math,
-               mlirValueGetType(mlirOperationGetResult(math, 0)),
+/* Replaces `op` (math.erf, exp or tanh) with its approximation. */
+static void approximate(MlirOperation op) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  Emitter e = {ctx, mlirOperationGetLocation(op), op,
+               mlirValueGetType(mlirOperationGetResult(op, 0)),
                mlirAttributeParseGet(ctx, str("#arith.fastmath<contract>"))};
-  MlirValue x = mlirOperationGetOperand(math, 0);
-  MlirValue y = kilnOpNameIs(math, "math.erf")   ? erfApprox(&e, x)
-                : kilnOpNameIs(math, "math.exp") ? expApprox(&e, x)
-                                                 : tanhApprox(&e, x);
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(math, 0), y);
-  mlirOperationDestroy(math);
+  MlirValue x = mlirOperationGetOperand(op, 0);
+  MlirValue y = kilnOpNameIs(op, "math.exp")    ? approximateExp(&e, x)
+                : kilnOpNameIs(op, "math.tanh") ? approximateTanh(&e, x)
+                                                : approximateErf(&e, x);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), y);
+  mlirOperationDestroy(op);
 }
 
 static void runApproximateMath(MlirOperation func, MlirExternalPass pass,
                                const KilnPassOptionValue *options) {
-  Collect c = {0};
-  const char *functions = options[0].s ? options[0].s : "";
-  if (!parseFunctions(functions, c.enabled)) {
-    kilnEmitErrorf(mlirOperationGetLocation(func),
-                   "kiln-approximate-math: unknown function in '%s' "
-                   "(functions: a comma-separated list of erf, exp, tanh)",
-                   functions);
-    mlirExternalPassSignalFailure(pass);
-    return;
-  }
+  (void)pass;
+  Collect c = {{0}, options[0].b};
   mlirOperationWalk(func, collectMath, &c, MlirWalkPostOrder);
   for (size_t i = 0; i < c.ops.len; ++i)
     approximate(c.ops.data[i]);
@@ -340,9 +297,8 @@ static void runApproximateMath(MlirOperation func, MlirExternalPass pass,
 }
 
 static const KilnPassOptionSpec kOptions[] = {
-    {"functions", KILN_PASS_OPTION_STRING, "erf,exp,tanh",
-     "The f32 functions to replace (a comma-separated list of erf, exp, "
-     "tanh)"},
+    {"exp-tanh", KILN_PASS_OPTION_BOOL, "false",
+     "Approximate f32 math.exp and math.tanh too (the CPU pipeline)"},
 };
 
 static const KilnDialectHandleGetter kDependentDialects[] = {
@@ -351,12 +307,13 @@ static const KilnDialectHandleGetter kDependentDialects[] = {
 
 const KilnPassInfo kilnApproximateMathPass = {
     .argument = "kiln-approximate-math",
-    .summary = "Replace f32 math.erf, math.exp and math.tanh with "
-               "vectorizable arithmetic (a few ulps) instead of libm calls",
+    .summary = "Replace f32 math.erf (and with exp-tanh, math.exp and "
+               "math.tanh) with vectorizable approximations (a few ulps) "
+               "instead of libm calls",
     .anchor = "func.func",
-    .run = runApproximateMath,
     .options = kOptions,
-    .numOptions = sizeof(kOptions) / sizeof(kOptions[0]),
+    .numOptions = 1,
+    .run = runApproximateMath,
     .dependentDialects = kDependentDialects,
     .numDependentDialects =
         sizeof(kDependentDialects) / sizeof(kDependentDialects[0]),

@@ -1,6 +1,7 @@
 /* Transform-dialect schedules applied from C (schedule.h). */
 #include "dialects/linalg/transforms/schedule.h"
 
+#include "dialects/common/diag.h"
 #include "dialects/common/ir_build.h"
 
 #include <string.h>
@@ -371,6 +372,16 @@ bool kilnHasForallAncestor(MlirOperation op) {
   for (MlirOperation p = mlirOperationGetParentOperation(op);
        !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
     if (kilnOpNameStartsWith(p, "scf.forall"))
+      return true;
+  return false;
+}
+
+bool kilnHasSequentialLoopAncestor(MlirOperation op) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op);
+       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+    if (kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(p)),
+                            "scf.for") ||
+        kilnOpNameStartsWith(p, "scf.while"))
       return true;
   return false;
 }

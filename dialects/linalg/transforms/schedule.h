@@ -138,6 +138,10 @@ void kilnScheduleCollectTileLoops(MlirOperation root, const char *attr,
                                   KilnOpList *loops);
 /// Whether `op` is nested in an scf.forall (it then gets no thread level).
 bool kilnHasForallAncestor(MlirOperation op);
+/// Whether `op` is nested in a sequential loop (scf.for, scf.while: a
+/// recurrent op's time steps, an ONNX Loop's body), so it runs once per
+/// iteration.
+bool kilnHasSequentialLoopAncestor(MlirOperation op);
 
 /// Marks the multiplies and adds of a structured op's body contractible, so
 /// LLVM fuses them into FMAs once vectorized: each output element then

@@ -53,6 +53,7 @@ enum {
   kOptThreadRows,
   kOptThreadCols,
   kOptMinWork,
+  kOptLoopThreadWork,
   kOptReductionBlock,
   kOptContractions,
   kOptElementwise,
@@ -309,20 +310,23 @@ static bool windowsContiguousAlong(MlirOperation op, intptr_t vec) {
 }
 
 /* Reads the loop nest of `op` from its indexing maps; false when the op is
- * not a single-result structured op on static f32/f64 tensors whose maps
- * are all projected permutations. */
+ * not a structured op on static f32/f64 tensors whose maps are all
+ * projected permutations, with one output, or several with the same map
+ * and no reduction (a recurrent cell's H, C and Y). */
 static bool readLoopNest(MlirOperation op, LoopNest *nest) {
-  /* On buffers the op has no result; on tensors exactly one. */
+  /* On buffers the op has no result; on tensors one per output. */
   MlirAttribute maps = indexingMaps(op);
   MlirAttribute segs =
       mlirOperationGetAttributeByName(op, str("operandSegmentSizes"));
   if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
       mlirAttributeIsNull(segs) || !mlirAttributeIsADenseI32Array(segs) ||
-      mlirDenseArrayGetNumElements(segs) != 2 ||
-      mlirDenseI32ArrayGetElement(segs, 1) != 1 ||
-      mlirOperationGetNumResults(op) > 1)
+      mlirDenseArrayGetNumElements(segs) != 2)
+    return false;
+  intptr_t nOut = mlirDenseI32ArrayGetElement(segs, 1);
+  if (nOut < 1 || mlirOperationGetNumResults(op) > nOut)
     return false;
   intptr_t nOperands = mlirOperationGetNumOperands(op);
+  intptr_t firstOut = nOperands - nOut;
   if (nOperands > kMaxOperands ||
       mlirArrayAttrGetNumElements(maps) != nOperands)
     return false;
@@ -342,7 +346,7 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
       return false;
     nest->nLoops = nDims;
     /* A scalar input (linalg.fill's value) is broadcast to every point. */
-    if (isVectorizableElement(t) && o < nOperands - 1 &&
+    if (isVectorizableElement(t) && o < firstOut &&
         mlirAffineMapGetNumResults(map) == 0)
       continue;
     if (!(mlirTypeIsARankedTensor(t) || mlirTypeIsAMemRef(t)) ||
@@ -350,7 +354,11 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
         !isVectorizableElement(mlirShapedTypeGetElementType(t)) ||
         mlirAffineMapGetNumResults(map) != mlirShapedTypeGetRank(t))
       return false;
-    bool isOutput = o == nOperands - 1;
+    bool isOutput = o == firstOut;
+    if (o > firstOut &&
+        !mlirAffineMapEqual(map, mlirAffineMapAttrGetValue(
+                                     mlirArrayAttrGetElement(maps, firstOut))))
+      return false;
     for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
       MlirAffineExpr e = mlirAffineMapGetResult(map, r);
       if (!mlirAffineExprIsADim(e)) {
@@ -378,6 +386,8 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
     if (nest->size[d] < 1)
       return false; /* a loop no operand bounds, or an empty one */
     nest->reduction[d] = !inOutput[d];
+    if (nest->reduction[d] && nOut > 1)
+      return false;
   }
   return true;
 }
@@ -410,7 +420,7 @@ static void planReductionBlock(const LoopNest *nest,
 }
 
 /* Tile sizes for an op with a reduction (see the file comment). */
-static void planContraction(const LoopNest *nest, bool inForall,
+static void planContraction(const LoopNest *nest, bool serial,
                             const KilnPassOptionValue *opt,
                             KilnTilePlan *plan) {
   intptr_t vec = nest->outLoop[nest->outRank - 1];
@@ -419,7 +429,7 @@ static void planContraction(const LoopNest *nest, bool inForall,
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
     int64_t size = nest->size[d];
     int64_t t = 0;
-    if (!inForall && !nest->reduction[d]) {
+    if (!serial && !nest->reduction[d]) {
       if (d == vec || d == row) {
         int64_t cap = opt[d == vec ? kOptThreadCols : kOptThreadRows].i;
         int64_t reg = opt[d == vec ? kOptVectorSize : kOptRows].i;
@@ -463,18 +473,18 @@ static void planContraction(const LoopNest *nest, bool inForall,
 
 /* Tile sizes for an elementwise op: one task per row (blocks of long
  * rows), one vector per register tile along the innermost output dim. */
-static void planElementwise(const LoopNest *nest, bool inForall,
+static void planElementwise(const LoopNest *nest, bool serial,
                             const KilnPassOptionValue *opt,
                             KilnTilePlan *plan) {
   intptr_t vec = nest->outLoop[nest->outRank - 1];
   int64_t v = opt[kOptVectorSize].i;
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
     int64_t size = nest->size[d], t = 0;
-    if (!inForall && d == vec && size > kElementwiseTaskCols) {
+    if (!serial && d == vec && size > kElementwiseTaskCols) {
       t = kilnDivisorAtMost(size, kElementwiseTaskCols);
       if (t < 2 * v)
         t = 0;
-    } else if (!inForall && d != vec && size > 1) {
+    } else if (!serial && d != vec && size > 1) {
       t = 1;
     }
     plan->threads[d] = t;
@@ -485,8 +495,12 @@ static void planElementwise(const LoopNest *nest, bool inForall,
 }
 
 /* Chooses the tile sizes of `nest` (see the file comment); false when the
- * op is not worth tiling or not of a kind the options select. */
-static bool planTiles(const LoopNest *nest, bool inForall,
+ * op is not worth tiling or not of a kind the options select. `inForall`:
+ * the op is in a thread block; `inLoop`: it is in a sequential loop (a
+ * recurrent op's time steps), so it runs once per iteration, and a thread
+ * level would fork and join threads once per iteration: it gets one only
+ * when its work reaches `loop-thread-work`. */
+static bool planTiles(const LoopNest *nest, bool inForall, bool inLoop,
                       const KilnPassOptionValue *opt, KilnTilePlan *plan) {
   memset(plan, 0, sizeof(*plan));
   plan->nLoops = nest->nLoops;
@@ -496,21 +510,23 @@ static bool planTiles(const LoopNest *nest, bool inForall,
     anyReduction = anyReduction || nest->reduction[d];
     work = work > INT64_MAX / nest->size[d] ? INT64_MAX : work * nest->size[d];
   }
-  /* Inside a thread block the op runs once per block: its size alone
-   * does not say it is too small to be worth tiling. */
-  if (nest->outRank < 1 || (!inForall && work < opt[kOptMinWork].i))
+  /* Inside a thread block or a loop the op runs once per block or
+   * iteration: its size alone does not say it is too small to be worth
+   * tiling. */
+  if (nest->outRank < 1 || (!inForall && !inLoop && work < opt[kOptMinWork].i))
     return false;
+  bool serial = inForall || (inLoop && work < opt[kOptLoopThreadWork].i);
   if (anyReduction) {
     if (!opt[kOptContractions].b)
       return false;
-    planContraction(nest, inForall, opt, plan);
+    planContraction(nest, serial, opt, plan);
   } else {
     /* Rows shorter than a quarter vector would be mostly padding. */
     if (!opt[kOptElementwise].b ||
         4 * nest->size[nest->outLoop[nest->outRank - 1]] <
             opt[kOptVectorSize].i)
       return false;
-    planElementwise(nest, inForall, opt, plan);
+    planElementwise(nest, serial, opt, plan);
   }
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
     int64_t e = plan->threads[d] ? plan->threads[d] : nest->size[d];
@@ -592,12 +608,14 @@ typedef struct CollectState {
  * whole until it works on buffers (the run after bufferization). */
 static bool overwritesInput(MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
-  if (mlirOperationGetNumResults(op) != 1 || n < 2)
+  intptr_t nOut = mlirOperationGetNumResults(op);
+  if (nOut < 1 || n <= nOut)
     return false;
-  MlirValue init = mlirOperationGetOperand(op, n - 1);
-  for (intptr_t i = 0; i + 1 < n; ++i)
-    if (mlirValueEqual(mlirOperationGetOperand(op, i), init))
-      return true;
+  for (intptr_t o = n - nOut; o < n; ++o)
+    for (intptr_t i = 0; i < n - nOut; ++i)
+      if (mlirValueEqual(mlirOperationGetOperand(op, i),
+                         mlirOperationGetOperand(op, o)))
+        return true;
   return false;
 }
 
@@ -621,7 +639,8 @@ static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
   Candidate c = {.op = op};
   if (!readLoopNest(op, &c.nest) || !bodyIsVectorizable(op) ||
       (c.nest.window && !windowOpIsTileable(op, &c.nest)) ||
-      !planTiles(&c.nest, kilnHasForallAncestor(op), s->options, &c.plan))
+      !planTiles(&c.nest, kilnHasForallAncestor(op),
+                 kilnHasSequentialLoopAncestor(op), s->options, &c.plan))
     return MlirWalkResultSkip;
   if (s->len == s->cap) {
     size_t cap = s->cap ? 2 * s->cap : 16;
@@ -831,6 +850,12 @@ static const KilnPassOptionSpec kOptions[] = {
     [kOptMinWork] = {"min-work", KILN_PASS_OPTION_INT, "4096",
                      "Smallest iteration space (product of the loop "
                      "extents) worth tiling"},
+    [kOptLoopThreadWork] = {"loop-thread-work", KILN_PASS_OPTION_INT, "131072",
+                            "Least iteration space (product of the loop "
+                            "extents) of an op inside a sequential loop "
+                            "(scf.for, scf.while) that gets a thread "
+                            "level: threads fork and join once per "
+                            "iteration"},
     [kOptReductionBlock] = {"reduction-block", KILN_PASS_OPTION_INT, "0",
                             "Reduction steps per cache block of a "
                             "contraction, at most; 0: from the target's L1 "

@@ -63,11 +63,18 @@ func.func @resize_nearest(%x: tensor<1x1x2x3xf32>) -> tensor<1x1x4x6xf32> {
 
 // -----
 
-// gru: the input projection before the loop, an scf.for over the 2 time
-// steps carrying the state and Y, updated by insert_slice.
+// gru: W and R (arguments, not constants) transposed to [K, 15] before
+// the loop; the input projection before the loop, its z and r columns
+// apart from its h ones; an scf.for over the 2 time steps carrying both
+// (each step adds H·Rᵀ to its rows in place), H (which the cell
+// overwrites), Y and the pre-step's scratch (written at slot step % 2).
 // CHECK-LABEL: func.func @gru
-// CHECK: %[[R:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<2x3x5xf32>, tensor<2x3x5xf32>)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<4x15xf32>)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<5x15xf32>)
+// CHECK: %[[R:.*]]:5 = scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ZR:.*]] = %{{.*}}, %[[HG:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<2x3x10xf32>, tensor<2x3x5xf32>, tensor<3x5xf32>, tensor<2x3x5xf32>, tensor<2x3x5xf32>)
 // CHECK: math.tanh
+// CHECK: tensor.insert_slice %{{.*}} into %[[ZR]][%[[T]], 0, 0] [1, 3, 10]
+// CHECK: tensor.insert_slice %{{.*}} into %[[HG]][%[[T]], 0, 0] [1, 3, 5]
 // CHECK: scf.yield
 // CHECK-NOT: graph.
 func.func @gru(%x: tensor<2x3x4xf32>, %w: tensor<1x15x4xf32>, %r: tensor<1x15x5xf32>) -> (tensor<2x1x3x5xf32>, tensor<1x3x5xf32>) {

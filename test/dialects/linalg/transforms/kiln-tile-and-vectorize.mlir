@@ -10,6 +10,9 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 reduction-block=-1}))' \
 // RUN:   | FileCheck %s --check-prefix=NOBLOCK
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 loop-thread-work=1}))' \
+// RUN:   | FileCheck %s --check-prefix=LOOPTHREADS
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{vector-size=-1}))'
@@ -420,6 +423,58 @@ module attributes {kiln.target_triple = "aarch64-unknown-linux-gnu",
                        outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
     return %r : tensor<16x64xf32>
   }
+}
+
+// -----
+
+// In a sequential loop (a recurrent op's time steps), ops run once per
+// iteration: a matrix-vector product below loop-thread-work (65536 <
+// 131072) gets its 1 x 128 register tiles but no thread level (threads
+// would fork and join every step; loop-thread-work=1 gives it two blocks
+// of 256 columns), and a 128-element elementwise op with two outputs (the
+// recurrent cell's H and Y), below min-work, is vectorized (elementwise
+// run), both outputs written from vectors.
+// CHECK-LABEL: func.func @in_time_loop
+// CHECK: scf.for %{{.*}} = %c0 to %c5 step %c1
+// CHECK-NOT: scf.forall
+// CHECK: -> (vector<128xf32>)
+// CHECK: linalg.generic
+// CHECK: scf.yield
+// EW-LABEL: func.func @in_time_loop
+// EW: scf.for %{{.*}} = %c0 to %c5 step %c1
+// EW: linalg.matmul
+// EW-NOT: scf.forall
+// EW: math.tanh {{.*}} : vector<16xf32>
+// EW: vector.transfer_write
+// EW: vector.transfer_write
+// EW: scf.yield
+// LOOPTHREADS-LABEL: func.func @in_time_loop
+// LOOPTHREADS: scf.for %{{.*}} = %c0 to %c5 step %c1
+// LOOPTHREADS: scf.forall (%{{.*}}) in (2)
+#id2 = affine_map<(i, j) -> (i, j)>
+func.func @in_time_loop(%h0: tensor<1x128xf32>, %w: tensor<128x512xf32>,
+                        %acc: tensor<1x512xf32>, %y0: tensor<1x128xf32>)
+    -> (tensor<1x128xf32>, tensor<1x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %r:2 = scf.for %i = %c0 to %c5 step %c1 iter_args(%h = %h0, %y = %y0)
+      -> (tensor<1x128xf32>, tensor<1x128xf32>) {
+    %p = linalg.matmul ins(%h, %w : tensor<1x128xf32>, tensor<128x512xf32>)
+                       outs(%acc : tensor<1x512xf32>) -> tensor<1x512xf32>
+    %g = tensor.extract_slice %p[0, 0] [1, 128] [1, 1]
+        : tensor<1x512xf32> to tensor<1x128xf32>
+    %o:2 = linalg.generic {indexing_maps = [#id2, #id2, #id2],
+        iterator_types = ["parallel", "parallel"]}
+        ins(%g : tensor<1x128xf32>) outs(%h, %y : tensor<1x128xf32>, tensor<1x128xf32>) {
+    ^bb0(%v: f32, %hv: f32, %yv: f32):
+      %t = math.tanh %v : f32
+      %s = arith.addf %t, %hv : f32
+      linalg.yield %s, %t : f32, f32
+    } -> (tensor<1x128xf32>, tensor<1x128xf32>)
+    scf.yield %o#0, %o#1 : tensor<1x128xf32>, tensor<1x128xf32>
+  }
+  return %r#0, %r#1 : tensor<1x128xf32>, tensor<1x128xf32>
 }
 
 // -----
