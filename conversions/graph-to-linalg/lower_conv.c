@@ -105,133 +105,191 @@ static MlirValue genericConv(KilnBuilder *b, MlirValue x, MlirValue w,
   return kilnReshape(b, y, resultType);
 }
 
-/* Largest im2col matrix (elements) built for one conv; bigger convs (a
- * 3x3 over 512 channels at 56 x 56 would need 57 MB) stay direct. */
+/* Largest im2col matrix (elements) built at once; a conv needing more (a
+ * 3x3 over 512 channels at 56 x 56: 57 MB; a 3x3x3 over 64 channels at
+ * 8 x 56 x 56: 173 MB) is computed in blocks of output rows (im2colConv). */
 enum { kMaxIm2colElements = 16 << 20 };
 
-/* The window tensor of an im2col conv as one elementwise generic over
- * N x C x KH x KW x OH x OW (N x OH x OW x KH x KW x C when `last`)
- * reading x at (oh * sh + kh * dh, ow * sw + kw * dw): one loop nest (one
- * parallel region) instead of a strided copy per kernel tap. Its tiles
- * along OW read x contiguously once kh and kw are single steps, so
- * kiln-tile-and-vectorize vectorizes them. */
-static MlirValue windowGather(KilnBuilder *b, MlirValue x,
-                              const KilnWindow *win, int64_t kh, int64_t kw,
-                              bool last) {
-  MlirContext ctx = b->ctx;
-  int64_t n = kilnDim(x, 0), c = kilnDim(x, last ? 3 : 1);
-  int64_t oh = win->out[0], ow = win->out[1];
-  /* Loops in the order of the window tensor's dims. */
-  enum { N, C, KH, KW, OH, OW };
-  int64_t loopOf[6] = {N, C, KH, KW, OH, OW};
-  if (last) {
-    int64_t nhwc[6] = {N, OH, OW, KH, KW, C};
-    memcpy(loopOf, nhwc, sizeof(loopOf));
+/* The role of each dim of an im2col window tensor over `ns` spatial dims:
+ * kRoleN, kRoleC, kRoleTap + i (kernel tap i), kRoleTap + ns + i (output
+ * position i). Channels first: N x C x K1.. x O1..; channels last (`last`):
+ * N x O1.. x K1.. x C. */
+enum { kRoleN, kRoleC, kRoleTap };
+
+static void windowRoles(intptr_t ns, bool last, intptr_t *roleOfDim) {
+  intptr_t r = 2 + 2 * ns;
+  roleOfDim[0] = kRoleN;
+  for (intptr_t i = 0; i < ns; ++i) {
+    roleOfDim[(last ? 1 : 2) + i] = last ? kRoleTap + ns + i : kRoleTap + i;
+    roleOfDim[(last ? 1 : 2) + ns + i] =
+        last ? kRoleTap + i : kRoleTap + ns + i;
   }
-  int64_t extent[6] = {n, c, kh, kw, oh, ow};
-  int64_t shape[6];
-  MlirAffineExpr out[6], d[6];
-  for (int i = 0; i < 6; ++i) {
-    d[i] = dimExpr(ctx, i);
-  }
-  /* dim i of the window tensor is loop i; name the loops by role. */
-  MlirAffineExpr role[6];
-  for (int i = 0; i < 6; ++i) {
-    role[loopOf[i]] = d[i];
-    shape[i] = extent[loopOf[i]];
-    out[i] = d[i];
-  }
-  MlirAffineExpr row = mlirAffineAddExprGet(
-      mlirAffineMulExprGet(role[OH],
-                           mlirAffineConstantExprGet(ctx, win->strides[0])),
-      mlirAffineMulExprGet(role[KH],
-                           mlirAffineConstantExprGet(ctx, win->dilations[0])));
-  MlirAffineExpr col = mlirAffineAddExprGet(
-      mlirAffineMulExprGet(role[OW],
-                           mlirAffineConstantExprGet(ctx, win->strides[1])),
-      mlirAffineMulExprGet(role[KW],
-                           mlirAffineConstantExprGet(ctx, win->dilations[1])));
-  MlirAffineExpr in[4] = {role[N], role[C], row, col};
-  if (last) {
-    MlirAffineExpr nhwc[4] = {role[N], row, col, role[C]};
-    memcpy(in, nhwc, sizeof(in));
-  }
-  MlirAttribute maps[2] = {kilnMapExprs(ctx, 6, 4, in),
-                           kilnMapExprs(ctx, 6, 6, out)};
-  MlirValue init = kilnEmpty(b, kilnTensorType(6, shape, kilnElementType(x)));
-  return mlirOperationGetResult(
-      kilnGeneric(b, 1, &x, 1, &init, maps, 6, "pppppp", copyBody, NULL), 0);
+  roleOfDim[last ? r - 1 : 1] = kRoleC;
 }
 
-/* The window tensor of an im2col conv: the padded `x` (N x C x H x W, or
- * N x H x W x C when `last`) copied tap by tap into N x C x KH x KW x OH x
- * OW (N x OH x OW x KH x KW x C), each kernel tap a strided slice of x; x
- * itself for a 1x1 conv with unit strides (its window matrix already). */
+/* The extents of a window tensor's roles (see windowRoles). */
+static void windowExtents(MlirValue x, const KilnWindow *win,
+                          const int64_t *kernel, bool last, int64_t *extent) {
+  intptr_t ns = win->n;
+  extent[kRoleN] = kilnDim(x, 0);
+  extent[kRoleC] = kilnDim(x, last ? ns + 1 : 1);
+  for (intptr_t i = 0; i < ns; ++i) {
+    extent[kRoleTap + i] = kernel[i];
+    extent[kRoleTap + ns + i] = win->out[i];
+  }
+}
+
+/* The window tensor of an im2col conv as one elementwise generic over its
+ * dims (windowRoles) reading x at (o_i * s_i + k_i * d_i): one loop nest
+ * (one parallel region) instead of a strided copy per kernel tap. Its
+ * tiles along the innermost output position read x contiguously once the
+ * taps are single steps, so kiln-tile-and-vectorize vectorizes them. */
+static MlirValue windowGather(KilnBuilder *b, MlirValue x,
+                              const KilnWindow *win, const int64_t *kernel,
+                              bool last) {
+  MlirContext ctx = b->ctx;
+  intptr_t ns = win->n, r = 2 + 2 * ns;
+  intptr_t roleOfDim[2 + 2 * KILN_MAX_RANK];
+  int64_t extent[2 + 2 * KILN_MAX_RANK], shape[2 + 2 * KILN_MAX_RANK];
+  MlirAffineExpr role[2 + 2 * KILN_MAX_RANK], out[2 + 2 * KILN_MAX_RANK];
+  windowRoles(ns, last, roleOfDim);
+  windowExtents(x, win, kernel, last, extent);
+  for (intptr_t d = 0; d < r; ++d) {
+    out[d] = dimExpr(ctx, d);
+    role[roleOfDim[d]] = out[d];
+    shape[d] = extent[roleOfDim[d]];
+  }
+  MlirAffineExpr in[KILN_MAX_RANK];
+  in[0] = role[kRoleN];
+  in[last ? ns + 1 : 1] = role[kRoleC];
+  for (intptr_t i = 0; i < ns; ++i)
+    in[(last ? 1 : 2) + i] = mlirAffineAddExprGet(
+        mlirAffineMulExprGet(role[kRoleTap + ns + i],
+                             mlirAffineConstantExprGet(ctx, win->strides[i])),
+        mlirAffineMulExprGet(role[kRoleTap + i], mlirAffineConstantExprGet(
+                                                     ctx, win->dilations[i])));
+  MlirAttribute maps[2] = {kilnMapExprs(ctx, r, ns + 2, in),
+                           kilnMapExprs(ctx, r, r, out)};
+  char iters[2 + 2 * KILN_MAX_RANK + 1];
+  memset(iters, 'p', r);
+  iters[r] = '\0';
+  MlirValue init = kilnEmpty(b, kilnTensorType(r, shape, kilnElementType(x)));
+  return mlirOperationGetResult(
+      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, copyBody, NULL), 0);
+}
+
+/* The window tensor of an im2col conv: the padded `x` (N x C x D.., or
+ * N x D.. x C when `last`) copied tap by tap into the layout of
+ * windowRoles, each kernel tap a strided slice of x; x itself for a 1x1..
+ * conv with unit strides (its window matrix already). */
 static MlirValue windowTensor(KilnBuilder *b, MlirValue x,
-                              const KilnWindow *win, int64_t kh, int64_t kw,
+                              const KilnWindow *win, const int64_t *kernel,
                               bool last, bool gather) {
-  intptr_t hDim = last ? 1 : 2, cDim = last ? 3 : 1;
-  int64_t n = kilnDim(x, 0), c = kilnDim(x, cDim);
-  int64_t oh = win->out[0], ow = win->out[1];
-  if (kh == 1 && kw == 1 && win->strides[0] == 1 && win->strides[1] == 1 &&
-      kilnDim(x, hDim) == oh && kilnDim(x, hDim + 1) == ow)
+  intptr_t ns = win->n, r = 2 + 2 * ns, first = last ? 1 : 2;
+  bool unitStrides = true, identity = true;
+  for (intptr_t i = 0; i < ns; ++i) {
+    unitStrides = unitStrides && win->strides[i] == 1;
+    identity = identity && kernel[i] == 1 && win->strides[i] == 1 &&
+               kilnDim(x, first + i) == win->out[i];
+  }
+  if (identity)
     return x;
   /* (Strided: tap by tap, each copy a strided slice, unless `gather`: one
    * kernel on a GPU, where a copy per tap would be one kernel argument
    * pair per tap.) */
-  if (gather || (win->strides[0] == 1 && win->strides[1] == 1))
-    return windowGather(b, x, win, kh, kw, last);
-  /* Slices of x: all of N and C, OH x OW strided positions. */
-  int64_t sizes[4], strides[4] = {1, 1, 1, 1};
-  sizes[0] = n;
-  sizes[cDim] = c;
-  sizes[hDim] = oh;
-  sizes[hDim + 1] = ow;
-  strides[hDim] = win->strides[0];
-  strides[hDim + 1] = win->strides[1];
-  /* Their places in col: the tap dims (kh, kw) next to the channel dim. */
-  intptr_t tapDim = last ? 3 : 2;
-  int64_t cs[6], tapSizes[6], ones[6] = {1, 1, 1, 1, 1, 1};
-  int64_t order[6] = {n, c, kh, kw, oh, ow};
-  if (last) {
-    int64_t nhwc[6] = {n, oh, ow, kh, kw, c};
-    memcpy(order, nhwc, sizeof(order));
+  if (gather || unitStrides)
+    return windowGather(b, x, win, kernel, last);
+  intptr_t roleOfDim[2 + 2 * KILN_MAX_RANK], dimOfRole[2 + 2 * KILN_MAX_RANK];
+  int64_t extent[2 + 2 * KILN_MAX_RANK];
+  windowRoles(ns, last, roleOfDim);
+  windowExtents(x, win, kernel, last, extent);
+  int64_t cs[2 + 2 * KILN_MAX_RANK], tapSizes[2 + 2 * KILN_MAX_RANK],
+      ones[2 + 2 * KILN_MAX_RANK];
+  for (intptr_t d = 0; d < r; ++d) {
+    dimOfRole[roleOfDim[d]] = d;
+    cs[d] = tapSizes[d] = extent[roleOfDim[d]];
+    ones[d] = 1;
   }
-  memcpy(cs, order, sizeof(cs));
-  memcpy(tapSizes, order, sizeof(tapSizes));
-  tapSizes[tapDim] = tapSizes[tapDim + 1] = 1;
-  MlirValue col = kilnEmpty(b, kilnTensorType(6, cs, kilnElementType(x)));
-  for (int64_t i = 0; i < kh; ++i) {
-    for (int64_t j = 0; j < kw; ++j) {
-      int64_t from[4] = {0, 0, 0, 0}, to[6] = {0, 0, 0, 0, 0, 0};
-      from[hDim] = i * win->dilations[0];
-      from[hDim + 1] = j * win->dilations[1];
-      to[tapDim] = i;
-      to[tapDim + 1] = j;
-      MlirValue tap = kilnExtractSlice(b, x, from, sizes, strides);
-      col = kilnInsertSliceSized(b, tap, col, to, tapSizes, ones);
+  /* Slices of x: all of N and C, the output's strided positions. */
+  int64_t sizes[KILN_MAX_RANK], strides[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < ns + 2; ++i) {
+    sizes[i] = kilnDim(x, i);
+    strides[i] = 1;
+  }
+  for (intptr_t i = 0; i < ns; ++i) {
+    sizes[first + i] = win->out[i];
+    strides[first + i] = win->strides[i];
+    tapSizes[dimOfRole[kRoleTap + i]] = 1;
+  }
+  MlirValue col = kilnEmpty(b, kilnTensorType(r, cs, kilnElementType(x)));
+  int64_t tap[KILN_MAX_RANK] = {0};
+  for (bool more = true; more;) {
+    int64_t from[KILN_MAX_RANK] = {0}, to[2 + 2 * KILN_MAX_RANK] = {0};
+    for (intptr_t i = 0; i < ns; ++i) {
+      from[first + i] = tap[i] * win->dilations[i];
+      to[dimOfRole[kRoleTap + i]] = tap[i];
+    }
+    MlirValue slice = kilnExtractSlice(b, x, from, sizes, strides);
+    col = kilnInsertSliceSized(b, slice, col, to, tapSizes, ones);
+    /* The next tap, the last spatial dim fastest. */
+    more = false;
+    for (intptr_t i = ns - 1; i >= 0 && !more; --i) {
+      more = ++tap[i] < kernel[i];
+      if (!more)
+        tap[i] = 0;
     }
   }
   return col;
 }
 
-/* The 2-D conv of the padded `x` (N x C x H x W) by `w` (M x C x KH x KW)
- * as a contraction over k = (c, kh, kw): with the window matrix
- * col[n] (C*KH*KW x OH*OW), y[n] = w (M x C*KH*KW) * col[n]. col is built
- * by KH*KW strided copies of x, one per kernel tap; a 1x1 conv with unit
- * strides reads x itself. Returns a null value when col would be too big. */
-static MlirValue im2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
-                            MlirValue bias, const KilnWindow *win,
-                            MlirType resultType, bool gather) {
+/* The conv of the padded `x` (N x C x D..) by `w` (M x C/G x K..) as a
+ * contraction over k = (c, k1.., kn) per group: with the window matrix
+ * col[n] (C*K1*..*Kn x O1*..*On), y[n] = w (M x C*K..) * col[n] for one
+ * group; for G groups col[n] is G x C/G*K.. x P and the contraction gets a
+ * group loop (n, g, m, p, k), which kiln-tile-and-vectorize threads over
+ * groups x blocks like a batched matmul. A 1x1.. conv with unit strides
+ * reads x itself. Returns a null value when col would be too big. */
+static MlirValue im2colBlock(KilnBuilder *b, MlirValue x, MlirValue w,
+                             MlirValue bias, int64_t group,
+                             const KilnWindow *win, MlirType resultType,
+                             bool gather) {
   MlirContext ctx = b->ctx;
   MlirType e = kilnElementType(x);
   int64_t n = kilnDim(x, 0), c = kilnDim(x, 1), m = kilnDim(w, 0);
-  int64_t kh = kilnDim(w, 2), kw = kilnDim(w, 3);
-  int64_t oh = win->out[0], ow = win->out[1];
-  int64_t k = c * kh * kw, p = oh * ow;
+  int64_t kernel[KILN_MAX_RANK], taps = 1, p = 1;
+  for (intptr_t i = 0; i < win->n; ++i) {
+    kernel[i] = kilnDim(w, 2 + i);
+    taps *= kernel[i];
+    p *= win->out[i];
+  }
+  int64_t k = c * taps;
   if (n * k * p > kMaxIm2colElements)
     return (MlirValue){NULL};
-  MlirValue col = windowTensor(b, x, win, kh, kw, false, gather);
+  MlirValue col = windowTensor(b, x, win, kernel, false, gather);
+  if (group > 1) {
+    int64_t kg = k / group, mg = m / group;
+    int64_t colShape[4] = {n, group, kg, p}, wShape[3] = {group, mg, kg};
+    int64_t yShape[4] = {n, group, mg, p}, g2[2] = {group, mg};
+    int64_t biasDims[2] = {1, 2};
+    MlirValue in[2] = {kilnReshape(b, w, kilnTensorType(3, wShape, e)),
+                       kilnReshape(b, col, kilnTensorType(4, colShape, e))};
+    MlirType yType = kilnTensorType(4, yShape, e);
+    if (!mlirValueIsNull(bias))
+      bias = kilnReshape(b, bias, kilnTensorType(2, g2, e));
+    MlirValue init = convInit(b, bias, yType, 2, biasDims);
+    /* Loops n, g, m, p, k. */
+    MlirAffineExpr d[5];
+    for (int i = 0; i < 5; ++i)
+      d[i] = dimExpr(ctx, i);
+    MlirAffineExpr we[3] = {d[1], d[2], d[4]}, ce[4] = {d[0], d[1], d[4], d[3]},
+                   ye[4] = {d[0], d[1], d[2], d[3]};
+    MlirAttribute maps[3] = {kilnMapExprs(ctx, 5, 3, we),
+                             kilnMapExprs(ctx, 5, 4, ce),
+                             kilnMapExprs(ctx, 5, 4, ye)};
+    MlirValue y = mlirOperationGetResult(
+        kilnGeneric(b, 2, in, 1, &init, maps, 5, "ppppr", macBody, NULL), 0);
+    return kilnReshape(b, y, resultType);
+  }
   int64_t colShape[3] = {n, k, p}, wShape[2] = {m, k}, yShape[3] = {n, m, p};
   MlirValue in[2] = {kilnReshape(b, w, kilnTensorType(2, wShape, e)),
                      kilnReshape(b, col, kilnTensorType(3, colShape, e))};
@@ -251,13 +309,87 @@ static MlirValue im2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
   return kilnReshape(b, y, resultType);
 }
 
+/* im2colBlock for the whole conv, or, when its window matrix would be too
+ * big, for blocks of output rows (the outermost spatial dim) that divide
+ * them, each on its slab of x, inserted into the result. Null when even
+ * one row is too big. */
+static MlirValue im2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
+                            MlirValue bias, int64_t group,
+                            const KilnWindow *win, MlirType resultType,
+                            bool gather) {
+  int64_t perRow = kilnDim(x, 0) * kilnDim(x, 1);
+  for (intptr_t i = 0; i < win->n; ++i)
+    perRow *= kilnDim(w, 2 + i) * (i ? win->out[i] : 1);
+  int64_t rows = win->out[0];
+  while (rows > 1 && (rows * perRow > kMaxIm2colElements || win->out[0] % rows))
+    --rows;
+  if (rows == win->out[0] || rows * perRow > kMaxIm2colElements)
+    return im2colBlock(b, x, w, bias, group, win, resultType, gather);
+  intptr_t r = win->n + 2;
+  MlirType e = kilnElementType(x);
+  KilnWindow block = *win;
+  block.out[0] = rows;
+  int64_t slab[KILN_MAX_RANK], yBlock[KILN_MAX_RANK], ones[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    slab[i] = kilnDim(x, i);
+    yBlock[i] = mlirShapedTypeGetDimSize(resultType, i);
+    ones[i] = 1;
+  }
+  slab[2] = (rows - 1) * win->strides[0] + kilnWindowDilatedKernel(win, 0);
+  yBlock[2] = rows;
+  MlirType blockType = kilnTensorType(r, yBlock, e);
+  MlirValue y = kilnEmpty(b, resultType);
+  for (int64_t row = 0; row < win->out[0]; row += rows) {
+    int64_t from[KILN_MAX_RANK] = {0}, to[KILN_MAX_RANK] = {0};
+    from[2] = row * win->strides[0];
+    to[2] = row;
+    MlirValue part = im2colBlock(b, kilnExtractSlice(b, x, from, slab, ones), w,
+                                 bias, group, &block, blockType, gather);
+    if (mlirValueIsNull(part))
+      return part;
+    y = kilnInsertSlice(b, part, y, to, ones);
+  }
+  return y;
+}
+
 static bool isStatic(MlirType t) {
   return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
 }
 
+static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
+                          MlirValue bias, int64_t group, const KilnWindow *win,
+                          MlirType resultType, int im2col);
+
+/* A 1-D conv as a 2-D conv with one row: x (N x C x L) as N x C x 1 x L,
+ * w (M x C/G x K) as M x C/G x 1 x K, so the 2-D kernels
+ * (kiln-depthwise-conv) apply; the result reshaped back. */
+static MlirValue convAsRow(KilnBuilder *b, MlirValue x, MlirValue w,
+                           MlirValue bias, int64_t group, const KilnWindow *win,
+                           MlirType resultType, int im2col) {
+  MlirType e = kilnElementType(x);
+  KilnWindow row = {.n = 2,
+                    .kernel = {1, win->kernel[0]},
+                    .strides = {1, win->strides[0]},
+                    .dilations = {1, win->dilations[0]},
+                    .in = {1, kilnDim(x, 2)},
+                    .out = {1, win->out[0]}};
+  int64_t xs[4] = {kilnDim(x, 0), kilnDim(x, 1), 1, kilnDim(x, 2)};
+  int64_t ws[4] = {kilnDim(w, 0), kilnDim(w, 1), 1, kilnDim(w, 2)};
+  int64_t ys[4] = {mlirShapedTypeGetDimSize(resultType, 0),
+                   mlirShapedTypeGetDimSize(resultType, 1), 1, win->out[0]};
+  MlirValue y = convCore(b, kilnReshape(b, x, kilnTensorType(4, xs, e)),
+                         kilnReshape(b, w, kilnTensorType(4, ws, e)), bias,
+                         group, &row, kilnTensorType(4, ys, e), im2col);
+  return kilnReshape(b, y, resultType);
+}
+
 /* A conv of the already padded `x` (N x C x D..) by `w` (M x C/group x
  * k..) with the window's strides, dilations and output sizes, plus the
- * optional bias (M). */
+ * optional bias (M). With `im2col` (1: CPU) and static float shapes, every
+ * conv but a depthwise one is an im2col contraction (grouped: a batch of
+ * contractions over the groups), a 1-D depthwise conv a 2-D one with one
+ * row; 2 (GPU: the window tensor as one gather) only for plain 2-D
+ * convs. */
 static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
                           MlirValue bias, int64_t group, const KilnWindow *win,
                           MlirType resultType, int im2col) {
@@ -270,6 +402,18 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
   intptr_t n = win->n;
   int64_t channels = kilnDim(x, 1), m = kilnDim(w, 0);
   bool depthwise = group > 1 && group == channels && m == channels;
+  MlirType e = kilnElementType(x);
+  bool fast = isStatic(mlirValueGetType(x)) && isStatic(mlirValueGetType(w)) &&
+              isStatic(resultType) && kilnTypeIsFloat(e);
+  if (fast && im2col == 1 && depthwise && n == 1)
+    return convAsRow(b, x, w, bias, group, win, resultType, im2col);
+  if (fast && ((im2col == 1 && !(depthwise && n == 2)) ||
+               (im2col == 2 && group == 1 && n == 2))) {
+    MlirValue y =
+        im2colConv(b, x, w, bias, group, win, resultType, im2col == 2);
+    if (!mlirValueIsNull(y))
+      return y;
+  }
   if (group > 1 && !depthwise && n != 2)
     return genericConv(b, x, w, bias, group, win, resultType);
   MlirNamedAttribute attrs[2] = {
@@ -277,15 +421,7 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
                     kilnWindowI64Elements(b->ctx, n, win->strides)),
       kilnNamedAttr(b->ctx, "dilations",
                     kilnWindowI64Elements(b->ctx, n, win->dilations))};
-  MlirType e = kilnElementType(x);
   int64_t channelDim = 1;
-  if (im2col && group == 1 && n == 2 && isStatic(mlirValueGetType(x)) &&
-      isStatic(mlirValueGetType(w)) && isStatic(resultType) &&
-      kilnTypeIsFloat(e)) {
-    MlirValue y = im2colConv(b, x, w, bias, win, resultType, im2col == 2);
-    if (!mlirValueIsNull(y))
-      return y;
-  }
   if (group == 1) {
     MlirValue in[2] = {x, w};
     MlirValue init = convInit(b, bias, resultType, 1, &channelDim);
@@ -334,7 +470,8 @@ static MlirValue im2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
   int64_t k = c * kh * kw, p = oh * ow;
   if (n * k * p > kMaxIm2colElements)
     return (MlirValue){NULL};
-  MlirValue col = windowTensor(b, x, win, kh, kw, true, gather);
+  int64_t kernel[2] = {kh, kw};
+  MlirValue col = windowTensor(b, x, win, kernel, true, gather);
   int64_t colShape[3] = {n, p, k}, wShape[2] = {k, m}, yShape[3] = {n, p, m};
   MlirValue in[2] = {kilnReshape(b, col, kilnTensorType(3, colShape, e)),
                      kilnReshape(b, w, kilnTensorType(2, wShape, e))};
@@ -460,7 +597,8 @@ static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
   MlirType firstType = kilnTensorType(r, firstShape, e);
   kilnWindowRead(l, xf, firstType, kernel, &win);
   MlirValue padded = kilnWindowPadInput(b, xf, &win, zero);
-  MlirValue y = convCore(b, padded, wf, bias, group, &win, firstType, false);
+  MlirValue y =
+      convCore(b, padded, wf, bias, group, &win, firstType, l->convIm2col);
   l->results[0] = kilnTensorTranspose(b, y, py);
   return KILN_LOWER_OK;
 }
