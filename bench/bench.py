@@ -29,6 +29,8 @@ PY = "/usr/bin/python3"
 ALL_MODELS = ["resnet18", "mobilenet_v2", "bert4", "mlp", "matmul512",
               "matmul1024", "conv3x3", "chain"]
 QUICK_MODELS = ["mlp", "conv3x3", "chain"]
+# Single conv layers (bench/models.py's last block), only when named.
+CONV_LAYERS = ["conv1d", "conv3d", "gconv", "dwconv7"]
 SGEMM_SIZES = {"matmul512": 512, "matmul1024": 1024}
 PEERS = ["ort", "torch"]
 LABEL = {"kiln": "Kiln", "ort": "ORT", "torch": "PyTorch",
@@ -481,9 +483,10 @@ def main():
         if o.models == ",".join(ALL_MODELS):
             o.models = ",".join(QUICK_MODELS)
     o.models = [m for m in o.models.split(",") if m]
-    unknown = [m for m in o.models if m not in ALL_MODELS]
+    unknown = [m for m in o.models if m not in ALL_MODELS + CONV_LAYERS]
     if unknown:
-        p.error("unknown model(s) %s (known: %s)" % (",".join(unknown), ",".join(ALL_MODELS)))
+        p.error("unknown model(s) %s (known: %s)" % (
+            ",".join(unknown), ",".join(ALL_MODELS + CONV_LAYERS)))
     try:
         o.threads = [int(t) for t in o.threads.split(",")]
     except ValueError:
