@@ -11,7 +11,7 @@
 
 /* Largest im2col matrix (elements) built at once; a conv needing more (a
  * 3x3 over 512 channels at 56 x 56: 57 MB; a 3x3x3 over 64 channels at
- * 8 x 56 x 56: 173 MB) is computed in blocks of output rows (im2colConv). */
+ * 8 x 56 x 56: 173 MB) is computed in a loop over blocks (kilnIm2colConv). */
 enum { kMaxIm2colElements = 16 << 20 };
 
 /* The role of each dim of an im2col window tensor over `ns` spatial dims:
@@ -218,46 +218,164 @@ static MlirValue im2colBlock(KilnBuilder *b, MlirValue x, MlirValue w,
   return kilnReshape(b, y, resultType);
 }
 
+/* tensor.extract_slice of `src` (`dest` null) or tensor.insert_slice of
+ * `src` into `dest`, unit strides, at `offsets` (a null value: 0), with
+ * `sizes` (the slice's, which is `src` for an insert). */
+static MlirValue sliceAt(KilnBuilder *b, MlirValue src, MlirValue dest,
+                         const MlirValue *offsets, const int64_t *sizes) {
+  bool insert = !mlirValueIsNull(dest);
+  intptr_t r = kilnRank(src), n = 0, nDyn = 0;
+  int64_t off[KILN_MAX_RANK], strides[KILN_MAX_RANK];
+  MlirValue ops[2 + KILN_MAX_RANK];
+  ops[n++] = src;
+  if (insert)
+    ops[n++] = dest;
+  for (intptr_t i = 0; i < r; ++i) {
+    strides[i] = 1;
+    off[i] = 0;
+    if (mlirValueIsNull(offsets[i]))
+      continue;
+    off[i] = mlirShapedTypeGetDynamicStrideOrOffset();
+    ops[n++] = offsets[i];
+    ++nDyn;
+  }
+  int32_t seg[5] = {1, 1, 0, 0, 0};
+  seg[insert ? 2 : 1] = (int32_t)nDyn;
+  MlirNamedAttribute attrs[4] = {
+      kilnNamedAttr(b->ctx, "operandSegmentSizes",
+                    mlirDenseI32ArrayGet(b->ctx, insert ? 5 : 4, seg)),
+      kilnNamedAttr(b->ctx, "static_offsets",
+                    mlirDenseI64ArrayGet(b->ctx, r, off)),
+      kilnNamedAttr(b->ctx, "static_sizes",
+                    mlirDenseI64ArrayGet(b->ctx, r, sizes)),
+      kilnNamedAttr(b->ctx, "static_strides",
+                    mlirDenseI64ArrayGet(b->ctx, r, strides))};
+  MlirType type = insert ? mlirValueGetType(dest)
+                         : kilnTensorType(r, sizes, kilnElementType(src));
+  return kilnBuildOp1(b,
+                      insert ? "tensor.insert_slice" : "tensor.extract_slice",
+                      type, n, ops, 4, attrs);
+}
+
+static MlirValue indexOp(KilnBuilder *b, const char *name, MlirValue lhs,
+                         int64_t rhs) {
+  MlirValue ops[2] = {lhs, kilnConstIndex(b, rhs)};
+  return kilnBuildOp1(b, name, mlirIndexTypeGet(b->ctx), 2, ops, 0, NULL);
+}
+
+/* Elements of the window matrix one block of a big conv computes (4 MB of
+ * f32): its columns are still in cache when the block's contraction reads
+ * them. */
+enum { kBlockElements = 1 << 20 };
+
+/* The blocks of a big conv: `rows` positions of spatial dim `dim`, one of
+ * each dim before it, all of the dims after it. */
+typedef struct Blocks {
+  intptr_t dim;
+  int64_t rows, count;
+} Blocks;
+
+static Blocks planBlocks(const KilnWindow *win, int64_t perPixel) {
+  Blocks p = {win->n - 1, 1, 1};
+  int64_t trailing = 1;
+  for (intptr_t i = win->n - 1; i >= 0; --i) {
+    if (perPixel * trailing * win->out[i] > kBlockElements)
+      break;
+    trailing *= win->out[i];
+    p.dim = i - 1;
+  }
+  if (p.dim < 0) /* all of it fits one block */
+    return (Blocks){0, win->out[0], 1};
+  trailing = 1;
+  for (intptr_t i = p.dim + 1; i < win->n; ++i)
+    trailing *= win->out[i];
+  p.rows = win->out[p.dim];
+  while (p.rows > 1 && (perPixel * trailing * p.rows > kBlockElements ||
+                        win->out[p.dim] % p.rows))
+    --p.rows;
+  p.count = win->out[p.dim] / p.rows;
+  for (intptr_t i = 0; i < p.dim; ++i)
+    p.count *= win->out[i];
+  return p;
+}
+
+/* One block of the loop of kilnIm2colConv, for iteration `iv`: its slab of
+ * x, its im2col contraction, inserted into `y`. */
+static MlirValue im2colLoopBody(KilnBuilder *b, MlirValue x, MlirValue w,
+                                MlirValue bias, int64_t group,
+                                const KilnWindow *win, const Blocks *p,
+                                MlirValue iv, MlirValue y, bool gather) {
+  intptr_t r = win->n + 2;
+  KilnWindow block = *win;
+  MlirValue xOff[KILN_MAX_RANK] = {{NULL}}, yOff[KILN_MAX_RANK] = {{NULL}};
+  int64_t slab[KILN_MAX_RANK] = {kilnDim(x, 0), kilnDim(x, 1)};
+  int64_t yBlock[KILN_MAX_RANK] = {kilnDim(y, 0), kilnDim(y, 1)};
+  /* iv delinearized over (out[0], .., out[dim - 1], out[dim] / rows). */
+  MlirValue rest = iv;
+  for (intptr_t i = p->dim; i >= 0; --i) {
+    int64_t count = i == p->dim ? win->out[i] / p->rows : win->out[i];
+    MlirValue q = i ? indexOp(b, "arith.remui", rest, count) : rest;
+    if (i)
+      rest = indexOp(b, "arith.divui", rest, count);
+    yOff[2 + i] = i == p->dim ? indexOp(b, "arith.muli", q, p->rows) : q;
+    xOff[2 + i] = win->strides[i] == 1
+                      ? yOff[2 + i]
+                      : indexOp(b, "arith.muli", yOff[2 + i], win->strides[i]);
+  }
+  for (intptr_t i = 0; i < win->n; ++i) {
+    block.out[i] = i < p->dim ? 1 : i == p->dim ? p->rows : win->out[i];
+    slab[2 + i] = i > p->dim ? kilnDim(x, 2 + i)
+                             : (block.out[i] - 1) * win->strides[i] +
+                                   kilnWindowDilatedKernel(win, i);
+    yBlock[2 + i] = block.out[i];
+  }
+  MlirType blockType = kilnTensorType(r, yBlock, kilnElementType(y));
+  MlirValue part = im2colBlock(b, sliceAt(b, x, (MlirValue){NULL}, xOff, slab),
+                               w, bias, group, &block, blockType, gather);
+  if (mlirValueIsNull(part))
+    return part;
+  return sliceAt(b, part, y, yOff, yBlock);
+}
+
 /* im2colBlock for the whole conv, or, when its window matrix would be too
- * big, for blocks of output rows (the outermost spatial dim) that divide
- * them, each on its slab of x, inserted into the result. Null when even
- * one row is too big. */
+ * big, in a loop over blocks (planBlocks: a few MB of window matrix each),
+ * each computing its slab of x's window matrix and contraction: its window
+ * columns then stay in cache, where a whole matrix of 43M elements (a
+ * 3x3x3 conv over 64 channels at 8 x 56 x 56) would go through memory. The
+ * loop is serial; each block's contraction and window tensor are threaded
+ * by kiln-tile-and-vectorize. */
 MlirValue kilnIm2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
                          MlirValue bias, int64_t group, const KilnWindow *win,
                          MlirType resultType, bool gather) {
-  int64_t perRow = kilnDim(x, 0) * kilnDim(x, 1);
-  for (intptr_t i = 0; i < win->n; ++i)
-    perRow *= kilnDim(w, 2 + i) * (i ? win->out[i] : 1);
-  int64_t rows = win->out[0];
-  while (rows > 1 && (rows * perRow > kMaxIm2colElements || win->out[0] % rows))
-    --rows;
-  if (rows == win->out[0] || rows * perRow > kMaxIm2colElements)
+  int64_t perPixel = kilnDim(x, 0) * kilnDim(x, 1), pixels = 1;
+  for (intptr_t i = 0; i < win->n; ++i) {
+    perPixel *= kilnDim(w, 2 + i);
+    pixels *= win->out[i];
+  }
+  Blocks p = planBlocks(win, perPixel);
+  if (perPixel * pixels <= kMaxIm2colElements || p.count == 1 ||
+      perPixel * p.rows > kBlockElements)
     return im2colBlock(b, x, w, bias, group, win, resultType, gather);
-  intptr_t r = win->n + 2;
-  MlirType e = kilnElementType(x);
-  KilnWindow block = *win;
-  block.out[0] = rows;
-  int64_t slab[KILN_MAX_RANK], yBlock[KILN_MAX_RANK], ones[KILN_MAX_RANK];
-  for (intptr_t i = 0; i < r; ++i) {
-    slab[i] = kilnDim(x, i);
-    yBlock[i] = mlirShapedTypeGetDimSize(resultType, i);
-    ones[i] = 1;
-  }
-  slab[2] = (rows - 1) * win->strides[0] + kilnWindowDilatedKernel(win, 0);
-  yBlock[2] = rows;
-  MlirType blockType = kilnTensorType(r, yBlock, e);
-  MlirValue y = kilnEmpty(b, resultType);
-  for (int64_t row = 0; row < win->out[0]; row += rows) {
-    int64_t from[KILN_MAX_RANK] = {0}, to[KILN_MAX_RANK] = {0};
-    from[2] = row * win->strides[0];
-    to[2] = row;
-    MlirValue part = im2colBlock(b, kilnExtractSlice(b, x, from, slab, ones), w,
-                                 bias, group, &block, blockType, gather);
-    if (mlirValueIsNull(part))
-      return part;
-    y = kilnInsertSlice(b, part, y, to, ones);
-  }
-  return y;
+  MlirValue init = kilnEmpty(b, resultType);
+  MlirType types[2] = {mlirIndexTypeGet(b->ctx), resultType};
+  MlirLocation locs[2] = {b->loc, b->loc};
+  MlirBlock body = mlirBlockCreate(2, types, locs);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, body);
+  MlirValue ops[4] = {kilnConstIndex(b, 0), kilnConstIndex(b, p.count),
+                      kilnConstIndex(b, 1), init};
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.for"), b->loc);
+  mlirOperationStateAddResults(&st, 1, &resultType);
+  mlirOperationStateAddOperands(&st, 4, ops);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation loop = kilnBuildInsert(b, &st);
+  KilnBuilder inner = {b->ctx, b->loc, body, {NULL}};
+  MlirValue next = im2colLoopBody(&inner, x, w, bias, group, win, &p,
+                                  mlirBlockGetArgument(body, 0),
+                                  mlirBlockGetArgument(body, 1), gather);
+  kilnBuildOp(&inner, "scf.yield", 0, NULL, 1, &next, 0, NULL);
+  return mlirOperationGetResult(loop, 0);
 }
 
 /* The channels-last 2-D conv of the padded `x` (N x H x W x C) by `w`

@@ -183,18 +183,20 @@ func.func @conv_3d(%x: tensor<1x2x5x6x7xf32>, %w: tensor<4x2x3x3x3xf32>) -> tens
 
 // -----
 
-// A window matrix over 16M elements (32 x 9 x 255 x 255 = 18.7M): blocks
-// of output rows that divide them (3 x 85 rows: 6.2M each), each an im2col
-// contraction on its slab of the padded input, inserted into the result.
+// A window matrix over 16M elements (32 x 9 x 255 x 255 = 18.7M): a loop
+// over blocks of output rows of at most 1M window elements that divide
+// them (51 blocks of 5 rows: 367200), each an im2col contraction on its
+// slab of the padded input (7 rows), inserted into the result.
 // IM2COL-LABEL: func.func @conv_blocks
 // IM2COL: %[[P:.*]] = tensor.insert_slice %arg0
-// IM2COL: tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 32, 87, 257] [1, 1, 1, 1]
-// IM2COL: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x288xf32>, tensor<1x288x21675xf32>)
-// IM2COL: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 0] [1, 2, 85, 255]
-// IM2COL: tensor.extract_slice %[[P]][0, 0, 85, 0] [1, 32, 87, 257]
-// IM2COL: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 85, 0] [1, 2, 85, 255]
-// IM2COL: tensor.extract_slice %[[P]][0, 0, 170, 0] [1, 32, 87, 257]
-// IM2COL: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 170, 0] [1, 2, 85, 255]
+// IM2COL: %[[E:.*]] = tensor.empty() : tensor<1x2x255x255xf32>
+// IM2COL: scf.for %[[IV:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[Y:.*]] = %[[E]]) -> (tensor<1x2x255x255xf32>)
+// IM2COL: %[[ROW:.*]] = arith.muli %[[IV]], %{{.*}} : index
+// IM2COL: tensor.extract_slice %[[P]][0, 0, %[[ROW]], 0] [1, 32, 7, 257] [1, 1, 1, 1]
+// IM2COL: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x32x3x3x5x255xf32>)
+// IM2COL: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x288xf32>, tensor<1x288x1275xf32>)
+// IM2COL: %[[NEXT:.*]] = tensor.insert_slice %{{.*}} into %[[Y]][0, 0, %[[ROW]], 0] [1, 2, 5, 255]
+// IM2COL: scf.yield %[[NEXT]]
 // IM2COL-NOT: linalg.conv_2d
 // IM2COL: return %{{.*}} : tensor<1x2x255x255xf32>
 func.func @conv_blocks(%x: tensor<1x32x255x255xf32>, %w: tensor<2x32x3x3xf32>) -> tensor<1x2x255x255xf32> {
