@@ -35,6 +35,8 @@ QUICK_MODELS = ["mlp", "conv3x3", "chain"]
 sys.path.insert(0, HERE)
 from zoo import ZOO  # noqa: E402
 ZOO_MODELS = list(ZOO)
+# Single conv layers (bench/models.py's last block), only when named.
+CONV_LAYERS = ["conv1d", "conv3d", "gconv", "dwconv7"]
 SGEMM_SIZES = {"matmul512": 512, "matmul1024": 1024}
 PEERS = ["ort", "torch"]
 LABEL = {"kiln": "Kiln", "ort": "ORT", "torch": "PyTorch",
@@ -496,10 +498,11 @@ def main():
             o.models = ",".join(QUICK_MODELS)
     o.models = [z for m in o.models.split(",") if m
                 for z in (ZOO_MODELS if m == "zoo" else [m])]
-    unknown = [m for m in o.models if m not in ALL_MODELS + ZOO_MODELS]
+    known = ALL_MODELS + ZOO_MODELS + CONV_LAYERS
+    unknown = [m for m in o.models if m not in known]
     if unknown:
         p.error("unknown model(s) %s (known: %s, zoo)" % (
-            ",".join(unknown), ",".join(ALL_MODELS + ZOO_MODELS)))
+            ",".join(unknown), ",".join(known)))
     try:
         o.threads = [int(t) for t in o.threads.split(",")]
     except ValueError:

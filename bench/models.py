@@ -292,5 +292,39 @@ def main(argv):
     return 0
 
 
+# --- single conv layers (issue 18: every conv rank and group count) --------
+# Not in bench.py's default list: run them with --models conv1d,conv3d,...
+
+
+def conv1d():
+    """A 1-D conv of an audio/speech net: 64 -> 64 channels, k = 3."""
+    return (nn.Conv1d(64, 64, 3, padding=1), (torch.randn(1, 64, 16000),),
+            ["input"], 13)
+
+
+def conv3d():
+    """A 3x3x3 conv of a video ResNet stage: 64 -> 64 at 8 x 56 x 56."""
+    return (nn.Conv3d(64, 64, 3, padding=1),
+            (torch.randn(1, 64, 8, 56, 56),), ["input"], 13)
+
+
+def gconv():
+    """A ResNeXt-style grouped 3x3 conv: 128 channels, 32 groups, 56 x 56."""
+    return (nn.Conv2d(128, 128, 3, padding=1, groups=32),
+            (torch.randn(1, 128, 56, 56),), ["input"], 13)
+
+
+def dwconv7():
+    """A ConvNeXt-style 7x7 depthwise conv: 128 channels at 56 x 56."""
+    return (nn.Conv2d(128, 128, 7, padding=3, groups=128),
+            (torch.randn(1, 128, 56, 56),), ["input"], 13)
+
+
+CONV_LAYERS = {"conv1d": conv1d, "conv3d": conv3d, "gconv": gconv,
+               "dwconv7": dwconv7}
+MODELS.update(CONV_LAYERS)
+TOLERANCE.update({"conv3d": (1e-3, 1e-3)})
+
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

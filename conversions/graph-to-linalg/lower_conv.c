@@ -2,15 +2,13 @@
  * also lists the pools of lower_pool.c.
  *
  * A conv pads its input (filled tensor + insert_slice) and then runs one
- * convolution with no padding: linalg's named convs where one fits exactly
- * (group 1; depthwise with one filter per channel; grouped 2-D), a
- * linalg.generic over N x G x F x O.. x C x K.. otherwise. The bias, when
- * present, is broadcast into the accumulator the conv starts from.
- *
- * A plain 2-D conv (group 1, static shapes) is lowered as im2col + matmul
- * instead, the strategy ONNX Runtime's MLAS uses for NCHW convs: one
- * contraction that kiln-tile-and-vectorize turns into register-tiled FMAs
- * (docs/cpu-codegen.md), where linalg's conv ops would stay scalar loops. */
+ * convolution with no padding. On the CPU path (conv-im2col) with static
+ * float shapes every conv but a 2-D depthwise one is an im2col contraction
+ * (lower_conv_im2col.c), a 1-D depthwise conv a 2-D one with one row;
+ * otherwise linalg's named convs where one fits exactly (group 1;
+ * depthwise with one filter per channel; grouped 2-D), a linalg.generic
+ * over N x G x F x O.. x C x K.. for the rest. The bias, when present, is
+ * broadcast into the accumulator the conv starts from. */
 #include "conversions/graph-to-linalg/lower_conv_window.h"
 #include "conversions/graph-to-linalg/lower_tensor.h"
 
@@ -20,17 +18,15 @@ static MlirAffineExpr dimExpr(MlirContext ctx, intptr_t d) {
   return mlirAffineDimExprGet(ctx, d);
 }
 
-static void copyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
-                     void *userData) {
+void kilnConvCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                      void *userData) {
   (void)b;
   (void)userData;
   yields[0] = args[0];
 }
 
-/* The accumulator of a conv with result type `type`: `bias` (a tensor
- * whose dims are `type`'s dims `biasDims`) broadcast, or zeros. */
-static MlirValue convInit(KilnBuilder *b, MlirValue bias, MlirType type,
-                          intptr_t nBiasDims, const int64_t *biasDims) {
+MlirValue kilnConvInit(KilnBuilder *b, MlirValue bias, MlirType type,
+                       intptr_t nBiasDims, const int64_t *biasDims) {
   MlirType e = mlirShapedTypeGetElementType(type);
   if (mlirValueIsNull(bias))
     return kilnFilled(b, type, kilnConstFloat(b, e, 0));
@@ -41,12 +37,13 @@ static MlirValue convInit(KilnBuilder *b, MlirValue bias, MlirType type,
   memset(iters, 'p', r);
   iters[r] = '\0';
   MlirValue init = kilnEmpty(b, type);
-  return mlirOperationGetResult(
-      kilnGeneric(b, 1, &bias, 1, &init, maps, r, iters, copyBody, NULL), 0);
+  return mlirOperationGetResult(kilnGeneric(b, 1, &bias, 1, &init, maps, r,
+                                            iters, kilnConvCopyBody, NULL),
+                                0);
 }
 
-static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
-                    void *userData) {
+void kilnConvMacBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                     void *userData) {
   (void)userData;
   MlirValue p = kilnArithNumeric(b, "mul", args[0], args[1]);
   yields[0] = kilnArithNumeric(b, "add", args[2], p);
@@ -76,7 +73,7 @@ static MlirValue genericConv(KilnBuilder *b, MlirValue x, MlirValue w,
   int64_t g2[2] = {group, fg}, biasDims[2] = {1, 2};
   if (!mlirValueIsNull(bias))
     bias = kilnReshape(b, bias, kilnTensorType(2, g2, e));
-  MlirValue init = convInit(b, bias, yType, 2, biasDims);
+  MlirValue init = kilnConvInit(b, bias, yType, 2, biasDims);
 
   MlirAffineExpr xe[KILN_MAX_RANK], we[KILN_MAX_RANK], ye[KILN_MAX_RANK];
   xe[0] = ye[0] = dimExpr(ctx, 0);
@@ -100,154 +97,10 @@ static MlirValue genericConv(KilnBuilder *b, MlirValue x, MlirValue w,
   memset(iters, 'p', 3 + n);
   memset(iters + 3 + n, 'r', 1 + n);
   iters[nLoops] = '\0';
-  MlirValue y = mlirOperationGetResult(
-      kilnGeneric(b, 2, in, 1, &init, maps, nLoops, iters, macBody, NULL), 0);
-  return kilnReshape(b, y, resultType);
-}
-
-/* Largest im2col matrix (elements) built for one conv; bigger convs (a
- * 3x3 over 512 channels at 56 x 56 would need 57 MB) stay direct. */
-enum { kMaxIm2colElements = 16 << 20 };
-
-/* The window tensor of an im2col conv as one elementwise generic over
- * N x C x KH x KW x OH x OW (N x OH x OW x KH x KW x C when `last`)
- * reading x at (oh * sh + kh * dh, ow * sw + kw * dw): one loop nest (one
- * parallel region) instead of a strided copy per kernel tap. Its tiles
- * along OW read x contiguously once kh and kw are single steps, so
- * kiln-tile-and-vectorize vectorizes them. */
-static MlirValue windowGather(KilnBuilder *b, MlirValue x,
-                              const KilnWindow *win, int64_t kh, int64_t kw,
-                              bool last) {
-  MlirContext ctx = b->ctx;
-  int64_t n = kilnDim(x, 0), c = kilnDim(x, last ? 3 : 1);
-  int64_t oh = win->out[0], ow = win->out[1];
-  /* Loops in the order of the window tensor's dims. */
-  enum { N, C, KH, KW, OH, OW };
-  int64_t loopOf[6] = {N, C, KH, KW, OH, OW};
-  if (last) {
-    int64_t nhwc[6] = {N, OH, OW, KH, KW, C};
-    memcpy(loopOf, nhwc, sizeof(loopOf));
-  }
-  int64_t extent[6] = {n, c, kh, kw, oh, ow};
-  int64_t shape[6];
-  MlirAffineExpr out[6], d[6];
-  for (int i = 0; i < 6; ++i) {
-    d[i] = dimExpr(ctx, i);
-  }
-  /* dim i of the window tensor is loop i; name the loops by role. */
-  MlirAffineExpr role[6];
-  for (int i = 0; i < 6; ++i) {
-    role[loopOf[i]] = d[i];
-    shape[i] = extent[loopOf[i]];
-    out[i] = d[i];
-  }
-  MlirAffineExpr row = mlirAffineAddExprGet(
-      mlirAffineMulExprGet(role[OH],
-                           mlirAffineConstantExprGet(ctx, win->strides[0])),
-      mlirAffineMulExprGet(role[KH],
-                           mlirAffineConstantExprGet(ctx, win->dilations[0])));
-  MlirAffineExpr col = mlirAffineAddExprGet(
-      mlirAffineMulExprGet(role[OW],
-                           mlirAffineConstantExprGet(ctx, win->strides[1])),
-      mlirAffineMulExprGet(role[KW],
-                           mlirAffineConstantExprGet(ctx, win->dilations[1])));
-  MlirAffineExpr in[4] = {role[N], role[C], row, col};
-  if (last) {
-    MlirAffineExpr nhwc[4] = {role[N], row, col, role[C]};
-    memcpy(in, nhwc, sizeof(in));
-  }
-  MlirAttribute maps[2] = {kilnMapExprs(ctx, 6, 4, in),
-                           kilnMapExprs(ctx, 6, 6, out)};
-  MlirValue init = kilnEmpty(b, kilnTensorType(6, shape, kilnElementType(x)));
-  return mlirOperationGetResult(
-      kilnGeneric(b, 1, &x, 1, &init, maps, 6, "pppppp", copyBody, NULL), 0);
-}
-
-/* The window tensor of an im2col conv: the padded `x` (N x C x H x W, or
- * N x H x W x C when `last`) copied tap by tap into N x C x KH x KW x OH x
- * OW (N x OH x OW x KH x KW x C), each kernel tap a strided slice of x; x
- * itself for a 1x1 conv with unit strides (its window matrix already). */
-static MlirValue windowTensor(KilnBuilder *b, MlirValue x,
-                              const KilnWindow *win, int64_t kh, int64_t kw,
-                              bool last, bool gather) {
-  intptr_t hDim = last ? 1 : 2, cDim = last ? 3 : 1;
-  int64_t n = kilnDim(x, 0), c = kilnDim(x, cDim);
-  int64_t oh = win->out[0], ow = win->out[1];
-  if (kh == 1 && kw == 1 && win->strides[0] == 1 && win->strides[1] == 1 &&
-      kilnDim(x, hDim) == oh && kilnDim(x, hDim + 1) == ow)
-    return x;
-  /* (Strided: tap by tap, each copy a strided slice, unless `gather`: one
-   * kernel on a GPU, where a copy per tap would be one kernel argument
-   * pair per tap.) */
-  if (gather || (win->strides[0] == 1 && win->strides[1] == 1))
-    return windowGather(b, x, win, kh, kw, last);
-  /* Slices of x: all of N and C, OH x OW strided positions. */
-  int64_t sizes[4], strides[4] = {1, 1, 1, 1};
-  sizes[0] = n;
-  sizes[cDim] = c;
-  sizes[hDim] = oh;
-  sizes[hDim + 1] = ow;
-  strides[hDim] = win->strides[0];
-  strides[hDim + 1] = win->strides[1];
-  /* Their places in col: the tap dims (kh, kw) next to the channel dim. */
-  intptr_t tapDim = last ? 3 : 2;
-  int64_t cs[6], tapSizes[6], ones[6] = {1, 1, 1, 1, 1, 1};
-  int64_t order[6] = {n, c, kh, kw, oh, ow};
-  if (last) {
-    int64_t nhwc[6] = {n, oh, ow, kh, kw, c};
-    memcpy(order, nhwc, sizeof(order));
-  }
-  memcpy(cs, order, sizeof(cs));
-  memcpy(tapSizes, order, sizeof(tapSizes));
-  tapSizes[tapDim] = tapSizes[tapDim + 1] = 1;
-  MlirValue col = kilnEmpty(b, kilnTensorType(6, cs, kilnElementType(x)));
-  for (int64_t i = 0; i < kh; ++i) {
-    for (int64_t j = 0; j < kw; ++j) {
-      int64_t from[4] = {0, 0, 0, 0}, to[6] = {0, 0, 0, 0, 0, 0};
-      from[hDim] = i * win->dilations[0];
-      from[hDim + 1] = j * win->dilations[1];
-      to[tapDim] = i;
-      to[tapDim + 1] = j;
-      MlirValue tap = kilnExtractSlice(b, x, from, sizes, strides);
-      col = kilnInsertSliceSized(b, tap, col, to, tapSizes, ones);
-    }
-  }
-  return col;
-}
-
-/* The 2-D conv of the padded `x` (N x C x H x W) by `w` (M x C x KH x KW)
- * as a contraction over k = (c, kh, kw): with the window matrix
- * col[n] (C*KH*KW x OH*OW), y[n] = w (M x C*KH*KW) * col[n]. col is built
- * by KH*KW strided copies of x, one per kernel tap; a 1x1 conv with unit
- * strides reads x itself. Returns a null value when col would be too big. */
-static MlirValue im2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
-                            MlirValue bias, const KilnWindow *win,
-                            MlirType resultType, bool gather) {
-  MlirContext ctx = b->ctx;
-  MlirType e = kilnElementType(x);
-  int64_t n = kilnDim(x, 0), c = kilnDim(x, 1), m = kilnDim(w, 0);
-  int64_t kh = kilnDim(w, 2), kw = kilnDim(w, 3);
-  int64_t oh = win->out[0], ow = win->out[1];
-  int64_t k = c * kh * kw, p = oh * ow;
-  if (n * k * p > kMaxIm2colElements)
-    return (MlirValue){NULL};
-  MlirValue col = windowTensor(b, x, win, kh, kw, false, gather);
-  int64_t colShape[3] = {n, k, p}, wShape[2] = {m, k}, yShape[3] = {n, m, p};
-  MlirValue in[2] = {kilnReshape(b, w, kilnTensorType(2, wShape, e)),
-                     kilnReshape(b, col, kilnTensorType(3, colShape, e))};
-  MlirType yType = kilnTensorType(3, yShape, e);
-  int64_t channelDim = 1;
-  MlirValue init = convInit(b, bias, yType, 1, &channelDim);
-  /* Loops n, m, p, k. */
-  MlirAffineExpr d[4] = {dimExpr(ctx, 0), dimExpr(ctx, 1), dimExpr(ctx, 2),
-                         dimExpr(ctx, 3)};
-  MlirAffineExpr we[2] = {d[1], d[3]}, ce[3] = {d[0], d[3], d[2]},
-                 ye[3] = {d[0], d[1], d[2]};
-  MlirAttribute maps[3] = {kilnMapExprs(ctx, 4, 2, we),
-                           kilnMapExprs(ctx, 4, 3, ce),
-                           kilnMapExprs(ctx, 4, 3, ye)};
-  MlirValue y = mlirOperationGetResult(
-      kilnGeneric(b, 2, in, 1, &init, maps, 4, "pppr", macBody, NULL), 0);
+  MlirValue y =
+      mlirOperationGetResult(kilnGeneric(b, 2, in, 1, &init, maps, nLoops,
+                                         iters, kilnConvMacBody, NULL),
+                             0);
   return kilnReshape(b, y, resultType);
 }
 
@@ -255,9 +108,40 @@ static bool isStatic(MlirType t) {
   return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
 }
 
+static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
+                          MlirValue bias, int64_t group, const KilnWindow *win,
+                          MlirType resultType, int im2col);
+
+/* A 1-D conv as a 2-D conv with one row: x (N x C x L) as N x C x 1 x L,
+ * w (M x C/G x K) as M x C/G x 1 x K, so the 2-D kernels
+ * (kiln-depthwise-conv) apply; the result reshaped back. */
+static MlirValue convAsRow(KilnBuilder *b, MlirValue x, MlirValue w,
+                           MlirValue bias, int64_t group, const KilnWindow *win,
+                           MlirType resultType, int im2col) {
+  MlirType e = kilnElementType(x);
+  KilnWindow row = {.n = 2,
+                    .kernel = {1, win->kernel[0]},
+                    .strides = {1, win->strides[0]},
+                    .dilations = {1, win->dilations[0]},
+                    .in = {1, kilnDim(x, 2)},
+                    .out = {1, win->out[0]}};
+  int64_t xs[4] = {kilnDim(x, 0), kilnDim(x, 1), 1, kilnDim(x, 2)};
+  int64_t ws[4] = {kilnDim(w, 0), kilnDim(w, 1), 1, kilnDim(w, 2)};
+  int64_t ys[4] = {mlirShapedTypeGetDimSize(resultType, 0),
+                   mlirShapedTypeGetDimSize(resultType, 1), 1, win->out[0]};
+  MlirValue y = convCore(b, kilnReshape(b, x, kilnTensorType(4, xs, e)),
+                         kilnReshape(b, w, kilnTensorType(4, ws, e)), bias,
+                         group, &row, kilnTensorType(4, ys, e), im2col);
+  return kilnReshape(b, y, resultType);
+}
+
 /* A conv of the already padded `x` (N x C x D..) by `w` (M x C/group x
  * k..) with the window's strides, dilations and output sizes, plus the
- * optional bias (M). */
+ * optional bias (M). With `im2col` (1: CPU) and static float shapes, every
+ * conv but a depthwise one is an im2col contraction (grouped: a batch of
+ * contractions over the groups), a 1-D depthwise conv a 2-D one with one
+ * row; 2 (GPU: the window tensor as one gather) only for plain 2-D
+ * convs. */
 static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
                           MlirValue bias, int64_t group, const KilnWindow *win,
                           MlirType resultType, int im2col) {
@@ -270,6 +154,18 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
   intptr_t n = win->n;
   int64_t channels = kilnDim(x, 1), m = kilnDim(w, 0);
   bool depthwise = group > 1 && group == channels && m == channels;
+  MlirType e = kilnElementType(x);
+  bool fast = isStatic(mlirValueGetType(x)) && isStatic(mlirValueGetType(w)) &&
+              isStatic(resultType) && kilnTypeIsFloat(e);
+  if (fast && im2col == 1 && depthwise && n == 1)
+    return convAsRow(b, x, w, bias, group, win, resultType, im2col);
+  if (fast && ((im2col == 1 && !(depthwise && n == 2)) ||
+               (im2col == 2 && group == 1 && n == 2))) {
+    MlirValue y =
+        kilnIm2colConv(b, x, w, bias, group, win, resultType, im2col == 2);
+    if (!mlirValueIsNull(y))
+      return y;
+  }
   if (group > 1 && !depthwise && n != 2)
     return genericConv(b, x, w, bias, group, win, resultType);
   MlirNamedAttribute attrs[2] = {
@@ -277,18 +173,10 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
                     kilnWindowI64Elements(b->ctx, n, win->strides)),
       kilnNamedAttr(b->ctx, "dilations",
                     kilnWindowI64Elements(b->ctx, n, win->dilations))};
-  MlirType e = kilnElementType(x);
   int64_t channelDim = 1;
-  if (im2col && group == 1 && n == 2 && isStatic(mlirValueGetType(x)) &&
-      isStatic(mlirValueGetType(w)) && isStatic(resultType) &&
-      kilnTypeIsFloat(e)) {
-    MlirValue y = im2colConv(b, x, w, bias, win, resultType, im2col == 2);
-    if (!mlirValueIsNull(y))
-      return y;
-  }
   if (group == 1) {
     MlirValue in[2] = {x, w};
-    MlirValue init = convInit(b, bias, resultType, 1, &channelDim);
+    MlirValue init = kilnConvInit(b, bias, resultType, 1, &channelDim);
     return kilnNamedOp(b, kConv[n - 1], 2, in, init, 2, attrs);
   }
   if (depthwise) {
@@ -297,7 +185,7 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
     for (intptr_t i = 0; i < n; ++i)
       fs[1 + i] = kilnDim(w, 2 + i);
     MlirValue in[2] = {x, kilnReshape(b, w, kilnTensorType(n + 1, fs, e))};
-    MlirValue init = convInit(b, bias, resultType, 1, &channelDim);
+    MlirValue init = kilnConvInit(b, bias, resultType, 1, &channelDim);
     return kilnNamedOp(b, kDepthwise[n - 1], 2, in, init, 2, attrs);
   }
   /* Grouped 2-D: linalg.conv_2d_ngchw_gfchw on x as N x G x C/G x H x W, w
@@ -311,46 +199,9 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
   int64_t g2[2] = {group, fg}, biasDims[2] = {1, 2};
   if (!mlirValueIsNull(bias))
     bias = kilnReshape(b, bias, kilnTensorType(2, g2, e));
-  MlirValue init = convInit(b, bias, kilnTensorType(5, ys, e), 2, biasDims);
+  MlirValue init = kilnConvInit(b, bias, kilnTensorType(5, ys, e), 2, biasDims);
   MlirValue y =
       kilnNamedOp(b, "linalg.conv_2d_ngchw_gfchw", 2, in, init, 2, attrs);
-  return kilnReshape(b, y, resultType);
-}
-
-/* The channels-last 2-D conv of the padded `x` (N x H x W x C) by `w`
- * (KH x KW x C x M) as a contraction over k = (kh, kw, c): with the window
- * matrix col[n] (OH*OW x KH*KW*C), y[n] = col[n] * w (KH*KW*C x M). The
- * output's innermost dim is M, so the vectorized dim is the channel count
- * rather than OH*OW (which is short in late stages), and each tap copy is
- * contiguous along C. Returns a null value when col would be too big. */
-static MlirValue im2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
-                                MlirValue bias, const KilnWindow *win,
-                                MlirType resultType, bool gather) {
-  MlirContext ctx = b->ctx;
-  MlirType e = kilnElementType(x);
-  int64_t n = kilnDim(x, 0), c = kilnDim(x, 3), m = kilnDim(w, 3);
-  int64_t kh = kilnDim(w, 0), kw = kilnDim(w, 1);
-  int64_t oh = win->out[0], ow = win->out[1];
-  int64_t k = c * kh * kw, p = oh * ow;
-  if (n * k * p > kMaxIm2colElements)
-    return (MlirValue){NULL};
-  MlirValue col = windowTensor(b, x, win, kh, kw, true, gather);
-  int64_t colShape[3] = {n, p, k}, wShape[2] = {k, m}, yShape[3] = {n, p, m};
-  MlirValue in[2] = {kilnReshape(b, col, kilnTensorType(3, colShape, e)),
-                     kilnReshape(b, w, kilnTensorType(2, wShape, e))};
-  MlirType yType = kilnTensorType(3, yShape, e);
-  int64_t channelDim = 2;
-  MlirValue init = convInit(b, bias, yType, 1, &channelDim);
-  /* Loops n, p, m, k. */
-  MlirAffineExpr d[4] = {dimExpr(ctx, 0), dimExpr(ctx, 1), dimExpr(ctx, 2),
-                         dimExpr(ctx, 3)};
-  MlirAffineExpr ce[3] = {d[0], d[1], d[3]}, we[2] = {d[3], d[2]},
-                 ye[3] = {d[0], d[1], d[2]};
-  MlirAttribute maps[3] = {kilnMapExprs(ctx, 4, 3, ce),
-                           kilnMapExprs(ctx, 4, 2, we),
-                           kilnMapExprs(ctx, 4, 3, ye)};
-  MlirValue y = mlirOperationGetResult(
-      kilnGeneric(b, 2, in, 1, &init, maps, 4, "pppr", macBody, NULL), 0);
   return kilnReshape(b, y, resultType);
 }
 
@@ -378,7 +229,7 @@ static MlirValue depthwiseLast(KilnBuilder *b, MlirValue x, MlirValue w,
   int64_t kh = kilnDim(w, 0), kw = kilnDim(w, 1);
   int64_t oh = win->out[0], ow = win->out[1];
   int64_t channelDim = 3;
-  MlirValue acc = convInit(b, bias, resultType, 1, &channelDim);
+  MlirValue acc = kilnConvInit(b, bias, resultType, 1, &channelDim);
   MlirAttribute maps[4] = {kilnMapIdentity(ctx, 4), kilnMapIdentity(ctx, 4),
                            kilnMapDims(ctx, 4, 1, &channelDim),
                            kilnMapIdentity(ctx, 4)};
@@ -440,8 +291,8 @@ static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
   if (l->convIm2col && group == 1 && n == 2 && kilnTypeIsFloat(e)) {
     kilnWindowReadAt(l, x, resultType, kernel, 1, &win);
     MlirValue padded = kilnWindowPadInputAt(b, x, &win, zero, 1);
-    MlirValue y = im2colConvLast(b, padded, w, bias, &win, resultType,
-                                 l->convIm2col == 2);
+    MlirValue y = kilnIm2colConvLast(b, padded, w, bias, &win, resultType,
+                                     l->convIm2col == 2);
     if (!mlirValueIsNull(y)) {
       l->results[0] = y;
       return KILN_LOWER_OK;
@@ -460,7 +311,8 @@ static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
   MlirType firstType = kilnTensorType(r, firstShape, e);
   kilnWindowRead(l, xf, firstType, kernel, &win);
   MlirValue padded = kilnWindowPadInput(b, xf, &win, zero);
-  MlirValue y = convCore(b, padded, wf, bias, group, &win, firstType, false);
+  MlirValue y =
+      convCore(b, padded, wf, bias, group, &win, firstType, l->convIm2col);
   l->results[0] = kilnTensorTranspose(b, y, py);
   return KILN_LOWER_OK;
 }
@@ -530,8 +382,10 @@ static MlirValue transposeWeight(KilnBuilder *b, MlirValue w, int64_t group) {
   char iters[KILN_MAX_RANK + 4];
   memset(iters, 'p', nLoops);
   iters[nLoops] = '\0';
-  MlirValue t = mlirOperationGetResult(
-      kilnGeneric(b, 1, &w, 1, &init, maps, nLoops, iters, copyBody, NULL), 0);
+  MlirValue t =
+      mlirOperationGetResult(kilnGeneric(b, 1, &w, 1, &init, maps, nLoops,
+                                         iters, kilnConvCopyBody, NULL),
+                             0);
   int64_t out[KILN_MAX_RANK] = {group * fg, cg};
   for (intptr_t i = 0; i < n; ++i)
     out[2 + i] = shape[3 + i];

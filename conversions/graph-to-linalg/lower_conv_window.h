@@ -1,4 +1,5 @@
-/* Internal to the Conv lowering family (lower_conv.c, lower_pool.c): the
+/* Internal to the Conv lowering family (lower_conv.c, lower_conv_im2col.c,
+ * lower_pool.c): the
  * sliding-window attributes of conv, conv_transpose and the pools, resolved
  * to explicit numbers, and the IR pieces those lowerings share. Nothing
  * outside the family includes this header. */
@@ -68,6 +69,37 @@ MlirAttribute kilnWindowI64Elements(MlirContext ctx, intptr_t n,
 /// extent).
 MlirValue kilnWindowKernelTensor(KilnBuilder *b, const KilnWindow *w,
                                  MlirType elementType);
+
+/* Shared by lower_conv.c and lower_conv_im2col.c. */
+
+/// The accumulator of a conv with result type `type`: `bias` (a tensor
+/// whose dims are `type`'s dims `biasDims`) broadcast, or zeros (`bias`
+/// null).
+MlirValue kilnConvInit(KilnBuilder *b, MlirValue bias, MlirType type,
+                       intptr_t nBiasDims, const int64_t *biasDims);
+
+/// linalg.generic bodies: yield the input; out + in0 * in1.
+void kilnConvCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                      void *userData);
+void kilnConvMacBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                     void *userData);
+
+/// The conv of the padded `x` (N x C x D.., static float) by `w` (M x
+/// C/group x k..) with `win`'s strides, dilations and output sizes, plus
+/// the optional bias (M), as an im2col contraction (grouped: one with a
+/// group loop); `gather`: the window tensor as one gather even with
+/// strides (GPU). Null when even one block of its window matrix would be
+/// too big (then the caller lowers the conv directly).
+MlirValue kilnIm2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
+                         MlirValue bias, int64_t group, const KilnWindow *win,
+                         MlirType resultType, bool gather);
+
+/// The channels-last 2-D conv of the padded `x` (N x H x W x C) by `w`
+/// (KH x KW x C x M) as an im2col contraction vectorized over M; null when
+/// its window matrix would be too big.
+MlirValue kilnIm2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
+                             MlirValue bias, const KilnWindow *win,
+                             MlirType resultType, bool gather);
 
 /* Pool lowerings (lower_pool.c), listed in kilnLowerConv. */
 KilnLowerStatus kilnLowerMaxPool(KilnLowerOp *l);

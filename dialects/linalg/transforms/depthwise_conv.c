@@ -29,8 +29,10 @@
  * The conv's elementwise producers (the fill of the padded input, the zero
  * or bias initial value) get the same tiles and are vectorized too; the
  * padding copy itself is left as one copy.
- * Ops that do not qualify (dynamic shapes, other element types, 1-D and
- * 3-D depthwise convs) are left to convert-linalg-to-parallel-loops. */
+ * Ops that do not qualify (dynamic shapes, other element types) are left
+ * to convert-linalg-to-parallel-loops. graph-to-linalg gives this pass
+ * 1-D depthwise convs as 2-D ones with one row, and lowers 3-D ones as
+ * grouped im2col contractions. */
 #include "kiln/passes.h"
 
 #include <stdint.h>

@@ -292,9 +292,12 @@ static void rowTileSizes(MlirType type, bool conv, int64_t rows,
 }
 
 /* Tile sizes of a conv computed as an im2col contraction: one image, a
- * block of output channels and a block of whole output rows of at most
- * `convPixels` pixels, the thread blocks kiln-tile-and-vectorize would give
- * the contraction alone (it then tiles each block for registers). */
+ * block of output channels and a block of whole output rows (the outermost
+ * spatial dim) of at most `convPixels` pixels, the thread blocks
+ * kiln-tile-and-vectorize would give the contraction alone (it then tiles
+ * each block for registers). A 1-D conv's rows are single pixels: a block
+ * of them that divides the length but is too short to vectorize well (a
+ * prime length) becomes the whole length. */
 static void im2colTileSizes(MlirType type, const GroupTiles *tiles,
                             int64_t *sizes) {
   intptr_t rank = mlirShapedTypeGetRank(type);
@@ -305,7 +308,10 @@ static void im2colTileSizes(MlirType type, const GroupTiles *tiles,
   sizes[0] = 1;
   sizes[1] =
       kilnDivisorAtMost(mlirShapedTypeGetDimSize(type, 1), tiles->convChannels);
-  sizes[2] = kilnDivisorAtMost(mlirShapedTypeGetDimSize(type, 2), rows);
+  int64_t extent = mlirShapedTypeGetDimSize(type, 2);
+  sizes[2] = kilnDivisorAtMost(extent, rows);
+  if (rank == 3 && sizes[2] < rows / 8)
+    sizes[2] = extent;
 }
 
 /* Tiles of at least this many pixel blocks compute their own part of an
@@ -321,6 +327,8 @@ enum { kMinWindowBlocks = 4 };
  * recompute the same columns: then the window tensor stays whole. */
 static MlirOperation fuseWindow(MlirBlock body, MlirType type, int64_t *sizes,
                                 const KilnOpList *producers) {
+  if (mlirShapedTypeGetRank(type) != 4)
+    return (MlirOperation){NULL}; /* sliceWindowRows: 2-D convs only */
   int64_t rows = mlirShapedTypeGetDimSize(type, 2);
   if (rows / sizes[2] < kMinWindowBlocks)
     return (MlirOperation){NULL};
@@ -459,7 +467,9 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
   }
   int64_t sizes[8] = {0};
   MlirOperation window = {NULL};
-  if (conv && reshaped) {
+  /* An im2col conv: its contraction's pixels unflattened (2-D, 3-D) or
+   * already the result's (1-D). */
+  if (conv && (reshaped || rank == 3)) {
     im2colTileSizes(type, tiles, sizes);
     window = fuseWindow(body, type, sizes, &producers);
   } else

@@ -95,6 +95,17 @@ func.func @conv_depthwise(%x: tensor<1x8x5x5xf32>, %w: tensor<8x1x3x3xf32>) -> t
 // -----
 
 // Grouped 2-D conv: linalg.conv_2d_ngchw_gfchw on N x G x C/G views.
+// With im2col: the window tensor read as N x G x C/G*KH*KW x P, the filter
+// as G x M/G x C/G*KH*KW, and a contraction with a group loop
+// (n, g, m, p, k).
+// IM2COL-DAG: #[[GW:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d4)>
+// IM2COL-DAG: #[[GC:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
+// IM2COL-DAG: #[[GY:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+// IM2COL-LABEL: func.func @conv_grouped
+// IM2COL: tensor.expand_shape {{.*}} : tensor<324xf32> into tensor<1x2x18x9xf32>
+// IM2COL: linalg.generic {indexing_maps = [#[[GW]], #[[GC]], #[[GY]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<2x3x18xf32>, tensor<1x2x18x9xf32>) outs(%{{.*}} : tensor<1x2x3x9xf32>)
+// IM2COL-NOT: linalg.conv_2d
+// IM2COL: return %{{.*}} : tensor<1x6x3x3xf32>
 // CHECK-LABEL: func.func @conv_grouped
 // CHECK: linalg.conv_2d_ngchw_gfchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x5x5xf32>, tensor<2x3x2x3x3xf32>) outs(%{{.*}} : tensor<1x2x3x3x3xf32>)
 func.func @conv_grouped(%x: tensor<1x4x5x5xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x3x3xf32> {
@@ -104,13 +115,93 @@ func.func @conv_grouped(%x: tensor<1x4x5x5xf32>, %w: tensor<6x2x3x3xf32>) -> ten
 
 // -----
 
-// Grouped 1-D conv: no named op fits, a generic with a window sum.
+// Grouped 1-D conv: no named op fits, a generic with a window sum. With
+// im2col: taps copied into N x C x K x L (stride 2: one strided slice per
+// tap), the grouped contraction.
+// IM2COL-LABEL: func.func @conv_grouped_1d
+// IM2COL-COUNT-3: tensor.extract_slice %arg0[0, 0, {{[0-2]}}] [1, 4, 4] [1, 1, 2]
+// IM2COL: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<2x3x6xf32>, tensor<1x2x6x4xf32>) outs(%{{.*}} : tensor<1x2x3x4xf32>)
+// IM2COL: return %{{.*}} : tensor<1x6x4xf32>
 // CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 * 2 + d5)>
 // CHECK-LABEL: func.func @conv_grouped_1d
 // CHECK: linalg.generic {indexing_maps = [#[[X]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
 func.func @conv_grouped_1d(%x: tensor<1x4x9xf32>, %w: tensor<6x2x3xf32>) -> tensor<1x6x4xf32> {
   %0 = "graph.conv"(%x, %w) {group = 2 : i64, strides = array<i64: 2>} : (tensor<1x4x9xf32>, tensor<6x2x3xf32>) -> tensor<1x6x4xf32>
   return %0 : tensor<1x6x4xf32>
+}
+
+// -----
+
+// 1-D conv with im2col: the window tensor N x C x K x L is one gather
+// (unit stride) reading the padded input at l + 2 k (dilation 2), then
+// the (n, m, p, k) contraction on N x C*K x L, the result already the
+// conv's; the bias broadcast into the accumulator.
+// IM2COL-DAG: #[[W1:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3 + d2 * 2)>
+// IM2COL-LABEL: func.func @conv_1d
+// IM2COL: %[[COL:.*]] = linalg.generic {indexing_maps = [#[[W1]], {{.*}}]} ins(%{{.*}} : tensor<1x3x11xf32>) outs(%{{.*}} : tensor<1x3x3x7xf32>)
+// IM2COL: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<5x9xf32>, tensor<1x9x7xf32>) outs(%{{.*}} : tensor<1x5x7xf32>)
+// IM2COL-NOT: linalg.conv_1d
+// IM2COL: return %{{.*}} : tensor<1x5x7xf32>
+// CHECK-LABEL: func.func @conv_1d
+// CHECK: linalg.conv_1d_ncw_fcw
+func.func @conv_1d(%x: tensor<1x3x10xf32>, %w: tensor<5x3x3xf32>, %b: tensor<5xf32>) -> tensor<1x5x7xf32> {
+  %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 0>, strides = array<i64: 1>, dilations = array<i64: 2>} : (tensor<1x3x10xf32>, tensor<5x3x3xf32>, tensor<5xf32>) -> tensor<1x5x7xf32>
+  return %0 : tensor<1x5x7xf32>
+}
+
+// -----
+
+// 1-D depthwise conv with im2col: a 2-D depthwise conv with one row (for
+// kiln-depthwise-conv), strides [1, s].
+// IM2COL-LABEL: func.func @conv_depthwise_1d
+// IM2COL: linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x4x1x9xf32>, tensor<4x1x3xf32>) outs(%{{.*}} : tensor<1x4x1x4xf32>)
+// IM2COL: return %{{.*}} : tensor<1x4x4xf32>
+// CHECK-LABEL: func.func @conv_depthwise_1d
+// CHECK: linalg.depthwise_conv_1d_ncw_cw
+func.func @conv_depthwise_1d(%x: tensor<1x4x9xf32>, %w: tensor<4x1x3xf32>) -> tensor<1x4x4xf32> {
+  %0 = "graph.conv"(%x, %w) {group = 4 : i64, strides = array<i64: 2>} : (tensor<1x4x9xf32>, tensor<4x1x3xf32>) -> tensor<1x4x4xf32>
+  return %0 : tensor<1x4x4xf32>
+}
+
+// -----
+
+// 3-D conv with im2col: a strided slice per tap (27) into N x C x KD x KH
+// x KW x OD x OH x OW, read as N x C*27 x OD*OH*OW by the contraction; the
+// result unflattened to N x M x OD x OH x OW.
+// IM2COL-LABEL: func.func @conv_3d
+// IM2COL: tensor.extract_slice %arg0[0, 0, 0, 0, 0] [1, 2, 2, 4, 5] [1, 1, 2, 1, 1]
+// IM2COL-COUNT-26: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, {{[0-2]}}, {{[0-2]}}, {{[0-2]}}, 0, 0, 0] [1, 2, 1, 1, 1, 2, 4, 5]
+// IM2COL: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<4x54xf32>, tensor<1x54x40xf32>) outs(%{{.*}} : tensor<1x4x40xf32>)
+// IM2COL-NOT: linalg.conv_3d
+// IM2COL: return %{{.*}} : tensor<1x4x2x4x5xf32>
+// CHECK-LABEL: func.func @conv_3d
+// CHECK: linalg.conv_3d_ncdhw_fcdhw
+func.func @conv_3d(%x: tensor<1x2x5x6x7xf32>, %w: tensor<4x2x3x3x3xf32>) -> tensor<1x4x2x4x5xf32> {
+  %0 = "graph.conv"(%x, %w) {strides = array<i64: 2, 1, 1>} : (tensor<1x2x5x6x7xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x4x2x4x5xf32>
+  return %0 : tensor<1x4x2x4x5xf32>
+}
+
+// -----
+
+// A window matrix over 16M elements (32 x 9 x 255 x 255 = 18.7M): a loop
+// over blocks of output rows of at most 1M window elements that divide
+// them (51 blocks of 5 rows: 367200), each an im2col contraction on its
+// slab of the padded input (7 rows), inserted into the result.
+// IM2COL-LABEL: func.func @conv_blocks
+// IM2COL: %[[P:.*]] = tensor.insert_slice %arg0
+// IM2COL: %[[E:.*]] = tensor.empty() : tensor<1x2x255x255xf32>
+// IM2COL: scf.for %[[IV:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[Y:.*]] = %[[E]]) -> (tensor<1x2x255x255xf32>)
+// IM2COL: %[[ROW:.*]] = arith.muli %[[IV]], %{{.*}} : index
+// IM2COL: tensor.extract_slice %[[P]][0, 0, %[[ROW]], 0] [1, 32, 7, 257] [1, 1, 1, 1]
+// IM2COL: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x32x3x3x5x255xf32>)
+// IM2COL: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x288xf32>, tensor<1x288x1275xf32>)
+// IM2COL: %[[NEXT:.*]] = tensor.insert_slice %{{.*}} into %[[Y]][0, 0, %[[ROW]], 0] [1, 2, 5, 255]
+// IM2COL: scf.yield %[[NEXT]]
+// IM2COL-NOT: linalg.conv_2d
+// IM2COL: return %{{.*}} : tensor<1x2x255x255xf32>
+func.func @conv_blocks(%x: tensor<1x32x255x255xf32>, %w: tensor<2x32x3x3xf32>) -> tensor<1x2x255x255xf32> {
+  %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x255x255xf32>, tensor<2x32x3x3xf32>) -> tensor<1x2x255x255xf32>
+  return %0 : tensor<1x2x255x255xf32>
 }
 
 // -----

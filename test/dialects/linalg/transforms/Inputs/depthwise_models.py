@@ -1,7 +1,7 @@
 """Writes ONNX depthwise Conv models (group = channels) for
 kiln-depthwise-conv on awkward shapes: strides, dilations, odd sizes,
 channels 3/17/40, a batch of two, asymmetric pads, with and without bias,
-followed by Relu, plus a 1-D depthwise conv the pass leaves alone. For each
+followed by Relu, plus a 1-D depthwise conv (a 2-D one with one row). For each
 NAME: DIR/NAME.onnx, DIR/NAME.input_0.npy and NumPy's float64 reference
 DIR/NAME.expected.npy; DIR/models.txt lists the names.
 """
@@ -99,7 +99,7 @@ def main(out_dir):
         # A MobileNetV2-sized layer: several register tiles per row.
         depthwise(out_dir, "dw_mobilenet", (1, 40, 56, 56), (3, 3),
                   pads=(1, 1, 1, 1), relu=True),
-        # 1-D: left to the scalar loops, still right.
+        # 1-D: lowered as a 2-D depthwise conv with one row.
         depthwise(out_dir, "dw_1d", (1, 17, 30), (3,), pads=(1, 2)),
     ]
     with open(f"{out_dir}/models.txt", "w") as f:

@@ -1,0 +1,419 @@
+/* Convs as im2col contractions (the CPU path of lower_conv.c, the strategy
+ * of ONNX Runtime's MLAS for NCHW convs): the padded input's windows copied
+ * into a window tensor (one gather with unit strides, a strided copy per
+ * kernel tap otherwise), which is the K x P operand of one contraction with
+ * the filter as M x K; kiln-tile-and-vectorize turns it into register-tiled
+ * FMAs (docs/cpu-codegen.md), where linalg's conv ops would stay scalar
+ * loops. Every rank (1-D, 2-D, 3-D) and group count. */
+#include "conversions/graph-to-linalg/lower_conv_window.h"
+
+#include <string.h>
+
+/* Largest im2col matrix (elements) built at once; a conv needing more (a
+ * 3x3 over 512 channels at 56 x 56: 57 MB; a 3x3x3 over 64 channels at
+ * 8 x 56 x 56: 173 MB) is computed in a loop over blocks (kilnIm2colConv). */
+enum { kMaxIm2colElements = 16 << 20 };
+
+/* The role of each dim of an im2col window tensor over `ns` spatial dims:
+ * kRoleN, kRoleC, kRoleTap + i (kernel tap i), kRoleTap + ns + i (output
+ * position i). Channels first: N x C x K1.. x O1..; channels last (`last`):
+ * N x O1.. x K1.. x C. */
+enum { kRoleN, kRoleC, kRoleTap };
+
+static void windowRoles(intptr_t ns, bool last, intptr_t *roleOfDim) {
+  intptr_t r = 2 + 2 * ns;
+  roleOfDim[0] = kRoleN;
+  for (intptr_t i = 0; i < ns; ++i) {
+    roleOfDim[(last ? 1 : 2) + i] = last ? kRoleTap + ns + i : kRoleTap + i;
+    roleOfDim[(last ? 1 : 2) + ns + i] =
+        last ? kRoleTap + i : kRoleTap + ns + i;
+  }
+  roleOfDim[last ? r - 1 : 1] = kRoleC;
+}
+
+/* The extents of a window tensor's roles (see windowRoles). */
+static void windowExtents(MlirValue x, const KilnWindow *win,
+                          const int64_t *kernel, bool last, int64_t *extent) {
+  intptr_t ns = win->n;
+  extent[kRoleN] = kilnDim(x, 0);
+  extent[kRoleC] = kilnDim(x, last ? ns + 1 : 1);
+  for (intptr_t i = 0; i < ns; ++i) {
+    extent[kRoleTap + i] = kernel[i];
+    extent[kRoleTap + ns + i] = win->out[i];
+  }
+}
+
+/* The window tensor of an im2col conv as one elementwise generic over its
+ * dims (windowRoles) reading x at (o_i * s_i + k_i * d_i): one loop nest
+ * (one parallel region) instead of a strided copy per kernel tap. Its
+ * tiles along the innermost output position read x contiguously once the
+ * taps are single steps, so kiln-tile-and-vectorize vectorizes them. */
+static MlirValue windowGather(KilnBuilder *b, MlirValue x,
+                              const KilnWindow *win, const int64_t *kernel,
+                              bool last) {
+  MlirContext ctx = b->ctx;
+  intptr_t ns = win->n, r = 2 + 2 * ns;
+  intptr_t roleOfDim[2 + 2 * KILN_MAX_RANK];
+  int64_t extent[2 + 2 * KILN_MAX_RANK], shape[2 + 2 * KILN_MAX_RANK];
+  MlirAffineExpr role[2 + 2 * KILN_MAX_RANK], out[2 + 2 * KILN_MAX_RANK];
+  windowRoles(ns, last, roleOfDim);
+  windowExtents(x, win, kernel, last, extent);
+  for (intptr_t d = 0; d < r; ++d) {
+    out[d] = mlirAffineDimExprGet(ctx, d);
+    role[roleOfDim[d]] = out[d];
+    shape[d] = extent[roleOfDim[d]];
+  }
+  MlirAffineExpr in[KILN_MAX_RANK];
+  in[0] = role[kRoleN];
+  in[last ? ns + 1 : 1] = role[kRoleC];
+  for (intptr_t i = 0; i < ns; ++i)
+    in[(last ? 1 : 2) + i] = mlirAffineAddExprGet(
+        mlirAffineMulExprGet(role[kRoleTap + ns + i],
+                             mlirAffineConstantExprGet(ctx, win->strides[i])),
+        mlirAffineMulExprGet(role[kRoleTap + i], mlirAffineConstantExprGet(
+                                                     ctx, win->dilations[i])));
+  MlirAttribute maps[2] = {kilnMapExprs(ctx, r, ns + 2, in),
+                           kilnMapExprs(ctx, r, r, out)};
+  char iters[2 + 2 * KILN_MAX_RANK + 1];
+  memset(iters, 'p', r);
+  iters[r] = '\0';
+  MlirValue init = kilnEmpty(b, kilnTensorType(r, shape, kilnElementType(x)));
+  return mlirOperationGetResult(
+      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, kilnConvCopyBody, NULL),
+      0);
+}
+
+/* The window tensor of an im2col conv: the padded `x` (N x C x D.., or
+ * N x D.. x C when `last`) copied tap by tap into the layout of
+ * windowRoles, each kernel tap a strided slice of x; x itself for a 1x1..
+ * conv with unit strides (its window matrix already). */
+static MlirValue windowTensor(KilnBuilder *b, MlirValue x,
+                              const KilnWindow *win, const int64_t *kernel,
+                              bool last, bool gather) {
+  intptr_t ns = win->n, r = 2 + 2 * ns, first = last ? 1 : 2;
+  bool unitStrides = true, identity = true;
+  for (intptr_t i = 0; i < ns; ++i) {
+    unitStrides = unitStrides && win->strides[i] == 1;
+    identity = identity && kernel[i] == 1 && win->strides[i] == 1 &&
+               kilnDim(x, first + i) == win->out[i];
+  }
+  if (identity)
+    return x;
+  /* (Strided: tap by tap, each copy a strided slice, unless `gather`: one
+   * kernel on a GPU, where a copy per tap would be one kernel argument
+   * pair per tap.) */
+  if (gather || unitStrides)
+    return windowGather(b, x, win, kernel, last);
+  intptr_t roleOfDim[2 + 2 * KILN_MAX_RANK], dimOfRole[2 + 2 * KILN_MAX_RANK];
+  int64_t extent[2 + 2 * KILN_MAX_RANK];
+  windowRoles(ns, last, roleOfDim);
+  windowExtents(x, win, kernel, last, extent);
+  int64_t cs[2 + 2 * KILN_MAX_RANK], tapSizes[2 + 2 * KILN_MAX_RANK],
+      ones[2 + 2 * KILN_MAX_RANK];
+  for (intptr_t d = 0; d < r; ++d) {
+    dimOfRole[roleOfDim[d]] = d;
+    cs[d] = tapSizes[d] = extent[roleOfDim[d]];
+    ones[d] = 1;
+  }
+  /* Slices of x: all of N and C, the output's strided positions. */
+  int64_t sizes[KILN_MAX_RANK], strides[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < ns + 2; ++i) {
+    sizes[i] = kilnDim(x, i);
+    strides[i] = 1;
+  }
+  for (intptr_t i = 0; i < ns; ++i) {
+    sizes[first + i] = win->out[i];
+    strides[first + i] = win->strides[i];
+    tapSizes[dimOfRole[kRoleTap + i]] = 1;
+  }
+  MlirValue col = kilnEmpty(b, kilnTensorType(r, cs, kilnElementType(x)));
+  int64_t tap[KILN_MAX_RANK] = {0};
+  for (bool more = true; more;) {
+    int64_t from[KILN_MAX_RANK] = {0}, to[2 + 2 * KILN_MAX_RANK] = {0};
+    for (intptr_t i = 0; i < ns; ++i) {
+      from[first + i] = tap[i] * win->dilations[i];
+      to[dimOfRole[kRoleTap + i]] = tap[i];
+    }
+    MlirValue slice = kilnExtractSlice(b, x, from, sizes, strides);
+    col = kilnInsertSliceSized(b, slice, col, to, tapSizes, ones);
+    /* The next tap, the last spatial dim fastest. */
+    more = false;
+    for (intptr_t i = ns - 1; i >= 0 && !more; --i) {
+      more = ++tap[i] < kernel[i];
+      if (!more)
+        tap[i] = 0;
+    }
+  }
+  return col;
+}
+
+/* The conv of the padded `x` (N x C x D..) by `w` (M x C/G x K..) as a
+ * contraction over k = (c, k1.., kn) per group: with the window matrix
+ * col[n] (C*K1*..*Kn x O1*..*On), y[n] = w (M x C*K..) * col[n] for one
+ * group; for G groups col[n] is G x C/G*K.. x P and the contraction gets a
+ * group loop (n, g, m, p, k), which kiln-tile-and-vectorize threads over
+ * groups x blocks like a batched matmul. A 1x1.. conv with unit strides
+ * reads x itself. Returns a null value when col would be too big. */
+static MlirValue im2colBlock(KilnBuilder *b, MlirValue x, MlirValue w,
+                             MlirValue bias, int64_t group,
+                             const KilnWindow *win, MlirType resultType,
+                             bool gather) {
+  MlirContext ctx = b->ctx;
+  MlirType e = kilnElementType(x);
+  int64_t n = kilnDim(x, 0), c = kilnDim(x, 1), m = kilnDim(w, 0);
+  int64_t kernel[KILN_MAX_RANK], taps = 1, p = 1;
+  for (intptr_t i = 0; i < win->n; ++i) {
+    kernel[i] = kilnDim(w, 2 + i);
+    taps *= kernel[i];
+    p *= win->out[i];
+  }
+  int64_t k = c * taps;
+  if (n * k * p > kMaxIm2colElements)
+    return (MlirValue){NULL};
+  MlirValue col = windowTensor(b, x, win, kernel, false, gather);
+  if (group > 1) {
+    int64_t kg = k / group, mg = m / group;
+    int64_t colShape[4] = {n, group, kg, p}, wShape[3] = {group, mg, kg};
+    int64_t yShape[4] = {n, group, mg, p}, g2[2] = {group, mg};
+    int64_t biasDims[2] = {1, 2};
+    MlirValue in[2] = {kilnReshape(b, w, kilnTensorType(3, wShape, e)),
+                       kilnReshape(b, col, kilnTensorType(4, colShape, e))};
+    MlirType yType = kilnTensorType(4, yShape, e);
+    if (!mlirValueIsNull(bias))
+      bias = kilnReshape(b, bias, kilnTensorType(2, g2, e));
+    MlirValue init = kilnConvInit(b, bias, yType, 2, biasDims);
+    /* Loops n, g, m, p, k. */
+    MlirAffineExpr d[5];
+    for (int i = 0; i < 5; ++i)
+      d[i] = mlirAffineDimExprGet(ctx, i);
+    MlirAffineExpr we[3] = {d[1], d[2], d[4]}, ce[4] = {d[0], d[1], d[4], d[3]},
+                   ye[4] = {d[0], d[1], d[2], d[3]};
+    MlirAttribute maps[3] = {kilnMapExprs(ctx, 5, 3, we),
+                             kilnMapExprs(ctx, 5, 4, ce),
+                             kilnMapExprs(ctx, 5, 4, ye)};
+    MlirValue y =
+        mlirOperationGetResult(kilnGeneric(b, 2, in, 1, &init, maps, 5, "ppppr",
+                                           kilnConvMacBody, NULL),
+                               0);
+    return kilnReshape(b, y, resultType);
+  }
+  int64_t colShape[3] = {n, k, p}, wShape[2] = {m, k}, yShape[3] = {n, m, p};
+  MlirValue in[2] = {kilnReshape(b, w, kilnTensorType(2, wShape, e)),
+                     kilnReshape(b, col, kilnTensorType(3, colShape, e))};
+  MlirType yType = kilnTensorType(3, yShape, e);
+  int64_t channelDim = 1;
+  MlirValue init = kilnConvInit(b, bias, yType, 1, &channelDim);
+  /* Loops n, m, p, k. */
+  MlirAffineExpr d[4] = {
+      mlirAffineDimExprGet(ctx, 0), mlirAffineDimExprGet(ctx, 1),
+      mlirAffineDimExprGet(ctx, 2), mlirAffineDimExprGet(ctx, 3)};
+  MlirAffineExpr we[2] = {d[1], d[3]}, ce[3] = {d[0], d[3], d[2]},
+                 ye[3] = {d[0], d[1], d[2]};
+  MlirAttribute maps[3] = {kilnMapExprs(ctx, 4, 2, we),
+                           kilnMapExprs(ctx, 4, 3, ce),
+                           kilnMapExprs(ctx, 4, 3, ye)};
+  MlirValue y = mlirOperationGetResult(
+      kilnGeneric(b, 2, in, 1, &init, maps, 4, "pppr", kilnConvMacBody, NULL),
+      0);
+  return kilnReshape(b, y, resultType);
+}
+
+/* tensor.extract_slice of `src` (`dest` null) or tensor.insert_slice of
+ * `src` into `dest`, unit strides, at `offsets` (a null value: 0), with
+ * `sizes` (the slice's, which is `src` for an insert). */
+static MlirValue sliceAt(KilnBuilder *b, MlirValue src, MlirValue dest,
+                         const MlirValue *offsets, const int64_t *sizes) {
+  bool insert = !mlirValueIsNull(dest);
+  intptr_t r = kilnRank(src), n = 0, nDyn = 0;
+  int64_t off[KILN_MAX_RANK], strides[KILN_MAX_RANK];
+  MlirValue ops[2 + KILN_MAX_RANK];
+  ops[n++] = src;
+  if (insert)
+    ops[n++] = dest;
+  for (intptr_t i = 0; i < r; ++i) {
+    strides[i] = 1;
+    off[i] = 0;
+    if (mlirValueIsNull(offsets[i]))
+      continue;
+    off[i] = mlirShapedTypeGetDynamicStrideOrOffset();
+    ops[n++] = offsets[i];
+    ++nDyn;
+  }
+  int32_t seg[5] = {1, 1, 0, 0, 0};
+  seg[insert ? 2 : 1] = (int32_t)nDyn;
+  MlirNamedAttribute attrs[4] = {
+      kilnNamedAttr(b->ctx, "operandSegmentSizes",
+                    mlirDenseI32ArrayGet(b->ctx, insert ? 5 : 4, seg)),
+      kilnNamedAttr(b->ctx, "static_offsets",
+                    mlirDenseI64ArrayGet(b->ctx, r, off)),
+      kilnNamedAttr(b->ctx, "static_sizes",
+                    mlirDenseI64ArrayGet(b->ctx, r, sizes)),
+      kilnNamedAttr(b->ctx, "static_strides",
+                    mlirDenseI64ArrayGet(b->ctx, r, strides))};
+  MlirType type = insert ? mlirValueGetType(dest)
+                         : kilnTensorType(r, sizes, kilnElementType(src));
+  return kilnBuildOp1(b,
+                      insert ? "tensor.insert_slice" : "tensor.extract_slice",
+                      type, n, ops, 4, attrs);
+}
+
+static MlirValue indexOp(KilnBuilder *b, const char *name, MlirValue lhs,
+                         int64_t rhs) {
+  MlirValue ops[2] = {lhs, kilnConstIndex(b, rhs)};
+  return kilnBuildOp1(b, name, mlirIndexTypeGet(b->ctx), 2, ops, 0, NULL);
+}
+
+/* Elements of the window matrix one block of a big conv computes (4 MB of
+ * f32): its columns are still in cache when the block's contraction reads
+ * them. */
+enum { kBlockElements = 1 << 20 };
+
+/* The blocks of a big conv: `rows` positions of spatial dim `dim`, one of
+ * each dim before it, all of the dims after it. */
+typedef struct Blocks {
+  intptr_t dim;
+  int64_t rows, count;
+} Blocks;
+
+static Blocks planBlocks(const KilnWindow *win, int64_t perPixel) {
+  Blocks p = {win->n - 1, 1, 1};
+  int64_t trailing = 1;
+  for (intptr_t i = win->n - 1; i >= 0; --i) {
+    if (perPixel * trailing * win->out[i] > kBlockElements)
+      break;
+    trailing *= win->out[i];
+    p.dim = i - 1;
+  }
+  if (p.dim < 0) /* all of it fits one block */
+    return (Blocks){0, win->out[0], 1};
+  trailing = 1;
+  for (intptr_t i = p.dim + 1; i < win->n; ++i)
+    trailing *= win->out[i];
+  p.rows = win->out[p.dim];
+  while (p.rows > 1 && (perPixel * trailing * p.rows > kBlockElements ||
+                        win->out[p.dim] % p.rows))
+    --p.rows;
+  p.count = win->out[p.dim] / p.rows;
+  for (intptr_t i = 0; i < p.dim; ++i)
+    p.count *= win->out[i];
+  return p;
+}
+
+/* One block of the loop of kilnIm2colConv, for iteration `iv`: its slab of
+ * x, its im2col contraction, inserted into `y`. */
+static MlirValue im2colLoopBody(KilnBuilder *b, MlirValue x, MlirValue w,
+                                MlirValue bias, int64_t group,
+                                const KilnWindow *win, const Blocks *p,
+                                MlirValue iv, MlirValue y, bool gather) {
+  intptr_t r = win->n + 2;
+  KilnWindow block = *win;
+  MlirValue xOff[KILN_MAX_RANK] = {{NULL}}, yOff[KILN_MAX_RANK] = {{NULL}};
+  int64_t slab[KILN_MAX_RANK] = {kilnDim(x, 0), kilnDim(x, 1)};
+  int64_t yBlock[KILN_MAX_RANK] = {kilnDim(y, 0), kilnDim(y, 1)};
+  /* iv delinearized over (out[0], .., out[dim - 1], out[dim] / rows). */
+  MlirValue rest = iv;
+  for (intptr_t i = p->dim; i >= 0; --i) {
+    int64_t count = i == p->dim ? win->out[i] / p->rows : win->out[i];
+    MlirValue q = i ? indexOp(b, "arith.remui", rest, count) : rest;
+    if (i)
+      rest = indexOp(b, "arith.divui", rest, count);
+    yOff[2 + i] = i == p->dim ? indexOp(b, "arith.muli", q, p->rows) : q;
+    xOff[2 + i] = win->strides[i] == 1
+                      ? yOff[2 + i]
+                      : indexOp(b, "arith.muli", yOff[2 + i], win->strides[i]);
+  }
+  for (intptr_t i = 0; i < win->n; ++i) {
+    block.out[i] = i < p->dim ? 1 : i == p->dim ? p->rows : win->out[i];
+    slab[2 + i] = i > p->dim ? kilnDim(x, 2 + i)
+                             : (block.out[i] - 1) * win->strides[i] +
+                                   kilnWindowDilatedKernel(win, i);
+    yBlock[2 + i] = block.out[i];
+  }
+  MlirType blockType = kilnTensorType(r, yBlock, kilnElementType(y));
+  MlirValue part = im2colBlock(b, sliceAt(b, x, (MlirValue){NULL}, xOff, slab),
+                               w, bias, group, &block, blockType, gather);
+  if (mlirValueIsNull(part))
+    return part;
+  return sliceAt(b, part, y, yOff, yBlock);
+}
+
+/* im2colBlock for the whole conv, or, when its window matrix would be too
+ * big, in a loop over blocks (planBlocks: a few MB of window matrix each),
+ * each computing its slab of x's window matrix and contraction: its window
+ * columns then stay in cache, where a whole matrix of 43M elements (a
+ * 3x3x3 conv over 64 channels at 8 x 56 x 56) would go through memory. The
+ * loop is serial; each block's contraction and window tensor are threaded
+ * by kiln-tile-and-vectorize. */
+MlirValue kilnIm2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
+                         MlirValue bias, int64_t group, const KilnWindow *win,
+                         MlirType resultType, bool gather) {
+  int64_t perPixel = kilnDim(x, 0) * kilnDim(x, 1), pixels = 1;
+  for (intptr_t i = 0; i < win->n; ++i) {
+    perPixel *= kilnDim(w, 2 + i);
+    pixels *= win->out[i];
+  }
+  Blocks p = planBlocks(win, perPixel);
+  if (perPixel * pixels <= kMaxIm2colElements || p.count == 1 ||
+      perPixel * p.rows > kBlockElements)
+    return im2colBlock(b, x, w, bias, group, win, resultType, gather);
+  MlirValue init = kilnEmpty(b, resultType);
+  MlirType types[2] = {mlirIndexTypeGet(b->ctx), resultType};
+  MlirLocation locs[2] = {b->loc, b->loc};
+  MlirBlock body = mlirBlockCreate(2, types, locs);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, body);
+  MlirValue ops[4] = {kilnConstIndex(b, 0), kilnConstIndex(b, p.count),
+                      kilnConstIndex(b, 1), init};
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.for"), b->loc);
+  mlirOperationStateAddResults(&st, 1, &resultType);
+  mlirOperationStateAddOperands(&st, 4, ops);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation loop = kilnBuildInsert(b, &st);
+  KilnBuilder inner = {b->ctx, b->loc, body, {NULL}};
+  MlirValue next = im2colLoopBody(&inner, x, w, bias, group, win, &p,
+                                  mlirBlockGetArgument(body, 0),
+                                  mlirBlockGetArgument(body, 1), gather);
+  kilnBuildOp(&inner, "scf.yield", 0, NULL, 1, &next, 0, NULL);
+  return mlirOperationGetResult(loop, 0);
+}
+
+/* The channels-last 2-D conv of the padded `x` (N x H x W x C) by `w`
+ * (KH x KW x C x M) as a contraction over k = (kh, kw, c): with the window
+ * matrix col[n] (OH*OW x KH*KW*C), y[n] = col[n] * w (KH*KW*C x M). The
+ * output's innermost dim is M, so the vectorized dim is the channel count
+ * rather than OH*OW (which is short in late stages), and each tap copy is
+ * contiguous along C. Returns a null value when col would be too big. */
+MlirValue kilnIm2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
+                             MlirValue bias, const KilnWindow *win,
+                             MlirType resultType, bool gather) {
+  MlirContext ctx = b->ctx;
+  MlirType e = kilnElementType(x);
+  int64_t n = kilnDim(x, 0), c = kilnDim(x, 3), m = kilnDim(w, 3);
+  int64_t kh = kilnDim(w, 0), kw = kilnDim(w, 1);
+  int64_t oh = win->out[0], ow = win->out[1];
+  int64_t k = c * kh * kw, p = oh * ow;
+  if (n * k * p > kMaxIm2colElements)
+    return (MlirValue){NULL};
+  int64_t kernel[2] = {kh, kw};
+  MlirValue col = windowTensor(b, x, win, kernel, true, gather);
+  int64_t colShape[3] = {n, p, k}, wShape[2] = {k, m}, yShape[3] = {n, p, m};
+  MlirValue in[2] = {kilnReshape(b, col, kilnTensorType(3, colShape, e)),
+                     kilnReshape(b, w, kilnTensorType(2, wShape, e))};
+  MlirType yType = kilnTensorType(3, yShape, e);
+  int64_t channelDim = 2;
+  MlirValue init = kilnConvInit(b, bias, yType, 1, &channelDim);
+  /* Loops n, p, m, k. */
+  MlirAffineExpr d[4] = {
+      mlirAffineDimExprGet(ctx, 0), mlirAffineDimExprGet(ctx, 1),
+      mlirAffineDimExprGet(ctx, 2), mlirAffineDimExprGet(ctx, 3)};
+  MlirAffineExpr ce[3] = {d[0], d[1], d[3]}, we[2] = {d[3], d[2]},
+                 ye[3] = {d[0], d[1], d[2]};
+  MlirAttribute maps[3] = {kilnMapExprs(ctx, 4, 3, ce),
+                           kilnMapExprs(ctx, 4, 2, we),
+                           kilnMapExprs(ctx, 4, 3, ye)};
+  MlirValue y = mlirOperationGetResult(
+      kilnGeneric(b, 2, in, 1, &init, maps, 4, "pppr", kilnConvMacBody, NULL),
+      0);
+  return kilnReshape(b, y, resultType);
+}
