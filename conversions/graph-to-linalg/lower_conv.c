@@ -109,6 +109,10 @@ static MlirValue genericConv(KilnBuilder *b, MlirValue x, MlirValue w,
  * 3x3 over 512 channels at 56 x 56 would need 57 MB) stay direct. */
 enum { kMaxIm2colElements = 16 << 20 };
 
+/* Most kernel taps of a strided conv copied one by one into the window
+ * tensor (windowTensor); ResNet's 7x7 stem has 49. */
+enum { kMaxTapCopies = 64 };
+
 /* The window tensor of an im2col conv as one elementwise generic over
  * N x C x KH x KW x OH x OW (N x OH x OW x KH x KW x C when `last`)
  * reading x at (oh * sh + kh * dh, ow * sw + kw * dw): one loop nest (one
@@ -178,8 +182,12 @@ static MlirValue windowTensor(KilnBuilder *b, MlirValue x,
     return x;
   /* (Strided: tap by tap, each copy a strided slice, unless `gather`: one
    * kernel on a GPU, where a copy per tap would be one kernel argument
-   * pair per tap.) */
-  if (gather || (win->strides[0] == 1 && win->strides[1] == 1))
+   * pair per tap; or unless the kernel has more than kMaxTapCopies taps:
+   * one-shot bufferization's analysis of a chain of n insert_slices into
+   * one tensor takes time cubic in n, 63 s for the 256 taps of ViT-B/16's
+   * 16x16 patch embedding.) */
+  if (gather || (win->strides[0] == 1 && win->strides[1] == 1) ||
+      kh * kw > kMaxTapCopies)
     return windowGather(b, x, win, kh, kw, last);
   /* Slices of x: all of N and C, OH x OW strided positions. */
   int64_t sizes[4], strides[4] = {1, 1, 1, 1};
