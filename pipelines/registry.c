@@ -29,6 +29,7 @@ extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
 extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
 extern const KilnPassInfo kilnDistinctResultsPass;
+extern const KilnPassInfo kilnOutlineRegionsPass;
 extern const KilnPassInfo kilnGpuStageIOPass;
 extern const KilnPassInfo kilnGpuDeviceMemoryPass;
 extern const KilnPassInfo kilnGpuMapLoopsPass;
@@ -92,7 +93,7 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
         "scf-forall-to-parallel,convert-linalg-to-parallel-loops,"
         "canonicalize,convert-vector-to-scf{full-unroll=true},"
         "func.func(kiln-serialize-nested-parallel),"
-        "convert-scf-to-openmp,expand-strided-metadata,"
+        "kiln-outline-regions,convert-scf-to-openmp,expand-strided-metadata,"
         "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
         "convert-vector-to-llvm,convert-ub-to-llvm,convert-math-to-llvm,"
         "convert-math-to-funcs,convert-math-to-libm,"
@@ -289,6 +290,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,
     &kilnDistinctResultsPass,
+    &kilnOutlineRegionsPass,
     &kLinalgToLLVMCpuPipeline,
     &kCpuPipeline,
     &kGraphToLinalgGpuPipeline,

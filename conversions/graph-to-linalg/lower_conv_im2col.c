@@ -83,6 +83,10 @@ static MlirValue windowGather(KilnBuilder *b, MlirValue x,
       0);
 }
 
+/* Most kernel taps of a strided conv copied one by one into the window
+ * tensor (windowTensor); ResNet's 7x7 stem has 49. */
+enum { kMaxTapCopies = 64 };
+
 /* The window tensor of an im2col conv: the padded `x` (N x C x D.., or
  * N x D.. x C when `last`) copied tap by tap into the layout of
  * windowRoles, each kernel tap a strided slice of x; x itself for a 1x1..
@@ -92,7 +96,9 @@ static MlirValue windowTensor(KilnBuilder *b, MlirValue x,
                               bool last, bool gather) {
   intptr_t ns = win->n, r = 2 + 2 * ns, first = last ? 1 : 2;
   bool unitStrides = true, identity = true;
+  int64_t taps = 1;
   for (intptr_t i = 0; i < ns; ++i) {
+    taps *= kernel[i];
     unitStrides = unitStrides && win->strides[i] == 1;
     identity = identity && kernel[i] == 1 && win->strides[i] == 1 &&
                kilnDim(x, first + i) == win->out[i];
@@ -101,8 +107,11 @@ static MlirValue windowTensor(KilnBuilder *b, MlirValue x,
     return x;
   /* (Strided: tap by tap, each copy a strided slice, unless `gather`: one
    * kernel on a GPU, where a copy per tap would be one kernel argument
-   * pair per tap.) */
-  if (gather || unitStrides)
+   * pair per tap; or unless the kernel has more than kMaxTapCopies taps:
+   * one-shot bufferization's analysis of a chain of n insert_slices into
+   * one tensor takes time cubic in n, 63 s for the 256 taps of ViT-B/16's
+   * 16x16 patch embedding.) */
+  if (gather || unitStrides || taps > kMaxTapCopies)
     return windowGather(b, x, win, kernel, last);
   intptr_t roleOfDim[2 + 2 * KILN_MAX_RANK], dimOfRole[2 + 2 * KILN_MAX_RANK];
   int64_t extent[2 + 2 * KILN_MAX_RANK];
