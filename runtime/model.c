@@ -34,6 +34,10 @@ struct KilnModel {
   KilnModelMetadata meta;
   int threads;       /* 0: libomp's default */
   KilnGpuModel *gpu; /* NULL for a CPU model */
+  /* A profiled model's counter table, `kiln_model_profile`: a row of 4
+   * (total ns, runs, last ns, last start ns) per profile-op record, then
+   * one for the whole run (kiln-instrument-ops). NULL if not profiled. */
+  int64_t *profile;
 };
 
 //===----------------------------------------------------------------------===//
@@ -149,6 +153,27 @@ static KilnStatus *openLibrary(const char *path, void **outHandle) {
   return s;
 }
 
+/* The counter table of a profiled model, checked to be as large as its
+ * records say (when the symbol table gives its size). */
+static KilnStatus *findProfile(KilnModel *m) {
+  if (!m->meta.profiled || m->meta.numProfileOps == 0)
+    return NULL;
+  int64_t *table = dlsym(m->handle, "kiln_model_profile");
+  if (!table)
+    return kilnStatusCreatef("the metadata says the model is profiled, but "
+                             "the library has no kiln_model_profile symbol");
+  Dl_info info;
+  const ElfW(Sym) *sym = NULL;
+  size_t want = (size_t)(m->meta.numProfileOps + 1) * 4 * sizeof(int64_t);
+  if (dladdr1(table, &info, (void **)&sym, RTLD_DL_SYMENT) && sym &&
+      sym->st_size > 0 && (size_t)sym->st_size < want)
+    return kilnStatusCreatef("kiln_model_profile is smaller than the "
+                             "metadata's %lld profile records need",
+                             (long long)m->meta.numProfileOps);
+  m->profile = table;
+  return NULL;
+}
+
 static KilnStatus *loadFromHandle(KilnModel *m) {
   const char *meta = dlsym(m->handle, "kiln_model_metadata");
   if (!meta)
@@ -164,7 +189,8 @@ static KilnStatus *loadFromHandle(KilnModel *m) {
   KilnStatus *s = metadataLength(meta, &len);
   if (!s)
     s = kilnModelMetadataParse(meta, len, &m->meta);
-  if (!s && (s = kilnModelMetadataCheckHost(&m->meta)))
+  if (!s &&
+      ((s = kilnModelMetadataCheckHost(&m->meta)) || (s = findProfile(m))))
     kilnModelMetadataDestroy(&m->meta);
   /* The GPU side last: it runs the library's GPU load function, which only
    * a checked library may. */
@@ -310,6 +336,97 @@ const char *kilnModelGetEntry(const KilnModel *model) {
 
 const char *kilnModelGetGpu(const KilnModel *model) {
   return model ? model->meta.gpu : NULL;
+}
+
+//===----------------------------------------------------------------------===//
+// Profiles
+//===----------------------------------------------------------------------===//
+
+bool kilnModelIsProfiled(const KilnModel *model) {
+  return model && model->meta.profiled;
+}
+
+int64_t kilnModelGetNumProfileRecords(const KilnModel *model) {
+  return model ? model->meta.numProfileOps : 0;
+}
+
+static const KilnModelProfileOp *profileOp(const KilnModel *m, int64_t i) {
+  return m && i >= 0 && i < m->meta.numProfileOps ? &m->meta.profileOps[i]
+                                                  : NULL;
+}
+
+int64_t kilnModelGetProfileRecordNumNodes(const KilnModel *model, int64_t i) {
+  const KilnModelProfileOp *op = profileOp(model, i);
+  return op ? op->numNodes : 0;
+}
+
+const char *kilnModelGetProfileRecordNodeName(const KilnModel *model, int64_t i,
+                                              int64_t j) {
+  const KilnModelProfileOp *op = profileOp(model, i);
+  return op && j >= 0 && j < op->numNodes ? op->names[j] : NULL;
+}
+
+const char *kilnModelGetProfileRecordNodeOpType(const KilnModel *model,
+                                                int64_t i, int64_t j) {
+  const KilnModelProfileOp *op = profileOp(model, i);
+  return op && j >= 0 && j < op->numNodes ? op->opTypes[j] : NULL;
+}
+
+int64_t kilnModelGetProfileRecordRank(const KilnModel *model, int64_t i) {
+  const KilnModelProfileOp *op = profileOp(model, i);
+  return op ? op->rank : -1;
+}
+
+const int64_t *kilnModelGetProfileRecordDims(const KilnModel *model,
+                                             int64_t i) {
+  const KilnModelProfileOp *op = profileOp(model, i);
+  return op && op->rank >= 0 ? op->dims : NULL;
+}
+
+int64_t kilnModelGetProfileRecordFlops(const KilnModel *model, int64_t i) {
+  const KilnModelProfileOp *op = profileOp(model, i);
+  return op ? op->flops : -1;
+}
+
+static KilnStatus *notProfiled(const KilnModel *model, const char *fn) {
+  if (!model)
+    return kilnStatusCreatef("%s: model is NULL", fn);
+  if (!model->meta.profiled)
+    return kilnStatusCreatef("the model library was built without "
+                             "profiling: rebuild it with kiln-compile "
+                             "--profile");
+  return NULL;
+}
+
+KilnStatus *kilnModelGetProfileTimes(const KilnModel *model, int64_t i,
+                                     KilnProfileTimes *out) {
+  if (!out)
+    return kilnStatusCreatef("kilnModelGetProfileTimes: out is NULL");
+  *out = (KilnProfileTimes){0};
+  KilnStatus *s = notProfiled(model, "kilnModelGetProfileTimes");
+  if (s)
+    return s;
+  int64_t n = model->meta.numProfileOps;
+  if (i < 0 || i > n)
+    return kilnStatusCreatef("profile record %lld: the model has %lld "
+                             "(and %lld for the whole run)",
+                             (long long)i, (long long)n, (long long)n);
+  if (!model->profile)
+    return NULL; /* nothing timed: no records */
+  const int64_t *row = &model->profile[4 * i], *run = &model->profile[4 * n];
+  *out = (KilnProfileTimes){.runs = row[1],
+                            .totalNs = row[0],
+                            .lastNs = row[2],
+                            .lastStartNs = row[1] ? row[3] - run[3] : 0};
+  return NULL;
+}
+
+KilnStatus *kilnModelResetProfile(KilnModel *model) {
+  KilnStatus *s = notProfiled(model, "kilnModelResetProfile");
+  if (!s && model->profile)
+    memset(model->profile, 0,
+           (size_t)(model->meta.numProfileOps + 1) * 4 * sizeof(int64_t));
+  return s;
 }
 
 //===----------------------------------------------------------------------===//
