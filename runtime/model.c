@@ -28,15 +28,18 @@
 
 typedef int (*KilnModelRunFn)(void **args);
 
+enum { kProfileFields = 5 };
+
 struct KilnModel {
   void *handle;
   KilnModelRunFn run;
   KilnModelMetadata meta;
   int threads;       /* 0: libomp's default */
   KilnGpuModel *gpu; /* NULL for a CPU model */
-  /* A profiled model's counter table, `kiln_model_profile`: a row of 4
-   * (total ns, runs, last ns, last start ns) per profile-op record, then
-   * one for the whole run (kiln-instrument-ops). NULL if not profiled. */
+  /* A profiled model's counter table, `kiln_model_profile`: a row of
+   * kProfileFields (total ns, runs, last ns, last start ns, the library's
+   * own) per profile-op record, then one for the whole run
+   * (kiln-instrument-ops). NULL if not profiled. */
   int64_t *profile;
 };
 
@@ -153,24 +156,16 @@ static KilnStatus *openLibrary(const char *path, void **outHandle) {
   return s;
 }
 
-/* The counter table of a profiled model, checked to be as large as its
- * records say (when the symbol table gives its size). */
+/* The counter table of a profiled model, which the library's constant
+ * pointer `kiln_model_profile` points to. */
 static KilnStatus *findProfile(KilnModel *m) {
   if (!m->meta.profiled || m->meta.numProfileOps == 0)
     return NULL;
-  int64_t *table = dlsym(m->handle, "kiln_model_profile");
-  if (!table)
+  int64_t *const *table = dlsym(m->handle, "kiln_model_profile");
+  if (!table || !*table)
     return kilnStatusCreatef("the metadata says the model is profiled, but "
-                             "the library has no kiln_model_profile symbol");
-  Dl_info info;
-  const ElfW(Sym) *sym = NULL;
-  size_t want = (size_t)(m->meta.numProfileOps + 1) * 4 * sizeof(int64_t);
-  if (dladdr1(table, &info, (void **)&sym, RTLD_DL_SYMENT) && sym &&
-      sym->st_size > 0 && (size_t)sym->st_size < want)
-    return kilnStatusCreatef("kiln_model_profile is smaller than the "
-                             "metadata's %lld profile records need",
-                             (long long)m->meta.numProfileOps);
-  m->profile = table;
+                             "the library has no kiln_model_profile table");
+  m->profile = *table;
   return NULL;
 }
 
@@ -413,7 +408,8 @@ KilnStatus *kilnModelGetProfileTimes(const KilnModel *model, int64_t i,
                              (long long)i, (long long)n, (long long)n);
   if (!model->profile)
     return NULL; /* nothing timed: no records */
-  const int64_t *row = &model->profile[4 * i], *run = &model->profile[4 * n];
+  const int64_t *row = &model->profile[kProfileFields * i];
+  const int64_t *run = &model->profile[kProfileFields * n];
   *out = (KilnProfileTimes){.runs = row[1],
                             .totalNs = row[0],
                             .lastNs = row[2],
@@ -425,7 +421,8 @@ KilnStatus *kilnModelResetProfile(KilnModel *model) {
   KilnStatus *s = notProfiled(model, "kilnModelResetProfile");
   if (!s && model->profile)
     memset(model->profile, 0,
-           (size_t)(model->meta.numProfileOps + 1) * 4 * sizeof(int64_t));
+           (size_t)(model->meta.numProfileOps + 1) * kProfileFields *
+               sizeof(int64_t));
   return s;
 }
 

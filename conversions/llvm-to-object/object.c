@@ -67,13 +67,18 @@ static const char *profileRecords(MlirModule module, KilnStrBuf *copy) {
   return kilnStrBufGet(copy);
 }
 
-/* Exports kiln-instrument-ops' counter table as `kiln_model_profile`. */
+/* Exports kiln-instrument-ops' counter table through the constant pointer
+ * `kiln_model_profile`. The table itself stays internal: with parallel
+ * code generation it is shared between partitions as a hidden symbol,
+ * which an exported one could not be (its uses would need the GOT). */
 static void exportProfileCounters(LLVMModuleRef m) {
   LLVMValueRef counters = LLVMGetNamedGlobal(m, "kiln.profile.counters");
   if (!counters || LLVMIsDeclaration(counters))
     return;
-  LLVMSetValueName2(counters, "kiln_model_profile", 18);
-  LLVMSetLinkage(counters, LLVMExternalLinkage);
+  LLVMValueRef p = LLVMAddGlobal(m, LLVMTypeOf(counters), "kiln_model_profile");
+  LLVMSetInitializer(p, counters);
+  LLVMSetGlobalConstant(p, true);
+  LLVMSetLinkage(p, LLVMExternalLinkage);
 }
 
 /* Counts the input/output records: the entry's parameter count after

@@ -4,28 +4,32 @@
  * debug executor.
  *
  * Runs on buffers (after bufferization and deallocation, before the loops
- * become OpenMP regions). The entry's top-level ops are cut into records:
- * a record is a run of consecutive ops whose locations (their own and
+ * become OpenMP regions). The entry's top-level ops are cut into segments:
+ * a segment is a run of consecutive ops whose locations (their own and
  * those of the ops nested in them) name overlapping sets of ONNX nodes, so
- * a fused group, whose tile loop holds every member's ops, is one record
+ * a fused group, whose tile loop holds every member's ops, is one segment
  * listing them all. Ops that name no node or only move pointers (allocs,
- * views, constants, deallocs) join the record around them. Between two
- * records the pass reads a clock once:
+ * views, constants, deallocs) join the segment around them. Segments that
+ * share a node form one record (a conv's padded input is cleared before
+ * its producer writes into it, apart from the conv's own group). Between
+ * two segments the pass reads a clock once:
  *
  *   %t0 = func.call @kiln.profile.now() : () -> i64
- *   ... record 0 ...
+ *   ... segment 0 (record 0) ...
  *   %t1 = func.call @kiln.profile.now() : () -> i64
- *   func.call @kiln.profile.record(%c0, %t0, %t1) : (index, i64, i64) -> ()
- *   ... record 1 ...
+ *   func.call @kiln.profile.record(%c0, %t0, %t0, %t1)
+ *       : (index, i64, i64, i64) -> ()
+ *   ... segment 1 ...
  *
- * so the records cover the whole function; a last record N (the number of
+ * so the segments cover the whole function; a last row N (the number of
  * records) times the function from its first clock read to its last.
  * @kiln.profile.now reads CLOCK_MONOTONIC through libc's clock_gettime, in
- * nanoseconds; @kiln.profile.record adds the time and a run to row K of
- * the table @kiln.profile.counters (memref<(N+1)x4xi64>: total ns, runs,
- * the last run's ns, the last run's start), which the model library
- * exports as `kiln_model_profile`. The calls are ordinary ops between the
- * top-level ops: later passes keep each record's ops between its calls.
+ * nanoseconds; @kiln.profile.record adds a segment's time to its record's
+ * row of the table @kiln.profile.counters (memref<(N+1)x5xi64>: total ns,
+ * runs, the last run's ns and start, and the start of the run that last
+ * touched the row), which the model library exports through the pointer
+ * `kiln_model_profile`. The calls are ordinary ops between the top-level
+ * ops: later passes keep each segment's ops between its calls.
  *
  * The records' description, one metadata line each (docs/runtime.md),
  * goes into the module attribute `kiln.profile.records`:
@@ -54,6 +58,9 @@ static const char *const kNow = "kiln.profile.now";
 static const char *const kRecord = "kiln.profile.record";
 static const char *const kCounters = "kiln.profile.counters";
 static const char *const kClock = "clock_gettime";
+/* A counter row: total ns, runs, the last run's ns, its start, and the
+ * start of the run that last touched the row. */
+enum { kFields = 5 };
 
 /* ---- records ----------------------------------------------------------------
  */
@@ -91,9 +98,13 @@ static MlirWalkResult collectKeys(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
+/* A segment: consecutive ops timed between two clock reads. Segments
+ * that share a node are one record (a conv's padding may be written before
+ * its producer runs, apart from the conv's group). */
 typedef struct Record {
   Keys keys;         /* in order of first appearance */
   MlirOperation end; /* its last op that names a node */
+  size_t record;     /* the record it belongs to (its first segment's) */
 } Record;
 
 typedef struct Records {
@@ -132,8 +143,8 @@ static bool overlaps(const Keys *a, const Keys *b) {
   return false;
 }
 
-/* Cuts the body of `entry` into records. */
-static void formRecords(MlirBlock body, Records *out) {
+/* Cuts the body of `entry` into segments. */
+static void formSegments(MlirBlock body, Records *out) {
   Keys keys = {0};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -160,6 +171,46 @@ static void formRecords(MlirBlock body, Records *out) {
     last->end = op;
   }
   free(keys.data);
+}
+
+static size_t findRoot(Records *segs, size_t i) {
+  while (segs->data[i].record != i)
+    i = segs->data[i].record = segs->data[segs->data[i].record].record;
+  return i;
+}
+
+/* Joins segments that share a node into records, then gathers each
+ * record's keys (in segment order) into its first segment; returns the
+ * number of records, numbering them in order of their first segment
+ * (segment i's `record` becomes that number). */
+static size_t joinSegments(Records *segs) {
+  for (size_t i = 0; i < segs->len; ++i)
+    segs->data[i].record = i;
+  for (size_t i = 0; i < segs->len; ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (overlaps(&segs->data[j].keys, &segs->data[i].keys)) {
+        size_t a = findRoot(segs, j), b = findRoot(segs, i);
+        segs->data[a > b ? a : b].record = a < b ? a : b;
+      }
+  size_t *root = malloc((segs->len ? segs->len : 1) * sizeof(size_t));
+  size_t *number = malloc((segs->len ? segs->len : 1) * sizeof(size_t));
+  if (!root || !number)
+    abort();
+  for (size_t i = 0; i < segs->len; ++i)
+    root[i] = findRoot(segs, i);
+  size_t n = 0;
+  for (size_t i = 0; i < segs->len; ++i) {
+    if (root[i] == i)
+      number[i] = n++;
+    else
+      for (size_t k = 0; k < segs->data[i].keys.len; ++k)
+        keysAdd(&segs->data[root[i]].keys, segs->data[i].keys.data[k]);
+  }
+  for (size_t i = 0; i < segs->len; ++i)
+    segs->data[i].record = number[root[i]];
+  free(root);
+  free(number);
+  return n;
 }
 
 /* ---- helper functions and the table -----------------------------------------
@@ -292,11 +343,11 @@ static void buildNow(MlirOperation module) {
   append(b, "func.return", 1, &ns, 0, NULL, 0, NULL);
 }
 
-/* @kiln.profile.counters: `rows` x 4 i64, zero at load. */
+/* @kiln.profile.counters: `rows` x kFields i64, zero at load. */
 static MlirType buildCounters(MlirOperation module, int64_t rows) {
   MlirContext ctx = mlirOperationGetContext(module);
   MlirType i64 = mlirIntegerTypeGet(ctx, 64);
-  int64_t shape[2] = {rows, 4};
+  int64_t shape[2] = {rows, kFields};
   MlirType type =
       mlirMemRefTypeContiguousGet(i64, 2, shape, mlirAttributeGetNull());
   MlirType tensor =
@@ -317,39 +368,59 @@ static MlirType buildCounters(MlirOperation module, int64_t rows) {
   return type;
 }
 
-/* @kiln.profile.record(%row: index, %t0: i64, %t1: i64): row += (t1 - t0,
- * 1 run, last t1 - t0, last start t0). Called from the entry function's
- * top level only (between parallel regions), so plain loads and stores. */
+/* @kiln.profile.record(%row: index, %run: i64, %t0: i64, %t1: i64) adds
+ * t1 - t0 to row `row`: its total and its time in the run that started at
+ * `run`. A row a run has not touched yet (its field 4, the start of the
+ * run that last touched it, differs) counts one more run and restarts its
+ * last-run time and start; so a record timed in several segments sums
+ * them. Branch-free selects; called from the entry function's top level
+ * only (between parallel regions), so plain loads and stores. */
 static void buildRecord(MlirOperation module, MlirType countersType) {
   MlirContext ctx = mlirOperationGetContext(module);
   MlirType i64 = mlirIntegerTypeGet(ctx, 64), index = mlirIndexTypeGet(ctx);
-  MlirType args[3] = {index, i64, i64};
+  MlirType i1 = mlirIntegerTypeGet(ctx, 1);
+  MlirType args[4] = {index, i64, i64, i64};
   MlirOperation fn = addFunc(module, kRecord,
-                             mlirFunctionTypeGet(ctx, 3, args, 0, NULL), true);
+                             mlirFunctionTypeGet(ctx, 4, args, 0, NULL), true);
   MlirBlock b = funcBody(fn);
-  MlirValue row = mlirBlockGetArgument(b, 0);
-  MlirValue t0 = mlirBlockGetArgument(b, 1), t1 = mlirBlockGetArgument(b, 2);
+  MlirValue row = mlirBlockGetArgument(b, 0), run = mlirBlockGetArgument(b, 1);
+  MlirValue t0 = mlirBlockGetArgument(b, 2), t1 = mlirBlockGetArgument(b, 3);
   MlirNamedAttribute global =
       named(ctx, "name", mlirFlatSymbolRefAttrGet(ctx, str(kCounters)));
   MlirValue table = mlirOperationGetResult(
       append(b, "memref.get_global", 0, NULL, 1, &countersType, 1, &global), 0);
   MlirValue dt = appendBinary(b, "arith.subi", t1, t0);
-  MlirValue fields[4];
-  for (int i = 0; i < 4; ++i)
-    fields[i] = appendConstant(b, index, i);
-  MlirValue one = appendConstant(b, i64, 1);
-  for (int i = 0; i < 2; ++i) { /* total += dt, runs += 1 */
-    MlirValue at[3] = {table, row, fields[i]};
-    MlirValue old = mlirOperationGetResult(
+  MlirValue field[kFields], old[kFields];
+  for (int i = 0; i < kFields; ++i) {
+    field[i] = appendConstant(b, index, i);
+    MlirValue at[3] = {table, row, field[i]};
+    old[i] = mlirOperationGetResult(
         append(b, "memref.load", 3, at, 1, &i64, 0, NULL), 0);
-    MlirValue sum = appendBinary(b, "arith.addi", old, i ? one : dt);
-    MlirValue store[4] = {sum, table, row, fields[i]};
+  }
+  MlirNamedAttribute ne =
+      named(ctx, "predicate", mlirIntegerAttrGet(i64, 1 /* ne */));
+  MlirValue cmp[2] = {old[4], run};
+  MlirValue fresh = mlirOperationGetResult(
+      append(b, "arith.cmpi", 2, cmp, 1, &i1, 1, &ne), 0);
+  MlirValue zero = appendConstant(b, i64, 0);
+  MlirValue sel[3] = {fresh, zero, old[2]};
+  MlirValue lastBase = mlirOperationGetResult(
+      append(b, "arith.select", 3, sel, 1, &i64, 0, NULL), 0);
+  MlirValue selStart[3] = {fresh, t0, old[3]};
+  MlirValue newValue[kFields] = {
+      appendBinary(b, "arith.addi", old[0], dt),
+      appendBinary(
+          b, "arith.addi", old[1],
+          mlirOperationGetResult(
+              append(b, "arith.extui", 1, &fresh, 1, &i64, 0, NULL), 0)),
+      appendBinary(b, "arith.addi", lastBase, dt),
+      mlirOperationGetResult(
+          append(b, "arith.select", 3, selStart, 1, &i64, 0, NULL), 0),
+      run};
+  for (int i = 0; i < kFields; ++i) {
+    MlirValue store[4] = {newValue[i], table, row, field[i]};
     append(b, "memref.store", 4, store, 0, NULL, 0, NULL);
   }
-  MlirValue lastNs[4] = {dt, table, row, fields[2]};
-  append(b, "memref.store", 4, lastNs, 0, NULL, 0, NULL);
-  MlirValue lastStart[4] = {t0, table, row, fields[3]};
-  append(b, "memref.store", 4, lastStart, 0, NULL, 0, NULL);
   append(b, "func.return", 0, NULL, 0, NULL, 0, NULL);
 }
 
@@ -365,13 +436,13 @@ static MlirValue insertNow(MlirOperation before) {
       kilnInsertOp(before, "func.call", 0, NULL, 1, &i64, 1, &callee), 0);
 }
 
-static void insertRecord(MlirOperation before, int64_t row, MlirValue t0,
-                         MlirValue t1) {
+static void insertRecord(MlirOperation before, int64_t row, MlirValue run,
+                         MlirValue t0, MlirValue t1) {
   MlirContext ctx = mlirOperationGetContext(before);
-  MlirValue args[3] = {kilnInsertIndexConstant(before, row), t0, t1};
+  MlirValue args[4] = {kilnInsertIndexConstant(before, row), run, t0, t1};
   MlirNamedAttribute callee =
       named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, str(kRecord)));
-  kilnInsertOp(before, "func.call", 3, args, 0, NULL, 1, &callee);
+  kilnInsertOp(before, "func.call", 4, args, 0, NULL, 1, &callee);
 }
 
 /* ---- the metadata lines -----------------------------------------------------
@@ -449,13 +520,16 @@ static void appendLine(KilnStrBuf *b, size_t k, const Record *r,
   kilnStrBufAppend(b, "\n", 1);
 }
 
-static void setRecordsAttr(MlirOperation module, const Records *records) {
+/* One line per record, from the first segment of each (which holds the
+ * record's keys). */
+static void setRecordsAttr(MlirOperation module, const Records *segs) {
   MlirAttribute nodes = mlirOperationGetDiscardableAttributeByName(
       module, str(KILN_PROFILE_NODES_ATTR));
   KilnStrBuf text = {0};
   Keys counted = {0};
-  for (size_t k = 0; k < records->len; ++k)
-    appendLine(&text, k, &records->data[k], nodes, &counted);
+  for (size_t i = 0, k = 0; i < segs->len; ++i)
+    if (segs->data[i].record == k)
+      appendLine(&text, k++, &segs->data[i], nodes, &counted);
   free(counted.data);
   MlirContext ctx = mlirOperationGetContext(module);
   mlirOperationSetDiscardableAttributeByName(
@@ -475,28 +549,30 @@ static void runInstrumentOps(MlirOperation module, MlirExternalPass pass,
   if (!kilnProfileIsRequested(module) || mlirOperationIsNull(entry))
     return;
   MlirBlock body = funcBody(entry);
-  Records records = {0};
-  formRecords(body, &records);
-  if (!records.len) {
-    recordsDestroy(&records);
+  Records segs = {0};
+  formSegments(body, &segs);
+  size_t numRecords = joinSegments(&segs);
+  if (!numRecords) {
+    recordsDestroy(&segs);
     return;
   }
-  MlirType countersType = buildCounters(module, (int64_t)records.len + 1);
+  MlirType countersType = buildCounters(module, (int64_t)numRecords + 1);
   buildRecord(module, countersType);
   buildNow(module);
   MlirValue start = insertNow(mlirBlockGetFirstOperation(body));
   MlirValue t = start;
-  for (size_t k = 0; k < records.len; ++k) {
-    MlirOperation next = mlirOperationGetNextInBlock(records.data[k].end);
-    if (k + 1 == records.len)
-      next = mlirBlockGetTerminator(body);
+  for (size_t i = 0; i < segs.len; ++i) {
+    MlirOperation next = i + 1 == segs.len
+                             ? mlirBlockGetTerminator(body)
+                             : mlirOperationGetNextInBlock(segs.data[i].end);
     MlirValue t1 = insertNow(next);
-    insertRecord(next, (int64_t)k, t, t1);
+    insertRecord(next, (int64_t)segs.data[i].record, start, t, t1);
     t = t1;
   }
-  insertRecord(mlirBlockGetTerminator(body), (int64_t)records.len, start, t);
-  setRecordsAttr(module, &records);
-  recordsDestroy(&records);
+  insertRecord(mlirBlockGetTerminator(body), (int64_t)numRecords, start, start,
+               t);
+  setRecordsAttr(module, &segs);
+  recordsDestroy(&segs);
 }
 
 static const KilnDialectHandleGetter kDialects[] = {
