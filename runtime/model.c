@@ -403,8 +403,9 @@ KilnStatus *kilnModelGetProfileTimes(const KilnModel *model, int64_t i,
     return s;
   int64_t n = model->meta.numProfileOps;
   if (i < 0 || i > n)
-    return kilnStatusCreatef("profile record %lld: the model has %lld "
-                             "(and %lld for the whole run)",
+    return kilnStatusCreatef("profile record %lld is out of range: the "
+                             "model has %lld records, and %lld is the "
+                             "whole run",
                              (long long)i, (long long)n, (long long)n);
   if (!model->profile)
     return NULL; /* nothing timed: no records */
