@@ -93,7 +93,17 @@ static void addKey(MlirStringRef key, void *userData) {
   keysAdd(userData, key);
 }
 
+/* Constants name the node that made them (an ONNX Constant feeding every
+ * Clip of a MobileNet), not the work of the op using them: they would
+ * join unrelated groups into one record. */
+static bool isConstant(MlirOperation op) {
+  return kilnOpNameIs(op, "arith.constant") ||
+         kilnOpNameIs(op, "memref.get_global") || kilnOpNameIs(op, "ub.poison");
+}
+
 static MlirWalkResult collectKeys(MlirOperation op, void *userData) {
+  if (isConstant(op))
+    return MlirWalkResultAdvance;
   kilnProfileForEachNode(mlirOperationGetLocation(op), addKey, userData);
   return MlirWalkResultAdvance;
 }

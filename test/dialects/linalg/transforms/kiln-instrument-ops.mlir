@@ -127,3 +127,25 @@ module attributes {kiln.profile} {
 // CHECK-NOT: call
 // CHECK: func.func @g(
 // CHECK-NOT: call
+
+// -----
+
+// Constants name the node that made them (one ONNX Constant feeding two
+// Clips), not the work of their users: the two clips stay two records.
+#f = loc("m.onnx":0:0)
+#k = loc("bound (Constant)"(#f))
+module attributes {kiln.profile} {
+  func.func @main_graph(%x: memref<4xf32>, %y: memref<4xf32>) {
+    scf.forall (%i) in (4) {
+      %c = arith.constant 6.0 : f32 loc(#k)
+      memref.store %c, %x[%i] : memref<4xf32> loc("clip1 (Clip)"(#f))
+    } loc("clip1 (Clip)"(#f))
+    scf.forall (%i) in (4) {
+      %c = arith.constant 6.0 : f32 loc(#k)
+      memref.store %c, %y[%i] : memref<4xf32> loc("clip2 (Clip)"(#f))
+    } loc("clip2 (Clip)"(#f))
+    return
+  }
+}
+
+// CHECK: kiln.profile.records = "profile-op 0 0 - 1 Clip clip1\0Aprofile-op 1 0 - 1 Clip clip2\0A"
