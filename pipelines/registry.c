@@ -30,6 +30,8 @@ extern const KilnPassInfo kilnEmitCInterfacePass;
 extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
 extern const KilnPassInfo kilnDistinctResultsPass;
 extern const KilnPassInfo kilnOutlineRegionsPass;
+extern const KilnPassInfo kilnProfileNodesPass;
+extern const KilnPassInfo kilnInstrumentOpsPass;
 extern const KilnPassInfo kilnGpuStageIOPass;
 extern const KilnPassInfo kilnGpuDeviceMemoryPass;
 extern const KilnPassInfo kilnGpuMapLoopsPass;
@@ -80,15 +82,19 @@ static const KilnPassInfo kLinalgTileAndFusePipeline = {
 /* Tensors-level linalg/tensor/arith/math to the LLVM dialect with the
  * caller-allocated-outputs ABI (DESIGN.md section 6). Math ops without an
  * LLVM intrinsic become outlined integer powers (math-to-funcs) or libm
- * calls (math-to-libm: erf, acosh, cbrt, ...). */
+ * calls (math-to-libm: erf, acosh, cbrt, ...). In a module marked
+ * kiln.profile (kiln-compile --profile), kiln-profile-nodes and
+ * kiln-instrument-ops add timers around each ONNX node group; otherwise
+ * they change nothing. */
 static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .argument = "linalg-to-llvm-cpu",
     .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
     .pipeline =
-        "kiln-emit-c-interface,canonicalize,linalg-tile-and-fuse,"
-        "eliminate-empty-tensors," KILN_BUFFERIZE
+        "kiln-emit-c-interface,canonicalize,kiln-profile-nodes,"
+        "linalg-tile-and-fuse,eliminate-empty-tensors," KILN_BUFFERIZE
         ",func.func(kiln-distinct-results)," KILN_OUT_PARAMS_AND_DEALLOC
-        ",func.func(kiln-tile-and-vectorize{contractions=false "
+        ",kiln-instrument-ops,"
+        "func.func(kiln-tile-and-vectorize{contractions=false "
         "elementwise=true}),"
         "scf-forall-to-parallel,convert-linalg-to-parallel-loops,"
         "canonicalize,convert-vector-to-scf{full-unroll=true},"
@@ -291,6 +297,8 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnMemrefCopyToLinalgPass,
     &kilnDistinctResultsPass,
     &kilnOutlineRegionsPass,
+    &kilnProfileNodesPass,
+    &kilnInstrumentOpsPass,
     &kLinalgToLLVMCpuPipeline,
     &kCpuPipeline,
     &kGraphToLinalgGpuPipeline,

@@ -28,12 +28,19 @@
 
 typedef int (*KilnModelRunFn)(void **args);
 
+enum { kProfileFields = 5 };
+
 struct KilnModel {
   void *handle;
   KilnModelRunFn run;
   KilnModelMetadata meta;
   int threads;       /* 0: libomp's default */
   KilnGpuModel *gpu; /* NULL for a CPU model */
+  /* A profiled model's counter table, `kiln_model_profile`: a row of
+   * kProfileFields (total ns, runs, last ns, last start ns, the library's
+   * own) per profile-op record, then one for the whole run
+   * (kiln-instrument-ops). NULL if not profiled. */
+  int64_t *profile;
 };
 
 //===----------------------------------------------------------------------===//
@@ -149,6 +156,19 @@ static KilnStatus *openLibrary(const char *path, void **outHandle) {
   return s;
 }
 
+/* The counter table of a profiled model, which the library's constant
+ * pointer `kiln_model_profile` points to. */
+static KilnStatus *findProfile(KilnModel *m) {
+  if (!m->meta.profiled || m->meta.numProfileOps == 0)
+    return NULL;
+  int64_t *const *table = dlsym(m->handle, "kiln_model_profile");
+  if (!table || !*table)
+    return kilnStatusCreatef("the metadata says the model is profiled, but "
+                             "the library has no kiln_model_profile table");
+  m->profile = *table;
+  return NULL;
+}
+
 static KilnStatus *loadFromHandle(KilnModel *m) {
   const char *meta = dlsym(m->handle, "kiln_model_metadata");
   if (!meta)
@@ -164,7 +184,8 @@ static KilnStatus *loadFromHandle(KilnModel *m) {
   KilnStatus *s = metadataLength(meta, &len);
   if (!s)
     s = kilnModelMetadataParse(meta, len, &m->meta);
-  if (!s && (s = kilnModelMetadataCheckHost(&m->meta)))
+  if (!s &&
+      ((s = kilnModelMetadataCheckHost(&m->meta)) || (s = findProfile(m))))
     kilnModelMetadataDestroy(&m->meta);
   /* The GPU side last: it runs the library's GPU load function, which only
    * a checked library may. */
@@ -310,6 +331,100 @@ const char *kilnModelGetEntry(const KilnModel *model) {
 
 const char *kilnModelGetGpu(const KilnModel *model) {
   return model ? model->meta.gpu : NULL;
+}
+
+//===----------------------------------------------------------------------===//
+// Profiles
+//===----------------------------------------------------------------------===//
+
+bool kilnModelIsProfiled(const KilnModel *model) {
+  return model && model->meta.profiled;
+}
+
+int64_t kilnModelGetNumProfileRecords(const KilnModel *model) {
+  return model ? model->meta.numProfileOps : 0;
+}
+
+static const KilnModelProfileOp *profileOp(const KilnModel *m, int64_t i) {
+  return m && i >= 0 && i < m->meta.numProfileOps ? &m->meta.profileOps[i]
+                                                  : NULL;
+}
+
+int64_t kilnModelGetProfileRecordNumNodes(const KilnModel *model, int64_t i) {
+  const KilnModelProfileOp *op = profileOp(model, i);
+  return op ? op->numNodes : 0;
+}
+
+const char *kilnModelGetProfileRecordNodeName(const KilnModel *model, int64_t i,
+                                              int64_t j) {
+  const KilnModelProfileOp *op = profileOp(model, i);
+  return op && j >= 0 && j < op->numNodes ? op->names[j] : NULL;
+}
+
+const char *kilnModelGetProfileRecordNodeOpType(const KilnModel *model,
+                                                int64_t i, int64_t j) {
+  const KilnModelProfileOp *op = profileOp(model, i);
+  return op && j >= 0 && j < op->numNodes ? op->opTypes[j] : NULL;
+}
+
+int64_t kilnModelGetProfileRecordRank(const KilnModel *model, int64_t i) {
+  const KilnModelProfileOp *op = profileOp(model, i);
+  return op ? op->rank : -1;
+}
+
+const int64_t *kilnModelGetProfileRecordDims(const KilnModel *model,
+                                             int64_t i) {
+  const KilnModelProfileOp *op = profileOp(model, i);
+  return op && op->rank >= 0 ? op->dims : NULL;
+}
+
+int64_t kilnModelGetProfileRecordFlops(const KilnModel *model, int64_t i) {
+  const KilnModelProfileOp *op = profileOp(model, i);
+  return op ? op->flops : -1;
+}
+
+static KilnStatus *notProfiled(const KilnModel *model, const char *fn) {
+  if (!model)
+    return kilnStatusCreatef("%s: model is NULL", fn);
+  if (!model->meta.profiled)
+    return kilnStatusCreatef("the model library was built without "
+                             "profiling: rebuild it with kiln-compile "
+                             "--profile");
+  return NULL;
+}
+
+KilnStatus *kilnModelGetProfileTimes(const KilnModel *model, int64_t i,
+                                     KilnProfileTimes *out) {
+  if (!out)
+    return kilnStatusCreatef("kilnModelGetProfileTimes: out is NULL");
+  *out = (KilnProfileTimes){0};
+  KilnStatus *s = notProfiled(model, "kilnModelGetProfileTimes");
+  if (s)
+    return s;
+  int64_t n = model->meta.numProfileOps;
+  if (i < 0 || i > n)
+    return kilnStatusCreatef("profile record %lld is out of range: the "
+                             "model has %lld records, and %lld is the "
+                             "whole run",
+                             (long long)i, (long long)n, (long long)n);
+  if (!model->profile)
+    return NULL; /* nothing timed: no records */
+  const int64_t *row = &model->profile[kProfileFields * i];
+  const int64_t *run = &model->profile[kProfileFields * n];
+  *out = (KilnProfileTimes){.runs = row[1],
+                            .totalNs = row[0],
+                            .lastNs = row[2],
+                            .lastStartNs = row[1] ? row[3] - run[3] : 0};
+  return NULL;
+}
+
+KilnStatus *kilnModelResetProfile(KilnModel *model) {
+  KilnStatus *s = notProfiled(model, "kilnModelResetProfile");
+  if (!s && model->profile)
+    memset(model->profile, 0,
+           (size_t)(model->meta.numProfileOps + 1) * kProfileFields *
+               sizeof(int64_t));
+  return s;
 }
 
 //===----------------------------------------------------------------------===//

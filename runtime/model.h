@@ -4,6 +4,7 @@
 #ifndef KILN_RUNTIME_MODEL_H
 #define KILN_RUNTIME_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,15 @@ typedef struct KilnModelSlot {
   int64_t dims[KILN_TENSOR_MAX_RANK];
 } KilnModelSlot;
 
+/// One `profile-op` record: a timed group of ONNX nodes.
+typedef struct KilnModelProfileOp {
+  int64_t flops;
+  int64_t rank; /* -1: unknown */
+  int64_t *dims;
+  int64_t numNodes;
+  char **names, **opTypes; /* decoded */
+} KilnModelProfileOp;
+
 /// The parsed metadata. Every string is owned and, but for `gpu`, never
 /// NULL after a successful parse (missing optional records get their
 /// defaults). `gpu` is the `gpu` record's value ("cuda sm_90"), NULL for a
@@ -28,13 +38,20 @@ typedef struct KilnModelMetadata {
   char *version, *target, *cpu, *features, *options, *entry, *gpu;
   int64_t numInputs, numOutputs;
   KilnModelSlot *inputs, *outputs;
+  /* A `profile N` record (kiln-compile --profile) and its N profile-op
+   * records, in order. */
+  bool profiled;
+  int64_t numProfileOps;
+  KilnModelProfileOp *profileOps;
 } KilnModelMetadata;
 
 /// Parses the metadata text `text[0, len)` into `*out` (zeroed first).
 /// Unknown records are ignored; a missing or repeated `kiln-model` record,
 /// an ABI number other than 1, a missing `kiln-version` or `target`, a
 /// malformed input/output record, or a `gpu` record for another GPU kind
-/// than cuda or with a malformed architecture is an error naming the line.
+/// than cuda or with a malformed architecture, a malformed `profile` or
+/// `profile-op` record, or profile-op records out of order or other in
+/// number than `profile` says, is an error naming the line.
 /// On failure `*out` holds nothing to release.
 KilnStatus *kilnModelMetadataParse(const char *text, size_t len,
                                    KilnModelMetadata *out /* OUT */);

@@ -156,6 +156,131 @@ static KilnStatus *setGpu(KilnModelMetadata *m, const char *v, const Line *l) {
   return s;
 }
 
+/* ---- profile records (kiln-compile --profile) ---------------------------- */
+
+static int hexDigit(char c) {
+  return c >= '0' && c <= '9'   ? c - '0'
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                : -1;
+}
+
+/* The space-delimited token at *p, %XX escapes decoded, and steps past it
+ * and one following space; NULL at the end of the line. */
+static char *parseWord(const char **p, const char *end) {
+  const char *q = *p;
+  if (q == end || *q == ' ')
+    return NULL;
+  const char *stop = memchr(q, ' ', (size_t)(end - q));
+  if (!stop)
+    stop = end;
+  char *s = copyRange(q, stop), *w = s;
+  for (const char *r = s; *r; ++r) {
+    int hi = r[0] == '%' && r[1] ? hexDigit(r[1]) : -1;
+    int lo = hi >= 0 && r[2] ? hexDigit(r[2]) : -1;
+    if (lo >= 0) {
+      *w++ = (char)(hi * 16 + lo);
+      r += 2;
+    } else {
+      *w++ = *r;
+    }
+  }
+  *w = '\0';
+  *p = stop < end ? stop + 1 : stop;
+  return s;
+}
+
+static void destroyProfileOp(KilnModelProfileOp *op) {
+  for (int64_t i = 0; op->names && i < op->numNodes; ++i) {
+    free(op->names[i]);
+    free(op->opTypes[i]);
+  }
+  free(op->names);
+  free(op->opTypes);
+  free(op->dims);
+}
+
+/* Bounds what a record may claim, so that a corrupt count cannot make us
+ * allocate without end. */
+enum { kMaxProfileOps = 1 << 24, kMaxProfileNodes = 1 << 16 };
+
+/* `K FLOPS RANK|- D0 ... NNODES TYPE NAME ...` into *op. */
+static bool parseProfileOp(const char *p, const char *end, int64_t want,
+                           KilnModelProfileOp *op) {
+  int64_t index, n;
+  *op = (KilnModelProfileOp){.rank = -1};
+  if (!parseNumber(&p, end, &index) || index != want ||
+      !parseNumber(&p, end, &op->flops))
+    return false;
+  if (p + 1 < end && p[0] == '-' && p[1] == ' ')
+    p += 2;
+  else if (!parseNumber(&p, end, &op->rank) || op->rank > KILN_TENSOR_MAX_RANK)
+    return false;
+  if (op->rank > 0 && !(op->dims = calloc((size_t)op->rank, sizeof(int64_t))))
+    abort();
+  for (int64_t d = 0; d < op->rank; ++d)
+    if (!parseNumber(&p, end, &op->dims[d]))
+      return false;
+  if (!parseNumber(&p, end, &n) || n > kMaxProfileNodes)
+    return false;
+  op->names = calloc((size_t)n + 1, sizeof(char *));
+  op->opTypes = calloc((size_t)n + 1, sizeof(char *));
+  if (!op->names || !op->opTypes)
+    abort();
+  for (; op->numNodes < n; ++op->numNodes) {
+    op->opTypes[op->numNodes] = parseWord(&p, end);
+    op->names[op->numNodes] = parseWord(&p, end);
+    if (!op->names[op->numNodes]) {
+      ++op->numNodes; /* free what was read */
+      return false;
+    }
+  }
+  return p == end;
+}
+
+/* The profile-op records announced and read so far. */
+typedef struct ProfileState {
+  int64_t capacity, read;
+} ProfileState;
+
+static KilnStatus *parseProfile(KilnModelMetadata *m, ProfileState *ps,
+                                const char *v, const Line *l) {
+  int64_t n;
+  if (m->profiled)
+    return kilnStatusCreatef("metadata line %d: repeated 'profile' record",
+                             l->number);
+  if (!parseNumber(&v, l->end, &n) || v != l->end || n > kMaxProfileOps)
+    return kilnStatusCreatef("metadata line %d: bad 'profile' record",
+                             l->number);
+  m->profiled = true;
+  m->profileOps = calloc((size_t)n + 1, sizeof(KilnModelProfileOp));
+  if (!m->profileOps)
+    abort();
+  ps->capacity = n;
+  return NULL;
+}
+
+static KilnStatus *appendProfileOp(KilnModelMetadata *m, ProfileState *ps,
+                                   const char *v, const Line *l) {
+  if (!m->profiled)
+    return kilnStatusCreatef("metadata line %d: 'profile-op' record before "
+                             "'profile'",
+                             l->number);
+  if (ps->read == ps->capacity)
+    return kilnStatusCreatef("metadata line %d: more 'profile-op' records "
+                             "than 'profile' says",
+                             l->number);
+  KilnModelProfileOp *op = &m->profileOps[ps->read];
+  if (!parseProfileOp(v, l->end, ps->read, op)) {
+    destroyProfileOp(op);
+    *op = (KilnModelProfileOp){0};
+    return kilnStatusCreatef("metadata line %d: bad 'profile-op' record",
+                             l->number);
+  }
+  ++ps->read;
+  return NULL;
+}
+
 static bool keyIs(const Line *l, const char *key, const char **value) {
   size_t n = strlen(key);
   if ((size_t)(l->end - l->begin) < n || memcmp(l->begin, key, n))
@@ -170,8 +295,8 @@ static bool keyIs(const Line *l, const char *key, const char **value) {
   return true;
 }
 
-static KilnStatus *parseLine(const Line *l, KilnModelMetadata *m,
-                             bool *sawAbi) {
+static KilnStatus *parseLine(const Line *l, KilnModelMetadata *m, bool *sawAbi,
+                             ProfileState *ps) {
   const char *v;
   if (keyIs(l, "kiln-model", &v)) {
     if (*sawAbi)
@@ -204,6 +329,13 @@ static KilnStatus *parseLine(const Line *l, KilnModelMetadata *m,
     return appendSlot(&m->inputs, &m->numInputs, v, l->end, l->number);
   if (keyIs(l, "output", &v))
     return appendSlot(&m->outputs, &m->numOutputs, v, l->end, l->number);
+  if (keyIs(l, "profile", &v))
+    return parseProfile(m, ps, v, l);
+  if (keyIs(l, "profile-op", &v)) {
+    KilnStatus *s = appendProfileOp(m, ps, v, l);
+    m->numProfileOps = ps->read;
+    return s;
+  }
   return NULL; /* unknown records are for newer readers */
 }
 
@@ -216,12 +348,13 @@ KilnStatus *kilnModelMetadataParse(const char *text, size_t len,
                                    KilnModelMetadata *out) {
   *out = (KilnModelMetadata){0};
   bool sawAbi = false;
+  ProfileState ps = {0, 0};
   KilnStatus *s = NULL;
   const char *p = text, *end = text + len;
   for (int number = 1; p < end && !s; ++number) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     Line l = {p, nl ? nl : end, number};
-    s = parseLine(&l, out, &sawAbi);
+    s = parseLine(&l, out, &sawAbi, &ps);
     p = nl ? nl + 1 : end;
   }
   if (!s && !sawAbi)
@@ -231,6 +364,10 @@ KilnStatus *kilnModelMetadataParse(const char *text, size_t len,
     s = kilnStatusCreatef("the metadata has no 'kiln-version' record");
   if (!s && !out->target)
     s = kilnStatusCreatef("the metadata has no 'target' record");
+  if (!s && ps.read != ps.capacity)
+    s = kilnStatusCreatef("the metadata's 'profile' record announces %lld "
+                          "'profile-op' records, %lld follow",
+                          (long long)ps.capacity, (long long)ps.read);
   if (s) {
     kilnModelMetadataDestroy(out);
     return s;
@@ -333,5 +470,8 @@ void kilnModelMetadataDestroy(KilnModelMetadata *m) {
   free(m->gpu);
   destroySlots(m->inputs, m->numInputs);
   destroySlots(m->outputs, m->numOutputs);
+  for (int64_t i = 0; i < m->numProfileOps; ++i)
+    destroyProfileOp(&m->profileOps[i]);
+  free(m->profileOps);
   *m = (KilnModelMetadata){0};
 }

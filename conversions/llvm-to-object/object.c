@@ -11,6 +11,7 @@
 #include "conversions/llvm-to-object/target.h"
 #include "dialects/common/diag.h"
 #include "kiln/kiln.h"
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/RegisterEverything.h"
 #include "mlir-c/Target/LLVMIR.h"
 #include "llvm-c/Analysis.h"
@@ -22,8 +23,11 @@ static void stage(const KilnCompileOptions *o, const char *name) {
     o->onStage(name, o->stageUserData);
 }
 
-/* The full metadata text: the ABI header, the target and the signature. */
-static void buildMetadata(KilnStrBuf *b, const KilnCompileOptions *o) {
+/* The full metadata text: the ABI header, the target, the signature and,
+ * for a profiled model (`profile` NULL otherwise), its `profile` records
+ * (kiln-instrument-ops). */
+static void buildMetadata(KilnStrBuf *b, const KilnCompileOptions *o,
+                          const char *profile) {
   const KilnTarget *t = o->target;
   const char *features = kilnTargetGetFeatures(t);
   kilnStrBufAppendf(b, "kiln-model %d\nkiln-version %s\n",
@@ -38,6 +42,43 @@ static void buildMetadata(KilnStrBuf *b, const KilnCompileOptions *o) {
   else
     kilnStrBufAppendf(b, "options -O%d\n", kilnTargetGetOptLevel(t));
   kilnStrBufAppendf(b, "%s", kilnModelSignatureGetRecords(o->signature));
+  if (profile) {
+    unsigned n = 0;
+    for (const char *p = profile; (p = strchr(p, '\n')); ++p)
+      ++n;
+    kilnStrBufAppendf(b, "profile %u\n%s", n, profile);
+  }
+}
+
+/* The `profile-op` records of a module that kiln-instrument-ops
+ * instrumented ("" if it found nothing to time), NULL for a module that
+ * does not ask for a profile. Borrowed from the module. */
+static const char *profileRecords(MlirModule module, KilnStrBuf *copy) {
+  MlirOperation op = mlirModuleGetOperation(module);
+  if (mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+          op, mlirStringRefCreateFromCString("kiln.profile"))))
+    return NULL;
+  MlirAttribute records = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("kiln.profile.records"));
+  if (!mlirAttributeIsNull(records) && mlirAttributeIsAString(records)) {
+    MlirStringRef s = mlirStringAttrGetValue(records);
+    kilnStrBufAppend(copy, s.data, s.length);
+  }
+  return kilnStrBufGet(copy);
+}
+
+/* Exports kiln-instrument-ops' counter table through the constant pointer
+ * `kiln_model_profile`. The table itself stays internal: with parallel
+ * code generation it is shared between partitions as a hidden symbol,
+ * which an exported one could not be (its uses would need the GOT). */
+static void exportProfileCounters(LLVMModuleRef m) {
+  LLVMValueRef counters = LLVMGetNamedGlobal(m, "kiln.profile.counters");
+  if (!counters || LLVMIsDeclaration(counters))
+    return;
+  LLVMValueRef p = LLVMAddGlobal(m, LLVMTypeOf(counters), "kiln_model_profile");
+  LLVMSetInitializer(p, counters);
+  LLVMSetGlobalConstant(p, true);
+  LLVMSetLinkage(p, LLVMExternalLinkage);
 }
 
 /* Counts the input/output records: the entry's parameter count after
@@ -93,7 +134,8 @@ static void exportConstructors(LLVMModuleRef m, const char *list,
 
 /* Adds kiln_model_metadata and kiln_model_run; false after reporting. */
 static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
-                          MlirStringCallback err, void *errUd) {
+                          const char *profile, MlirStringCallback err,
+                          void *errUd) {
   const char *entry = kilnModelSignatureGetEntry(o->signature);
   KilnStrBuf ciface = {0};
   kilnStrBufAppendf(&ciface, "_mlir_ciface_%s", entry);
@@ -122,9 +164,9 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
   /* A model's own (now internal) symbol of an ABI name steps aside, so
    * that the ABI symbols get their exact names. */
   static const char *const kAbiNames[] = {
-      "kiln_model_metadata", "kiln_model_run", "kiln_model_gpu_load",
-      "kiln_model_gpu_unload", "kiln_model_gpu_upload"};
-  for (int i = 0; i < 5; ++i) {
+      "kiln_model_metadata",   "kiln_model_run",        "kiln_model_gpu_load",
+      "kiln_model_gpu_unload", "kiln_model_gpu_upload", "kiln_model_profile"};
+  for (int i = 0; i < 6; ++i) {
     LLVMValueRef clash = LLVMGetNamedFunction(m, kAbiNames[i]);
     if (!clash)
       clash = LLVMGetNamedGlobal(m, kAbiNames[i]);
@@ -134,7 +176,7 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
 
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   KilnStrBuf text = {0};
-  buildMetadata(&text, o);
+  buildMetadata(&text, o, profile);
   LLVMValueRef init =
       LLVMConstStringInContext2(ctx, text.data, text.len, /*NoNul=*/false);
   LLVMValueRef meta = LLVMAddGlobal(m, LLVMTypeOf(init), "kiln_model_metadata");
@@ -142,6 +184,8 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
   LLVMSetGlobalConstant(meta, true);
   LLVMSetLinkage(meta, LLVMExternalLinkage);
   kilnStrBufDestroy(&text);
+  if (profile)
+    exportProfileCounters(m);
   if (gpu) {
     /* Built internal above (named apart from any model symbol), exported
      * now under their ABI names. */
@@ -294,7 +338,11 @@ static bool translateAndOptimize(MlirModule module,
   LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(r->tm);
   LLVMSetModuleDataLayout(r->module, layout);
   LLVMDisposeTargetData(layout);
-  if (!addAbiSymbols(r->module, options, err, errUd))
+  KilnStrBuf profile = {0};
+  bool ok = addAbiSymbols(r->module, options, profileRecords(module, &profile),
+                          err, errUd);
+  kilnStrBufDestroy(&profile);
+  if (!ok)
     return false;
   setTargetAttributes(r->module, target);
   stage(options, "optimize LLVM IR");

@@ -91,7 +91,8 @@ static bool isLocal(LLVMLinkage l) {
 static bool isPinned(LLVMValueRef v) {
   size_t len;
   const char *name = LLVMGetValueName2(v, &len);
-  if (!strcmp(name, "kiln_model_metadata") || !strcmp(name, "kiln_model_run"))
+  if (!strcmp(name, "kiln_model_metadata") || !strcmp(name, "kiln_model_run") ||
+      !strcmp(name, "kiln_model_profile"))
     return true;
   return LLVMGetComdat(v) || LLVMGetLinkage(v) != LLVMExternalLinkage;
 }

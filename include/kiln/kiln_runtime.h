@@ -13,6 +13,7 @@
 #ifndef KILN_KILN_RUNTIME_H
 #define KILN_KILN_RUNTIME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -232,6 +233,59 @@ KilnStatus *kilnModelSetThreadCount(KilnModel *model, int n);
 KilnStatus *kilnModelRun(KilnModel *model, KilnTensor *const *inputs,
                          size_t numInputs, KilnTensor *const *outputs,
                          size_t numOutputs);
+
+//===----------------------------------------------------------------------===//
+// Profiles (models built with kiln-compile --profile)
+//===----------------------------------------------------------------------===//
+
+/// Whether `model` was built with kiln-compile --profile: its runs time
+/// each record (a fused group or a single ONNX node, in program order) and
+/// the whole run. False for a NULL model.
+bool kilnModelIsProfiled(const KilnModel *model);
+
+/// The number of records (0 for an unprofiled or NULL model).
+int64_t kilnModelGetNumProfileRecords(const KilnModel *model);
+
+/// Record `i`'s ONNX nodes: how many (0 for an index out of range), and
+/// node `j`'s name ("#INDEX" for an unnamed node) and op type ("Conv"),
+/// borrowed until kilnModelDestroy; NULL out of range.
+int64_t kilnModelGetProfileRecordNumNodes(const KilnModel *model, int64_t i);
+const char *kilnModelGetProfileRecordNodeName(const KilnModel *model, int64_t i,
+                                              int64_t j);
+const char *kilnModelGetProfileRecordNodeOpType(const KilnModel *model,
+                                                int64_t i, int64_t j);
+
+/// Record `i`'s output shape: rank (-1 when unknown or out of range) and
+/// dims (borrowed, `rank` entries; NULL when the rank is -1).
+int64_t kilnModelGetProfileRecordRank(const KilnModel *model, int64_t i);
+const int64_t *kilnModelGetProfileRecordDims(const KilnModel *model, int64_t i);
+
+/// Record `i`'s floating-point operations per run: 2 x the
+/// multiply-accumulates of its contractions (convs, matmuls) from their
+/// static shapes; 0 when it has none; -1 out of range.
+int64_t kilnModelGetProfileRecordFlops(const KilnModel *model, int64_t i);
+
+/// A record's timings, in nanoseconds of CLOCK_MONOTONIC.
+typedef struct KilnProfileTimes {
+  int64_t runs;        /* runs timed since the load or the last reset */
+  int64_t totalNs;     /* the time of those runs, summed */
+  int64_t lastNs;      /* the last run's time */
+  int64_t lastStartNs; /* when the last run entered the record, from the
+                          start of that run's first record */
+} KilnProfileTimes;
+
+/// Reads record `i`'s timings into `*out`; `i` equal to
+/// kilnModelGetNumProfileRecords gives the whole run (from the first
+/// record's start to the last one's end). Fails for a model built without
+/// --profile (the message says how to rebuild it) and an `i` out of range.
+/// The counters live in the library: two KilnModels of one library file
+/// share them.
+KilnStatus *kilnModelGetProfileTimes(const KilnModel *model, int64_t i,
+                                     KilnProfileTimes *out /* OUT */);
+
+/// Zeroes every record's timings. Fails for a model built without
+/// --profile.
+KilnStatus *kilnModelResetProfile(KilnModel *model);
 
 #ifdef __cplusplus
 }

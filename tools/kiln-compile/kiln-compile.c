@@ -68,6 +68,8 @@ static void usage(FILE *out) {
       "  -o, --output=F   write to F (replaced only on success; default\n"
       "                   stdout)\n"
       "  -q, --quiet      no progress report\n"
+      "  --profile        time each ONNX node group of the model when it\n"
+      "                   runs (kiln-run MODEL.so --profile; CPU targets)\n"
       "  --time-passes    print each stage's and each MLIR pass's time\n"
       "  --mlir-print-debuginfo\n"
       "                   print each op's location (MLIR outputs)\n"
@@ -149,6 +151,7 @@ typedef struct Options {
   unsigned threads;    /* --threads: code generation threads, 0 = auto */
   KilnStrBuf recorded; /* the options that affect code, for the metadata */
   bool cubin;          /* --gpu-binary=cubin (or --emit=cubin) */
+  bool profile;        /* --profile: per-op timers (kiln-instrument-ops) */
 } Options;
 
 static void optionsDestroy(Options *o) {
@@ -276,7 +279,8 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kTimePasses,
     kThreads,
     kGpuArch,
-    kGpuBinary
+    kGpuBinary,
+    kProfile
   };
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
@@ -288,6 +292,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"gpu-binary", required_argument, NULL, kGpuBinary},
       {"quiet", no_argument, NULL, 'q'},
       {"time-passes", no_argument, NULL, kTimePasses},
+      {"profile", no_argument, NULL, kProfile},
       {"threads", required_argument, NULL, kThreads},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, kVersion},
@@ -337,6 +342,9 @@ static int parseArgs(int argc, char **argv, Options *o) {
     case kTimePasses:
       o->timePasses = true;
       break;
+    case kProfile:
+      o->profile = true;
+      break;
     case kThreads:
       if (!parseThreads(optarg, &o->threads))
         return 1;
@@ -371,6 +379,11 @@ static int parseArgs(int argc, char **argv, Options *o) {
     toolError("%s", "--gpu-binary=cubin needs --target=cuda");
     return 1;
   }
+  if (o->profile && cuda) {
+    toolError("%s", "--profile is not supported for the GPU yet (--target="
+                    "cuda): profile the model on the CPU");
+    return 1;
+  }
   if (o->emit == kEmitCubin)
     o->cubin = true;
   if (o->cubin && o->emit == kEmitPtx) {
@@ -387,6 +400,8 @@ static int parseArgs(int argc, char **argv, Options *o) {
   recordOptions(o);
   if (o->cubin)
     kilnStrBufAppendf(&o->recorded, " --gpu-binary=cubin");
+  if (o->profile)
+    kilnStrBufAppendf(&o->recorded, " --profile");
   return -1;
 }
 
@@ -821,6 +836,11 @@ static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
         op, mlirStringRefCreateFromCString("kiln.target_features"),
         mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(
                                    kilnTargetGetFeatures(target))));
+    /* kiln-profile-nodes and kiln-instrument-ops act on marked modules. */
+    if (o->profile)
+      mlirOperationSetDiscardableAttributeByName(
+          op, mlirStringRefCreateFromCString("kiln.profile"),
+          mlirUnitAttrGet(ctx));
     if (!runPipeline(module, "linalg-to-llvm-cpu", o->timePasses))
       goto out;
     if (o->emit == kEmitLLVMDialect) {

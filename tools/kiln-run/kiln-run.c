@@ -592,6 +592,11 @@ int main(int argc, char **argv) {
               "(kiln-compile chose its level)\n",
               o.optLevel);
     rc = kilnRunLibrary(&o);
+  } else if (rc < 0 && o.profile) {
+    kilnRunError("--profile needs a model library: build one with "
+                 "kiln-compile --profile %s -o MODEL.so and run that",
+                 o.model);
+    rc = kExitUsage;
   } else if (rc < 0 && o.benchmark) {
     kilnRunError("--benchmark needs a compiled model (.so from "
                  "kiln-compile)");

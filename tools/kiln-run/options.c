@@ -50,6 +50,7 @@ static void usage(FILE *out, bool libraryOnly) {
             "                [--rtol R] [--atol A] [--output-dir DIR] "
             "[--print-output]\n"
             "                [--threads N] [--benchmark N] [--verbose]\n"
+            "                [--profile] [--profile-json FILE]\n"
             "\n"
             "Loads MODEL.so made by kiln-compile (any target) through\n"
             "libkiln_runtime alone, runs it and compares its outputs: for\n"
@@ -63,6 +64,7 @@ static void usage(FILE *out, bool libraryOnly) {
         "[--print-output]\n"
         "                [-O0..-O3] [--threads N] [--benchmark N] "
         "[--verbose]\n"
+        "                [--profile] [--profile-json FILE]\n"
         "\n"
         "Compiles MODEL (.onnx, or .mlir in the graph dialect or linalg on\n"
         "tensors) for this CPU, or loads MODEL.so made by kiln-compile,\n"
@@ -92,11 +94,18 @@ static void usage(FILE *out, bool libraryOnly) {
           "  --benchmark N         %safter the checked run, time\n"
           "                        N more runs after a warm-up; print the\n"
           "                        latency and throughput\n"
+          "  --profile             %stime each op of a library built\n"
+          "                        with kiln-compile --profile over N runs\n"
+          "                        (--benchmark N, default 20); print the\n"
+          "                        median per op, sorted\n"
+          "  --profile-json FILE   --profile, and write the run of median\n"
+          "                        time as a Chrome trace (Perfetto)\n"
           "  --verbose             say what %s does\n"
           "  -h, --help            show this help\n"
           "\n"
           "Exit: 0 match, 1 mismatch, 2 usage or bad files, 3 unsupported,\n"
           "4 other compile or run errors.\n",
+          libraryOnly ? "" : "(.so models) ",
           libraryOnly ? "" : "(.so models) ", kilnRunProgram);
 }
 
@@ -134,7 +143,9 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     kPrint,
     kThreads,
     kBenchmark,
-    kPipeline
+    kPipeline,
+    kProfile,
+    kProfileJson
   };
   /* kiln-run-module's table is this one from the second entry: no
    * --pipeline (nothing is compiled). */
@@ -148,6 +159,8 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
       {"print-output", no_argument, NULL, kPrint},
       {"threads", required_argument, NULL, kThreads},
       {"benchmark", required_argument, NULL, kBenchmark},
+      {"profile", no_argument, NULL, kProfile},
+      {"profile-json", required_argument, NULL, kProfileJson},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
@@ -211,6 +224,13 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
       break;
     case kPipeline:
       o->pipeline = optarg;
+      break;
+    case kProfile:
+      o->profile = true;
+      break;
+    case kProfileJson:
+      o->profile = true;
+      o->profileJson = optarg;
       break;
     case 'v':
       o->verbose = true;

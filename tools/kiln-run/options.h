@@ -43,6 +43,8 @@ typedef struct Options {
    * dialect (default "cpu"), e.g. gpu-on-cpu to check the GPU schedules
    * numerically on the CPU. */
   const char *pipeline;
+  bool profile;            /* --profile: per-op times (profiled .so) */
+  const char *profileJson; /* --profile-json FILE: a Chrome trace too */
 } Options;
 
 /// Parses argv into *o (libraryOnly: kiln-run-module's flags, no -O or

@@ -10,6 +10,7 @@
 
 #include "tools/kiln-run/compare.h"
 #include "tools/kiln-run/options.h"
+#include "tools/kiln-run/profile.h"
 
 bool kilnRunIsLibrary(const char *path) {
   if (kilnRunHasSuffix(path, ".so"))
@@ -248,6 +249,7 @@ int kilnRunLibrary(const Options *o) {
             kilnModelGetTarget(m), kilnModelGetCpu(m),
             1e3 * (nowSeconds() - t0));
   int rc = kExitUsage;
+  KilnRunTraceFile trace = {.fd = -1};
   KilnTensor **args =
       calloc((size_t)kilnModelGetNumInputs(m) + 1, sizeof(*args));
   KilnTensor **outputs = NULL;
@@ -263,11 +265,16 @@ int kilnRunLibrary(const Options *o) {
     kilnStatusDestroy(s);
     goto out;
   }
+  if (o->profile && !kilnRunProfilePrepare(o, m, &trace))
+    goto out;
   rc = kExitCompile;
   if (!(outputs = createOutputs(m)))
     goto out;
   rc = runAndCheck(o, m, args, outputs);
+  if (rc == kExitPass && o->profile)
+    rc = kilnRunProfile(o, m, args, outputs, &trace);
 out:
+  kilnRunTraceFileDestroy(&trace);
   for (int64_t k = 0; outputs && k < kilnModelGetNumOutputs(m); ++k)
     kilnTensorDestroy(outputs[k]);
   free(outputs);
