@@ -76,10 +76,10 @@ static bool isCall(MlirOperation op) {
 /* Ops with neither operands nor regions and one result that names a
  * constant: cheaper to clone into every group than to pass. */
 static bool isConstantLike(MlirOperation op) {
-  static const char *const kNames[] = {
-      "arith.constant",     "memref.get_global", "ub.poison",
-      "llvm.mlir.constant", "llvm.mlir.zero",    "llvm.mlir.addressof",
-      "llvm.mlir.undef",    "llvm.mlir.poison"};
+  static const char *const kNames[] = {"arith.constant",  "memref.get_global",
+                                       "ub.poison",       "llvm.mlir.constant",
+                                       "llvm.mlir.zero",  "llvm.mlir.addressof",
+                                       "llvm.mlir.undef", "llvm.mlir.poison"};
   if (mlirOperationGetNumOperands(op) || mlirOperationGetNumRegions(op) ||
       mlirOperationGetNumResults(op) != 1)
     return false;
@@ -132,8 +132,7 @@ typedef struct Group {
 } Group;
 
 static int comparePtr(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t) * (void *const *)a,
-            y = (uintptr_t) * (void *const *)b;
+  uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
   return (x > y) - (x < y);
 }
 
@@ -260,8 +259,7 @@ static MlirOperation createPart(MlirOperation func, MlirOperation after,
   MlirOperationState st = mlirOperationStateGet(str("func.func"), loc);
   mlirOperationStateAddAttributes(&st, 4, attrs);
   MlirRegion body = mlirRegionCreate();
-  mlirRegionAppendOwnedBlock(body,
-                             mlirBlockCreate((intptr_t)nIn, types, locs));
+  mlirRegionAppendOwnedBlock(body, mlirBlockCreate((intptr_t)nIn, types, locs));
   mlirOperationStateAddOwnedRegions(&st, 1, &body);
   MlirOperation part = mlirOperationCreate(&st);
   mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(func), after, part);
@@ -305,8 +303,8 @@ static MlirOperation outlineGroup(MlirOperation func, MlirOperation after,
   mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&st));
 
   for (size_t i = 0; i < g->in.len; ++i)
-    redirectUses(g->in.data[i], mlirBlockGetArgument(block, (intptr_t)i),
-                 part, false);
+    redirectUses(g->in.data[i], mlirBlockGetArgument(block, (intptr_t)i), part,
+                 false);
   for (size_t i = 0; i < g->constants.len; ++i) {
     MlirValue c = g->constants.data[i];
     MlirOperation clone = mlirOperationClone(mlirOpResultGetOwner(c));

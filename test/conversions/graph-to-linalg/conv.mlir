@@ -70,6 +70,21 @@ func.func @conv_unit_stride(%x: tensor<1x3x7x6xf32>, %w: tensor<4x3x3x3xf32>) ->
 
 // -----
 
+// A strided conv with more than 64 kernel taps (a 9x9 patch embedding,
+// stride 9) builds its window tensor as one gather too: a chain of 81 tap
+// copies would take one-shot bufferization's analysis cubic time.
+// IM2COL-DAG: #[[PWIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 9 + d2, d5 * 9 + d3)>
+// IM2COL-LABEL: func.func @conv_patches
+// IM2COL-NOT: tensor.insert_slice
+// IM2COL: linalg.generic {indexing_maps = [#[[PWIN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%arg0 : tensor<1x3x18x27xf32>) outs(%{{.*}} : tensor<1x3x9x9x2x3xf32>)
+// IM2COL: return %{{.*}} : tensor<1x8x2x3xf32>
+func.func @conv_patches(%x: tensor<1x3x18x27xf32>, %w: tensor<8x3x9x9xf32>) -> tensor<1x8x2x3xf32> {
+  %0 = "graph.conv"(%x, %w) {strides = array<i64: 9, 9>} : (tensor<1x3x18x27xf32>, tensor<8x3x9x9xf32>) -> tensor<1x8x2x3xf32>
+  return %0 : tensor<1x8x2x3xf32>
+}
+
+// -----
+
 // A 1x1 conv with unit strides reads its input as the K x P matrix: no
 // window copies.
 // IM2COL-LABEL: func.func @conv_pointwise

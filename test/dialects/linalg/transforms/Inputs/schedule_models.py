@@ -157,6 +157,11 @@ def main(out_dir):
              dilations=(2, 3), pads=(2, 0, 1, 3)),
         conv(out_dir, "conv_wide", (1, 32, 15, 23), (40, 32, 3, 3),
              pads=(1, 1, 1, 1), relu=True),
+        # More than 64 taps, strided: the window tensor is one gather.
+        conv(out_dir, "conv_patches", (1, 3, 37, 46), (10, 3, 9, 9),
+             strides=(9, 9)),
+        conv(out_dir, "conv_large_kernel", (2, 3, 29, 37), (5, 3, 9, 8),
+             strides=(2, 3), pads=(3, 1, 2, 4), dilations=(1, 2)),
         conv_epilogue(out_dir, "conv_residual_relu", (2, 24, 29, 31),
                       (36, 24, 3, 3), (1, 1, 1, 1), residual=True,
                       clip=False),
