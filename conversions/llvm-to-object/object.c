@@ -10,6 +10,7 @@
 
 #include "conversions/llvm-to-object/target.h"
 #include "dialects/common/diag.h"
+#include "dialects/linalg/transforms/profile_nodes.h"
 #include "kiln/kiln.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/RegisterEverything.h"
@@ -56,10 +57,10 @@ static void buildMetadata(KilnStrBuf *b, const KilnCompileOptions *o,
 static const char *profileRecords(MlirModule module, KilnStrBuf *copy) {
   MlirOperation op = mlirModuleGetOperation(module);
   if (mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
-          op, mlirStringRefCreateFromCString("kiln.profile"))))
+          op, mlirStringRefCreateFromCString(KILN_PROFILE_ATTR))))
     return NULL;
   MlirAttribute records = mlirOperationGetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString("kiln.profile.records"));
+      op, mlirStringRefCreateFromCString(KILN_PROFILE_RECORDS_ATTR));
   if (!mlirAttributeIsNull(records) && mlirAttributeIsAString(records)) {
     MlirStringRef s = mlirStringAttrGetValue(records);
     kilnStrBufAppend(copy, s.data, s.length);

@@ -20,6 +20,7 @@
 #include "conversions/llvm-to-object/gpu.h"
 #include "dialects/common/diag.h"
 #include "dialects/graph/verify.h"
+#include "dialects/linalg/transforms/profile_nodes.h"
 #include "kiln/compile.h"
 #include "kiln/kiln.h"
 #include "kiln/onnx.h"
@@ -839,7 +840,7 @@ static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
     /* kiln-profile-nodes and kiln-instrument-ops act on marked modules. */
     if (o->profile)
       mlirOperationSetDiscardableAttributeByName(
-          op, mlirStringRefCreateFromCString("kiln.profile"),
+          op, mlirStringRefCreateFromCString(KILN_PROFILE_ATTR),
           mlirUnitAttrGet(ctx));
     if (!runPipeline(module, "linalg-to-llvm-cpu", o->timePasses))
       goto out;

@@ -89,13 +89,23 @@ static void keysAdd(Keys *k, MlirStringRef key) {
   k->data[k->len++] = key;
 }
 
-static void addKey(MlirStringRef key, void *userData) {
-  keysAdd(userData, key);
+/* An ONNX Constant node does its work at compile time; its location still
+ * shows on the ops its value was folded into (a Clip's generic fused with
+ * the broadcast of its bound), where it would join every user into one
+ * record. */
+static bool isConstantNode(MlirStringRef key) {
+  static const char kSuffix[] = " (Constant)";
+  size_t n = sizeof(kSuffix) - 1;
+  return key.length > n && !memcmp(key.data + key.length - n, kSuffix, n);
 }
 
-/* Constants name the node that made them (an ONNX Constant feeding every
- * Clip of a MobileNet), not the work of the op using them: they would
- * join unrelated groups into one record. */
+static void addKey(MlirStringRef key, void *userData) {
+  if (!isConstantNode(key))
+    keysAdd(userData, key);
+}
+
+/* Constants name the node that made them, not the work of the op using
+ * them: they would join unrelated groups into one record. */
 static bool isConstant(MlirOperation op) {
   return kilnOpNameIs(op, "arith.constant") ||
          kilnOpNameIs(op, "memref.get_global") || kilnOpNameIs(op, "ub.poison");

@@ -149,3 +149,20 @@ module attributes {kiln.profile} {
 }
 
 // CHECK: kiln.profile.records = "profile-op 0 0 - 1 Clip clip1\0Aprofile-op 1 0 - 1 Clip clip2\0A"
+
+// -----
+
+// An ONNX Constant's location fused into its users' (a clip generic fused
+// with the broadcast of its bound) names no work: two records again.
+#f = loc("m.onnx":0:0)
+#k = loc("bound (Constant)"(#f))
+module attributes {kiln.profile} {
+  func.func @main_graph(%x: memref<4xf32>, %y: memref<4xf32>) {
+    %c = arith.constant 6.0 : f32
+    linalg.fill ins(%c : f32) outs(%x : memref<4xf32>) loc(fused["clip1 (Clip)"(#f), #k])
+    linalg.fill ins(%c : f32) outs(%y : memref<4xf32>) loc(fused["clip2 (Clip)"(#f), #k])
+    return
+  }
+}
+
+// CHECK: kiln.profile.records = "profile-op 0 0 - 1 Clip clip1\0Aprofile-op 1 0 - 1 Clip clip2\0A"
