@@ -110,7 +110,7 @@ static bool isStatic(MlirType t) {
 
 static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
                           MlirValue bias, int64_t group, const KilnWindow *win,
-                          MlirType resultType, int im2col, bool fusable);
+                          MlirType resultType, int im2col);
 
 /* A 1-D conv as a 2-D conv with one row: x (N x C x L) as N x C x 1 x L,
  * w (M x C/G x K) as M x C/G x 1 x K, so the 2-D kernels
@@ -131,7 +131,7 @@ static MlirValue convAsRow(KilnBuilder *b, MlirValue x, MlirValue w,
                    mlirShapedTypeGetDimSize(resultType, 1), 1, win->out[0]};
   MlirValue y = convCore(b, kilnReshape(b, x, kilnTensorType(4, xs, e)),
                          kilnReshape(b, w, kilnTensorType(4, ws, e)), bias,
-                         group, &row, kilnTensorType(4, ys, e), im2col, false);
+                         group, &row, kilnTensorType(4, ys, e), im2col);
   return kilnReshape(b, y, resultType);
 }
 
@@ -141,11 +141,10 @@ static MlirValue convAsRow(KilnBuilder *b, MlirValue x, MlirValue w,
  * conv but a depthwise one is an im2col contraction (grouped: a batch of
  * contractions over the groups), a 1-D depthwise conv a 2-D one with one
  * row; 2 (GPU: the window tensor as one gather) only for plain 2-D
- * convs. `fusable`: kiln-fuse-groups tiles the conv with its epilogue
- * (kilnIm2colConv). */
+ * convs. */
 static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
                           MlirValue bias, int64_t group, const KilnWindow *win,
-                          MlirType resultType, int im2col, bool fusable) {
+                          MlirType resultType, int im2col) {
   static const char *const kConv[] = {"linalg.conv_1d_ncw_fcw",
                                       "linalg.conv_2d_nchw_fchw",
                                       "linalg.conv_3d_ncdhw_fcdhw"};
@@ -162,8 +161,8 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
     return convAsRow(b, x, w, bias, group, win, resultType, im2col);
   if (fast && ((im2col == 1 && !(depthwise && n == 2)) ||
                (im2col == 2 && group == 1 && n == 2))) {
-    MlirValue y = kilnIm2colConv(b, x, w, bias, group, win, resultType,
-                                 im2col == 2, fusable && group == 1);
+    MlirValue y =
+        kilnIm2colConv(b, x, w, bias, group, win, resultType, im2col == 2);
     if (!mlirValueIsNull(y))
       return y;
   }
@@ -312,24 +311,10 @@ static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
   MlirType firstType = kilnTensorType(r, firstShape, e);
   kilnWindowRead(l, xf, firstType, kernel, &win);
   MlirValue padded = kilnWindowPadInput(b, xf, &win, zero);
-  MlirValue y = convCore(b, padded, wf, bias, group, &win, firstType,
-                         l->convIm2col, false);
+  MlirValue y =
+      convCore(b, padded, wf, bias, group, &win, firstType, l->convIm2col);
   l->results[0] = kilnTensorTranspose(b, y, py);
   return KILN_LOWER_OK;
-}
-
-/* Whether the conv is the anchor of a graph-fuse conv_epilogue group,
- * which kiln-fuse-groups tiles with its epilogue. */
-static bool inEpilogueGroup(KilnLowerOp *l) {
-  MlirOperation parent = mlirOperationGetParentOperation(l->op);
-  if (mlirOperationIsNull(parent))
-    return false;
-  MlirAttribute kind = mlirOperationGetDiscardableAttributeByName(
-      parent, mlirStringRefCreateFromCString("graph.fusion"));
-  if (mlirAttributeIsNull(kind) || !mlirAttributeIsAString(kind))
-    return false;
-  MlirStringRef k = mlirStringAttrGetValue(kind);
-  return k.length == 13 && !memcmp(k.data, "conv_epilogue", 13);
 }
 
 static KilnLowerStatus lowerConv(KilnLowerOp *l) {
@@ -346,7 +331,7 @@ static KilnLowerStatus lowerConv(KilnLowerOp *l) {
   MlirValue padded = kilnWindowPadInput(&l->b, x, &win, zero);
   int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
   l->results[0] = convCore(&l->b, padded, w, kilnLowerOperand(l, 2), group,
-                           &win, resultType, l->convIm2col, inEpilogueGroup(l));
+                           &win, resultType, l->convIm2col);
   return KILN_LOWER_OK;
 }
 
@@ -459,7 +444,7 @@ static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
   int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
   MlirValue wt = transposeWeight(b, w, group);
   l->results[0] = convCore(b, buf, wt, kilnLowerOperand(l, 2), group, &win,
-                           resultType, l->convIm2col, false);
+                           resultType, l->convIm2col);
   return KILN_LOWER_OK;
 }
 

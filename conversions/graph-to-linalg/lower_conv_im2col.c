@@ -341,24 +341,20 @@ static MlirValue im2colLoopBody(KilnBuilder *b, MlirValue x, MlirValue w,
  * big, in a loop over blocks (planBlocks: a few MB of window matrix each),
  * each computing its slab of x's window matrix and contraction: its window
  * columns then stay in cache, where a whole matrix of 43M elements (a
- * 3x3x3 conv over 64 channels at 8 x 56 x 56) would go through memory. Too
- * big: over one block, or, for a `fusable` conv (kiln-fuse-groups tiles it
- * with its epilogue, and computes the window columns per tile itself),
- * over kMaxIm2colElements. The loop is serial; each block's contraction
- * and window tensor are threaded by kiln-tile-and-vectorize. */
+ * 3x3x3 conv over 64 channels at 8 x 56 x 56) would go through memory. The
+ * loop is serial; each block's contraction and window tensor are threaded
+ * by kiln-tile-and-vectorize. */
 MlirValue kilnIm2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
                          MlirValue bias, int64_t group, const KilnWindow *win,
-                         MlirType resultType, bool gather, bool fusable) {
+                         MlirType resultType, bool gather) {
   int64_t perPixel = kilnDim(x, 0) * kilnDim(x, 1), pixels = 1;
   for (intptr_t i = 0; i < win->n; ++i) {
     perPixel *= kilnDim(w, 2 + i);
     pixels *= win->out[i];
   }
   Blocks p = planBlocks(win, perPixel);
-  /* (The GPU's gathers are never blocked: its kernels run whole.) */
-  if (gather ||
-      perPixel * pixels <= (fusable ? kMaxIm2colElements : kBlockElements) ||
-      p.count == 1 || perPixel * p.rows > kBlockElements)
+  if (perPixel * pixels <= kMaxIm2colElements || p.count == 1 ||
+      perPixel * p.rows > kBlockElements)
     return im2colBlock(b, x, w, bias, group, win, resultType, gather);
   MlirValue init = kilnEmpty(b, resultType);
   MlirType types[2] = {mlirIndexTypeGet(b->ctx), resultType};

@@ -88,14 +88,11 @@ void kilnConvMacBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
 /// C/group x k..) with `win`'s strides, dilations and output sizes, plus
 /// the optional bias (M), as an im2col contraction (grouped: one with a
 /// group loop); `gather`: the window tensor as one gather even with
-/// strides (GPU); `fusable`: kiln-fuse-groups may tile the conv with its
-/// epilogue (its window matrix is then kept whole up to 16M elements,
-/// otherwise computed in cache-sized blocks). Null when even one block of
-/// its window matrix would be too big (then the caller lowers the conv
-/// directly).
+/// strides (GPU). Null when even one block of its window matrix would be
+/// too big (then the caller lowers the conv directly).
 MlirValue kilnIm2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
                          MlirValue bias, int64_t group, const KilnWindow *win,
-                         MlirType resultType, bool gather, bool fusable);
+                         MlirType resultType, bool gather);
 
 /// The channels-last 2-D conv of the padded `x` (N x H x W x C) by `w`
 /// (KH x KW x C x M) as an im2col contraction vectorized over M; null when
