@@ -199,4 +199,51 @@ func.func @im2col_silu(%x: tensor<1x16x16x16xf32>, %w: tensor<64x16x3x3xf32>, %b
     scf.yield %2 : tensor<1x64x16x16xf32>
   } {graph.fusion = "conv_epilogue"}
   return %g : tensor<1x64x16x16xf32>
+
+// A 1-D im2col conv: its contraction computes the result's pixels
+// directly (no expand_shape); tiles of 32 channels x 250 of the 1000
+// pixels (the largest divisor not above 256). A 3-D one: tiles of whole
+// output depth slices (4 x 6 = 24 pixels each, 256 / 24 = 10 slices at
+// most: all 5, one tile, whose loop folds away), the contraction's pixels
+// unflattened to depth x rows x columns for the epilogue.
+// IM2COL-LABEL: func.func @im2col_1d
+// IM2COL: scf.forall (%{{.*}}, %{{.*}}) in (2, 4)
+// IM2COL: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// IM2COL-SAME: outs(%{{.*}} : tensor<1x32x250xf32>)
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 32, 250] [1, 1, 1] : tensor<1x32x250xf32> into tensor<1x64x1000xf32>
+// A 1-D conv of prime length (997): the largest dividing block (1) is too
+// short to vectorize, so a tile takes the whole length.
+// IM2COL-LABEL: func.func @im2col_1d_prime
+// IM2COL: scf.forall (%{{.*}}) in (2)
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 32, 997] [1, 1, 1]
+// IM2COL-LABEL: func.func @im2col_3d
+// IM2COL: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// IM2COL-SAME: outs(%{{.*}} : tensor<1x8x120xf32>)
+// IM2COL: tensor.expand_shape {{.*}} output_shape [1, 8, 5, 4, 6] : tensor<1x8x120xf32> into tensor<1x8x5x4x6xf32>
+// IM2COL: arith.select
+func.func @im2col_1d(%x: tensor<1x16x1000xf32>, %w: tensor<64x16x3xf32>, %b: tensor<64xf32>) -> tensor<1x64x1000xf32> {
+  %g = scf.execute_region -> tensor<1x64x1000xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1>} : (tensor<1x16x1000xf32>, tensor<64x16x3xf32>, tensor<64xf32>) -> tensor<1x64x1000xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x64x1000xf32>) -> tensor<1x64x1000xf32>
+    scf.yield %1 : tensor<1x64x1000xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x64x1000xf32>
+}
+
+func.func @im2col_1d_prime(%x: tensor<1x16x997xf32>, %w: tensor<64x16x3xf32>) -> tensor<1x64x997xf32> {
+  %g = scf.execute_region -> tensor<1x64x997xf32> no_inline {
+    %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, 1>} : (tensor<1x16x997xf32>, tensor<64x16x3xf32>) -> tensor<1x64x997xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x64x997xf32>) -> tensor<1x64x997xf32>
+    scf.yield %1 : tensor<1x64x997xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x64x997xf32>
+}
+
+func.func @im2col_3d(%x: tensor<1x2x5x4x6xf32>, %w: tensor<8x2x3x3x3xf32>) -> tensor<1x8x5x4x6xf32> {
+  %g = scf.execute_region -> tensor<1x8x5x4x6xf32> no_inline {
+    %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1, 1, 1>} : (tensor<1x2x5x4x6xf32>, tensor<8x2x3x3x3xf32>) -> tensor<1x8x5x4x6xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x8x5x4x6xf32>) -> tensor<1x8x5x4x6xf32>
+    scf.yield %1 : tensor<1x8x5x4x6xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x8x5x4x6xf32>
 }
