@@ -199,6 +199,7 @@ func.func @im2col_silu(%x: tensor<1x16x16x16xf32>, %w: tensor<64x16x3x3xf32>, %b
     scf.yield %2 : tensor<1x64x16x16xf32>
   } {graph.fusion = "conv_epilogue"}
   return %g : tensor<1x64x16x16xf32>
+}
 
 // A 1-D im2col conv: its contraction computes the result's pixels
 // directly (no expand_shape); tiles of 32 channels x 250 of the 1000
