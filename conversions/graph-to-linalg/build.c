@@ -452,6 +452,13 @@ MlirValue kilnInsertSliceSized(KilnBuilder *b, MlirValue src, MlirValue dest,
 /* ---- linalg -----------------------------------------------------------------
  */
 
+void kilnCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                  void *userData) {
+  (void)b;
+  (void)userData;
+  yields[0] = args[0];
+}
+
 MlirOperation kilnGeneric(KilnBuilder *b, intptr_t nInputs,
                           const MlirValue *inputs, intptr_t nOutputs,
                           const MlirValue *outputs, const MlirAttribute *maps,

@@ -186,6 +186,9 @@ MlirValue kilnConstantI64s(KilnBuilder *b, intptr_t rank, const int64_t *shape,
 /// `yields`. `b` inserts into the body.
 typedef void (*KilnBodyFn)(KilnBuilder *b, const MlirValue *args,
                            MlirValue *yields, void *userData);
+/// A body that yields its first argument (a copy or broadcast generic).
+void kilnCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                  void *userData);
 
 /// linalg.generic over `nLoops` loops with `iterators` ('p' parallel, 'r'
 /// reduction per loop, a string of nLoops chars), one affine map per input

@@ -18,13 +18,6 @@ static MlirAffineExpr dimExpr(MlirContext ctx, intptr_t d) {
   return mlirAffineDimExprGet(ctx, d);
 }
 
-void kilnConvCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
-                      void *userData) {
-  (void)b;
-  (void)userData;
-  yields[0] = args[0];
-}
-
 MlirValue kilnConvInit(KilnBuilder *b, MlirValue bias, MlirType type,
                        intptr_t nBiasDims, const int64_t *biasDims) {
   MlirType e = mlirShapedTypeGetElementType(type);
@@ -37,9 +30,9 @@ MlirValue kilnConvInit(KilnBuilder *b, MlirValue bias, MlirType type,
   memset(iters, 'p', r);
   iters[r] = '\0';
   MlirValue init = kilnEmpty(b, type);
-  return mlirOperationGetResult(kilnGeneric(b, 1, &bias, 1, &init, maps, r,
-                                            iters, kilnConvCopyBody, NULL),
-                                0);
+  return mlirOperationGetResult(
+      kilnGeneric(b, 1, &bias, 1, &init, maps, r, iters, kilnCopyBody, NULL),
+      0);
 }
 
 void kilnConvMacBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
@@ -382,10 +375,9 @@ static MlirValue transposeWeight(KilnBuilder *b, MlirValue w, int64_t group) {
   char iters[KILN_MAX_RANK + 4];
   memset(iters, 'p', nLoops);
   iters[nLoops] = '\0';
-  MlirValue t =
-      mlirOperationGetResult(kilnGeneric(b, 1, &w, 1, &init, maps, nLoops,
-                                         iters, kilnConvCopyBody, NULL),
-                             0);
+  MlirValue t = mlirOperationGetResult(
+      kilnGeneric(b, 1, &w, 1, &init, maps, nLoops, iters, kilnCopyBody, NULL),
+      0);
   int64_t out[KILN_MAX_RANK] = {group * fg, cg};
   for (intptr_t i = 0; i < n; ++i)
     out[2 + i] = shape[3 + i];

@@ -79,8 +79,7 @@ static MlirValue windowGather(KilnBuilder *b, MlirValue x,
   iters[r] = '\0';
   MlirValue init = kilnEmpty(b, kilnTensorType(r, shape, kilnElementType(x)));
   return mlirOperationGetResult(
-      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, kilnConvCopyBody, NULL),
-      0);
+      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, kilnCopyBody, NULL), 0);
 }
 
 /* Most kernel taps of a strided conv copied one by one into the window

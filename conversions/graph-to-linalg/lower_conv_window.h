@@ -78,9 +78,7 @@ MlirValue kilnWindowKernelTensor(KilnBuilder *b, const KilnWindow *w,
 MlirValue kilnConvInit(KilnBuilder *b, MlirValue bias, MlirType type,
                        intptr_t nBiasDims, const int64_t *biasDims);
 
-/// linalg.generic bodies: yield the input; out + in0 * in1.
-void kilnConvCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
-                      void *userData);
+/// A linalg.generic body: out + in0 * in1.
 void kilnConvMacBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                      void *userData);
 

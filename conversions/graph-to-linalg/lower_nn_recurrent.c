@@ -12,13 +12,6 @@
 /* ---- Tensor helpers ------------------------------------------------------ */
 
 /* out[i0..] = x[...] with out dim i = x dim perm[i]. */
-static void copyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
-                     void *userData) {
-  (void)b;
-  (void)userData;
-  yields[0] = args[0];
-}
-
 static void addBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                     void *userData) {
   (void)userData;
@@ -39,7 +32,7 @@ static MlirValue transpose(KilnBuilder *b, MlirValue x, const int64_t *perm) {
   memset(iters, 'p', r);
   iters[r] = '\0';
   return mlirOperationGetResult(
-      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, copyBody, NULL), 0);
+      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, kilnCopyBody, NULL), 0);
 }
 
 static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
@@ -70,7 +63,7 @@ static MlirValue broadcastInto(KilnBuilder *b, MlirValue bias, MlirValue into) {
   MlirAttribute maps[2] = {kilnMapDims(b->ctx, 2, 1, &col),
                            kilnMapIdentity(b->ctx, 2)};
   return mlirOperationGetResult(
-      kilnGeneric(b, 1, &bias, 1, &into, maps, 2, "pp", copyBody, NULL), 0);
+      kilnGeneric(b, 1, &bias, 1, &into, maps, 2, "pp", kilnCopyBody, NULL), 0);
 }
 
 /* x[d] of a [dirs, ...] tensor as [...] (rank - 1). */

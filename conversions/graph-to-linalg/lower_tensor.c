@@ -13,14 +13,6 @@
 
 /* ---- Helpers shared with lower_tensor_gen.c ------------------------------ */
 
-/* A linalg body yielding its input. */
-static void copyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
-                     void *userData) {
-  (void)b;
-  (void)userData;
-  yields[0] = args[0];
-}
-
 MlirValue kilnTensorTranspose(KilnBuilder *b, MlirValue x,
                               const int64_t *perm) {
   intptr_t r = kilnRank(x);
@@ -48,7 +40,7 @@ MlirValue kilnTensorTranspose(KilnBuilder *b, MlirValue x,
   iters[r] = '\0';
   MlirValue init = kilnEmpty(b, type);
   return mlirOperationGetResult(
-      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, copyBody, NULL), 0);
+      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, kilnCopyBody, NULL), 0);
 }
 
 MlirValue kilnTensorExtractAt(KilnBuilder *b, MlirValue t,
@@ -196,7 +188,7 @@ static MlirValue reversedSlice(KilnBuilder *b, MlirValue x, MlirType type,
   iters[r] = '\0';
   MlirValue init = kilnEmpty(b, type);
   return mlirOperationGetResult(
-      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, copyBody, NULL), 0);
+      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, kilnCopyBody, NULL), 0);
 }
 
 static KilnLowerStatus lowerSlice(KilnLowerOp *l) {
@@ -248,8 +240,8 @@ static KilnLowerStatus lowerSlice(KilnLowerOp *l) {
 
 static KilnLowerStatus lowerExpand(KilnLowerOp *l) {
   MlirValue x = kilnLowerOperand(l, 0);
-  l->results[0] =
-      kilnElementwise(&l->b, 1, &x, kilnLowerResultType(l, 0), copyBody, NULL);
+  l->results[0] = kilnElementwise(&l->b, 1, &x, kilnLowerResultType(l, 0),
+                                  kilnCopyBody, NULL);
   return KILN_LOWER_OK;
 }
 
@@ -276,9 +268,10 @@ static KilnLowerStatus lowerTile(KilnLowerOp *l) {
   memset(iters, 'p', (size_t)(2 * r));
   iters[2 * r] = '\0';
   MlirValue init = kilnEmpty(&l->b, wide);
-  MlirValue tiled = mlirOperationGetResult(
-      kilnGeneric(&l->b, 1, &x, 1, &init, maps, 2 * r, iters, copyBody, NULL),
-      0);
+  MlirValue tiled =
+      mlirOperationGetResult(kilnGeneric(&l->b, 1, &x, 1, &init, maps, 2 * r,
+                                         iters, kilnCopyBody, NULL),
+                             0);
   l->results[0] = kilnReshape(&l->b, tiled, type);
   return KILN_LOWER_OK;
 }
