@@ -459,6 +459,18 @@ void kilnCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
   yields[0] = args[0];
 }
 
+MlirValue kilnCopyThroughMap(KilnBuilder *b, MlirValue x, MlirAttribute inMap,
+                             MlirType type) {
+  intptr_t r = mlirShapedTypeGetRank(type);
+  MlirAttribute maps[2] = {inMap, kilnMapIdentity(b->ctx, r)};
+  char iters[KILN_MAX_RANK + 1];
+  memset(iters, 'p', (size_t)r);
+  iters[r] = '\0';
+  MlirValue init = kilnEmpty(b, type);
+  return mlirOperationGetResult(
+      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, kilnCopyBody, NULL), 0);
+}
+
 MlirOperation kilnGeneric(KilnBuilder *b, intptr_t nInputs,
                           const MlirValue *inputs, intptr_t nOutputs,
                           const MlirValue *outputs, const MlirAttribute *maps,

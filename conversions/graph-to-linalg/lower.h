@@ -189,6 +189,11 @@ typedef void (*KilnBodyFn)(KilnBuilder *b, const MlirValue *args,
 /// A body that yields its first argument (a copy or broadcast generic).
 void kilnCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                   void *userData);
+/// A new tensor of static type `type` whose element at index i is x at
+/// `inMap`(i) (a map over `type`'s dims): a broadcast, a permutation or a
+/// strided read, as one all-parallel copy generic.
+MlirValue kilnCopyThroughMap(KilnBuilder *b, MlirValue x, MlirAttribute inMap,
+                             MlirType type);
 
 /// linalg.generic over `nLoops` loops with `iterators` ('p' parallel, 'r'
 /// reduction per loop, a string of nLoops chars), one affine map per input

@@ -24,15 +24,8 @@ MlirValue kilnConvInit(KilnBuilder *b, MlirValue bias, MlirType type,
   if (mlirValueIsNull(bias))
     return kilnFilled(b, type, kilnConstFloat(b, e, 0));
   intptr_t r = mlirShapedTypeGetRank(type);
-  MlirAttribute maps[2] = {kilnMapDims(b->ctx, r, nBiasDims, biasDims),
-                           kilnMapIdentity(b->ctx, r)};
-  char iters[KILN_MAX_RANK + 1];
-  memset(iters, 'p', r);
-  iters[r] = '\0';
-  MlirValue init = kilnEmpty(b, type);
-  return mlirOperationGetResult(
-      kilnGeneric(b, 1, &bias, 1, &init, maps, r, iters, kilnCopyBody, NULL),
-      0);
+  return kilnCopyThroughMap(b, bias,
+                            kilnMapDims(b->ctx, r, nBiasDims, biasDims), type);
 }
 
 void kilnConvMacBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,

@@ -7,32 +7,15 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_nn_recurrent.h"
+#include "conversions/graph-to-linalg/lower_tensor.h"
 #include "dialects/common/diag.h"
 
 /* ---- Tensor helpers ------------------------------------------------------ */
 
-/* out[i0..] = x[...] with out dim i = x dim perm[i]. */
 static void addBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                     void *userData) {
   (void)userData;
   yields[0] = kilnArith2(b, "arith.addf", args[0], args[1]);
-}
-
-static MlirValue transpose(KilnBuilder *b, MlirValue x, const int64_t *perm) {
-  intptr_t r = kilnRank(x);
-  int64_t shape[KILN_MAX_RANK], inv[KILN_MAX_RANK];
-  for (intptr_t i = 0; i < r; ++i) {
-    shape[i] = kilnDim(x, perm[i]);
-    inv[perm[i]] = i;
-  }
-  MlirValue init = kilnEmpty(b, kilnTensorType(r, shape, kilnElementType(x)));
-  MlirAttribute maps[2] = {kilnMapDims(b->ctx, r, r, inv),
-                           kilnMapIdentity(b->ctx, r)};
-  char iters[KILN_MAX_RANK + 1];
-  memset(iters, 'p', r);
-  iters[r] = '\0';
-  return mlirOperationGetResult(
-      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, kilnCopyBody, NULL), 0);
 }
 
 static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
@@ -101,7 +84,7 @@ static MlirValue weightsT(KilnBuilder *b, MlirValue w, int64_t d) {
     }
   }
   static const int64_t kSwap[2] = {1, 0};
-  return transpose(b, direction(b, w, d), kSwap);
+  return kilnTensorTranspose(b, direction(b, w, d), kSwap);
 }
 
 static MlirValue slice1D(KilnBuilder *b, MlirValue v, int64_t off,
@@ -517,15 +500,15 @@ static KilnLowerStatus lowerRecurrent(KilnLowerOp *l, int cellKind) {
   static const int64_t kSwap01[3] = {1, 0, 2};
   MlirValue x = kilnLowerOperand(l, 0);
   if (batchMajor)
-    x = transpose(b, x, kSwap01);
+    x = kilnTensorTranspose(b, x, kSwap01);
   KilnLowerStatus st = readConfig(l, &r, x);
   if (st != KILN_LOWER_OK)
     return st;
   MlirValue h0 = kilnLowerOperand(l, 5), c0 = kilnLowerOperand(l, 6);
   if (batchMajor && !mlirValueIsNull(h0))
-    h0 = transpose(b, h0, kSwap01);
+    h0 = kilnTensorTranspose(b, h0, kSwap01);
   if (batchMajor && !mlirValueIsNull(c0))
-    c0 = transpose(b, c0, kSwap01);
+    c0 = kilnTensorTranspose(b, c0, kSwap01);
   MlirValue bias = kilnLowerOperand(l, 3);
   MlirValue p =
       cellKind == KILN_LSTM ? kilnLowerOperand(l, 7) : (MlirValue){NULL};
@@ -558,9 +541,9 @@ static KilnLowerStatus lowerRecurrent(KilnLowerOp *l, int cellKind) {
   }
   if (batchMajor) {
     static const int64_t kY[4] = {2, 0, 1, 3};
-    y = transpose(b, y, kY);
-    yh = transpose(b, yh, kSwap01);
-    yc = transpose(b, yc, kSwap01);
+    y = kilnTensorTranspose(b, y, kY);
+    yh = kilnTensorTranspose(b, yh, kSwap01);
+    yc = kilnTensorTranspose(b, yc, kSwap01);
   }
   MlirValue outs[3] = {y, yh, yc};
   for (intptr_t i = 0; i < l->numResults && i < 3; ++i)

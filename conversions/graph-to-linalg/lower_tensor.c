@@ -33,14 +33,7 @@ MlirValue kilnTensorTranspose(KilnBuilder *b, MlirValue x,
   int64_t inDims[KILN_MAX_RANK];
   for (intptr_t i = 0; i < r; ++i)
     inDims[perm[i]] = i;
-  MlirAttribute maps[2] = {kilnMapDims(b->ctx, r, r, inDims),
-                           kilnMapIdentity(b->ctx, r)};
-  char iters[KILN_MAX_RANK + 1];
-  memset(iters, 'p', r);
-  iters[r] = '\0';
-  MlirValue init = kilnEmpty(b, type);
-  return mlirOperationGetResult(
-      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, kilnCopyBody, NULL), 0);
+  return kilnCopyThroughMap(b, x, kilnMapDims(b->ctx, r, r, inDims), type);
 }
 
 MlirValue kilnTensorExtractAt(KilnBuilder *b, MlirValue t,
@@ -181,14 +174,7 @@ static MlirValue reversedSlice(KilnBuilder *b, MlirValue x, MlirType type,
         mlirAffineMulExprGet(mlirAffineDimExprGet(b->ctx, i),
                              mlirAffineConstantExprGet(b->ctx, steps[i])),
         mlirAffineConstantExprGet(b->ctx, first[i]));
-  MlirAttribute maps[2] = {kilnMapExprs(b->ctx, r, r, exprs),
-                           kilnMapIdentity(b->ctx, r)};
-  char iters[KILN_MAX_RANK + 1];
-  memset(iters, 'p', (size_t)r);
-  iters[r] = '\0';
-  MlirValue init = kilnEmpty(b, type);
-  return mlirOperationGetResult(
-      kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, kilnCopyBody, NULL), 0);
+  return kilnCopyThroughMap(b, x, kilnMapExprs(b->ctx, r, r, exprs), type);
 }
 
 static KilnLowerStatus lowerSlice(KilnLowerOp *l) {
