@@ -272,9 +272,25 @@ static void planTiles(intptr_t nLoops, const int64_t *size, int n, int c, int h,
   }
 }
 
-static void planDepthwise(const int64_t size[kNumLoops], bool inForall,
-                          const KilnPassOptionValue *opt, KilnTilePlan *plan) {
-  planTiles(kNumLoops, size, kN, kC, kOH, kOW, inForall, opt, plan);
+/* Whether the conv has a column stride above 1. */
+static bool isStrided(MlirOperation conv) {
+  MlirAttribute strides =
+      mlirOperationGetAttributeByName(conv, str("strides"));
+  return !mlirAttributeIsNull(strides) &&
+         mlirDenseElementsAttrGetInt64Value(strides, 1) > 1;
+}
+
+/* A strided conv's register tiles are single rows: widenStridedRead turns
+ * a row's strided window into two contiguous reads and a shuffle, which a
+ * window of several rows would instead gather element by element. */
+static void planDepthwise(MlirOperation conv, const int64_t size[kNumLoops],
+                          bool inForall, const KilnPassOptionValue *opt,
+                          KilnTilePlan *plan) {
+  KilnPassOptionValue options[kNumOptions];
+  memcpy(options, opt, sizeof(options));
+  if (isStrided(conv))
+    options[kOptRows].i = 1;
+  planTiles(kNumLoops, size, kN, kC, kOH, kOW, inForall, options, plan);
   plan->interchange = kInterchange;
 }
 
@@ -474,7 +490,7 @@ static bool tileAll(MlirOperation func, const KilnOpList *convs,
     KilnTilePlan plan;
     MlirOperation op = convs->data[i];
     readSizes(op, size);
-    planDepthwise(size, kilnHasForallAncestor(op), options, &plan);
+    planDepthwise(op, size, kilnHasForallAncestor(op), options, &plan);
     kilnMarkContract(op);
     ok = tileOne(func, op, &plan, s);
   }
@@ -492,8 +508,7 @@ static MlirWalkResult collectStridedReads(MlirOperation op, void *userData) {
  * LLVM assembles lane by lane from n scalar loads. Rewritten as two
  * contiguous reads of n elements, at 0 and at n - 1 (both within the
  * 2n - 1 elements the window spans), and one shuffle taking the even
- * elements: lanes 0, 2, .., n - 2 of the first and 1, 3, .., n - 1 of the
- * second (a permute of two registers). */
+ * elements (a permute of two registers), any n from 2 to 64. */
 static void widenStridedRead(MlirOperation read) {
   MlirValue src = mlirOperationGetOperand(read, 0);
   MlirType vt = mlirValueGetType(mlirOperationGetResult(read, 0));
@@ -518,7 +533,7 @@ static void widenStridedRead(MlirOperation read) {
       mlirDenseI64ArrayGetElement(strides, 0) != 2)
     return;
   int64_t n = mlirShapedTypeGetDimSize(sliceType, 0);
-  if (n != mlirShapedTypeGetDimSize(vt, 0) || n < 2 || n % 2 || n > 64 ||
+  if (n != mlirShapedTypeGetDimSize(vt, 0) || n < 2 || n > 64 ||
       2 * n - 1 > mlirShapedTypeGetDimSize(rowType, 0))
     return;
   MlirContext ctx = mlirOperationGetContext(read);
@@ -541,11 +556,11 @@ static void widenStridedRead(MlirOperation read) {
     halves[h] = kilnInsertOpBefore(read, "vector.transfer_read", 3, operands,
                                    vt, nAttrs, attrs);
   }
+  /* Element 2i of the window: lane 2i of the first read while 2i < n,
+   * else lane 2i - (n - 1) of the second, shuffle index 2i + 1. */
   int64_t mask[64];
-  for (int64_t i = 0; i < n / 2; ++i) {
-    mask[i] = 2 * i;                 /* elements 0, 2, .., n - 2 */
-    mask[n / 2 + i] = n + 2 * i + 1; /* elements n, .., 2n - 2 */
-  }
+  for (int64_t i = 0; i < n; ++i)
+    mask[i] = 2 * i < n ? 2 * i : 2 * i + 1;
   MlirNamedAttribute maskAttr = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, str("mask")), mlirDenseI64ArrayGet(ctx, n, mask));
   MlirValue shuffled =

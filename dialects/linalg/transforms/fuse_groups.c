@@ -38,6 +38,7 @@ enum {
   kOptMatmulRows,
   kOptConvChannels,
   kOptConvPixels,
+  kOptDepthwiseTasks,
   kNumOptions
 };
 
@@ -276,7 +277,7 @@ static void buildFuseIntoSchedule(MlirOperation sequence) {
 
 /* The tile options of kiln-fuse-groups. */
 typedef struct GroupTiles {
-  int64_t convRows, matmulRows, convChannels, convPixels;
+  int64_t convRows, matmulRows, convChannels, convPixels, depthwiseTasks;
 } GroupTiles;
 
 /* Tile sizes by rows: conv NC[D]HW: one image, all channels, `rows` output
@@ -312,6 +313,29 @@ static void im2colTileSizes(MlirType type, const GroupTiles *tiles,
   sizes[2] = kilnDivisorAtMost(extent, rows);
   if (rank == 3 && sizes[2] < rows / 8)
     sizes[2] = extent;
+}
+
+/* Tile sizes of a depthwise conv: one image, a block of channels, whole
+ * planes, so that each image has about `tasks` tiles. Each output channel
+ * reads only its own input plane, so channel blocks share nothing, and
+ * kiln-depthwise-conv then tiles every plane for registers as a whole.
+ * (Row tiles with all channels give a 7x7 plane only 7 tiles of one row,
+ * each a vector of 7 per channel.) */
+static void depthwiseTileSizes(MlirType type, int64_t tasks, int64_t *sizes) {
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  int64_t channels = mlirShapedTypeGetDimSize(type, 1);
+  int64_t block = channels / tasks;
+  sizes[0] = 1;
+  sizes[1] = kilnDivisorAtMost(channels, block > 1 ? block : 1);
+  for (intptr_t i = 2; i < rank; ++i)
+    sizes[i] = 0;
+}
+
+static bool anyDepthwise(const KilnOpList *ops) {
+  for (size_t i = 0; i < ops->len; ++i)
+    if (kilnOpNameStartsWith(ops->data[i], "linalg.depthwise_conv_"))
+      return true;
+  return false;
 }
 
 /* Tiles of at least this many pixel blocks compute their own part of an
@@ -472,7 +496,9 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
   if (conv && (reshaped || rank == 3)) {
     im2colTileSizes(type, tiles, sizes);
     window = fuseWindow(body, type, sizes, &producers);
-  } else
+  } else if (conv && anyDepthwise(&producers))
+    depthwiseTileSizes(type, tiles->depthwiseTasks, sizes);
+  else
     rowTileSizes(type, conv, conv ? tiles->convRows : tiles->matmulRows, sizes);
   MlirContext ctx = mlirOperationGetContext(group);
   if (mlirModuleIsNull(schedule->module) &&
@@ -547,15 +573,18 @@ static void inlineGroup(MlirOperation group) {
 static void runFuseGroups(MlirOperation op, MlirExternalPass pass,
                           const KilnPassOptionValue *options) {
   GroupTiles tiles = {options[kOptConvRows].i, options[kOptMatmulRows].i,
-                      options[kOptConvChannels].i, options[kOptConvPixels].i};
+                      options[kOptConvChannels].i, options[kOptConvPixels].i,
+                      options[kOptDepthwiseTasks].i};
   if (tiles.convRows < 1 || tiles.matmulRows < 1 || tiles.convChannels < 1 ||
-      tiles.convPixels < 1) {
+      tiles.convPixels < 1 || tiles.depthwiseTasks < 1) {
     kilnEmitErrorf(mlirOperationGetLocation(op),
                    "kiln-fuse-groups: tile options must be positive, got "
                    "conv-tile-rows=%ld matmul-tile-rows=%ld "
-                   "conv-tile-channels=%ld conv-tile-pixels=%ld",
+                   "conv-tile-channels=%ld conv-tile-pixels=%ld "
+                   "depthwise-tasks=%ld",
                    (long)tiles.convRows, (long)tiles.matmulRows,
-                   (long)tiles.convChannels, (long)tiles.convPixels);
+                   (long)tiles.convChannels, (long)tiles.convPixels,
+                   (long)tiles.depthwiseTasks);
     mlirExternalPassSignalFailure(pass);
     return;
   }
@@ -589,7 +618,7 @@ static const KilnPassOptionSpec kOptions[] = {
                   "into the tiles (false: only inline the groups)"},
     [kOptConvRows] = {"conv-tile-rows", KILN_PASS_OPTION_INT, "1",
                       "Output rows per tile of a conv_epilogue group "
-                      "(direct convs: depthwise, or conv-im2col=false)"},
+                      "whose conv is direct (conv-im2col=false)"},
     [kOptMatmulRows] = {"matmul-tile-rows", KILN_PASS_OPTION_INT, "8",
                         "Output rows per tile of a matmul_epilogue group"},
     [kOptConvChannels] = {"conv-tile-channels", KILN_PASS_OPTION_INT, "32",
@@ -599,6 +628,9 @@ static const KilnPassOptionSpec kOptions[] = {
                         "Output pixels (whole rows) per tile of a "
                         "conv_epilogue group whose conv is an im2col "
                         "contraction, at most"},
+    [kOptDepthwiseTasks] = {"depthwise-tasks", KILN_PASS_OPTION_INT, "16",
+                            "Tiles (channel blocks) per image of a "
+                            "conv_epilogue group whose conv is depthwise"},
 };
 
 static const KilnDialectHandleGetter kDependentDialects[] = {

@@ -37,16 +37,19 @@ func.func @remainders(%in: tensor<2x17x19x23xf32>, %f: tensor<17x3x3xf32>, %init
 
 // -----
 
-// Stride 2 with dilation 2 along columns: each tap's window is taken as a
-// strided slice, so the tile is an elementwise multiply-add again. 8
-// channels (no more than thread-channels, one image): no scf.forall.
+// Stride 2 with dilation 2 along columns: register tiles of one row (a
+// strided conv's), each tap's window a row of 11 elements of which every
+// other one is read: two contiguous reads of 6 (at 0 and 5) and a shuffle
+// of elements 0, 2, .., 10 (an odd-length window). 8 channels (no more than
+// thread-channels, one image): no scf.forall.
 // CHECK-LABEL: func.func @strided_dilated
 // CHECK-NOT: scf.forall (
-// CHECK: vector.transfer_read {{.*}} : tensor<4x6xf32>, vector<4x6xf32>
-// CHECK: tensor.extract_slice %{{.*}}[0, 0] [4, 6] [2, 2] : tensor<7x11xf32> to tensor<4x6xf32>
-// CHECK: arith.addf {{.*}} : vector<4x6xf32>
-// CHECK: tensor.extract_slice %{{.*}}[0, 0] [3, 6] [2, 2] : tensor<5x11xf32> to tensor<3x6xf32>
-// CHECK: arith.addf {{.*}} : vector<3x6xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c7 step %c1
+// CHECK: vector.transfer_read {{.*}} : tensor<6xf32>, vector<6xf32>
+// CHECK: %[[A:.*]] = vector.transfer_read %[[ROW:.*]][%c0], %{{.*}} {in_bounds = [true]} : tensor<11xf32>, vector<6xf32>
+// CHECK: %[[B:.*]] = vector.transfer_read %[[ROW]][%c5], %{{.*}} {in_bounds = [true]} : tensor<11xf32>, vector<6xf32>
+// CHECK: vector.shuffle %[[A]], %[[B]] [0, 2, 4, 7, 9, 11] : vector<6xf32>, vector<6xf32>
+// CHECK: arith.addf {{.*}} : vector<6xf32>
 // CHECK-NOT: linalg.
 // CHECK: return
 func.func @strided_dilated(%in: tensor<1x8x15x17xf32>, %f: tensor<8x3x3xf32>, %init: tensor<1x8x7x6xf32>) -> tensor<1x8x7x6xf32> {

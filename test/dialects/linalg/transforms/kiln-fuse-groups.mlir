@@ -7,6 +7,8 @@
 // RUN: sed -n '/^\/\/ BAD-PIXELS/,/^\/\/ END-BAD-PIXELS/p' %s > %t.pixels.mlir
 // RUN: kiln-opt %t.pixels.mlir --pass-pipeline='builtin.module(func.func(kiln-fuse-groups{conv-tile-pixels=0}))' --verify-diagnostics
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-verify,convert-graph-to-linalg,canonicalize,cse,kiln-fuse-groups,canonicalize))' | FileCheck %s --check-prefix=IM2COL
+// RUN: sed -n '/^\/\/ BAD-TASKS/,/^\/\/ END-BAD-TASKS/p' %s > %t.tasks.mlir
+// RUN: kiln-opt %t.tasks.mlir --pass-pipeline='builtin.module(func.func(kiln-fuse-groups{depthwise-tasks=0}))' --verify-diagnostics
 
 // The epilogue is tiled by output rows (one image, all channels, one row)
 // and the conv and its bias initialization are computed per tile.
@@ -105,18 +107,60 @@ func.func @negative_not_a_group(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 // BAD-ROWS
-// expected-error@+1 {{kiln-fuse-groups: tile options must be positive, got conv-tile-rows=0 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=256}}
+// expected-error@+1 {{kiln-fuse-groups: tile options must be positive, got conv-tile-rows=0 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=256 depthwise-tasks=16}}
 func.func @bad_rows(%x: tensor<3xf32>) -> tensor<3xf32> {
   return %x : tensor<3xf32>
 }
 // END-BAD-ROWS
 
 // BAD-PIXELS
-// expected-error@+1 {{kiln-fuse-groups: tile options must be positive, got conv-tile-rows=1 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=0}}
+// expected-error@+1 {{kiln-fuse-groups: tile options must be positive, got conv-tile-rows=1 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=0 depthwise-tasks=16}}
 func.func @bad_pixels(%x: tensor<3xf32>) -> tensor<3xf32> {
   return %x : tensor<3xf32>
 }
 // END-BAD-PIXELS
+
+// BAD-TASKS
+// expected-error@+1 {{kiln-fuse-groups: tile options must be positive, got conv-tile-rows=1 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=256 depthwise-tasks=0}}
+func.func @bad_tasks(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+// END-BAD-TASKS
+
+// A depthwise conv's group is tiled by blocks of channels with whole
+// planes: 96 channels in 16 tasks of 6, each computing its own bias
+// initialization, conv and clip. (By rows, a 7x7 plane would give 7 tasks
+// of one row each.)
+// IM2COL-LABEL: func.func @depthwise_epilogue
+// IM2COL: scf.forall (%{{.*}}) in (16)
+// IM2COL: linalg.generic {{.*}} ins(%{{.*}} : tensor<6xf32>) outs(%{{.*}} : tensor<1x6x7x7xf32>)
+// IM2COL: linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x6x9x9xf32>, tensor<6x3x3xf32>) outs(%{{.*}} : tensor<1x6x7x7xf32>)
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 6, 7, 7] [1, 1, 1, 1] : tensor<1x6x7x7xf32> into tensor<1x96x7x7xf32>
+// IM2COL-NOT: linalg.depthwise_conv_2d_nchw_chw
+// IM2COL: return
+// Fewer channels than tasks: one channel per task.
+// IM2COL-LABEL: func.func @depthwise_few_channels
+// IM2COL: scf.forall (%{{.*}}, %{{.*}}) in (2, 5)
+// IM2COL: linalg.depthwise_conv_2d_nchw_chw {{.*}} outs(%{{.*}} : tensor<1x1x12x12xf32>)
+func.func @depthwise_epilogue(%x: tensor<1x96x7x7xf32>, %w: tensor<96x1x3x3xf32>, %b: tensor<96xf32>) -> tensor<1x96x7x7xf32> {
+  %lo = "graph.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %hi = "graph.constant"() {value = dense<6.0> : tensor<f32>} : () -> tensor<f32>
+  %g = scf.execute_region -> tensor<1x96x7x7xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {group = 96 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x96x7x7xf32>, tensor<96x1x3x3xf32>, tensor<96xf32>) -> tensor<1x96x7x7xf32>
+    %1 = "graph.clip"(%0, %lo, %hi) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<1x96x7x7xf32>, tensor<f32>, tensor<f32>) -> tensor<1x96x7x7xf32>
+    scf.yield %1 : tensor<1x96x7x7xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x96x7x7xf32>
+}
+
+func.func @depthwise_few_channels(%x: tensor<2x5x12x12xf32>, %w: tensor<5x1x3x3xf32>) -> tensor<2x5x12x12xf32> {
+  %g = scf.execute_region -> tensor<2x5x12x12xf32> no_inline {
+    %0 = "graph.conv"(%x, %w) {group = 5 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<2x5x12x12xf32>, tensor<5x1x3x3xf32>) -> tensor<2x5x12x12xf32>
+    %1 = "graph.relu"(%0) : (tensor<2x5x12x12xf32>) -> tensor<2x5x12x12xf32>
+    scf.yield %1 : tensor<2x5x12x12xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<2x5x12x12xf32>
+}
 
 // With convs as im2col contractions (the default lowering), a group's tile
 // is a block of output channels (64 = 2 x 32) and of whole output rows of

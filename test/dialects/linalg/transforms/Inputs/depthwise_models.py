@@ -99,6 +99,17 @@ def main(out_dir):
         # A MobileNetV2-sized layer: several register tiles per row.
         depthwise(out_dir, "dw_mobilenet", (1, 40, 56, 56), (3, 3),
                   pads=(1, 1, 1, 1), relu=True),
+        # Stride 2 onto an odd output width (7): the two-read window of an
+        # odd length.
+        depthwise(out_dir, "dw_s2_odd_relu", (1, 24, 14, 14), (3, 3),
+                  strides=(2, 2), pads=(1, 1, 1, 1), relu=True),
+        # A late-stage layer: many channels on a 7x7 plane, 5x5 kernel
+        # (MobileNetV3/EfficientNet), tiled by channel blocks.
+        depthwise(out_dir, "dw_small_plane_relu", (1, 120, 7, 7), (5, 5),
+                  pads=(2, 2, 2, 2), relu=True),
+        # 5x5, stride 2, odd sizes, a batch of two.
+        depthwise(out_dir, "dw_s2_k5_relu", (2, 20, 29, 27), (5, 5),
+                  strides=(2, 2), pads=(2, 2, 2, 2), relu=True),
         # 1-D: lowered as a 2-D depthwise conv with one row.
         depthwise(out_dir, "dw_1d", (1, 17, 30), (3,), pads=(1, 2)),
     ]
