@@ -163,8 +163,38 @@ static MlirValue outputSlice(MlirOperation insert, MlirOperation before,
       mlirValueGetType(mlirOperationGetOperand(insert, 0)), 4, attrs);
 }
 
+/* Whether the forall's result is only ever stored where its tiles' pixel
+ * rows stay contiguous: false when it is inserted into a larger tensor
+ * whose dims below the outermost spatial one (dim 2) differ, such as the
+ * interior of the next conv's padded input (eliminate-empty-tensors then
+ * makes the forall write there). A tile's [N, C, P] flattening of such a
+ * slice is not a view: bufferization would copy the slice into a scratch
+ * buffer and back. */
+static bool rowsStayContiguous(MlirOperation forall) {
+  MlirValue result = mlirOperationGetResult(forall, 0);
+  for (MlirOpOperand use = mlirValueGetFirstUse(result);
+       !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    if (!kilnOpNameStartsWith(user, "tensor.insert_slice") ||
+        mlirOpOperandGetOperandNumber(use) != 0)
+      continue;
+    MlirType src = mlirValueGetType(result);
+    MlirType dest = mlirValueGetType(mlirOperationGetOperand(user, 1));
+    if (mlirShapedTypeGetRank(src) != mlirShapedTypeGetRank(dest))
+      return false;
+    for (intptr_t d = 3; d < mlirShapedTypeGetRank(src); ++d)
+      if (mlirShapedTypeGetDimSize(src, d) != mlirShapedTypeGetDimSize(dest, d))
+        return false;
+  }
+  return true;
+}
+
 /* In one thread block, chains the block's ops through one buffer, the
- * block's slice of the output (see the file comment). */
+ * block's slice of the output (see the file comment). When that slice's
+ * rows may not stay contiguous (rowsStayContiguous), the flattened
+ * contraction keeps its scratch tile and the chain starts at the first op
+ * of the output's shape, the epilogue, which so reads the scratch tile and
+ * writes the output: one pass instead of a copy in and a copy out. */
 static void reuseOutputSlice(MlirOperation forall) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
   MlirOperation terminator = mlirBlockGetTerminator(body);
@@ -182,6 +212,7 @@ static void reuseOutputSlice(MlirOperation forall) {
   if (mlirShapedTypeGetRank(outType) != mlirShapedTypeGetRank(destType))
     return; /* rank-reducing */
   bool started = false;
+  bool flattenOutput = rowsStayContiguous(forall);
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op) && !mlirOperationEqual(op, terminator);
        op = mlirOperationGetNextInBlock(op)) {
@@ -190,8 +221,10 @@ static void reuseOutputSlice(MlirOperation forall) {
         mlirOperationGetNumResults(op) != 1 || readsInit(op) ||
         !isEmpty(mlirOperationGetOperand(op, m - 1)))
       continue;
+    MlirType type = mlirValueGetType(mlirOperationGetOperand(op, m - 1));
+    bool same = mlirTypeEqual(type, outType);
     MlirValue over = inPlaceInput(op, body);
-    if (!mlirValueIsNull(over)) {
+    if (!mlirValueIsNull(over) && (started || flattenOutput || !same)) {
       mlirOperationSetOperand(op, m - 1, over);
       continue;
     }
@@ -199,9 +232,8 @@ static void reuseOutputSlice(MlirOperation forall) {
       continue;
     /* The start of the chain: the block's slice of the output, flattened
      * to the contraction's [N, C, P] for an im2col conv. */
-    MlirType type = mlirValueGetType(mlirOperationGetOperand(op, m - 1));
-    bool same = mlirTypeEqual(type, outType);
-    bool flattened = !same && mlirShapedTypeGetRank(type) == 3 &&
+    bool flattened = !same && flattenOutput &&
+                     mlirShapedTypeGetRank(type) == 3 &&
                      mlirShapedTypeGetRank(outType) > 3 &&
                      mlirShapedTypeHasStaticShape(type) &&
                      mlirShapedTypeHasStaticShape(outType) &&

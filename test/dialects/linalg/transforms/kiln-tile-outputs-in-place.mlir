@@ -221,3 +221,83 @@ func.func @padding(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x10x10xf32> {
       : tensor<1x4x8x8xf32> into tensor<1x4x10x10xf32>
   return %r : tensor<1x4x10x10xf32>
 }
+
+// -----
+
+// An im2col conv's block whose result becomes the interior of a padded
+// tensor (the next conv's input). The output slice's rows are 5 of a
+// 7-wide plane, so its [1, C, P] flattening would be no view: bufferization
+// would copy the slice into a scratch buffer and back. The bias and the
+// contraction keep their scratch tile; the chain starts at the epilogue,
+// which writes the output slice. After eliminate-empty-tensors and
+// bufferization: one scratch tile per block, no copy into it, and the
+// epilogue writes the padded buffer's interior.
+// CHECK-LABEL: func.func @flattened_into_padding
+// CHECK: scf.forall (%{{.*}}) in (2) shared_outs(%[[O:.*]] = %{{.*}})
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x4x15xf32>
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} outs(%[[E]] : tensor<1x4x15xf32>)
+// CHECK: %[[M:.*]] = linalg.generic {{.*}} outs(%[[B]] : tensor<1x4x15xf32>)
+// CHECK: %[[X:.*]] = tensor.expand_shape %[[M]]
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[O]][0, %{{.*}}, 0, 0] [1, 4, 3, 5] [1, 1, 1, 1]
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : tensor<1x4x3x5xf32>) outs(%[[S]] : tensor<1x4x3x5xf32>)
+// ELIM-LABEL: func.func @flattened_into_padding
+// ELIM: %[[PAD:.*]] = memref.alloc() {{.*}} : memref<1x8x5x7xf32>
+// ELIM: scf.forall
+// ELIM: %[[T:.*]] = memref.alloc() {{.*}} : memref<1x4x15xf32>
+// ELIM-NOT: memref.copy
+// ELIM: linalg.generic {{.*}} outs(%{{.*}} : memref<1x4x3x5xf32, strided<[280, 35, 7, 1], offset: ?>>)
+// ELIM-NOT: memref.copy
+// ELIM: return
+#b3 = affine_map<(n, c, p) -> (c)>
+#id3 = affine_map<(n, c, p) -> (n, c, p)>
+#w = affine_map<(n, c, p, k) -> (c, k)>
+#col = affine_map<(n, c, p, k) -> (n, k, p)>
+#y = affine_map<(n, c, p, k) -> (n, c, p)>
+#id4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
+func.func @flattened_into_padding(%wt: tensor<8x6xf32>, %col: tensor<1x6x15xf32>,
+                                  %bias: tensor<4xf32>) -> tensor<1x8x5x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %pe = tensor.empty() : tensor<1x8x5x7xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%pe : tensor<1x8x5x7xf32>)
+      -> tensor<1x8x5x7xf32>
+  %out = tensor.empty() : tensor<1x8x3x5xf32>
+  %r = scf.forall (%i) in (2) shared_outs(%o = %out) -> (tensor<1x8x3x5xf32>) {
+    %c0 = affine.apply affine_map<(i) -> (i * 4)>(%i)
+    %ws = tensor.extract_slice %wt[%c0, 0] [4, 6] [1, 1]
+        : tensor<8x6xf32> to tensor<4x6xf32>
+    %e0 = tensor.empty() : tensor<1x4x15xf32>
+    %b = linalg.generic {indexing_maps = [#b3, #id3],
+        iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%bias : tensor<4xf32>) outs(%e0 : tensor<1x4x15xf32>) {
+    ^bb0(%v: f32, %x: f32):
+      linalg.yield %v : f32
+    } -> tensor<1x4x15xf32>
+    %m = linalg.generic {indexing_maps = [#w, #col, #y],
+        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%ws, %col : tensor<4x6xf32>, tensor<1x6x15xf32>)
+        outs(%b : tensor<1x4x15xf32>) {
+    ^bb0(%p: f32, %q: f32, %acc: f32):
+      %t = arith.mulf %p, %q : f32
+      %s = arith.addf %acc, %t : f32
+      linalg.yield %s : f32
+    } -> tensor<1x4x15xf32>
+    %x = tensor.expand_shape %m [[0], [1], [2, 3]] output_shape [1, 4, 3, 5]
+        : tensor<1x4x15xf32> into tensor<1x4x3x5xf32>
+    %e1 = tensor.empty() : tensor<1x4x3x5xf32>
+    %yv = linalg.generic {indexing_maps = [#id4, #id4],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+        ins(%x : tensor<1x4x3x5xf32>) outs(%e1 : tensor<1x4x3x5xf32>) {
+    ^bb0(%v: f32, %o2: f32):
+      %mx = arith.maximumf %v, %zero : f32
+      linalg.yield %mx : f32
+    } -> tensor<1x4x3x5xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %yv into %o[0, %c0, 0, 0] [1, 4, 3, 5] [1, 1, 1, 1]
+          : tensor<1x4x3x5xf32> into tensor<1x8x3x5xf32>
+    }
+  }
+  %p = tensor.insert_slice %r into %f[0, 0, 1, 1] [1, 8, 3, 5] [1, 1, 1, 1]
+      : tensor<1x8x3x5xf32> into tensor<1x8x5x7xf32>
+  return %p : tensor<1x8x5x7xf32>
+}
