@@ -28,6 +28,7 @@ extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
 extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
+extern const KilnPassInfo kilnWidenStridedReadsPass;
 extern const KilnPassInfo kilnDistinctResultsPass;
 extern const KilnPassInfo kilnOutlineRegionsPass;
 extern const KilnPassInfo kilnProfileNodesPass;
@@ -95,7 +96,7 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
         ",func.func(kiln-distinct-results)," KILN_OUT_PARAMS_AND_DEALLOC
         ",kiln-instrument-ops,"
         "func.func(kiln-tile-and-vectorize{contractions=false "
-        "elementwise=true}),"
+        "elementwise=true},kiln-widen-strided-reads),"
         "scf-forall-to-parallel,convert-linalg-to-parallel-loops,"
         "canonicalize,convert-vector-to-scf{full-unroll=true},"
         "func.func(kiln-serialize-nested-parallel),"
@@ -295,6 +296,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kLinalgTileAndFusePipeline,
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,
+    &kilnWidenStridedReadsPass,
     &kilnDistinctResultsPass,
     &kilnOutlineRegionsPass,
     &kilnProfileNodesPass,

@@ -274,15 +274,15 @@ static void planTiles(intptr_t nLoops, const int64_t *size, int n, int c, int h,
 
 /* Whether the conv has a column stride above 1. */
 static bool isStrided(MlirOperation conv) {
-  MlirAttribute strides =
-      mlirOperationGetAttributeByName(conv, str("strides"));
+  MlirAttribute strides = mlirOperationGetAttributeByName(conv, str("strides"));
   return !mlirAttributeIsNull(strides) &&
          mlirDenseElementsAttrGetInt64Value(strides, 1) > 1;
 }
 
-/* A strided conv's register tiles are single rows: widenStridedRead turns
- * a row's strided window into two contiguous reads and a shuffle, which a
- * window of several rows would instead gather element by element. */
+/* A strided conv's register tiles are single rows: kiln-widen-strided-reads
+ * (after bufferization) turns a row's stride-2 window into two contiguous
+ * reads and a shuffle; a window of several rows would instead be gathered
+ * element by element. */
 static void planDepthwise(MlirOperation conv, const int64_t size[kNumLoops],
                           bool inForall, const KilnPassOptionValue *opt,
                           KilnTilePlan *plan) {
@@ -497,78 +497,6 @@ static bool tileAll(MlirOperation func, const KilnOpList *convs,
   return ok;
 }
 
-static MlirWalkResult collectStridedReads(MlirOperation op, void *userData) {
-  if (kilnOpNameStartsWith(op, "vector.transfer_read"))
-    kilnOpListPush(userData, op);
-  return MlirWalkResultAdvance;
-}
-
-/* A stride-2 window's vector read (a strided conv's taps),
- * `vector.transfer_read` of `tensor.extract_slice %row[0] [n] [2]`, which
- * LLVM assembles lane by lane from n scalar loads. Rewritten as two
- * contiguous reads of n elements, at 0 and at n - 1 (both within the
- * 2n - 1 elements the window spans), and one shuffle taking the even
- * elements (a permute of two registers), any n from 2 to 64. */
-static void widenStridedRead(MlirOperation read) {
-  MlirValue src = mlirOperationGetOperand(read, 0);
-  MlirType vt = mlirValueGetType(mlirOperationGetResult(read, 0));
-  if (!mlirValueIsAOpResult(src) || mlirShapedTypeGetRank(vt) != 1 ||
-      mlirOperationGetNumOperands(read) != 3)
-    return; /* a 1-D read of one index and a padding, unmasked */
-  MlirOperation slice = mlirOpResultGetOwner(src);
-  if (!kilnOpNameStartsWith(slice, "tensor.extract_slice") ||
-      mlirOperationGetNumOperands(slice) != 1)
-    return;
-  MlirValue row = mlirOperationGetOperand(slice, 0);
-  MlirType rowType = mlirValueGetType(row);
-  MlirType sliceType = mlirValueGetType(src);
-  MlirAttribute offs =
-      mlirOperationGetAttributeByName(slice, str("static_offsets"));
-  MlirAttribute strides =
-      mlirOperationGetAttributeByName(slice, str("static_strides"));
-  if (mlirShapedTypeGetRank(rowType) != 1 ||
-      mlirShapedTypeGetRank(sliceType) != 1 ||
-      !mlirShapedTypeHasStaticShape(rowType) ||
-      mlirDenseI64ArrayGetElement(offs, 0) != 0 ||
-      mlirDenseI64ArrayGetElement(strides, 0) != 2)
-    return;
-  int64_t n = mlirShapedTypeGetDimSize(sliceType, 0);
-  if (n != mlirShapedTypeGetDimSize(vt, 0) || n < 2 || n > 64 ||
-      2 * n - 1 > mlirShapedTypeGetDimSize(rowType, 0))
-    return;
-  MlirContext ctx = mlirOperationGetContext(read);
-  intptr_t nAttrs = mlirOperationGetNumAttributes(read);
-  MlirNamedAttribute attrs[8];
-  if (nAttrs > 8)
-    return;
-  for (intptr_t i = 0; i < nAttrs; ++i)
-    attrs[i] = mlirOperationGetAttribute(read, i);
-  /* The index of the second read: n - 1. */
-  MlirType index = mlirIndexTypeGet(ctx);
-  MlirNamedAttribute value = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, str("value")), mlirIntegerAttrGet(index, n - 1));
-  MlirValue starts[2] = {
-      mlirOperationGetOperand(read, 1),
-      kilnInsertOpBefore(read, "arith.constant", 0, NULL, index, 1, &value)};
-  MlirValue halves[2];
-  for (int h = 0; h < 2; ++h) {
-    MlirValue operands[3] = {row, starts[h], mlirOperationGetOperand(read, 2)};
-    halves[h] = kilnInsertOpBefore(read, "vector.transfer_read", 3, operands,
-                                   vt, nAttrs, attrs);
-  }
-  /* Element 2i of the window: lane 2i of the first read while 2i < n,
-   * else lane 2i - (n - 1) of the second, shuffle index 2i + 1. */
-  int64_t mask[64];
-  for (int64_t i = 0; i < n; ++i)
-    mask[i] = 2 * i < n ? 2 * i : 2 * i + 1;
-  MlirNamedAttribute maskAttr = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, str("mask")), mlirDenseI64ArrayGet(ctx, n, mask));
-  MlirValue shuffled =
-      kilnInsertOpBefore(read, "vector.shuffle", 2, halves, vt, 1, &maskAttr);
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(read, 0), shuffled);
-  mlirOperationDestroy(read);
-}
-
 /* Tiles everything, then folds and vectorizes each register tile in its
  * innermost loop, and hoists the accumulators. */
 static bool tileAndVectorize(MlirOperation func, const KilnOpList *ops,
@@ -585,13 +513,6 @@ static bool tileAndVectorize(MlirOperation func, const KilnOpList *ops,
       ok = apply(s, s->vectorize, loops.data[i]);
   }
   kilnOpListDestroy(&loops);
-  if (ok) {
-    KilnOpList reads = {0};
-    mlirOperationWalk(func, collectStridedReads, &reads, MlirWalkPreOrder);
-    for (size_t i = 0; i < reads.len; ++i)
-      widenStridedRead(reads.data[i]);
-    kilnOpListDestroy(&reads);
-  }
   for (int round = 0; ok && round < kHoistRounds; ++round)
     ok = apply(s, s->hoist, func);
   return ok;

@@ -38,17 +38,16 @@ func.func @remainders(%in: tensor<2x17x19x23xf32>, %f: tensor<17x3x3xf32>, %init
 // -----
 
 // Stride 2 with dilation 2 along columns: register tiles of one row (a
-// strided conv's), each tap's window a row of 11 elements of which every
-// other one is read: two contiguous reads of 6 (at 0 and 5) and a shuffle
-// of elements 0, 2, .., 10 (an odd-length window). 8 channels (no more than
+// strided conv's), each tap's window a strided slice of a row of 11
+// elements, so the tile is an elementwise multiply-add again (after
+// bufferization kiln-widen-strided-reads reads such a window as two
+// contiguous vectors and a shuffle). 8 channels (no more than
 // thread-channels, one image): no scf.forall.
 // CHECK-LABEL: func.func @strided_dilated
 // CHECK-NOT: scf.forall (
 // CHECK: scf.for %{{.*}} = %c0 to %c7 step %c1
 // CHECK: vector.transfer_read {{.*}} : tensor<6xf32>, vector<6xf32>
-// CHECK: %[[A:.*]] = vector.transfer_read %[[ROW:.*]][%c0], %{{.*}} {in_bounds = [true]} : tensor<11xf32>, vector<6xf32>
-// CHECK: %[[B:.*]] = vector.transfer_read %[[ROW]][%c5], %{{.*}} {in_bounds = [true]} : tensor<11xf32>, vector<6xf32>
-// CHECK: vector.shuffle %[[A]], %[[B]] [0, 2, 4, 7, 9, 11] : vector<6xf32>, vector<6xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0] [6] [2] : tensor<11xf32> to tensor<6xf32>
 // CHECK: arith.addf {{.*}} : vector<6xf32>
 // CHECK-NOT: linalg.
 // CHECK: return
@@ -60,15 +59,11 @@ func.func @strided_dilated(%in: tensor<1x8x15x17xf32>, %f: tensor<8x3x3xf32>, %i
 
 // -----
 
-// Stride 2 on one output row: each tap reads a row window of 31 elements
-// with stride 2. Instead of a strided vector read (16 scalar loads), two
-// contiguous reads (at 0 and at 15) and one shuffle of their even
-// elements.
+// Stride 2 on one output row: each tap reads every other element of a row
+// window of 31, one vector of 16.
 // CHECK-LABEL: func.func @strided_row
-// CHECK: %[[A:.*]] = vector.transfer_read %[[ROW:.*]][%c0], %{{.*}} {in_bounds = [true]} : tensor<31xf32>, vector<16xf32>
-// CHECK: %[[B:.*]] = vector.transfer_read %[[ROW]][%c15], %{{.*}} {in_bounds = [true]} : tensor<31xf32>, vector<16xf32>
-// CHECK: vector.shuffle %[[A]], %[[B]] [0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27, 29, 31] : vector<16xf32>, vector<16xf32>
-// CHECK-NOT: [2] : tensor<31xf32> to tensor<16xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0] [16] [2] : tensor<31xf32> to tensor<16xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<16xf32>, vector<16xf32>
 // CHECK: return
 func.func @strided_row(%in: tensor<1x8x3x33xf32>, %f: tensor<8x3x3xf32>, %init: tensor<1x8x1x16xf32>) -> tensor<1x8x1x16xf32> {
   %0 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
