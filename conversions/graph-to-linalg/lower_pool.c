@@ -123,34 +123,52 @@ static void tapsMaxBody(KilnBuilder *b, const MlirValue *args,
   yields[0] = m;
 }
 
-/* Most taps of a max pool lowered as one elementwise max over them. */
-enum { kMaxPoolTaps = 25 };
+/* Most taps of a pool lowered as one elementwise generic over them (a
+ * 3x3x3 window has 27). */
+enum { kMaxPoolTaps = 27 };
 
-/* The KH * KW kernel taps of a 2-D pool over the padded `x`, each a
+/* The kernel taps of a 1-D, 2-D or 3-D pool over the padded `x`, each a
  * strided slice of x (a view, no copy) the shape of the output; their
- * count, or 0 when the pool does not fit (not 2-D, more taps, dynamic
+ * count, or 0 when the pool does not fit (another rank, more taps, dynamic
  * shapes). A pool computed as one elementwise generic over its taps is
- * vectorized along the output rows by the CPU schedules, where the named
+ * vectorized along the output rows by the CPU schedules (a stride-2
+ * tap's read widened by kiln-widen-strided-reads), where the named
  * pooling ops' window loops stay scalar. */
 static intptr_t poolTaps(KilnBuilder *b, MlirValue padded, const KilnWindow *w,
                          MlirType yType, MlirValue *taps) {
-  if (w->n != 2 || !mlirShapedTypeHasStaticShape(mlirValueGetType(padded)) ||
-      !mlirShapedTypeHasStaticShape(yType) ||
-      w->kernel[0] * w->kernel[1] > kMaxPoolTaps)
+  intptr_t nd = w->n;
+  int64_t count = 1;
+  for (intptr_t i = 0; i < nd; ++i)
+    count *= w->kernel[i];
+  if (nd < 1 || nd > 3 ||
+      !mlirShapedTypeHasStaticShape(mlirValueGetType(padded)) ||
+      !mlirShapedTypeHasStaticShape(yType) || count > kMaxPoolTaps)
     return 0;
-  intptr_t n = 0;
-  int64_t sizes[4] = {kilnDim(padded, 0), kilnDim(padded, 1), w->out[0],
-                      w->out[1]};
-  int64_t strides[4] = {1, 1, w->strides[0], w->strides[1]};
-  for (int64_t i = 0; i < w->kernel[0]; ++i)
-    for (int64_t j = 0; j < w->kernel[1]; ++j) {
-      int64_t from[4] = {0, 0, i * w->dilations[0], j * w->dilations[1]};
-      taps[n++] = kilnExtractSlice(b, padded, from, sizes, strides);
-    }
-  return n;
+  int64_t sizes[5] = {kilnDim(padded, 0), kilnDim(padded, 1)};
+  int64_t strides[5] = {1, 1};
+  for (intptr_t i = 0; i < nd; ++i) {
+    sizes[2 + i] = w->out[i];
+    strides[2 + i] = w->strides[i];
+  }
+  int64_t tap[3] = {0, 0, 0}; /* kernel position, last dim fastest */
+  for (intptr_t t = 0; t < count; ++t) {
+    int64_t from[5] = {0, 0};
+    for (intptr_t i = 0; i < nd; ++i)
+      from[2 + i] = tap[i] * w->dilations[i];
+    taps[t] = kilnExtractSlice(b, padded, from, sizes, strides);
+    for (intptr_t i = nd - 1; i >= 0 && ++tap[i] == w->kernel[i]; --i)
+      tap[i] = 0;
+  }
+  return count;
 }
 
-/* A 2-D max pool as one elementwise max over its taps (poolTaps). Same
+/* "ppp.." for a pool's `rank` parallel loops. */
+static void parallelIterators(intptr_t rank, char *iters) {
+  memset(iters, 'p', rank);
+  iters[rank] = '\0';
+}
+
+/* A max pool as one elementwise max over its taps (poolTaps). Same
  * semantics as the named op (arith.maximumf: NaN propagates). Null when
  * the pool does not fit. */
 static MlirValue maxPoolTaps(KilnBuilder *b, MlirValue padded,
@@ -159,12 +177,15 @@ static MlirValue maxPoolTaps(KilnBuilder *b, MlirValue padded,
   intptr_t n = poolTaps(b, padded, w, yType, taps);
   if (!n)
     return (MlirValue){NULL};
+  intptr_t rank = w->n + 2;
   MlirAttribute maps[kMaxPoolTaps + 1];
   for (intptr_t t = 0; t <= n; ++t)
-    maps[t] = kilnMapIdentity(b->ctx, 4);
+    maps[t] = kilnMapIdentity(b->ctx, rank);
+  char iters[8];
+  parallelIterators(rank, iters);
   MlirValue out = kilnEmpty(b, yType);
   return mlirOperationGetResult(
-      kilnGeneric(b, n, taps, 1, &out, maps, 4, "pppp", tapsMaxBody, &n), 0);
+      kilnGeneric(b, n, taps, 1, &out, maps, rank, iters, tapsMaxBody, &n), 0);
 }
 
 KilnLowerStatus kilnLowerMaxPool(KilnLowerOp *l) {
@@ -276,15 +297,22 @@ static MlirValue windowSum(KilnBuilder *b, MlirValue padded,
       0);
 }
 
-/* sum(taps) / (count_h[oh] * count_w[ow]): args are the taps, then the
- * two count vectors. */
+/* The taps and spatial dims of an average pool's taps generic. */
+typedef struct TapsAverage {
+  intptr_t taps, dims;
+} TapsAverage;
+
+/* sum(taps) / (count_1[o1] * .. * count_n[on]): args are the taps, then
+ * one count vector per spatial dim. */
 static void tapsAverageBody(KilnBuilder *b, const MlirValue *args,
                             MlirValue *yields, void *userData) {
-  intptr_t taps = *(const intptr_t *)userData;
+  const TapsAverage *p = userData;
   MlirValue s = args[0];
-  for (intptr_t t = 1; t < taps; ++t)
+  for (intptr_t t = 1; t < p->taps; ++t)
     s = kilnAddF(b, s, args[t]);
-  MlirValue count = kilnMulF(b, args[taps], args[taps + 1]);
+  MlirValue count = args[p->taps];
+  for (intptr_t i = 1; i < p->dims; ++i)
+    count = kilnMulF(b, count, args[p->taps + i]);
   yields[0] =
       kilnDivF(b, s, kilnConvertScalar(b, count, mlirValueGetType(s), false));
 }
@@ -313,25 +341,30 @@ KilnLowerStatus kilnLowerAveragePool(KilnLowerOp *l) {
   MlirType e = kilnElementType(x);
   MlirValue padded = kilnWindowPadInput(b, x, &w, kilnConstFloat(b, e, 0));
   bool includePad = kilnInferAttrInt(&l->infer, "count_include_pad", 0) == 1;
-  /* A 2-D float pool: one elementwise generic over the taps and counts. */
-  MlirValue taps[kMaxPoolTaps + 2];
+  /* A float pool of few taps: one elementwise generic over the taps and
+   * the per-dim window counts. */
+  MlirValue taps[kMaxPoolTaps + 3];
   intptr_t nTaps =
       kilnTypeIsFloat(e) ? poolTaps(b, padded, &w, yType, taps) : 0;
   if (nTaps) {
-    MlirAttribute tapMaps[kMaxPoolTaps + 3];
+    intptr_t rank = w.n + 2;
+    MlirAttribute tapMaps[kMaxPoolTaps + 4];
     for (intptr_t t = 0; t < nTaps; ++t)
-      tapMaps[t] = kilnMapIdentity(b->ctx, 4);
-    for (intptr_t i = 0; i < 2; ++i) {
+      tapMaps[t] = kilnMapIdentity(b->ctx, rank);
+    for (intptr_t i = 0; i < w.n; ++i) {
       int64_t d = 2 + i;
       taps[nTaps + i] = windowCounts(b, &w, i, includePad);
-      tapMaps[nTaps + i] = kilnMapDims(b->ctx, 4, 1, &d);
+      tapMaps[nTaps + i] = kilnMapDims(b->ctx, rank, 1, &d);
     }
-    tapMaps[nTaps + 2] = kilnMapIdentity(b->ctx, 4);
+    tapMaps[nTaps + w.n] = kilnMapIdentity(b->ctx, rank);
+    char iters[8];
+    parallelIterators(rank, iters);
+    TapsAverage body = {nTaps, w.n};
     MlirValue out = kilnEmpty(b, yType);
-    l->results[0] =
-        mlirOperationGetResult(kilnGeneric(b, nTaps + 2, taps, 1, &out, tapMaps,
-                                           4, "pppp", tapsAverageBody, &nTaps),
-                               0);
+    l->results[0] = mlirOperationGetResult(
+        kilnGeneric(b, nTaps + w.n, taps, 1, &out, tapMaps, rank, iters,
+                    tapsAverageBody, &body),
+        0);
     return KILN_LOWER_OK;
   }
   MlirValue sum = windowSum(b, padded, &w, yType);

@@ -283,13 +283,56 @@ func.func @average_pool_ceil(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
 
 // -----
 
-// A 1-D average_pool keeps the named sum pool and a division by counts.
+// 1-D and 3-D pools are elementwise generics over their taps too: a 1-D
+// average_pool over 3 strided views divided by its window count, a 1-D
+// max_pool with stride 4 (M5's), a 3-D max pool over 2x2x2 taps, a 3-D
+// average pool dividing by the product of its three count vectors.
 // CHECK-LABEL: func.func @average_pool_1d
-// CHECK: linalg.pooling_ncw_sum
+// CHECK-COUNT-3: tensor.extract_slice %arg0[0, 0, {{[0-2]}}] [1, 2, 3] [1, 1, 3]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-COUNT-2: arith.addf
 // CHECK: arith.divf
+// CHECK-NOT: linalg.pooling_ncw_sum
 func.func @average_pool_1d(%x: tensor<1x2x9xf32>) -> tensor<1x2x3xf32> {
   %0 = "graph.average_pool"(%x) {kernel_shape = array<i64: 3>, strides = array<i64: 3>} : (tensor<1x2x9xf32>) -> tensor<1x2x3xf32>
   return %0 : tensor<1x2x3xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool_1d
+// CHECK-COUNT-4: tensor.extract_slice %arg0[0, 0, {{[0-3]}}] [1, 8, 24] [1, 1, 4]
+// CHECK-COUNT-3: arith.maximumf
+// CHECK-NOT: linalg.pooling_ncw_max
+func.func @max_pool_1d(%x: tensor<1x8x99xf32>) -> tensor<1x8x24xf32> {
+  %0 = "graph.max_pool"(%x) {kernel_shape = array<i64: 4>, strides = array<i64: 4>} : (tensor<1x8x99xf32>) -> tensor<1x8x24xf32>
+  return %0 : tensor<1x8x24xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool_3d
+// CHECK-COUNT-8: tensor.extract_slice {{.*}} [1, 2, 2, 3, 3] [1, 1, 2, 2, 2]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK-COUNT-7: arith.maximumf
+func.func @max_pool_3d(%x: tensor<1x2x4x6x7xf32>) -> tensor<1x2x2x3x3xf32> {
+  %0 = "graph.max_pool"(%x) {kernel_shape = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>} : (tensor<1x2x4x6x7xf32>) -> tensor<1x2x2x3x3xf32>
+  return %0 : tensor<1x2x2x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @average_pool_3d
+// CHECK-COUNT-8: tensor.extract_slice
+// CHECK: linalg.generic
+// CHECK-COUNT-7: arith.addf
+// CHECK-COUNT-2: arith.mulf
+// CHECK: arith.divf
+func.func @average_pool_3d(%x: tensor<1x2x4x6x7xf32>) -> tensor<1x2x4x6x7xf32> {
+  %0 = "graph.average_pool"(%x) {kernel_shape = array<i64: 2, 2, 2>, pads = array<i64: 0, 0, 0, 1, 1, 1>} : (tensor<1x2x4x6x7xf32>) -> tensor<1x2x4x6x7xf32>
+  return %0 : tensor<1x2x4x6x7xf32>
+}
+
+// A window of more than 27 taps keeps the named pooling op.
+// CHECK-LABEL: func.func @max_pool_1d_wide
+// CHECK: linalg.pooling_ncw_max
+func.func @max_pool_1d_wide(%x: tensor<1x2x64xf32>) -> tensor<1x2x2xf32> {
+  %0 = "graph.max_pool"(%x) {kernel_shape = array<i64: 32>, strides = array<i64: 32>} : (tensor<1x2x64xf32>) -> tensor<1x2x2xf32>
+  return %0 : tensor<1x2x2xf32>
 }
 
 // -----
