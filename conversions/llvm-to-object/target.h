@@ -2,6 +2,7 @@
 #ifndef KILN_CONVERSIONS_LLVM_TO_OBJECT_TARGET_H
 #define KILN_CONVERSIONS_LLVM_TO_OBJECT_TARGET_H
 
+#include "conversions/llvm-to-object/detached.h"
 #include "kiln/compile.h"
 #include "llvm-c/TargetMachine.h"
 
@@ -20,17 +21,21 @@ LLVMTargetMachineRef kilnTargetCreateMachine(const KilnTarget *target);
 
 /// Replaces each large constant data array global of `m` (weights) by a
 /// byte array with the same bytes, name and alignment, which the back end
-/// emits in one copy instead of element by element (split.c).
-void kilnRetypeDataAsBytes(LLVMModuleRef m);
-/// Generates the object code of the optimized module `m` into at most
-/// `numThreads` objects, passed whole to `out` in index order (split.c).
-/// With `numThreads` > 1 and two or more function definitions, `m` is
-/// modified: its local definitions become hidden external symbols, so the
-/// objects must be linked together. Otherwise `m` is emitted whole with
-/// `tm`. Returns false after reporting through `err`.
+/// emits in one copy instead of element by element, and defines the
+/// declarations `d` detached (may be NULL) from their bytes (split.c).
+void kilnRetypeDataAsBytes(LLVMModuleRef m, const KilnDetachedData *d);
+/// Generates the object code of the optimized module `m` into objects
+/// passed whole to `out`, one at a time but in any order and from any
+/// thread (split.c). With `numThreads` > 1 and two or more function
+/// definitions, `m` is modified: its local definitions become hidden
+/// external symbols, split into at most `numThreads` partitions, and the
+/// weights `d` detached (may be NULL) go into objects of their own, so the
+/// objects must be linked together in index order. Otherwise `m` is emitted
+/// whole with `tm` (the detached weights defined in it). Returns false after
+/// reporting through `err`; objects passed before are then to be discarded.
 bool kilnSplitCodegen(LLVMModuleRef m, LLVMTargetMachineRef tm,
-                      const KilnTarget *target, unsigned numThreads,
-                      KilnCompileObjectFn out, void *outUd,
+                      const KilnTarget *target, const KilnDetachedData *d,
+                      unsigned numThreads, KilnCompileObjectFn out, void *outUd,
                       MlirStringCallback err, void *errUd);
 
 #endif
