@@ -1,6 +1,7 @@
 /* Constant tensors for the lowerings: weights as flat 1-D constants plus a
  * reshape (DESIGN.md §6: multi-dimensional constants become nested LLVM
  * arrays, which are an order of magnitude slower to translate). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,11 +25,14 @@ static MlirAttribute aliasResource(MlirAttribute attr, MlirType flatType,
                                    size_t width) {
   size_t size;
   const void *data = kilnResourceDataLookup(attr, &size);
-  if (!data || !width || size != (size_t)kilnNumElements(flatType) * width)
+  /* The alignment of a copy (which MLIR prints with the blob). */
+  size_t align = width < 8 ? 8 : width;
+  if (!data || !width || size != (size_t)kilnNumElements(flatType) * width ||
+      (uintptr_t)data % align)
     return mlirAttributeGetNull();
   MlirAttribute alias = mlirUnmanagedDenseResourceElementsAttrGet(
       flatType, mlirStringRefCreateFromCString("kiln_weight"), (void *)data,
-      size, width, false, NULL, NULL);
+      size, align, false, NULL, NULL);
   kilnResourceDataRegister(alias, data, size);
   return alias;
 }

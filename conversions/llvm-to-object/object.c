@@ -385,7 +385,9 @@ kilnCompileToObjects(MlirModule module, const KilnCompileOptions *options,
   kilnDetachedDataRestore(detached);
   if (ok) {
     stage(options, "generate code");
-    ok = kilnSplitCodegen(r.module, r.tm, options->target, detached, numThreads,
+    LLVMModuleRef m = r.module;
+    r.module = NULL; /* consumed */
+    ok = kilnSplitCodegen(m, r.tm, options->target, detached, numThreads,
                           objectCallback, objectUserData, errorCallback,
                           errorUserData);
   }

@@ -39,9 +39,10 @@
  * back end emits float arrays element by element. */
 enum { kBytesPerInstruction = 4096 };
 /* Detached weights (detached.h) are emitted in objects of their own of
- * about this many bytes each, one at a time per thread: the constant,
- * the assembler's copy and the object of one chunk are alive at once. */
-enum { kDataChunkBytes = 32 << 20 };
+ * at most this many bytes each (or one larger weight), one at a time per
+ * thread: the constant, the assembler's copy and the object of one chunk
+ * are alive at once. */
+enum { kDataChunkBytes = 8 << 20 };
 
 /* A definition to place: its index among the module's functions (isFunction)
  * or globals, and its cost. */
@@ -600,6 +601,13 @@ static bool runPlan(LLVMModuleRef m, Plan *plan, const KilnDetachedData *d,
                     .plan = plan,
                     .target = t,
                     .partition = k};
+  /* The jobs need only the bitcode, the plan, the data and these: the
+   * module goes now (its code is most of the memory left; the bytes that
+   * detachData recorded are constants of its context, which stays). */
+  KilnStrBuf triple = {0}, layout = {0};
+  kilnStrBufAppendf(&triple, "%s", LLVMGetTarget(m));
+  kilnStrBufAppendf(&layout, "%s", LLVMGetDataLayoutStr(m));
+  LLVMDisposeModule(m);
   unsigned count = n;
   for (size_t i = 0; i < numData;) {
     size_t first = i, bytes = data[i++].size;
@@ -608,8 +616,8 @@ static bool runPlan(LLVMModuleRef m, Plan *plan, const KilnDetachedData *d,
     jobs[count++] = (Job){.target = t,
                           .data = data + first,
                           .numData = i - first,
-                          .triple = LLVMGetTarget(m),
-                          .layout = LLVMGetDataLayoutStr(m)};
+                          .triple = kilnStrBufGet(&triple),
+                          .layout = kilnStrBufGet(&layout)};
   }
   Queue q = {.jobs = jobs, .count = count, .out = out, .outUd = outUd};
   pthread_mutex_init(&q.lock, NULL);
@@ -639,6 +647,8 @@ static bool runPlan(LLVMModuleRef m, Plan *plan, const KilnDetachedData *d,
   free(jobs);
   free(data);
   LLVMDisposeMemoryBuffer(bitcode);
+  kilnStrBufDestroy(&triple);
+  kilnStrBufDestroy(&layout);
   return !q.failed;
 }
 
@@ -671,7 +681,10 @@ bool kilnSplitCodegen(LLVMModuleRef m, LLVMTargetMachineRef tm,
   kilnRetypeDataAsBytes(m, d);
   char *why = NULL;
   LLVMMemoryBufferRef buf = NULL;
-  if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &why, &buf)) {
+  bool failed =
+      LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &why, &buf);
+  LLVMDisposeModule(m);
+  if (failed) {
     kilnCompileReport(err, errUd, "code generation failed: %s", why ? why : "");
     LLVMDisposeMessage(why);
     return false;

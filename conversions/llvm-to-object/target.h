@@ -24,7 +24,8 @@ LLVMTargetMachineRef kilnTargetCreateMachine(const KilnTarget *target);
 /// emits in one copy instead of element by element, and defines the
 /// declarations `d` detached (may be NULL) from their bytes (split.c).
 void kilnRetypeDataAsBytes(LLVMModuleRef m, const KilnDetachedData *d);
-/// Generates the object code of the optimized module `m` into objects
+/// Generates the object code of the optimized module `m` (consumed: disposed
+/// as soon as it is no longer needed) into objects
 /// passed whole to `out`, one at a time but in any order and from any
 /// thread (split.c). With `numThreads` > 1 and two or more function
 /// definitions, `m` is modified: its local definitions become hidden
