@@ -283,7 +283,7 @@ static bool emit(LLVMModuleRef m, LLVMTargetMachineRef tm, KilnCompileEmit kind,
     return true;
   }
   if (kind == KILN_COMPILE_EMIT_OBJECT)
-    kilnRetypeDataAsBytes(m, NULL);
+    kilnRetypeDataAsBytes(m);
   char *why = NULL;
   LLVMMemoryBufferRef buf = NULL;
   if (LLVMTargetMachineEmitToMemoryBuffer(

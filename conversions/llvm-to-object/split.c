@@ -198,37 +198,7 @@ static bool isLargeData(LLVMValueRef g, LLVMTargetDataRef layout,
   return true;
 }
 
-typedef struct Detached {
-  LLVMValueRef global;
-  size_t index;
-} Detached;
-
-static int compareDetached(const void *a, const void *b) {
-  const Detached *x = a, *y = b;
-  return x->global < y->global ? -1 : x->global > y->global;
-}
-
-/* The declarations of `m` that `d` detached, sorted by global; their
- * count goes to *n. Globals the optimizer deleted are left out. */
-static Detached *findDetached(LLVMModuleRef m, const KilnDetachedData *d,
-                              size_t *n) {
-  size_t count = kilnDetachedDataCount(d);
-  Detached *found = malloc((count + 1) * sizeof(Detached));
-  if (!found)
-    abort();
-  *n = 0;
-  for (size_t i = 0; i < count; ++i) {
-    LLVMValueRef g = LLVMGetNamedGlobal(m, kilnDetachedDataGetName(d, i));
-    if (g && LLVMIsDeclaration(g))
-      found[(*n)++] = (Detached){g, i};
-  }
-  qsort(found, *n, sizeof(Detached), compareDetached);
-  return found;
-}
-
-void kilnRetypeDataAsBytes(LLVMModuleRef m, const KilnDetachedData *d) {
-  size_t numDetached;
-  Detached *detached = findDetached(m, d, &numDetached);
+void kilnRetypeDataAsBytes(LLVMModuleRef m) {
   LLVMTargetDataRef layout = LLVMGetModuleDataLayout(m);
   LLVMValueRef last = LLVMGetLastGlobal(m), next;
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = next) {
@@ -236,20 +206,9 @@ void kilnRetypeDataAsBytes(LLVMModuleRef m, const KilnDetachedData *d) {
     next = g == last ? NULL : LLVMGetNextGlobal(g);
     const char *data;
     size_t size;
-    Detached key = {g, 0};
-    Detached *e = numDetached ? bsearch(&key, detached, numDetached,
-                                        sizeof(Detached), compareDetached)
-                              : NULL;
-    if (e) {
-      /* Defined as internalize() would have left it. */
-      data = kilnDetachedDataGetBytes(d, e->index, &size);
-      LLVMSetLinkage(g, LLVMInternalLinkage);
+    if (isLargeData(g, layout, &data, &size))
       retypeAsBytes(m, g, data, size);
-    } else if (isLargeData(g, layout, &data, &size)) {
-      retypeAsBytes(m, g, data, size);
-    }
   }
-  free(detached);
 }
 
 /* Takes the initializers of large constant data arrays (the weights) out of
@@ -522,6 +481,7 @@ typedef struct Queue {
   pthread_mutex_t lock;
   Job *jobs;
   unsigned next, count;
+  unsigned firstIndex; /* the object index of jobs[0] */
   bool failed;
   KilnCompileObjectFn out;
   void *outUd;
@@ -545,7 +505,7 @@ static void *runQueue(void *arg) {
     if (j->error.len || !j->object)
       q->failed = true;
     else if (!q->failed)
-      q->out(k,
+      q->out(q->firstIndex + k,
              mlirStringRefCreate(LLVMGetBufferStart(j->object),
                                  LLVMGetBufferSize(j->object)),
              q->outUd);
@@ -580,46 +540,34 @@ static DataGlobal *dataGlobals(LLVMModuleRef m, const KilnDetachedData *d,
   return data;
 }
 
-/* Runs the plan's partitions, then the data objects of the detached
- * weights (`d`, may be NULL), on up to `numThreads` threads, passing each
- * object as it is done; false after reporting. */
-static bool runPlan(LLVMModuleRef m, Plan *plan, const KilnDetachedData *d,
-                    unsigned numThreads, const KilnTarget *t,
-                    KilnCompileObjectFn out, void *outUd,
-                    MlirStringCallback err, void *errUd) {
-  size_t numData;
-  DataGlobal *data = dataGlobals(m, d, &numData);
-  detachData(m, plan);
-  LLVMMemoryBufferRef bitcode = LLVMWriteBitcodeToMemoryBuffer(m);
-  unsigned n = plan->numPartitions;
-  Job *jobs = calloc(n + numData, sizeof(Job));
-  if (!jobs)
-    abort();
-  for (unsigned k = 0; k < n; ++k)
-    jobs[k] = (Job){.bitcode = LLVMGetBufferStart(bitcode),
-                    .bitcodeSize = LLVMGetBufferSize(bitcode),
-                    .plan = plan,
-                    .target = t,
-                    .partition = k};
-  /* The jobs need only the bitcode, the plan, the data and these: the
-   * module goes now (its code is most of the memory left; the bytes that
-   * detachData recorded are constants of its context, which stays). */
-  KilnStrBuf triple = {0}, layout = {0};
-  kilnStrBufAppendf(&triple, "%s", LLVMGetTarget(m));
-  kilnStrBufAppendf(&layout, "%s", LLVMGetDataLayoutStr(m));
-  LLVMDisposeModule(m);
-  unsigned count = n;
+/* Appends to `jobs` (room for `numData` more after *count) the data
+ * objects of `data`, in chunks of at most kDataChunkBytes. */
+static void addDataJobs(Job *jobs, unsigned *count, const DataGlobal *data,
+                        size_t numData, const KilnTarget *t, const char *triple,
+                        const char *layout) {
   for (size_t i = 0; i < numData;) {
     size_t first = i, bytes = data[i++].size;
     while (i < numData && bytes + data[i].size <= kDataChunkBytes)
       bytes += data[i++].size;
-    jobs[count++] = (Job){.target = t,
-                          .data = data + first,
-                          .numData = i - first,
-                          .triple = kilnStrBufGet(&triple),
-                          .layout = kilnStrBufGet(&layout)};
+    jobs[(*count)++] = (Job){.target = t,
+                             .data = data + first,
+                             .numData = i - first,
+                             .triple = triple,
+                             .layout = layout};
   }
-  Queue q = {.jobs = jobs, .count = count, .out = out, .outUd = outUd};
+}
+
+/* Runs `jobs[0, count)`, objects `firstIndex`... , on up to `numThreads`
+ * threads (this one among them), passing each object as it is done; false
+ * after reporting the first job's error. */
+static bool runJobs(Job *jobs, unsigned count, unsigned firstIndex,
+                    unsigned numThreads, KilnCompileObjectFn out, void *outUd,
+                    MlirStringCallback err, void *errUd) {
+  Queue q = {.jobs = jobs,
+             .count = count,
+             .firstIndex = firstIndex,
+             .out = out,
+             .outUd = outUd};
   pthread_mutex_init(&q.lock, NULL);
   unsigned numWorkers = numThreads < count ? numThreads : count;
   pthread_t *threads = calloc(numWorkers + 1, sizeof(pthread_t));
@@ -644,12 +592,86 @@ static bool runPlan(LLVMModuleRef m, Plan *plan, const KilnDetachedData *d,
     kilnStrBufDestroy(&jobs[k].error);
   free(started);
   free(threads);
+  return !q.failed;
+}
+
+/* Runs the plan's partitions, then the data objects of the detached
+ * weights (`d`, may be NULL), on up to `numThreads` threads; disposes `m`
+ * once its bitcode is written (its code is most of the memory left; the
+ * bytes that detachData recorded are constants of its context, which
+ * stays). False after reporting. */
+static bool runPlan(LLVMModuleRef m, Plan *plan, const KilnDetachedData *d,
+                    unsigned numThreads, const KilnTarget *t,
+                    KilnCompileObjectFn out, void *outUd,
+                    MlirStringCallback err, void *errUd) {
+  size_t numData;
+  DataGlobal *data = dataGlobals(m, d, &numData);
+  detachData(m, plan);
+  LLVMMemoryBufferRef bitcode = LLVMWriteBitcodeToMemoryBuffer(m);
+  KilnStrBuf triple = {0}, layout = {0};
+  kilnStrBufAppendf(&triple, "%s", LLVMGetTarget(m));
+  kilnStrBufAppendf(&layout, "%s", LLVMGetDataLayoutStr(m));
+  LLVMDisposeModule(m);
+  unsigned n = plan->numPartitions, count = n;
+  Job *jobs = calloc(n + numData, sizeof(Job));
+  if (!jobs)
+    abort();
+  for (unsigned k = 0; k < n; ++k)
+    jobs[k] = (Job){.bitcode = LLVMGetBufferStart(bitcode),
+                    .bitcodeSize = LLVMGetBufferSize(bitcode),
+                    .plan = plan,
+                    .target = t,
+                    .partition = k};
+  addDataJobs(jobs, &count, data, numData, t, kilnStrBufGet(&triple),
+              kilnStrBufGet(&layout));
+  bool ok = runJobs(jobs, count, 0, numThreads, out, outUd, err, errUd);
   free(jobs);
   free(data);
   LLVMDisposeMemoryBuffer(bitcode);
   kilnStrBufDestroy(&triple);
   kilnStrBufDestroy(&layout);
-  return !q.failed;
+  return ok;
+}
+
+/* One partition: `m` as it is, emitted with `tm` on this thread into
+ * object 0, then the data objects of the detached weights `d` (on up to
+ * `numThreads` threads); disposes `m`. False after reporting. */
+static bool runWhole(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                     const KilnDetachedData *d, unsigned numThreads,
+                     const KilnTarget *t, KilnCompileObjectFn out, void *outUd,
+                     MlirStringCallback err, void *errUd) {
+  size_t numData;
+  DataGlobal *data = dataGlobals(m, d, &numData);
+  kilnRetypeDataAsBytes(m);
+  KilnStrBuf triple = {0}, layout = {0};
+  kilnStrBufAppendf(&triple, "%s", LLVMGetTarget(m));
+  kilnStrBufAppendf(&layout, "%s", LLVMGetDataLayoutStr(m));
+  char *why = NULL;
+  LLVMMemoryBufferRef buf = NULL;
+  bool ok =
+      !LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &why, &buf);
+  LLVMDisposeModule(m);
+  if (!ok) {
+    kilnCompileReport(err, errUd, "code generation failed: %s", why ? why : "");
+    LLVMDisposeMessage(why);
+  } else {
+    out(0, mlirStringRefCreate(LLVMGetBufferStart(buf), LLVMGetBufferSize(buf)),
+        outUd);
+    LLVMDisposeMemoryBuffer(buf);
+    Job *jobs = calloc(numData + 1, sizeof(Job));
+    if (!jobs)
+      abort();
+    unsigned count = 0;
+    addDataJobs(jobs, &count, data, numData, t, kilnStrBufGet(&triple),
+                kilnStrBufGet(&layout));
+    ok = runJobs(jobs, count, 1, numThreads ? numThreads : 1, out, outUd, err,
+                 errUd);
+    free(jobs);
+  }
+  free(data);
+  kilnStrBufDestroy(&triple);
+  kilnStrBufDestroy(&layout);
+  return ok;
 }
 
 /* Whether `m` can be split: two or more function definitions and no
@@ -677,20 +699,5 @@ bool kilnSplitCodegen(LLVMModuleRef m, LLVMTargetMachineRef tm,
     planDestroy(&plan);
     return ok;
   }
-  /* One partition: the module as it is, on this thread. */
-  kilnRetypeDataAsBytes(m, d);
-  char *why = NULL;
-  LLVMMemoryBufferRef buf = NULL;
-  bool failed =
-      LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &why, &buf);
-  LLVMDisposeModule(m);
-  if (failed) {
-    kilnCompileReport(err, errUd, "code generation failed: %s", why ? why : "");
-    LLVMDisposeMessage(why);
-    return false;
-  }
-  out(0, mlirStringRefCreate(LLVMGetBufferStart(buf), LLVMGetBufferSize(buf)),
-      outUd);
-  LLVMDisposeMemoryBuffer(buf);
-  return true;
+  return runWhole(m, tm, d, numThreads, target, out, outUd, err, errUd);
 }

@@ -21,19 +21,18 @@ LLVMTargetMachineRef kilnTargetCreateMachine(const KilnTarget *target);
 
 /// Replaces each large constant data array global of `m` (weights) by a
 /// byte array with the same bytes, name and alignment, which the back end
-/// emits in one copy instead of element by element, and defines the
-/// declarations `d` detached (may be NULL) from their bytes (split.c).
-void kilnRetypeDataAsBytes(LLVMModuleRef m, const KilnDetachedData *d);
+/// emits in one copy instead of element by element (split.c).
+void kilnRetypeDataAsBytes(LLVMModuleRef m);
 /// Generates the object code of the optimized module `m` (consumed: disposed
-/// as soon as it is no longer needed) into objects
-/// passed whole to `out`, one at a time but in any order and from any
-/// thread (split.c). With `numThreads` > 1 and two or more function
-/// definitions, `m` is modified: its local definitions become hidden
-/// external symbols, split into at most `numThreads` partitions, and the
-/// weights `d` detached (may be NULL) go into objects of their own, so the
-/// objects must be linked together in index order. Otherwise `m` is emitted
-/// whole with `tm` (the detached weights defined in it). Returns false after
-/// reporting through `err`; objects passed before are then to be discarded.
+/// as soon as it is no longer needed) into objects passed whole to `out`,
+/// one at a time but in any order and from any thread (split.c). With
+/// `numThreads` > 1 and two or more function definitions, `m` is modified:
+/// its local definitions become hidden external symbols, split into at most
+/// `numThreads` partitions. Otherwise `m` is emitted whole with `tm` into
+/// object 0. The weights `d` detached (may be NULL) go into objects of their
+/// own after those, as hidden symbols: link all objects together in index
+/// order. Returns false after reporting through `err`; objects passed before
+/// are then to be discarded.
 bool kilnSplitCodegen(LLVMModuleRef m, LLVMTargetMachineRef tm,
                       const KilnTarget *target, const KilnDetachedData *d,
                       unsigned numThreads, KilnCompileObjectFn out, void *outUd,

@@ -138,9 +138,11 @@ typedef void (*KilnCompileObjectFn)(unsigned index, MlirStringRef object,
 /// The objects of a split module refer to each other through hidden
 /// symbols: link them together, in index order, into one library
 /// (kilnLinkSharedLibrary); they compute what the single object does.
-/// `numThreads` <= 1, or a module with one function definition, gives
-/// exactly the object of kilnCompileToObject. Returns failure after passing
-/// one message to `errorCallback` (discard the objects passed before).
+/// `numThreads` <= 1, or a module with one function definition, gives the
+/// code in one object, that of kilnCompileToObject less the weights of a
+/// CPU module, which follow in their own objects. Returns failure after
+/// passing one message to `errorCallback` (discard the objects passed
+/// before).
 MlirLogicalResult
 kilnCompileToObjects(MlirModule module, const KilnCompileOptions *options,
                      unsigned numThreads, KilnCompileObjectFn objectCallback,
