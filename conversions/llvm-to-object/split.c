@@ -14,6 +14,9 @@
  * 3. Each partition runs on a pthread with its own LLVMContext: it parses
  *    the bitcode, turns the definitions it does not own into declarations,
  *    verifies the result and emits an object with its own target machine.
+ * 4. The weights that the translation left as declarations (detached.h)
+ *    follow in data objects of their own, built from their MLIR buffers;
+ *    also after a module emitted whole.
  *
  * The target registry is initialized once (kilnTargetCreate) before any
  * thread starts; LLVM contexts and target machines are per thread. */
