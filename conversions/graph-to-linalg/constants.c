@@ -1,17 +1,40 @@
 /* Constant tensors for the lowerings: weights as flat 1-D constants plus a
  * reshape (DESIGN.md §6: multi-dimensional constants become nested LLVM
  * arrays, which are an order of magnitude slower to translate). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower.h"
+#include "dialects/common/resource_data.h"
 
 static void freeBlob(void *userData, const void *data, size_t size,
                      size_t align) {
   (void)data;
   (void)size;
   (void)align;
+  kilnResourceDataForget(userData);
   free(userData);
+}
+
+/* A resource attribute of type `flatType` sharing the registered buffer
+ * of `attr` (the same row-major bytes, another shape), or a null attribute
+ * if `attr`'s buffer is unknown. The alias has no deleter: the buffer
+ * belongs to `attr`'s blob, which lives as long as the context. */
+static MlirAttribute aliasResource(MlirAttribute attr, MlirType flatType,
+                                   size_t width) {
+  size_t size;
+  const void *data = kilnResourceDataLookup(attr, &size);
+  /* The alignment of a copy (which MLIR prints with the blob). */
+  size_t align = width < 8 ? 8 : width;
+  if (!data || !width || size != (size_t)kilnNumElements(flatType) * width ||
+      (uintptr_t)data % align)
+    return mlirAttributeGetNull();
+  MlirAttribute alias = mlirUnmanagedDenseResourceElementsAttrGet(
+      flatType, mlirStringRefCreateFromCString("kiln_weight"), (void *)data,
+      size, align, false, NULL, NULL);
+  kilnResourceDataRegister(alias, data, size);
+  return alias;
 }
 
 /* Copies the elements of a dense-resource attribute into a new, owned 1-D
@@ -32,6 +55,9 @@ static MlirAttribute flattenResource(MlirAttribute attr, MlirType flatType) {
                 : (size_t)mlirIntegerTypeGetWidth(elt) / 8;
   else
     return mlirAttributeGetNull();
+  MlirAttribute alias = aliasResource(attr, flatType, width);
+  if (!mlirAttributeIsNull(alias))
+    return alias;
   void *buf = malloc(n ? (size_t)n * width : 1);
   if (!buf)
     abort();
@@ -61,9 +87,11 @@ static MlirAttribute flattenResource(MlirAttribute attr, MlirType flatType) {
       return mlirAttributeGetNull();
     }
   }
-  return mlirUnmanagedDenseResourceElementsAttrGet(
+  MlirAttribute flat = mlirUnmanagedDenseResourceElementsAttrGet(
       flatType, mlirStringRefCreateFromCString("kiln_weight"), buf,
       (size_t)n * width, width < 8 ? 8 : width, false, freeBlob, buf);
+  kilnResourceDataRegister(flat, buf, (size_t)n * width);
+  return flat;
 }
 
 /* Element i of a dense or dense-resource f32 attribute. */
@@ -100,9 +128,11 @@ MlirAttribute kilnTransposedMatrix(MlirAttribute elements, int64_t index) {
   int64_t shape[2] = {cols, rows};
   MlirType transposed = mlirRankedTensorTypeGet(
       2, shape, mlirShapedTypeGetElementType(type), mlirAttributeGetNull());
-  return mlirUnmanagedDenseResourceElementsAttrGet(
+  MlirAttribute t = mlirUnmanagedDenseResourceElementsAttrGet(
       transposed, mlirStringRefCreateFromCString("kiln_weight"), buf,
       (size_t)(rows * cols) * 4, 8, false, freeBlob, buf);
+  kilnResourceDataRegister(t, buf, (size_t)(rows * cols) * 4);
+  return t;
 }
 
 MlirValue kilnConstantTensor(KilnBuilder *b, MlirAttribute elements) {

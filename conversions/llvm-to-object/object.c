@@ -372,15 +372,26 @@ kilnCompileToObjects(MlirModule module, const KilnCompileOptions *options,
                      unsigned numThreads, KilnCompileObjectFn objectCallback,
                      void *objectUserData, MlirStringCallback errorCallback,
                      void *errorUserData) {
+  /* The weights are translated as declarations and written into the
+   * objects from their MLIR buffers: the LLVM constants would copy them
+   * (CPU targets; a CUDA module uploads its constants itself). */
+  KilnDetachedData *detached =
+      kilnTargetGetGpuArch(options->target)
+          ? NULL
+          : kilnDetachedDataCreate(module, kKilnLargeDataBytes);
   Optimized r;
   bool ok =
       translateAndOptimize(module, options, &r, errorCallback, errorUserData);
+  kilnDetachedDataRestore(detached);
   if (ok) {
     stage(options, "generate code");
-    ok = kilnSplitCodegen(r.module, r.tm, options->target, numThreads,
+    LLVMModuleRef m = r.module;
+    r.module = NULL; /* consumed */
+    ok = kilnSplitCodegen(m, r.tm, options->target, detached, numThreads,
                           objectCallback, objectUserData, errorCallback,
                           errorUserData);
   }
   optimizedDestroy(&r);
+  kilnDetachedDataDestroy(detached);
   return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }

@@ -14,6 +14,9 @@
  * 3. Each partition runs on a pthread with its own LLVMContext: it parses
  *    the bitcode, turns the definitions it does not own into declarations,
  *    verifies the result and emits an object with its own target machine.
+ * 4. The weights that the translation left as declarations (detached.h)
+ *    follow in data objects of their own, built from their MLIR buffers;
+ *    also after a module emitted whole.
  *
  * The target registry is initialized once (kilnTargetCreate) before any
  * thread starts; LLVM contexts and target machines are per thread. */
@@ -23,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conversions/llvm-to-object/detached.h"
 #include "conversions/llvm-to-object/target.h"
 #include "dialects/common/diag.h"
 #include "llvm-c/Analysis.h"
@@ -37,8 +41,11 @@
  * weights vs one with its 9.6K instructions took about as long), since the
  * back end emits float arrays element by element. */
 enum { kBytesPerInstruction = 4096 };
-/* Data arrays at least this large bypass the bitcode (detachData). */
-enum { kDetachBytes = 4096 };
+/* Detached weights (detached.h) are emitted in objects of their own of
+ * at most this many bytes each (or one larger weight), one at a time per
+ * thread: the constant, the assembler's copy and the object of one chunk
+ * are alive at once. */
+enum { kDataChunkBytes = 8 << 20 };
 
 /* A definition to place: its index among the module's functions (isFunction)
  * or globals, and its cost. */
@@ -60,15 +67,27 @@ typedef struct Plan {
   unsigned numFunctions, numGlobals, numPartitions;
 } Plan;
 
-/* One partition's thread: inputs, then its object or its error. */
+/* A detached weight to emit into a data object. */
+typedef struct DataGlobal {
+  const char *name;
+  const void *data;
+  size_t size;
+  unsigned align;
+} DataGlobal;
+
+/* One job: a code partition (`bitcode`, `plan`, `partition`) or a data
+ * object (`data[0, numData)`); then its object or its error. */
 typedef struct Job {
   const char *bitcode;
   size_t bitcodeSize;
   const Plan *plan;
   const KilnTarget *target;
   unsigned partition;
-  LLVMMemoryBufferRef object; /* out */
-  KilnStrBuf error;           /* out: empty on success */
+  const DataGlobal *data;
+  size_t numData;
+  const char *triple, *layout; /* of a data object */
+  LLVMMemoryBufferRef object;  /* out */
+  KilnStrBuf error;            /* out: empty on success */
 } Job;
 
 static uint64_t countInstructions(LLVMValueRef f) {
@@ -164,8 +183,8 @@ static void retypeAsBytes(LLVMModuleRef m, LLVMValueRef g, const char *data,
 }
 
 /* Whether `g` is a definition whose initializer is a constant data array
- * of at least kDetachBytes; *data and *size then give its bytes. Makes the
- * alignment explicit (the preferred one of the array with its initializer,
+ * of at least kKilnLargeDataBytes; *data and *size then give its bytes. Makes
+ * the alignment explicit (the preferred one of the array with its initializer,
  * which a byte array or a declaration would not get), so that the layout
  * survives detaching and retyping. */
 static bool isLargeData(LLVMValueRef g, LLVMTargetDataRef layout,
@@ -175,7 +194,7 @@ static bool isLargeData(LLVMValueRef g, LLVMTargetDataRef layout,
       LLVMGetTypeKind(LLVMGlobalGetValueType(g)) != LLVMArrayTypeKind)
     return false;
   *data = LLVMGetRawDataValues(init, size);
-  if (*size < kDetachBytes)
+  if (*size < kKilnLargeDataBytes)
     return false;
   if (!LLVMGetAlignment(g))
     LLVMSetAlignment(g, LLVMPreferredAlignmentOfGlobal(layout, g));
@@ -385,9 +404,8 @@ static void handleDiagnostic(LLVMDiagnosticInfoRef info, void *userData) {
   LLVMDisposeMessage(text);
 }
 
-/* A partition's thread: bitcode → module → its definitions → object. */
-static void *runJob(void *arg) {
-  Job *j = arg;
+/* A code partition: bitcode → module → its definitions → object. */
+static void runCodeJob(Job *j) {
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMContextSetDiagnosticHandler(ctx, handleDiagnostic, &j->error);
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(
@@ -425,60 +443,237 @@ out:
     LLVMDisposeModule(m);
   LLVMDisposeMemoryBuffer(buf);
   LLVMContextDispose(ctx);
-  return NULL;
 }
 
-/* Runs the plan's partitions on their threads and passes the objects in
- * order; false after reporting. */
-static bool runPlan(LLVMModuleRef m, Plan *plan, const KilnTarget *t,
+/* A data object: the detached weights of the job as hidden byte arrays,
+ * written from their MLIR buffers (one copy into an LLVM constant, freed
+ * with the job's context). */
+static void runDataJob(Job *j) {
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMContextSetDiagnosticHandler(ctx, handleDiagnostic, &j->error);
+  LLVMModuleRef m = LLVMModuleCreateWithNameInContext("kiln-weights", ctx);
+  LLVMSetTarget(m, j->triple);
+  LLVMSetDataLayout(m, j->layout);
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx);
+  for (size_t i = 0; i < j->numData; ++i) {
+    const DataGlobal *d = &j->data[i];
+    LLVMValueRef init = LLVMConstDataArray(i8, d->data, d->size);
+    LLVMValueRef g = LLVMAddGlobal(m, LLVMTypeOf(init), d->name);
+    LLVMSetInitializer(g, init);
+    LLVMSetAlignment(g, d->align);
+    LLVMSetGlobalConstant(g, true);
+    LLVMSetVisibility(g, LLVMHiddenVisibility);
+  }
+  LLVMTargetMachineRef tm = kilnTargetCreateMachine(j->target);
+  char *why = NULL;
+  if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &why,
+                                          &j->object)) {
+    kilnStrBufAppendf(&j->error, "code generation failed: %s", why ? why : "");
+    j->object = NULL;
+  }
+  LLVMDisposeMessage(why);
+  LLVMDisposeTargetMachine(tm);
+  LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+}
+
+/* The jobs of one code generation, taken in index order by the threads;
+ * each object is passed on (under `lock`) as soon as it is done, so that
+ * the objects do not all wait in memory. */
+typedef struct Queue {
+  pthread_mutex_t lock;
+  Job *jobs;
+  unsigned next, count;
+  unsigned firstIndex; /* the object index of jobs[0] */
+  bool failed;
+  KilnCompileObjectFn out;
+  void *outUd;
+} Queue;
+
+static void *runQueue(void *arg) {
+  Queue *q = arg;
+  for (;;) {
+    pthread_mutex_lock(&q->lock);
+    unsigned k = q->next++;
+    bool stop = k >= q->count || q->failed;
+    pthread_mutex_unlock(&q->lock);
+    if (stop)
+      return NULL;
+    Job *j = &q->jobs[k];
+    if (j->data)
+      runDataJob(j);
+    else
+      runCodeJob(j);
+    pthread_mutex_lock(&q->lock);
+    if (j->error.len || !j->object)
+      q->failed = true;
+    else if (!q->failed)
+      q->out(q->firstIndex + k,
+             mlirStringRefCreate(LLVMGetBufferStart(j->object),
+                                 LLVMGetBufferSize(j->object)),
+             q->outUd);
+    pthread_mutex_unlock(&q->lock);
+    if (j->object)
+      LLVMDisposeMemoryBuffer(j->object);
+    j->object = NULL;
+  }
+}
+
+/* The detached weights of `m` to emit, in module order, with the
+ * alignment the translation gave their declarations (made hidden, so that
+ * the code refers to them directly); their count goes to *n. */
+static DataGlobal *dataGlobals(LLVMModuleRef m, const KilnDetachedData *d,
+                               size_t *n) {
+  size_t count = kilnDetachedDataCount(d);
+  DataGlobal *data = malloc((count + 1) * sizeof(DataGlobal));
+  if (!data)
+    abort();
+  *n = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const char *name = kilnDetachedDataGetName(d, i);
+    LLVMValueRef g = LLVMGetNamedGlobal(m, name);
+    if (!g || !LLVMIsDeclaration(g))
+      continue; /* deleted by the optimizer: unused */
+    LLVMSetVisibility(g, LLVMHiddenVisibility);
+    DataGlobal *e = &data[(*n)++];
+    e->name = name;
+    e->data = kilnDetachedDataGetBytes(d, i, &e->size);
+    e->align = LLVMGetAlignment(g);
+  }
+  return data;
+}
+
+/* Appends to `jobs` (room for `numData` more after *count) the data
+ * objects of `data`, in chunks of at most kDataChunkBytes. */
+static void addDataJobs(Job *jobs, unsigned *count, const DataGlobal *data,
+                        size_t numData, const KilnTarget *t, const char *triple,
+                        const char *layout) {
+  for (size_t i = 0; i < numData;) {
+    size_t first = i, bytes = data[i++].size;
+    while (i < numData && bytes + data[i].size <= kDataChunkBytes)
+      bytes += data[i++].size;
+    jobs[(*count)++] = (Job){.target = t,
+                             .data = data + first,
+                             .numData = i - first,
+                             .triple = triple,
+                             .layout = layout};
+  }
+}
+
+/* Runs `jobs[0, count)`, objects `firstIndex`... , on up to `numThreads`
+ * threads (this one among them), passing each object as it is done; false
+ * after reporting the first job's error. */
+static bool runJobs(Job *jobs, unsigned count, unsigned firstIndex,
+                    unsigned numThreads, KilnCompileObjectFn out, void *outUd,
+                    MlirStringCallback err, void *errUd) {
+  Queue q = {.jobs = jobs,
+             .count = count,
+             .firstIndex = firstIndex,
+             .out = out,
+             .outUd = outUd};
+  pthread_mutex_init(&q.lock, NULL);
+  unsigned numWorkers = numThreads < count ? numThreads : count;
+  pthread_t *threads = calloc(numWorkers + 1, sizeof(pthread_t));
+  bool *started = calloc(numWorkers + 1, sizeof(bool));
+  if (!threads || !started)
+    abort();
+  /* This thread works too (alone if no thread can start). */
+  for (unsigned k = 1; k < numWorkers; ++k)
+    started[k] = !pthread_create(&threads[k], NULL, runQueue, &q);
+  runQueue(&q);
+  for (unsigned k = 1; k < numWorkers; ++k)
+    if (started[k])
+      pthread_join(threads[k], NULL);
+  pthread_mutex_destroy(&q.lock);
+  const char *why = NULL; /* the first job's error */
+  for (unsigned k = 0; k < count && !why; ++k)
+    if (jobs[k].error.len)
+      why = kilnStrBufGet(&jobs[k].error);
+  if (q.failed)
+    kilnCompileReport(err, errUd, "%s", why ? why : "code generation failed");
+  for (unsigned k = 0; k < count; ++k)
+    kilnStrBufDestroy(&jobs[k].error);
+  free(started);
+  free(threads);
+  return !q.failed;
+}
+
+/* Runs the plan's partitions, then the data objects of the detached
+ * weights (`d`, may be NULL), on up to `numThreads` threads; disposes `m`
+ * once its bitcode is written (its code is most of the memory left; the
+ * bytes that detachData recorded are constants of its context, which
+ * stays). False after reporting. */
+static bool runPlan(LLVMModuleRef m, Plan *plan, const KilnDetachedData *d,
+                    unsigned numThreads, const KilnTarget *t,
                     KilnCompileObjectFn out, void *outUd,
                     MlirStringCallback err, void *errUd) {
+  size_t numData;
+  DataGlobal *data = dataGlobals(m, d, &numData);
   detachData(m, plan);
   LLVMMemoryBufferRef bitcode = LLVMWriteBitcodeToMemoryBuffer(m);
-  unsigned n = plan->numPartitions;
-  Job *jobs = calloc(n, sizeof(Job));
-  pthread_t *threads = calloc(n, sizeof(pthread_t));
-  bool *started = calloc(n, sizeof(bool));
-  if (!jobs || !threads || !started)
+  KilnStrBuf triple = {0}, layout = {0};
+  kilnStrBufAppendf(&triple, "%s", LLVMGetTarget(m));
+  kilnStrBufAppendf(&layout, "%s", LLVMGetDataLayoutStr(m));
+  LLVMDisposeModule(m);
+  unsigned n = plan->numPartitions, count = n;
+  Job *jobs = calloc(n + numData, sizeof(Job));
+  if (!jobs)
     abort();
-  for (unsigned k = 0; k < n; ++k) {
+  for (unsigned k = 0; k < n; ++k)
     jobs[k] = (Job){.bitcode = LLVMGetBufferStart(bitcode),
                     .bitcodeSize = LLVMGetBufferSize(bitcode),
                     .plan = plan,
                     .target = t,
                     .partition = k};
-    /* Partition 0 runs on this thread (also if a thread cannot start). */
-    started[k] = k && !pthread_create(&threads[k], NULL, runJob, &jobs[k]);
-  }
-  runJob(&jobs[0]);
-  for (unsigned k = 1; k < n; ++k) {
-    if (started[k])
-      pthread_join(threads[k], NULL);
-    else
-      runJob(&jobs[k]);
-  }
-  bool ok = true;
-  for (unsigned k = 0; k < n && ok; ++k)
-    if (jobs[k].error.len || !jobs[k].object) {
-      kilnCompileReport(err, errUd, "%s",
-                        jobs[k].error.len ? kilnStrBufGet(&jobs[k].error)
-                                          : "code generation failed");
-      ok = false;
-    }
-  for (unsigned k = 0; k < n; ++k) {
-    if (ok)
-      out(k,
-          mlirStringRefCreate(LLVMGetBufferStart(jobs[k].object),
-                              LLVMGetBufferSize(jobs[k].object)),
-          outUd);
-    if (jobs[k].object)
-      LLVMDisposeMemoryBuffer(jobs[k].object);
-    kilnStrBufDestroy(&jobs[k].error);
-  }
-  free(started);
-  free(threads);
+  addDataJobs(jobs, &count, data, numData, t, kilnStrBufGet(&triple),
+              kilnStrBufGet(&layout));
+  bool ok = runJobs(jobs, count, 0, numThreads, out, outUd, err, errUd);
   free(jobs);
+  free(data);
   LLVMDisposeMemoryBuffer(bitcode);
+  kilnStrBufDestroy(&triple);
+  kilnStrBufDestroy(&layout);
+  return ok;
+}
+
+/* One partition: `m` as it is, emitted with `tm` on this thread into
+ * object 0, then the data objects of the detached weights `d` (on up to
+ * `numThreads` threads); disposes `m`. False after reporting. */
+static bool runWhole(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                     const KilnDetachedData *d, unsigned numThreads,
+                     const KilnTarget *t, KilnCompileObjectFn out, void *outUd,
+                     MlirStringCallback err, void *errUd) {
+  size_t numData;
+  DataGlobal *data = dataGlobals(m, d, &numData);
+  kilnRetypeDataAsBytes(m);
+  KilnStrBuf triple = {0}, layout = {0};
+  kilnStrBufAppendf(&triple, "%s", LLVMGetTarget(m));
+  kilnStrBufAppendf(&layout, "%s", LLVMGetDataLayoutStr(m));
+  char *why = NULL;
+  LLVMMemoryBufferRef buf = NULL;
+  bool ok =
+      !LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &why, &buf);
+  LLVMDisposeModule(m);
+  if (!ok) {
+    kilnCompileReport(err, errUd, "code generation failed: %s", why ? why : "");
+    LLVMDisposeMessage(why);
+  } else {
+    out(0, mlirStringRefCreate(LLVMGetBufferStart(buf), LLVMGetBufferSize(buf)),
+        outUd);
+    LLVMDisposeMemoryBuffer(buf);
+    Job *jobs = calloc(numData + 1, sizeof(Job));
+    if (!jobs)
+      abort();
+    unsigned count = 0;
+    addDataJobs(jobs, &count, data, numData, t, kilnStrBufGet(&triple),
+                kilnStrBufGet(&layout));
+    ok = runJobs(jobs, count, 1, numThreads ? numThreads : 1, out, outUd, err,
+                 errUd);
+    free(jobs);
+  }
+  free(data);
+  kilnStrBufDestroy(&triple);
+  kilnStrBufDestroy(&layout);
   return ok;
 }
 
@@ -495,29 +690,17 @@ static bool isSplittable(LLVMModuleRef m) {
 }
 
 bool kilnSplitCodegen(LLVMModuleRef m, LLVMTargetMachineRef tm,
-                      const KilnTarget *target, unsigned numThreads,
-                      KilnCompileObjectFn out, void *outUd,
+                      const KilnTarget *target, const KilnDetachedData *d,
+                      unsigned numThreads, KilnCompileObjectFn out, void *outUd,
                       MlirStringCallback err, void *errUd) {
   if (numThreads > 1 && isSplittable(m)) {
     /* Externalized first: pinning looks at the resulting linkages. */
     externalize(m);
     Plan plan;
     planCreate(m, numThreads, &plan);
-    bool ok = runPlan(m, &plan, target, out, outUd, err, errUd);
+    bool ok = runPlan(m, &plan, d, numThreads, target, out, outUd, err, errUd);
     planDestroy(&plan);
     return ok;
   }
-  /* One partition: the module as it is, on this thread. */
-  kilnRetypeDataAsBytes(m);
-  char *why = NULL;
-  LLVMMemoryBufferRef buf = NULL;
-  if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &why, &buf)) {
-    kilnCompileReport(err, errUd, "code generation failed: %s", why ? why : "");
-    LLVMDisposeMessage(why);
-    return false;
-  }
-  out(0, mlirStringRefCreate(LLVMGetBufferStart(buf), LLVMGetBufferSize(buf)),
-      outUd);
-  LLVMDisposeMemoryBuffer(buf);
-  return true;
+  return runWhole(m, tm, d, numThreads, target, out, outUd, err, errUd);
 }

@@ -2,6 +2,7 @@
 #ifndef KILN_CONVERSIONS_LLVM_TO_OBJECT_TARGET_H
 #define KILN_CONVERSIONS_LLVM_TO_OBJECT_TARGET_H
 
+#include "conversions/llvm-to-object/detached.h"
 #include "kiln/compile.h"
 #include "llvm-c/TargetMachine.h"
 
@@ -22,15 +23,19 @@ LLVMTargetMachineRef kilnTargetCreateMachine(const KilnTarget *target);
 /// byte array with the same bytes, name and alignment, which the back end
 /// emits in one copy instead of element by element (split.c).
 void kilnRetypeDataAsBytes(LLVMModuleRef m);
-/// Generates the object code of the optimized module `m` into at most
-/// `numThreads` objects, passed whole to `out` in index order (split.c).
-/// With `numThreads` > 1 and two or more function definitions, `m` is
-/// modified: its local definitions become hidden external symbols, so the
-/// objects must be linked together. Otherwise `m` is emitted whole with
-/// `tm`. Returns false after reporting through `err`.
+/// Generates the object code of the optimized module `m` (consumed: disposed
+/// as soon as it is no longer needed) into objects passed whole to `out`,
+/// one at a time but in any order and from any thread (split.c). With
+/// `numThreads` > 1 and two or more function definitions, `m` is modified:
+/// its local definitions become hidden external symbols, split into at most
+/// `numThreads` partitions. Otherwise `m` is emitted whole with `tm` into
+/// object 0. The weights `d` detached (may be NULL) go into objects of their
+/// own after those, as hidden symbols: link all objects together in index
+/// order. Returns false after reporting through `err`; objects passed before
+/// are then to be discarded.
 bool kilnSplitCodegen(LLVMModuleRef m, LLVMTargetMachineRef tm,
-                      const KilnTarget *target, unsigned numThreads,
-                      KilnCompileObjectFn out, void *outUd,
+                      const KilnTarget *target, const KilnDetachedData *d,
+                      unsigned numThreads, KilnCompileObjectFn out, void *outUd,
                       MlirStringCallback err, void *errUd);
 
 #endif

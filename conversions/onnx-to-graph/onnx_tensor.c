@@ -20,6 +20,7 @@
 
 #include "conversions/onnx-to-graph/external_data.h"
 #include "dialects/common/diag.h"
+#include "dialects/common/resource_data.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
@@ -167,6 +168,7 @@ static MlirAttribute denseAttr(MlirType type, int32_t dt, size_t n,
 static void freeResource(void *userData, const void *data, size_t size,
                          size_t align) {
   (void)userData, (void)size, (void)align;
+  kilnResourceDataForget(data);
   free((void *)data);
 }
 
@@ -174,9 +176,11 @@ static void freeResource(void *userData, const void *data, size_t size,
 static MlirAttribute resourceAttr(MlirType type, const Onnx__TensorProto *t,
                                   size_t bytes, void *buf) {
   const char *name = t->name && *t->name ? t->name : "onnx_tensor";
-  return mlirUnmanagedDenseResourceElementsAttrGet(
+  MlirAttribute attr = mlirUnmanagedDenseResourceElementsAttrGet(
       type, mlirStringRefCreateFromCString(name), buf, bytes,
       elementSize(t->data_type), false, freeResource, NULL);
+  kilnResourceDataRegister(attr, buf, bytes);
+  return attr;
 }
 
 /* The element count of `t`, or false (after an error) on negative or

@@ -131,13 +131,18 @@ typedef void (*KilnCompileObjectFn)(unsigned index, MlirStringRef object,
 /// is ignored), but generates code on up to `numThreads` threads: the
 /// optimized module is split into that many partitions balanced by size
 /// (never more than its function definitions), each compiled to its own
-/// object in its own LLVM context. Passes each object to `objectCallback`,
-/// in index order, once all succeeded. The objects of a split module refer
-/// to each other through hidden symbols: link them together into one
-/// library (kilnLinkSharedLibrary); they compute what the single object
-/// does. `numThreads` <= 1, or a module with one function definition, gives
-/// exactly the object of kilnCompileToObject. Returns failure after passing
-/// one message to `errorCallback`.
+/// object in its own LLVM context; the large constants (weights) of a CPU
+/// module go into objects of their own, written from their MLIR buffers
+/// without a copy in LLVM IR. Passes each object to `objectCallback` as soon
+/// as it is done: one call at a time, but in any order and from any thread.
+/// The objects of a split module refer to each other through hidden
+/// symbols: link them together, in index order, into one library
+/// (kilnLinkSharedLibrary); they compute what the single object does.
+/// `numThreads` <= 1, or a module with one function definition, gives the
+/// code in one object, that of kilnCompileToObject less the weights of a
+/// CPU module, which follow in their own objects. Returns failure after
+/// passing one message to `errorCallback` (discard the objects passed
+/// before).
 MlirLogicalResult
 kilnCompileToObjects(MlirModule module, const KilnCompileOptions *options,
                      unsigned numThreads, KilnCompileObjectFn objectCallback,

@@ -561,96 +561,116 @@ static MlirModule loadModel(MlirContext ctx, const Options *o) {
   return module;
 }
 
-/* Reads the file at `path` and publishes it at `output`; false after
- * reporting. */
+/* Copies the file at `path` to `output` in pieces (a library holds the
+ * weights: reading it whole would double the peak) and publishes it; false
+ * after reporting. */
 static bool publishFile(const char *path, const char *output) {
-  size_t length;
-  char *data = kilnToolReadFile(path, &length);
-  bool ok = data && kilnToolWriteFileAtomically(output, data, length) == 0;
+  FILE *in = fopen(path, "rb");
+  KilnToolOutput out;
+  if (!in || !kilnToolOutputOpen(&out, output)) {
+    if (in)
+      fclose(in);
+    toolFileError("write", output);
+    return false;
+  }
+  char *chunk = malloc(1 << 20);
+  if (!chunk)
+    abort();
+  size_t n;
+  while ((n = fread(chunk, 1, 1 << 20, in)) > 0)
+    kilnToolOutputWrite(&out, chunk, n);
+  bool ok = !ferror(in);
+  free(chunk);
+  fclose(in);
+  if (ok)
+    ok = kilnToolOutputCommit(&out, output);
+  else
+    kilnToolOutputDiscard(&out);
   if (!ok)
     toolFileError("write", output);
-  free(data);
   return ok;
 }
 
-/* The objects of one compilation (one per code generation partition). */
+/* The objects of one compilation (one per code generation partition),
+ * each written to `dir` as it arrives so that none waits in memory. */
 typedef struct Objects {
-  KilnStrBuf *data;
+  KilnStrBuf dir;
+  KilnStrBuf *paths; /* [index]; empty for an index not yet received */
   unsigned count;
+  bool failed; /* an object could not be written (reported) */
 } Objects;
+
+/* Creates the private temporary directory of `objs`; false after
+ * reporting. */
+static bool objectsCreate(Objects *objs) {
+  const char *tmp = getenv("TMPDIR");
+  *objs = (Objects){0};
+  kilnStrBufAppendf(&objs->dir, "%s/kiln-compile-XXXXXX",
+                    tmp && *tmp ? tmp : "/tmp");
+  if (mkdtemp(objs->dir.data))
+    return true;
+  toolFileError("create the temporary directory", objs->dir.data);
+  kilnStrBufDestroy(&objs->dir);
+  return false;
+}
 
 static void collectObject(unsigned index, MlirStringRef object,
                           void *userData) {
   Objects *objs = userData;
   if (index >= objs->count) {
-    KilnStrBuf *grown = realloc(objs->data, (index + 1) * sizeof(KilnStrBuf));
+    KilnStrBuf *grown = realloc(objs->paths, (index + 1) * sizeof(KilnStrBuf));
     if (!grown)
       abort();
     memset(grown + objs->count, 0,
            (index + 1 - objs->count) * sizeof(KilnStrBuf));
-    objs->data = grown;
+    objs->paths = grown;
     objs->count = index + 1;
   }
-  kilnStrBufAppend(&objs->data[index], object.data, object.length);
+  KilnStrBuf *path = &objs->paths[index];
+  kilnStrBufAppendf(path, "%s/model.%u.o", objs->dir.data, index);
+  if (!objs->failed &&
+      kilnToolWriteFileAtomically(path->data, object.data, object.length)) {
+    toolFileError("write", path->data);
+    objs->failed = true;
+  }
 }
 
+/* Removes the objects and their directory. */
 static void objectsDestroy(Objects *objs) {
-  for (unsigned i = 0; i < objs->count; ++i)
-    kilnStrBufDestroy(&objs->data[i]);
-  free(objs->data);
+  for (unsigned i = 0; i < objs->count; ++i) {
+    if (objs->paths[i].data)
+      unlink(objs->paths[i].data);
+    kilnStrBufDestroy(&objs->paths[i]);
+  }
+  free(objs->paths);
+  if (objs->dir.data)
+    rmdir(objs->dir.data);
+  kilnStrBufDestroy(&objs->dir);
 }
 
-/* Writes the objects to a private temporary directory, links them there
- * and publishes the library at o->output; nothing is left behind either
- * way. */
+/* Links the objects into a library in their directory and publishes it at
+ * o->output; nothing is left behind either way. */
 static bool linkLibrary(const KilnTarget *target, const Objects *objects,
                         const Options *o, Progress *progress) {
-  const char *tmp = getenv("TMPDIR");
-  KilnStrBuf dir = {0}, lib = {0};
-  kilnStrBufAppendf(&dir, "%s/kiln-compile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(dir.data)) {
-    toolFileError("create the temporary directory", dir.data);
-    kilnStrBufDestroy(&dir);
-    return false;
-  }
-  unsigned n = objects->count, written = 0;
-  KilnStrBuf *paths = calloc(n, sizeof(KilnStrBuf));
-  const char **argv = calloc(n, sizeof(char *));
-  if (!paths || !argv)
+  unsigned n = objects->count;
+  const char **argv = calloc(n ? n : 1, sizeof(char *));
+  if (!argv)
     abort();
-  kilnStrBufAppendf(&lib, "%s/model.so", dir.data);
-  bool ok = false;
-  for (; written < n; ++written) {
-    kilnStrBufAppendf(&paths[written], "%s/model.%u.o", dir.data, written);
-    argv[written] = paths[written].data;
-    const KilnStrBuf *obj = &objects->data[written];
-    if (kilnToolWriteFileAtomically(paths[written].data,
-                                    obj->data ? obj->data : "", obj->len)) {
-      toolFileError("write", paths[written].data);
-      goto out;
-    }
-  }
+  for (unsigned i = 0; i < n; ++i)
+    argv[i] = objects->paths[i].data ? objects->paths[i].data : "";
+  KilnStrBuf lib = {0}, err = {0};
+  kilnStrBufAppendf(&lib, "%s/model.so", objects->dir.data);
   progressBegin("link", progress);
-  KilnStrBuf err = {0};
+  bool ok = false;
   if (mlirLogicalResultIsFailure(kilnLinkSharedLibrary(
-          target, argv, n, lib.data, kilnStrBufCallback, &err))) {
+          target, argv, n, lib.data, kilnStrBufCallback, &err)))
     toolError("%s", kilnStrBufGet(&err));
-  } else {
+  else
     ok = publishFile(lib.data, o->output);
-  }
-  kilnStrBufDestroy(&err);
-out:
-  for (unsigned i = 0; i < n; ++i) {
-    if (paths[i].data)
-      unlink(paths[i].data);
-    kilnStrBufDestroy(&paths[i]);
-  }
-  free(paths);
-  free(argv);
   unlink(lib.data);
-  rmdir(dir.data);
-  kilnStrBufDestroy(&dir);
+  kilnStrBufDestroy(&err);
   kilnStrBufDestroy(&lib);
+  free(argv);
   return ok;
 }
 
@@ -672,14 +692,16 @@ static bool compileLLVM(MlirModule module, const KilnTarget *target,
   KilnStrBuf out = {0}, err = {0};
   bool ok;
   if (o->emit == kEmitLib) {
-    Objects objects = {0};
+    Objects objects;
+    if (!objectsCreate(&objects))
+      return false;
     ok = mlirLogicalResultIsSuccess(kilnCompileToObjects(
         module, &co, resolveThreads(o->threads), collectObject, &objects,
         kilnStrBufCallback, &err));
     if (!ok)
       toolError("%s", kilnStrBufGet(&err));
     else
-      ok = linkLibrary(target, &objects, o, progress);
+      ok = !objects.failed && linkLibrary(target, &objects, o, progress);
     objectsDestroy(&objects);
   } else {
     ok = mlirLogicalResultIsSuccess(kilnCompileToObject(
