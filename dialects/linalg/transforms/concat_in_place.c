@@ -651,7 +651,7 @@ static void eraseOld(Flattening *f) {
   intptr_t numRoots = 0;
   for (size_t i = 0; i < f->old.len; ++i) {
     MlirValue dest = mlirOperationGetOperand(f->old.data[i], 1);
-    if (numRoots < MAX_PIECES &&
+    if (numRoots < MAX_PIECES && mlirValueIsAOpResult(dest) &&
         !kilnOpListContains(&f->old, mlirOpResultGetOwner(dest)))
       roots[numRoots++] = dest;
   }
@@ -811,7 +811,10 @@ static bool isChainEnd(MlirOperation op) {
 
 static MlirWalkResult collectBlocks(MlirOperation op, void *userData) {
   KilnOpList *owners = userData;
-  if (mlirOperationGetNumRegions(op) > 0)
+  /* Not the thread blocks and linalg bodies: no chains there, and a
+   * filling thread block may be erased (eraseIfUnused). */
+  if (mlirOperationGetNumRegions(op) > 0 && !kilnOpNameIs(op, "scf.forall") &&
+      !kilnOpNameStartsWith(op, "linalg."))
     kilnOpListPush(owners, op);
   return MlirWalkResultAdvance;
 }
