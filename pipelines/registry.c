@@ -19,6 +19,7 @@ extern const KilnPassInfo kilnGraphLayoutPass;
 extern const KilnPassInfo kilnGraphFusePass;
 extern const KilnPassInfo kilnFuseGroupsPass;
 extern const KilnPassInfo kilnTileOutputsInPlacePass;
+extern const KilnPassInfo kilnConcatInPlacePass;
 extern const KilnPassInfo kilnDepthwiseConvPass;
 extern const KilnPassInfo kilnTileAndVectorizePass;
 extern const KilnPassInfo kilnApproximateMathPass;
@@ -92,7 +93,8 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
     .pipeline =
         "kiln-emit-c-interface,canonicalize,kiln-profile-nodes,"
-        "linalg-tile-and-fuse,eliminate-empty-tensors," KILN_BUFFERIZE
+        "linalg-tile-and-fuse,func.func(kiln-concat-in-place),"
+        "eliminate-empty-tensors," KILN_BUFFERIZE
         ",func.func(kiln-distinct-results)," KILN_OUT_PARAMS_AND_DEALLOC
         ",kiln-instrument-ops,"
         "func.func(kiln-tile-and-vectorize{contractions=false "
@@ -290,6 +292,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnDepthwiseConvPass,
     &kilnTileAndVectorizePass,
     &kilnTileOutputsInPlacePass,
+    &kilnConcatInPlacePass,
     &kilnApproximateMathPass,
     &kilnSplitReductionsPass,
     &kilnSerializeNestedParallelPass,
