@@ -22,7 +22,9 @@
  * broadcast-FMAs on `vector-size`-wide vectors per reduction step. The
  * accumulator is hoisted out of the reduction loop, so it stays in
  * registers. Ops that do not qualify are left to the scalar loops of
- * convert-linalg-to-parallel-loops. */
+ * convert-linalg-to-parallel-loops. A later run first starts the
+ * accumulators of the tiles it finds from their bias or fill in
+ * registers (register_init.h). */
 #define _DEFAULT_SOURCE /* sysconf(_SC_LEVEL1_DCACHE_SIZE) */
 #include "kiln/passes.h"
 
@@ -33,6 +35,7 @@
 
 #include "dialects/common/diag.h"
 #include "dialects/common/op_list.h"
+#include "dialects/linalg/transforms/register_init.h"
 #include "dialects/linalg/transforms/schedule.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
@@ -755,6 +758,10 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
       return;
     }
   }
+  /* Contractions vectorized by an earlier run (the first, before
+   * elementwise fusion and kiln-tile-outputs-in-place) start their
+   * accumulators from their bias or fill in registers. */
+  kilnInitAccumulatorsInRegisters(func);
   int64_t rows, width;
   targetTile(func, &rows, &width);
   if (!options[kOptRows].i)
