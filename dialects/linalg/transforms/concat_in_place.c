@@ -811,10 +811,12 @@ static bool isChainEnd(MlirOperation op) {
 
 static MlirWalkResult collectBlocks(MlirOperation op, void *userData) {
   KilnOpList *owners = userData;
-  /* Not the thread blocks and linalg bodies: no chains there, and a
-   * filling thread block may be erased (eraseIfUnused). */
-  if (mlirOperationGetNumRegions(op) > 0 && !kilnOpNameIs(op, "scf.forall") &&
-      !kilnOpNameStartsWith(op, "linalg."))
+  /* Not the thread blocks and linalg bodies, nor anything inside them: no
+   * chains there, and a filling thread block may be erased
+   * (eraseIfUnused) with the loops inside it. */
+  if (kilnOpNameIs(op, "scf.forall") || kilnOpNameStartsWith(op, "linalg."))
+    return MlirWalkResultSkip;
+  if (mlirOperationGetNumRegions(op) > 0)
     kilnOpListPush(owners, op);
   return MlirWalkResultAdvance;
 }
