@@ -7,6 +7,7 @@
  * implementation does: nearest-mode rounding at exact .5 boundaries depends
  * on it. Scales are compile-time constants (they fix the output shape);
  * roi (tf_crop_and_resize) is read at run time. */
+#include <math.h>
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_nn.h"
@@ -276,6 +277,272 @@ static void resizeBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
   yields[0] = y;
 }
 
+/* ---- Phases: integer upscaling without gathers -------------------------- */
+
+/* With an integer factor s on an axis, output o = k s + p (phase p) reads
+ * input k + off[p] (nearest) or k + off[p] and k + off[p] + 1 with weights
+ * 1 - w1[p], w1[p] (linear) in every coordinate mode whose coordinate is
+ * k + a constant. Each output phase (one per combination of the axes'
+ * phases) is then the weighted sum of shifted views of the input (padded
+ * by edge copies, which clamp the taps at the borders): an elementwise
+ * generic with constant weights, inserted into the output with the
+ * factors as strides; nearest's phases are views inserted as they are.
+ * Contiguous reads along the rows and no index arithmetic, so the
+ * elementwise strategy vectorizes them. The taps are computed here per
+ * output index with the body's f64 formulas and checked to follow the
+ * phase pattern; anything else keeps the gather lowering. */
+
+#define MAX_PHASE_FACTOR 16
+
+typedef struct AxisPhases {
+  int64_t s; /* the factor: out = s * in */
+  int64_t off[MAX_PHASE_FACTOR];
+  double w1[MAX_PHASE_FACTOR]; /* linear: the weight of tap off + 1 */
+  int64_t minOff, maxOff;      /* over phases (linear: the taps) */
+} AxisPhases;
+
+/* The input coordinate of output index `xo` as coordinate() computes it
+ * (one operation per statement: no contraction into fma). */
+static double coordinateValue(const Resize *r, const Axis *a, double xo) {
+  double in = (double)a->in, out = a->length, s = a->scale, c;
+  switch (r->coord) {
+  case COORD_HALF_PIXEL_SYMMETRIC: {
+    double adjust = (double)a->out / (a->scale * in);
+    double offset = in / 2 * (1 - adjust);
+    c = (xo + 0.5) / s;
+    c = c - 0.5;
+    return offset + c;
+  }
+  case COORD_PYTORCH_HALF_PIXEL:
+    if (out == 1.0)
+      return 0;
+    c = (xo + 0.5) / s;
+    return c - 0.5;
+  case COORD_ALIGN_CORNERS:
+    if (out == 1.0)
+      return 0;
+    c = xo * (in - 1);
+    return c / (out - 1);
+  case COORD_ASYMMETRIC:
+    return xo / s;
+  case COORD_TF_HALF_PIXEL_FOR_NN:
+    return (xo + 0.5) / s;
+  default:
+    c = (xo + 0.5) / s;
+    return c - 0.5;
+  }
+}
+
+/* The first tap of output `o` (unclamped) and the second tap's weight. */
+static int64_t firstTap(const Resize *r, const Axis *a, int64_t o, double *w1) {
+  double c = coordinateValue(r, a, (double)o);
+  double fl = floor(c), frac = c - fl;
+  int64_t i = (int64_t)fl;
+  *w1 = frac;
+  if (r->mode != MODE_NEAREST)
+    return i;
+  switch (r->nearest) {
+  case NEAREST_ROUND_CEIL:
+    return i + (frac >= 0.5);
+  case NEAREST_FLOOR:
+    return i;
+  case NEAREST_CEIL:
+    return i + (frac > 0);
+  default:
+    return i + (frac > 0.5);
+  }
+}
+
+/* How far a linear weight may be from its phase's (the weight of k = 0):
+ * (k s + p + 0.5) / s rounds differently per k when s is not a power of
+ * two; 1e-9 of an input value is far below an f32 output's rounding. */
+static const double kWeightSlack = 1e-9;
+
+/* Fills `ph` when axis `a`'s taps follow the phase pattern. */
+static bool readPhases(const Resize *r, const Axis *a, AxisPhases *ph) {
+  if (a->in < 1 || a->out % a->in)
+    return false;
+  ph->s = a->out / a->in;
+  if (ph->s > MAX_PHASE_FACTOR)
+    return false;
+  for (int64_t o = 0; o < a->out; ++o) {
+    int64_t k = o / ph->s, p = o % ph->s;
+    double w1;
+    int64_t off = firstTap(r, a, o, &w1) - k;
+    if (r->mode == MODE_NEAREST)
+      w1 = 0;
+    if (k == 0) {
+      ph->off[p] = off;
+      ph->w1[p] = w1;
+    } else if (ph->off[p] != off || fabs(ph->w1[p] - w1) > kWeightSlack) {
+      return false;
+    }
+  }
+  int64_t last = r->mode == MODE_NEAREST ? 0 : 1;
+  ph->minOff = ph->off[0];
+  ph->maxOff = ph->off[0] + last;
+  for (int64_t p = 1; p < ph->s; ++p) {
+    if (ph->off[p] < ph->minOff)
+      ph->minOff = ph->off[p];
+    if (ph->off[p] + last > ph->maxOff)
+      ph->maxOff = ph->off[p] + last;
+  }
+  return ph->minOff >= -2 && ph->maxOff <= 2;
+}
+
+/* x with `lo` copies of its first and `hi` of its last slice along axis
+ * d. */
+static MlirValue padEdges(KilnBuilder *b, MlirValue x, intptr_t d, int64_t lo,
+                          int64_t hi) {
+  if (!lo && !hi)
+    return x;
+  intptr_t r = kilnRank(x);
+  int64_t shape[KILN_MAX_RANK], off[KILN_MAX_RANK], ones[KILN_MAX_RANK];
+  int64_t edge[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    shape[i] = edge[i] = kilnDim(x, i);
+    off[i] = 0;
+    ones[i] = 1;
+  }
+  int64_t in = shape[d];
+  shape[d] = lo + in + hi;
+  edge[d] = 1;
+  MlirValue y = kilnEmpty(b, kilnTensorType(r, shape, kilnElementType(x)));
+  off[d] = lo;
+  y = kilnInsertSlice(b, x, y, off, ones);
+  off[d] = 0;
+  MlirValue first = kilnExtractSlice(b, x, off, edge, ones);
+  off[d] = in - 1;
+  MlirValue lastSlice = kilnExtractSlice(b, x, off, edge, ones);
+  for (int64_t i = 0; i < lo; ++i) {
+    off[d] = i;
+    y = kilnInsertSlice(b, first, y, off, ones);
+  }
+  for (int64_t i = 0; i < hi; ++i) {
+    off[d] = lo + in + i;
+    y = kilnInsertSlice(b, lastSlice, y, off, ones);
+  }
+  return y;
+}
+
+#define MAX_PHASES 64
+#define MAX_TAP_VIEWS 16
+
+/* One output phase: its views of the padded input and their weights. */
+typedef struct PhaseSum {
+  int n;
+  double weight[MAX_TAP_VIEWS];
+} PhaseSum;
+
+static void phaseSumBody(KilnBuilder *b, const MlirValue *args,
+                         MlirValue *yields, void *userData) {
+  const PhaseSum *ps = userData;
+  MlirType e = mlirValueGetType(args[0]);
+  MlirValue acc = {NULL};
+  for (int j = 0; j < ps->n; ++j) {
+    MlirValue t = kilnMulF(b, kilnConstFloat(b, e, ps->weight[j]), args[j]);
+    acc = j ? kilnAddF(b, acc, t) : t;
+  }
+  yields[0] = acc;
+}
+
+/* Output phase `ph` (per dim; 0 on dims not resized) of the resize of
+ * `xe` (the input padded by `lo` edge copies per dim), written into `y`:
+ * the weighted sum of the views its taps read (nearest: the one view
+ * itself), inserted with the factors as strides. */
+static MlirValue addResizePhase(KilnBuilder *b, const Resize *r, MlirValue xe,
+                                const AxisPhases *phases, const int64_t *lo,
+                                const int64_t *ph, MlirValue y) {
+  intptr_t rank = r->rank;
+  int64_t off[KILN_MAX_RANK], sizes[KILN_MAX_RANK], ones[KILN_MAX_RANK];
+  int64_t yOff[KILN_MAX_RANK], yStride[KILN_MAX_RANK];
+  int taps[KILN_MAX_RANK];
+  int total = 1;
+  for (intptr_t d = 0; d < rank; ++d) {
+    sizes[d] = r->axes[d].in;
+    ones[d] = 1;
+    bool resized = r->axes[d].resized;
+    yOff[d] = resized ? ph[d] : 0;
+    yStride[d] = resized ? phases[d].s : 1;
+    /* A linear tap of weight 0 (an exact phase) is not read. */
+    taps[d] =
+        resized && r->mode == MODE_LINEAR && phases[d].w1[ph[d]] != 0 ? 2 : 1;
+    total *= taps[d];
+  }
+  MlirValue views[MAX_TAP_VIEWS];
+  PhaseSum sum = {.n = total};
+  for (int combo = 0; combo < total; ++combo) {
+    int rest = combo;
+    double w = 1;
+    for (intptr_t d = rank - 1; d >= 0; --d) {
+      int t = rest % taps[d];
+      rest /= taps[d];
+      off[d] = 0;
+      if (!r->axes[d].resized)
+        continue;
+      off[d] = lo[d] + phases[d].off[ph[d]] + t;
+      double w1 = phases[d].w1[ph[d]];
+      w *= r->mode == MODE_NEAREST ? 1 : (t ? w1 : 1 - w1);
+    }
+    views[combo] = kilnExtractSlice(b, xe, off, sizes, ones);
+    sum.weight[combo] = w;
+  }
+  MlirValue part = r->mode == MODE_NEAREST
+                       ? views[0]
+                       : kilnElementwise(b, total, views,
+                                         kilnTensorType(rank, sizes, r->outElt),
+                                         phaseSumBody, &sum);
+  return kilnInsertSlice(b, part, y, yOff, yStride);
+}
+
+/* The resize as one strided insert per output phase (the product of the
+ * factors of the resized axes, at most 64); null when an axis does not
+ * follow the phase pattern. */
+static MlirValue resizeByPhases(KilnBuilder *b, const Resize *r,
+                                MlirType resultType) {
+  if ((r->mode != MODE_NEAREST && r->mode != MODE_LINEAR) ||
+      r->coord == COORD_TF_CROP_AND_RESIZE || r->excludeOutside ||
+      !mlirShapedTypeHasStaticShape(mlirValueGetType(r->x)) ||
+      !mlirShapedTypeHasStaticShape(resultType) ||
+      !(mlirTypeIsAF32(r->outElt) || mlirTypeIsAF64(r->outElt)) ||
+      !mlirTypeEqual(kilnElementType(r->x), r->outElt))
+    return (MlirValue){NULL};
+  AxisPhases phases[KILN_MAX_RANK];
+  int64_t count = 1, lo[KILN_MAX_RANK];
+  int linearAxes = 0;
+  MlirValue xe = r->x;
+  for (intptr_t d = 0; d < r->rank; ++d) {
+    lo[d] = 0;
+    if (!r->axes[d].resized)
+      continue;
+    if (!readPhases(r, &r->axes[d], &phases[d]))
+      return (MlirValue){NULL};
+    count *= phases[d].s;
+    linearAxes += r->mode == MODE_LINEAR;
+    if (count > MAX_PHASES || (1 << linearAxes) > MAX_TAP_VIEWS)
+      return (MlirValue){NULL};
+  }
+  for (intptr_t d = 0; d < r->rank; ++d) {
+    if (!r->axes[d].resized)
+      continue;
+    lo[d] = phases[d].minOff < 0 ? -phases[d].minOff : 0;
+    xe = padEdges(b, xe, d, lo[d], phases[d].maxOff > 0 ? phases[d].maxOff : 0);
+  }
+  MlirValue y = kilnEmpty(b, resultType);
+  for (int64_t q = 0; q < count; ++q) {
+    int64_t ph[KILN_MAX_RANK], rest = q;
+    for (intptr_t d = r->rank - 1; d >= 0; --d) {
+      ph[d] = 0;
+      if (r->axes[d].resized) {
+        ph[d] = rest % phases[d].s;
+        rest /= phases[d].s;
+      }
+    }
+    y = addResizePhase(b, r, xe, phases, lo, ph, y);
+  }
+  return y;
+}
+
 /* ---- Setup ------------------------------------------------------------- */
 
 /* The scale of each listed axis: from constant scales, or from sizes
@@ -382,6 +649,9 @@ KilnLowerStatus kilnLowerNNResize(KilnLowerOp *l) {
     if (antialias && r.mode != MODE_NEAREST && a->scale < 1.0)
       return kilnLowerUnsupported(l, "with antialias = 1 when downscaling");
   }
-  l->results[0] = kilnElementwise(&l->b, 0, NULL, rt, resizeBody, &r);
+  MlirValue y = resizeByPhases(&l->b, &r, rt);
+  l->results[0] = !mlirValueIsNull(y)
+                      ? y
+                      : kilnElementwise(&l->b, 0, NULL, rt, resizeBody, &r);
   return KILN_LOWER_OK;
 }
