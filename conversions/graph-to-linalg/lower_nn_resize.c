@@ -282,15 +282,15 @@ static void resizeBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
 /* With an integer factor s on an axis, output o = k s + p (phase p) reads
  * input k + off[p] (nearest) or k + off[p] and k + off[p] + 1 with weights
  * 1 - w1[p], w1[p] (linear) in every coordinate mode whose coordinate is
- * k + a constant. Each output phase (one per combination of the axes'
- * phases) is then the weighted sum of shifted views of the input (padded
- * by edge copies, which clamp the taps at the borders): an elementwise
- * generic with constant weights, inserted into the output with the
- * factors as strides; nearest's phases are views inserted as they are.
- * Contiguous reads along the rows and no index arithmetic, so the
- * elementwise strategy vectorizes them. The taps are computed here per
- * output index with the body's f64 formulas and checked to follow the
- * phase pattern; anything else keeps the gather lowering. */
+ * k + a constant. Each resized axis is then one pass whose phases are
+ * weighted sums of shifted views of the input (padded by edge copies,
+ * which clamp the taps at the borders): elementwise generics with
+ * constant weights, inserted into the pass's result with stride s;
+ * nearest's phases are views inserted as they are. Contiguous reads along
+ * the rows and no index arithmetic, so the elementwise strategy
+ * vectorizes them. The taps are computed here per output index with the
+ * body's f64 formulas and checked to follow the phase pattern; anything
+ * else keeps the gather lowering. */
 
 #define MAX_PHASE_FACTOR 16
 
@@ -425,13 +425,10 @@ static MlirValue padEdges(KilnBuilder *b, MlirValue x, intptr_t d, int64_t lo,
   return y;
 }
 
-#define MAX_PHASES 64
-#define MAX_TAP_VIEWS 16
-
 /* One output phase: its views of the padded input and their weights. */
 typedef struct PhaseSum {
   int n;
-  double weight[MAX_TAP_VIEWS];
+  double weight[2];
 } PhaseSum;
 
 static void phaseSumBody(KilnBuilder *b, const MlirValue *args,
@@ -446,58 +443,51 @@ static void phaseSumBody(KilnBuilder *b, const MlirValue *args,
   yields[0] = acc;
 }
 
-/* Output phase `ph` (per dim; 0 on dims not resized) of the resize of
- * `xe` (the input padded by `lo` edge copies per dim), written into `y`:
- * the weighted sum of the views its taps read (nearest: the one view
- * itself), inserted with the factors as strides. */
-static MlirValue addResizePhase(KilnBuilder *b, const Resize *r, MlirValue xe,
-                                const AxisPhases *phases, const int64_t *lo,
-                                const int64_t *ph, MlirValue y) {
-  intptr_t rank = r->rank;
+/* `x` upscaled along axis d by its phases: per phase, the weighted sum of
+ * its one or two views of x padded by edge copies (nearest: the view
+ * itself), inserted with stride s along d. */
+static MlirValue resizeAxis(KilnBuilder *b, const Resize *r, MlirValue x,
+                            intptr_t d, const AxisPhases *ph) {
+  intptr_t rank = kilnRank(x);
+  int64_t lo = ph->minOff < 0 ? -ph->minOff : 0;
+  MlirValue xe = padEdges(b, x, d, lo, ph->maxOff > 0 ? ph->maxOff : 0);
   int64_t off[KILN_MAX_RANK], sizes[KILN_MAX_RANK], ones[KILN_MAX_RANK];
-  int64_t yOff[KILN_MAX_RANK], yStride[KILN_MAX_RANK];
-  int taps[KILN_MAX_RANK];
-  int total = 1;
-  for (intptr_t d = 0; d < rank; ++d) {
-    sizes[d] = r->axes[d].in;
-    ones[d] = 1;
-    bool resized = r->axes[d].resized;
-    yOff[d] = resized ? ph[d] : 0;
-    yStride[d] = resized ? phases[d].s : 1;
+  int64_t yShape[KILN_MAX_RANK], yOff[KILN_MAX_RANK], yStride[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < rank; ++i) {
+    off[i] = yOff[i] = 0;
+    sizes[i] = yShape[i] = kilnDim(x, i);
+    ones[i] = yStride[i] = 1;
+  }
+  yShape[d] *= ph->s;
+  yStride[d] = ph->s;
+  MlirType e = kilnElementType(x);
+  MlirValue y = kilnEmpty(b, kilnTensorType(rank, yShape, e));
+  for (int64_t p = 0; p < ph->s; ++p) {
+    double w1 = ph->w1[p];
     /* A linear tap of weight 0 (an exact phase) is not read. */
-    taps[d] =
-        resized && r->mode == MODE_LINEAR && phases[d].w1[ph[d]] != 0 ? 2 : 1;
-    total *= taps[d];
-  }
-  MlirValue views[MAX_TAP_VIEWS];
-  PhaseSum sum = {.n = total};
-  for (int combo = 0; combo < total; ++combo) {
-    int rest = combo;
-    double w = 1;
-    for (intptr_t d = rank - 1; d >= 0; --d) {
-      int t = rest % taps[d];
-      rest /= taps[d];
-      off[d] = 0;
-      if (!r->axes[d].resized)
-        continue;
-      off[d] = lo[d] + phases[d].off[ph[d]] + t;
-      double w1 = phases[d].w1[ph[d]];
-      w *= r->mode == MODE_NEAREST ? 1 : (t ? w1 : 1 - w1);
+    PhaseSum sum = {.n = r->mode == MODE_LINEAR && w1 != 0 ? 2 : 1,
+                    .weight = {1 - w1, w1}};
+    MlirValue views[2];
+    for (int t = 0; t < sum.n; ++t) {
+      off[d] = lo + ph->off[p] + t;
+      views[t] = kilnExtractSlice(b, xe, off, sizes, ones);
     }
-    views[combo] = kilnExtractSlice(b, xe, off, sizes, ones);
-    sum.weight[combo] = w;
+    MlirValue part =
+        r->mode == MODE_NEAREST
+            ? views[0]
+            : kilnElementwise(b, sum.n, views, kilnTensorType(rank, sizes, e),
+                              phaseSumBody, &sum);
+    yOff[d] = p;
+    y = kilnInsertSlice(b, part, y, yOff, yStride);
   }
-  MlirValue part = r->mode == MODE_NEAREST
-                       ? views[0]
-                       : kilnElementwise(b, total, views,
-                                         kilnTensorType(rank, sizes, r->outElt),
-                                         phaseSumBody, &sum);
-  return kilnInsertSlice(b, part, y, yOff, yStride);
+  return y;
 }
 
-/* The resize as one strided insert per output phase (the product of the
- * factors of the resized axes, at most 64); null when an axis does not
- * follow the phase pattern. */
+/* The resize as one pass per resized axis, innermost first: the pass
+ * along the innermost axis writes every output element with a scalar
+ * store (stride s), so it runs on the smaller tensor, and the outer axes'
+ * passes write whole rows. Null when an axis does not follow the phase
+ * pattern. */
 static MlirValue resizeByPhases(KilnBuilder *b, const Resize *r,
                                 MlirType resultType) {
   if ((r->mode != MODE_NEAREST && r->mode != MODE_LINEAR) ||
@@ -508,39 +498,14 @@ static MlirValue resizeByPhases(KilnBuilder *b, const Resize *r,
       !mlirTypeEqual(kilnElementType(r->x), r->outElt))
     return (MlirValue){NULL};
   AxisPhases phases[KILN_MAX_RANK];
-  int64_t count = 1, lo[KILN_MAX_RANK];
-  int linearAxes = 0;
-  MlirValue xe = r->x;
-  for (intptr_t d = 0; d < r->rank; ++d) {
-    lo[d] = 0;
-    if (!r->axes[d].resized)
-      continue;
-    if (!readPhases(r, &r->axes[d], &phases[d]))
+  for (intptr_t d = 0; d < r->rank; ++d)
+    if (r->axes[d].resized && !readPhases(r, &r->axes[d], &phases[d]))
       return (MlirValue){NULL};
-    count *= phases[d].s;
-    linearAxes += r->mode == MODE_LINEAR;
-    if (count > MAX_PHASES || (1 << linearAxes) > MAX_TAP_VIEWS)
-      return (MlirValue){NULL};
-  }
-  for (intptr_t d = 0; d < r->rank; ++d) {
-    if (!r->axes[d].resized)
-      continue;
-    lo[d] = phases[d].minOff < 0 ? -phases[d].minOff : 0;
-    xe = padEdges(b, xe, d, lo[d], phases[d].maxOff > 0 ? phases[d].maxOff : 0);
-  }
-  MlirValue y = kilnEmpty(b, resultType);
-  for (int64_t q = 0; q < count; ++q) {
-    int64_t ph[KILN_MAX_RANK], rest = q;
-    for (intptr_t d = r->rank - 1; d >= 0; --d) {
-      ph[d] = 0;
-      if (r->axes[d].resized) {
-        ph[d] = rest % phases[d].s;
-        rest /= phases[d].s;
-      }
-    }
-    y = addResizePhase(b, r, xe, phases, lo, ph, y);
-  }
-  return y;
+  MlirValue y = r->x;
+  for (intptr_t d = r->rank - 1; d >= 0; --d)
+    if (r->axes[d].resized)
+      y = resizeAxis(b, r, y, d, &phases[d]);
+  return mlirValueEqual(y, r->x) ? (MlirValue){NULL} : y;
 }
 
 /* ---- Setup ------------------------------------------------------------- */

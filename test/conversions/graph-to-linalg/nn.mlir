@@ -65,12 +65,13 @@ func.func @resize_nearest(%x: tensor<1x1x2x3xf32>) -> tensor<1x1x3x5xf32> {
 // -----
 
 // resize (nearest, factors 2 and 3, half_pixel, round_prefer_floor): the
-// phase form, no gather: output phase (p, q) is input (k + off_p,
-// l + off_q) (here every off is 0: no edge padding), a view of x inserted
-// with strides 2, 3; 6 phases.
+// phase form, no gather: one pass per axis, W then H; output phase p of
+// an axis is input k + off_p (here every off is 0: no edge padding), a
+// view of the pass's input inserted with the factor as stride.
 // CHECK-LABEL: func.func @resize_nearest_phases
 // CHECK-NOT: tensor.extract %
-// CHECK-COUNT-6: tensor.insert_slice %{{.*}} into %{{.*}} [1, 1, 2, 3] [1, 1, 2, 3] : tensor<1x1x2x3xf32> into tensor<1x1x4x9xf32>
+// CHECK-COUNT-3: tensor.insert_slice %{{.*}} into %{{.*}} [1, 1, 2, 3] [1, 1, 1, 3] : tensor<1x1x2x3xf32> into tensor<1x1x2x9xf32>
+// CHECK-COUNT-2: tensor.insert_slice %{{.*}} into %{{.*}} [1, 1, 2, 9] [1, 1, 2, 1] : tensor<1x1x2x9xf32> into tensor<1x1x4x9xf32>
 // CHECK-NOT: linalg.generic
 func.func @resize_nearest_phases(%x: tensor<1x1x2x3xf32>) -> tensor<1x1x4x9xf32> {
   %sizes = "graph.constant"() {value = dense<[1, 1, 4, 9]> : tensor<4xi64>} : () -> tensor<4xi64>
