@@ -360,7 +360,7 @@ static const double kWeightSlack = 1e-9;
 
 /* Fills `ph` when axis `a`'s taps follow the phase pattern. */
 static bool readPhases(const Resize *r, const Axis *a, AxisPhases *ph) {
-  if (a->in < 1 || a->out % a->in)
+  if (a->in < 1 || a->out < a->in || a->out % a->in)
     return false;
   ph->s = a->out / a->in;
   if (ph->s > MAX_PHASE_FACTOR)
