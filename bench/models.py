@@ -326,5 +326,30 @@ MODELS.update(CONV_LAYERS)
 TOLERANCE.update({"conv3d": (1e-3, 1e-3)})
 
 
+# --- decoder layers (issue 18: upsampling without the inserted zeros) ------
+
+
+def convt2d():
+    """A decoder's stride-2 transposed conv: 64 -> 32, k = 4, at 56 x 56."""
+    return (nn.ConvTranspose2d(64, 32, 4, stride=2, padding=1),
+            (torch.randn(1, 64, 56, 56),), ["input"], 13)
+
+
+def up_bilinear():
+    """A segmentation head's bilinear x2 upsampling of 64 x 56 x 56."""
+    return (nn.Upsample(scale_factor=2, mode="bilinear"),
+            (torch.randn(1, 64, 56, 56),), ["input"], 13)
+
+
+def up_nearest():
+    """A U-Net / FPN nearest x2 upsampling of 64 x 56 x 56."""
+    return (nn.Upsample(scale_factor=2, mode="nearest"),
+            (torch.randn(1, 64, 56, 56),), ["input"], 13)
+
+
+MODELS.update({"convt2d": convt2d, "up_bilinear": up_bilinear,
+               "up_nearest": up_nearest})
+
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

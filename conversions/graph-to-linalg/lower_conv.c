@@ -191,6 +191,12 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
   return kilnReshape(b, y, resultType);
 }
 
+MlirValue kilnConvCore(KilnBuilder *b, MlirValue x, MlirValue w, MlirValue bias,
+                       int64_t group, const KilnWindow *win,
+                       MlirType resultType, int im2col) {
+  return convCore(b, x, w, bias, group, win, resultType, im2col);
+}
+
 static void fmaBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                     void *userData) {
   (void)userData;
@@ -404,11 +410,26 @@ static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
   int64_t insOff[KILN_MAX_RANK] = {0, 0}, insStride[KILN_MAX_RANK] = {1, 1};
   int64_t cutOff[KILN_MAX_RANK] = {0, 0},
           cutSize[KILN_MAX_RANK] = {kilnDim(x, 0), kilnDim(x, 1)};
-  int64_t ones[KILN_MAX_RANK];
+  int64_t ones[KILN_MAX_RANK], pbs[KILN_MAX_RANK];
   for (intptr_t i = 0; i < r; ++i)
     ones[i] = 1;
+  int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
+  MlirType e = kilnElementType(x);
+  for (intptr_t i = 0; i < n; ++i)
+    pbs[i] = transposePadBegin(&win, i, outPad[i], derived, autoPad);
+  if (l->convIm2col == 1 && kilnTypeIsFloat(e) &&
+      isStatic(mlirValueGetType(x)) && isStatic(mlirValueGetType(w)) &&
+      isStatic(resultType)) {
+    MlirValue y = kilnConvTransposePhases(b, x, transposeWeight(b, w, group),
+                                          kilnLowerOperand(l, 2), group, &win,
+                                          pbs, resultType);
+    if (!mlirValueIsNull(y)) {
+      l->results[0] = y;
+      return KILN_LOWER_OK;
+    }
+  }
   for (intptr_t i = 0; i < n; ++i) {
-    int64_t pb = transposePadBegin(&win, i, outPad[i], derived, autoPad);
+    int64_t pb = pbs[i];
     int64_t halo = (win.kernel[i] - 1) * win.dilations[i];
     int64_t shift = pb < 0 ? -pb : 0, base = halo + shift;
     int64_t need = win.out[i] + pb + shift + halo;
@@ -420,13 +441,11 @@ static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
     cutSize[2 + i] = win.out[i] + halo;
     win.strides[i] = 1;
   }
-  MlirType e = kilnElementType(x);
   MlirValue buf =
       kilnFilled(b, kilnTensorType(r, bufShape, e), kilnConstFloat(b, e, 0));
   buf = kilnInsertSlice(b, x, buf, insOff, insStride);
   if (memcmp(cutSize, bufShape, r * sizeof(int64_t)))
     buf = kilnExtractSlice(b, buf, cutOff, cutSize, ones);
-  int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
   MlirValue wt = transposeWeight(b, w, group);
   l->results[0] = convCore(b, buf, wt, kilnLowerOperand(l, 2), group, &win,
                            resultType, l->convIm2col);

@@ -99,6 +99,23 @@ MlirValue kilnIm2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
                              MlirValue bias, const KilnWindow *win,
                              MlirType resultType, bool gather);
 
+/// The conv of the already padded `x` by `w` (lower_conv.c's core: im2col
+/// for static float shapes with `im2col` 1, linalg's convs otherwise).
+MlirValue kilnConvCore(KilnBuilder *b, MlirValue x, MlirValue w, MlirValue bias,
+                       int64_t group, const KilnWindow *win,
+                       MlirType resultType, int im2col);
+
+/// A strided conv_transpose of `x` (N x C x D.., static float) as one
+/// stride-1 conv per output phase (lower_conv_transpose.c): `wt` is the
+/// flipped conv-layout kernel (M x C/group x K..), `win` has the
+/// transpose's strides, kernel and sizes, `pb` the begin padding of the
+/// spread input per spatial dim. Null when it does not apply (a dilation
+/// other than 1, no stride above 1, more than 64 phases).
+MlirValue kilnConvTransposePhases(KilnBuilder *b, MlirValue x, MlirValue wt,
+                                  MlirValue bias, int64_t group,
+                                  const KilnWindow *win, const int64_t *pb,
+                                  MlirType resultType);
+
 /* Pool lowerings (lower_pool.c), listed in kilnLowerConv. */
 KilnLowerStatus kilnLowerMaxPool(KilnLowerOp *l);
 KilnLowerStatus kilnLowerAveragePool(KilnLowerOp *l);

@@ -7,6 +7,7 @@
  * implementation does: nearest-mode rounding at exact .5 boundaries depends
  * on it. Scales are compile-time constants (they fix the output shape);
  * roi (tf_crop_and_resize) is read at run time. */
+#include <math.h>
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_nn.h"
@@ -276,6 +277,237 @@ static void resizeBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
   yields[0] = y;
 }
 
+/* ---- Phases: integer upscaling without gathers -------------------------- */
+
+/* With an integer factor s on an axis, output o = k s + p (phase p) reads
+ * input k + off[p] (nearest) or k + off[p] and k + off[p] + 1 with weights
+ * 1 - w1[p], w1[p] (linear) in every coordinate mode whose coordinate is
+ * k + a constant. Each resized axis is then one pass whose phases are
+ * weighted sums of shifted views of the input (padded by edge copies,
+ * which clamp the taps at the borders): elementwise generics with
+ * constant weights, inserted into the pass's result with stride s;
+ * nearest's phases are views inserted as they are. Contiguous reads along
+ * the rows and no index arithmetic, so the elementwise strategy
+ * vectorizes them. The taps are computed here per output index with the
+ * body's f64 formulas and checked to follow the phase pattern; anything
+ * else keeps the gather lowering. */
+
+#define MAX_PHASE_FACTOR 16
+
+typedef struct AxisPhases {
+  int64_t s; /* the factor: out = s * in */
+  int64_t off[MAX_PHASE_FACTOR];
+  double w1[MAX_PHASE_FACTOR]; /* linear: the weight of tap off + 1 */
+  int64_t minOff, maxOff;      /* over phases (linear: the taps) */
+} AxisPhases;
+
+/* The input coordinate of output index `xo` as coordinate() computes it
+ * (one operation per statement: no contraction into fma). */
+static double coordinateValue(const Resize *r, const Axis *a, double xo) {
+  double in = (double)a->in, out = a->length, s = a->scale, c;
+  switch (r->coord) {
+  case COORD_HALF_PIXEL_SYMMETRIC: {
+    double adjust = (double)a->out / (a->scale * in);
+    double offset = in / 2 * (1 - adjust);
+    c = (xo + 0.5) / s;
+    c = c - 0.5;
+    return offset + c;
+  }
+  case COORD_PYTORCH_HALF_PIXEL:
+    if (out == 1.0)
+      return 0;
+    c = (xo + 0.5) / s;
+    return c - 0.5;
+  case COORD_ALIGN_CORNERS:
+    if (out == 1.0)
+      return 0;
+    c = xo * (in - 1);
+    return c / (out - 1);
+  case COORD_ASYMMETRIC:
+    return xo / s;
+  case COORD_TF_HALF_PIXEL_FOR_NN:
+    return (xo + 0.5) / s;
+  default:
+    c = (xo + 0.5) / s;
+    return c - 0.5;
+  }
+}
+
+/* The first tap of output `o` (unclamped) and the second tap's weight. */
+static int64_t firstTap(const Resize *r, const Axis *a, int64_t o, double *w1) {
+  double c = coordinateValue(r, a, (double)o);
+  double fl = floor(c), frac = c - fl;
+  int64_t i = (int64_t)fl;
+  *w1 = frac;
+  if (r->mode != MODE_NEAREST)
+    return i;
+  switch (r->nearest) {
+  case NEAREST_ROUND_CEIL:
+    return i + (frac >= 0.5);
+  case NEAREST_FLOOR:
+    return i;
+  case NEAREST_CEIL:
+    return i + (frac > 0);
+  default:
+    return i + (frac > 0.5);
+  }
+}
+
+/* How far a linear weight may be from its phase's (the weight of k = 0):
+ * (k s + p + 0.5) / s rounds differently per k when s is not a power of
+ * two; 1e-9 of an input value is far below an f32 output's rounding. */
+static const double kWeightSlack = 1e-9;
+
+/* Fills `ph` when axis `a`'s taps follow the phase pattern. */
+static bool readPhases(const Resize *r, const Axis *a, AxisPhases *ph) {
+  if (a->in < 1 || a->out < a->in || a->out % a->in)
+    return false;
+  ph->s = a->out / a->in;
+  if (ph->s > MAX_PHASE_FACTOR)
+    return false;
+  for (int64_t o = 0; o < a->out; ++o) {
+    int64_t k = o / ph->s, p = o % ph->s;
+    double w1;
+    int64_t off = firstTap(r, a, o, &w1) - k;
+    if (r->mode == MODE_NEAREST)
+      w1 = 0;
+    if (k == 0) {
+      ph->off[p] = off;
+      ph->w1[p] = w1;
+    } else if (ph->off[p] != off || fabs(ph->w1[p] - w1) > kWeightSlack) {
+      return false;
+    }
+  }
+  int64_t last = r->mode == MODE_NEAREST ? 0 : 1;
+  ph->minOff = ph->off[0];
+  ph->maxOff = ph->off[0] + last;
+  for (int64_t p = 1; p < ph->s; ++p) {
+    if (ph->off[p] < ph->minOff)
+      ph->minOff = ph->off[p];
+    if (ph->off[p] + last > ph->maxOff)
+      ph->maxOff = ph->off[p] + last;
+  }
+  return ph->minOff >= -2 && ph->maxOff <= 2;
+}
+
+/* x with `lo` copies of its first and `hi` of its last slice along axis
+ * d. */
+static MlirValue padEdges(KilnBuilder *b, MlirValue x, intptr_t d, int64_t lo,
+                          int64_t hi) {
+  if (!lo && !hi)
+    return x;
+  intptr_t r = kilnRank(x);
+  int64_t shape[KILN_MAX_RANK], off[KILN_MAX_RANK], ones[KILN_MAX_RANK];
+  int64_t edge[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    shape[i] = edge[i] = kilnDim(x, i);
+    off[i] = 0;
+    ones[i] = 1;
+  }
+  int64_t in = shape[d];
+  shape[d] = lo + in + hi;
+  edge[d] = 1;
+  MlirValue y = kilnEmpty(b, kilnTensorType(r, shape, kilnElementType(x)));
+  off[d] = lo;
+  y = kilnInsertSlice(b, x, y, off, ones);
+  off[d] = 0;
+  MlirValue first = kilnExtractSlice(b, x, off, edge, ones);
+  off[d] = in - 1;
+  MlirValue lastSlice = kilnExtractSlice(b, x, off, edge, ones);
+  for (int64_t i = 0; i < lo; ++i) {
+    off[d] = i;
+    y = kilnInsertSlice(b, first, y, off, ones);
+  }
+  for (int64_t i = 0; i < hi; ++i) {
+    off[d] = lo + in + i;
+    y = kilnInsertSlice(b, lastSlice, y, off, ones);
+  }
+  return y;
+}
+
+/* One output phase: its views of the padded input and their weights. */
+typedef struct PhaseSum {
+  int n;
+  double weight[2];
+} PhaseSum;
+
+static void phaseSumBody(KilnBuilder *b, const MlirValue *args,
+                         MlirValue *yields, void *userData) {
+  const PhaseSum *ps = userData;
+  MlirType e = mlirValueGetType(args[0]);
+  MlirValue acc = {NULL};
+  for (int j = 0; j < ps->n; ++j) {
+    MlirValue t = kilnMulF(b, kilnConstFloat(b, e, ps->weight[j]), args[j]);
+    acc = j ? kilnAddF(b, acc, t) : t;
+  }
+  yields[0] = acc;
+}
+
+/* `x` upscaled along axis d by its phases: per phase, the weighted sum of
+ * its one or two views of x padded by edge copies (nearest: the view
+ * itself), inserted with stride s along d. */
+static MlirValue resizeAxis(KilnBuilder *b, const Resize *r, MlirValue x,
+                            intptr_t d, const AxisPhases *ph) {
+  intptr_t rank = kilnRank(x);
+  int64_t lo = ph->minOff < 0 ? -ph->minOff : 0;
+  MlirValue xe = padEdges(b, x, d, lo, ph->maxOff > 0 ? ph->maxOff : 0);
+  int64_t off[KILN_MAX_RANK], sizes[KILN_MAX_RANK], ones[KILN_MAX_RANK];
+  int64_t yShape[KILN_MAX_RANK], yOff[KILN_MAX_RANK], yStride[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < rank; ++i) {
+    off[i] = yOff[i] = 0;
+    sizes[i] = yShape[i] = kilnDim(x, i);
+    ones[i] = yStride[i] = 1;
+  }
+  yShape[d] *= ph->s;
+  yStride[d] = ph->s;
+  MlirType e = kilnElementType(x);
+  MlirValue y = kilnEmpty(b, kilnTensorType(rank, yShape, e));
+  for (int64_t p = 0; p < ph->s; ++p) {
+    double w1 = ph->w1[p];
+    /* A linear tap of weight 0 (an exact phase) is not read. */
+    PhaseSum sum = {.n = r->mode == MODE_LINEAR && w1 != 0 ? 2 : 1,
+                    .weight = {1 - w1, w1}};
+    MlirValue views[2];
+    for (int t = 0; t < sum.n; ++t) {
+      off[d] = lo + ph->off[p] + t;
+      views[t] = kilnExtractSlice(b, xe, off, sizes, ones);
+    }
+    MlirValue part =
+        r->mode == MODE_NEAREST
+            ? views[0]
+            : kilnElementwise(b, sum.n, views, kilnTensorType(rank, sizes, e),
+                              phaseSumBody, &sum);
+    yOff[d] = p;
+    y = kilnInsertSlice(b, part, y, yOff, yStride);
+  }
+  return y;
+}
+
+/* The resize as one pass per resized axis, innermost first: the pass
+ * along the innermost axis writes every output element with a scalar
+ * store (stride s), so it runs on the smaller tensor, and the outer axes'
+ * passes write whole rows. Null when an axis does not follow the phase
+ * pattern. */
+static MlirValue resizeByPhases(KilnBuilder *b, const Resize *r,
+                                MlirType resultType) {
+  if ((r->mode != MODE_NEAREST && r->mode != MODE_LINEAR) ||
+      r->coord == COORD_TF_CROP_AND_RESIZE || r->excludeOutside ||
+      !mlirShapedTypeHasStaticShape(mlirValueGetType(r->x)) ||
+      !mlirShapedTypeHasStaticShape(resultType) ||
+      !(mlirTypeIsAF32(r->outElt) || mlirTypeIsAF64(r->outElt)) ||
+      !mlirTypeEqual(kilnElementType(r->x), r->outElt))
+    return (MlirValue){NULL};
+  AxisPhases phases[KILN_MAX_RANK];
+  for (intptr_t d = 0; d < r->rank; ++d)
+    if (r->axes[d].resized && !readPhases(r, &r->axes[d], &phases[d]))
+      return (MlirValue){NULL};
+  MlirValue y = r->x;
+  for (intptr_t d = r->rank - 1; d >= 0; --d)
+    if (r->axes[d].resized)
+      y = resizeAxis(b, r, y, d, &phases[d]);
+  return mlirValueEqual(y, r->x) ? (MlirValue){NULL} : y;
+}
+
 /* ---- Setup ------------------------------------------------------------- */
 
 /* The scale of each listed axis: from constant scales, or from sizes
@@ -382,6 +614,9 @@ KilnLowerStatus kilnLowerNNResize(KilnLowerOp *l) {
     if (antialias && r.mode != MODE_NEAREST && a->scale < 1.0)
       return kilnLowerUnsupported(l, "with antialias = 1 when downscaling");
   }
-  l->results[0] = kilnElementwise(&l->b, 0, NULL, rt, resizeBody, &r);
+  MlirValue y = resizeByPhases(&l->b, &r, rt);
+  l->results[0] = !mlirValueIsNull(y)
+                      ? y
+                      : kilnElementwise(&l->b, 0, NULL, rt, resizeBody, &r);
   return KILN_LOWER_OK;
 }

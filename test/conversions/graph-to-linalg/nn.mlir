@@ -47,18 +47,36 @@ func.func @lrn(%x: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // -----
 
-// resize (nearest, sizes): a gather by tensor.extract in a generic over
-// the output; the unresized N and C dims read linalg.index directly.
+// resize (nearest, sizes 2x3 -> 3x5: no integer factor): a gather by
+// tensor.extract in a generic over the output; the unresized N and C dims
+// read linalg.index directly.
 // CHECK-LABEL: func.func @resize_nearest
 // CHECK: linalg.generic
-// CHECK-SAME: outs(%{{.*}} : tensor<1x1x4x6xf32>)
+// CHECK-SAME: outs(%{{.*}} : tensor<1x1x3x5xf32>)
 // CHECK: math.floor
 // CHECK: tensor.extract %arg0
 // CHECK-NOT: graph.
-func.func @resize_nearest(%x: tensor<1x1x2x3xf32>) -> tensor<1x1x4x6xf32> {
-  %sizes = "graph.constant"() {value = dense<[1, 1, 4, 6]> : tensor<4xi64>} : () -> tensor<4xi64>
-  %0 = "graph.resize"(%x, %sizes) {mode = "nearest", operandSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<1x1x2x3xf32>, tensor<4xi64>) -> tensor<1x1x4x6xf32>
-  return %0 : tensor<1x1x4x6xf32>
+func.func @resize_nearest(%x: tensor<1x1x2x3xf32>) -> tensor<1x1x3x5xf32> {
+  %sizes = "graph.constant"() {value = dense<[1, 1, 3, 5]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %0 = "graph.resize"(%x, %sizes) {mode = "nearest", operandSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<1x1x2x3xf32>, tensor<4xi64>) -> tensor<1x1x3x5xf32>
+  return %0 : tensor<1x1x3x5xf32>
+}
+
+// -----
+
+// resize (nearest, factors 2 and 3, half_pixel, round_prefer_floor): the
+// phase form, no gather: one pass per axis, W then H; output phase p of
+// an axis is input k + off_p (here every off is 0: no edge padding), a
+// view of the pass's input inserted with the factor as stride.
+// CHECK-LABEL: func.func @resize_nearest_phases
+// CHECK-NOT: tensor.extract %
+// CHECK-COUNT-3: tensor.insert_slice %{{.*}} into %{{.*}} [1, 1, 2, 3] [1, 1, 1, 3] : tensor<1x1x2x3xf32> into tensor<1x1x2x9xf32>
+// CHECK-COUNT-2: tensor.insert_slice %{{.*}} into %{{.*}} [1, 1, 2, 9] [1, 1, 2, 1] : tensor<1x1x2x9xf32> into tensor<1x1x4x9xf32>
+// CHECK-NOT: linalg.generic
+func.func @resize_nearest_phases(%x: tensor<1x1x2x3xf32>) -> tensor<1x1x4x9xf32> {
+  %sizes = "graph.constant"() {value = dense<[1, 1, 4, 9]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %0 = "graph.resize"(%x, %sizes) {mode = "nearest", coordinate_transformation_mode = "half_pixel", operandSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<1x1x2x3xf32>, tensor<4xi64>) -> tensor<1x1x4x9xf32>
+  return %0 : tensor<1x1x4x9xf32>
 }
 
 // -----
