@@ -361,13 +361,7 @@ MlirValue kilnIm2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
     pixels *= win->out[i];
   }
   Blocks p = planBlocks(win, perPixel);
-  /* A 2-D conv's window matrix, when the image has enough rows, is
-   * computed tile by tile by kiln-fuse-groups with the epilogue fused; a
-   * block loop would keep the epilogue out. Other ranks go by blocks from
-   * a few blocks on (a 3x3x3 conv over 128 channels at 4 x 28 x 28, 43 MB
-   * of window matrix whole: 1.9x ONNX Runtime's time; by blocks: 1.0x). */
-  int64_t maxWhole = win->n == 2 ? kMaxIm2colElements : 4 * kBlockElements;
-  if (perPixel * pixels <= maxWhole || p.count == 1 ||
+  if (perPixel * pixels <= kMaxIm2colElements || p.count == 1 ||
       perPixel * p.rows > kBlockElements)
     return im2colBlock(b, x, w, bias, group, win, resultType, gather);
   MlirValue init = kilnEmpty(b, resultType);

@@ -143,12 +143,7 @@ def main(out_dir):
              pads=[1, 0, 1, 1, 0, 1]),
         conv(out_dir, "c3d_dw_residual", (1, 4, 5, 6, 7), (4, 1, 3, 3, 3),
              groups=4, pads=[1, 1, 1, 1, 1, 1], residual=True, relu=True),
-        # a 3-D conv's window matrix over 4M elements (864 x 5000): by
-        # blocks, the epilogue after the block loop
-        conv(out_dir, "c3d_blocks_4m_relu", (1, 32, 10, 27, 27),
-             (16, 32, 3, 3, 3), pads=[0, 1, 1, 0, 1, 1], residual=True,
-             relu=True),
-        # 2-D window matrices over 16M elements: computed in blocks of rows
+        # window matrices over 16M elements: computed in blocks of rows
         conv(out_dir, "c2d_blocks", (1, 32, 245, 245), (3, 32, 3, 3),
              pads=[1, 1, 1, 1], relu=True),
         conv(out_dir, "c3d_blocks_s2", (1, 8, 20, 90, 90), (4, 8, 3, 3, 3),
