@@ -155,6 +155,47 @@ static MlirValue windowTensor(KilnBuilder *b, MlirValue x,
   return col;
 }
 
+/* One operand of an im2col contraction: `v` reshaped to the `rank` dims
+ * `shape`, indexed by the loops `loops`. */
+typedef struct MacOperand {
+  MlirValue v;
+  intptr_t rank;
+  const int64_t *shape, *loops;
+} MacOperand;
+
+/* The contraction y += lhs * rhs of an im2col conv: y has `yRank` dims
+ * `yShape`, one parallel loop each in order, then the reduction loop k;
+ * its init is the bias broadcast along y's `biasDims` (kilnConvInit, zeros
+ * without a bias); the result is reshaped to `resultType`. */
+static MlirValue im2colMac(KilnBuilder *b, MacOperand lhs, MacOperand rhs,
+                           intptr_t yRank, const int64_t *yShape,
+                           MlirValue bias, intptr_t nBiasDims,
+                           const int64_t *biasDims, MlirType resultType) {
+  MlirType e = kilnElementType(lhs.v);
+  MlirValue in[2] = {
+      kilnReshape(b, lhs.v, kilnTensorType(lhs.rank, lhs.shape, e)),
+      kilnReshape(b, rhs.v, kilnTensorType(rhs.rank, rhs.shape, e))};
+  MlirType yType = kilnTensorType(yRank, yShape, e);
+  MlirValue init = kilnConvInit(b, bias, yType, nBiasDims, biasDims);
+  intptr_t nLoops = yRank + 1;
+  int64_t yLoops[KILN_MAX_RANK + 2];
+  char iters[KILN_MAX_RANK + 3];
+  for (intptr_t i = 0; i < yRank; ++i) {
+    yLoops[i] = i;
+    iters[i] = 'p';
+  }
+  iters[yRank] = 'r';
+  iters[nLoops] = '\0';
+  MlirAttribute maps[3] = {kilnMapDims(b->ctx, nLoops, lhs.rank, lhs.loops),
+                           kilnMapDims(b->ctx, nLoops, rhs.rank, rhs.loops),
+                           kilnMapDims(b->ctx, nLoops, yRank, yLoops)};
+  MlirValue y =
+      mlirOperationGetResult(kilnGeneric(b, 2, in, 1, &init, maps, nLoops,
+                                         iters, kilnConvMacBody, NULL),
+                             0);
+  return kilnReshape(b, y, resultType);
+}
+
 /* The conv of the padded `x` (N x C x D..) by `w` (M x C/G x K..) as a
  * contraction over k = (c, k1.., kn) per group: with the window matrix
  * col[n] (C*K1*..*Kn x O1*..*On), y[n] = w (M x C*K..) * col[n] for one
@@ -166,7 +207,6 @@ static MlirValue im2colBlock(KilnBuilder *b, MlirValue x, MlirValue w,
                              MlirValue bias, int64_t group,
                              const KilnWindow *win, MlirType resultType,
                              bool gather) {
-  MlirContext ctx = b->ctx;
   MlirType e = kilnElementType(x);
   int64_t n = kilnDim(x, 0), c = kilnDim(x, 1), m = kilnDim(w, 0);
   int64_t kernel[KILN_MAX_RANK], taps = 1, p = 1;
@@ -184,46 +224,19 @@ static MlirValue im2colBlock(KilnBuilder *b, MlirValue x, MlirValue w,
     int64_t colShape[4] = {n, group, kg, p}, wShape[3] = {group, mg, kg};
     int64_t yShape[4] = {n, group, mg, p}, g2[2] = {group, mg};
     int64_t biasDims[2] = {1, 2};
-    MlirValue in[2] = {kilnReshape(b, w, kilnTensorType(3, wShape, e)),
-                       kilnReshape(b, col, kilnTensorType(4, colShape, e))};
-    MlirType yType = kilnTensorType(4, yShape, e);
     if (!mlirValueIsNull(bias))
       bias = kilnReshape(b, bias, kilnTensorType(2, g2, e));
-    MlirValue init = kilnConvInit(b, bias, yType, 2, biasDims);
     /* Loops n, g, m, p, k. */
-    MlirAffineExpr d[5];
-    for (int i = 0; i < 5; ++i)
-      d[i] = mlirAffineDimExprGet(ctx, i);
-    MlirAffineExpr we[3] = {d[1], d[2], d[4]}, ce[4] = {d[0], d[1], d[4], d[3]},
-                   ye[4] = {d[0], d[1], d[2], d[3]};
-    MlirAttribute maps[3] = {kilnMapExprs(ctx, 5, 3, we),
-                             kilnMapExprs(ctx, 5, 4, ce),
-                             kilnMapExprs(ctx, 5, 4, ye)};
-    MlirValue y =
-        mlirOperationGetResult(kilnGeneric(b, 2, in, 1, &init, maps, 5, "ppppr",
-                                           kilnConvMacBody, NULL),
-                               0);
-    return kilnReshape(b, y, resultType);
+    static const int64_t wLoops[3] = {1, 2, 4}, colLoops[4] = {0, 1, 4, 3};
+    MacOperand lhs = {w, 3, wShape, wLoops}, rhs = {col, 4, colShape, colLoops};
+    return im2colMac(b, lhs, rhs, 4, yShape, bias, 2, biasDims, resultType);
   }
   int64_t colShape[3] = {n, k, p}, wShape[2] = {m, k}, yShape[3] = {n, m, p};
-  MlirValue in[2] = {kilnReshape(b, w, kilnTensorType(2, wShape, e)),
-                     kilnReshape(b, col, kilnTensorType(3, colShape, e))};
-  MlirType yType = kilnTensorType(3, yShape, e);
-  int64_t channelDim = 1;
-  MlirValue init = kilnConvInit(b, bias, yType, 1, &channelDim);
   /* Loops n, m, p, k. */
-  MlirAffineExpr d[4] = {
-      mlirAffineDimExprGet(ctx, 0), mlirAffineDimExprGet(ctx, 1),
-      mlirAffineDimExprGet(ctx, 2), mlirAffineDimExprGet(ctx, 3)};
-  MlirAffineExpr we[2] = {d[1], d[3]}, ce[3] = {d[0], d[3], d[2]},
-                 ye[3] = {d[0], d[1], d[2]};
-  MlirAttribute maps[3] = {kilnMapExprs(ctx, 4, 2, we),
-                           kilnMapExprs(ctx, 4, 3, ce),
-                           kilnMapExprs(ctx, 4, 3, ye)};
-  MlirValue y = mlirOperationGetResult(
-      kilnGeneric(b, 2, in, 1, &init, maps, 4, "pppr", kilnConvMacBody, NULL),
-      0);
-  return kilnReshape(b, y, resultType);
+  static const int64_t wLoops[2] = {1, 3}, colLoops[3] = {0, 3, 2};
+  static const int64_t channelDim = 1;
+  MacOperand lhs = {w, 2, wShape, wLoops}, rhs = {col, 3, colShape, colLoops};
+  return im2colMac(b, lhs, rhs, 3, yShape, bias, 1, &channelDim, resultType);
 }
 
 /* tensor.extract_slice of `src` (`dest` null) or tensor.insert_slice of
@@ -395,8 +408,6 @@ MlirValue kilnIm2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
 MlirValue kilnIm2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
                              MlirValue bias, const KilnWindow *win,
                              MlirType resultType, bool gather) {
-  MlirContext ctx = b->ctx;
-  MlirType e = kilnElementType(x);
   int64_t n = kilnDim(x, 0), c = kilnDim(x, 3), m = kilnDim(w, 3);
   int64_t kh = kilnDim(w, 0), kw = kilnDim(w, 1);
   int64_t oh = win->out[0], ow = win->out[1];
@@ -406,22 +417,9 @@ MlirValue kilnIm2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
   int64_t kernel[2] = {kh, kw};
   MlirValue col = windowTensor(b, x, win, kernel, true, gather);
   int64_t colShape[3] = {n, p, k}, wShape[2] = {k, m}, yShape[3] = {n, p, m};
-  MlirValue in[2] = {kilnReshape(b, col, kilnTensorType(3, colShape, e)),
-                     kilnReshape(b, w, kilnTensorType(2, wShape, e))};
-  MlirType yType = kilnTensorType(3, yShape, e);
-  int64_t channelDim = 2;
-  MlirValue init = kilnConvInit(b, bias, yType, 1, &channelDim);
   /* Loops n, p, m, k. */
-  MlirAffineExpr d[4] = {
-      mlirAffineDimExprGet(ctx, 0), mlirAffineDimExprGet(ctx, 1),
-      mlirAffineDimExprGet(ctx, 2), mlirAffineDimExprGet(ctx, 3)};
-  MlirAffineExpr ce[3] = {d[0], d[1], d[3]}, we[2] = {d[3], d[2]},
-                 ye[3] = {d[0], d[1], d[2]};
-  MlirAttribute maps[3] = {kilnMapExprs(ctx, 4, 3, ce),
-                           kilnMapExprs(ctx, 4, 2, we),
-                           kilnMapExprs(ctx, 4, 3, ye)};
-  MlirValue y = mlirOperationGetResult(
-      kilnGeneric(b, 2, in, 1, &init, maps, 4, "pppr", kilnConvMacBody, NULL),
-      0);
-  return kilnReshape(b, y, resultType);
+  static const int64_t colLoops[3] = {0, 1, 3}, wLoops[2] = {3, 2};
+  static const int64_t channelDim = 2;
+  MacOperand lhs = {col, 3, colShape, colLoops}, rhs = {w, 2, wShape, wLoops};
+  return im2colMac(b, lhs, rhs, 3, yShape, bias, 1, &channelDim, resultType);
 }
