@@ -3,7 +3,8 @@
 //
 //   node bench/ort_bench.js MODEL.onnx --threads T [--budget S]
 //        [--min-iters N] [--max-iters N] [--max-seconds S]
-//        [--expected OUT.npy --rtol R --atol A] [--output OUT.npy] INPUT.npy...
+//        [--expected OUT.npy --rtol R --atol A] [--output OUT.npy]
+//        [--profile PREFIX] INPUT.npy...
 //
 // The session: intra_op_num_threads = T, inter_op_num_threads = 1,
 // sequential execution, all graph optimizations. Inputs bind to the graph's
@@ -11,8 +12,11 @@
 // With --expected, the first output is checked against it (|got - exp| <=
 // atol + rtol |exp|) and a mismatch is reported in the summary line
 // ("check": "wrong: ...") and by exit code 1. --output writes the first
-// output as .npy. Looks for onnxruntime-node in bench/.peers (bench/run.sh
-// installs it there), then on node's usual paths.
+// output as .npy. --profile turns on ONNX Runtime's per-node profiler and
+// writes its Chrome-trace JSON to PREFIX_<date>.json (warm-up runs
+// included; bench/profile_compare.py reads it). Looks for onnxruntime-node
+// in bench/.peers (bench/run.sh installs it there), then on node's usual
+// paths.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -113,14 +117,16 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (flags[a] && i + 1 < argv.length) o[flags[a]] = Number(argv[++i]);
-    else if ((a === '--expected' || a === '--output') && i + 1 < argv.length) o[a.slice(2)] = argv[++i];
+    else if ((a === '--expected' || a === '--output' || a === '--profile') && i + 1 < argv.length)
+      o[a.slice(2)] = argv[++i];
     else if (a.startsWith('-')) die('unknown option ' + a, 2);
     else if (!o.model) o.model = a;
     else o.inputs.push(a);
   }
   if (!o.model || !(o.threads >= 1))
     die('usage: node ort_bench.js MODEL.onnx --threads T [--budget S] [--min-iters N] ' +
-        '[--max-iters N] [--max-seconds S] [--expected OUT.npy] [--output OUT.npy] INPUT.npy...', 2);
+        '[--max-iters N] [--max-seconds S] [--expected OUT.npy] [--output OUT.npy] ' +
+        '[--profile PREFIX] INPUT.npy...', 2);
   return o;
 }
 
@@ -133,6 +139,8 @@ async function main() {
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    enableProfiling: !!o.profile,
+    profileFilePrefix: o.profile,
   });
   if (session.inputNames.length !== o.inputs.length)
     die(o.model + ' takes ' + session.inputNames.length + ' inputs (' + o.inputs.length + ' given)', 2);
@@ -172,6 +180,7 @@ async function main() {
     check = why ? 'wrong: ' + why : 'ok';
   }
   if (o.output) writeNpy(o.output, got);
+  if (o.profile) session.endProfiling();
   process.stdout.write(JSON.stringify({ runtime: 'ort', version: ort.env.versions
     ? ort.env.versions.common : undefined, threads: o.threads, iters, warmup,
   total_s: total, check }) + '\n');
