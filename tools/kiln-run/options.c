@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const char *kilnRunProgram = "kiln-run";
 
@@ -42,6 +43,25 @@ bool kilnRunIsUnsupportedMessage(const char *msg) {
 /* ---- command line ----------------------------------------------------- */
 
 /* The library runner takes the same flags minus the compiling ones. */
+/* --output-dir is checked before the model runs: a run of minutes must
+ * not end in "cannot write". */
+static bool isWritableDirectory(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) != 0) {
+    kilnRunError("--output-dir '%s': %s", dir, strerror(errno));
+    return false;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    kilnRunError("--output-dir '%s': not a directory", dir);
+    return false;
+  }
+  if (access(dir, W_OK | X_OK) != 0) {
+    kilnRunError("--output-dir '%s': %s", dir, strerror(errno));
+    return false;
+  }
+  return true;
+}
+
 static void usage(FILE *out, bool libraryOnly) {
   if (libraryOnly)
     fprintf(out,
@@ -187,6 +207,8 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
         return kExitUsage;
       break;
     case kOutDir:
+      if (!isWritableDirectory(optarg))
+        return kExitUsage;
       o->outputDir = optarg;
       break;
     case kPrint:
