@@ -47,6 +47,10 @@ static void printOne(const KilnDiagPrinter *p, MlirDiagnostic d) {
             pos.line, pos.col, sev, kilnStrBufGet(&msg));
     if (p->buf && inInput)
       printExcerpt(p, pos.line, pos.col);
+  } else if (mlirLocationEqual(mlirDiagnosticGetLocation(d),
+                               mlirLocationUnknownGet(mlirLocationGetContext(
+                                   mlirDiagnosticGetLocation(d))))) {
+    fprintf(stderr, "<unknown>:0: %s: %s\n", sev, kilnStrBufGet(&msg));
   } else {
     KilnStrBuf loc = {0};
     mlirLocationPrint(mlirDiagnosticGetLocation(d), kilnStrBufCallback, &loc);

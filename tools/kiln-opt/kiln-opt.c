@@ -14,7 +14,10 @@
 #include "mlir-c/Pass.h"
 #include "tools/common/tool_io.h"
 #include "tools/kiln-opt/diag_printer.h"
+#include "tools/kiln-opt/nesting_limit.h"
 #include "tools/kiln-opt/options.h"
+#include "tools/kiln-opt/pipeline_text.h"
+#include "tools/kiln-opt/reproducer.h"
 #include "tools/kiln-opt/split_input.h"
 #include "tools/kiln-opt/verify_diagnostics.h"
 
@@ -26,30 +29,79 @@ static void pipelineError(MlirStringRef msg, void *userData) {
                      msg.data);
 }
 
-/* Builds the pass manager for an op named `anchor`; NULL on a bad pipeline
- * (reported). */
+/* Printing and bytecode flags for the output (and IR dumps). */
+static MlirOpPrintingFlags createPrintingFlags(const KilnOptOptions *o) {
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  if (o->printGeneric)
+    mlirOpPrintingFlagsPrintGenericOpForm(flags);
+  if (o->printDebug || o->prettyDebug)
+    mlirOpPrintingFlagsEnableDebugInfo(flags, true, o->prettyDebug);
+  if (o->printLocalScope)
+    mlirOpPrintingFlagsUseLocalScope(flags);
+  if (o->skipRegions)
+    mlirOpPrintingFlagsSkipRegions(flags);
+  if (o->useNameLocAsPrefix)
+    mlirOpPrintingFlagsPrintNameLocAsPrefix(flags);
+  if (o->elideElementsLimit >= 0)
+    mlirOpPrintingFlagsElideLargeElementsAttrs(flags, o->elideElementsLimit);
+  if (o->elideResourceLimit >= 0)
+    mlirOpPrintingFlagsElideLargeResourceString(flags, o->elideResourceLimit);
+  return flags;
+}
+
+/* Builds the pass manager for `op` (the root of a chunk); NULL on a bad
+ * pipeline (reported). As in mlir-opt, a pipeline anchored on another op
+ * than the root is an error at the root. */
 static MlirPassManager createPassManager(MlirContext ctx,
                                          const KilnOptOptions *o,
-                                         MlirStringRef anchor) {
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, anchor);
-  if (mlirLogicalResultIsFailure(kilnPipelineAppend(
-          mlirPassManagerGetAsOpPassManager(pm), anchor,
-          mlirStringRefCreate(o->pipeline.data, o->pipeline.len), pipelineError,
-          NULL))) {
-    mlirPassManagerDestroy(pm);
-    return (MlirPassManager){NULL};
+                                         MlirOperation op, KilnStrBuf *text) {
+  MlirStringRef root = mlirIdentifierStr(mlirOperationGetName(op));
+  KilnStrBuf err = {0};
+  MlirPassManager pm = {NULL};
+  if (mlirLogicalResultIsFailure(
+          kilnOptBuildPipeline(ctx, o, root, text, &err))) {
+    kilnEmitErrorf(mlirLocationUnknownGet(ctx), "%s", kilnStrBufGet(&err));
+    goto done;
   }
-  mlirPassManagerEnableVerifier(pm, true);
+  MlirStringRef anchor =
+      kilnOptPipelineAnchor(mlirStringRefCreate(text->data, text->len));
+  bool any = kilnStringRefEquals(anchor, "any");
+  if (!any && !mlirStringRefEqual(anchor, root)) {
+    kilnEmitErrorf(mlirOperationGetLocation(op),
+                   "can't run '%.*s' pass manager on '%.*s' op",
+                   (int)anchor.length, anchor.data, (int)root.length,
+                   root.data);
+    goto done;
+  }
+  pm = mlirPassManagerCreateOnOperation(ctx, any ? anchor : root);
+  if (mlirLogicalResultIsFailure(kilnPipelineAppend(
+          mlirPassManagerGetAsOpPassManager(pm), any ? anchor : root,
+          mlirStringRefCreate(text->data, text->len), pipelineError, NULL))) {
+    mlirPassManagerDestroy(pm);
+    pm = (MlirPassManager){NULL};
+    goto done;
+  }
+  if (o->dumpPassPipeline)
+    kilnOptDumpPipeline(mlirPassManagerGetAsOpPassManager(pm));
+  mlirPassManagerEnableVerifier(pm, o->verifyEach);
   if (o->timing)
     mlirPassManagerEnableTiming(pm);
-  if (o->printBefore || o->printAfter || o->printAfterChange) {
-    MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  if (o->statistics)
+    mlirPassManagerEnableStatistics(pm, o->statistics == 2
+                                            ? MLIR_PASS_DISPLAY_MODE_LIST
+                                            : MLIR_PASS_DISPLAY_MODE_PIPELINE);
+  if (o->printBefore || o->printAfter || o->printAfterChange ||
+      o->printAfterFailure) {
+    MlirOpPrintingFlags flags = createPrintingFlags(o);
     mlirPassManagerEnableIRPrinting(
-        pm, o->printBefore, o->printAfter || o->printAfterChange,
-        /*printModuleScope=*/true, o->printAfterChange,
-        /*printAfterOnlyOnFailure=*/false, flags, mlirStringRefCreate(NULL, 0));
+        pm, o->printBefore,
+        o->printAfter || o->printAfterChange || o->printAfterFailure,
+        o->printModuleScope, o->printAfterChange, o->printAfterFailure, flags,
+        mlirStringRefCreateFromCString(o->printTreeDir ? o->printTreeDir : ""));
     mlirOpPrintingFlagsDestroy(flags);
   }
+done:
+  kilnStrBufDestroy(&err);
   return pm;
 }
 
@@ -97,6 +149,15 @@ static MlirLocation nameLocation(MlirContext ctx, MlirLocation loc,
       mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
   if (!kilnLocationFileIsUnnamed(file))
     return loc;
+  /* The parser makes start-only locations; keep them so (bytecode and
+   * location equality tell a range ending where it starts apart). */
+  if (mlirLocationFileLineColRangeGetStartLine(loc) ==
+          mlirLocationFileLineColRangeGetEndLine(loc) &&
+      mlirLocationFileLineColRangeGetStartColumn(loc) ==
+          mlirLocationFileLineColRangeGetEndColumn(loc))
+    return mlirLocationFileLineColGet(
+        ctx, fileName, (unsigned)mlirLocationFileLineColRangeGetStartLine(loc),
+        (unsigned)mlirLocationFileLineColRangeGetStartColumn(loc));
   return mlirLocationFileLineColRangeGet(
       ctx, fileName, mlirLocationFileLineColRangeGetStartLine(loc),
       mlirLocationFileLineColRangeGetStartColumn(loc),
@@ -128,20 +189,61 @@ static MlirWalkResult renameCallback(MlirOperation op, void *userData) {
 }
 
 /* Parses a chunk the way mlir-opt does: a lone builtin.module is the
- * result, anything else is wrapped in one. mlirOperationCreateParse would
- * name the source but accepts only a single top-level op, so the module
- * parser is used and the file name filled in afterwards. Diagnostics from
- * parsing itself carry "-"; the printers treat it as the input's. */
-static MlirOperation parseChunk(MlirContext ctx, const char *fileName,
+ * result, anything else is wrapped in one (with --no-implicit-module, the
+ * single top-level op is the root). mlirOperationCreateParse would name the
+ * source but accepts only a single top-level op, so the module parser is
+ * used and the file name filled in afterwards. Diagnostics from parsing
+ * itself carry "-"; the printers treat it as the input's. */
+static MlirOperation parseChunk(MlirContext ctx, const KilnOptOptions *o,
                                 const KilnStrBuf *text) {
-  MlirModule module =
-      mlirModuleCreateParse(ctx, mlirStringRefCreate(text->data, text->len));
+  MlirStringRef source = mlirStringRefCreate(text->data, text->len);
+  MlirStringRef fileName = mlirStringRefCreateFromCString(o->input);
+  if (o->noImplicitModule)
+    return mlirOperationCreateParse(ctx, source, fileName);
+  MlirModule module = mlirModuleCreateParse(ctx, source);
   if (mlirModuleIsNull(module))
     return (MlirOperation){NULL};
   MlirOperation op = mlirModuleGetOperation(module);
-  RenameState st = {ctx, mlirStringRefCreateFromCString(fileName)};
+  RenameState st = {ctx, fileName};
   mlirOperationWalk(op, renameCallback, &st, MlirWalkPreOrder);
   return op;
+}
+
+/* mlir-opt gives the module it wraps around a chunk after the first the
+ * location where the chunk's buffer starts: just after the split marker. */
+static void locateImplicitModule(MlirContext ctx, const char *fileName,
+                                 MlirOperation op, const KilnInputChunk *chunk,
+                                 const char *buf) {
+  MlirLocation loc = mlirOperationGetLocation(op);
+  KilnSourcePos pos;
+  if (!kilnLocationGetSourcePos(loc, &pos) || pos.line != 0)
+    return; /* a module written in the input */
+  /* The marker line ends at chunk->data[-1] (its newline). */
+  const char *end = chunk->data - 1, *start = end;
+  while (start > buf && start[-1] != '\n')
+    --start;
+  int markerLength = (int)(end - start);
+  mlirOperationSetLocation(
+      op, mlirLocationFileLineColGet(
+              ctx, mlirStringRefCreateFromCString(fileName),
+              (unsigned)(chunk->firstLine - 1), (unsigned)markerLength + 1));
+}
+
+/* Appends the op to `out` as text or bytecode. */
+static void printResult(const KilnOptOptions *o, MlirOperation op,
+                        KilnStrBuf *out) {
+  if (o->emitBytecode) {
+    MlirBytecodeWriterConfig config = mlirBytecodeWriterConfigCreate();
+    if (o->bytecodeVersion >= 0)
+      mlirBytecodeWriterConfigDesiredEmitVersion(config, o->bytecodeVersion);
+    mlirOperationWriteBytecodeWithConfig(op, config, kilnStrBufCallback, out);
+    mlirBytecodeWriterConfigDestroy(config);
+    return;
+  }
+  MlirOpPrintingFlags flags = createPrintingFlags(o);
+  mlirOperationPrintWithFlags(op, flags, kilnStrBufCallback, out);
+  mlirOpPrintingFlagsDestroy(flags);
+  kilnStrBufAppend(out, "\n", 1);
 }
 
 /* Parses, verifies, transforms and prints one chunk. Returns 0 on success.
@@ -149,6 +251,18 @@ static MlirOperation parseChunk(MlirContext ctx, const char *fileName,
 static int processChunk(MlirContext ctx, const KilnOptOptions *o,
                         KilnDiagPrinter *printer, const KilnInputChunk *chunk,
                         KilnStrBuf *out) {
+  int line = 0, col = 0;
+  if (!kilnNestingWithinLimit(chunk->data, chunk->length, KILN_OPT_MAX_NESTING,
+                              &line, &col)) {
+    kilnEmitErrorf(mlirLocationFileLineColGet(
+                       ctx, mlirStringRefCreateFromCString(o->input),
+                       (unsigned)(chunk->firstLine + line - 1), (unsigned)col),
+                   "input nests deeper than %d brackets and regions; "
+                   "kiln-opt refuses it (MLIR's parser would overflow the "
+                   "stack)",
+                   KILN_OPT_MAX_NESTING);
+    return 1;
+  }
   /* Pad with newlines so locations carry whole-file line numbers. */
   KilnStrBuf text = {0};
   for (int i = 1; i < chunk->firstLine; ++i)
@@ -158,34 +272,43 @@ static int processChunk(MlirContext ctx, const KilnOptOptions *o,
   int errorsBefore = printer->numErrors;
   int rc = 1;
   MlirPassManager pm = {NULL};
-  MlirOperation op = parseChunk(ctx, o->input, &text);
+  KilnStrBuf reproducerInput = {0}, pipeline = {0};
+  MlirOperation op = parseChunk(ctx, o, &text);
   if (mlirOperationIsNull(op)) {
     if (printer->numErrors == errorsBefore)
       reportSilentParseFailure(ctx, o->input, chunk->data, chunk->length,
                                chunk->firstLine);
     goto done;
   }
+  if (chunk->firstLine > 1 && !o->noImplicitModule)
+    locateImplicitModule(ctx, o->input, op, chunk, printer->buf);
   if (!o->noGraphVerify && mlirLogicalResultIsFailure(kilnGraphVerify(op)))
     goto done;
-  pm = createPassManager(ctx, o, mlirIdentifierStr(mlirOperationGetName(op)));
+  pm = createPassManager(ctx, o, op, &pipeline);
   if (mlirPassManagerIsNull(pm))
     goto done;
-  if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, op)))
+  if (o->crashReproducer || o->generateReproducer)
+    kilnReproducerCapture(op, &reproducerInput);
+  if (o->generateReproducer &&
+      mlirLogicalResultIsFailure(kilnReproducerWrite(
+          o->generateReproducer, &reproducerInput,
+          mlirStringRefCreate(pipeline.data, pipeline.len), o)))
     goto done;
-  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
-  if (o->printGeneric)
-    mlirOpPrintingFlagsPrintGenericOpForm(flags);
-  if (o->printDebug)
-    mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
-  mlirOperationPrintWithFlags(op, flags, kilnStrBufCallback, out);
-  mlirOpPrintingFlagsDestroy(flags);
-  kilnStrBufAppend(out, "\n", 1);
+  if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, op))) {
+    if (o->crashReproducer)
+      kilnReproducerWrite(o->crashReproducer, &reproducerInput,
+                          mlirStringRefCreate(pipeline.data, pipeline.len), o);
+    goto done;
+  }
+  printResult(o, op, out);
   rc = 0;
 done:
   if (!mlirPassManagerIsNull(pm))
     mlirPassManagerDestroy(pm);
   if (!mlirOperationIsNull(op))
     mlirOperationDestroy(op);
+  kilnStrBufDestroy(&reproducerInput);
+  kilnStrBufDestroy(&pipeline);
   kilnStrBufDestroy(&text);
   return rc;
 }
@@ -222,18 +345,43 @@ static int run(MlirContext ctx, const KilnOptOptions *o, const char *buf,
     }
     status |= rc;
     if (i + 1 < numChunks)
-      kilnStrBufAppend(out, "// -----\n", 9);
+      kilnStrBufAppendf(out, "%s\n", o->outputSplitMarker);
   }
   if (chunks != &whole)
     free(chunks);
   return status;
 }
 
+/* Checks the pipeline builds on a builtin.module pass manager (reporting
+ * errors) before any input is processed, as mlir-opt does while reading its
+ * flags. */
+static bool validatePipeline(MlirContext ctx, const KilnOptOptions *o) {
+  MlirStringRef root = mlirStringRefCreateFromCString("builtin.module");
+  KilnStrBuf text = {0}, err = {0};
+  bool ok = false;
+  if (mlirLogicalResultIsFailure(
+          kilnOptBuildPipeline(ctx, o, root, &text, &err))) {
+    fprintf(stderr, "<unknown>:0: error: %s\n", kilnStrBufGet(&err));
+    goto done;
+  }
+  MlirStringRef anchor =
+      kilnOptPipelineAnchor(mlirStringRefCreate(text.data, text.len));
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, anchor);
+  ok = mlirLogicalResultIsSuccess(kilnPipelineAppend(
+      mlirPassManagerGetAsOpPassManager(pm), anchor,
+      mlirStringRefCreate(text.data, text.len), pipelineError, NULL));
+  mlirPassManagerDestroy(pm);
+done:
+  kilnStrBufDestroy(&text);
+  kilnStrBufDestroy(&err);
+  return ok;
+}
+
 int main(int argc, char **argv) {
   KilnOptOptions o;
   int status = kilnOptParseOptions(argc, argv, &o);
   if (status >= 0) {
-    kilnStrBufDestroy(&o.pipeline);
+    kilnOptOptionsDestroy(&o);
     return status;
   }
   status = 1;
@@ -242,7 +390,16 @@ int main(int argc, char **argv) {
   size_t length = 0;
   char *buf = kilnToolReadFile(o.input, &length);
   if (!buf) {
-    kilnPrintToolError(kProg, "cannot read '%s': %s", o.input, strerror(errno));
+    kilnPrintToolError(kProg, "cannot open input file '%s': %s", o.input,
+                       strerror(errno));
+    goto done;
+  }
+  if (!o.pipelineFlag && o.numPassFlags == 0 && o.runReproducer &&
+      mlirLogicalResultIsFailure(kilnReproducerLoad(buf, length, &o)))
+    goto done;
+  if (o.pipelineFlag && o.numPassFlags > 0) {
+    fprintf(stderr, "<unknown>:0: error: '-pass-pipeline' option can't be "
+                    "used with individual pass options\n");
     goto done;
   }
   ctx = kilnContextCreate();
@@ -252,14 +409,17 @@ int main(int argc, char **argv) {
   }
   mlirContextSetAllowUnregisteredDialects(ctx, o.allowUnregistered);
   /* MLIR aborts when IR printing is set up on a multithreaded context. */
-  if (o.printBefore || o.printAfter || o.printAfterChange)
+  if (o.disableThreading || o.printBefore || o.printAfter ||
+      o.printAfterChange || o.printAfterFailure)
     mlirContextEnableMultithreading(ctx, false);
-  if (!kilnOptValidatePipeline(ctx, &o))
+  if (!validatePipeline(ctx, &o))
     goto done;
   status = run(ctx, &o, buf, length, &out);
-  /* With -verify-diagnostics the output is secondary; still, write it only
-   * when everything succeeded, so nothing half-done lands on disk. */
-  if (status == 0 && !o.verifyDiagnostics &&
+  /* A file is written only when everything succeeded, so nothing half-done
+   * lands on disk; stdout gets what the chunks that succeeded printed, as
+   * from mlir-opt. */
+  bool toStdout = !strcmp(o.output, "-");
+  if ((status == 0 || (toStdout && out.len > 0)) &&
       kilnToolWriteFileAtomically(o.output, kilnStrBufGet(&out), out.len) !=
           0) {
     kilnPrintToolError(kProg, "cannot write '%s': %s", o.output,
@@ -269,7 +429,7 @@ int main(int argc, char **argv) {
 done:
   kilnContextDestroy(ctx);
   kilnStrBufDestroy(&out);
-  kilnStrBufDestroy(&o.pipeline);
+  kilnOptOptionsDestroy(&o);
   free(buf);
   return status;
 }

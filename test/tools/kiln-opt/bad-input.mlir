@@ -25,7 +25,7 @@
 
 // A directory is not a file.
 // RUN: not kiln-opt %S 2>&1 | FileCheck %s --check-prefix=DIR
-// DIR: kiln-opt: error: cannot read
+// DIR: kiln-opt: error: cannot open input file
 
 // The silent-parse-failure error is a real diagnostic: -verify-diagnostics
 // sees it, and without an annotation it fails the run.

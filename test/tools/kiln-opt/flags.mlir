@@ -32,13 +32,13 @@
 // RUN: kiln-opt < %s | FileCheck %s --check-prefix=OUT
 
 // RUN: not kiln-opt --bogus-flag %s 2>&1 | FileCheck %s --check-prefix=BADFLAG
-// BADFLAG: kiln-opt: error: unknown or malformed option '--bogus-flag'
+// BADFLAG: kiln-opt: Unknown command line argument '--bogus-flag'.  Try: 'kiln-opt --help'
 // RUN: not kiln-opt %s %s 2>&1 | FileCheck %s --check-prefix=TWO
-// TWO: kiln-opt: error: more than one input file
+// TWO: kiln-opt: Too many positional arguments specified!
 // RUN: not kiln-opt %t.does-not-exist 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: kiln-opt: error: cannot read '{{.*}}does-not-exist': No such file or directory
+// MISSING: kiln-opt: error: cannot open input file '{{.*}}does-not-exist': No such file or directory
 // RUN: not kiln-opt --pass-pipeline=cse --canonicalize %s 2>&1 | FileCheck %s --check-prefix=BOTH
-// BOTH: kiln-opt: error: --pass-pipeline cannot be combined with individual pass flags
+// BOTH: error: '-pass-pipeline' option can't be used with individual pass options
 
 // A failing run writes no output file.
 // RUN: rm -f %t.none

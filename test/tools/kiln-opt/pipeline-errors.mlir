@@ -33,7 +33,7 @@
 // BRACE: unbalanced '{' in options of 'canonicalize'
 
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(cse));' 2>&1 | FileCheck %s --check-prefix=TRAIL
-// TRAIL: unexpected ')' in pass pipeline
+// TRAIL: error: expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'
 
 // An anchor that does not match the input's ops runs nothing but is legal.
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(gpu.module(cse))' | FileCheck %s --check-prefix=OK

@@ -2,7 +2,7 @@
 // MLIR's threading off; kiln-opt turns it off itself), timing, generic form,
 // locations, unregistered dialects.
 
-// RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-dce))' --mlir-print-ir-before-all --mlir-print-ir-after-all 2>&1 >/dev/null | FileCheck %s --check-prefix=AROUND
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-dce))' --mlir-print-ir-before-all --mlir-print-ir-after-all --mlir-print-ir-module-scope 2>&1 >/dev/null | FileCheck %s --check-prefix=AROUND
 // AROUND: IR Dump Before graph-dce (graph-dce) ('func.func' operation: @f)
 // AROUND: "graph.relu"
 // AROUND: "graph.relu"
