@@ -16,8 +16,11 @@ void kilnPrintToolError(const char *prog, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* Prints line `line` of the input and a caret under column `col`. */
+/* Prints line `line` of the input and a caret under column `col`. Long
+ * lines (a generated file may have one of megabytes) are cut to a window
+ * around the column. */
 static void printExcerpt(const KilnDiagPrinter *p, int line, int col) {
+  enum { kWindow = 80 };
   const char *s = p->buf, *end = p->buf + p->length;
   for (int l = 1; l < line && s < end; ++l) {
     const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -26,10 +29,20 @@ static void printExcerpt(const KilnDiagPrinter *p, int line, int col) {
   if (s >= end)
     return;
   const char *e = memchr(s, '\n', (size_t)(end - s));
+  e = e ? e : end;
+  int caret = col > 0 ? col - 1 : 0;
+  const char *from = s, *to = e;
+  if (caret > kWindow && e - s > 2 * kWindow) {
+    from = s + caret - kWindow;
+    caret = kWindow + 3;
+    fputs("...", stderr);
+  }
+  if (to - from > 2 * kWindow)
+    to = from + 2 * kWindow;
   /* Control bytes (garbage input) would garble the terminal: show '.'. */
-  for (const char *q = s; q < (e ? e : end); ++q)
+  for (const char *q = from; q < to; ++q)
     fputc((unsigned char)*q < 0x20 && *q != '\t' ? '.' : *q, stderr);
-  fprintf(stderr, "\n%*s^\n", col > 0 ? col - 1 : 0, "");
+  fprintf(stderr, "%s\n%*s^\n", to < e ? "..." : "", caret, "");
 }
 
 static void printOne(const KilnDiagPrinter *p, MlirDiagnostic d) {

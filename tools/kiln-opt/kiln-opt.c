@@ -295,9 +295,14 @@ static int processChunk(MlirContext ctx, const KilnOptOptions *o,
           mlirStringRefCreate(pipeline.data, pipeline.len), o)))
     goto done;
   if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, op))) {
-    if (o->crashReproducer)
-      kilnReproducerWrite(o->crashReproducer, &reproducerInput,
-                          mlirStringRefCreate(pipeline.data, pipeline.len), o);
+    if (o->crashReproducer &&
+        mlirLogicalResultIsSuccess(kilnReproducerWrite(
+            o->crashReproducer, &reproducerInput,
+            mlirStringRefCreate(pipeline.data, pipeline.len), o)))
+      kilnEmitErrorf(mlirOperationGetLocation(op),
+                     "Failures have been detected while processing an MLIR "
+                     "pass pipeline; reproducer generated at `%s`",
+                     o->crashReproducer);
     goto done;
   }
   printResult(o, op, out);
@@ -394,7 +399,7 @@ int main(int argc, char **argv) {
                        strerror(errno));
     goto done;
   }
-  if (!o.pipelineFlag && o.numPassFlags == 0 && o.runReproducer &&
+  if (o.runReproducer &&
       mlirLogicalResultIsFailure(kilnReproducerLoad(buf, length, &o)))
     goto done;
   if (o.pipelineFlag && o.numPassFlags > 0) {

@@ -58,29 +58,69 @@ static const char *findValue(const char *from, const char *end,
   return NULL;
 }
 
-MlirLogicalResult kilnReproducerLoad(const char *buf, size_t length,
-                                     KilnOptOptions *o) {
-  const char *end = buf + length;
-  const char *config = findValue(buf, end, "mlir_reproducer");
-  const char *pipeline = config ? findValue(config, end, "pipeline") : NULL;
-  if (!pipeline || *pipeline != '"') {
-    kilnPrintToolError("kiln-opt",
-                       "--run-reproducer: '%s' holds no mlir_reproducer "
-                       "configuration with a pipeline",
-                       o->input);
-    return mlirLogicalResultFailure();
+/* Blanks the `mlir_reproducer: {...}` entry out of the input (keeping its
+ * newlines, so locations stay right): MLIR's C API parser has no handler
+ * for it and would warn. */
+static void blankConfig(char *config, const char *end) {
+  char *p = config;
+  int depth = 0;
+  for (; p < end; ++p) {
+    depth += (*p == '{') - (*p == '}');
+    if (*p == '}' && depth == 0)
+      break;
   }
+  for (char *q = config; q <= p && q < end; ++q)
+    if (*q != '\n')
+      *q = ' ';
+}
+
+MlirLogicalResult kilnReproducerLoad(char *buf, size_t length,
+                                     KilnOptOptions *o) {
+  /* The configuration lives in the file-metadata block `{-# ... #-}` that
+   * ends the file: search only there, not in comments. */
+  const char *begin = NULL, *end = buf + length;
+  for (const char *q = buf; q + 3 <= end; ++q)
+    if (!memcmp(q, "{-#", 3))
+      begin = q;
+  if (!begin)
+    return mlirLogicalResultSuccess();
+  for (const char *q = begin; q + 3 <= end; ++q)
+    if (!memcmp(q, "#-}", 3)) {
+      end = q;
+      break;
+    }
+  const char *config = findValue(begin, end, "mlir_reproducer");
+  const char *pipeline = config ? findValue(config, end, "pipeline") : NULL;
+  if (!pipeline || *pipeline != '"')
+    return mlirLogicalResultSuccess(); /* as mlir-opt: run the flags */
   kilnStrBufClear(&o->reproducerPipeline);
-  for (const char *p = pipeline + 1; p < end && *p != '"'; ++p) {
+  const char *p = pipeline + 1;
+  for (; p < end && *p != '"'; ++p) {
     p += *p == '\\' && p + 1 < end;
     kilnStrBufAppend(&o->reproducerPipeline, p, 1);
   }
-  o->pipelineFlag = kilnStrBufGet(&o->reproducerPipeline);
+  if (p >= end) {
+    kilnPrintToolError("kiln-opt",
+                       "--run-reproducer: the pipeline string in '%s' is "
+                       "not terminated",
+                       o->input);
+    return mlirLogicalResultFailure();
+  }
+  /* As in mlir-opt, the stored pipeline replaces pass flags, but not a
+   * --pass-pipeline. */
+  if (!o->pipelineFlag) {
+    o->pipelineFlag = kilnStrBufGet(&o->reproducerPipeline);
+    o->numPassFlags = 0;
+  }
   const char *threads = findValue(config, end, "disable_threading");
   if (threads && !strncmp(threads, "true", 4))
     o->disableThreading = 1;
   const char *verify = findValue(config, end, "verify_each");
   if (verify && !strncmp(verify, "false", 5))
     o->verifyEach = 0;
+  char *entry = buf + (config - buf);
+  while (entry > buf && entry[-1] != ':')
+    --entry;
+  blankConfig(entry - 1 - strlen("mlir_reproducer"), end);
   return mlirLogicalResultSuccess();
 }

@@ -34,9 +34,12 @@ MlirLogicalResult kilnReproducerWrite(const char *path, const KilnStrBuf *ir,
                                       const KilnOptOptions *o);
 
 /// Reads the configuration of a reproducer in `buf` into `o` (pipeline,
-/// threading, verification): --run-reproducer. The pipeline text is kept in
-/// o->reproducerPipeline. Reports a file without one.
-MlirLogicalResult kilnReproducerLoad(const char *buf, size_t length,
+/// threading, verification): --run-reproducer. The pipeline replaces pass
+/// flags in `o`, not a --pass-pipeline (as in mlir-opt); its text is kept in
+/// o->reproducerPipeline; the configuration is blanked out of `buf` (MLIR's
+/// C API parser would warn about it). A file without one changes nothing.
+/// Fails (reported) on an unterminated pipeline string.
+MlirLogicalResult kilnReproducerLoad(char *buf, size_t length,
                                      KilnOptOptions *o);
 
 #endif
