@@ -72,4 +72,11 @@ intptr_t kilnDiagVerifierGetNumExpected(const KilnDiagVerifier *v);
 /// (the latter at the annotation). Returns success only if everything matched.
 MlirLogicalResult kilnDiagVerifierFinish(KilnDiagVerifier *v);
 
+/// Finish in two halves, for mlir-opt's order over split chunks (each
+/// chunk's unexpected diagnostics when it is done, every chunk's missing
+/// ones at the end): the malformed annotations and unexpected diagnostics,
+/// then the expectations nothing matched.
+MlirLogicalResult kilnDiagVerifierFinishSeen(KilnDiagVerifier *v);
+MlirLogicalResult kilnDiagVerifierFinishExpected(KilnDiagVerifier *v);
+
 #endif
