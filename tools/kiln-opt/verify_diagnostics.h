@@ -13,9 +13,11 @@
  * line, has the same severity and its message contains the text (or matches
  * the -re pattern, a POSIX extended regex inside each inner {{...}}). Notes
  * attached to a diagnostic are checked like diagnostics. One expectation may
- * match several diagnostics. Unlike MLIR, malformed annotations (no {{...}},
- * a bad @ designator, a line outside the checked chunk, a dangling @below)
- * are errors rather than silently ignored text. The "see current operation"
+ * match several diagnostics. Text that does not parse as an annotation (no
+ * {{...}}, a bad @ designator) is skipped as by MLIR, with a warning that
+ * does not fail the run; an annotation whose line is outside the checked
+ * chunk, or a dangling @below/@above, fails it (MLIR reports those as not
+ * produced), as does a bad -re pattern. The "see current operation"
  * notes MLIR attaches to op errors are ignored (mlir-opt turns them off under
  * -verify-diagnostics; the C API cannot), and locations in the unnamed
  * source "-" that MLIR's string parsers use count as this file.

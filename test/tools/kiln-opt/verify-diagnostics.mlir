@@ -1,6 +1,12 @@
 // RUN: kiln-opt %s --split-input-file --verify-diagnostics
 // RUN: not kiln-opt %S/Inputs/verify-diagnostics-negative.mlir --split-input-file --verify-diagnostics 2>&1 | FileCheck %s --check-prefix=NEG
 // RUN: not kiln-opt %S/Inputs/verify-diagnostics-malformed.mlir --verify-diagnostics 2>&1 | FileCheck %s --check-prefix=BAD
+// Text that does not parse as an annotation is skipped, as by mlir-opt,
+// with a warning: a file mlir-opt accepts passes.
+// RUN: kiln-opt %S/Inputs/verify-diagnostics-prose.mlir --verify-diagnostics 2>&1 >/dev/null | FileCheck %s --check-prefix=PROSE
+// RUN: mlir-opt %S/Inputs/verify-diagnostics-prose.mlir --verify-diagnostics > /dev/null
+// PROSE: verify-diagnostics-prose.mlir:3:6: warning: malformed expected{{-}}error annotation ignored
+// PROSE: verify-diagnostics-prose.mlir:4:6: warning: malformed expected{{-}}note annotation ignored
 
 // Every expected diagnostic is produced on its line and nothing else is:
 // kiln-opt succeeds (first RUN line). The others check the failures.
@@ -104,9 +110,9 @@ func.func @last() -> i32 {
 // NEG: verify-diagnostics-negative.mlir:43:4: error: expected note "no such note" was not produced
 // NEG-NOT: error:
 
-// BAD: verify-diagnostics-malformed.mlir:4:4: error: malformed expected{{-}}error annotation: expected '{{[{][{]}}' to start the expected message
+// BAD: verify-diagnostics-malformed.mlir:4:4: warning: malformed expected{{-}}error annotation ignored: expected '{{[{][{]}}' to start the expected message
 // BAD: verify-diagnostics-malformed.mlir:5:4: error: expected{{-}}error refers to line -4, before the start of the input
-// BAD: verify-diagnostics-malformed.mlir:6:4: error: malformed expected{{-}}error annotation: expected '@+N', '@-N', '@above', '@below' or '@unknown'
-// BAD: verify-diagnostics-malformed.mlir:7:4: error: malformed expected{{-}}note annotation: expected '{{[}][}]}}' at the end of the line
+// BAD: verify-diagnostics-malformed.mlir:6:4: warning: malformed expected{{-}}error annotation ignored: expected '@+N', '@-N', '@above', '@below' or '@unknown'
+// BAD: verify-diagnostics-malformed.mlir:7:4: warning: malformed expected{{-}}note annotation ignored: expected '{{[}][}]}}' at the end of the line
 // BAD: verify-diagnostics-malformed.mlir:11:4: error: expected{{-}}remark@below has no line without an annotation below it
 // BAD-NOT: error:

@@ -1,4 +1,4 @@
-// Input of verify-diagnostics.mlir: malformed annotations are errors.
+// Input of verify-diagnostics.mlir: malformed annotations (warnings; errors where the target line is bad).
 func.func @ok() {
   return
 // expected-error no braces
