@@ -103,7 +103,8 @@ def main():
             continue
         words = shlex.split(text)
         file, args = words[0], words[1:]
-        files.add(file)
+        if file != "-":
+            files.add(file)
         result = compare(run(kiln, file, args, corpus),
                          run(mlir, file, args, corpus))
         if result:
