@@ -232,19 +232,9 @@ static MlirValue im2colBlock(KilnBuilder *b, MlirValue x, MlirValue w,
     return im2colMac(b, lhs, rhs, 4, yShape, bias, 2, biasDims, resultType);
   }
   int64_t colShape[3] = {n, k, p}, wShape[2] = {m, k}, yShape[3] = {n, m, p};
-  static const int64_t channelDim = 1;
-  if (p == 1) {
-    /* One output pixel (a squeeze-and-excitation conv on a 1x1 map):
-     * matrix-vector products over loops n, m, k, each output a dot
-     * product of a filter row and the image's column, both contiguous
-     * along k, which kiln-split-reductions computes in vector-wide
-     * partial sums; vectors along a pixel dim of 1 would be scalars. */
-    static const int64_t wLoops[2] = {1, 2}, colLoops[2] = {0, 2};
-    MacOperand lhs = {w, 2, wShape, wLoops}, rhs = {col, 2, colShape, colLoops};
-    return im2colMac(b, lhs, rhs, 2, yShape, bias, 1, &channelDim, resultType);
-  }
   /* Loops n, m, p, k. */
   static const int64_t wLoops[2] = {1, 3}, colLoops[3] = {0, 3, 2};
+  static const int64_t channelDim = 1;
   MacOperand lhs = {w, 2, wShape, wLoops}, rhs = {col, 3, colShape, colLoops};
   return im2colMac(b, lhs, rhs, 3, yShape, bias, 1, &channelDim, resultType);
 }

@@ -507,14 +507,6 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
   intptr_t rank = mlirShapedTypeGetRank(type);
   if (rank < (conv ? 3 : 2) || rank > 8)
     return false;
-  /* A conv with one output pixel (a squeeze-and-excitation conv) is a
-   * matrix-vector product: left whole, so that kiln-split-reductions,
-   * which skips ops in thread blocks, reads it as dot products. */
-  int64_t pixels = 1;
-  for (intptr_t i = 2; conv && i < rank; ++i)
-    pixels *= mlirShapedTypeGetDimSize(type, i);
-  if (conv && pixels == 1)
-    return false;
   KilnOpList producers = {0};
   bool reshaped = false;
   bool ok = collectProducers(body, root, &producers, &reshaped);

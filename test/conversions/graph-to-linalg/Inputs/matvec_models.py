@@ -7,7 +7,7 @@ the names in DIR/models.txt.
   N = 1000 and 1001, K = 33 and 40 with N = 17, transB 0 and 1, alpha and
   beta, no bias; with Relu and HardSwish epilogues; f64.
   1x1 and 3x3 convs on 1x1 maps (one output pixel: squeeze-and-excitation
-  convs) with M = 24, 100, 960, with Clip, Relu, HardSigmoid epilogues, a
+  convs, still im2col contractions) with M = 24, 100, 960, with Clip, Relu, HardSigmoid epilogues, a
   residual Add, batch 2, no bias; f64.
   GlobalAveragePool over 7x7 planes (rows of 49 = 3 x 16 + 1).
   ReduceSum over rows of 64 of a 1001 x 64 input: the split reduction's
