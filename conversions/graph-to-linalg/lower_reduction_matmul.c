@@ -176,8 +176,11 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
    * (transB), each output a dot product over a contiguous row of B, which
    * kiln-split-reductions computes in vector-wide partial sums (8 rows of
    * B streamed side by side); a K x N walk reads B's rows a whole row
-   * apart per reduction step, which the prefetchers do not follow. */
-  bool gemv = !transA && mlirShapedTypeGetDimSize(resultType, 0) == 1 &&
+   * apart per reduction step, which the prefetchers do not follow. Only
+   * on the CPU path (conv-im2col=1; the GPU pipeline's 2 tiles the K x N
+   * form with its own schedules). */
+  bool gemv = l->convIm2col == 1 && !transA &&
+              mlirShapedTypeGetDimSize(resultType, 0) == 1 &&
               kilnDim(a, 1) >= kGemvMinK;
   if (transB != gemv && !transA && mlirValueIsAOpResult(bm)) {
     MlirOperation def = mlirOpResultGetOwner(bm);
