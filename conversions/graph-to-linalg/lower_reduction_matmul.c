@@ -128,6 +128,11 @@ KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
 
 /* ---- Gemm ---------------------------------------------------------------- */
 
+/* The shortest reduction of a matrix-vector Gemm read as dot products:
+ * kiln-split-reductions' shortest split row (min-length), below which the
+ * dot products would stay scalar. */
+enum { kGemvMinK = 32 };
+
 typedef struct GemmInfo {
   double alpha, beta;
   bool hasC;
@@ -166,8 +171,18 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
         l, "with a fractional alpha or beta on integer tensors");
   /* A constant B (the weights of a Linear layer) is transposed here, at
    * compile time: matmul kernels read B's rows as vectors, and a transposed
-   * read would gather one element per row. */
-  if (transB && !transA && mlirValueIsAOpResult(bm)) {
+   * read would gather one element per row. A single output row (batch 1)
+   * is a matrix-vector product instead, read the other way: B as N x K
+   * (transB), each output a dot product over a contiguous row of B, which
+   * kiln-split-reductions computes in vector-wide partial sums (8 rows of
+   * B streamed side by side); a K x N walk reads B's rows a whole row
+   * apart per reduction step, which the prefetchers do not follow. Only
+   * on the CPU path (conv-im2col=1; the GPU pipeline's 2 tiles the K x N
+   * form with its own schedules). */
+  bool gemv = l->convIm2col == 1 && !transA &&
+              mlirShapedTypeGetDimSize(resultType, 0) == 1 &&
+              kilnDim(a, 1) >= kGemvMinK;
+  if (transB != gemv && !transA && mlirValueIsAOpResult(bm)) {
     MlirOperation def = mlirOpResultGetOwner(bm);
     MlirAttribute t = mlirAttributeGetNull();
     if (kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(def)),
@@ -178,7 +193,7 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
           0);
     if (!mlirAttributeIsNull(t)) {
       bm = kilnConstantTensor(b, t);
-      transB = false;
+      transB = !transB;
     }
   }
   MlirValue in[2] = {a, bm};

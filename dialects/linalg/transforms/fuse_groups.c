@@ -292,6 +292,20 @@ static void rowTileSizes(MlirType type, bool conv, int64_t rows,
       kilnDivisorAtMost(mlirShapedTypeGetDimSize(type, rowDim), rows);
 }
 
+/* Lanes of the widest register tile kiln-tile-and-vectorize builds (16;
+ * a block good for 16 lanes is good for 8); how much larger than
+ * conv-tile-pixels a block may grow to vectorize well. */
+enum { kTileLanes = 16, kMaxPixelGrowth = 4 };
+
+/* Whether a block of `pixels` output pixels per channel keeps at least
+ * 85% of its register tiles' lanes busy, counting a remainder narrower
+ * than a vector as a whole register tile (LLVM splits an odd width into
+ * several pieces, a one-pixel column gathers the filter). */
+static bool pixelsVectorizeWell(int64_t pixels) {
+  int64_t tiles = (pixels + kTileLanes - 1) / kTileLanes;
+  return 100 * pixels >= 85 * kTileLanes * tiles;
+}
+
 /* Tile sizes of a conv computed as an im2col contraction: one image, a
  * block of output channels and a block of whole output rows (the outermost
  * spatial dim) of at most `convPixels` pixels, the thread blocks
@@ -313,6 +327,19 @@ static void im2colTileSizes(MlirType type, const GroupTiles *tiles,
   sizes[2] = kilnDivisorAtMost(extent, rows);
   if (rank == 3 && sizes[2] < rows / 8)
     sizes[2] = extent;
+  /* A block whose pixels leave a narrow remainder after its full vectors
+   * (one 17-pixel row of a 17x17 map: 16 + 1) pays a whole register tile
+   * per remainder column for a few lanes of work: take the next divisor of
+   * the rows whose block vectorizes well instead (all 17 rows: 289 =
+   * 18 x 16 + 1), up to kMaxPixelGrowth times the pixel cap. */
+  for (int64_t r = sizes[2] + 1;
+       rank > 3 && !pixelsVectorizeWell(sizes[2] * rowPixels) && r <= extent &&
+       r * rowPixels <= kMaxPixelGrowth * tiles->convPixels;
+       ++r)
+    if (extent % r == 0 && pixelsVectorizeWell(r * rowPixels)) {
+      sizes[2] = r;
+      break;
+    }
 }
 
 /* Tile sizes of a depthwise conv: one image, a block of channels, whole

@@ -305,10 +305,24 @@ static MlirValue buildInitVector(const Trace *t, MlirOperation read,
                                 0);
 }
 
+/* Whether the slice `read` reads is also written by a transfer_write: the
+ * read is a register tile's accumulator, not another op reading the
+ * finished result (a split reduction's lanes combined after its peeled
+ * last rows were inserted: that read sees the sums, not the init). */
+static bool readIsAccumulator(MlirOperation read) {
+  MlirValue slice = mlirOperationGetOperand(read, 0);
+  for (MlirOpOperand u = mlirValueGetFirstUse(slice); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (mlirOpOperandGetOperandNumber(u) == 1 &&
+        kilnOpNameIs(mlirOpOperandGetOwner(u), "vector.transfer_write"))
+      return true;
+  return false;
+}
+
 /* A read of the init's value: each loop entered must step an offset of the
  * slices taken (the tile is read once, before it is written). */
 static void visitRead(Trace *t, MlirOperation read) {
-  if (!loopsStepOffsets(t, (MlirOperation){NULL})) {
+  if (!readIsAccumulator(read) || !loopsStepOffsets(t, (MlirOperation){NULL})) {
     t->ok = false;
     return;
   }

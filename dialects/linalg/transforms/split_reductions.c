@@ -430,7 +430,7 @@ static const KilnPassOptionSpec kOptions[] = {
     [kOptLanes] = {"lanes", KILN_PASS_OPTION_INT, "16",
                    "Partial results per output (a vector's lanes); at least "
                    "2"},
-    [kOptMinLength] = {"min-length", KILN_PASS_OPTION_INT, "64",
+    [kOptMinLength] = {"min-length", KILN_PASS_OPTION_INT, "32",
                        "Shortest row split (at least 2 x lanes)"},
 };
 

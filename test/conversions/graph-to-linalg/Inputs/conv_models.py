@@ -143,6 +143,9 @@ def main(out_dir):
              pads=[1, 0, 1, 1, 0, 1]),
         conv(out_dir, "c3d_dw_residual", (1, 4, 5, 6, 7), (4, 1, 3, 3, 3),
              groups=4, pads=[1, 1, 1, 1, 1, 1], residual=True, relu=True),
+        # 17x17 (a prime row count): blocks of all 17 rows, not 1
+        conv(out_dir, "c2d_17x17_k1x7_relu", (1, 20, 17, 17), (40, 20, 1, 7),
+             pads=[0, 3, 0, 3], relu=True),
         # window matrices over 16M elements: computed in blocks of rows
         conv(out_dir, "c2d_blocks", (1, 32, 245, 245), (3, 32, 3, 3),
              pads=[1, 1, 1, 1], relu=True),

@@ -185,6 +185,13 @@ func.func @depthwise_few_channels(%x: tensor<2x5x12x12xf32>, %w: tensor<5x1x3x3x
 // IM2COL: scf.forall (%{{.*}}) in (2)
 // IM2COL: outs(%{{.*}} : tensor<1x24x240xf32>)
 // IM2COL: tensor.parallel_insert_slice {{.*}} [1, 24, 6, 40] [1, 1, 1, 1]
+// Rows of 17 pixels (17 rows: a prime): one row per tile would be one
+// vector of 16 and a remainder column of 1; the tile takes all 17 rows
+// (289 pixels = 18 x 16 + 1), over the 256-pixel cap.
+// IM2COL-LABEL: func.func @im2col_odd_rows
+// IM2COL: scf.forall (%{{.*}}) in (2)
+// IM2COL: outs(%{{.*}} : tensor<1x24x289xf32>)
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 24, 17, 17] [1, 1, 1, 1]
 func.func @im2col_epilogue(%x: tensor<1x16x16x16xf32>, %w: tensor<64x16x3x3xf32>, %b: tensor<64xf32>, %r: tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32> {
   %g = scf.execute_region -> tensor<1x64x16x16xf32> no_inline {
     %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x16x16xf32>, tensor<64x16x3x3xf32>, tensor<64xf32>) -> tensor<1x64x16x16xf32>
@@ -202,6 +209,15 @@ func.func @im2col_rows(%x: tensor<1x8x12x40xf32>, %w: tensor<24x8x1x1xf32>, %b: 
     scf.yield %1 : tensor<1x24x12x40xf32>
   } {graph.fusion = "conv_epilogue"}
   return %g : tensor<1x24x12x40xf32>
+}
+
+func.func @im2col_odd_rows(%x: tensor<1x8x17x17xf32>, %w: tensor<48x8x1x7xf32>, %b: tensor<48xf32>) -> tensor<1x48x17x17xf32> {
+  %g = scf.execute_region -> tensor<1x48x17x17xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 0, 3, 0, 3>} : (tensor<1x8x17x17xf32>, tensor<48x8x1x7xf32>, tensor<48xf32>) -> tensor<1x48x17x17xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x48x17x17xf32>) -> tensor<1x48x17x17xf32>
+    scf.yield %1 : tensor<1x48x17x17xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x48x17x17xf32>
 }
 
 // A unit-stride conv on an image of at least 4 row blocks (32 rows of 32

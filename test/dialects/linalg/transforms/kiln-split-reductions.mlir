@@ -93,7 +93,7 @@ func.func @row_max(%x: tensor<12x100xf32>, %init: tensor<12xf32>) -> tensor<12xf
 // Left alone: a reduction over a middle dim (its innermost dim is
 // parallel: kiln-tile-and-vectorize vectorizes it as it is), a body that
 // reads the output twice (not combine(out, f(ins))), a row shorter than
-// min-length (64 by default), an integer sum, and an op inside a thread
+// min-length (32 by default), an integer sum, and an op inside a thread
 // block.
 // CHECK-LABEL: func.func @negative
 // CHECK-NOT: tensor.expand_shape
@@ -102,7 +102,7 @@ func.func @row_max(%x: tensor<12x100xf32>, %init: tensor<12xf32>) -> tensor<12xf
 // CHECK: return
 func.func @negative(%x: tensor<4x256x64xf32>, %i2: tensor<4x64xf32>,
                     %y: tensor<8x256xf32>, %i1: tensor<8xf32>,
-                    %s: tensor<8x32xf32>, %n: tensor<8x256xi32>, %ni: tensor<8xi32>) -> (tensor<4x64xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xi32>, tensor<8xf32>) {
+                    %s: tensor<8x31xf32>, %n: tensor<8x256xi32>, %ni: tensor<8xi32>) -> (tensor<4x64xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xi32>, tensor<8xf32>) {
   %0 = linalg.generic {indexing_maps = [#in3, #keep3], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%x : tensor<4x256x64xf32>) outs(%i2 : tensor<4x64xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -117,7 +117,7 @@ func.func @negative(%x: tensor<4x256x64xf32>, %i2: tensor<4x64xf32>,
     linalg.yield %r : f32
   } -> tensor<8xf32>
   %2 = linalg.generic {indexing_maps = [#row2, #col2], iterator_types = ["parallel", "reduction"]}
-      ins(%s : tensor<8x32xf32>) outs(%i1 : tensor<8xf32>) {
+      ins(%s : tensor<8x31xf32>) outs(%i1 : tensor<8xf32>) {
   ^bb0(%in: f32, %out: f32):
     %r = arith.addf %out, %in : f32
     linalg.yield %r : f32
@@ -145,7 +145,7 @@ func.func @negative(%x: tensor<4x256x64xf32>, %i2: tensor<4x64xf32>,
 // -----
 
 // BAD-LANES
-// expected-error @+1 {{kiln-split-reductions: lanes must be at least 2 and min-length at least 1, got lanes=1 min-length=64}}
+// expected-error @+1 {{kiln-split-reductions: lanes must be at least 2 and min-length at least 1, got lanes=1 min-length=32}}
 func.func @bad_lanes() {
   return
 }
