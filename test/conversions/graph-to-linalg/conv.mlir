@@ -71,12 +71,16 @@ func.func @conv_unit_stride(%x: tensor<1x3x7x6xf32>, %w: tensor<4x3x3x3xf32>) ->
 // -----
 
 // A strided conv with more than 64 kernel taps (a 9x9 patch embedding,
-// stride 9) builds its window tensor as one gather too: a chain of 81 tap
-// copies would take one-shot bufferization's analysis cubic time.
-// IM2COL-DAG: #[[PWIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 9 + d2, d5 * 9 + d3)>
+// stride 9) copies its window tensor by a loop over the taps: a chain of
+// 81 tap copies would take one-shot bufferization's analysis cubic time.
 // IM2COL-LABEL: func.func @conv_patches
-// IM2COL-NOT: tensor.insert_slice
-// IM2COL: linalg.generic {indexing_maps = [#[[PWIN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%arg0 : tensor<1x3x18x27xf32>) outs(%{{.*}} : tensor<1x3x9x9x2x3xf32>)
+// IM2COL: %[[COL:.*]] = scf.for %[[T:.*]] = %{{.*}} to %c81 step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x3x9x9x2x3xf32>)
+// IM2COL: %[[KW:.*]] = arith.remui %[[T]], %{{.*}}
+// IM2COL: %[[KH:.*]] = arith.divui %[[T]], %{{.*}}
+// IM2COL: %[[S:.*]] = tensor.extract_slice %arg0[0, 0, %[[KH]], %[[KW]]] [1, 3, 2, 3] [1, 1, 9, 9]
+// IM2COL: %[[I:.*]] = tensor.insert_slice %[[S]] into %[[ACC]][0, 0, %[[KH]], %[[KW]], 0, 0] [1, 3, 1, 1, 2, 3] [1, 1, 1, 1, 1, 1]
+// IM2COL: scf.yield %[[I]]
+// IM2COL: tensor.collapse_shape %[[COL]]
 // IM2COL: return %{{.*}} : tensor<1x8x2x3xf32>
 func.func @conv_patches(%x: tensor<1x3x18x27xf32>, %w: tensor<8x3x9x9xf32>) -> tensor<1x8x2x3xf32> {
   %0 = "graph.conv"(%x, %w) {strides = array<i64: 9, 9>} : (tensor<1x3x18x27xf32>, tensor<8x3x9x9xf32>) -> tensor<1x8x2x3xf32>
