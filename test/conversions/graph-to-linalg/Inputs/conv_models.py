@@ -5,7 +5,8 @@ with strides, dilations, asymmetric pads, auto_pad, 1x1 kernels, odd and
 non-multiple-of-16 lengths, with and without bias, some followed by a
 residual Add and a Relu (the epilogue kiln-fuse-groups fuses), stems (1-4
 input channels, strides 2 and 3 on odd image sizes, 1-D to 3-D, some with
-over 64 kernel taps), two whose window matrix is computed in blocks of
+over 64 kernel taps, some with an epilogue whose row tiles build their own
+rows of the window tensor), two whose window matrix is computed in blocks of
 output rows. For each
 NAME: DIR/NAME.onnx, its inputs DIR/NAME.input_K.npy and PyTorch's float64
 reference output DIR/NAME.expected.npy; DIR/models.txt lists the names.
@@ -154,10 +155,12 @@ def main(out_dir):
         conv(out_dir, "stem_c4_k5_s3_asym", (1, 4, 61, 97), (12, 4, 5, 5),
              strides=[3, 3], pads=[2, 1, 2, 2], bias=False),
         conv(out_dir, "stem_c2_k9_s2_loop", (2, 2, 45, 38), (6, 2, 9, 9),
-             strides=[2, 2], pads=[4, 3, 4, 5], relu=True),
-        conv(out_dir, "stem_c3_k5x8_s3_d2_loop", (1, 3, 50, 61),
-             (5, 3, 5, 8), strides=[3, 2], dilations=[2, 2],
+             strides=[2, 2], pads=[4, 3, 4, 5]),
+        conv(out_dir, "stem_c3_k9x8_s3_d2_loop", (1, 3, 50, 61),
+             (5, 3, 9, 8), strides=[3, 2], dilations=[2, 2],
              pads=[2, 3, 1, 4]),
+        conv(out_dir, "stem_c3_k9_s2_gather_relu", (1, 3, 61, 97),
+             (8, 3, 9, 9), strides=[2, 2], pads=[4, 4, 3, 4], relu=True),
         conv(out_dir, "stem1d_k67_s3_loop", (1, 2, 301), (4, 2, 67),
              strides=[3], pads=[33, 30], residual=True, relu=True),
         conv(out_dir, "stem3d_k3x7x7_s122_loop", (1, 3, 5, 23, 19),
