@@ -218,7 +218,7 @@ KilnLowerStatus kilnLowerMaxPool(KilnLowerOp *l) {
                     0),
                 e)
           : kilnConstLowest(b, e);
-  MlirValue padded = kilnWindowPadInput(b, x, &w, lowest);
+  MlirValue padded = kilnWindowPadBorders(b, x, &w, lowest);
   bool withIndex = l->numResults > 1;
   if (!withIndex && kilnTypeIsFloat(e)) {
     MlirValue y = maxPoolTaps(b, padded, &w, yType);

@@ -245,8 +245,20 @@ func.func @conv_transpose_strided(%x: tensor<1x1x3x3xf32>, %w: tensor<1x2x3x3xf3
 // x86's lowering then skips the signed-zero fix-ups.
 // CHECK-LABEL: func.func @max_pool_pads
 // CHECK: %[[NI:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: linalg.fill ins(%[[NI]] : f32) {{.*}} -> tensor<1x1x7x7xf32>
-// CHECK: %[[P:.*]] = tensor.insert_slice %arg0
+// Only the borders are filled (rows above and below, then columns left
+// and right of the input's rows), so that a producer writing the interior
+// in place leaves no element written twice.
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x1x7x7xf32>
+// CHECK-NOT: tensor<1x1x7x7xf32>) -> tensor<1x1x7x7xf32>
+// CHECK: %[[F0:.*]] = linalg.fill ins(%[[NI]] : f32) {{.*}} -> tensor<1x1x1x7xf32>
+// CHECK: %[[B0:.*]] = tensor.insert_slice %[[F0]] into %[[E]][0, 0, 0, 0] [1, 1, 1, 7]
+// CHECK: %[[F1:.*]] = linalg.fill ins(%[[NI]] : f32) {{.*}} -> tensor<1x1x1x7xf32>
+// CHECK: %[[B1:.*]] = tensor.insert_slice %[[F1]] into %[[B0]][0, 0, 6, 0] [1, 1, 1, 7]
+// CHECK: %[[F2:.*]] = linalg.fill ins(%[[NI]] : f32) {{.*}} -> tensor<1x1x5x1xf32>
+// CHECK: %[[B2:.*]] = tensor.insert_slice %[[F2]] into %[[B1]][0, 0, 1, 0] [1, 1, 5, 1]
+// CHECK: %[[F3:.*]] = linalg.fill ins(%[[NI]] : f32) {{.*}} -> tensor<1x1x5x1xf32>
+// CHECK: %[[B3:.*]] = tensor.insert_slice %[[F3]] into %[[B2]][0, 0, 1, 6] [1, 1, 5, 1]
+// CHECK: %[[P:.*]] = tensor.insert_slice %arg0 into %[[B3]][0, 0, 1, 1] [1, 1, 5, 5]
 // CHECK-COUNT-9: tensor.extract_slice %[[P]]{{.*}} to tensor<1x1x5x5xf32>
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
 // CHECK-COUNT-8: arith.maximumf {{.*}} fastmath<nsz>
