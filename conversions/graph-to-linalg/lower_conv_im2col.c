@@ -82,9 +82,124 @@ static MlirValue windowGather(KilnBuilder *b, MlirValue x,
       kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, kilnCopyBody, NULL), 0);
 }
 
+/* tensor.extract_slice of `src` (`dest` null) or tensor.insert_slice of
+ * `src` into `dest`, at `offsets` (a null value: 0), with `sizes` and
+ * `steps` (null: unit strides), both of the sliced tensor's rank (`src`
+ * for an extract, `dest` for an insert, which may drop unit dims). */
+static MlirValue sliceAt(KilnBuilder *b, MlirValue src, MlirValue dest,
+                         const MlirValue *offsets, const int64_t *sizes,
+                         const int64_t *steps) {
+  bool insert = !mlirValueIsNull(dest);
+  intptr_t r = kilnRank(insert ? dest : src), n = 0, nDyn = 0;
+  int64_t off[2 + 2 * KILN_MAX_RANK], strides[2 + 2 * KILN_MAX_RANK];
+  MlirValue ops[2 + 2 + 2 * KILN_MAX_RANK];
+  ops[n++] = src;
+  if (insert)
+    ops[n++] = dest;
+  for (intptr_t i = 0; i < r; ++i) {
+    strides[i] = steps ? steps[i] : 1;
+    off[i] = 0;
+    if (mlirValueIsNull(offsets[i]))
+      continue;
+    off[i] = mlirShapedTypeGetDynamicStrideOrOffset();
+    ops[n++] = offsets[i];
+    ++nDyn;
+  }
+  int32_t seg[5] = {1, 1, 0, 0, 0};
+  seg[insert ? 2 : 1] = (int32_t)nDyn;
+  MlirNamedAttribute attrs[4] = {
+      kilnNamedAttr(b->ctx, "operandSegmentSizes",
+                    mlirDenseI32ArrayGet(b->ctx, insert ? 5 : 4, seg)),
+      kilnNamedAttr(b->ctx, "static_offsets",
+                    mlirDenseI64ArrayGet(b->ctx, r, off)),
+      kilnNamedAttr(b->ctx, "static_sizes",
+                    mlirDenseI64ArrayGet(b->ctx, r, sizes)),
+      kilnNamedAttr(b->ctx, "static_strides",
+                    mlirDenseI64ArrayGet(b->ctx, r, strides))};
+  MlirType type = insert ? mlirValueGetType(dest)
+                         : kilnTensorType(r, sizes, kilnElementType(src));
+  return kilnBuildOp1(b,
+                      insert ? "tensor.insert_slice" : "tensor.extract_slice",
+                      type, n, ops, 4, attrs);
+}
+
+static MlirValue indexOp(KilnBuilder *b, const char *name, MlirValue lhs,
+                         int64_t rhs) {
+  MlirValue ops[2] = {lhs, kilnConstIndex(b, rhs)};
+  return kilnBuildOp1(b, name, mlirIndexTypeGet(b->ctx), 2, ops, 0, NULL);
+}
+
+/* An scf.for from 0 to `count` carrying `init`, its body empty: `inner`
+ * builds into it, its block's arguments are the induction variable and
+ * the carried value; the caller ends it with scf.yield. */
+static MlirOperation forLoop(KilnBuilder *b, int64_t count, MlirValue init,
+                             KilnBuilder *inner) {
+  MlirType types[2] = {mlirIndexTypeGet(b->ctx), mlirValueGetType(init)};
+  MlirLocation locs[2] = {b->loc, b->loc};
+  MlirBlock body = mlirBlockCreate(2, types, locs);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, body);
+  MlirValue ops[4] = {kilnConstIndex(b, 0), kilnConstIndex(b, count),
+                      kilnConstIndex(b, 1), init};
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.for"), b->loc);
+  mlirOperationStateAddResults(&st, 1, &types[1]);
+  mlirOperationStateAddOperands(&st, 4, ops);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  *inner = (KilnBuilder){b->ctx, b->loc, body, {NULL}};
+  return kilnBuildInsert(b, &st);
+}
+
 /* Most kernel taps of a strided conv copied one by one into the window
- * tensor (windowTensor); ResNet's 7x7 stem has 49. */
+ * tensor (windowTensor); ResNet's 7x7 stem has 49. More are copied by a
+ * loop over the taps (tapLoop). */
 enum { kMaxTapCopies = 64 };
+
+/* How the kernel taps of a strided window are copied into the window
+ * tensor `col` (windowTensor): x's slice of tap t has offsets t_i * d_i
+ * along x's spatial dims (from `first`), `sizes` and `steps`; it goes to
+ * col at t_i along col's dims `tapDim`, sized `tapSizes`. */
+typedef struct TapCopy {
+  const KilnWindow *win;
+  const int64_t *kernel;
+  intptr_t first, tapDim[KILN_MAX_RANK];
+  int64_t sizes[KILN_MAX_RANK], steps[KILN_MAX_RANK];
+  int64_t tapSizes[2 + 2 * KILN_MAX_RANK];
+} TapCopy;
+
+/* The window tensor's taps as one loop over them (scf.for): the kernel
+ * position delinearized from the induction variable (the last spatial dim
+ * fastest), one strided copy per iteration. One copy to analyze keeps
+ * one-shot bufferization linear in the taps (an unrolled chain of n
+ * copies is cubic in n: 63 s for ViT-B/16's 256), and each copy stays a
+ * strided slice that the copy schedule vectorizes, where the gather
+ * generic's scalar loads and index arithmetic took 71% of R3D-18's
+ * 3x7x7 stem. */
+static MlirValue tapLoop(KilnBuilder *b, MlirValue x, MlirValue col,
+                         const TapCopy *c, int64_t taps) {
+  intptr_t ns = c->win->n;
+  KilnBuilder in;
+  MlirOperation loop = forLoop(b, taps, col, &in);
+  MlirValue rest = mlirBlockGetArgument(in.block, 0);
+  MlirValue from[KILN_MAX_RANK] = {{NULL}},
+            to[2 + 2 * KILN_MAX_RANK] = {{NULL}};
+  for (intptr_t i = ns - 1; i >= 0; --i) {
+    MlirValue t = i ? indexOp(&in, "arith.remui", rest, c->kernel[i]) : rest;
+    if (i)
+      rest = indexOp(&in, "arith.divui", rest, c->kernel[i]);
+    to[c->tapDim[i]] = t;
+    from[c->first + i] =
+        c->win->dilations[i] == 1
+            ? t
+            : indexOp(&in, "arith.muli", t, c->win->dilations[i]);
+  }
+  MlirValue slice =
+      sliceAt(&in, x, (MlirValue){NULL}, from, c->sizes, c->steps);
+  MlirValue next = sliceAt(&in, slice, mlirBlockGetArgument(in.block, 1), to,
+                           c->tapSizes, NULL);
+  kilnBuildOp(&in, "scf.yield", 0, NULL, 1, &next, 0, NULL);
+  return mlirOperationGetResult(loop, 0);
+}
 
 /* The window tensor of an im2col conv: the padded `x` (N x C x D.., or
  * N x D.. x C when `last`) copied tap by tap into the layout of
@@ -106,44 +221,43 @@ static MlirValue windowTensor(KilnBuilder *b, MlirValue x,
     return x;
   /* (Strided: tap by tap, each copy a strided slice, unless `gather`: one
    * kernel on a GPU, where a copy per tap would be one kernel argument
-   * pair per tap; or unless the kernel has more than kMaxTapCopies taps:
-   * one-shot bufferization's analysis of a chain of n insert_slices into
-   * one tensor takes time cubic in n, 63 s for the 256 taps of ViT-B/16's
-   * 16x16 patch embedding.) */
-  if (gather || unitStrides || taps > kMaxTapCopies)
+   * pair per tap.) */
+  if (gather || unitStrides)
     return windowGather(b, x, win, kernel, last);
-  intptr_t roleOfDim[2 + 2 * KILN_MAX_RANK], dimOfRole[2 + 2 * KILN_MAX_RANK];
-  int64_t extent[2 + 2 * KILN_MAX_RANK];
+  TapCopy c = {win, kernel, first, {0}, {0}, {0}, {0}};
+  intptr_t roleOfDim[2 + 2 * KILN_MAX_RANK];
+  int64_t extent[2 + 2 * KILN_MAX_RANK], cs[2 + 2 * KILN_MAX_RANK],
+      ones[2 + 2 * KILN_MAX_RANK];
   windowRoles(ns, last, roleOfDim);
   windowExtents(x, win, kernel, last, extent);
-  int64_t cs[2 + 2 * KILN_MAX_RANK], tapSizes[2 + 2 * KILN_MAX_RANK],
-      ones[2 + 2 * KILN_MAX_RANK];
   for (intptr_t d = 0; d < r; ++d) {
-    dimOfRole[roleOfDim[d]] = d;
-    cs[d] = tapSizes[d] = extent[roleOfDim[d]];
+    if (roleOfDim[d] >= kRoleTap && roleOfDim[d] < kRoleTap + ns)
+      c.tapDim[roleOfDim[d] - kRoleTap] = d;
+    cs[d] = c.tapSizes[d] = extent[roleOfDim[d]];
     ones[d] = 1;
   }
   /* Slices of x: all of N and C, the output's strided positions. */
-  int64_t sizes[KILN_MAX_RANK], strides[KILN_MAX_RANK];
   for (intptr_t i = 0; i < ns + 2; ++i) {
-    sizes[i] = kilnDim(x, i);
-    strides[i] = 1;
+    c.sizes[i] = kilnDim(x, i);
+    c.steps[i] = 1;
   }
   for (intptr_t i = 0; i < ns; ++i) {
-    sizes[first + i] = win->out[i];
-    strides[first + i] = win->strides[i];
-    tapSizes[dimOfRole[kRoleTap + i]] = 1;
+    c.sizes[first + i] = win->out[i];
+    c.steps[first + i] = win->strides[i];
+    c.tapSizes[c.tapDim[i]] = 1;
   }
   MlirValue col = kilnEmpty(b, kilnTensorType(r, cs, kilnElementType(x)));
+  if (taps > kMaxTapCopies)
+    return tapLoop(b, x, col, &c, taps);
   int64_t tap[KILN_MAX_RANK] = {0};
   for (bool more = true; more;) {
     int64_t from[KILN_MAX_RANK] = {0}, to[2 + 2 * KILN_MAX_RANK] = {0};
     for (intptr_t i = 0; i < ns; ++i) {
       from[first + i] = tap[i] * win->dilations[i];
-      to[dimOfRole[kRoleTap + i]] = tap[i];
+      to[c.tapDim[i]] = tap[i];
     }
-    MlirValue slice = kilnExtractSlice(b, x, from, sizes, strides);
-    col = kilnInsertSliceSized(b, slice, col, to, tapSizes, ones);
+    MlirValue slice = kilnExtractSlice(b, x, from, c.sizes, c.steps);
+    col = kilnInsertSliceSized(b, slice, col, to, c.tapSizes, ones);
     /* The next tap, the last spatial dim fastest. */
     more = false;
     for (intptr_t i = ns - 1; i >= 0 && !more; --i) {
@@ -239,51 +353,6 @@ static MlirValue im2colBlock(KilnBuilder *b, MlirValue x, MlirValue w,
   return im2colMac(b, lhs, rhs, 3, yShape, bias, 1, &channelDim, resultType);
 }
 
-/* tensor.extract_slice of `src` (`dest` null) or tensor.insert_slice of
- * `src` into `dest`, unit strides, at `offsets` (a null value: 0), with
- * `sizes` (the slice's, which is `src` for an insert). */
-static MlirValue sliceAt(KilnBuilder *b, MlirValue src, MlirValue dest,
-                         const MlirValue *offsets, const int64_t *sizes) {
-  bool insert = !mlirValueIsNull(dest);
-  intptr_t r = kilnRank(src), n = 0, nDyn = 0;
-  int64_t off[KILN_MAX_RANK], strides[KILN_MAX_RANK];
-  MlirValue ops[2 + KILN_MAX_RANK];
-  ops[n++] = src;
-  if (insert)
-    ops[n++] = dest;
-  for (intptr_t i = 0; i < r; ++i) {
-    strides[i] = 1;
-    off[i] = 0;
-    if (mlirValueIsNull(offsets[i]))
-      continue;
-    off[i] = mlirShapedTypeGetDynamicStrideOrOffset();
-    ops[n++] = offsets[i];
-    ++nDyn;
-  }
-  int32_t seg[5] = {1, 1, 0, 0, 0};
-  seg[insert ? 2 : 1] = (int32_t)nDyn;
-  MlirNamedAttribute attrs[4] = {
-      kilnNamedAttr(b->ctx, "operandSegmentSizes",
-                    mlirDenseI32ArrayGet(b->ctx, insert ? 5 : 4, seg)),
-      kilnNamedAttr(b->ctx, "static_offsets",
-                    mlirDenseI64ArrayGet(b->ctx, r, off)),
-      kilnNamedAttr(b->ctx, "static_sizes",
-                    mlirDenseI64ArrayGet(b->ctx, r, sizes)),
-      kilnNamedAttr(b->ctx, "static_strides",
-                    mlirDenseI64ArrayGet(b->ctx, r, strides))};
-  MlirType type = insert ? mlirValueGetType(dest)
-                         : kilnTensorType(r, sizes, kilnElementType(src));
-  return kilnBuildOp1(b,
-                      insert ? "tensor.insert_slice" : "tensor.extract_slice",
-                      type, n, ops, 4, attrs);
-}
-
-static MlirValue indexOp(KilnBuilder *b, const char *name, MlirValue lhs,
-                         int64_t rhs) {
-  MlirValue ops[2] = {lhs, kilnConstIndex(b, rhs)};
-  return kilnBuildOp1(b, name, mlirIndexTypeGet(b->ctx), 2, ops, 0, NULL);
-}
-
 /* Elements of the window matrix one block of a big conv computes (4 MB of
  * f32): its columns are still in cache when the block's contraction reads
  * them. */
@@ -351,11 +420,49 @@ static MlirValue im2colLoopBody(KilnBuilder *b, MlirValue x, MlirValue w,
     yBlock[2 + i] = block.out[i];
   }
   MlirType blockType = kilnTensorType(r, yBlock, kilnElementType(y));
-  MlirValue part = im2colBlock(b, sliceAt(b, x, (MlirValue){NULL}, xOff, slab),
-                               w, bias, group, &block, blockType, gather);
+  MlirValue part =
+      im2colBlock(b, sliceAt(b, x, (MlirValue){NULL}, xOff, slab, NULL), w,
+                  bias, group, &block, blockType, gather);
   if (mlirValueIsNull(part))
     return part;
-  return sliceAt(b, part, y, yOff, yBlock);
+  return sliceAt(b, part, y, yOff, yBlock, NULL);
+}
+
+/* kiln-fuse-groups' defaults: tiles of whole output rows of at most
+ * kFusedTilePixels pixels (conv-tile-pixels); with at least
+ * kFusedWindowBlocks of them a tile computes its own rows of a window
+ * generic (fuse_groups.c, fuseWindow). */
+enum { kFusedTilePixels = 256, kFusedWindowBlocks = 4 };
+
+/* Whether the strided 2-D conv being lowered at `b` is the contraction of
+ * a conv_epilogue fusion group whose tiles will each build their own rows
+ * of its window tensor: then the window is one gather generic, fused into
+ * each row block (its columns stay in cache for the contraction, its
+ * stride-2 reads widened), rather than tap copies of a whole window
+ * tensor, which cannot be fused and go through memory (ResNet-18's 7x7
+ * stem, 1 thread: 2.54 -> 2.35 ms). Outside such a group the gather would
+ * run alone, element by element: the copies stay. */
+static bool fusedStridedWindow(KilnBuilder *b, const KilnWindow *win,
+                               int64_t group) {
+  bool strided = false;
+  for (intptr_t i = 0; i < win->n; ++i)
+    strided = strided || win->strides[i] != 1;
+  if (!strided || win->n != 2 || group != 1)
+    return false;
+  MlirOperation parent = mlirBlockGetParentOperation(b->block);
+  if (mlirOperationIsNull(parent))
+    return false;
+  MlirAttribute kind = mlirOperationGetDiscardableAttributeByName(
+      parent, mlirStringRefCreateFromCString("graph.fusion"));
+  if (mlirAttributeIsNull(kind) || !mlirAttributeIsAString(kind) ||
+      !mlirStringRefEqual(mlirStringAttrGetValue(kind),
+                          mlirStringRefCreateFromCString("conv_epilogue")))
+    return false;
+  int64_t rows = kFusedTilePixels / win->out[1], tile = 1;
+  for (int64_t d = rows < 1 ? 1 : rows; d >= 1 && tile == 1; --d)
+    if (win->out[0] % d == 0)
+      tile = d;
+  return win->out[0] / tile >= kFusedWindowBlocks;
 }
 
 /* im2colBlock for the whole conv, or, when its window matrix would be too
@@ -376,22 +483,11 @@ MlirValue kilnIm2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
   Blocks p = planBlocks(win, perPixel);
   if (perPixel * pixels <= kMaxIm2colElements || p.count == 1 ||
       perPixel * p.rows > kBlockElements)
-    return im2colBlock(b, x, w, bias, group, win, resultType, gather);
-  MlirValue init = kilnEmpty(b, resultType);
-  MlirType types[2] = {mlirIndexTypeGet(b->ctx), resultType};
-  MlirLocation locs[2] = {b->loc, b->loc};
-  MlirBlock body = mlirBlockCreate(2, types, locs);
-  MlirRegion region = mlirRegionCreate();
-  mlirRegionAppendOwnedBlock(region, body);
-  MlirValue ops[4] = {kilnConstIndex(b, 0), kilnConstIndex(b, p.count),
-                      kilnConstIndex(b, 1), init};
-  MlirOperationState st =
-      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.for"), b->loc);
-  mlirOperationStateAddResults(&st, 1, &resultType);
-  mlirOperationStateAddOperands(&st, 4, ops);
-  mlirOperationStateAddOwnedRegions(&st, 1, &region);
-  MlirOperation loop = kilnBuildInsert(b, &st);
-  KilnBuilder inner = {b->ctx, b->loc, body, {NULL}};
+    return im2colBlock(b, x, w, bias, group, win, resultType,
+                       gather || fusedStridedWindow(b, win, group));
+  KilnBuilder inner;
+  MlirOperation loop = forLoop(b, p.count, kilnEmpty(b, resultType), &inner);
+  MlirBlock body = inner.block;
   MlirValue next = im2colLoopBody(&inner, x, w, bias, group, win, &p,
                                   mlirBlockGetArgument(body, 0),
                                   mlirBlockGetArgument(body, 1), gather);

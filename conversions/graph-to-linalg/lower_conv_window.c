@@ -74,15 +74,14 @@ MlirValue kilnWindowPadInput(KilnBuilder *b, MlirValue x, const KilnWindow *w,
   return kilnWindowPadInputAt(b, x, w, padValue, 2);
 }
 
-MlirValue kilnWindowPadInputAt(KilnBuilder *b, MlirValue x, const KilnWindow *w,
-                               MlirValue padValue, intptr_t first) {
-  intptr_t r = w->n + 2;
-  int64_t shape[KILN_MAX_RANK], offsets[KILN_MAX_RANK] = {0};
-  int64_t strides[KILN_MAX_RANK];
+/* The shape of x padded for the windows of `w` (spatial dims from
+ * `first`) and x's offsets in it; whether any padding is needed. */
+static bool paddedShape(MlirValue x, const KilnWindow *w, intptr_t first,
+                        int64_t *shape, int64_t *offsets) {
   bool needed = false;
-  for (intptr_t i = 0; i < r; ++i) {
-    strides[i] = 1;
+  for (intptr_t i = 0; i < w->n + 2; ++i) {
     shape[i] = kilnDim(x, i);
+    offsets[i] = 0;
   }
   for (intptr_t i = 0; i < w->n; ++i) {
     /* The last window ends at (out - 1) * stride + dilated kernel; with
@@ -95,11 +94,52 @@ MlirValue kilnWindowPadInputAt(KilnBuilder *b, MlirValue x, const KilnWindow *w,
     offsets[i + first] = w->padBegin[i];
     needed |= w->padBegin[i] != 0 || reach > w->in[i];
   }
-  if (!needed)
+  return needed;
+}
+
+MlirValue kilnWindowPadInputAt(KilnBuilder *b, MlirValue x, const KilnWindow *w,
+                               MlirValue padValue, intptr_t first) {
+  intptr_t r = w->n + 2;
+  int64_t shape[KILN_MAX_RANK], offsets[KILN_MAX_RANK];
+  int64_t strides[KILN_MAX_RANK] = {1, 1, 1, 1, 1, 1, 1, 1};
+  if (!paddedShape(x, w, first, shape, offsets))
     return x;
   MlirType type = kilnTensorType(r, shape, kilnElementType(x));
   MlirValue filled = kilnFilled(b, type, padValue);
   return kilnInsertSlice(b, x, filled, offsets, strides);
+}
+
+MlirValue kilnWindowPadBorders(KilnBuilder *b, MlirValue x, const KilnWindow *w,
+                               MlirValue padValue) {
+  intptr_t r = w->n + 2;
+  int64_t shape[KILN_MAX_RANK], offsets[KILN_MAX_RANK];
+  int64_t strides[KILN_MAX_RANK] = {1, 1, 1, 1, 1, 1, 1, 1};
+  if (!paddedShape(x, w, 2, shape, offsets))
+    return x;
+  MlirType e = kilnElementType(x);
+  MlirValue padded = kilnEmpty(b, kilnTensorType(r, shape, e));
+  /* Per spatial dim i, the slabs before and after x along i: x's extent
+   * along the dims before i (their borders are other slabs), all of the
+   * dims after it. */
+  for (intptr_t i = 0; i < w->n; ++i) {
+    int64_t begin = offsets[2 + i], end = begin + kilnDim(x, 2 + i);
+    int64_t ranges[2][2] = {{0, begin}, {end, shape[2 + i]}};
+    for (int side = 0; side < 2; ++side) {
+      if (ranges[side][1] <= ranges[side][0])
+        continue;
+      int64_t at[KILN_MAX_RANK] = {0}, size[KILN_MAX_RANK];
+      for (intptr_t d = 0; d < r; ++d) {
+        bool before = d >= 2 && d < 2 + i;
+        at[d] = before ? offsets[d] : 0;
+        size[d] = before ? kilnDim(x, d) : shape[d];
+      }
+      at[2 + i] = ranges[side][0];
+      size[2 + i] = ranges[side][1] - ranges[side][0];
+      MlirValue slab = kilnFilled(b, kilnTensorType(r, size, e), padValue);
+      padded = kilnInsertSlice(b, slab, padded, at, strides);
+    }
+  }
+  return kilnInsertSlice(b, x, padded, offsets, strides);
 }
 
 MlirAttribute kilnWindowI64Elements(MlirContext ctx, intptr_t n,

@@ -55,6 +55,12 @@ int64_t kilnWindowDilatedKernel(const KilnWindow *w, intptr_t i);
 MlirValue kilnWindowPadInput(KilnBuilder *b, MlirValue x, const KilnWindow *w,
                              MlirValue padValue);
 
+/// kilnWindowPadInput filling only the borders around `x` (one slab
+/// before and one after x along each spatial dim), so that no element is
+/// written twice once x's producer writes the interior in place.
+MlirValue kilnWindowPadBorders(KilnBuilder *b, MlirValue x, const KilnWindow *w,
+                               MlirValue padValue);
+
 /// kilnWindowPadInput with the spatial dims starting at dim `first`.
 MlirValue kilnWindowPadInputAt(KilnBuilder *b, MlirValue x, const KilnWindow *w,
                                MlirValue padValue, intptr_t first);

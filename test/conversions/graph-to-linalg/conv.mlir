@@ -71,12 +71,16 @@ func.func @conv_unit_stride(%x: tensor<1x3x7x6xf32>, %w: tensor<4x3x3x3xf32>) ->
 // -----
 
 // A strided conv with more than 64 kernel taps (a 9x9 patch embedding,
-// stride 9) builds its window tensor as one gather too: a chain of 81 tap
-// copies would take one-shot bufferization's analysis cubic time.
-// IM2COL-DAG: #[[PWIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 9 + d2, d5 * 9 + d3)>
+// stride 9) copies its window tensor by a loop over the taps: a chain of
+// 81 tap copies would take one-shot bufferization's analysis cubic time.
 // IM2COL-LABEL: func.func @conv_patches
-// IM2COL-NOT: tensor.insert_slice
-// IM2COL: linalg.generic {indexing_maps = [#[[PWIN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%arg0 : tensor<1x3x18x27xf32>) outs(%{{.*}} : tensor<1x3x9x9x2x3xf32>)
+// IM2COL: %[[COL:.*]] = scf.for %[[T:.*]] = %{{.*}} to %c81 step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x3x9x9x2x3xf32>)
+// IM2COL: %[[KW:.*]] = arith.remui %[[T]], %{{.*}}
+// IM2COL: %[[KH:.*]] = arith.divui %[[T]], %{{.*}}
+// IM2COL: %[[S:.*]] = tensor.extract_slice %arg0[0, 0, %[[KH]], %[[KW]]] [1, 3, 2, 3] [1, 1, 9, 9]
+// IM2COL: %[[I:.*]] = tensor.insert_slice %[[S]] into %[[ACC]][0, 0, %[[KH]], %[[KW]], 0, 0] [1, 3, 1, 1, 2, 3] [1, 1, 1, 1, 1, 1]
+// IM2COL: scf.yield %[[I]]
+// IM2COL: tensor.collapse_shape %[[COL]]
 // IM2COL: return %{{.*}} : tensor<1x8x2x3xf32>
 func.func @conv_patches(%x: tensor<1x3x18x27xf32>, %w: tensor<8x3x9x9xf32>) -> tensor<1x8x2x3xf32> {
   %0 = "graph.conv"(%x, %w) {strides = array<i64: 9, 9>} : (tensor<1x3x18x27xf32>, tensor<8x3x9x9xf32>) -> tensor<1x8x2x3xf32>
@@ -236,14 +240,28 @@ func.func @conv_transpose_strided(%x: tensor<1x1x3x3xf32>, %w: tensor<1x2x3x3xf3
 // max_pool pads with -inf.
 // A 2-D float max pool is one elementwise max over its kernel taps, each a
 // strided slice of the -inf padded input (vectorized along the rows by the
-// CPU schedules); the indices variant keeps the window generic below.
+// CPU schedules); the indices variant keeps the window generic below. The
+// maxes are nsz (a zero maximum's sign unspecified, as in ONNX Runtime):
+// x86's lowering then skips the signed-zero fix-ups.
 // CHECK-LABEL: func.func @max_pool_pads
 // CHECK: %[[NI:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: linalg.fill ins(%[[NI]] : f32) {{.*}} -> tensor<1x1x7x7xf32>
-// CHECK: %[[P:.*]] = tensor.insert_slice %arg0
+// Only the borders are filled (rows above and below, then columns left
+// and right of the input's rows), so that a producer writing the interior
+// in place leaves no element written twice.
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x1x7x7xf32>
+// CHECK-NOT: tensor<1x1x7x7xf32>) -> tensor<1x1x7x7xf32>
+// CHECK: %[[F0:.*]] = linalg.fill ins(%[[NI]] : f32) {{.*}} -> tensor<1x1x1x7xf32>
+// CHECK: %[[B0:.*]] = tensor.insert_slice %[[F0]] into %[[E]][0, 0, 0, 0] [1, 1, 1, 7]
+// CHECK: %[[F1:.*]] = linalg.fill ins(%[[NI]] : f32) {{.*}} -> tensor<1x1x1x7xf32>
+// CHECK: %[[B1:.*]] = tensor.insert_slice %[[F1]] into %[[B0]][0, 0, 6, 0] [1, 1, 1, 7]
+// CHECK: %[[F2:.*]] = linalg.fill ins(%[[NI]] : f32) {{.*}} -> tensor<1x1x5x1xf32>
+// CHECK: %[[B2:.*]] = tensor.insert_slice %[[F2]] into %[[B1]][0, 0, 1, 0] [1, 1, 5, 1]
+// CHECK: %[[F3:.*]] = linalg.fill ins(%[[NI]] : f32) {{.*}} -> tensor<1x1x5x1xf32>
+// CHECK: %[[B3:.*]] = tensor.insert_slice %[[F3]] into %[[B2]][0, 0, 1, 6] [1, 1, 5, 1]
+// CHECK: %[[P:.*]] = tensor.insert_slice %arg0 into %[[B3]][0, 0, 1, 1] [1, 1, 5, 5]
 // CHECK-COUNT-9: tensor.extract_slice %[[P]]{{.*}} to tensor<1x1x5x5xf32>
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
-// CHECK-COUNT-8: arith.maximumf
+// CHECK-COUNT-8: arith.maximumf {{.*}} fastmath<nsz>
 // CHECK-NOT: linalg.pooling_nchw_max
 func.func @max_pool_pads(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x5x5xf32> {
   %0 = "graph.max_pool"(%x) {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x5x5xf32>) -> tensor<1x1x5x5xf32>

@@ -3,8 +3,11 @@ count: 1-D, 2-D and 3-D convs, grouped (groups 2, 3 and 32 with odd channel
 counts), depthwise (1-D, 3-D, a channel multiplier, 7x7 and dilated 5x5),
 with strides, dilations, asymmetric pads, auto_pad, 1x1 kernels, odd and
 non-multiple-of-16 lengths, with and without bias, some followed by a
-residual Add and a Relu (the epilogue kiln-fuse-groups fuses), two whose
-window matrix is computed in blocks of output rows. For each
+residual Add and a Relu (the epilogue kiln-fuse-groups fuses), stems (1-4
+input channels, strides 2 and 3 on odd image sizes, 1-D to 3-D, some with
+over 64 kernel taps, some with an epilogue whose row tiles build their own
+rows of the window tensor), two whose window matrix is computed in blocks of
+output rows. For each
 NAME: DIR/NAME.onnx, its inputs DIR/NAME.input_K.npy and PyTorch's float64
 reference output DIR/NAME.expected.npy; DIR/models.txt lists the names.
 """
@@ -146,6 +149,26 @@ def main(out_dir):
         # 17x17 (a prime row count): blocks of all 17 rows, not 1
         conv(out_dir, "c2d_17x17_k1x7_relu", (1, 20, 17, 17), (40, 20, 1, 7),
              pads=[0, 3, 0, 3], relu=True),
+        # stems: few input channels, strided, odd image sizes; over 64
+        # kernel taps the window tensor is copied by a loop over the taps
+        conv(out_dir, "stem_c1_k3_s2_relu", (1, 1, 97, 61), (8, 1, 3, 3),
+             strides=[2, 2], pads=[1, 1, 1, 1], relu=True),
+        conv(out_dir, "stem_c3_k7_s2_relu", (1, 3, 97, 61), (16, 3, 7, 7),
+             strides=[2, 2], pads=[3, 3, 3, 3], relu=True),
+        conv(out_dir, "stem_c4_k5_s3_asym", (1, 4, 61, 97), (12, 4, 5, 5),
+             strides=[3, 3], pads=[2, 1, 2, 2], bias=False),
+        conv(out_dir, "stem_c2_k9_s2_loop", (2, 2, 45, 38), (6, 2, 9, 9),
+             strides=[2, 2], pads=[4, 3, 4, 5]),
+        conv(out_dir, "stem_c3_k9x8_s3_d2_loop", (1, 3, 50, 61),
+             (5, 3, 9, 8), strides=[3, 2], dilations=[2, 2],
+             pads=[2, 3, 1, 4]),
+        conv(out_dir, "stem_c3_k9_s2_gather_relu", (1, 3, 61, 97),
+             (8, 3, 9, 9), strides=[2, 2], pads=[4, 4, 3, 4], relu=True),
+        conv(out_dir, "stem1d_k67_s3_loop", (1, 2, 301), (4, 2, 67),
+             strides=[3], pads=[33, 30], residual=True, relu=True),
+        conv(out_dir, "stem3d_k3x7x7_s122_loop", (1, 3, 5, 23, 19),
+             (8, 3, 3, 7, 7), strides=[1, 2, 2], pads=[1, 3, 2, 1, 3, 3],
+             relu=True),
         # window matrices over 16M elements: computed in blocks of rows
         conv(out_dir, "c2d_blocks", (1, 32, 245, 245), (3, 32, 3, 3),
              pads=[1, 1, 1, 1], relu=True),

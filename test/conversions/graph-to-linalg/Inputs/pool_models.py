@@ -79,6 +79,14 @@ def main(out_dir):
              [2, 2, 2], [2, 2, 2]),
         pool(out_dir, "avg3d_pads", "AveragePool", (1, 3, 5, 9, 8),
              [1, 3, 3], [1, 1, 2], pads=[0, 1, 1, 0, 1, 1]),
+        # stems' max pools on odd images: ceil_mode, asymmetric pads,
+        # stride 3, one input channel
+        pool(out_dir, "max2d_stem_odd", "MaxPool", (1, 5, 97, 61), [3, 3],
+             [2, 2], pads=[1, 1, 1, 1]),
+        pool(out_dir, "max2d_ceil_asym", "MaxPool", (2, 3, 30, 45), [3, 3],
+             [2, 2], pads=[0, 1, 1, 0], ceil=1),
+        pool(out_dir, "max2d_c1_k5_s3", "MaxPool", (1, 1, 61, 97), [5, 5],
+             [3, 3], pads=[2, 1, 2, 2], ceil=1),
         # 32 taps: the named pooling op / window sum.
         pool(out_dir, "max1d_wide", "MaxPool", (1, 4, 200), [32], [16]),
     ]
