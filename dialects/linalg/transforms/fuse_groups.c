@@ -416,15 +416,24 @@ static MlirOperation yieldedForall(MlirOperation yield) {
   return mlirOpResultGetOwner(result);
 }
 
+/* Tiles a grouped conv's image should at least have when it has that many
+ * groups (two threads, and some slack for a preempted core). */
+enum { kMinGroupTiles = 4 };
+
 /* Tile sizes of a grouped conv: whole groups of `groupWidth` output
- * channels, as many as fit `convChannels` (at least one group), and the
- * rows of im2colTileSizes. */
+ * channels, as many as fit `convChannels` (at least one group) but no more
+ * than leave kMinGroupTiles tiles per image, and the rows of
+ * im2colTileSizes. */
 static void groupedTileSizes(MlirType type, const GroupTiles *tiles,
                              int64_t groupWidth, int64_t *sizes) {
   im2colTileSizes(type, tiles, sizes);
   int64_t groups = mlirShapedTypeGetDimSize(type, 1) / groupWidth;
+  int64_t rowTiles = mlirShapedTypeGetDimSize(type, 2) / sizes[2];
   int64_t cap = tiles->convChannels / groupWidth;
-  sizes[1] = groupWidth * kilnDivisorAtMost(groups, cap > 1 ? cap : 1);
+  int64_t perTile = kilnDivisorAtMost(groups, cap > 1 ? cap : 1);
+  while (perTile > 1 && groups / perTile * rowTiles < kMinGroupTiles)
+    perTile = kilnDivisorAtMost(groups, perTile - 1);
+  sizes[1] = groupWidth * perTile;
 }
 
 /* The tiling and fusion of a group whose root and `producers` qualify
