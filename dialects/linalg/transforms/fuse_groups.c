@@ -528,6 +528,11 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
     return false;
   }
   MlirOperation forall = yieldedForall(yield);
+  /* A strided grouped conv's tiles copy their own taps (whole groups: no
+   * tap is copied twice). */
+  if (groupWidth && rank == 4 && mlirOperationIsNull(window) &&
+      !mlirOperationIsNull(forall))
+    kilnSliceTapWindow(forall);
   if (!mlirOperationIsNull(window) && !mlirOperationIsNull(forall) &&
       kilnSliceWindowRows(forall, window)) {
     /* The same schedule, for one producer and no tiling. */

@@ -72,10 +72,11 @@ static Offset scaled(MlirOperation before, Offset o, int64_t mul, int64_t div) {
                                         mlirIndexTypeGet(ctx), 1, &map)};
 }
 
-/* tensor.extract_slice of `src` at `offsets` with `sizes`, unit strides,
- * before `before`. */
-static MlirValue buildSlice(MlirOperation before, MlirValue src,
-                            const Offset *offsets, const int64_t *sizes) {
+/* tensor.extract_slice of `src` at `offsets` with `sizes` and `steps`
+ * (null: unit strides), before `before`. */
+static MlirValue buildStridedSlice(MlirOperation before, MlirValue src,
+                                   const Offset *offsets, const int64_t *sizes,
+                                   const int64_t *steps) {
   MlirContext ctx = mlirOperationGetContext(before);
   MlirType st = mlirValueGetType(src);
   intptr_t rank = mlirShapedTypeGetRank(st), nOps = 1;
@@ -83,7 +84,7 @@ static MlirValue buildSlice(MlirOperation before, MlirValue src,
   MlirValue ops[1 + kMaxDims];
   ops[0] = src;
   for (intptr_t i = 0; i < rank; ++i) {
-    strides[i] = 1;
+    strides[i] = steps ? steps[i] : 1;
     offs[i] = offsets[i].constant;
     if (!mlirValueIsNull(offsets[i].value)) {
       offs[i] = mlirShapedTypeGetDynamicStrideOrOffset();
@@ -100,6 +101,11 @@ static MlirValue buildSlice(MlirOperation before, MlirValue src,
       rank, sizes, mlirShapedTypeGetElementType(st), mlirAttributeGetNull());
   return kilnInsertOpBefore(before, "tensor.extract_slice", nOps, ops, type, 4,
                             attrs);
+}
+
+static MlirValue buildSlice(MlirOperation before, MlirValue src,
+                            const Offset *offsets, const int64_t *sizes) {
+  return buildStridedSlice(before, src, offsets, sizes, NULL);
 }
 
 /* tensor.collapse_shape or expand_shape (by `type`'s rank) of `src` to
@@ -154,11 +160,150 @@ static bool isGroupSplit(MlirOperation expand) {
          mlirShapedTypeGetDimSize(from, 2) == mlirShapedTypeGetDimSize(to, 3);
 }
 
+/* Most taps of a window tensor copied tap by tap (lower_conv_im2col.c:
+ * kMaxTapCopies). */
+enum { kMaxTaps = 64 };
+
+/* A strided conv's window tensor N x C x KH x KW x OH x OW as
+ * lower_conv_im2col.c's windowTensor builds it: `count` insert_slices
+ * into a tensor.empty, each of a strided slice of the padded input `x` at
+ * one kernel tap. */
+typedef struct TapChain {
+  MlirOperation inserts[kMaxTaps];
+  intptr_t count;
+  MlirValue x;
+} TapChain;
+
+static int64_t staticAt(MlirOperation op, const char *attr, intptr_t i) {
+  return mlirDenseI64ArrayGetElement(
+      mlirOperationGetAttributeByName(op, str(attr)), i);
+}
+
+/* Whether the tap slice `insert` (a tap of the chain) copies all of x's
+ * images and channels into all the window's positions with static
+ * offsets and sizes. */
+static bool isTapCopy(MlirOperation insert, MlirValue *x) {
+  MlirOperation slice =
+      definedBy(mlirOperationGetOperand(insert, 0), "tensor.extract_slice");
+  if (mlirOperationIsNull(slice) || mlirOperationGetNumOperands(slice) != 1 ||
+      mlirOperationGetNumOperands(insert) != 2)
+    return false;
+  MlirValue src = mlirOperationGetOperand(slice, 0);
+  if (!mlirValueIsNull(*x) && !mlirValueEqual(src, *x))
+    return false;
+  *x = src;
+  MlirType st = mlirValueGetType(mlirOperationGetResult(slice, 0));
+  MlirType wt = mlirValueGetType(mlirOperationGetResult(insert, 0));
+  if (mlirShapedTypeGetRank(st) != 4 || mlirShapedTypeGetRank(wt) != 6 ||
+      !mlirShapedTypeHasStaticShape(mlirValueGetType(src)))
+    return false;
+  static const intptr_t kFull[4] = {0, 1, 4, 5};
+  for (int i = 0; i < 4; ++i)
+    if (staticAt(insert, "static_offsets", kFull[i]) != 0 ||
+        staticAt(insert, "static_sizes", kFull[i]) !=
+            mlirShapedTypeGetDimSize(wt, kFull[i]) ||
+        staticAt(insert, "static_strides", kFull[i]) != 1)
+      return false;
+  return staticAt(slice, "static_offsets", 0) == 0 &&
+         staticAt(slice, "static_offsets", 1) == 0 &&
+         staticAt(slice, "static_strides", 0) == 1 &&
+         staticAt(slice, "static_strides", 1) == 1 &&
+         staticAt(insert, "static_sizes", 2) == 1 &&
+         staticAt(insert, "static_sizes", 3) == 1;
+}
+
+/* The tap chain whose last insert defines `v`; false if `v` is not one. */
+static bool tapChain(MlirValue v, TapChain *chain) {
+  chain->count = 0;
+  chain->x = (MlirValue){NULL};
+  for (;;) {
+    MlirOperation insert = definedBy(v, "tensor.insert_slice");
+    if (mlirOperationIsNull(insert))
+      return chain->count > 0 &&
+             !mlirOperationIsNull(definedBy(v, "tensor.empty"));
+    if (chain->count == kMaxTaps || !isTapCopy(insert, &chain->x))
+      return false;
+    chain->inserts[chain->count++] = insert;
+    v = mlirOperationGetOperand(insert, 1);
+  }
+}
+
+/* tensor.insert_slice of `src` into `dest` at static `offsets` with
+ * `sizes`, unit strides, before `before`. */
+static MlirValue buildInsert(MlirOperation before, MlirValue src,
+                             MlirValue dest, const int64_t *offsets,
+                             const int64_t *sizes) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(dest));
+  int64_t strides[kMaxDims];
+  for (intptr_t i = 0; i < rank; ++i)
+    strides[i] = 1;
+  int32_t segs[5] = {1, 1, 0, 0, 0};
+  MlirNamedAttribute attrs[4] = {
+      named(ctx, "static_offsets", mlirDenseI64ArrayGet(ctx, rank, offsets)),
+      named(ctx, "static_sizes", mlirDenseI64ArrayGet(ctx, rank, sizes)),
+      named(ctx, "static_strides", mlirDenseI64ArrayGet(ctx, rank, strides)),
+      named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 5, segs))};
+  MlirValue ops[2] = {src, dest};
+  return kilnInsertOpBefore(before, "tensor.insert_slice", 2, ops,
+                            mlirValueGetType(dest), 4, attrs);
+}
+
+/* o * mul + add: folded when o is static, else an affine.apply. */
+static Offset affineOf(MlirOperation before, Offset o, int64_t mul,
+                       int64_t add) {
+  if (mlirValueIsNull(o.value))
+    return (Offset){o.constant * mul + add, {NULL}};
+  MlirContext ctx = mlirOperationGetContext(before);
+  MlirAffineExpr e = mlirAffineAddExprGet(
+      mlirAffineMulExprGet(mlirAffineDimExprGet(ctx, 0),
+                           mlirAffineConstantExprGet(ctx, mul)),
+      mlirAffineConstantExprGet(ctx, add));
+  MlirNamedAttribute map = named(
+      ctx, "map", mlirAffineMapAttrGet(mlirAffineMapGet(ctx, 1, 0, 1, &e)));
+  return (Offset){0, kilnInsertOpBefore(before, "affine.apply", 1, &o.value,
+                                        mlirIndexTypeGet(ctx), 1, &map)};
+}
+
+/* The part `woff`/`wsizes` (whole taps and rows) of the window tensor of
+ * `chain`, copied tap by tap from x in the tile, before `before`. */
+static MlirValue buildTaps(MlirOperation before, const TapChain *chain,
+                           const Offset *woff, const int64_t *wsizes) {
+  MlirType xt = mlirValueGetType(chain->x);
+  MlirType tileType = mlirRankedTensorTypeGet(
+      6, wsizes, mlirShapedTypeGetElementType(xt), mlirAttributeGetNull());
+  MlirValue tile =
+      kilnInsertOpBefore(before, "tensor.empty", 0, NULL, tileType, 0, NULL);
+  int64_t sizes[4] = {wsizes[0], wsizes[1], wsizes[4], wsizes[5]};
+  int64_t tapSizes[6] = {wsizes[0], wsizes[1], 1, 1, wsizes[4], wsizes[5]};
+  for (intptr_t i = chain->count - 1; i >= 0; --i) {
+    MlirOperation insert = chain->inserts[i];
+    MlirOperation slice =
+        mlirOpResultGetOwner(mlirOperationGetOperand(insert, 0));
+    int64_t steps[4] = {1, 1, staticAt(slice, "static_strides", 2),
+                        staticAt(slice, "static_strides", 3)};
+    Offset xoff[4] = {woff[0],
+                      woff[1],
+                      affineOf(before, woff[4], steps[2],
+                               staticAt(slice, "static_offsets", 2)),
+                      {staticAt(slice, "static_offsets", 3), {NULL}}};
+    MlirValue part = buildStridedSlice(before, chain->x, xoff, sizes, steps);
+    int64_t to[6] = {0,
+                     0,
+                     staticAt(insert, "static_offsets", 2),
+                     staticAt(insert, "static_offsets", 3),
+                     0,
+                     0};
+    tile = buildInsert(before, part, tile, to, tapSizes);
+  }
+  return tile;
+}
+
 /* Rewrites `op`, a slice of the window tensor `windowValue` read through
  * its collapse `collapse` to [N, K, P] (and, if `split` is not null, that
  * collapse's expansion to [N, G, K/G, P]). */
 static bool sliceWindow(MlirOperation op, MlirValue windowValue,
-                        MlirOperation split) {
+                        MlirOperation split, const TapChain *chain) {
   MlirType wt = mlirValueGetType(windowValue);
   int64_t ow = mlirShapedTypeGetDimSize(wt, 5);
   int64_t taps =
@@ -194,7 +339,8 @@ static bool sliceWindow(MlirOperation op, MlirValue windowValue,
   wsizes[0] = sizes[0];
   wsizes[1] = kt / taps;
   wsizes[4] = pt / ow;
-  MlirValue v = buildSlice(op, windowValue, woff, wsizes);
+  MlirValue v = chain ? buildTaps(op, chain, woff, wsizes)
+                      : buildSlice(op, windowValue, woff, wsizes);
   MlirType elt = mlirShapedTypeGetElementType(wt);
   int64_t flat[3] = {sizes[0], kt, pt};
   intptr_t toFlat[3] = {1, 3, 2};
@@ -228,7 +374,29 @@ bool kilnSliceWindowRows(MlirOperation forall, MlirOperation window) {
     if (mlirOperationIsNull(collapse) ||
         !mlirValueEqual(mlirOperationGetOperand(collapse, 0), windowValue))
       continue;
-    return sliceWindow(op, windowValue, split);
+    return sliceWindow(op, windowValue, split, NULL);
+  }
+  return false;
+}
+
+bool kilnSliceTapWindow(MlirOperation forall) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!kilnOpNameStartsWith(op, "tensor.extract_slice"))
+      continue;
+    MlirValue src = mlirOperationGetOperand(op, 0);
+    MlirOperation split = definedBy(src, "tensor.expand_shape");
+    if (isGroupSplit(split))
+      src = mlirOperationGetOperand(split, 0);
+    else
+      split = (MlirOperation){NULL};
+    MlirOperation collapse = definedBy(src, "tensor.collapse_shape");
+    TapChain chain;
+    if (mlirOperationIsNull(collapse) ||
+        !tapChain(mlirOperationGetOperand(collapse, 0), &chain))
+      continue;
+    return sliceWindow(op, mlirOperationGetOperand(collapse, 0), split, &chain);
   }
   return false;
 }

@@ -21,6 +21,13 @@
 /// whether it rewrote one.
 bool kilnSliceWindowRows(MlirOperation forall, MlirOperation window);
 
+/// kilnSliceWindowRows for a strided conv's window tensor, copied tap by
+/// tap (a chain of tensor.insert_slices of strided slices of one padded
+/// input into a tensor.empty): the tile's part of it is copied tap by tap
+/// from the input in the tile instead, so it is still in cache when the
+/// tile's contraction reads it. Returns whether it rewrote one.
+bool kilnSliceTapWindow(MlirOperation forall);
+
 /// Rewrites every tensor.extract_slice in `forall`'s body that reads a
 /// grouped conv's contraction result N x G x MG x P through its collapse
 /// to [N, M, P] with whole groups (the channel size a multiple of MG; the

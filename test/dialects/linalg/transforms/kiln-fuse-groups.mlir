@@ -321,17 +321,23 @@ func.func @grouped_window(%x: tensor<1x32x14x14xf32>, %w: tensor<32x8x3x3xf32>, 
   return %g : tensor<1x32x14x14xf32>
 }
 
-// A strided grouped conv: its window tensor is copied tap by tap, not one
-// generic, so it stays whole (before the loop); the contraction and the
-// Relu are still tiled by whole groups.
+// A strided grouped conv: its window tensor is copied tap by tap (strided
+// slices of the padded input), not one generic; each tile copies its own
+// group's taps (8 channels x 9 taps, rows 0, 1, 2 with stride 2) and no
+// whole window tensor is left. The contraction and the Relu are tiled by
+// whole groups as above.
 // IM2COL-LABEL: func.func @grouped_strided
-// IM2COL-COUNT-9: tensor.insert_slice
+// IM2COL-NOT: tensor<1x16x3x3x8x8xf32>
 // IM2COL: scf.forall (%{{.*}}) in (2)
-// IM2COL-NOT: outs(%{{.*}} : tensor<1x8x3x3x8x8xf32>)
+// IM2COL: tensor.empty() : tensor<1x8x3x3x8x8xf32>
+// IM2COL: tensor.extract_slice %{{.*}}[0, %[[C0:.*]], 0, 0] [1, 8, 8, 8] [1, 1, 2, 2] : tensor<1x16x17x17xf32> to tensor<1x8x8x8xf32>
+// IM2COL-COUNT-8: tensor.extract_slice %{{.*}}[0, %[[C0]], {{[012]}}, {{[012]}}] [1, 8, 8, 8] [1, 1, 2, 2]
+// IM2COL: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2, 3], [4, 5]] : tensor<1x8x3x3x8x8xf32> into tensor<1x72x64xf32>
 // IM2COL: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
 // IM2COL-SAME: outs(%{{.*}} : tensor<1x1x8x64xf32>)
 // IM2COL: arith.select
 // IM2COL: tensor.parallel_insert_slice {{.*}} [1, 8, 8, 8] [1, 1, 1, 1] : tensor<1x8x8x8xf32> into tensor<1x16x8x8xf32>
+// IM2COL-NOT: tensor<1x16x3x3x8x8xf32>
 // IM2COL: return
 func.func @grouped_strided(%x: tensor<1x16x15x15xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16x8x8xf32> {
   %g = scf.execute_region -> tensor<1x16x8x8xf32> no_inline {
