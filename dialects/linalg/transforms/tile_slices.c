@@ -357,24 +357,32 @@ static bool sliceWindow(MlirOperation op, MlirValue windowValue,
   return true;
 }
 
+/* The collapse_shape to [N, K, P] that `op` slices when it is a
+ * tensor.extract_slice of one (a group-1 conv's window matrix) or of its
+ * split into groups (a grouped conv's; *split set to the expand_shape);
+ * null otherwise. */
+static MlirOperation windowMatrixRead(MlirOperation op, MlirOperation *split) {
+  *split = (MlirOperation){NULL};
+  if (!kilnOpNameStartsWith(op, "tensor.extract_slice"))
+    return (MlirOperation){NULL};
+  MlirValue src = mlirOperationGetOperand(op, 0);
+  MlirOperation expand = definedBy(src, "tensor.expand_shape");
+  if (isGroupSplit(expand)) {
+    *split = expand;
+    src = mlirOperationGetOperand(expand, 0);
+  }
+  return definedBy(src, "tensor.collapse_shape");
+}
+
 bool kilnSliceWindowRows(MlirOperation forall, MlirOperation window) {
   MlirValue windowValue = mlirOperationGetResult(window, 0);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!kilnOpNameStartsWith(op, "tensor.extract_slice"))
-      continue;
-    MlirValue src = mlirOperationGetOperand(op, 0);
-    MlirOperation split = definedBy(src, "tensor.expand_shape");
-    if (isGroupSplit(split))
-      src = mlirOperationGetOperand(split, 0);
-    else
-      split = (MlirOperation){NULL};
-    MlirOperation collapse = definedBy(src, "tensor.collapse_shape");
-    if (mlirOperationIsNull(collapse) ||
-        !mlirValueEqual(mlirOperationGetOperand(collapse, 0), windowValue))
-      continue;
-    return sliceWindow(op, windowValue, split, NULL);
+    MlirOperation split, collapse = windowMatrixRead(op, &split);
+    if (!mlirOperationIsNull(collapse) &&
+        mlirValueEqual(mlirOperationGetOperand(collapse, 0), windowValue))
+      return sliceWindow(op, windowValue, split, NULL);
   }
   return false;
 }
@@ -383,20 +391,12 @@ bool kilnSliceTapWindow(MlirOperation forall) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!kilnOpNameStartsWith(op, "tensor.extract_slice"))
-      continue;
-    MlirValue src = mlirOperationGetOperand(op, 0);
-    MlirOperation split = definedBy(src, "tensor.expand_shape");
-    if (isGroupSplit(split))
-      src = mlirOperationGetOperand(split, 0);
-    else
-      split = (MlirOperation){NULL};
-    MlirOperation collapse = definedBy(src, "tensor.collapse_shape");
+    MlirOperation split, collapse = windowMatrixRead(op, &split);
     TapChain chain;
-    if (mlirOperationIsNull(collapse) ||
-        !tapChain(mlirOperationGetOperand(collapse, 0), &chain))
-      continue;
-    return sliceWindow(op, mlirOperationGetOperand(collapse, 0), split, &chain);
+    if (!mlirOperationIsNull(collapse) &&
+        tapChain(mlirOperationGetOperand(collapse, 0), &chain))
+      return sliceWindow(op, mlirOperationGetOperand(collapse, 0), split,
+                         &chain);
   }
   return false;
 }
