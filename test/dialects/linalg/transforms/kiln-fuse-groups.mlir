@@ -294,7 +294,7 @@ func.func @im2col_3d(%x: tensor<1x2x5x4x6xf32>, %w: tensor<8x2x3x3x3xf32>) -> te
 }
 
 // A grouped conv (4 groups of 8): tiles of whole groups, one per tile to
-// leave 4 tiles on a one-row-block image; each computes its group's 8
+// leave as many tiles as it can (4, under 8) on a one-row-block image; each computes its group's 8
 // channels of the window tensor (groups read disjoint channels), its slice
 // of the grouped contraction (1 group x 8 channels x 196 pixels, K = 72)
 // through the group merge, and the residual Add + Relu.
