@@ -249,15 +249,20 @@ static MlirWalkResult dropMarkers(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
+/* When buildGroupSchedule swaps a tile's slices of expand_shapes with
+ * them: before each fusion, also after the last, or never (a producer
+ * whose slice in the tile is already its own: the window generic). */
+typedef enum Bubble { kBubbleBefore, kBubbleAfterToo, kBubbleNever } Bubble;
+
 /* Builds into `sequence` (before its yield) the schedule of one group: tile
  * the root with scf.forall by `sizes` (`tile`; otherwise the root is that
  * loop already), then fuse the `n` producers into the loop one at a time,
- * consumers first. Before each fusion (and after the last, with `bubble`),
- * slices of an expand_shape (an im2col conv's contraction computes
- * flattened pixels, its epilogue reads them unflattened) are swapped with
- * it, so the tile slices the contraction's result itself. */
+ * consumers first. Before each fusion (`bubble`), slices of an
+ * expand_shape (an im2col conv's contraction computes flattened pixels,
+ * its epilogue reads them unflattened) are swapped with it, so the tile
+ * slices the contraction's result itself. */
 static void buildGroupSchedule(MlirOperation sequence, bool tile, intptr_t rank,
-                               const int64_t *sizes, size_t n, bool bubble) {
+                               const int64_t *sizes, size_t n, Bubble bubble) {
   MlirOperation end = kilnScheduleFindOp(sequence, "transform.yield");
   MlirValue group = kilnScheduleGetRoot(sequence);
   MlirValue root = kilnScheduleInsertMatchAttr(end, group, kRootAttr);
@@ -266,18 +271,20 @@ static void buildGroupSchedule(MlirOperation sequence, bool tile, intptr_t rank,
                  kilnScheduleInsertForall(end, root, rank, sizes), 1)
            : root;
   for (size_t i = 0; i < n; ++i) {
-    kilnScheduleInsertPatterns(
-        end, loop, "transform.apply_patterns.tensor.bubble_up_extract_slice");
-    /* Tiles of two consumers of one producer (x * sigmoid(x)) each slice
-     * it: merged, the producer is fused once, not once per slice. */
-    kilnScheduleInsert(end, "transform.apply_cse", 1, &loop, 0,
-                       (MlirType){NULL}, 0, NULL);
+    if (bubble != kBubbleNever) {
+      kilnScheduleInsertPatterns(
+          end, loop, "transform.apply_patterns.tensor.bubble_up_extract_slice");
+      /* Tiles of two consumers of one producer (x * sigmoid(x)) each slice
+       * it: merged, the producer is fused once, not once per slice. */
+      kilnScheduleInsert(end, "transform.apply_cse", 1, &loop, 0,
+                         (MlirType){NULL}, 0, NULL);
+    }
     char name[32];
     producerAttr(i, name, sizeof(name));
     loop = kilnScheduleInsertFuse(
         end, kilnScheduleInsertMatchAttr(end, group, name), loop);
   }
-  if (bubble)
+  if (bubble == kBubbleAfterToo)
     kilnScheduleInsertPatterns(
         end, loop, "transform.apply_patterns.tensor.bubble_up_extract_slice");
 }
@@ -380,15 +387,14 @@ static MlirOperation fuseWindow(MlirBlock body, MlirType type, int64_t *sizes,
 
 /* Applies to `group` the fusion of producers [from, to) of `producers`
  * (latest first) into the scf.forall that tiles `root` by `sizes` (`tile`),
- * or into `root` itself, an scf.forall already; with `bubble`, the slices
- * in the loop are then swapped with the expand_shapes they read once more.
+ * or into `root` itself, an scf.forall already (buildGroupSchedule).
  * Returns the schedule's result; the markers are dropped either way. */
 static MlirLogicalResult fuseProducers(KilnSchedule *schedule,
                                        MlirOperation group, MlirOperation root,
                                        bool tile, intptr_t rank,
                                        const int64_t *sizes,
                                        const KilnOpList *producers, size_t from,
-                                       size_t to, bool bubble) {
+                                       size_t to, Bubble bubble) {
   MlirOperation sequence = kilnScheduleGetSequence(schedule, "kiln_fuse_group");
   buildGroupSchedule(sequence, tile, rank, sizes, to - from, bubble);
   MlirAttribute unit = mlirUnitAttrGet(mlirOperationGetContext(group));
@@ -453,16 +459,17 @@ static MlirLogicalResult tileAndFuse(KilnSchedule *schedule,
     ++split;
   if (!groupWidth || split == n)
     return fuseProducers(schedule, group, root, true, rank, sizes, producers, 0,
-                         n, false);
+                         n, kBubbleBefore);
   MlirOperation yield = mlirBlockGetTerminator(mlirOperationGetBlock(root));
-  MlirLogicalResult applied = fuseProducers(schedule, group, root, true, rank,
-                                            sizes, producers, 0, split, true);
+  MlirLogicalResult applied =
+      fuseProducers(schedule, group, root, true, rank, sizes, producers, 0,
+                    split, kBubbleAfterToo);
   MlirOperation forall = yieldedForall(yield);
   if (mlirLogicalResultIsFailure(applied) || mlirOperationIsNull(forall) ||
       !kilnSliceGroupedResult(forall))
     return applied; /* the contraction stays whole */
   return fuseProducers(schedule, group, forall, false, rank, sizes, producers,
-                       split, n, false);
+                       split, n, kBubbleBefore);
 }
 
 /* Tiles a contraction-epilogue group in place. Returns false, changing
@@ -541,7 +548,7 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
     KilnOpList one = {0};
     kilnOpListPush(&one, window);
     applied = fuseProducers(schedule, group, forall, false, rank, sizes, &one,
-                            0, 1, false);
+                            0, 1, kBubbleNever);
     kilnOpListDestroy(&one);
     if (mlirLogicalResultIsFailure(applied)) {
       *failed = true;
