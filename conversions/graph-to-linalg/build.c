@@ -405,6 +405,37 @@ MlirValue kilnReshape(KilnBuilder *b, MlirValue x, MlirType to) {
   return collapseOrExpand(b, "tensor.expand_shape", flat, to, rt);
 }
 
+MlirValue kilnReshapeGroups(KilnBuilder *b, MlirValue x, MlirType to,
+                            intptr_t nGroups, const intptr_t *groupSizes) {
+  MlirType from = mlirValueGetType(x);
+  if (mlirTypeEqual(from, to))
+    return x;
+  bool expand = mlirShapedTypeGetRank(to) > mlirShapedTypeGetRank(from);
+  MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
+  MlirAttribute groups[KILN_MAX_RANK], dims[2 * KILN_MAX_RANK];
+  intptr_t d = 0;
+  for (intptr_t g = 0; g < nGroups; ++g) {
+    intptr_t first = d;
+    for (intptr_t i = 0; i < groupSizes[g]; ++i, ++d)
+      dims[d] = mlirIntegerAttrGet(i64, d);
+    groups[g] = mlirArrayAttrGet(b->ctx, d - first, &dims[first]);
+  }
+  MlirNamedAttribute attrs[2] = {kilnNamedAttr(
+      b->ctx, "reassociation", mlirArrayAttrGet(b->ctx, nGroups, groups))};
+  intptr_t n = 1;
+  if (expand) {
+    intptr_t r = mlirShapedTypeGetRank(to);
+    int64_t shape[2 * KILN_MAX_RANK];
+    for (intptr_t i = 0; i < r; ++i)
+      shape[i] = mlirShapedTypeGetDimSize(to, i);
+    attrs[n++] = kilnNamedAttr(b->ctx, "static_output_shape",
+                               mlirDenseI64ArrayGet(b->ctx, r, shape));
+  }
+  return kilnBuildOp1(b,
+                      expand ? "tensor.expand_shape" : "tensor.collapse_shape",
+                      to, 1, &x, n, attrs);
+}
+
 MlirValue kilnExtractSlice(KilnBuilder *b, MlirValue x, const int64_t *offsets,
                            const int64_t *sizes, const int64_t *strides) {
   intptr_t r = kilnRank(x);

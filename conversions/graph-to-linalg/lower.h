@@ -153,6 +153,11 @@ MlirValue kilnCastTo(KilnBuilder *b, MlirValue x, MlirType type);
 /// (tensor.collapse_shape to 1-D + tensor.expand_shape, or tensor.reshape
 /// for rank 0; folded away when the types match).
 MlirValue kilnReshape(KilnBuilder *b, MlirValue x, MlirType to);
+/// tensor.collapse_shape or tensor.expand_shape (whichever `to`'s rank
+/// asks for) of a static `x`: the larger type's dims in `nGroups` groups of
+/// consecutive dims, `groupSizes[i]` each; `x` itself when the types match.
+MlirValue kilnReshapeGroups(KilnBuilder *b, MlirValue x, MlirType to,
+                            intptr_t nGroups, const intptr_t *groupSizes);
 /// tensor.extract_slice with static offsets, sizes, strides; the result
 /// has `rank` dims (no dropped dims).
 MlirValue kilnExtractSlice(KilnBuilder *b, MlirValue x, const int64_t *offsets,

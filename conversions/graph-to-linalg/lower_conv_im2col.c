@@ -310,6 +310,44 @@ static MlirValue im2colMac(KilnBuilder *b, MacOperand lhs, MacOperand rhs,
   return kilnReshape(b, y, resultType);
 }
 
+/* The contraction of a grouped conv (im2colBlock) on its window tensor
+ * `col` (N x C x K1.. x O1.., or x itself, N x C x O1..), `ns` spatial
+ * dims. The reshapes keep the group split next to the pixels rather than
+ * flattening everything: col is collapsed to N x K x P, then expanded to
+ * N x G x K/G x P; the result N x G x M/G x P collapsed to N x M x P, then
+ * its pixels unflattened. A tile of whole groups and whole rows of the
+ * result then maps to one slice of the contraction and one of the window
+ * tensor (kiln-fuse-groups' grouped tiles). */
+static MlirValue groupedMac(KilnBuilder *b, MlirValue col, MlirValue w,
+                            MlirValue bias, int64_t group, intptr_t ns,
+                            MlirType resultType) {
+  MlirType e = kilnElementType(col);
+  intptr_t taps = kilnRank(col) - 1 - ns; /* C and the kernel dims */
+  int64_t n = kilnDim(col, 0), m = kilnDim(w, 0), k = 1, p = 1;
+  for (intptr_t i = 0; i < taps; ++i)
+    k *= kilnDim(col, 1 + i);
+  for (intptr_t i = 0; i < ns; ++i)
+    p *= kilnDim(col, 1 + taps + i);
+  int64_t kg = k / group, mg = m / group;
+  int64_t flat[3] = {n, k, p}, colShape[4] = {n, group, kg, p};
+  intptr_t toFlat[3] = {1, taps, ns}, split[3] = {1, 2, 1};
+  col = kilnReshapeGroups(b, col, kilnTensorType(3, flat, e), 3, toFlat);
+  col = kilnReshapeGroups(b, col, kilnTensorType(4, colShape, e), 3, split);
+  int64_t wShape[3] = {group, mg, kg}, yShape[4] = {n, group, mg, p};
+  int64_t g2[2] = {group, mg}, biasDims[2] = {1, 2};
+  if (!mlirValueIsNull(bias))
+    bias = kilnReshape(b, bias, kilnTensorType(2, g2, e));
+  /* Loops n, g, m, p, k. */
+  static const int64_t wLoops[3] = {1, 2, 4}, colLoops[4] = {0, 1, 4, 3};
+  MacOperand lhs = {w, 3, wShape, wLoops}, rhs = {col, 4, colShape, colLoops};
+  MlirValue y = im2colMac(b, lhs, rhs, 4, yShape, bias, 2, biasDims,
+                          kilnTensorType(4, yShape, e));
+  int64_t yFlat[3] = {n, m, p};
+  intptr_t merge[3] = {1, 2, 1}, unflatten[3] = {1, 1, ns};
+  y = kilnReshapeGroups(b, y, kilnTensorType(3, yFlat, e), 3, merge);
+  return kilnReshapeGroups(b, y, resultType, 3, unflatten);
+}
+
 /* The conv of the padded `x` (N x C x D..) by `w` (M x C/G x K..) as a
  * contraction over k = (c, k1.., kn) per group: with the window matrix
  * col[n] (C*K1*..*Kn x O1*..*On), y[n] = w (M x C*K..) * col[n] for one
@@ -321,7 +359,6 @@ static MlirValue im2colBlock(KilnBuilder *b, MlirValue x, MlirValue w,
                              MlirValue bias, int64_t group,
                              const KilnWindow *win, MlirType resultType,
                              bool gather) {
-  MlirType e = kilnElementType(x);
   int64_t n = kilnDim(x, 0), c = kilnDim(x, 1), m = kilnDim(w, 0);
   int64_t kernel[KILN_MAX_RANK], taps = 1, p = 1;
   for (intptr_t i = 0; i < win->n; ++i) {
@@ -333,18 +370,8 @@ static MlirValue im2colBlock(KilnBuilder *b, MlirValue x, MlirValue w,
   if (n * k * p > kMaxIm2colElements)
     return (MlirValue){NULL};
   MlirValue col = windowTensor(b, x, win, kernel, false, gather);
-  if (group > 1) {
-    int64_t kg = k / group, mg = m / group;
-    int64_t colShape[4] = {n, group, kg, p}, wShape[3] = {group, mg, kg};
-    int64_t yShape[4] = {n, group, mg, p}, g2[2] = {group, mg};
-    int64_t biasDims[2] = {1, 2};
-    if (!mlirValueIsNull(bias))
-      bias = kilnReshape(b, bias, kilnTensorType(2, g2, e));
-    /* Loops n, g, m, p, k. */
-    static const int64_t wLoops[3] = {1, 2, 4}, colLoops[4] = {0, 1, 4, 3};
-    MacOperand lhs = {w, 3, wShape, wLoops}, rhs = {col, 4, colShape, colLoops};
-    return im2colMac(b, lhs, rhs, 4, yShape, bias, 2, biasDims, resultType);
-  }
+  if (group > 1)
+    return groupedMac(b, col, w, bias, group, win->n, resultType);
   int64_t colShape[3] = {n, k, p}, wShape[2] = {m, k}, yShape[3] = {n, m, p};
   /* Loops n, m, p, k. */
   static const int64_t wLoops[2] = {1, 3}, colLoops[3] = {0, 3, 2};

@@ -22,6 +22,7 @@
 #include "dialects/common/diag.h"
 #include "dialects/common/op_list.h"
 #include "dialects/linalg/transforms/schedule.h"
+#include "dialects/linalg/transforms/tile_slices.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -118,18 +119,24 @@ static bool isPixelUnflatten(MlirOperation expand) {
 
 /* The op defining `v` when it is a linalg op of `body`, looking through a
  * tensor.expand_shape of `body` (an im2col conv's contraction computes
- * flattened pixels, its epilogue reads them unflattened); sets *reshaped
- * when it looked through one. Null otherwise. */
-static MlirOperation linalgProducer(MlirBlock body, MlirValue v,
-                                    bool *reshaped) {
-  for (int hops = 0; hops < 2 && mlirValueIsAOpResult(v); ++hops) {
+ * flattened pixels, its epilogue reads them unflattened) and then a
+ * collapse_shape merging groups into channels (a grouped conv's
+ * contraction computes N x G x MG x P); sets *reshaped when it looked
+ * through a reshape, *groupWidth to MG through a group merge. Null
+ * otherwise. */
+static MlirOperation linalgProducer(MlirBlock body, MlirValue v, bool *reshaped,
+                                    int64_t *groupWidth) {
+  for (int hops = 0; hops < 3 && mlirValueIsAOpResult(v); ++hops) {
     MlirOperation def = mlirOpResultGetOwner(v);
     if (!mlirBlockEqual(mlirOperationGetBlock(def), body))
       return (MlirOperation){NULL};
     if (kilnOpNameStartsWith(def, "linalg."))
       return def;
-    if (!kilnOpNameStartsWith(def, "tensor.expand_shape") ||
-        !isPixelUnflatten(def))
+    if (kilnIsGroupMerge(def)) {
+      *groupWidth = mlirShapedTypeGetDimSize(
+          mlirValueGetType(mlirOperationGetOperand(def, 0)), 2);
+    } else if (hops > 0 || !kilnOpNameStartsWith(def, "tensor.expand_shape") ||
+               !isPixelUnflatten(def))
       return (MlirOperation){NULL};
     *reshaped = true;
     v = mlirOperationGetOperand(def, 0);
@@ -159,7 +166,8 @@ static void sortLatestFirst(MlirBlock body, KilnOpList *ops) {
  * Returns whether a contraction was reached; sets *reshaped when the path
  * went through an expand_shape. */
 static bool collectProducers(MlirBlock body, MlirOperation root,
-                             KilnOpList *producers, bool *reshaped) {
+                             KilnOpList *producers, bool *reshaped,
+                             int64_t *groupWidth) {
   bool sawContraction = false;
   KilnOpList work = {0};
   kilnOpListPush(&work, root);
@@ -170,8 +178,8 @@ static bool collectProducers(MlirBlock body, MlirOperation root,
     intptr_t n = mlirOperationGetNumOperands(op);
     for (intptr_t i = contraction ? n - 1 : 0; i < n; ++i) {
       bool viaReshape = false;
-      MlirOperation def =
-          linalgProducer(body, mlirOperationGetOperand(op, i), &viaReshape);
+      MlirOperation def = linalgProducer(body, mlirOperationGetOperand(op, i),
+                                         &viaReshape, groupWidth);
       if (mlirOperationIsNull(def) || kilnOpListContains(&work, def))
         continue;
       *reshaped = *reshaped || viaReshape;
@@ -191,6 +199,10 @@ static MlirOperation windowProducer(MlirBlock body, MlirOperation contraction) {
   intptr_t n = mlirOperationGetNumOperands(contraction);
   for (intptr_t i = 0; i + 1 < n; ++i) {
     MlirValue v = mlirOperationGetOperand(contraction, i);
+    /* A grouped conv's [N, K, P] window matrix split into groups. */
+    if (mlirValueIsAOpResult(v) &&
+        kilnOpNameStartsWith(mlirOpResultGetOwner(v), "tensor.expand_shape"))
+      v = mlirOperationGetOperand(mlirOpResultGetOwner(v), 0);
     if (!mlirValueIsAOpResult(v) ||
         !kilnOpNameStartsWith(mlirOpResultGetOwner(v), "tensor.collapse_shape"))
       continue;
@@ -237,42 +249,44 @@ static MlirWalkResult dropMarkers(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
+/* When buildGroupSchedule swaps a tile's slices of expand_shapes with
+ * them: before each fusion, also after the last, or never (a producer
+ * whose slice in the tile is already its own: the window generic). */
+typedef enum Bubble { kBubbleBefore, kBubbleAfterToo, kBubbleNever } Bubble;
+
 /* Builds into `sequence` (before its yield) the schedule of one group: tile
- * the root with scf.forall by `sizes`, then fuse the `n` producers into the
- * loop one at a time, consumers first. Before each fusion, slices of an
+ * the root with scf.forall by `sizes` (`tile`; otherwise the root is that
+ * loop already), then fuse the `n` producers into the loop one at a time,
+ * consumers first. Before each fusion (`bubble`), slices of an
  * expand_shape (an im2col conv's contraction computes flattened pixels,
  * its epilogue reads them unflattened) are swapped with it, so the tile
  * slices the contraction's result itself. */
-static void buildGroupSchedule(MlirOperation sequence, intptr_t rank,
-                               const int64_t *sizes, size_t n) {
+static void buildGroupSchedule(MlirOperation sequence, bool tile, intptr_t rank,
+                               const int64_t *sizes, size_t n, Bubble bubble) {
   MlirOperation end = kilnScheduleFindOp(sequence, "transform.yield");
   MlirValue group = kilnScheduleGetRoot(sequence);
   MlirValue root = kilnScheduleInsertMatchAttr(end, group, kRootAttr);
-  MlirValue loop = mlirOperationGetResult(
-      kilnScheduleInsertForall(end, root, rank, sizes), 1);
+  MlirValue loop =
+      tile ? mlirOperationGetResult(
+                 kilnScheduleInsertForall(end, root, rank, sizes), 1)
+           : root;
   for (size_t i = 0; i < n; ++i) {
-    kilnScheduleInsertPatterns(
-        end, loop, "transform.apply_patterns.tensor.bubble_up_extract_slice");
-    /* Tiles of two consumers of one producer (x * sigmoid(x)) each slice
-     * it: merged, the producer is fused once, not once per slice. */
-    kilnScheduleInsert(end, "transform.apply_cse", 1, &loop, 0,
-                       (MlirType){NULL}, 0, NULL);
+    if (bubble != kBubbleNever) {
+      kilnScheduleInsertPatterns(
+          end, loop, "transform.apply_patterns.tensor.bubble_up_extract_slice");
+      /* Tiles of two consumers of one producer (x * sigmoid(x)) each slice
+       * it: merged, the producer is fused once, not once per slice. */
+      kilnScheduleInsert(end, "transform.apply_cse", 1, &loop, 0,
+                         (MlirType){NULL}, 0, NULL);
+    }
     char name[32];
     producerAttr(i, name, sizeof(name));
     loop = kilnScheduleInsertFuse(
         end, kilnScheduleInsertMatchAttr(end, group, name), loop);
   }
-}
-
-/* Builds into `sequence` (before its yield) the fusion of the op marked
- * "kiln.fuse_producer_0" into the scf.forall marked kRootAttr. */
-static void buildFuseIntoSchedule(MlirOperation sequence) {
-  MlirOperation end = kilnScheduleFindOp(sequence, "transform.yield");
-  MlirValue group = kilnScheduleGetRoot(sequence);
-  char name[32];
-  producerAttr(0, name, sizeof(name));
-  kilnScheduleInsertFuse(end, kilnScheduleInsertMatchAttr(end, group, name),
-                         kilnScheduleInsertMatchAttr(end, group, kRootAttr));
+  if (bubble == kBubbleAfterToo)
+    kilnScheduleInsertPatterns(
+        end, loop, "transform.apply_patterns.tensor.bubble_up_extract_slice");
 }
 
 /* The tile options of kiln-fuse-groups. */
@@ -375,13 +389,15 @@ enum { kMinWindowBlocks = 4 };
  * computes its own columns of the window tensor (fused as the last
  * producer), which then stay in cache for the contraction instead of the
  * whole tensor going through memory. With channel blocks each would
- * recompute the same columns: then the window tensor stays whole. */
+ * recompute the same columns: then the window tensor stays whole. A
+ * grouped conv's tiles are whole groups, which read disjoint columns: each
+ * computes its own whatever the tile count (`grouped`). */
 static MlirOperation fuseWindow(MlirBlock body, MlirType type, int64_t *sizes,
-                                const KilnOpList *producers) {
+                                const KilnOpList *producers, bool grouped) {
   if (mlirShapedTypeGetRank(type) != 4)
-    return (MlirOperation){NULL}; /* sliceWindowRows: 2-D convs only */
+    return (MlirOperation){NULL}; /* kilnSliceWindowRows: 2-D convs only */
   int64_t rows = mlirShapedTypeGetDimSize(type, 2);
-  if (rows / sizes[2] < kMinWindowBlocks)
+  if (!grouped && rows / sizes[2] < kMinWindowBlocks)
     return (MlirOperation){NULL};
   for (size_t i = 0; i < producers->len; ++i) {
     if (!hasReduction(producers->data[i]))
@@ -389,98 +405,98 @@ static MlirOperation fuseWindow(MlirBlock body, MlirType type, int64_t *sizes,
     MlirOperation window = windowProducer(body, producers->data[i]);
     if (mlirOperationIsNull(window) || !allStatic(window))
       return (MlirOperation){NULL};
-    sizes[1] = mlirShapedTypeGetDimSize(type, 1);
+    if (!grouped)
+      sizes[1] = mlirShapedTypeGetDimSize(type, 1);
     return window;
   }
   return (MlirOperation){NULL};
 }
 
-/* An scf.forall tile reads the window tensor through its collapse to
- * [N, K, P]: tensor.extract_slice of the collapse at pixels [p0, p0 + R W)
- * (whole rows), which the bubble-up patterns cannot swap with the collapse
- * (p0 is a value they cannot prove a multiple of W). Rewrites it as the
- * collapse of the window tensor's rows [p0 / W, p0 / W + R), so that
- * fuse_into_containing_op finds a slice of the window generic. */
-static bool sliceWindowRows(MlirOperation forall, MlirOperation window) {
-
-  MlirValue windowValue = mlirOperationGetResult(window, 0);
-  MlirType wt = mlirValueGetType(windowValue);
-  int64_t ow = mlirShapedTypeGetDimSize(wt, 5);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!kilnOpNameStartsWith(op, "tensor.extract_slice"))
-      continue;
-    MlirValue src = mlirOperationGetOperand(op, 0);
-    if (!mlirValueIsAOpResult(src) ||
-        !kilnOpNameStartsWith(mlirOpResultGetOwner(src),
-                              "tensor.collapse_shape") ||
-        !mlirValueEqual(mlirOperationGetOperand(mlirOpResultGetOwner(src), 0),
-                        windowValue))
-      continue;
-    MlirType st = mlirValueGetType(mlirOperationGetResult(op, 0));
-    MlirAttribute offs =
-        mlirOperationGetAttributeByName(op, str("static_offsets"));
-    int64_t pixels = mlirShapedTypeGetDimSize(st, 2);
-    int64_t dyn = mlirShapedTypeGetDynamicStrideOrOffset();
-    int64_t batchOffset = mlirDenseI64ArrayGetElement(offs, 0);
-    intptr_t nDyn = 1 + (batchOffset == dyn);
-    if (mlirShapedTypeGetRank(st) != 3 || pixels % ow ||
-        mlirShapedTypeGetDimSize(st, 1) !=
-            mlirShapedTypeGetDimSize(mlirValueGetType(src), 1) ||
-        mlirDenseI64ArrayGetElement(offs, 1) != 0 ||
-        mlirDenseI64ArrayGetElement(offs, 2) != dyn ||
-        mlirOperationGetNumOperands(op) != 1 + nDyn)
-      return false; /* not a slice of whole rows by a dynamic offset */
-    MlirContext ctx = mlirOperationGetContext(op);
-    /* row = p0 floordiv OW */
-    MlirAffineExpr row = mlirAffineFloorDivExprGet(
-        mlirAffineDimExprGet(ctx, 0), mlirAffineConstantExprGet(ctx, ow));
-    MlirNamedAttribute mapAttr = mlirNamedAttributeGet(
-        mlirIdentifierGet(ctx, str("map")),
-        mlirAffineMapAttrGet(mlirAffineMapGet(ctx, 1, 0, 1, &row)));
-    MlirValue p0 = mlirOperationGetOperand(op, nDyn);
-    MlirValue rowStart = kilnInsertOpBefore(op, "affine.apply", 1, &p0,
-                                            mlirIndexTypeGet(ctx), 1, &mapAttr);
-    /* window[0, 0, 0, 0, row, 0] [N, C, KH, KW, R, OW] */
-    int64_t offsets[6] = {batchOffset, 0, 0, 0, dyn, 0};
-    int64_t sizes[6], strides[6] = {1, 1, 1, 1, 1, 1};
-    for (int i = 0; i < 6; ++i)
-      sizes[i] = mlirShapedTypeGetDimSize(wt, i);
-    sizes[0] = mlirShapedTypeGetDimSize(st, 0);
-    sizes[4] = pixels / ow;
-    int32_t segs[4] = {1, (int32_t)nDyn, 0, 0};
-    MlirNamedAttribute attrs[4] = {
-        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_offsets")),
-                              mlirDenseI64ArrayGet(ctx, 6, offsets)),
-        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_sizes")),
-                              mlirDenseI64ArrayGet(ctx, 6, sizes)),
-        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_strides")),
-                              mlirDenseI64ArrayGet(ctx, 6, strides)),
-        mlirNamedAttributeGet(
-            mlirIdentifierGet(ctx, str("operandSegmentSizes")),
-            mlirDenseI32ArrayGet(ctx, 4, segs))};
-    MlirType sliceType = mlirRankedTensorTypeGet(
-        6, sizes, mlirShapedTypeGetElementType(wt), mlirAttributeGetNull());
-    MlirValue sliceOperands[3] = {windowValue, mlirOperationGetOperand(op, 1),
-                                  rowStart};
-    if (nDyn == 1)
-      sliceOperands[1] = sliceOperands[2];
-    MlirValue sliced = kilnInsertOpBefore(op, "tensor.extract_slice", 1 + nDyn,
-                                          sliceOperands, sliceType, 4, attrs);
-    /* collapse [[0], [1, 2, 3], [4, 5]] */
-    intptr_t groupSizes[3] = {1, 3, 2};
-    MlirNamedAttribute reassociation =
-        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("reassociation")),
-                              kilnReassociationGet(ctx, 3, groupSizes));
-    mlirValueReplaceAllUsesOfWith(
-        mlirOperationGetResult(op, 0),
-        kilnInsertOpBefore(op, "tensor.collapse_shape", 1, &sliced, st, 1,
-                           &reassociation));
-    mlirOperationDestroy(op);
-    return true;
+/* Applies to `group` the fusion of producers [from, to) of `producers`
+ * (latest first) into the scf.forall that tiles `root` by `sizes` (`tile`),
+ * or into `root` itself, an scf.forall already (buildGroupSchedule).
+ * Returns the schedule's result; the markers are dropped either way. */
+static MlirLogicalResult fuseProducers(KilnSchedule *schedule,
+                                       MlirOperation group, MlirOperation root,
+                                       bool tile, intptr_t rank,
+                                       const int64_t *sizes,
+                                       const KilnOpList *producers, size_t from,
+                                       size_t to, Bubble bubble) {
+  MlirOperation sequence = kilnScheduleGetSequence(schedule, "kiln_fuse_group");
+  buildGroupSchedule(sequence, tile, rank, sizes, to - from, bubble);
+  MlirAttribute unit = mlirUnitAttrGet(mlirOperationGetContext(group));
+  mlirOperationSetDiscardableAttributeByName(root, str(kRootAttr), unit);
+  for (size_t i = from; i < to; ++i) {
+    char name[32];
+    producerAttr(i - from, name, sizeof(name));
+    mlirOperationSetDiscardableAttributeByName(producers->data[i], str(name),
+                                               unit);
   }
-  return false;
+  MlirLogicalResult applied = kilnScheduleApply(schedule, sequence, group);
+  kilnScheduleClearBefore(sequence,
+                          kilnScheduleFindOp(sequence, "transform.yield"));
+  size_t n = to - from;
+  mlirOperationWalk(group, dropMarkers, &n, MlirWalkPreOrder);
+  return applied;
+}
+
+/* The scf.forall whose result the group yields, or null. */
+static MlirOperation yieldedForall(MlirOperation yield) {
+  MlirValue result = mlirOperationGetOperand(yield, 0);
+  if (!mlirValueIsAOpResult(result) ||
+      !kilnOpNameStartsWith(mlirOpResultGetOwner(result), "scf.forall"))
+    return (MlirOperation){NULL};
+  return mlirOpResultGetOwner(result);
+}
+
+/* Tiles a grouped conv's image should at least have when it has that many
+ * groups: groups share nothing, and 5 tiles on 2 threads leave one thread
+ * idle for a fifth of the time (RegNetX's 10 groups of 16 at 14x14, 2
+ * threads: 2 groups per tile 0.074 ms, 1 per tile 0.059 ms). */
+enum { kMinGroupTiles = 8 };
+
+/* Tile sizes of a grouped conv: whole groups of `groupWidth` output
+ * channels, as many as fit `convChannels` (at least one group) but no more
+ * than leave kMinGroupTiles tiles per image, and the rows of
+ * im2colTileSizes. */
+static void groupedTileSizes(MlirType type, const GroupTiles *tiles,
+                             int64_t groupWidth, int64_t *sizes) {
+  im2colTileSizes(type, tiles, sizes);
+  int64_t groups = mlirShapedTypeGetDimSize(type, 1) / groupWidth;
+  int64_t rowTiles = mlirShapedTypeGetDimSize(type, 2) / sizes[2];
+  int64_t cap = tiles->convChannels / groupWidth;
+  int64_t perTile = kilnDivisorAtMost(groups, cap > 1 ? cap : 1);
+  while (perTile > 1 && groups / perTile * rowTiles < kMinGroupTiles)
+    perTile = kilnDivisorAtMost(groups, perTile - 1);
+  sizes[1] = groupWidth * perTile;
+}
+
+/* The tiling and fusion of a group whose root and `producers` qualify
+ * (tileGroup). A grouped conv's contraction result reaches the tiles
+ * through the collapse of its groups into channels, which no pattern
+ * slices by a dynamic offset: its consumers are fused first, then its
+ * slices rewritten (kilnSliceGroupedResult), then the rest is fused. */
+static MlirLogicalResult tileAndFuse(KilnSchedule *schedule,
+                                     MlirOperation group, MlirOperation root,
+                                     intptr_t rank, const int64_t *sizes,
+                                     const KilnOpList *producers,
+                                     int64_t groupWidth) {
+  size_t split = 0, n = producers->len;
+  while (groupWidth && split < n && !hasReduction(producers->data[split]))
+    ++split;
+  if (!groupWidth || split == n)
+    return fuseProducers(schedule, group, root, true, rank, sizes, producers, 0,
+                         n, kBubbleBefore);
+  MlirOperation yield = mlirBlockGetTerminator(mlirOperationGetBlock(root));
+  MlirLogicalResult applied =
+      fuseProducers(schedule, group, root, true, rank, sizes, producers, 0,
+                    split, kBubbleAfterToo);
+  MlirOperation forall = yieldedForall(yield);
+  if (mlirLogicalResultIsFailure(applied) || mlirOperationIsNull(forall) ||
+      !kilnSliceGroupedResult(forall))
+    return applied; /* the contraction stays whole */
+  return fuseProducers(schedule, group, forall, false, rank, sizes, producers,
+                       split, n, kBubbleBefore);
 }
 
 /* Tiles a contraction-epilogue group in place. Returns false, changing
@@ -509,10 +525,13 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
     return false;
   KilnOpList producers = {0};
   bool reshaped = false;
-  bool ok = collectProducers(body, root, &producers, &reshaped);
+  int64_t groupWidth = 0;
+  bool ok = collectProducers(body, root, &producers, &reshaped, &groupWidth);
   for (size_t i = 0; ok && i < producers.len; ++i)
     ok = allStatic(producers.data[i]);
-  if (!ok || producers.len > kMaxProducers) {
+  if (!ok || producers.len > kMaxProducers ||
+      (groupWidth &&
+       (!conv || mlirShapedTypeGetDimSize(type, 1) % groupWidth))) {
     kilnOpListDestroy(&producers);
     return false;
   }
@@ -520,9 +539,12 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
   MlirOperation window = {NULL};
   /* An im2col conv: its contraction's pixels unflattened (2-D, 3-D) or
    * already the result's (1-D). */
-  if (conv && (reshaped || rank == 3)) {
+  if (conv && groupWidth) {
+    groupedTileSizes(type, tiles, groupWidth, sizes);
+    window = fuseWindow(body, type, sizes, &producers, true);
+  } else if (conv && (reshaped || rank == 3)) {
     im2colTileSizes(type, tiles, sizes);
-    window = fuseWindow(body, type, sizes, &producers);
+    window = fuseWindow(body, type, sizes, &producers, false);
   } else if (conv && anyDepthwise(&producers))
     depthwiseTileSizes(type, tiles->depthwiseTasks, sizes);
   else
@@ -534,42 +556,27 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
     *failed = true;
     return false;
   }
-  MlirOperation sequence = kilnScheduleGetSequence(schedule, "kiln_fuse_group");
-  buildGroupSchedule(sequence, rank, sizes, producers.len);
-  MlirAttribute unit = mlirUnitAttrGet(ctx);
-  mlirOperationSetDiscardableAttributeByName(root, str(kRootAttr), unit);
-  for (size_t i = 0; i < producers.len; ++i) {
-    char name[32];
-    producerAttr(i, name, sizeof(name));
-    mlirOperationSetDiscardableAttributeByName(producers.data[i], str(name),
-                                               unit);
-  }
-  size_t nProducers = producers.len;
+  MlirLogicalResult applied =
+      tileAndFuse(schedule, group, root, rank, sizes, &producers, groupWidth);
   kilnOpListDestroy(&producers);
-  MlirLogicalResult applied = kilnScheduleApply(schedule, sequence, group);
-  kilnScheduleClearBefore(sequence,
-                          kilnScheduleFindOp(sequence, "transform.yield"));
-  mlirOperationWalk(group, dropMarkers, &nProducers, MlirWalkPreOrder);
   if (mlirLogicalResultIsFailure(applied)) {
     *failed = true;
     return false;
   }
-  MlirValue result = mlirOperationGetOperand(yield, 0);
-  if (!mlirOperationIsNull(window) && mlirValueIsAOpResult(result) &&
-      kilnOpNameStartsWith(mlirOpResultGetOwner(result), "scf.forall") &&
-      sliceWindowRows(mlirOpResultGetOwner(result), window)) {
+  MlirOperation forall = yieldedForall(yield);
+  /* A strided grouped conv's tiles copy their own taps (whole groups: no
+   * tap is copied twice). */
+  if (groupWidth && rank == 4 && mlirOperationIsNull(window) &&
+      !mlirOperationIsNull(forall))
+    kilnSliceTapWindow(forall);
+  if (!mlirOperationIsNull(window) && !mlirOperationIsNull(forall) &&
+      kilnSliceWindowRows(forall, window)) {
     /* The same schedule, for one producer and no tiling. */
-    MlirOperation forall = mlirOpResultGetOwner(result);
-    mlirOperationSetDiscardableAttributeByName(forall, str(kRootAttr), unit);
-    char name[32];
-    producerAttr(0, name, sizeof(name));
-    mlirOperationSetDiscardableAttributeByName(window, str(name), unit);
-    buildFuseIntoSchedule(sequence);
-    applied = kilnScheduleApply(schedule, sequence, group);
-    kilnScheduleClearBefore(sequence,
-                            kilnScheduleFindOp(sequence, "transform.yield"));
-    size_t one = 1;
-    mlirOperationWalk(group, dropMarkers, &one, MlirWalkPreOrder);
+    KilnOpList one = {0};
+    kilnOpListPush(&one, window);
+    applied = fuseProducers(schedule, group, forall, false, rank, sizes, &one,
+                            0, 1, kBubbleNever);
+    kilnOpListDestroy(&one);
     if (mlirLogicalResultIsFailure(applied)) {
       *failed = true;
       return false;

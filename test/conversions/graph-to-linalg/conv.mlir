@@ -114,15 +114,20 @@ func.func @conv_depthwise(%x: tensor<1x8x5x5xf32>, %w: tensor<8x1x3x3xf32>) -> t
 // -----
 
 // Grouped 2-D conv: linalg.conv_2d_ngchw_gfchw on N x G x C/G views.
-// With im2col: the window tensor read as N x G x C/G*KH*KW x P, the filter
-// as G x M/G x C/G*KH*KW, and a contraction with a group loop
-// (n, g, m, p, k).
+// With im2col: the window tensor read as N x G x C/G*KH*KW x P (collapsed
+// to N x K x P, then split into groups), the filter as G x M/G x C/G*KH*KW,
+// and a contraction with a group loop (n, g, m, p, k), whose result's
+// groups are merged into channels before its pixels are unflattened
+// (kiln-fuse-groups slices both reshapes by whole groups).
 // IM2COL-DAG: #[[GW:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d4)>
 // IM2COL-DAG: #[[GC:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
 // IM2COL-DAG: #[[GY:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
 // IM2COL-LABEL: func.func @conv_grouped
-// IM2COL: tensor.expand_shape {{.*}} : tensor<324xf32> into tensor<1x2x18x9xf32>
-// IM2COL: linalg.generic {indexing_maps = [#[[GW]], #[[GC]], #[[GY]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<2x3x18xf32>, tensor<1x2x18x9xf32>) outs(%{{.*}} : tensor<1x2x3x9xf32>)
+// IM2COL: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2, 3], [4, 5]] : tensor<1x4x3x3x3x3xf32> into tensor<1x36x9xf32>
+// IM2COL: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3]] output_shape [1, 2, 18, 9] : tensor<1x36x9xf32> into tensor<1x2x18x9xf32>
+// IM2COL: %[[Y:.*]] = linalg.generic {indexing_maps = [#[[GW]], #[[GC]], #[[GY]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<2x3x18xf32>, tensor<1x2x18x9xf32>) outs(%{{.*}} : tensor<1x2x3x9xf32>)
+// IM2COL: %[[M:.*]] = tensor.collapse_shape %[[Y]] {{\[\[}}0], [1, 2], [3]] : tensor<1x2x3x9xf32> into tensor<1x6x9xf32>
+// IM2COL: tensor.expand_shape %[[M]] {{\[\[}}0], [1], [2, 3]] output_shape [1, 6, 3, 3] : tensor<1x6x9xf32> into tensor<1x6x3x3xf32>
 // IM2COL-NOT: linalg.conv_2d
 // IM2COL: return %{{.*}} : tensor<1x6x3x3xf32>
 // CHECK-LABEL: func.func @conv_grouped

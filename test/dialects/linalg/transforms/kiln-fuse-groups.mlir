@@ -308,3 +308,58 @@ func.func @im2col_3d(%x: tensor<1x2x5x4x6xf32>, %w: tensor<8x2x3x3x3xf32>) -> te
   } {graph.fusion = "conv_epilogue"}
   return %g : tensor<1x8x5x4x6xf32>
 }
+
+// A grouped conv (4 groups of 8): tiles of whole groups, one per tile to
+// leave as many tiles as it can (4, under 8) on a one-row-block image; each computes its group's 8
+// channels of the window tensor (groups read disjoint channels), its slice
+// of the grouped contraction (1 group x 8 channels x 196 pixels, K = 72)
+// through the group merge, and the residual Add + Relu.
+// IM2COL-LABEL: func.func @grouped_window
+// IM2COL: scf.forall (%{{.*}}) in (4)
+// IM2COL: %[[GWIN:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x8x16x16xf32>) outs(%{{.*}} : tensor<1x8x3x3x14x14xf32>)
+// IM2COL: %[[GCOL:.*]] = tensor.collapse_shape %[[GWIN]] {{\[\[}}0], [1, 2, 3], [4, 5]] : tensor<1x8x3x3x14x14xf32> into tensor<1x72x196xf32>
+// IM2COL: tensor.expand_shape %[[GCOL]] {{\[\[}}0], [1, 2], [3]] output_shape [1, 1, 72, 196]
+// IM2COL: %[[GY:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// IM2COL-SAME: outs(%{{.*}} : tensor<1x1x8x196xf32>)
+// IM2COL: tensor.collapse_shape %[[GY]] {{\[\[}}0], [1, 2], [3]] : tensor<1x1x8x196xf32> into tensor<1x8x196xf32>
+// IM2COL: arith.addf
+// IM2COL: arith.select
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 8, 14, 14] [1, 1, 1, 1] : tensor<1x8x14x14xf32> into tensor<1x32x14x14xf32>
+// IM2COL-NOT: linalg.generic
+// IM2COL: return
+func.func @grouped_window(%x: tensor<1x32x14x14xf32>, %w: tensor<32x8x3x3xf32>, %b: tensor<32xf32>, %r: tensor<1x32x14x14xf32>) -> tensor<1x32x14x14xf32> {
+  %g = scf.execute_region -> tensor<1x32x14x14xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {group = 4 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x14x14xf32>, tensor<32x8x3x3xf32>, tensor<32xf32>) -> tensor<1x32x14x14xf32>
+    %1 = "graph.add"(%0, %r) : (tensor<1x32x14x14xf32>, tensor<1x32x14x14xf32>) -> tensor<1x32x14x14xf32>
+    %2 = "graph.relu"(%1) : (tensor<1x32x14x14xf32>) -> tensor<1x32x14x14xf32>
+    scf.yield %2 : tensor<1x32x14x14xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x32x14x14xf32>
+}
+
+// A strided grouped conv: its window tensor is copied tap by tap (strided
+// slices of the padded input), not one generic; each tile copies its own
+// group's taps (8 channels x 9 taps, rows 0, 1, 2 with stride 2) and no
+// whole window tensor is left. The contraction and the Relu are tiled by
+// whole groups as above.
+// IM2COL-LABEL: func.func @grouped_strided
+// IM2COL-NOT: tensor<1x16x3x3x8x8xf32>
+// IM2COL: scf.forall (%{{.*}}) in (2)
+// IM2COL: tensor.empty() : tensor<1x8x3x3x8x8xf32>
+// IM2COL: tensor.extract_slice %{{.*}}[0, %[[C0:.*]], 0, 0] [1, 8, 8, 8] [1, 1, 2, 2] : tensor<1x16x17x17xf32> to tensor<1x8x8x8xf32>
+// IM2COL-COUNT-8: tensor.extract_slice %{{.*}}[0, %[[C0]], {{[012]}}, {{[012]}}] [1, 8, 8, 8] [1, 1, 2, 2]
+// IM2COL: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2, 3], [4, 5]] : tensor<1x8x3x3x8x8xf32> into tensor<1x72x64xf32>
+// IM2COL: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// IM2COL-SAME: outs(%{{.*}} : tensor<1x1x8x64xf32>)
+// IM2COL: arith.select
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 8, 8, 8] [1, 1, 1, 1] : tensor<1x8x8x8xf32> into tensor<1x16x8x8xf32>
+// IM2COL-NOT: tensor<1x16x3x3x8x8xf32>
+// IM2COL: return
+func.func @grouped_strided(%x: tensor<1x16x15x15xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16x8x8xf32> {
+  %g = scf.execute_region -> tensor<1x16x8x8xf32> no_inline {
+    %0 = "graph.conv"(%x, %w) {group = 2 : i64, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x15x15xf32>, tensor<16x8x3x3xf32>) -> tensor<1x16x8x8xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+    scf.yield %1 : tensor<1x16x8x8xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x16x8x8xf32>
+}
