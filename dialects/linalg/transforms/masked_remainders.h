@@ -1,7 +1,7 @@
-/* Remainder register tiles as masked full vectors: a tile row of 7, 12 or
- * 14 lanes, which LLVM splits into 4 + 2 + 1, 8 + 4 and 8 + 4 + 2 lane
- * pieces per load, store and FMA, becomes one vector of the next power of
- * two whose extra lanes are masked off at every read and write
+/* Remainder register tiles as masked full vectors: a tile row of 7 or 14
+ * lanes, which LLVM splits into 4 + 2 + 1 and 8 + 4 + 2 lane pieces per
+ * load, store and FMA, becomes one vector of the next power of two whose
+ * extra lanes are masked off at every read and write
  * (docs/cpu-codegen.md, "depthwise conv"). */
 #ifndef KILN_DIALECTS_LINALG_TRANSFORMS_MASKED_REMAINDERS_H
 #define KILN_DIALECTS_LINALG_TRANSFORMS_MASKED_REMAINDERS_H
@@ -12,7 +12,8 @@
 
 /// In `root` (vectorized tiles on tensors, before their accumulators are
 /// hoisted): widens every vector whose innermost size n (2 < n <
-/// `maxLanes`) is not a power of two to the next one, at most `maxLanes`.
+/// `maxLanes`) LLVM would split into three or more power-of-two pieces to
+/// the next power of two, at most `maxLanes`.
 /// Reads of the widened dim become out of bounds (masked; the extra lanes
 /// are padding), writes too (the extra lanes are not stored). Changes
 /// nothing unless every op on such vectors is a transfer read or write, a
