@@ -41,6 +41,7 @@
 
 #include "dialects/common/diag.h"
 #include "dialects/common/op_list.h"
+#include "dialects/linalg/transforms/masked_remainders.h"
 #include "dialects/linalg/transforms/schedule.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
@@ -73,6 +74,14 @@ static const char *const kTileAttr = "kiln.dw_tile";
  * copy's tiles fold into slices, which bufferize to one memref.copy per
  * tile, each lowered to a nested parallel loop. */
 static const char *const kEwAttr = "kiln.dw_ew";
+/* The conv's accumulator init (zeros or the broadcast bias), fused into
+ * the conv's thread blocks but not tiled for registers: each block's init
+ * stays one elementwise op, from which kiln-tile-and-vectorize starts the
+ * register tiles' accumulators in registers (kilnInitAccumulatorsInRegisters)
+ * instead of storing it over the block and reading it back, each row's read
+ * behind the store of the row before, which a masked store (a remainder row
+ * widened, masked_remainders.h) cannot forward. */
+static const char *const kInitAttr = "kiln.dw_init";
 
 static const char kSchedule[] =
     "module attributes {transform.with_named_sequence} {\n"
@@ -217,14 +226,11 @@ static MlirOperation producer(MlirValue v) {
                                  : (MlirOperation){NULL};
 }
 
-/* Marks the conv's producers for tiling with it: the padded input's fill
- * and the accumulator's initial value. */
+/* Marks the conv's producer for tiling with it: the padded input's fill.
+ * (Its accumulator init is fused into its thread blocks: kInitAttr.) */
 static void markProducers(MlirOperation conv) {
   MlirAttribute unit = mlirUnitAttrGet(mlirOperationGetContext(conv));
   int64_t size[kEwLoops];
-  MlirOperation init = producer(mlirOperationGetOperand(conv, 2));
-  if (!mlirOperationIsNull(init) && readElementwise(init, size))
-    mlirOperationSetDiscardableAttributeByName(init, str(kEwAttr), unit);
   MlirOperation pad = producer(mlirOperationGetOperand(conv, 0));
   if (mlirOperationIsNull(pad) || !nameIs(pad, "tensor.insert_slice"))
     return;
@@ -302,14 +308,35 @@ static void planElementwise(const int64_t size[kEwLoops], bool inForall,
 }
 
 /* Inserts into @kiln_dw_tile, before `end` (its yield), the tiling and
- * peeling for `plan`, then a canonicalization so the peeled tiles get
+ * peeling for `plan` (fusing the op marked kInitAttr into the thread
+ * blocks when `fuseInit`), then a canonicalization so the peeled tiles get
  * static shapes. The sequence's root is the function. */
 static void buildTileSequence(MlirOperation seq, MlirOperation end,
-                              const KilnTilePlan *plan) {
+                              const KilnTilePlan *plan, bool fuseInit) {
   MlirValue root = kilnScheduleGetRoot(seq);
+  MlirValue init = fuseInit ? kilnScheduleInsertMatchAttr(end, root, kInitAttr)
+                            : (MlirValue){NULL};
   kilnScheduleInsertTiling(end, kilnScheduleInsertMatchAttr(end, root, kOpAttr),
-                           plan, (MlirValue){NULL});
+                           plan, init);
   kilnScheduleInsertCanonicalize(end, root);
+}
+
+/* The conv's accumulator init to fuse into its thread blocks: a fill or
+ * an elementwise generic (readElementwise) used only by the conv, when
+ * the conv gets thread blocks; else null. */
+static MlirOperation fusableInit(MlirOperation conv, const KilnTilePlan *plan) {
+  bool threads = false;
+  for (intptr_t d = 0; d < plan->nLoops; ++d)
+    threads = threads || plan->threads[d];
+  MlirValue out = mlirOperationGetOperand(conv, 2);
+  MlirOperation init = producer(out);
+  int64_t size[kEwLoops];
+  MlirOpOperand use = mlirValueGetFirstUse(out);
+  if (!threads || mlirOperationIsNull(init) || !readElementwise(init, size) ||
+      mlirOpOperandIsNull(use) ||
+      !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
+    return (MlirOperation){NULL};
+  return init;
 }
 
 /* The stride of a tile map's result: 1 for `d`, s for `d * s`; 0 for any
@@ -455,15 +482,20 @@ static bool apply(Sequences *s, MlirOperation seq, MlirOperation payload) {
       kilnScheduleApply(&s->schedule, seq, payload));
 }
 
-/* Tiles `op` (marked with kOpAttr) by `plan`; its tiles get kTileAttr. */
-static bool tileOne(MlirOperation func, MlirOperation op,
+/* Tiles `op` (marked with kOpAttr) by `plan`, fusing `init` (when not
+ * null) into its thread blocks; its tiles get kTileAttr. */
+static bool tileOne(MlirOperation func, MlirOperation op, MlirOperation init,
                     const KilnTilePlan *plan, Sequences *s) {
-  mlirOperationSetDiscardableAttributeByName(
-      op, str(kOpAttr), mlirUnitAttrGet(mlirOperationGetContext(op)));
-  buildTileSequence(s->tile, s->tileEnd, plan);
+  MlirAttribute unit = mlirUnitAttrGet(mlirOperationGetContext(op));
+  mlirOperationSetDiscardableAttributeByName(op, str(kOpAttr), unit);
+  if (!mlirOperationIsNull(init))
+    mlirOperationSetDiscardableAttributeByName(init, str(kInitAttr), unit);
+  buildTileSequence(s->tile, s->tileEnd, plan, !mlirOperationIsNull(init));
   bool ok = apply(s, s->tile, func);
   kilnScheduleClearBefore(s->tile, s->tileEnd);
   kilnScheduleRetag(func, kOpAttr, kTileAttr);
+  if (!mlirOperationIsNull(init))
+    kilnScheduleDropAttr(func, kInitAttr);
   return ok;
 }
 
@@ -482,7 +514,7 @@ static bool tileAll(MlirOperation func, const KilnOpList *convs,
     if (!readElementwise(op, size))
       continue;
     planElementwise(size, kilnHasForallAncestor(op), options, &plan);
-    ok = tileOne(func, op, &plan, s);
+    ok = tileOne(func, op, (MlirOperation){NULL}, &plan, s);
   }
   kilnOpListDestroy(&producers);
   for (size_t i = 0; ok && i < convs->len; ++i) {
@@ -492,7 +524,7 @@ static bool tileAll(MlirOperation func, const KilnOpList *convs,
     readSizes(op, size);
     planDepthwise(op, size, kilnHasForallAncestor(op), options, &plan);
     kilnMarkContract(op);
-    ok = tileOne(func, op, &plan, s);
+    ok = tileOne(func, op, fusableInit(op, &plan), &plan, s);
   }
   return ok;
 }
@@ -511,6 +543,8 @@ static bool tileAndVectorize(MlirOperation func, const KilnOpList *ops,
                       MlirWalkPreOrder);
     if (ok && vectorizable)
       ok = apply(s, s->vectorize, loops.data[i]);
+    if (ok && vectorizable)
+      kilnMaskRemainderVectors(loops.data[i], options[kOptVectorSize].i);
   }
   kilnOpListDestroy(&loops);
   for (int round = 0; ok && round < kHoistRounds; ++round)

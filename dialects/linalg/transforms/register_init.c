@@ -346,6 +346,18 @@ static void visitRead(Trace *t, MlirOperation read) {
 
 static void visitValue(Trace *t, MlirValue v);
 
+/* Whether a tile's write of `lanes` lanes covers its destination's dim `d`
+ * of `size` elements: as many lanes, or more (a remainder tile widened to
+ * a masked full vector, masked_remainders.h) written from index 0. */
+static bool coversDim(MlirOperation write, intptr_t d, int64_t lanes,
+                      int64_t size) {
+  int64_t first;
+  return lanes == size || (lanes > size &&
+                           kilnConstantIndexValue(
+                               mlirOperationGetOperand(write, 2 + d), &first) &&
+                           first == 0);
+}
+
 /* Whether a tile's slice, written, only goes back into the tensor it was
  * sliced from (where the trace follows it). */
 static bool onlyInsertedBack(MlirValue v) {
@@ -412,8 +424,8 @@ static void visitValue(Trace *t, MlirValue v) {
       MlirType dest = mlirValueGetType(v);
       bool whole = mlirShapedTypeGetRank(vec) == mlirShapedTypeGetRank(dest);
       for (intptr_t d = 0; whole && d < mlirShapedTypeGetRank(vec); ++d)
-        whole = mlirShapedTypeGetDimSize(vec, d) ==
-                mlirShapedTypeGetDimSize(dest, d);
+        whole = coversDim(op, d, mlirShapedTypeGetDimSize(vec, d),
+                          mlirShapedTypeGetDimSize(dest, d));
       t->ok = whole;
     } else if (operands[i] == 0 && kilnOpNameIs(op, "tensor.extract_slice") &&
                t->nSlices < kMaxDepth) {

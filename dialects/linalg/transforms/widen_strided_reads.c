@@ -5,7 +5,10 @@
  * depthwise conv's taps, a strided Slice) bufferizes to a memref view whose
  * innermost stride is 2; its vector reads, `vector.transfer_read` of n
  * elements, are assembled by LLVM lane by lane from n scalar loads. This
- * pass rewrites each such 1-D read (in bounds, unmasked, 2 <= n <= 64):
+ * pass rewrites each such 1-D read (unmasked, 2 <= n <= 64; in bounds, or
+ * out of bounds from a constant start of a static innermost dim: a
+ * remainder tile widened to a masked vector, masked_remainders.h, whose
+ * window then spans fewer elements and whose reads past it are masked):
  *
  *   %v = vector.transfer_read %s[%i, .., %j], %pad {in_bounds = [true]}
  *        : memref<.. x k x T, strided<[.., 2], offset: ?>>, vector<n x T>
@@ -45,6 +48,25 @@ static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
   return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
 }
 
+/* How many of the `n` lanes of a read lie in its source: n when it is in
+ * bounds; for a read out of bounds (a remainder tile widened to a masked
+ * full vector, masked_remainders.h), the source's static innermost size
+ * less the read's constant start there; 0 when unknown. */
+static int64_t validLanes(MlirOperation read, int64_t n) {
+  MlirAttribute inBounds =
+      mlirOperationGetAttributeByName(read, str("in_bounds"));
+  if (mlirBoolAttrGetValue(mlirArrayAttrGetElement(inBounds, 0)))
+    return n;
+  MlirType srcType = mlirValueGetType(mlirOperationGetOperand(read, 0));
+  intptr_t rank = mlirShapedTypeGetRank(srcType);
+  int64_t size = mlirShapedTypeGetDimSize(srcType, rank - 1), start;
+  if (mlirShapedTypeIsDynamicSize(size) ||
+      !kilnConstantIndexValue(mlirOperationGetOperand(read, rank), &start) ||
+      start < 0 || start >= size)
+    return 0;
+  return size - start < n ? size - start : n;
+}
+
 /* The number of lanes of a read this pass rewrites: a 1-D, unmasked, in
  * bounds read along the innermost dim of a memref whose innermost stride
  * is a static 2; 0 for any other read. */
@@ -68,8 +90,7 @@ static int64_t stride2Lanes(MlirOperation read) {
   MlirAttribute inBounds =
       mlirOperationGetAttributeByName(read, str("in_bounds"));
   if (mlirAttributeIsNull(inBounds) || !mlirAttributeIsAArray(inBounds) ||
-      mlirArrayAttrGetNumElements(inBounds) != 1 ||
-      !mlirBoolAttrGetValue(mlirArrayAttrGetElement(inBounds, 0)))
+      mlirArrayAttrGetNumElements(inBounds) != 1)
     return 0;
   MlirAttribute perm =
       mlirOperationGetAttributeByName(read, str("permutation_map"));
@@ -80,7 +101,7 @@ static int64_t stride2Lanes(MlirOperation read) {
       mlirAffineMapGetNumResults(map) != 1)
     return 0;
   int64_t n = mlirShapedTypeGetDimSize(vecType, 0);
-  return n >= 2 && n <= kMaxLanes ? n : 0;
+  return n >= 2 && n <= kMaxLanes && validLanes(read, n) ? n : 0;
 }
 
 /* The element offset of the read's first element in the base buffer of its
@@ -144,20 +165,22 @@ static void widenRead(MlirOperation read, int64_t n) {
   MlirType vecType = mlirValueGetType(mlirOperationGetResult(read, 0));
   MlirValue base;
   MlirValue offset = firstElement(read, &base);
-  MlirValue row = contiguousRow(read, base, offset, 2 * n - 1);
+  /* A window of `valid` < n lanes spans 2 valid - 1 elements: the reads
+   * past its end are masked, and so are the lanes they feed. */
+  int64_t valid = validLanes(read, n), len = 2 * valid - 1;
+  MlirValue row = contiguousRow(read, base, offset, len);
   MlirValue pad =
       mlirOperationGetOperand(read, mlirOperationGetNumOperands(read) - 1);
-  MlirAttribute inBounds =
-      mlirOperationGetAttributeByName(read, str("in_bounds"));
   MlirAffineMap id = mlirAffineMapMinorIdentityGet(ctx, 1, 1);
   int32_t segs[4] = {1, 1, 1, 0};
-  MlirNamedAttribute attrs[3] = {
-      namedAttr(ctx, "in_bounds", inBounds),
-      namedAttr(ctx, "permutation_map", mlirAffineMapAttrGet(id)),
-      kilnSegmentSizesAttr(ctx, 4, segs)};
   MlirValue halves[2];
   int64_t starts[2] = {0, n - 1};
   for (int h = 0; h < 2; ++h) {
+    MlirAttribute inBounds = mlirBoolAttrGet(ctx, starts[h] + n <= len);
+    MlirNamedAttribute attrs[3] = {
+        namedAttr(ctx, "in_bounds", mlirArrayAttrGet(ctx, 1, &inBounds)),
+        namedAttr(ctx, "permutation_map", mlirAffineMapAttrGet(id)),
+        kilnSegmentSizesAttr(ctx, 4, segs)};
     MlirValue operands[3] = {row, kilnInsertIndexConstant(read, starts[h]),
                              pad};
     halves[h] =

@@ -1,6 +1,9 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-depthwise-conv))' \
 // RUN:   | FileCheck %s
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-depthwise-conv,kiln-tile-and-vectorize))' \
+// RUN:   | FileCheck %s --check-prefix=INIT
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-depthwise-conv{rows=0}))'
@@ -23,7 +26,9 @@
 // CHECK: arith.mulf {{.*}} fastmath<contract> : vector<4x16xf32>
 // CHECK: arith.addf %[[A]], {{.*}} fastmath<contract> : vector<4x16xf32>
 // CHECK: vector.transfer_write {{.*}} : vector<4x16xf32>, tensor<4x16xf32>
-// The remainders: 5 columns, then the last row (16 and 5 columns).
+// The remainders: 5 columns, then the last row (16 and 5 columns). 5
+// columns are two pieces for LLVM (4 + 1), kept as they are (a row of 7,
+// three pieces, becomes a masked vector of 8: @odd_plane_bias).
 // CHECK: arith.addf {{.*}} : vector<4x5xf32>
 // CHECK: arith.addf {{.*}} : vector<16xf32>
 // CHECK: arith.addf {{.*}} : vector<5xf32>
@@ -75,16 +80,20 @@ func.func @strided_row(%in: tensor<1x8x3x33xf32>, %f: tensor<8x3x3xf32>, %init: 
 
 // graph-to-linalg's form: the input padded by an insert_slice into a
 // filled tensor, the accumulator initialized with the broadcast bias. The
-// fill and the bias broadcast are tiled like the conv (5 tasks of 8
-// channels) and vectorized; the padding copy stays an insert_slice.
+// fill is tiled like the conv (5 tasks of 8 channels) and vectorized; the
+// padding copy stays an insert_slice. The bias broadcast is fused into
+// the conv's thread blocks but left one op per block, for
+// kiln-tile-and-vectorize to start the accumulators from the bias in
+// registers (@odd_plane_bias).
 // CHECK-LABEL: func.func @producers
 // CHECK: scf.forall (%{{.*}}) in (5)
 // CHECK: vector.transfer_write %{{.*}} : vector<4x16xf32>, tensor<4x16xf32>
 // CHECK: vector.transfer_write %{{.*}} : vector<4x2xf32>, tensor<4x2xf32>
 // CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1, 1] [1, 40, 16, 16]
 // CHECK: scf.forall (%{{.*}}) in (5)
-// CHECK: vector.transfer_read %{{.*}} permutation_map = #{{.*}}} : tensor<f32>, vector<4x16xf32>
-// CHECK: scf.forall (%{{.*}}) in (5)
+// CHECK: %[[BIAS:.*]] = linalg.generic
+// CHECK-SAME: ins(%{{.*}} : tensor<8xf32>)
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %[[BIAS]])
 // CHECK: arith.addf {{.*}} : vector<4x16xf32>
 // CHECK-NOT: linalg.
 // CHECK: return
@@ -103,6 +112,38 @@ func.func @producers(%x: tensor<1x40x16x16xf32>, %f: tensor<40x3x3xf32>, %b: ten
   %0 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
      ins(%pad, %f : tensor<1x40x18x18xf32>, tensor<40x3x3xf32>) outs(%init : tensor<1x40x16x16xf32>) -> tensor<1x40x16x16xf32>
   return %0 : tensor<1x40x16x16xf32>
+}
+
+// -----
+
+// A 7 x 7 plane with a bias: each row of 7 a masked vector of 8 (tiles of
+// 4 and 3 rows). Then kiln-tile-and-vectorize starts each register tile's
+// accumulator from the bias in registers (a broadcast read of the bias,
+// no store of it to memory): the widened tile writes cover their rows.
+// CHECK-LABEL: func.func @odd_plane_bias
+// CHECK: vector.transfer_read {{.*}} {in_bounds = [true, false]} : tensor<4x7xf32>, vector<4x8xf32>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true, false]} : vector<3x8xf32>, tensor<3x7xf32>
+// INIT-LABEL: func.func @odd_plane_bias
+// INIT-NOT: linalg.generic
+// INIT: %[[ACC:.*]] = vector.transfer_read %{{.*}}[%{{.*}}], %{{.*}} {in_bounds = [true, true], permutation_map = #{{.*}}} : tensor<8xf32>, vector<4x8xf32>
+// INIT: scf.for %{{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<4x8xf32>)
+// INIT-NOT: linalg.generic
+// INIT: return
+#bcast = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @odd_plane_bias(%x: tensor<1x16x7x7xf32>, %f: tensor<16x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x9x9xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x9x9xf32>) -> tensor<1x16x9x9xf32>
+  %pad = tensor.insert_slice %x into %fill[0, 0, 1, 1] [1, 16, 7, 7] [1, 1, 1, 1] : tensor<1x16x7x7xf32> into tensor<1x16x9x9xf32>
+  %e2 = tensor.empty() : tensor<1x16x7x7xf32>
+  %init = linalg.generic {indexing_maps = [#bcast, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<16xf32>) outs(%e2 : tensor<1x16x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x16x7x7xf32>
+  %0 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%pad, %f : tensor<1x16x9x9xf32>, tensor<16x3x3xf32>) outs(%init : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
+  return %0 : tensor<1x16x7x7xf32>
 }
 
 // -----

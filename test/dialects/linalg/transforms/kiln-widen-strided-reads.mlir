@@ -40,14 +40,34 @@ func.func @odd_lanes(%m: memref<2x15xf64>) -> vector<7xf64> {
 
 // -----
 
+// A masked remainder (masked_remainders.h): 8 lanes out of bounds from
+// index 0 of a row of 7, so 7 valid lanes spanning 13 elements. The first
+// read (lanes 0..7) stays within them; the second (7..14) runs 2 past their
+// end, out of bounds (masked: in_bounds false, not printed), and only
+// feeds the last, unused lane.
+// CHECK-LABEL: func.func @masked_remainder
+// CHECK: %[[ROW:.*]] = memref.reinterpret_cast {{.*}} sizes: [13], strides: [1]
+// CHECK: %[[A:.*]] = vector.transfer_read %[[ROW]][%{{.*}}], %{{.*}} {in_bounds = [true]} : {{.*}}, vector<8xf32>
+// CHECK: %[[B:.*]] = vector.transfer_read %[[ROW]][%c7], %{{[a-z0-9_]*}} : {{.*}}, vector<8xf32>
+// CHECK: vector.shuffle %[[A]], %[[B]] [0, 2, 4, 6, 9, 11, 13, 15] : vector<8xf32>, vector<8xf32>
+func.func @masked_remainder(%m: memref<2x15xf32>) -> vector<8xf32> {
+  %pad = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %s = memref.subview %m[0, 0] [2, 7] [1, 2] : memref<2x15xf32> to memref<2x7xf32, strided<[15, 2]>>
+  %v = vector.transfer_read %s[%c0, %c0], %pad {in_bounds = [false]} : memref<2x7xf32, strided<[15, 2]>>, vector<8xf32>
+  return %v : vector<8xf32>
+}
+
+// -----
+
 // Left alone: a contiguous read, stride 3, a read that may run out of
-// bounds, a masked read, a 2-D read, a read across the outer dim, a
+// bounds from an unknown start, a masked read, a 2-D read, a read across the outer dim, a
 // dynamic innermost stride, a tensor read.
 // CHECK-LABEL: func.func @negatives
 // CHECK-NOT: vector.shuffle
 // CHECK-NOT: memref.reinterpret_cast
 // CHECK: return
-func.func @negatives(%m: memref<8x40xf32>, %d: memref<8x40xf32, strided<[40, ?]>>, %t: tensor<8x40xf32>, %mask: vector<8xi1>)
+func.func @negatives(%m: memref<8x40xf32>, %d: memref<8x40xf32, strided<[40, ?]>>, %t: tensor<8x40xf32>, %mask: vector<8xi1>, %j: index)
     -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<2x8xf32>, vector<4xf32>, vector<8xf32>, vector<8xf32>) {
   %pad = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
@@ -55,7 +75,7 @@ func.func @negatives(%m: memref<8x40xf32>, %d: memref<8x40xf32, strided<[40, ?]>
   %s3 = memref.subview %m[0, 0] [8, 8] [1, 3] : memref<8x40xf32> to memref<8x8xf32, strided<[40, 3]>>
   %b = vector.transfer_read %s3[%c0, %c0], %pad {in_bounds = [true]} : memref<8x8xf32, strided<[40, 3]>>, vector<8xf32>
   %s2 = memref.subview %m[0, 0] [8, 8] [1, 2] : memref<8x40xf32> to memref<8x8xf32, strided<[40, 2]>>
-  %c = vector.transfer_read %s2[%c0, %c0], %pad {in_bounds = [false]} : memref<8x8xf32, strided<[40, 2]>>, vector<8xf32>
+  %c = vector.transfer_read %s2[%c0, %j], %pad {in_bounds = [false]} : memref<8x8xf32, strided<[40, 2]>>, vector<8xf32>
   %e = vector.transfer_read %s2[%c0, %c0], %pad, %mask {in_bounds = [true]} : memref<8x8xf32, strided<[40, 2]>>, vector<8xf32>
   %f = vector.transfer_read %s2[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x8xf32, strided<[40, 2]>>, vector<2x8xf32>
   %g = vector.transfer_read %s2[%c0, %c0], %pad {in_bounds = [true], permutation_map = affine_map<(d0, d1) -> (d0)>} : memref<8x8xf32, strided<[40, 2]>>, vector<4xf32>
