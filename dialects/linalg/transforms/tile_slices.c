@@ -56,20 +56,28 @@ static bool sliceParts(MlirOperation slice, intptr_t rank, Offset *offsets,
   return next == mlirOperationGetNumOperands(slice);
 }
 
-/* (o * mul) floordiv div: folded when o is static, else an affine.apply
- * before `before`. */
-static Offset scaled(MlirOperation before, Offset o, int64_t mul, int64_t div) {
+/* (o * mul) floordiv div + add (offsets are never negative): folded when
+ * o is static, else an affine.apply before `before`. */
+static Offset affineOffset(MlirOperation before, Offset o, int64_t mul,
+                           int64_t div, int64_t add) {
   if (mlirValueIsNull(o.value))
-    return (Offset){o.constant * mul / div, {NULL}};
+    return (Offset){o.constant * mul / div + add, {NULL}};
   MlirContext ctx = mlirOperationGetContext(before);
-  MlirAffineExpr e = mlirAffineFloorDivExprGet(
-      mlirAffineMulExprGet(mlirAffineDimExprGet(ctx, 0),
-                           mlirAffineConstantExprGet(ctx, mul)),
-      mlirAffineConstantExprGet(ctx, div));
+  MlirAffineExpr e = mlirAffineAddExprGet(
+      mlirAffineFloorDivExprGet(
+          mlirAffineMulExprGet(mlirAffineDimExprGet(ctx, 0),
+                               mlirAffineConstantExprGet(ctx, mul)),
+          mlirAffineConstantExprGet(ctx, div)),
+      mlirAffineConstantExprGet(ctx, add));
   MlirNamedAttribute map = named(
       ctx, "map", mlirAffineMapAttrGet(mlirAffineMapGet(ctx, 1, 0, 1, &e)));
   return (Offset){0, kilnInsertOpBefore(before, "affine.apply", 1, &o.value,
                                         mlirIndexTypeGet(ctx), 1, &map)};
+}
+
+/* (o * mul) floordiv div. */
+static Offset scaled(MlirOperation before, Offset o, int64_t mul, int64_t div) {
+  return affineOffset(before, o, mul, div, 0);
 }
 
 /* tensor.extract_slice of `src` at `offsets` with `sizes` and `steps`
@@ -249,22 +257,6 @@ static MlirValue buildInsert(MlirOperation before, MlirValue src,
                             mlirValueGetType(dest), 4, attrs);
 }
 
-/* o * mul + add: folded when o is static, else an affine.apply. */
-static Offset affineOf(MlirOperation before, Offset o, int64_t mul,
-                       int64_t add) {
-  if (mlirValueIsNull(o.value))
-    return (Offset){o.constant * mul + add, {NULL}};
-  MlirContext ctx = mlirOperationGetContext(before);
-  MlirAffineExpr e = mlirAffineAddExprGet(
-      mlirAffineMulExprGet(mlirAffineDimExprGet(ctx, 0),
-                           mlirAffineConstantExprGet(ctx, mul)),
-      mlirAffineConstantExprGet(ctx, add));
-  MlirNamedAttribute map = named(
-      ctx, "map", mlirAffineMapAttrGet(mlirAffineMapGet(ctx, 1, 0, 1, &e)));
-  return (Offset){0, kilnInsertOpBefore(before, "affine.apply", 1, &o.value,
-                                        mlirIndexTypeGet(ctx), 1, &map)};
-}
-
 /* The part `woff`/`wsizes` (whole taps and rows) of the window tensor of
  * `chain`, copied tap by tap from x in the tile, before `before`. */
 static MlirValue buildTaps(MlirOperation before, const TapChain *chain,
@@ -284,8 +276,8 @@ static MlirValue buildTaps(MlirOperation before, const TapChain *chain,
                         staticAt(slice, "static_strides", 3)};
     Offset xoff[4] = {woff[0],
                       woff[1],
-                      affineOf(before, woff[4], steps[2],
-                               staticAt(slice, "static_offsets", 2)),
+                      affineOffset(before, woff[4], steps[2], 1,
+                                   staticAt(slice, "static_offsets", 2)),
                       {staticAt(slice, "static_offsets", 3), {NULL}}};
     MlirValue part = buildStridedSlice(before, chain->x, xoff, sizes, steps);
     int64_t to[6] = {0,
