@@ -15,10 +15,10 @@
 #include "dialects/linalg/transforms/masked_remainders.h"
 
 #include <stdbool.h>
-#include <string.h>
 
 #include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
+#include "dialects/linalg/transforms/schedule.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -28,12 +28,6 @@ enum { kMaxRank = 8 };
 
 static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
-}
-
-static bool nameStartsWith(MlirOperation op, const char *prefix) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  size_t len = strlen(prefix);
-  return n.length >= len && !memcmp(n.data, prefix, len);
 }
 
 /* The widened innermost size of a vector type, 0 when it keeps its type:
@@ -142,7 +136,8 @@ static bool widenable(MlirOperation op, int64_t maxLanes) {
   }
   if (kilnOpNameIs(op, "vector.broadcast"))
     return true;
-  return (nameStartsWith(op, "arith.") || nameStartsWith(op, "math.")) &&
+  return (kilnOpNameStartsWith(op, "arith.") ||
+          kilnOpNameStartsWith(op, "math.")) &&
          !kilnOpNameIs(op, "arith.constant") &&
          mlirOperationGetNumRegions(op) == 0;
 }
