@@ -161,7 +161,8 @@ static int run(KilnModel *model, KilnTensor *input, const Options *o,
 
 static int usage(void) {
   fprintf(stderr, "usage: kiln-classify MODEL.so INPUT.npy|INPUT.pb "
-                  "[--labels FILE] [--top K] [--threads N]\n");
+                  "[--labels FILE] [--top K] [--threads N]\n"
+                  "       kiln-classify --version\n");
   return 2;
 }
 
@@ -177,10 +178,14 @@ static int parseOptions(int argc, char **argv, Options *o) {
       {"labels", required_argument, NULL, 'l'},
       {"top", required_argument, NULL, 'k'},
       {"threads", required_argument, NULL, 't'},
+      {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0}};
   *o = (Options){.top = 5};
   for (int c; (c = getopt_long(argc, argv, "", longOptions, NULL)) != -1;) {
-    if (c == 'l') {
+    if (c == 'V') {
+      printf("kiln-classify %s\n", kilnRuntimeGetVersion());
+      exit(0);
+    } else if (c == 'l') {
       o->labelsPath = optarg;
     } else if (c == 'k' && (o->top = parseCount(optarg, kMaxTop))) {
     } else if (c == 't' && (o->threads = parseCount(optarg, 1024))) {

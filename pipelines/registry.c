@@ -27,6 +27,7 @@ extern const KilnPassInfo kilnSplitReductionsPass;
 extern const KilnPassInfo kilnSerializeNestedParallelPass;
 extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
+extern const KilnPassInfo kilnRuntimeChecksPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
 extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
 extern const KilnPassInfo kilnWidenStridedReadsPass;
@@ -161,10 +162,12 @@ const char *kilnGraphOptPipelineName(int level) {
   return level >= 0 && level <= 3 ? kGraphOptPipelines[level]->argument : NULL;
 }
 
+/* With kiln-runtime-checks: kiln-run's JIT reports a failed check as
+ * kiln-compile's libraries do. */
 static const KilnPassInfo kCpuPipeline = {
     .argument = "cpu",
     .summary = "Graph dialect to LLVM dialect for the host CPU",
-    .pipeline = "graph-to-linalg,linalg-to-llvm-cpu",
+    .pipeline = "kiln-runtime-checks,graph-to-linalg,linalg-to-llvm-cpu",
 };
 
 static const KilnPassInfo kGraphToLinalgPipeline = {
@@ -286,6 +289,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kGraphO1Pipeline,
     &kGraphO2Pipeline,
     &kGraphO3Pipeline,
+    &kilnRuntimeChecksPass,
     &kilnConvertGraphToLinalgPass,
     &kilnFuseGroupsPass,
     &kGraphToLinalgPipeline,

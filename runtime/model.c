@@ -23,7 +23,9 @@
 #include <threads.h>
 
 #include "runtime/gpu.h"
+#include "runtime/library_digest.h"
 #include "runtime/model.h"
+#include "runtime/run_guard.h"
 #include "runtime/status.h"
 
 typedef int (*KilnModelRunFn)(void **args);
@@ -32,6 +34,7 @@ enum { kProfileFields = 5 };
 
 struct KilnModel {
   void *handle;
+  char *path; /* as given to kilnModelLoad, for messages */
   KilnModelRunFn run;
   KilnModelMetadata meta;
   int threads;       /* 0: libomp's default */
@@ -135,8 +138,14 @@ static KilnStatus *openLibrary(const char *path, void **outHandle) {
     s = kilnStatusCreatef("cannot open: %s", strerror(errno));
   else if (!S_ISREG(st.st_mode))
     s = kilnStatusCreatef("not a regular file");
-  else
-    s = checkElf(f, st.st_size);
+  else if (!(s = checkElf(f, st.st_size))) {
+    const char *why = kilnLibraryDigestCheck(fileno(f), (uint64_t)st.st_size);
+    if (why)
+      s = kilnStatusCreatef("%s: the library is damaged or was changed after "
+                            "kiln-compile built it (recompile it, or copy it "
+                            "again)",
+                            why);
+  }
   fclose(f);
   if (s)
     return s;
@@ -229,6 +238,9 @@ KilnStatus *kilnModelLoad(const char *path, KilnModel **out) {
     free(m);
     return kilnStatusAddPath(s, path);
   }
+  m->path = strdup(path);
+  if (!m->path)
+    abort();
   call_once(&keepMemoryOnce, keepFreedMemory);
   *out = m;
   return NULL;
@@ -240,6 +252,7 @@ void kilnModelDestroy(KilnModel *model) {
   kilnGpuModelDestroy(model->gpu);
   kilnModelMetadataDestroy(&model->meta);
   dlclose(model->handle);
+  free(model->path);
   free(model);
 }
 
@@ -555,7 +568,7 @@ KilnStatus *kilnModelRun(KilnModel *model, KilnTensor *const *inputs,
   if (!s)
     s = checkTensors(model->meta.outputs, model->meta.numOutputs, outputs,
                      numOutputs, "output");
-  if (s)
+  if (s || (s = kilnRunGuardEnter(model->handle, model->path)))
     return s;
   size_t n = numInputs + numOutputs;
   KilnTensor **all = malloc((n ? n : 1) * sizeof(*all));
@@ -570,9 +583,13 @@ KilnStatus *kilnModelRun(KilnModel *model, KilnTensor *const *inputs,
   int rc = invoke(model, all, n);
   /* A CUDA error is the cause of anything else that went wrong. */
   s = model->gpu ? kilnGpuModelEndRun(model->gpu) : NULL;
+  kilnRunGuardExit(model->handle);
   free(all);
   if (s)
     return s;
+  if (rc > 0 && rc <= model->meta.numChecks)
+    return kilnStatusCreatef("run-time check failed: %s",
+                             model->meta.checks[rc - 1]);
   if (rc != 0)
     return kilnStatusCreatef("the model's code failed (kiln_model_run "
                              "returned %d)",

@@ -38,6 +38,10 @@ typedef struct KilnModelMetadata {
   char *version, *target, *cpu, *features, *options, *entry, *gpu;
   int64_t numInputs, numOutputs;
   KilnModelSlot *inputs, *outputs;
+  /* The run-time checks' messages, `check N MESSAGE` records in order:
+   * kiln_model_run returns N when check N failed. */
+  int64_t numChecks;
+  char **checks;
   /* A `profile N` record (kiln-compile --profile) and its N profile-op
    * records, in order. */
   bool profiled;
@@ -51,7 +55,8 @@ typedef struct KilnModelMetadata {
 /// malformed input/output record, or a `gpu` record for another GPU kind
 /// than cuda or with a malformed architecture, a malformed `profile` or
 /// `profile-op` record, or profile-op records out of order or other in
-/// number than `profile` says, is an error naming the line.
+/// number than `profile` says, or `check` records not numbered 1, 2, ...
+/// in order, is an error naming the line.
 /// On failure `*out` holds nothing to release.
 KilnStatus *kilnModelMetadataParse(const char *text, size_t len,
                                    KilnModelMetadata *out /* OUT */);

@@ -15,6 +15,8 @@
 #include "runtime/status.h"
 #include "runtime/tensor.h"
 
+const char *kilnRuntimeGetVersion(void) { return KILN_VERSION_STRING; }
+
 /* A line without its '\n', and the text after its keyword. */
 typedef struct Line {
   const char *begin, *end;
@@ -281,6 +283,24 @@ static KilnStatus *appendProfileOp(KilnModelMetadata *m, ProfileState *ps,
   return NULL;
 }
 
+/* `check N MESSAGE`: the message of run-time check N, numbered from 1 in
+ * order. */
+static KilnStatus *appendCheck(KilnModelMetadata *m, const char *v,
+                               const Line *l) {
+  char *end = NULL;
+  long long n = strtoll(v, &end, 10);
+  if (end == v || n != m->numChecks + 1 || end >= l->end || *end != ' ')
+    return kilnStatusCreatef("metadata line %d: malformed 'check' record "
+                             "(expected 'check %lld MESSAGE')",
+                             l->number, (long long)m->numChecks + 1);
+  char **grown = realloc(m->checks, (size_t)(n) * sizeof(*grown));
+  if (!grown)
+    abort();
+  m->checks = grown;
+  m->checks[m->numChecks++] = copyRange(end + 1, l->end);
+  return NULL;
+}
+
 static bool keyIs(const Line *l, const char *key, const char **value) {
   size_t n = strlen(key);
   if ((size_t)(l->end - l->begin) < n || memcmp(l->begin, key, n))
@@ -329,6 +349,8 @@ static KilnStatus *parseLine(const Line *l, KilnModelMetadata *m, bool *sawAbi,
     return appendSlot(&m->inputs, &m->numInputs, v, l->end, l->number);
   if (keyIs(l, "output", &v))
     return appendSlot(&m->outputs, &m->numOutputs, v, l->end, l->number);
+  if (keyIs(l, "check", &v))
+    return appendCheck(m, v, l);
   if (keyIs(l, "profile", &v))
     return parseProfile(m, ps, v, l);
   if (keyIs(l, "profile-op", &v)) {
@@ -473,5 +495,8 @@ void kilnModelMetadataDestroy(KilnModelMetadata *m) {
   for (int64_t i = 0; i < m->numProfileOps; ++i)
     destroyProfileOp(&m->profileOps[i]);
   free(m->profileOps);
+  for (int64_t i = 0; i < m->numChecks; ++i)
+    free(m->checks[i]);
+  free(m->checks);
   *m = (KilnModelMetadata){0};
 }

@@ -8,7 +8,8 @@ test:
   pass         imported and verified
   unsupported  Kiln says so explicitly (op, opset, element type, ...)
   error        import or verification failed with another diagnostic
-  crash        killed by a signal, or an exit status other than 0/1
+  crash        killed by a signal, or an exit status no Kiln tool uses
+               (docs/tools.md: 2 bad input, 3 unsupported, 4 other errors)
   timeout      ran past the per-model time limit
 
 Usage:
@@ -92,7 +93,7 @@ def run_one(kiln_compile, model):
         return "timeout", f"no result within {TIMEOUT_S} s"
     if p.returncode == 0:
         return "pass", ""
-    if p.returncode != 1:
+    if p.returncode not in (2, 3, 4):
         return "crash", f"exit status {p.returncode}: {first_error(p.stderr)}"
     message = first_error(p.stderr)
     return ("unsupported" if is_unsupported(message) else "error"), message

@@ -135,6 +135,53 @@ MlirAttribute kilnTransposedMatrix(MlirAttribute elements, int64_t index) {
   return t;
 }
 
+/* Element i of a dense or dense-resource f32 or f64 attribute. */
+static double floatElement(MlirAttribute attr, bool f64, intptr_t i) {
+  if (!f64)
+    return f32Element(attr, i);
+  if (mlirAttributeIsADenseResourceElements(attr))
+    return mlirDenseDoubleResourceElementsAttrGetValue(attr, i);
+  return mlirDenseElementsAttrGetDoubleValue(attr, i);
+}
+
+MlirAttribute kilnTransposedRows(MlirAttribute elements, int64_t stride) {
+  if (mlirAttributeIsNull(elements) ||
+      !(mlirAttributeIsADenseElements(elements) ||
+        mlirAttributeIsADenseResourceElements(elements)))
+    return mlirAttributeGetNull();
+  MlirType type = mlirAttributeGetType(elements);
+  MlirType elt = mlirShapedTypeGetElementType(type);
+  bool f64 = mlirTypeIsAF64(elt);
+  if (mlirShapedTypeGetRank(type) < 2 || !mlirShapedTypeHasStaticShape(type) ||
+      !(f64 || mlirTypeIsAF32(elt)))
+    return mlirAttributeGetNull();
+  int64_t rows = mlirShapedTypeGetDimSize(type, 0);
+  int64_t cols = rows ? kilnNumElements(type) / rows : 0;
+  if (stride < rows)
+    return mlirAttributeGetNull();
+  size_t width = f64 ? 8 : 4, size = (size_t)(stride * cols) * width;
+  bool splat = mlirAttributeIsADenseElements(elements) &&
+               mlirDenseElementsAttrIsSplat(elements);
+  char *buf = calloc(size ? size : 8, 1);
+  if (!buf)
+    abort();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      double v = floatElement(elements, f64, splat ? 0 : r * cols + c);
+      float f = (float)v;
+      memcpy(buf + (size_t)(c * stride + r) * width, f64 ? (void *)&v : &f,
+             width);
+    }
+  int64_t shape[2] = {cols, stride};
+  MlirType transposed =
+      mlirRankedTensorTypeGet(2, shape, elt, mlirAttributeGetNull());
+  MlirAttribute t = mlirUnmanagedDenseResourceElementsAttrGet(
+      transposed, mlirStringRefCreateFromCString("kiln_weight"), buf, size, 8,
+      false, freeBlob, buf);
+  kilnResourceDataRegister(t, buf, size);
+  return t;
+}
+
 MlirValue kilnConstantTensor(KilnBuilder *b, MlirAttribute elements) {
   MlirType type = mlirAttributeGetType(elements);
   MlirType elt = mlirShapedTypeGetElementType(type);

@@ -179,6 +179,12 @@ MlirValue kilnConstantTensor(KilnBuilder *b, MlirAttribute elements);
 /// matrices), as a new 2-D dense-resource attribute; null for anything
 /// else.
 MlirAttribute kilnTransposedMatrix(MlirAttribute elements, int64_t index);
+/// The transpose of a static f32 or f64 dense or dense-resource attribute of
+/// rank >= 2 read as a matrix of its first dim by the product of the others
+/// (a conv filter M x C x K.. as M x K): a new K x `stride` dense-resource
+/// attribute whose rows hold the M values then zeros; null for anything
+/// else or a stride under M.
+MlirAttribute kilnTransposedRows(MlirAttribute elements, int64_t stride);
 /// A small constant tensor of i64 or f32 values.
 MlirValue kilnConstantI64s(KilnBuilder *b, intptr_t rank, const int64_t *shape,
                            const int64_t *values, MlirType elementType);
@@ -244,6 +250,8 @@ typedef struct KilnLowerOp {
   /* Pass options conv-im2col and im2col-gather: 0 linalg's conv ops, 1
    * im2col, 2 im2col with every window tensor one gather. */
   int convIm2col;
+  /* Pass option conv-channels-inner (lower_conv_im2col.c). */
+  bool convChannelsInner;
 } KilnLowerOp;
 
 typedef enum KilnLowerStatus {
@@ -301,6 +309,9 @@ KILN_DECLARE_LOWERINGS(Quant);
 bool kilnTypeIsUnsignedInt(MlirType t);
 /// `x` as a signless iN when its type is siN/uiN; else `x`.
 MlirValue kilnToSignless(KilnBuilder *b, MlirValue x);
+/// An element of an ONNX indices tensor (any integer type; floats
+/// truncated) as a signed `index`, before wrapping and clamping.
+MlirValue kilnIndexElementToIndex(KilnBuilder *b, MlirValue v);
 /// Signless scalar `x` as type `to` (siN/uiN of the same width); `x` when
 /// `to` is its own type.
 MlirValue kilnFromSignless(KilnBuilder *b, MlirValue x, MlirType to);

@@ -11,6 +11,7 @@
  * broadcast into the accumulator the conv starts from. */
 #include "conversions/graph-to-linalg/lower_conv_window.h"
 #include "conversions/graph-to-linalg/lower_tensor.h"
+#include "dialects/common/ir_build.h"
 
 #include <string.h>
 
@@ -90,20 +91,17 @@ static MlirValue genericConv(KilnBuilder *b, MlirValue x, MlirValue w,
   return kilnReshape(b, y, resultType);
 }
 
-static bool isStatic(MlirType t) {
-  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
-}
-
 static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
                           MlirValue bias, int64_t group, const KilnWindow *win,
-                          MlirType resultType, int im2col);
+                          MlirType resultType, int im2col, bool channelsInner);
 
 /* A 1-D conv as a 2-D conv with one row: x (N x C x L) as N x C x 1 x L,
  * w (M x C/G x K) as M x C/G x 1 x K, so the 2-D kernels
  * (kiln-depthwise-conv) apply; the result reshaped back. */
 static MlirValue convAsRow(KilnBuilder *b, MlirValue x, MlirValue w,
                            MlirValue bias, int64_t group, const KilnWindow *win,
-                           MlirType resultType, int im2col) {
+                           MlirType resultType, int im2col,
+                           bool channelsInner) {
   MlirType e = kilnElementType(x);
   KilnWindow row = {.n = 2,
                     .kernel = {1, win->kernel[0]},
@@ -115,9 +113,10 @@ static MlirValue convAsRow(KilnBuilder *b, MlirValue x, MlirValue w,
   int64_t ws[4] = {kilnDim(w, 0), kilnDim(w, 1), 1, kilnDim(w, 2)};
   int64_t ys[4] = {mlirShapedTypeGetDimSize(resultType, 0),
                    mlirShapedTypeGetDimSize(resultType, 1), 1, win->out[0]};
-  MlirValue y = convCore(b, kilnReshape(b, x, kilnTensorType(4, xs, e)),
-                         kilnReshape(b, w, kilnTensorType(4, ws, e)), bias,
-                         group, &row, kilnTensorType(4, ys, e), im2col);
+  MlirValue y =
+      convCore(b, kilnReshape(b, x, kilnTensorType(4, xs, e)),
+               kilnReshape(b, w, kilnTensorType(4, ws, e)), bias, group, &row,
+               kilnTensorType(4, ys, e), im2col, channelsInner);
   return kilnReshape(b, y, resultType);
 }
 
@@ -130,7 +129,7 @@ static MlirValue convAsRow(KilnBuilder *b, MlirValue x, MlirValue w,
  * convs. */
 static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
                           MlirValue bias, int64_t group, const KilnWindow *win,
-                          MlirType resultType, int im2col) {
+                          MlirType resultType, int im2col, bool channelsInner) {
   static const char *const kConv[] = {"linalg.conv_1d_ncw_fcw",
                                       "linalg.conv_2d_nchw_fchw",
                                       "linalg.conv_3d_ncdhw_fcdhw"};
@@ -141,14 +140,16 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
   int64_t channels = kilnDim(x, 1), m = kilnDim(w, 0);
   bool depthwise = group > 1 && group == channels && m == channels;
   MlirType e = kilnElementType(x);
-  bool fast = isStatic(mlirValueGetType(x)) && isStatic(mlirValueGetType(w)) &&
-              isStatic(resultType) && kilnTypeIsFloat(e);
+  bool fast = kilnTypeIsStaticTensor(mlirValueGetType(x)) &&
+              kilnTypeIsStaticTensor(mlirValueGetType(w)) &&
+              kilnTypeIsStaticTensor(resultType) && kilnTypeIsFloat(e);
   if (fast && im2col == 1 && depthwise && n == 1)
-    return convAsRow(b, x, w, bias, group, win, resultType, im2col);
+    return convAsRow(b, x, w, bias, group, win, resultType, im2col,
+                     channelsInner);
   if (fast && ((im2col == 1 && !(depthwise && n == 2)) ||
                (im2col == 2 && group == 1 && n == 2))) {
-    MlirValue y =
-        kilnIm2colConv(b, x, w, bias, group, win, resultType, im2col == 2);
+    MlirValue y = kilnIm2colConv(b, x, w, bias, group, win, resultType,
+                                 im2col == 2, channelsInner);
     if (!mlirValueIsNull(y))
       return y;
   }
@@ -194,7 +195,7 @@ static MlirValue convCore(KilnBuilder *b, MlirValue x, MlirValue w,
 MlirValue kilnConvCore(KilnBuilder *b, MlirValue x, MlirValue w, MlirValue bias,
                        int64_t group, const KilnWindow *win,
                        MlirType resultType, int im2col) {
-  return convCore(b, x, w, bias, group, win, resultType, im2col);
+  return convCore(b, x, w, bias, group, win, resultType, im2col, false);
 }
 
 static void fmaBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
@@ -258,8 +259,9 @@ static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
   MlirValue x = kilnLowerOperand(l, 0), w = kilnLowerOperand(l, 1);
   MlirValue bias = kilnLowerOperand(l, 2);
   MlirType resultType = kilnLowerResultType(l, 0);
-  if (!isStatic(mlirValueGetType(x)) || !isStatic(mlirValueGetType(w)) ||
-      !isStatic(resultType))
+  if (!kilnTypeIsStaticTensor(mlirValueGetType(x)) ||
+      !kilnTypeIsStaticTensor(mlirValueGetType(w)) ||
+      !kilnTypeIsStaticTensor(resultType))
     return kilnLowerUnsupported(
         l, "with layout \"channels_last\" needs static shapes");
   intptr_t r = kilnRank(x), n = r - 2;
@@ -303,8 +305,8 @@ static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
   MlirType firstType = kilnTensorType(r, firstShape, e);
   kilnWindowRead(l, xf, firstType, kernel, &win);
   MlirValue padded = kilnWindowPadInput(b, xf, &win, zero);
-  MlirValue y =
-      convCore(b, padded, wf, bias, group, &win, firstType, l->convIm2col);
+  MlirValue y = convCore(b, padded, wf, bias, group, &win, firstType,
+                         l->convIm2col, l->convChannelsInner);
   l->results[0] = kilnTensorTranspose(b, y, py);
   return KILN_LOWER_OK;
 }
@@ -322,8 +324,9 @@ static KilnLowerStatus lowerConv(KilnLowerOp *l) {
   MlirValue zero = kilnConstFloat(&l->b, kilnElementType(x), 0);
   MlirValue padded = kilnWindowPadInput(&l->b, x, &win, zero);
   int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
-  l->results[0] = convCore(&l->b, padded, w, kilnLowerOperand(l, 2), group,
-                           &win, resultType, l->convIm2col);
+  l->results[0] =
+      convCore(&l->b, padded, w, kilnLowerOperand(l, 2), group, &win,
+               resultType, l->convIm2col, l->convChannelsInner);
   return KILN_LOWER_OK;
 }
 
@@ -418,8 +421,9 @@ static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
   for (intptr_t i = 0; i < n; ++i)
     pbs[i] = transposePadBegin(&win, i, outPad[i], derived, autoPad);
   if (l->convIm2col == 1 && kilnTypeIsFloat(e) &&
-      isStatic(mlirValueGetType(x)) && isStatic(mlirValueGetType(w)) &&
-      isStatic(resultType)) {
+      kilnTypeIsStaticTensor(mlirValueGetType(x)) &&
+      kilnTypeIsStaticTensor(mlirValueGetType(w)) &&
+      kilnTypeIsStaticTensor(resultType)) {
     MlirValue y = kilnConvTransposePhases(b, x, transposeWeight(b, w, group),
                                           kilnLowerOperand(l, 2), group, &win,
                                           pbs, resultType);
@@ -448,7 +452,7 @@ static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
     buf = kilnExtractSlice(b, buf, cutOff, cutSize, ones);
   MlirValue wt = transposeWeight(b, w, group);
   l->results[0] = convCore(b, buf, wt, kilnLowerOperand(l, 2), group, &win,
-                           resultType, l->convIm2col);
+                           resultType, l->convIm2col, false);
   return KILN_LOWER_OK;
 }
 

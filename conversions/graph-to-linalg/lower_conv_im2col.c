@@ -6,13 +6,33 @@
  * FMAs (docs/cpu-codegen.md), where linalg's conv ops would stay scalar
  * loops. Every rank (1-D, 2-D, 3-D) and group count. */
 #include "conversions/graph-to-linalg/lower_conv_window.h"
+#include "dialects/common/diag.h"
 
+#include <stdint.h>
 #include <string.h>
+
+#include "dialects/linalg/transforms/conv3d_tiles.h"
+#include "dialects/linalg/transforms/schedule.h"
 
 /* Largest im2col matrix (elements) built at once; a conv needing more (a
  * 3x3 over 512 channels at 56 x 56: 57 MB; a 3x3x3 over 64 channels at
  * 8 x 56 x 56: 173 MB) is computed in a loop over blocks (kilnIm2colConv). */
 enum { kMaxIm2colElements = 16 << 20 };
+
+/* smallPlane: the lanes of a register tile along the pixels (16 on
+ * x86; AArch64's 8 divide them, so a plane that fills 16 fills 8), and the
+ * least share of them, in percent, that must be busy (as
+ * kiln-fuse-groups' pixel blocks). */
+enum { kPixelLanes = 16, kBusyPercent = 85 };
+
+enum { kCacheLineBytes = 64 };
+
+/* The largest window matrix (K x P of one image, bytes) a channels-inner
+ * contraction takes: its register tiles sweep the whole reduction without
+ * cache blocks (a block would read and write the transposed accumulators
+ * again), so the matrix and the tile's filter panel must stay in L2 (a
+ * 3x3 conv over 512 channels at 7 x 7, 903 KB: 2.7 -> 4.9 ms). */
+enum { kInnerWindowBytes = 256 << 10 };
 
 /* The role of each dim of an im2col window tensor over `ns` spatial dims:
  * kRoleN, kRoleC, kRoleTap + i (kernel tap i), kRoleTap + ns + i (output
@@ -278,13 +298,15 @@ typedef struct MacOperand {
 } MacOperand;
 
 /* The contraction y += lhs * rhs of an im2col conv: y has `yRank` dims
- * `yShape`, one parallel loop each in order, then the reduction loop k;
- * its init is the bias broadcast along y's `biasDims` (kilnConvInit, zeros
- * without a bias); the result is reshaped to `resultType`. */
+ * `yShape`, one parallel loop each (dim i loop yLoops[i]; NULL: in order),
+ * then the reduction loop k; its init is the bias broadcast along y's
+ * `biasDims` (kilnConvInit, zeros without a bias); the result is reshaped
+ * to `resultType`. */
 static MlirValue im2colMac(KilnBuilder *b, MacOperand lhs, MacOperand rhs,
                            intptr_t yRank, const int64_t *yShape,
-                           MlirValue bias, intptr_t nBiasDims,
-                           const int64_t *biasDims, MlirType resultType) {
+                           const int64_t *yLoopsOrNull, MlirValue bias,
+                           intptr_t nBiasDims, const int64_t *biasDims,
+                           MlirType resultType) {
   MlirType e = kilnElementType(lhs.v);
   MlirValue in[2] = {
       kilnReshape(b, lhs.v, kilnTensorType(lhs.rank, lhs.shape, e)),
@@ -295,7 +317,7 @@ static MlirValue im2colMac(KilnBuilder *b, MacOperand lhs, MacOperand rhs,
   int64_t yLoops[KILN_MAX_RANK + 2];
   char iters[KILN_MAX_RANK + 3];
   for (intptr_t i = 0; i < yRank; ++i) {
-    yLoops[i] = i;
+    yLoops[i] = yLoopsOrNull ? yLoopsOrNull[i] : i;
     iters[i] = 'p';
   }
   iters[yRank] = 'r';
@@ -340,12 +362,49 @@ static MlirValue groupedMac(KilnBuilder *b, MlirValue col, MlirValue w,
   /* Loops n, g, m, p, k. */
   static const int64_t wLoops[3] = {1, 2, 4}, colLoops[4] = {0, 1, 4, 3};
   MacOperand lhs = {w, 3, wShape, wLoops}, rhs = {col, 4, colShape, colLoops};
-  MlirValue y = im2colMac(b, lhs, rhs, 4, yShape, bias, 2, biasDims,
+  MlirValue y = im2colMac(b, lhs, rhs, 4, yShape, NULL, bias, 2, biasDims,
                           kilnTensorType(4, yShape, e));
   int64_t yFlat[3] = {n, m, p};
   intptr_t merge[3] = {1, 2, 1}, unflatten[3] = {1, 1, ns};
   y = kilnReshapeGroups(b, y, kilnTensorType(3, yFlat, e), 3, merge);
   return kilnReshapeGroups(b, y, resultType, 3, unflatten);
+}
+
+/* Whether a conv of `pixels` output pixels per image and `channels` output
+ * channels vectorizes along the channels: its pixels would leave too many
+ * lanes of their register tiles idle (49 = 3 x 16 + 1 on a 7 x 7 plane:
+ * the one-pixel remainder tile costs as much as a full one). */
+static bool smallPlane(int64_t pixels, int64_t channels) {
+  int64_t vectors = (pixels + kPixelLanes - 1) / kPixelLanes;
+  return channels >= kPixelLanes &&
+         100 * pixels < kBusyPercent * kPixelLanes * vectors;
+}
+
+/* The constant filter `w` (M x C x K..) transposed to K x M at compile
+ * time, or a null value when `w` is not a constant. Its rows are padded
+ * to an odd number of cache lines: a register tile reads one line of each
+ * row per reduction step, and rows an even number of lines apart (M = 512:
+ * 32 lines) fall into a few of the L1 cache's 64 sets, which then evict
+ * the tile's filter panel before the next tile reads it again. */
+static MlirValue transposedFilter(KilnBuilder *b, MlirValue w, int64_t k) {
+  if (!mlirValueIsAOpResult(w))
+    return (MlirValue){NULL};
+  MlirOperation def = mlirOpResultGetOwner(w);
+  if (!kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(def)),
+                           "graph.constant"))
+    return (MlirValue){NULL};
+  int64_t m = kilnDim(w, 0);
+  int64_t perLine =
+      kCacheLineBytes / (mlirTypeIsAF64(kilnElementType(w)) ? 8 : 4);
+  int64_t lines = (m + perLine - 1) / perLine;
+  MlirAttribute t =
+      kilnTransposedRows(mlirOperationGetAttributeByName(
+                             def, mlirStringRefCreateFromCString("value")),
+                         (lines | 1) * perLine);
+  if (mlirAttributeIsNull(t))
+    return (MlirValue){NULL};
+  int64_t zeros[2] = {0, 0}, sizes[2] = {k, m}, ones[2] = {1, 1};
+  return kilnExtractSlice(b, kilnConstantTensor(b, t), zeros, sizes, ones);
 }
 
 /* The conv of the padded `x` (N x C x D..) by `w` (M x C/G x K..) as a
@@ -354,11 +413,13 @@ static MlirValue groupedMac(KilnBuilder *b, MlirValue col, MlirValue w,
  * group; for G groups col[n] is G x C/G*K.. x P and the contraction gets a
  * group loop (n, g, m, p, k), which kiln-tile-and-vectorize threads over
  * groups x blocks like a batched matmul. A 1x1.. conv with unit strides
- * reads x itself. Returns a null value when col would be too big. */
+ * reads x itself. Returns a null value when col would have more than
+ * `maxElements` elements. */
 static MlirValue im2colBlock(KilnBuilder *b, MlirValue x, MlirValue w,
                              MlirValue bias, int64_t group,
                              const KilnWindow *win, MlirType resultType,
-                             bool gather) {
+                             bool gather, int64_t maxElements,
+                             bool channelsInner) {
   int64_t n = kilnDim(x, 0), c = kilnDim(x, 1), m = kilnDim(w, 0);
   int64_t kernel[KILN_MAX_RANK], taps = 1, p = 1;
   for (intptr_t i = 0; i < win->n; ++i) {
@@ -367,17 +428,33 @@ static MlirValue im2colBlock(KilnBuilder *b, MlirValue x, MlirValue w,
     p *= win->out[i];
   }
   int64_t k = c * taps;
-  if (n * k * p > kMaxIm2colElements)
+  if (n * k * p > maxElements)
     return (MlirValue){NULL};
   MlirValue col = windowTensor(b, x, win, kernel, false, gather);
   if (group > 1)
     return groupedMac(b, col, w, bias, group, win->n, resultType);
   int64_t colShape[3] = {n, k, p}, wShape[2] = {m, k}, yShape[3] = {n, m, p};
+  static const int64_t channelDim = 1;
+  int64_t bytes = mlirTypeIsAF64(kilnElementType(w)) ? 8 : 4;
+  channelsInner =
+      channelsInner && smallPlane(p, m) && k * p * bytes <= kInnerWindowBytes;
+  MlirValue wt = channelsInner ? transposedFilter(b, w, k) : (MlirValue){NULL};
+  if (!mlirValueIsNull(wt)) {
+    /* Loops n, p, m, k: the output channels innermost, so the register
+     * tiles are vectors along them (kiln-tile-and-vectorize). */
+    int64_t wtShape[2] = {k, m};
+    static const int64_t wtLoops[2] = {3, 2}, colInner[3] = {0, 3, 1},
+                         yInner[3] = {0, 2, 1};
+    MacOperand lhs = {wt, 2, wtShape, wtLoops},
+               rhs = {col, 3, colShape, colInner};
+    return im2colMac(b, lhs, rhs, 3, yShape, yInner, bias, 1, &channelDim,
+                     resultType);
+  }
   /* Loops n, m, p, k. */
   static const int64_t wLoops[2] = {1, 3}, colLoops[3] = {0, 3, 2};
-  static const int64_t channelDim = 1;
   MacOperand lhs = {w, 2, wShape, wLoops}, rhs = {col, 3, colShape, colLoops};
-  return im2colMac(b, lhs, rhs, 3, yShape, bias, 1, &channelDim, resultType);
+  return im2colMac(b, lhs, rhs, 3, yShape, NULL, bias, 1, &channelDim,
+                   resultType);
 }
 
 /* Elements of the window matrix one block of a big conv computes (4 MB of
@@ -421,7 +498,8 @@ static Blocks planBlocks(const KilnWindow *win, int64_t perPixel) {
 static MlirValue im2colLoopBody(KilnBuilder *b, MlirValue x, MlirValue w,
                                 MlirValue bias, int64_t group,
                                 const KilnWindow *win, const Blocks *p,
-                                MlirValue iv, MlirValue y, bool gather) {
+                                MlirValue iv, MlirValue y, bool gather,
+                                bool channelsInner) {
   intptr_t r = win->n + 2;
   KilnWindow block = *win;
   MlirValue xOff[KILN_MAX_RANK] = {{NULL}}, yOff[KILN_MAX_RANK] = {{NULL}};
@@ -447,34 +525,32 @@ static MlirValue im2colLoopBody(KilnBuilder *b, MlirValue x, MlirValue w,
     yBlock[2 + i] = block.out[i];
   }
   MlirType blockType = kilnTensorType(r, yBlock, kilnElementType(y));
-  MlirValue part =
-      im2colBlock(b, sliceAt(b, x, (MlirValue){NULL}, xOff, slab, NULL), w,
-                  bias, group, &block, blockType, gather);
+  MlirValue part = im2colBlock(
+      b, sliceAt(b, x, (MlirValue){NULL}, xOff, slab, NULL), w, bias, group,
+      &block, blockType, gather, kMaxIm2colElements, channelsInner);
   if (mlirValueIsNull(part))
     return part;
   return sliceAt(b, part, y, yOff, yBlock, NULL);
 }
 
 /* kiln-fuse-groups' defaults: tiles of whole output rows of at most
- * kFusedTilePixels pixels (conv-tile-pixels); with at least
+ * kFusedTilePixels pixels (conv-tile-pixels; a 3-D conv's: whole planes,
+ * or rows of one plane when a plane has more); with at least
  * kFusedWindowBlocks of them a tile computes its own rows of a window
  * generic (fuse_groups.c, fuseWindow). */
 enum { kFusedTilePixels = 256, kFusedWindowBlocks = 4 };
 
-/* Whether the strided 2-D conv being lowered at `b` is the contraction of
- * a conv_epilogue fusion group whose tiles will each build their own rows
- * of its window tensor: then the window is one gather generic, fused into
- * each row block (its columns stay in cache for the contraction, its
- * stride-2 reads widened), rather than tap copies of a whole window
- * tensor, which cannot be fused and go through memory (ResNet-18's 7x7
- * stem, 1 thread: 2.54 -> 2.35 ms). Outside such a group the gather would
- * run alone, element by element: the copies stay. */
-static bool fusedStridedWindow(KilnBuilder *b, const KilnWindow *win,
-                               int64_t group) {
-  bool strided = false;
-  for (intptr_t i = 0; i < win->n; ++i)
-    strided = strided || win->strides[i] != 1;
-  if (!strided || win->n != 2 || group != 1)
+/* Whether the group-1 2-D or 3-D conv being lowered at `b` is the
+ * contraction of a conv_epilogue fusion group whose tiles will each build
+ * their own columns of its window tensor (kiln-fuse-groups' tiles: rows;
+ * a 3-D conv's, kilnConv3dTileGet's blocks). Then the window is one gather
+ * generic, fused into each tile: its columns stay in cache for the
+ * contraction (strided reads widened), rather than tap copies of a whole
+ * window tensor, which cannot be fused and go through memory (ResNet-18's
+ * 7x7 stem, 1 thread: 2.54 -> 2.35 ms). Outside such a group the gather
+ * would run alone, element by element: the copies stay. */
+static bool fusedWindow(KilnBuilder *b, const KilnWindow *win, int64_t group) {
+  if ((win->n != 2 && win->n != 3) || group != 1)
     return false;
   MlirOperation parent = mlirBlockGetParentOperation(b->block);
   if (mlirOperationIsNull(parent))
@@ -485,11 +561,21 @@ static bool fusedStridedWindow(KilnBuilder *b, const KilnWindow *win,
       !mlirStringRefEqual(mlirStringAttrGetValue(kind),
                           mlirStringRefCreateFromCString("conv_epilogue")))
     return false;
-  int64_t rows = kFusedTilePixels / win->out[1], tile = 1;
-  for (int64_t d = rows < 1 ? 1 : rows; d >= 1 && tile == 1; --d)
-    if (win->out[0] % d == 0)
-      tile = d;
-  return win->out[0] / tile >= kFusedWindowBlocks;
+  if (win->n == 3)
+    return kilnConv3dTileGet(win->out, kFusedTilePixels, kFusedWindowBlocks,
+                             kKilnConv3dMinTilePixels)
+               .count >= kFusedWindowBlocks;
+  return win->out[0] /
+             kilnDivisorAtMost(win->out[0], kFusedTilePixels / win->out[1]) >=
+         kFusedWindowBlocks;
+}
+
+/* Whether the conv's window is strided. */
+static bool stridedWindow(const KilnWindow *win) {
+  bool strided = false;
+  for (intptr_t i = 0; i < win->n; ++i)
+    strided = strided || win->strides[i] != 1;
+  return strided;
 }
 
 /* im2colBlock for the whole conv, or, when its window matrix would be too
@@ -501,23 +587,27 @@ static bool fusedStridedWindow(KilnBuilder *b, const KilnWindow *win,
  * by kiln-tile-and-vectorize. */
 MlirValue kilnIm2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
                          MlirValue bias, int64_t group, const KilnWindow *win,
-                         MlirType resultType, bool gather) {
+                         MlirType resultType, bool gather, bool channelsInner) {
   int64_t perPixel = kilnDim(x, 0) * kilnDim(x, 1), pixels = 1;
   for (intptr_t i = 0; i < win->n; ++i) {
     perPixel *= kilnDim(w, 2 + i);
     pixels *= win->out[i];
   }
+  /* A 3-D conv whose epilogue tiles build their own window columns builds
+   * its window only tile by tile, however big it is whole. */
+  bool fused = fusedWindow(b, win, group), tiled = fused && win->n == 3;
   Blocks p = planBlocks(win, perPixel);
   if (perPixel * pixels <= kMaxIm2colElements || p.count == 1 ||
-      perPixel * p.rows > kBlockElements)
+      perPixel * p.rows > kBlockElements || tiled)
     return im2colBlock(b, x, w, bias, group, win, resultType,
-                       gather || fusedStridedWindow(b, win, group));
+                       gather || (fused && stridedWindow(win)),
+                       tiled ? INT64_MAX : kMaxIm2colElements, channelsInner);
   KilnBuilder inner;
   MlirOperation loop = forLoop(b, p.count, kilnEmpty(b, resultType), &inner);
   MlirBlock body = inner.block;
-  MlirValue next = im2colLoopBody(&inner, x, w, bias, group, win, &p,
-                                  mlirBlockGetArgument(body, 0),
-                                  mlirBlockGetArgument(body, 1), gather);
+  MlirValue next = im2colLoopBody(
+      &inner, x, w, bias, group, win, &p, mlirBlockGetArgument(body, 0),
+      mlirBlockGetArgument(body, 1), gather, channelsInner);
   kilnBuildOp(&inner, "scf.yield", 0, NULL, 1, &next, 0, NULL);
   return mlirOperationGetResult(loop, 0);
 }
@@ -544,5 +634,6 @@ MlirValue kilnIm2colConvLast(KilnBuilder *b, MlirValue x, MlirValue w,
   static const int64_t colLoops[3] = {0, 1, 3}, wLoops[2] = {3, 2};
   static const int64_t channelDim = 2;
   MacOperand lhs = {col, 3, colShape, colLoops}, rhs = {w, 2, wShape, wLoops};
-  return im2colMac(b, lhs, rhs, 3, yShape, bias, 1, &channelDim, resultType);
+  return im2colMac(b, lhs, rhs, 3, yShape, NULL, bias, 1, &channelDim,
+                   resultType);
 }

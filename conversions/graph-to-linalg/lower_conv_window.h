@@ -92,11 +92,14 @@ void kilnConvMacBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
 /// C/group x k..) with `win`'s strides, dilations and output sizes, plus
 /// the optional bias (M), as an im2col contraction (grouped: one with a
 /// group loop); `gather`: the window tensor as one gather even with
-/// strides (GPU). Null when even one block of its window matrix would be
-/// too big (then the caller lowers the conv directly).
+/// strides (GPU); `channelsInner`: a group-1 conv with a constant filter
+/// on a small plane (a mostly idle remainder vector of pixels) loops over
+/// its output channels innermost, with the filter transposed (see
+/// lower_conv_im2col.c). Null when even one block of its window matrix
+/// would be too big (then the caller lowers the conv directly).
 MlirValue kilnIm2colConv(KilnBuilder *b, MlirValue x, MlirValue w,
                          MlirValue bias, int64_t group, const KilnWindow *win,
-                         MlirType resultType, bool gather);
+                         MlirType resultType, bool gather, bool channelsInner);
 
 /// The channels-last 2-D conv of the padded `x` (N x H x W x C) by `w`
 /// (KH x KW x C x M) as an im2col contraction vectorized over M; null when

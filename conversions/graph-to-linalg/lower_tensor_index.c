@@ -44,13 +44,18 @@ static MlirValue insert(KilnBuilder *b, MlirValue v, MlirValue t, intptr_t n,
                       NULL);
 }
 
-/* An index element (any integer type) as an `index` in [0, size): negative
- * values count from the end, then the value is clamped (size > 0). */
-static MlirValue clampIndex(KilnBuilder *b, MlirValue v, int64_t size) {
+MlirValue kilnIndexElementToIndex(KilnBuilder *b, MlirValue v) {
   MlirValue i = kilnToSignless(b, v);
   if (kilnTypeIsFloat(mlirValueGetType(i)))
     i = kilnConvertScalar(b, i, mlirIntegerTypeGet(b->ctx, 64), false);
-  i = kilnConvertScalar(b, i, indexType(b), false);
+  return kilnConvertScalar(b, i, indexType(b), false);
+}
+
+/* An index element (any integer type) as an `index` in [0, size): negative
+ * values count from the end, then the value is clamped (size > 0).
+ * kiln-runtime-checks reports the values this changes (runtime_checks.c). */
+static MlirValue clampIndex(KilnBuilder *b, MlirValue v, int64_t size) {
+  MlirValue i = kilnIndexElementToIndex(b, v);
   MlirValue zero = kilnConstIndex(b, 0);
   MlirValue wrapped = kilnArith2(b, "arith.addi", i, kilnConstIndex(b, size));
   i = kilnSelect(b, kilnCmpI(b, "slt", i, zero), wrapped, i);

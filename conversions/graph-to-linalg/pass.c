@@ -16,6 +16,7 @@
 
 #include "conversions/graph-to-linalg/lower.h"
 #include "dialects/common/diag.h"
+#include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
 #include "dialects/graph/const_eval.h"
 #include "dialects/graph/verify.h"
@@ -127,10 +128,6 @@ bool kilnLowerAxis(KilnLowerOp *l, int64_t axis, int64_t rank, int64_t *out) {
 /* ---- One op
  * ------------------------------------------------------------------ */
 
-static bool isStaticTensor(MlirType t) {
-  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
-}
-
 /* `v`, or the static source of the tensor.cast that produced it. */
 static MlirValue lookThroughCast(MlirValue v) {
   if (mlirValueIsNull(v) || !mlirValueIsAOpResult(v))
@@ -138,7 +135,7 @@ static MlirValue lookThroughCast(MlirValue v) {
   MlirOperation def = mlirOpResultGetOwner(v);
   if (isOpNamed(def, "tensor.cast")) {
     MlirValue src = mlirOperationGetOperand(def, 0);
-    if (isStaticTensor(mlirValueGetType(src)))
+    if (kilnTypeIsStaticTensor(mlirValueGetType(src)))
       return src;
   }
   return v;
@@ -154,7 +151,7 @@ static bool foldToConstants(KilnBuilder *b, MlirOperation op,
     return false;
   for (intptr_t i = 0; i < n; ++i) {
     MlirType elt = mlirShapedTypeGetElementType(types[i]);
-    if (!isStaticTensor(types[i]) || !mlirTypeIsAInteger(elt) ||
+    if (!kilnTypeIsStaticTensor(types[i]) || !mlirTypeIsAInteger(elt) ||
         kilnNumElements(types[i]) > kMax)
       return false;
   }
@@ -227,7 +224,7 @@ static KilnLowerStatus replaceOp(KilnLowerOp *l) {
 }
 
 static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering,
-                               int convIm2col) {
+                               int convIm2col, bool convChannelsInner) {
   const KilnGraphOpInfo *info =
       kilnGraphOpLookup(mlirIdentifierStr(mlirOperationGetName(op)));
   if (!info)
@@ -258,11 +255,12 @@ static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering,
       .numResults = nRes,
       .results = results,
       .convIm2col = convIm2col,
+      .convChannelsInner = convChannelsInner,
   };
   for (intptr_t i = 0; i < nPos; ++i) {
     operands[i] = lookThroughCast(operands[i]);
     if (!mlirValueIsNull(operands[i]) &&
-        !isStaticTensor(mlirValueGetType(operands[i]))) {
+        !kilnTypeIsStaticTensor(mlirValueGetType(operands[i]))) {
       emitDynamic(op, info, "operand", i, mlirValueGetType(operands[i]));
       status = KILN_LOWER_UNSUPPORTED;
       goto done;
@@ -274,9 +272,9 @@ static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering,
     goto done;
   for (intptr_t i = 0; i < nRes; ++i) {
     MlirType declared = mlirValueGetType(mlirOperationGetResult(op, i));
-    if (mlirTypeIsNull(types[i]) || !isStaticTensor(types[i]))
+    if (mlirTypeIsNull(types[i]) || !kilnTypeIsStaticTensor(types[i]))
       types[i] = declared;
-    if (!isStaticTensor(types[i])) {
+    if (!kilnTypeIsStaticTensor(types[i])) {
       emitDynamic(op, info, "result", i, declared);
       status = KILN_LOWER_UNSUPPORTED;
       goto done;
@@ -366,7 +364,7 @@ static void refineResultTypes(MlirOperation func) {
 /* ---- The pass
  * ------------------------------------------------------------------ */
 
-enum { kOptConvIm2col, kOptIm2colGather };
+enum { kOptConvIm2col, kOptIm2colGather, kOptConvChannelsInner };
 
 static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
                                     const KilnPassOptionValue *options) {
@@ -383,7 +381,8 @@ static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
     int im2col = !options[kOptConvIm2col].b    ? 0
                  : options[kOptIm2colGather].b ? 2
                                                : 1;
-    if (lowerOp(op, lowering, im2col) != KILN_LOWER_OK) {
+    if (lowerOp(op, lowering, im2col, options[kOptConvChannelsInner].b) !=
+        KILN_LOWER_OK) {
       kilnOpListPush(&failed, op);
       ok = false;
     }
@@ -432,6 +431,15 @@ static const KilnPassOptionSpec kOptions[] = {
                           "Build every im2col window tensor as one gather "
                           "(one GPU kernel), strided convs too (false: "
                           "those copy tap by tap)"},
+    [kOptConvChannelsInner] = {"conv-channels-inner", KILN_PASS_OPTION_BOOL,
+                               "false",
+                               "Loop over a conv's output channels innermost "
+                               "(filter transposed at compile time) when its "
+                               "output plane would leave a mostly idle "
+                               "remainder vector of pixels (7x7, 5x5, 1x1) "
+                               "and its window matrix is at most 256 KB; off "
+                               "until measured on whole models "
+                               "(docs/cpu-codegen.md)"},
 };
 
 const KilnPassInfo kilnConvertGraphToLinalgPass = {

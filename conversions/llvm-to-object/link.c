@@ -12,6 +12,7 @@
 
 #include "dialects/common/diag.h"
 #include "kiln/compile.h"
+#include "runtime/library_digest.h"
 
 #ifndef KILN_CLANG_PATH
 #define KILN_CLANG_PATH "clang-22"
@@ -97,6 +98,11 @@ kilnLinkSharedLibrary(const KilnTarget *target, const char *const *objectPaths,
         kilnStrBufAppendf(&msg, " %s", *a);
     }
   }
+  /* Every library carries its integrity digest, checked at each load. */
+  int sealError = msg.len ? 0 : kilnLibraryDigestAppend(libraryPath);
+  if (sealError)
+    kilnStrBufAppendf(&msg, "cannot add the integrity digest to '%s': %s",
+                      libraryPath, strerror(sealError));
   bool ok = msg.len == 0;
   if (!ok)
     errorCallback(mlirStringRefCreate(msg.data, msg.len), userData);

@@ -1,13 +1,16 @@
 /* LLVM dialect → LLVM IR → optimized IR → assembly or object code, with the
- * model library ABI added in LLVM IR (DESIGN.md section 7):
+ * model library ABI added in LLVM IR:
  *   const char kiln_model_metadata[];   text records, see compile.h
- *   int kiln_model_run(void **args);    calls _mlir_ciface_ENTRY(args...)
+ *   int kiln_model_run(void **args);    calls _mlir_ciface_ENTRY(args...);
+ *                                       0, or the number of the run-time
+ *                                       check that failed (`check` records)
  * Everything else is made internal, so the library exports just these two
  * and the optimizer may inline the entry into kiln_model_run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "conversions/graph-to-linalg/runtime_checks.h"
 #include "conversions/llvm-to-object/target.h"
 #include "dialects/common/diag.h"
 #include "dialects/linalg/transforms/profile_nodes.h"
@@ -24,11 +27,11 @@ static void stage(const KilnCompileOptions *o, const char *name) {
     o->onStage(name, o->stageUserData);
 }
 
-/* The full metadata text: the ABI header, the target, the signature and,
- * for a profiled model (`profile` NULL otherwise), its `profile` records
- * (kiln-instrument-ops). */
+/* The full metadata text: the ABI header, the target, the signature,
+ * the run-time checks' `check N MESSAGE` records and, for a profiled model
+ * (`profile` NULL otherwise), its `profile` records (kiln-instrument-ops). */
 static void buildMetadata(KilnStrBuf *b, const KilnCompileOptions *o,
-                          const char *profile) {
+                          const char *checks, const char *profile) {
   const KilnTarget *t = o->target;
   const char *features = kilnTargetGetFeatures(t);
   kilnStrBufAppendf(b, "kiln-model %d\nkiln-version %s\n",
@@ -42,7 +45,8 @@ static void buildMetadata(KilnStrBuf *b, const KilnCompileOptions *o,
     kilnStrBufAppendf(b, "options %s\n", o->recordedOptions);
   else
     kilnStrBufAppendf(b, "options -O%d\n", kilnTargetGetOptLevel(t));
-  kilnStrBufAppendf(b, "%s", kilnModelSignatureGetRecords(o->signature));
+  kilnStrBufAppendf(b, "%s%s", kilnModelSignatureGetRecords(o->signature),
+                    checks);
   if (profile) {
     unsigned n = 0;
     for (const char *p = profile; (p = strchr(p, '\n')); ++p)
@@ -66,6 +70,31 @@ static const char *profileRecords(MlirModule module, KilnStrBuf *copy) {
     kilnStrBufAppend(copy, s.data, s.length);
   }
   return kilnStrBufGet(copy);
+}
+
+/* The `check N MESSAGE` records of kiln-runtime-checks' messages (one line
+ * each: a newline in a node name becomes a space), "" for none. */
+static const char *checkRecords(MlirModule module, KilnStrBuf *out) {
+  MlirAttribute messages = mlirOperationGetDiscardableAttributeByName(
+      mlirModuleGetOperation(module),
+      mlirStringRefCreateFromCString(KILN_RUNTIME_CHECKS_ATTR));
+  intptr_t n = !mlirAttributeIsNull(messages) && mlirAttributeIsAArray(messages)
+                   ? mlirArrayAttrGetNumElements(messages)
+                   : 0;
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirAttribute m = mlirArrayAttrGetElement(messages, i);
+    if (!mlirAttributeIsAString(m))
+      continue;
+    MlirStringRef text = mlirStringAttrGetValue(m);
+    kilnStrBufAppendf(out, "check %ld ", (long)(i + 1));
+    size_t start = out->len;
+    kilnStrBufAppend(out, text.data, text.length);
+    for (size_t j = start; j < out->len; ++j)
+      if (out->data[j] == '\n' || out->data[j] == '\r')
+        out->data[j] = ' ';
+    kilnStrBufAppend(out, "\n", 1);
+  }
+  return out->data ? out->data : "";
 }
 
 /* Exports kiln-instrument-ops' counter table through the constant pointer
@@ -135,8 +164,8 @@ static void exportConstructors(LLVMModuleRef m, const char *list,
 
 /* Adds kiln_model_metadata and kiln_model_run; false after reporting. */
 static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
-                          const char *profile, MlirStringCallback err,
-                          void *errUd) {
+                          const char *checks, const char *profile,
+                          MlirStringCallback err, void *errUd) {
   const char *entry = kilnModelSignatureGetEntry(o->signature);
   KilnStrBuf ciface = {0};
   kilnStrBufAppendf(&ciface, "_mlir_ciface_%s", entry);
@@ -177,7 +206,7 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
 
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   KilnStrBuf text = {0};
-  buildMetadata(&text, o, profile);
+  buildMetadata(&text, o, checks, profile);
   LLVMValueRef init =
       LLVMConstStringInContext2(ctx, text.data, text.len, /*NoNul=*/false);
   LLVMValueRef meta = LLVMAddGlobal(m, LLVMTypeOf(init), "kiln_model_metadata");
@@ -221,8 +250,15 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
         LLVMBuildGEP2(b, ptr, LLVMGetParam(run, 0), &idx, 1, "");
     args[i] = LLVMBuildLoad2(b, ptr, slot, "");
   }
+  /* kiln-runtime-checks' status word: zeroed before the run, returned. */
+  LLVMValueRef status = LLVMGetNamedGlobal(m, KILN_CHECK_STATUS_SYMBOL);
+  if (status && LLVMIsDeclaration(status))
+    status = NULL;
+  if (status)
+    LLVMBuildStore(b, LLVMConstInt(i32, 0, false), status);
   LLVMBuildCall2(b, calleeType, callee, args, numArgs, "");
-  LLVMBuildRet(b, LLVMConstInt(i32, 0, false));
+  LLVMBuildRet(b, status ? LLVMBuildLoad2(b, i32, status, "")
+                         : LLVMConstInt(i32, 0, false));
   free(args);
   LLVMDisposeBuilder(b);
   return true;
@@ -339,10 +375,11 @@ static bool translateAndOptimize(MlirModule module,
   LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(r->tm);
   LLVMSetModuleDataLayout(r->module, layout);
   LLVMDisposeTargetData(layout);
-  KilnStrBuf profile = {0};
-  bool ok = addAbiSymbols(r->module, options, profileRecords(module, &profile),
-                          err, errUd);
+  KilnStrBuf profile = {0}, checks = {0};
+  bool ok = addAbiSymbols(r->module, options, checkRecords(module, &checks),
+                          profileRecords(module, &profile), err, errUd);
   kilnStrBufDestroy(&profile);
+  kilnStrBufDestroy(&checks);
   if (!ok)
     return false;
   setTargetAttributes(r->module, target);

@@ -128,3 +128,15 @@ bool kilnLinalgIteratorKinds(MlirOperation op, char *kinds, intptr_t loops) {
   kilnStrBufDestroy(&text);
   return n == loops;
 }
+
+int64_t kilnOpGetIntAttr(MlirOperation op, const char *name, int64_t dflt) {
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return dflt;
+  return mlirIntegerAttrGetValueInt(a);
+}
+
+bool kilnTypeIsStaticTensor(MlirType t) {
+  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
+}

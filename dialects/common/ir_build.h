@@ -35,6 +35,11 @@ MlirOperation kilnPrevInBlock(MlirOperation op);
 /// A linalg op's iterator types in order ('p' parallel, 'r' reduction);
 /// false unless it has exactly `loops` of them.
 bool kilnLinalgIteratorKinds(MlirOperation op, char *kinds, intptr_t loops);
+/// The integer attribute `name` of `op`, or `dflt` when it is absent or
+/// not an integer.
+int64_t kilnOpGetIntAttr(MlirOperation op, const char *name, int64_t dflt);
+/// Whether `t` is a ranked tensor type with a static shape.
+bool kilnTypeIsStaticTensor(MlirType t);
 /// Whether `op` is a func.func definition (it has a body) that is public
 /// (no `sym_visibility`, or "public").
 bool kilnFuncIsPublicDefinition(MlirOperation op);

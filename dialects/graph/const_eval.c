@@ -6,6 +6,7 @@
  * bounded up front and released all at once; running out of pool, depth or
  * steps just means "not a compile-time value". */
 #include "dialects/graph/const_eval.h"
+#include "dialects/common/ir_build.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -130,14 +131,6 @@ static bool opIs(MlirOperation op, const char *name) {
   return kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
 
-static int64_t intAttr(MlirOperation op, const char *name, int64_t dflt) {
-  MlirAttribute a =
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
-    return dflt;
-  return mlirIntegerAttrGetValueInt(a);
-}
-
 /* The operand at ONNX position `pos` of an op whose optional operands are
  * laid out by operandSegmentSizes (one entry per ONNX input); a null value
  * when absent. Without segments, operands are positional. */
@@ -242,7 +235,8 @@ static bool evalShape(Eval *e, MlirOperation op, int depth, Val *out) {
     return false;
   MlirType t = mlirValueGetType(x);
   int64_t r = mlirShapedTypeGetRank(t);
-  int64_t start = intAttr(op, "start", 0), end = intAttr(op, "end", r);
+  int64_t start = kilnOpGetIntAttr(op, "start", 0),
+          end = kilnOpGetIntAttr(op, "end", r);
   start = start < 0 ? start + r : start;
   end = end < 0 ? end + r : end;
   start = start < 0 ? 0 : start > r ? r : start;
@@ -360,7 +354,7 @@ static bool evalGather(Eval *e, MlirOperation op, int depth, Val *out) {
   if (!operand(e, op, 0, depth, &data) || !operand(e, op, 1, depth, &idx) ||
       data.rank < 1)
     return false;
-  int64_t axis = intAttr(op, "axis", 0);
+  int64_t axis = kilnOpGetIntAttr(op, "axis", 0);
   if (axis != 0 && axis != -data.rank)
     return false;
   int64_t shape[KILN_MAX_RANK];
@@ -509,7 +503,7 @@ static bool evalConcat(Eval *e, MlirOperation op, int depth, Val *out) {
   if (!operand(e, op, 0, depth, &a) || !operand(e, op, 1, depth, &b) ||
       a.rank != b.rank || a.rank < 1)
     return false;
-  int64_t axis = intAttr(op, "axis", 0);
+  int64_t axis = kilnOpGetIntAttr(op, "axis", 0);
   axis = axis < 0 ? axis + a.rank : axis;
   if (axis < 0 || axis >= a.rank)
     return false;
@@ -684,8 +678,8 @@ static bool evalMod(Eval *e, MlirOperation op, int depth, Val *out) {
       mlirValueGetType(mlirOperationGetOperand(op, 0)));
   if (mlirIntegerTypeIsUnsigned(t) && mlirIntegerTypeGetWidth(t) == 64)
     return false;
-  return evalBinary(e, op, depth, intAttr(op, "fmod", 0) ? BIN_FMOD : BIN_MOD,
-                    out);
+  return evalBinary(e, op, depth,
+                    kilnOpGetIntAttr(op, "fmod", 0) ? BIN_FMOD : BIN_MOD, out);
 }
 
 static bool evalWhere(Eval *e, MlirOperation op, int depth, Val *out) {
@@ -748,7 +742,7 @@ static bool evalReduce(Eval *e, MlirOperation op, int depth, bool prod,
       (hasAxes && !operand(e, op, 1, depth, &axes)))
     return false;
   bool noAxes = !hasAxes || axes.n == 0;
-  if (noAxes && intAttr(op, "noop_with_empty_axes", 0)) {
+  if (noAxes && kilnOpGetIntAttr(op, "noop_with_empty_axes", 0)) {
     *out = data;
     return true;
   }
@@ -762,7 +756,7 @@ static bool evalReduce(Eval *e, MlirOperation op, int depth, bool prod,
     reduced[a] = true;
   }
   /* Kept axes must have size 1, so the result is one element. */
-  bool keep = intAttr(op, "keepdims", 1) != 0;
+  bool keep = kilnOpGetIntAttr(op, "keepdims", 1) != 0;
   int64_t ones[KILN_MAX_RANK];
   intptr_t rank = 0;
   for (intptr_t d = 0; d < data.rank; ++d) {

@@ -154,8 +154,9 @@ kilnCompileToObjects(MlirModule module, const KilnCompileOptions *options,
 /// it atomically) with the clang driver and ld.lld found at build time. For a
 /// host-architecture target the library needs libomp (with an rpath to its
 /// directory), libm and libc; for other targets undefined symbols stay
-/// unresolved. The linker's own messages go to stderr. Returns failure after
-/// passing one message to `errorCallback`.
+/// unresolved. The library ends with the integrity digest the runtime
+/// checks at every load (docs/runtime.md). The linker's own messages go to
+/// stderr. Returns failure after passing one message to `errorCallback`.
 MlirLogicalResult
 kilnLinkSharedLibrary(const KilnTarget *target, const char *const *objectPaths,
                       unsigned numObjects, const char *libraryPath,

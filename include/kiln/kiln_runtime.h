@@ -157,9 +157,17 @@ KilnStatus *kilnTensorReadPbFile(const char *path, KilnTensor **out /* OUT */);
 // Compiled models (model.so, the Kiln model library ABI version 1)
 //===----------------------------------------------------------------------===//
 
+/// The Kiln version of this runtime (KILN_VERSION_STRING, e.g. "0.1.0"):
+/// the version whose model libraries it loads. Static, never NULL.
+const char *kilnRuntimeGetVersion(void);
+
 /// A loaded model library. Opaque; use the accessors. Runs of one model
-/// must not overlap (its OpenMP thread count is per model); distinct
-/// models may run concurrently.
+/// library do not overlap: a kilnModelRun while another run of the same
+/// library is in progress on another thread (through this KilnModel or
+/// another loaded from the same file, which shares its code and state)
+/// fails at once with an error saying so; serialize the calls, or load a
+/// copy of the file under another name per thread. Distinct libraries may
+/// run concurrently.
 typedef struct KilnModel KilnModel;
 
 /// Loads the model library at `path` (dlopen; its constructors run) and
@@ -225,7 +233,11 @@ KilnStatus *kilnModelSetThreadCount(KilnModel *model, int n);
 /// in place. The caller creates every tensor; each must have the element
 /// type and dims the model reports for its slot. Fails, without running,
 /// on a NULL model, array or tensor, a wrong count, type or shape; fails
-/// if the model's code reports an error. The tensors are only used during
+/// if the model's code reports an error, such as a run-time check on the
+/// data ONNX defines as an error ("run-time check failed: ids (Gather): an
+/// index is out of range: ..."; the outputs are then not to be used;
+/// kiln-compile --no-runtime-checks builds a library without them). The
+/// tensors are only used during
 /// the call. A GPU model's run has finished on the device when this
 /// returns; its first CUDA error, if any, is the status (e.g. "CUDA error
 /// in cuLaunchKernel (kernel 'main_graph_kernel_3'): ..."), and the next

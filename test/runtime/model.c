@@ -136,6 +136,10 @@ static int testMetadata(void) {
   parseOne("negative_gpu suffix", HEAD "gpu cuda sm_90x\n");
   parseOne("negative_gpu extra", HEAD "gpu cuda sm_90 sm_80\n");
   parseOne("negative_two gpu", HEAD "gpu cuda sm_90\ngpu cuda sm_90\n");
+  parseOne("checks", HEAD "check 1 a (Gather): out\ncheck 2 b (GatherND): x\n");
+  parseOne("negative_check 2 first", HEAD "check 2 b (Gather): out\n");
+  parseOne("negative_check no message", HEAD "check 1\n");
+  parseOne("negative_check word", HEAD "check one a\n");
   return 0;
 }
 

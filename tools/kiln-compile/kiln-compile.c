@@ -29,6 +29,7 @@
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
+#include "tools/common/tool_cli.h"
 #include "tools/common/tool_io.h"
 
 static const char *kProg = "kiln-compile";
@@ -61,7 +62,7 @@ static void usage(FILE *out) {
       "                   (the host's, default for host), generic,\n"
       "                   x86-64-v2/v3/v4, skylake, znver3, cortex-a76,\n"
       "                   neoverse-n1, apple-m1, ...\n"
-      "  --threads=N      generate code on N threads (model libraries;\n"
+      "  -j N, --jobs=N   generate code on N threads (model libraries;\n"
       "                   default and 0: one per CPU, at most 8; 1: none)\n"
       "  --input-shape=NAME=D0xD1x...\n"
       "                   fix the symbolic/unknown dims of graph input NAME\n"
@@ -71,14 +72,20 @@ static void usage(FILE *out) {
       "  -q, --quiet      no progress report\n"
       "  --profile        time each ONNX node group of the model when it\n"
       "                   runs (kiln-run MODEL.so --profile; CPU targets)\n"
+      "  --no-runtime-checks\n"
+      "                   no checks of gather/scatter indices when the\n"
+      "                   model runs (an out-of-range index then reads a\n"
+      "                   clamped one instead of failing the run)\n"
       "  --time-passes    print each stage's and each MLIR pass's time\n"
       "  --mlir-print-debuginfo\n"
       "                   print each op's location (MLIR outputs)\n"
       "  -h, --help       show this help\n"
       "      --version    show the version\n"
       "\n"
-      "On a terminal, each stage is reported with its time on stderr.\n",
-      kProg);
+      "On a terminal, each stage is reported with its time on stderr.\n"
+      "\n"
+      "%s",
+      kProg, kilnToolExitCodeHelp);
 }
 
 static void breakProgressLine(void);
@@ -115,10 +122,20 @@ static void printDiagnostic(MlirDiagnostic d) {
     printDiagnostic(mlirDiagnosticGetNote(d, i));
 }
 
+/* Whether an error said Kiln does not support something: the exit code
+ * is then kExitUnsupported, as kiln-run's. */
+static bool gSawUnsupported;
+
 static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
   (void)userData;
   breakProgressLine();
   printDiagnostic(d);
+  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError) {
+    KilnStrBuf msg = {0};
+    mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
+    gSawUnsupported |= kilnToolIsUnsupportedMessage(kilnStrBufGet(&msg));
+    kilnStrBufDestroy(&msg);
+  }
   return mlirLogicalResultSuccess();
 }
 
@@ -146,13 +163,14 @@ typedef struct Options {
   KilnOnnxInputShape *shapes; /* owns each dims array (names are argv) */
   intptr_t numShapes;
   KilnTargetOptions target;
-  bool debugInfo;      /* --mlir-print-debuginfo: print each op's location */
-  bool quiet;          /* -q */
-  bool timePasses;     /* --time-passes */
-  unsigned threads;    /* --threads: code generation threads, 0 = auto */
-  KilnStrBuf recorded; /* the options that affect code, for the metadata */
-  bool cubin;          /* --gpu-binary=cubin (or --emit=cubin) */
-  bool profile;        /* --profile: per-op timers (kiln-instrument-ops) */
+  bool debugInfo;       /* --mlir-print-debuginfo: print each op's location */
+  bool quiet;           /* -q */
+  bool timePasses;      /* --time-passes */
+  unsigned jobs;        /* --jobs: code generation threads, 0 = auto */
+  KilnStrBuf recorded;  /* the options that affect code, for the metadata */
+  bool cubin;           /* --gpu-binary=cubin (or --emit=cubin) */
+  bool profile;         /* --profile: per-op timers (kiln-instrument-ops) */
+  bool noRuntimeChecks; /* --no-runtime-checks: no kiln-runtime-checks */
 } Options;
 
 static void optionsDestroy(Options *o) {
@@ -183,34 +201,32 @@ static bool parseOptLevel(const char *text, int *out) {
   return true;
 }
 
-/* Parses --threads: 0 (one per CPU) or 1..kMaxThreads. The value does not
+/* Parses --jobs: 0 (one per CPU) or 1..kMaxJobs. The value does not
  * change the code, so it is not recorded in the metadata. */
-enum { kMaxThreads = 256, kAutoMaxThreads = 8 };
-static bool parseThreads(const char *text, unsigned *out) {
+enum { kMaxJobs = 256, kAutoMaxJobs = 8 };
+static bool parseJobs(const char *text, unsigned *out) {
   char *end;
   errno = 0;
   long v = text[0] >= '0' && text[0] <= '9' ? strtol(text, &end, 10) : -1;
-  if (v < 0 || *end || errno == ERANGE || v > kMaxThreads) {
+  if (v < 0 || *end || errno == ERANGE || v > kMaxJobs) {
     fprintf(stderr,
-            "%s: error: --threads='%s': expected a number of threads from 1 "
+            "%s: error: --jobs='%s': expected a number of threads from 1 "
             "to %d, or 0 for one per CPU (at most %d)\n",
-            kProg, text, kMaxThreads, kAutoMaxThreads);
+            kProg, text, kMaxJobs, kAutoMaxJobs);
     return false;
   }
   *out = (unsigned)v;
   return true;
 }
 
-/* The number of code generation threads: --threads, else one per online
- * CPU, at most kAutoMaxThreads. (kilnCompileToObjects also caps it at the
+/* The number of code generation threads: --jobs, else one per online
+ * CPU, at most kAutoMaxJobs. (kilnCompileToObjects also caps it at the
  * module's function definitions.) */
-static unsigned resolveThreads(unsigned requested) {
+static unsigned resolveJobs(unsigned requested) {
   if (requested)
     return requested;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  return cpus < 1                 ? 1
-         : cpus > kAutoMaxThreads ? kAutoMaxThreads
-                                  : (unsigned)cpus;
+  return cpus < 1 ? 1 : cpus > kAutoMaxJobs ? kAutoMaxJobs : (unsigned)cpus;
 }
 
 /* The `options` metadata record: -ON and the input shapes. */
@@ -268,6 +284,11 @@ static bool parseInputShape(char *text, KilnOnnxInputShape *out) {
   return true;
 }
 
+static bool hasSuffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && !strcmp(s + n - m, suffix);
+}
+
 /* Parses argv; returns -1 to go on, else the exit code. */
 static int parseArgs(int argc, char **argv, Options *o) {
   enum {
@@ -278,10 +299,12 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kTarget,
     kCPU,
     kTimePasses,
-    kThreads,
+    kJobs,
+    kRunThreads,
     kGpuArch,
     kGpuBinary,
-    kProfile
+    kProfile,
+    kNoRuntimeChecks
   };
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
@@ -294,24 +317,26 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"quiet", no_argument, NULL, 'q'},
       {"time-passes", no_argument, NULL, kTimePasses},
       {"profile", no_argument, NULL, kProfile},
-      {"threads", required_argument, NULL, kThreads},
+      {"no-runtime-checks", no_argument, NULL, kNoRuntimeChecks},
+      {"jobs", required_argument, NULL, kJobs},
+      {"threads", optional_argument, NULL, kRunThreads},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, kVersion},
       {"mlir-print-debuginfo", no_argument, NULL, kDebugInfo},
       {NULL, 0, NULL, 0}};
   int c;
-  while ((c = getopt_long(argc, argv, "o:hqO:", longOpts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "o:hqO:j:", longOpts, NULL)) != -1) {
     switch (c) {
     case kEmit:
       if (!parseEmit(optarg, &o->emit))
-        return 1;
+        return kExitUsage;
       break;
     case kInputShape:
       /* At most one per argument: argc bounds the array. */
       if (!o->shapes && !(o->shapes = calloc((size_t)argc, sizeof(*o->shapes))))
         abort();
       if (!parseInputShape(optarg, &o->shapes[o->numShapes]))
-        return 1;
+        return kExitUsage;
       ++o->numShapes;
       break;
     case 'o':
@@ -319,7 +344,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       break;
     case 'O':
       if (!parseOptLevel(optarg, &o->target.optLevel))
-        return 1;
+        return kExitUsage;
       break;
     case kTarget:
       o->target.target = optarg;
@@ -333,7 +358,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
     case kGpuBinary:
       if (strcmp(optarg, "ptx") && strcmp(optarg, "cubin")) {
         toolError("--gpu-binary=%s: expected ptx or cubin", optarg);
-        return 1;
+        return kExitUsage;
       }
       o->cubin = !strcmp(optarg, "cubin");
       break;
@@ -346,63 +371,80 @@ static int parseArgs(int argc, char **argv, Options *o) {
     case kProfile:
       o->profile = true;
       break;
-    case kThreads:
-      if (!parseThreads(optarg, &o->threads))
-        return 1;
+    case kNoRuntimeChecks:
+      o->noRuntimeChecks = true;
       break;
+    case kJobs:
+    case 'j':
+      if (!parseJobs(optarg, &o->jobs))
+        return kExitUsage;
+      break;
+    case kRunThreads:
+      /* One meaning per flag name across the tools: --threads is the
+       * number of threads a model runs on (kiln-run). */
+      toolError("%s", "--threads is the number of threads a model runs on "
+                      "(kiln-run --threads N); the threads that generate "
+                      "code are --jobs=N (-j N)");
+      return kExitUsage;
     case kDebugInfo:
       o->debugInfo = true;
       break;
     case 'h':
       usage(stdout);
-      return 0;
+      return kExitPass;
     case kVersion:
-      printf("%s %s\n", kProg, kilnGetVersion());
-      return 0;
+      kilnToolPrintVersion(kProg);
+      return kExitPass;
     default:
       usage(stderr);
-      return 1;
+      return kExitUsage;
     }
   }
   if (optind != argc - 1) {
     toolError("%s", optind >= argc ? "no input model given"
                                    : "exactly one input model is expected");
-    return 1;
+    return kExitUsage;
   }
   o->input = argv[optind];
+  if (o->numShapes && hasSuffix(o->input, ".mlir")) {
+    toolError("%s", "--input-shape applies to ONNX models only");
+    return kExitUsage;
+  }
   bool cuda = o->target.target && !strcmp(o->target.target, "cuda");
   if ((o->emit == kEmitGpu || o->emit == kEmitPtx || o->emit == kEmitCubin) &&
       !cuda) {
     toolError("--emit=%s needs --target=cuda", kEmitNames[o->emit]);
-    return 1;
+    return kExitUsage;
   }
   if (o->cubin && !cuda) {
     toolError("%s", "--gpu-binary=cubin needs --target=cuda");
-    return 1;
+    return kExitUsage;
   }
   if (o->profile && cuda) {
     toolError("%s", "--profile is not supported for the GPU yet (--target="
                     "cuda): profile the model on the CPU");
-    return 1;
+    return kExitUsage;
   }
   if (o->emit == kEmitCubin)
     o->cubin = true;
   if (o->cubin && o->emit == kEmitPtx) {
     toolError("%s", "--emit=ptx writes PTX, so --gpu-binary=cubin does not "
                     "apply");
-    return 1;
+    return kExitUsage;
   }
   if ((o->emit >= kEmitObj || o->emit == kEmitCubin) &&
       !strcmp(o->output, "-") && isatty(1)) {
     toolError("--emit=%s writes binary data: give an output file with -o",
               kEmitNames[o->emit]);
-    return 1;
+    return kExitUsage;
   }
   recordOptions(o);
   if (o->cubin)
     kilnStrBufAppendf(&o->recorded, " --gpu-binary=cubin");
   if (o->profile)
     kilnStrBufAppendf(&o->recorded, " --profile");
+  if (o->noRuntimeChecks)
+    kilnStrBufAppendf(&o->recorded, " --no-runtime-checks");
   return -1;
 }
 
@@ -531,20 +573,11 @@ static bool runPipeline(MlirModule module, const char *pipeline, bool timing) {
   return ok;
 }
 
-static bool hasSuffix(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && !strcmp(s + n - m, suffix);
-}
-
 static MlirModule loadModel(MlirContext ctx, const Options *o) {
   if (!hasSuffix(o->input, ".mlir")) {
     KilnOnnxImportOptions importOpts = {.inputShapes = o->shapes,
                                         .numInputShapes = o->numShapes};
     return importModel(ctx, o->input, &importOpts);
-  }
-  if (o->numShapes) {
-    toolError("%s", "--input-shape applies to ONNX models only");
-    return (MlirModule){NULL};
   }
   size_t length;
   char *text = kilnToolReadFile(o->input, &length);
@@ -675,7 +708,7 @@ static bool linkLibrary(const KilnTarget *target, const Objects *objects,
 }
 
 /* LLVM dialect → the requested LLVM-level output; false after reporting.
- * A library's code is generated on o->threads threads (resolved); the
+ * A library's code is generated on o->jobs threads (resolved); the
  * other outputs are one module's. */
 static bool compileLLVM(MlirModule module, const KilnTarget *target,
                         const KilnModelSignature *sig, const Options *o,
@@ -695,9 +728,9 @@ static bool compileLLVM(MlirModule module, const KilnTarget *target,
     Objects objects;
     if (!objectsCreate(&objects))
       return false;
-    ok = mlirLogicalResultIsSuccess(kilnCompileToObjects(
-        module, &co, resolveThreads(o->threads), collectObject, &objects,
-        kilnStrBufCallback, &err));
+    ok = mlirLogicalResultIsSuccess(
+        kilnCompileToObjects(module, &co, resolveJobs(o->jobs), collectObject,
+                             &objects, kilnStrBufCallback, &err));
     if (!ok)
       toolError("%s", kilnStrBufGet(&err));
     else
@@ -823,7 +856,11 @@ static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
     goto out;
   bool gpu = kilnTargetGetGpuArch(target) != NULL;
   progressBegin("lower graph to linalg", progress);
-  if (!runPipeline(module, gpu ? "graph-to-linalg-gpu" : "graph-to-linalg",
+  /* Run-time checks on the CPU only, so far (runtime_checks.c). */
+  if (!runPipeline(module,
+                   gpu                  ? "graph-to-linalg-gpu"
+                   : o->noRuntimeChecks ? "graph-to-linalg"
+                                        : "kiln-runtime-checks,graph-to-linalg",
                    o->timePasses))
     goto out;
   if (o->emit == kEmitLinalg) {
@@ -899,23 +936,30 @@ int main(int argc, char **argv) {
     toolError("%s", kilnStrBufGet(&err));
     kilnStrBufDestroy(&err);
     optionsDestroy(&o);
-    return 1;
+    return kExitUsage;
   }
   kilnStrBufDestroy(&err);
+  if (strcmp(o.input, "-") && !kilnToolCheckModelFile(kProg, o.input, false)) {
+    kilnTargetDestroy(target);
+    optionsDestroy(&o);
+    return kExitUsage;
+  }
   MlirContext ctx = kilnContextCreate();
   if (mlirContextIsNull(ctx)) {
     toolError("%s", "cannot set up the MLIR context");
     kilnTargetDestroy(target);
     optionsDestroy(&o);
-    return 1;
+    return kExitCompile;
   }
   mlirContextAttachDiagnosticHandler(ctx, handleDiagnostic, NULL, NULL);
   Progress progress = {.on = o.timePasses || (!o.quiet && isatty(2)),
                        .live = !o.timePasses,
                        .first = nowSeconds()};
   gProgress = &progress;
-  rc = compile(ctx, &o, target, &progress) ? 0 : 1;
-  if (rc == 0)
+  rc = compile(ctx, &o, target, &progress) ? kExitPass
+       : gSawUnsupported                   ? kExitUnsupported
+                                           : kExitCompile;
+  if (rc == kExitPass)
     progressFinish(&progress);
   gProgress = NULL;
   kilnContextDestroy(ctx);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kiln/graph.h"
 #include "kiln/kiln.h"
 #include "kiln/passes.h"
 #include "mlir-c/Pass.h"
@@ -55,6 +56,7 @@ enum {
   OPT_GENERATE_REPRODUCER,
   OPT_RUN_REPRODUCER,
   OPT_NO_GRAPH_VERIFY,
+  OPT_EMIT_IRDL,
   OPT_VERSION,
   OPT_HELP,
   OPT_UNSUPPORTED,
@@ -106,6 +108,7 @@ static const struct option kLongOptions[] = {
      OPT_GENERATE_REPRODUCER},
     {"run-reproducer", optional_argument, NULL, OPT_RUN_REPRODUCER},
     {"no-graph-verify", no_argument, NULL, OPT_NO_GRAPH_VERIFY},
+    {"emit-irdl", no_argument, NULL, OPT_EMIT_IRDL},
     {"version", no_argument, NULL, OPT_VERSION},
     {"help", no_argument, NULL, OPT_HELP},
     /* Refused below with a reason (kUnsupported). */
@@ -225,6 +228,10 @@ static void printUsage(FILE *f) {
       "  --no-implicit-module         Use the single top-level op as the "
       "root\n"
       "  --no-graph-verify            Skip graph-verify after parsing\n"
+      "  --emit-irdl                  Print the graph dialect's IRDL "
+      "definition\n"
+      "                               (mlir-opt-22 --irdl-file=FILE reads "
+      "graph IR)\n"
       "  --version                    Print the version\n"
       "  --help                       Print this help\n");
 }
@@ -494,6 +501,11 @@ static int applyFlag(int c, const char *flag, KilnOptOptions *o) {
   case OPT_NO_GRAPH_VERIFY:
     o->noGraphVerify = 1;
     break;
+  case OPT_EMIT_IRDL:
+    /* For upstream tools: mlir-opt-22 --irdl-file=graph.irdl.mlir parses
+     * and verifies graph IR (without Kiln's verifiers and folders). */
+    fputs(kilnGraphDialectGetIRDLSource(), stdout);
+    return 0;
   case OPT_VERSION:
     printf("Kiln kiln-opt version %s (MLIR 22)\n", kilnGetVersion());
     return 0;

@@ -103,22 +103,48 @@ static void printIndex(const KilnTensor *t, int64_t flat) {
   fputc(']', stderr);
 }
 
+void kilnRunDefaultTolerance(KilnElementType type, double *rtol, double *atol) {
+  bool half = type == KILN_ELEMENT_TYPE_F16 || type == KILN_ELEMENT_TYPE_BF16;
+  *rtol = half ? 1e-2 : 1e-3;
+  *atol = half ? 1e-3 : 1e-5;
+}
+
 bool kilnRunCompare(const char *name, const KilnTensor *got,
                     const KilnTensor *expected, double rtol, double atol) {
+  KilnElementType type = kilnTensorGetElementType(got);
+  double defaultRtol, defaultAtol;
+  kilnRunDefaultTolerance(type, &defaultRtol, &defaultAtol);
+  if (rtol < 0)
+    rtol = defaultRtol;
+  if (atol < 0)
+    atol = defaultAtol;
   int64_t n = kilnTensorGetElementCount(got), bad = 0, worst = -1;
-  double worstExcess = 0;
+  double worstExcess = 0, largestDiff = 0;
   for (int64_t i = 0; i < n; ++i) {
     double x = excess(got, expected, i, rtol, atol);
-    if (x == 0)
+    if (x == 0) {
+      double d = fabs(elementAsDouble(got, i) - elementAsDouble(expected, i));
+      if (d > largestDiff) /* NaN == NaN and equal infinities: not > */
+        largestDiff = d;
       continue;
+    }
     ++bad;
     if (worst < 0 || x > worstExcess) {
       worst = i;
       worstExcess = x;
     }
   }
-  if (bad == 0)
+  if (bad == 0) {
+    const char *plural = n == 1 ? "" : "s";
+    if (isFloat(type))
+      printf("%s: output '%s' matches: %" PRId64
+             " element%s within rtol %g, atol %g (largest |diff| %.3g)\n",
+             kilnRunProgram, name, n, plural, rtol, atol, largestDiff);
+    else
+      printf("%s: output '%s' matches: %" PRId64 " element%s, exactly\n",
+             kilnRunProgram, name, n, plural);
     return true;
+  }
   double g = elementAsDouble(got, worst), e = elementAsDouble(expected, worst);
   fprintf(stderr,
           "%s: output '%s' does not match: %" PRId64 " of %" PRId64
@@ -129,6 +155,16 @@ bool kilnRunCompare(const char *name, const KilnTensor *got,
   fprintf(stderr, ": got %.9g, expected %.9g (|diff| %.3g)\n", g, e,
           fabs(g - e));
   return false;
+}
+
+void kilnRunReportUnchecked(const Options *o, const char *model,
+                            int64_t numOutputs) {
+  if (o->numExpected || o->printOutput || o->outputDir || o->benchmark ||
+      o->profile)
+    return;
+  printf("%s: ran '%s': %" PRId64 " output%s, none checked (--expected "
+         "NAME=FILE compares one, --print-output shows them)\n",
+         kilnRunProgram, model, numOutputs, numOutputs == 1 ? "" : "s");
 }
 
 void kilnRunPrint(const char *name, const KilnTensor *t, int64_t limit) {

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "conversions/graph-to-linalg/runtime_checks.h"
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/ExecutionEngine.h"
 
@@ -77,6 +79,29 @@ static MemRefDesc *descCreate(KilnTensor *t) {
   return d;
 }
 
+/* Whether the run passed kiln-runtime-checks' checks (runtime_checks.h):
+ * otherwise prints the failed check's message. */
+static bool checksPassed(MlirModule module, MlirExecutionEngine jit) {
+  const int32_t *status = mlirExecutionEngineLookup(
+      jit, mlirStringRefCreateFromCString(KILN_CHECK_STATUS_SYMBOL));
+  if (!status || *status == 0)
+    return true;
+  MlirAttribute messages = mlirOperationGetDiscardableAttributeByName(
+      mlirModuleGetOperation(module),
+      mlirStringRefCreateFromCString(KILN_RUNTIME_CHECKS_ATTR));
+  intptr_t i = *status - 1;
+  if (!mlirAttributeIsNull(messages) && mlirAttributeIsAArray(messages) &&
+      i >= 0 && i < mlirArrayAttrGetNumElements(messages)) {
+    MlirStringRef m =
+        mlirStringAttrGetValue(mlirArrayAttrGetElement(messages, i));
+    fprintf(stderr, "kiln-run: error: run-time check failed: %.*s\n",
+            (int)m.length, m.data);
+  } else {
+    fprintf(stderr, "kiln-run: error: run-time check %d failed\n", *status);
+  }
+  return false;
+}
+
 bool kilnRunInvoke(MlirModule module, const char *entry, const char *libompPath,
                    KilnTensor *const *inputs, int numInputs,
                    KilnTensor *const *outputs, int numOutputs) {
@@ -109,6 +134,8 @@ bool kilnRunInvoke(MlirModule module, const char *entry, const char *libompPath,
             "kiln-run: error: cannot call '_mlir_ciface_%s' in the "
             "compiled module\n",
             entry);
+  else
+    ok = checksPassed(module, jit);
   for (int i = 0; i < n; ++i)
     free(descs[i]);
   free(descs);

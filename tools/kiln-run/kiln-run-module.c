@@ -8,9 +8,9 @@
 #include "tools/kiln-run/options.h"
 
 int main(int argc, char **argv) {
-  Options o = {.rtol = 1e-3, .atol = 1e-7, .optLevel = -1};
+  Options o = KILN_RUN_OPTIONS_INIT;
   int rc = kilnRunParseArgs(argc, argv, &o, true);
-  if (rc < 0 && !kilnRunModelIsReadable(o.model))
+  if (rc < 0 && !kilnToolCheckModelFile(kilnRunProgram, o.model, true))
     rc = kExitUsage;
   if (rc < 0 && !kilnRunIsLibrary(o.model)) {
     kilnRunError("'%s' is not a model library: compile it with "

@@ -48,7 +48,7 @@ static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
   mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
   MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
   if (sev == MlirDiagnosticError) {
-    st->unsupported |= kilnRunIsUnsupportedMessage(kilnStrBufGet(&msg));
+    st->unsupported |= kilnToolIsUnsupportedMessage(kilnStrBufGet(&msg));
     st->inputShape |= !strncmp(kilnStrBufGet(&msg), "input shape", 11) ||
                       !strncmp(kilnStrBufGet(&msg), "input value", 11);
   }
@@ -542,6 +542,8 @@ static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
                                            sig->numResults, outputs))
     goto out;
   rc = checkOutputs(o, sig, outputs);
+  if (rc == kExitPass)
+    kilnRunReportUnchecked(o, o->model, sig->numResults);
 out:
   for (intptr_t k = 0; k < sig->numResults; ++k)
     kilnTensorDestroy(outputs[k]);
@@ -575,9 +577,9 @@ static int unreadableDataExit(const Options *o) {
 }
 
 int main(int argc, char **argv) {
-  Options o = {.rtol = 1e-3, .atol = 1e-7, .optLevel = -1};
+  Options o = KILN_RUN_OPTIONS_INIT;
   int rc = kilnRunParseArgs(argc, argv, &o, false);
-  if (rc < 0 && !kilnRunModelIsReadable(o.model))
+  if (rc < 0 && !kilnToolCheckModelFile(kilnRunProgram, o.model, true))
     rc = kExitUsage;
   if (rc < 0 &&
       (!kilnRunLoadTensors(o.inputs, o.numInputs, "input") ||

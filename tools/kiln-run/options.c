@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,18 +25,6 @@ void kilnRunError(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
-}
-
-static bool containsWord(const char *s, const char *word) {
-  size_t n = strlen(word);
-  for (; *s; ++s)
-    if (!strncasecmp(s, word, n))
-      return true;
-  return false;
-}
-
-bool kilnRunIsUnsupportedMessage(const char *msg) {
-  return containsWord(msg, "unsupported") || containsWord(msg, "not support");
 }
 
 /* ---- command line ----------------------------------------------------- */
@@ -96,7 +83,8 @@ static void usage(FILE *out, bool libraryOnly) {
           "  --input NAME=FILE     a model input (repeatable)\n"
           "  --expected NAME=FILE  an expected output (repeatable)\n"
           "  --rtol R, --atol A    tolerance |got-exp| <= A + R*|exp|\n"
-          "                        (defaults 1e-3 and 1e-7)\n"
+          "                        (defaults: 1e-3 and 1e-5 for f32/f64,\n"
+          "                        1e-2 and 1e-3 for f16/bf16)\n"
           "  --output-dir DIR      write each output as DIR/NAME.npy\n"
           "  --print-output        print the outputs (big ones truncated)\n");
   if (!libraryOnly)
@@ -122,11 +110,12 @@ static void usage(FILE *out, bool libraryOnly) {
           "                        time as a Chrome trace (Perfetto)\n"
           "  --verbose             say what %s does\n"
           "  -h, --help            show this help\n"
+          "      --version         show the version\n"
           "\n"
-          "Exit: 0 match, 1 mismatch, 2 usage or bad files, 3 unsupported,\n"
-          "4 other compile or run errors.\n",
+          "%s",
           libraryOnly ? "" : "(.so models) ",
-          libraryOnly ? "" : "(.so models) ", kilnRunProgram);
+          libraryOnly ? "" : "(.so models) ", kilnRunProgram,
+          kilnToolExitCodeHelp);
 }
 
 static void parseTensorArg(char *text, TensorArg *out) {
@@ -165,7 +154,8 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     kBenchmark,
     kPipeline,
     kProfile,
-    kProfileJson
+    kProfileJson,
+    kVersion
   };
   /* kiln-run-module's table is this one from the second entry: no
    * --pipeline (nothing is compiled). */
@@ -183,6 +173,7 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
       {"profile-json", required_argument, NULL, kProfileJson},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, kVersion},
       {NULL, 0, NULL, 0}};
   o->inputs = calloc((size_t)argc, sizeof(TensorArg));
   o->expected = calloc((size_t)argc, sizeof(TensorArg));
@@ -260,6 +251,9 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     case 'h':
       usage(stdout, libraryOnly);
       return kExitPass;
+    case kVersion:
+      kilnToolPrintVersion(kilnRunProgram);
+      return kExitPass;
     default:
       usage(stderr, libraryOnly);
       return kExitUsage;
@@ -291,7 +285,7 @@ bool kilnRunLoadTensors(TensorArg *args, int n, const char *what) {
                         : kilnTensorReadPbFile(args[i].path, &args[i].tensor);
     if (s) {
       kilnRunDataUnsupported |=
-          kilnRunIsUnsupportedMessage(kilnStatusGetMessage(s));
+          kilnToolIsUnsupportedMessage(kilnStatusGetMessage(s));
       if (args[i].name)
         kilnRunError("%s '%s': %s", what, args[i].name,
                      kilnStatusGetMessage(s));
@@ -386,15 +380,3 @@ void kilnRunOptionsDestroy(Options *o) {
 
 /* A missing or unreadable model is a usage error (exit 2), not a compile
  * error. */
-bool kilnRunModelIsReadable(const char *path) {
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    kilnRunError("cannot open model '%s': %s", path, strerror(errno));
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    kilnRunError("model '%s' is not a regular file", path);
-    return false;
-  }
-  return true;
-}

@@ -9,15 +9,7 @@
 #include <stdint.h>
 
 #include "kiln/kiln_runtime.h"
-
-/// Exit codes (the conformance runner depends on them).
-enum {
-  kExitPass = 0,
-  kExitMismatch = 1,
-  kExitUsage = 2,
-  kExitUnsupported = 3,
-  kExitCompile = 4
-};
+#include "tools/common/tool_cli.h"
 
 /// A --input or --expected: NAME=FILE or a bare FILE (name NULL).
 typedef struct TensorArg {
@@ -33,7 +25,7 @@ typedef struct Options {
   const char *model;
   TensorArg *inputs, *expected; /* argc entries each at most */
   int numInputs, numExpected;
-  double rtol, atol;
+  double rtol, atol; /* < 0: not given, the output type's default */
   const char *outputDir;
   bool printOutput, verbose;
   int threads;   /* 0: OpenMP's default */
@@ -46,6 +38,10 @@ typedef struct Options {
   bool profile;            /* --profile: per-op times (profiled .so) */
   const char *profileJson; /* --profile-json FILE: a Chrome trace too */
 } Options;
+
+/// A fresh Options: tolerances by output type (kilnRunDefaultTolerance),
+/// no -O level given.
+#define KILN_RUN_OPTIONS_INIT {.rtol = -1, .atol = -1, .optLevel = -1}
 
 /// Parses argv into *o (libraryOnly: kiln-run-module's flags, no -O or
 /// --pipeline); returns -1 to go on, else the exit code.
@@ -63,9 +59,6 @@ extern bool kilnRunDataUnsupported;
 /// "kiln-run" or "kiln-run-module", for messages.
 extern const char *kilnRunProgram;
 
-/// Does a message say Kiln does not support something?
-bool kilnRunIsUnsupportedMessage(const char *msg);
-
 /// Prints "PROGRAM: error: " and the formatted message to stderr.
 void kilnRunError(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -81,10 +74,6 @@ bool kilnRunMatchSlots(TensorArg *args, int n, char **names, intptr_t count,
 /// Returns false after printing an error.
 bool kilnRunWriteOutputs(const char *dir, char **names, intptr_t count,
                          KilnTensor **outputs);
-
-/// Whether the model file exists and is a regular file; prints an error
-/// when not (a usage error, exit 2, not a compile error).
-bool kilnRunModelIsReadable(const char *path);
 
 /// Is `path` a model library: named *.so, or an ELF file?
 bool kilnRunIsLibrary(const char *path);

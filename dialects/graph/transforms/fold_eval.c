@@ -5,6 +5,7 @@
  * arithmetic go through offsets computed per result element: slower than
  * strided loops, but folding is bounded by max-elements and runs once. */
 #include "dialects/graph/transforms/fold_eval.h"
+#include "dialects/common/ir_build.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,14 +18,6 @@
 
 typedef bool (*EvalFn)(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
                        KilnFoldTensor *out);
-
-static int64_t intAttr(MlirOperation op, const char *name, int64_t dflt) {
-  MlirAttribute a =
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
-    return dflt;
-  return mlirIntegerAttrGetValueInt(a);
-}
 
 static bool present(const KilnFoldTensor *in, intptr_t nIn, intptr_t k) {
   return k < nIn && in[k].data != NULL;
@@ -327,7 +320,7 @@ EW(evalCeil, K_CEIL, 1)
  * fmod = 1 (C's fmod, the lowering's arith.remf). */
 static bool evalMod(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
                     KilnFoldTensor *out) {
-  bool fmodAttr = intAttr(op, "fmod", 0) != 0;
+  bool fmodAttr = kilnOpGetIntAttr(op, "fmod", 0) != 0;
   if (out->isFloat && !fmodAttr)
     return false;
   return evalElementwise(fmodAttr ? K_FMOD : K_MOD, 2, in, nIn, out);
@@ -464,7 +457,7 @@ static bool evalConcat(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
   if (nIn != 2 || !present(in, nIn, 0) || !present(in, nIn, 1))
     return false;
   const KilnFoldTensor *a = &in[0], *b = &in[1];
-  int64_t axis = intAttr(op, "axis", 0);
+  int64_t axis = kilnOpGetIntAttr(op, "axis", 0);
   axis = axis < 0 ? axis + out->rank : axis;
   if (a->rank != out->rank || b->rank != out->rank || axis < 0 ||
       axis >= out->rank || a->shape[axis] + b->shape[axis] != out->shape[axis])
@@ -492,7 +485,7 @@ static bool evalGather(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
   if (nIn != 2 || !present(in, nIn, 0) || !present(in, nIn, 1) || in[1].isFloat)
     return false;
   const KilnFoldTensor *data = &in[0], *idx = &in[1];
-  int64_t axis = intAttr(op, "axis", 0);
+  int64_t axis = kilnOpGetIntAttr(op, "axis", 0);
   axis = axis < 0 ? axis + data->rank : axis;
   if (axis < 0 || axis >= data->rank || out->rank != data->rank - 1 + idx->rank)
     return false;

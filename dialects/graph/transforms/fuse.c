@@ -20,6 +20,7 @@
  * guards that invariant anyway. All members need static shapes; ops stay in
  * their block; no op joins two groups; groups of one op are not made.
  * kiln-fuse-groups (dialects/linalg/transforms) lowers the groups. */
+#include "dialects/common/ir_build.h"
 #include "kiln/passes.h"
 
 #include <stdint.h>
@@ -158,17 +159,14 @@ static int anchorKind(MlirOperation op) {
   return 0;
 }
 
-static bool isStaticTensor(MlirType t) {
-  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
-}
-
 /* One result; every operand and the result a static tensor. */
 static bool hasStaticShapes(MlirOperation op) {
   if (mlirOperationGetNumResults(op) != 1 ||
-      !isStaticTensor(mlirValueGetType(mlirOperationGetResult(op, 0))))
+      !kilnTypeIsStaticTensor(mlirValueGetType(mlirOperationGetResult(op, 0))))
     return false;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
-    if (!isStaticTensor(mlirValueGetType(mlirOperationGetOperand(op, i))))
+    if (!kilnTypeIsStaticTensor(
+            mlirValueGetType(mlirOperationGetOperand(op, i))))
       return false;
   return true;
 }

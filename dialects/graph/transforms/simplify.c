@@ -14,6 +14,7 @@
  * must hold the exact values, and values used outside a pattern keep the
  * pattern's ops alive, so no rule duplicates work. */
 #include "dialects/graph/transforms/simplify.h"
+#include "dialects/common/ir_build.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -69,9 +70,7 @@ bool kilnSimplifySameType(MlirValue a, MlirValue b) {
   return mlirTypeEqual(mlirValueGetType(a), mlirValueGetType(b));
 }
 
-bool kilnSimplifyIsStatic(MlirType t) {
-  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
-}
+bool kilnSimplifyIsStatic(MlirType t) { return kilnTypeIsStaticTensor(t); }
 
 MlirAttribute kilnSimplifyConstAttr(MlirValue v) {
   MlirOperation def = kilnSimplifyDef(v, "constant");

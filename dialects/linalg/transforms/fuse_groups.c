@@ -20,7 +20,9 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
+#include "dialects/linalg/transforms/conv3d_tiles.h"
 #include "dialects/linalg/transforms/schedule.h"
 #include "dialects/linalg/transforms/tile_slices.h"
 #include "mlir-c/AffineExpr.h"
@@ -159,6 +161,51 @@ static void sortLatestFirst(MlirBlock body, KilnOpList *ops) {
   kilnOpListDestroy(&sorted);
 }
 
+/* Whether `op` is a linalg.fill or a generic copying constants through
+ * (a bias broadcast): cheap to compute once per user. */
+static bool isConstantBroadcast(MlirOperation op) {
+  if (!kilnOpNameIs(op, "linalg.fill") && !kilnOpNameIs(op, "linalg.generic"))
+    return false;
+  if (mlirOperationGetNumResults(op) != 1 || hasReduction(op))
+    return false;
+  intptr_t n = mlirOperationGetNumOperands(op);
+  for (intptr_t i = 0; i + 1 < n; ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (mlirTypeIsAShaped(mlirValueGetType(v)) &&
+        (!mlirValueIsAOpResult(v) ||
+         !kilnOpNameIs(mlirOpResultGetOwner(v), "arith.constant")))
+      return false;
+  }
+  if (kilnOpNameIs(op, "linalg.fill"))
+    return true;
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  MlirOperation yield = mlirBlockGetFirstOperation(b);
+  return kilnOpNameIs(yield, "linalg.yield") &&
+         mlirOperationGetNumOperands(yield) == 1 &&
+         mlirValueIsABlockArgument(mlirOperationGetOperand(yield, 0));
+}
+
+/* A contraction's init made outside its group (CSE merges the identical
+ * bias broadcasts of several convs: all-zero biases of an untrained
+ * export, or shared ones) is cloned into the group, so that each thread
+ * block computes its own slice of it and the register tiles start from the
+ * bias in registers (register_init.h), instead of every block copying its
+ * slice of a whole bias tensor into a scratch tile (MobileNetV2's
+ * projection convs with a residual Add). */
+static void cloneOutsideInit(MlirBlock body, MlirOperation contraction) {
+  intptr_t n = mlirOperationGetNumOperands(contraction);
+  MlirValue init = mlirOperationGetOperand(contraction, n - 1);
+  if (!mlirValueIsAOpResult(init))
+    return;
+  MlirOperation def = mlirOpResultGetOwner(init);
+  if (mlirBlockEqual(mlirOperationGetBlock(def), body) ||
+      !isConstantBroadcast(def))
+    return;
+  MlirOperation copy = mlirOperationClone(def);
+  mlirBlockInsertOwnedOperationBefore(body, contraction, copy);
+  mlirOperationSetOperand(contraction, n - 1, mlirOperationGetResult(copy, 0));
+}
+
 /* Collects into `producers` the linalg ops of `body` the root's tile needs:
  * from the root back through linalg ops (and expand_shapes, see
  * linalgProducer); a contraction contributes only its init (output)
@@ -175,6 +222,8 @@ static bool collectProducers(MlirBlock body, MlirOperation root,
     MlirOperation op = work.data[w];
     bool contraction = hasReduction(op);
     sawContraction = sawContraction || contraction;
+    if (contraction)
+      cloneOutsideInit(body, op);
     intptr_t n = mlirOperationGetNumOperands(op);
     for (intptr_t i = contraction ? n - 1 : 0; i < n; ++i) {
       bool viaReshape = false;
@@ -384,6 +433,24 @@ static bool anyDepthwise(const KilnOpList *ops) {
  * in one tile). */
 enum { kMinWindowBlocks = 4 };
 
+/* Tile sizes of a group-1 3-D conv: a block of output channels, and
+ * whole planes or rows of one plane (kilnConv3dTileGet), enough blocks
+ * for each to compute its own window columns (fuseWindow). R3D-18's 3x3x3
+ * convs 64 -> 64 at 8 x 56 x 56 got one plane of 3136 pixels per tile and
+ * a window tensor of 43M elements built by a loop of blocks, unfused; now
+ * 4 rows (224 pixels) per tile. */
+static void conv3dTileSizes(MlirType type, const GroupTiles *tiles,
+                            int64_t *sizes) {
+  int64_t out[3];
+  for (int i = 0; i < 3; ++i)
+    out[i] = mlirShapedTypeGetDimSize(type, 2 + i);
+  KilnConv3dTile t = kilnConv3dTileGet(out, tiles->convPixels, kMinWindowBlocks,
+                                       kKilnConv3dMinTilePixels);
+  sizes[2] = t.depth;
+  sizes[3] = t.rows == out[1] ? 0 : t.rows;
+  sizes[4] = 0;
+}
+
 /* An im2col conv whose window tensor is one generic (unit strides): when
  * the image has enough row blocks, each tile takes all output channels and
  * computes its own columns of the window tensor (fused as the last
@@ -394,10 +461,13 @@ enum { kMinWindowBlocks = 4 };
  * computes its own whatever the tile count (`grouped`). */
 static MlirOperation fuseWindow(MlirBlock body, MlirType type, int64_t *sizes,
                                 const KilnOpList *producers, bool grouped) {
-  if (mlirShapedTypeGetRank(type) != 4)
-    return (MlirOperation){NULL}; /* kilnSliceWindowRows: 2-D convs only */
-  int64_t rows = mlirShapedTypeGetDimSize(type, 2);
-  if (!grouped && rows / sizes[2] < kMinWindowBlocks)
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  if (rank != 4 && (rank != 5 || grouped))
+    return (MlirOperation){NULL}; /* kilnSliceWindowRows: 2-D, 3-D convs */
+  int64_t blocks = mlirShapedTypeGetDimSize(type, 2) / sizes[2];
+  if (rank == 5 && sizes[3])
+    blocks *= mlirShapedTypeGetDimSize(type, 3) / sizes[3];
+  if (!grouped && blocks < kMinWindowBlocks)
     return (MlirOperation){NULL};
   for (size_t i = 0; i < producers->len; ++i) {
     if (!hasReduction(producers->data[i]))
@@ -544,6 +614,8 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
     window = fuseWindow(body, type, sizes, &producers, true);
   } else if (conv && (reshaped || rank == 3)) {
     im2colTileSizes(type, tiles, sizes);
+    if (rank == 5)
+      conv3dTileSizes(type, tiles, sizes);
     window = fuseWindow(body, type, sizes, &producers, false);
   } else if (conv && anyDepthwise(&producers))
     depthwiseTileSizes(type, tiles->depthwiseTasks, sizes);
@@ -583,6 +655,110 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
     }
   }
   return true;
+}
+
+/* A conv outside any epilogue group (DenseNet's 3x3 convs, whose result
+ * goes straight into the block's concat buffer) whose window tensor is one
+ * generic: `contraction` computes [N, M, P] from the window matrix and its
+ * only user unflattens the pixels. Null when `contraction` is not one;
+ * else that window generic, and `sizes` the tiles of the contraction's
+ * loops (n, m, p, k): all output channels x the row blocks of an epilogue
+ * group's tile (im2colTileSizes), when the image has enough of them for
+ * each tile to build its own rows of the window (fuseWindow). */
+static MlirOperation loneConvWindow(MlirBlock body, MlirOperation contraction,
+                                    const GroupTiles *tiles, int64_t *sizes) {
+  if (!kilnOpNameStartsWith(contraction, "linalg.generic") ||
+      !hasReduction(contraction) ||
+      mlirOperationGetNumResults(contraction) != 1 || !allStatic(contraction))
+    return (MlirOperation){NULL};
+  MlirValue out = mlirOperationGetResult(contraction, 0);
+  MlirOpOperand use = mlirValueGetFirstUse(out);
+  if (mlirOpOperandIsNull(use) ||
+      !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
+    return (MlirOperation){NULL};
+  MlirOperation expand = mlirOpOperandGetOwner(use);
+  if (!kilnOpNameStartsWith(expand, "tensor.expand_shape") ||
+      !isPixelUnflatten(expand))
+    return (MlirOperation){NULL};
+  MlirType type = mlirValueGetType(mlirOperationGetResult(expand, 0));
+  int64_t tile[8] = {0};
+  im2colTileSizes(type, tiles, tile);
+  KilnOpList self = {0};
+  kilnOpListPush(&self, contraction);
+  MlirOperation window = fuseWindow(body, type, tile, &self, false);
+  kilnOpListDestroy(&self);
+  int64_t rowPixels = mlirShapedTypeGetDimSize(type, 3);
+  sizes[0] = 1;
+  sizes[1] = tile[1];
+  sizes[2] = tile[2] * rowPixels;
+  sizes[3] = 0;
+  return window;
+}
+
+/* Tiles each lone conv of `func`'s body (loneConvWindow) like an epilogue
+ * group with an empty epilogue: its contraction by row blocks with its
+ * init fused, then each tile's rows of the window tensor, which then stay
+ * in cache for the contraction instead of a whole window tensor (14 MB for
+ * a 3x3 conv over 128 channels at 56x56) going through memory. The
+ * result's unflattening (and a concat's slice it is written into,
+ * kiln-concat-in-place) reads the tile loop's result as it read the
+ * contraction's. */
+static void tileLoneConvs(MlirOperation func, const GroupTiles *tiles,
+                          KilnSchedule *schedule, bool *failed) {
+  MlirRegion region = mlirOperationGetRegion(func, 0);
+  MlirBlock body = mlirRegionGetFirstBlock(region);
+  if (mlirBlockIsNull(body))
+    return;
+  KilnOpList convs = {0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    int64_t sizes[4];
+    if (!mlirOperationIsNull(loneConvWindow(body, op, tiles, sizes)))
+      kilnOpListPush(&convs, op);
+  }
+  for (size_t i = 0; i < convs.len && !*failed; ++i) {
+    MlirOperation root = convs.data[i];
+    int64_t sizes[4];
+    MlirOperation window = loneConvWindow(body, root, tiles, sizes);
+    if (mlirOperationIsNull(window))
+      continue;
+    MlirOperation expand = mlirOpOperandGetOwner(
+        mlirValueGetFirstUse(mlirOperationGetResult(root, 0)));
+    KilnOpList producers = {0};
+    bool reshaped = false;
+    int64_t groupWidth = 0;
+    collectProducers(body, root, &producers, &reshaped, &groupWidth);
+    if (mlirModuleIsNull(schedule->module) &&
+        !kilnScheduleCreate(mlirOperationGetContext(func), kSchedule,
+                            schedule)) {
+      kilnOpListDestroy(&producers);
+      *failed = true;
+      break;
+    }
+    MlirLogicalResult applied =
+        fuseProducers(schedule, func, root, true, 4, sizes, &producers, 0,
+                      producers.len, kBubbleNever);
+    kilnOpListDestroy(&producers);
+    MlirValue tiled = mlirOperationGetOperand(expand, 0);
+    if (mlirLogicalResultIsFailure(applied)) {
+      *failed = true;
+      break;
+    }
+    if (!mlirValueIsAOpResult(tiled) ||
+        !kilnOpNameStartsWith(mlirOpResultGetOwner(tiled), "scf.forall"))
+      continue;
+    MlirOperation forall = mlirOpResultGetOwner(tiled);
+    if (!kilnSliceWindowRows(forall, window))
+      continue;
+    KilnOpList one = {0};
+    kilnOpListPush(&one, window);
+    applied = fuseProducers(schedule, func, forall, false, 4, sizes, &one, 0, 1,
+                            kBubbleNever);
+    kilnOpListDestroy(&one);
+    if (mlirLogicalResultIsFailure(applied))
+      *failed = true;
+  }
+  kilnOpListDestroy(&convs);
 }
 
 /* Replaces a single-block execute_region by its body. */
@@ -640,6 +816,8 @@ static void runFuseGroups(MlirOperation op, MlirExternalPass pass,
     if (!failed)
       inlineGroup(group);
   }
+  if (options[kOptTile].b && !failed)
+    tileLoneConvs(op, &tiles, &schedule, &failed);
   kilnScheduleDestroy(&schedule);
   kilnOpListDestroy(&groups);
   if (failed)

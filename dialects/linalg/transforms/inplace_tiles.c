@@ -91,21 +91,46 @@ static bool isIdentityOperand(MlirOperation op, intptr_t i) {
          mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(map));
 }
 
+/* Whether `v` is, through reshapes and slices, a value from outside
+ * `body` (a residual read from another block's result), not one computed
+ * in the block. */
+static bool isOutsideView(MlirValue v, MlirBlock body) {
+  while (mlirValueIsAOpResult(v)) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    if (!mlirBlockEqual(mlirOperationGetBlock(def), body))
+      return true;
+    if (!kilnOpNameIs(def, "tensor.extract_slice") &&
+        !kilnOpNameIs(def, "tensor.expand_shape") &&
+        !kilnOpNameIs(def, "tensor.collapse_shape"))
+      return false;
+    v = mlirOperationGetOperand(def, 0);
+  }
+  return true;
+}
+
 /* The input of `op` it can overwrite in place: one computed in `body`
  * (not a block argument or a value from outside), read through an
- * identity map, of the same type as its init. Null if none. */
+ * identity map, of the same type as its init; preferably not a view of a
+ * value from outside the block (a residual Add overwrites the
+ * contraction's result, not the residual, which bufferization would copy
+ * into a scratch tile and the result back). Null if none. */
 static MlirValue inPlaceInput(MlirOperation op, MlirBlock body) {
   intptr_t n = mlirOperationGetNumOperands(op);
   MlirType initType = mlirValueGetType(mlirOperationGetOperand(op, n - 1));
+  MlirValue view = {NULL};
   for (intptr_t i = 0; i + 1 < n; ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
     if (mlirValueIsAOpResult(v) &&
         mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(v)), body) &&
         mlirTypeEqual(mlirValueGetType(v), initType) &&
-        isIdentityOperand(op, i))
-      return v;
+        isIdentityOperand(op, i)) {
+      if (!isOutsideView(v, body))
+        return v;
+      if (mlirValueIsNull(view))
+        view = v;
+    }
   }
-  return (MlirValue){NULL};
+  return view;
 }
 
 /* Whether `v` is a tensor.empty or a tensor.extract_slice of one. */

@@ -419,13 +419,23 @@ static void visitValue(Trace *t, MlirValue v) {
     } else if (operands[i] == 1 && t->nSlices &&
                kilnOpNameIs(op, "vector.transfer_write")) {
       /* A tile's write: it must cover its slice (nothing of the init's
-       * values is left in the result). */
+       * values is left in the result). Vector dim d writes the slice's
+       * dim perm(d): a transposed tile (channels innermost, pixels as
+       * rows) writes its rows along the slice's last dim. */
       MlirType vec = mlirValueGetType(mlirOperationGetOperand(op, 0));
       MlirType dest = mlirValueGetType(v);
-      bool whole = mlirShapedTypeGetRank(vec) == mlirShapedTypeGetRank(dest);
-      for (intptr_t d = 0; whole && d < mlirShapedTypeGetRank(vec); ++d)
-        whole = coversDim(op, d, mlirShapedTypeGetDimSize(vec, d),
-                          mlirShapedTypeGetDimSize(dest, d));
+      MlirAttribute perm =
+          mlirOperationGetAttributeByName(op, str("permutation_map"));
+      bool whole = mlirShapedTypeGetRank(vec) == mlirShapedTypeGetRank(dest) &&
+                   !mlirAttributeIsNull(perm);
+      for (intptr_t d = 0; whole && d < mlirShapedTypeGetRank(vec); ++d) {
+        MlirAffineExpr e =
+            mlirAffineMapGetResult(mlirAffineMapAttrGetValue(perm), d);
+        intptr_t to =
+            mlirAffineExprIsADim(e) ? mlirAffineDimExprGetPosition(e) : -1;
+        whole = to >= 0 && coversDim(op, to, mlirShapedTypeGetDimSize(vec, d),
+                                     mlirShapedTypeGetDimSize(dest, to));
+      }
       t->ok = whole;
     } else if (operands[i] == 0 && kilnOpNameIs(op, "tensor.extract_slice") &&
                t->nSlices < kMaxDepth) {

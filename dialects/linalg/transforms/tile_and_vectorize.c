@@ -35,6 +35,7 @@
 
 #include "dialects/common/diag.h"
 #include "dialects/common/op_list.h"
+#include "dialects/linalg/transforms/epilogue_registers.h"
 #include "dialects/linalg/transforms/register_init.h"
 #include "dialects/linalg/transforms/schedule.h"
 #include "mlir-c/AffineExpr.h"
@@ -422,12 +423,34 @@ static void planReductionBlock(const LoopNest *nest,
   plan->cache[reduction] = block;
 }
 
+/* The loops a contraction's register tiles vectorize along (*vec) and
+ * stack as rows (*row; -1: none): the output's innermost dim and the dim
+ * before it; or, when the loop order puts a parallel loop after the
+ * innermost dim's (an im2col conv on a small plane, loops n, p, m, k:
+ * graph-to-linalg put its output channels innermost), that loop, with
+ * the innermost dim's as the rows: the vectorizer's vectors follow the
+ * loop order, so the accumulator is pixels x channels, written to the
+ * channels x pixels output transposed. */
+static void contractionTileLoops(const LoopNest *nest, intptr_t *vec,
+                                 intptr_t *row) {
+  *vec = nest->outLoop[nest->outRank - 1];
+  *row = nest->outRank >= 2 ? nest->outLoop[nest->outRank - 2] : -1;
+  intptr_t last = -1;
+  for (intptr_t d = 0; d < nest->nLoops; ++d)
+    if (!nest->reduction[d])
+      last = d;
+  if (last > *vec) {
+    *row = *vec;
+    *vec = last;
+  }
+}
+
 /* Tile sizes for an op with a reduction (see the file comment). */
 static void planContraction(const LoopNest *nest, bool serial,
                             const KilnPassOptionValue *opt,
                             KilnTilePlan *plan) {
-  intptr_t vec = nest->outLoop[nest->outRank - 1];
-  intptr_t row = nest->outRank >= 2 ? nest->outLoop[nest->outRank - 2] : -1;
+  intptr_t vec, row;
+  contractionTileLoops(nest, &vec, &row);
   int64_t extent[kMaxLoops];
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
     int64_t size = nest->size[d];
@@ -471,7 +494,10 @@ static void planContraction(const LoopNest *nest, bool serial,
     plan->narrow[vec] = vector;
     plan->marker = kOpAttr;
   }
-  planReductionBlock(nest, opt, plan);
+  /* Channels innermost (the output's innermost dim stacked as rows): each
+   * cache block would read and write the accumulators transposed. */
+  if (row != nest->outLoop[nest->outRank - 1])
+    planReductionBlock(nest, opt, plan);
 }
 
 /* Tile sizes for an elementwise op: one task per row (blocks of long
@@ -762,6 +788,11 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
    * elementwise fusion and kiln-tile-outputs-in-place) start their
    * accumulators from their bias or fill in registers. */
   kilnInitAccumulatorsInRegisters(func);
+  /* On buffers (the run after bufferization): conv and matmul epilogues
+   * that would be a second pass over their thread block are applied to
+   * the register tiles before their store. */
+  if (options[kOptElementwise].b)
+    kilnApplyEpiloguesInRegisters(func);
   int64_t rows, width;
   targetTile(func, &rows, &width);
   if (!options[kOptRows].i)

@@ -56,17 +56,21 @@ static bool sliceParts(MlirOperation slice, intptr_t rank, Offset *offsets,
   return next == mlirOperationGetNumOperands(slice);
 }
 
-/* (o * mul) floordiv div + add (offsets are never negative): folded when
- * o is static, else an affine.apply before `before`. */
-static Offset affineOffset(MlirOperation before, Offset o, int64_t mul,
-                           int64_t div, int64_t add) {
+/* ((o mod m) * mul) floordiv div + add, without the mod when m is 0
+ * (offsets are never negative): folded when o is static, else an
+ * affine.apply before `before`. */
+static Offset affineOffset(MlirOperation before, Offset o, int64_t m,
+                           int64_t mul, int64_t div, int64_t add) {
   if (mlirValueIsNull(o.value))
-    return (Offset){o.constant * mul / div + add, {NULL}};
+    return (Offset){(m ? o.constant % m : o.constant) * mul / div + add,
+                    {NULL}};
   MlirContext ctx = mlirOperationGetContext(before);
-  MlirAffineExpr e = mlirAffineAddExprGet(
+  MlirAffineExpr e = mlirAffineDimExprGet(ctx, 0);
+  if (m)
+    e = mlirAffineModExprGet(e, mlirAffineConstantExprGet(ctx, m));
+  e = mlirAffineAddExprGet(
       mlirAffineFloorDivExprGet(
-          mlirAffineMulExprGet(mlirAffineDimExprGet(ctx, 0),
-                               mlirAffineConstantExprGet(ctx, mul)),
+          mlirAffineMulExprGet(e, mlirAffineConstantExprGet(ctx, mul)),
           mlirAffineConstantExprGet(ctx, div)),
       mlirAffineConstantExprGet(ctx, add));
   MlirNamedAttribute map = named(
@@ -77,7 +81,7 @@ static Offset affineOffset(MlirOperation before, Offset o, int64_t mul,
 
 /* (o * mul) floordiv div. */
 static Offset scaled(MlirOperation before, Offset o, int64_t mul, int64_t div) {
-  return affineOffset(before, o, mul, div, 0);
+  return affineOffset(before, o, 0, mul, div, 0);
 }
 
 /* tensor.extract_slice of `src` at `offsets` with `sizes` and `steps`
@@ -276,7 +280,7 @@ static MlirValue buildTaps(MlirOperation before, const TapChain *chain,
                         staticAt(slice, "static_strides", 3)};
     Offset xoff[4] = {woff[0],
                       woff[1],
-                      affineOffset(before, woff[4], steps[2], 1,
+                      affineOffset(before, woff[4], 0, steps[2], 1,
                                    staticAt(slice, "static_offsets", 2)),
                       {staticAt(slice, "static_offsets", 3), {NULL}}};
     MlirValue part = buildStridedSlice(before, chain->x, xoff, sizes, steps);
@@ -291,20 +295,50 @@ static MlirValue buildTaps(MlirOperation before, const TapChain *chain,
   return tile;
 }
 
-/* Rewrites `op`, a slice of the window tensor `windowValue` read through
- * its collapse `collapse` to [N, K, P] (and, if `split` is not null, that
- * collapse's expansion to [N, G, K/G, P]). */
+/* The window tensor's offsets and sizes along its output dims (from
+ * `first`) for the pixels [p0, p0 + pt) of the flattened P: whole rows of
+ * a 2-D conv's window; of a 3-D conv's (OD x OH x OW), whole planes or
+ * rows of one plane (pt divides the plane: the tile's offset, a multiple
+ * of pt, never crosses one). False for any other block. */
+static bool pixelBlock(MlirOperation op, MlirType wt, intptr_t first, Offset p0,
+                       int64_t pt, Offset *woff, int64_t *wsizes) {
+  intptr_t ns = mlirShapedTypeGetRank(wt) - first;
+  int64_t ow = mlirShapedTypeGetDimSize(wt, first + ns - 1);
+  int64_t plane = ns == 3 ? ow * mlirShapedTypeGetDimSize(wt, first + 1) : ow;
+  bool rows = ns == 3 && pt < plane;
+  int64_t unit = rows ? ow : plane;
+  if (pt % unit || (rows && plane % pt) ||
+      (mlirValueIsNull(p0.value) && p0.constant % (rows ? pt : unit)))
+    return false;
+  woff[first] = scaled(op, p0, 1, plane);
+  wsizes[first] = rows ? 1 : pt / plane;
+  if (ns == 3) {
+    woff[first + 1] =
+        rows ? affineOffset(op, p0, plane, 1, ow, 0) : (Offset){0, {NULL}};
+    wsizes[first + 1] = rows ? pt / ow : plane / ow;
+  }
+  woff[first + ns - 1] = (Offset){0, {NULL}};
+  wsizes[first + ns - 1] = ow;
+  return true;
+}
+
+/* Rewrites `op`, a slice of the window tensor `windowValue` (N x C x K..
+ * x O.., 2-D or 3-D) read through its collapse `collapse` to [N, K, P]
+ * (and, if `split` is not null, that collapse's expansion to [N, G, K/G,
+ * P]). */
 static bool sliceWindow(MlirOperation op, MlirValue windowValue,
                         MlirOperation split, const TapChain *chain) {
   MlirType wt = mlirValueGetType(windowValue);
-  int64_t ow = mlirShapedTypeGetDimSize(wt, 5);
-  int64_t taps =
-      mlirShapedTypeGetDimSize(wt, 2) * mlirShapedTypeGetDimSize(wt, 3);
+  intptr_t ns = (mlirShapedTypeGetRank(wt) - 2) / 2, first = 2 + ns;
+  int64_t taps = 1;
+  for (intptr_t i = 0; i < ns; ++i)
+    taps *= mlirShapedTypeGetDimSize(wt, 2 + i);
   int64_t k = mlirShapedTypeGetDimSize(wt, 1) * taps;
   intptr_t rank = mlirOperationIsNull(split) ? 3 : 4;
   Offset off[4];
   int64_t sizes[4];
-  if (!sliceParts(op, rank, off, sizes))
+  if ((ns != 2 && ns != 3) || (chain && ns != 2) ||
+      !sliceParts(op, rank, off, sizes))
     return false;
   /* The slice as [N, K, P]: channels (k0, kt), pixels (p0, pt). */
   Offset n0 = off[0], k0 = off[1], p0 = off[rank - 1];
@@ -318,24 +352,26 @@ static bool sliceWindow(MlirOperation op, MlirValue windowValue,
     k0 = scaled(op, off[1], kg, 1);
     kt = sizes[1] * kg;
   }
-  if (pt % ow || kt % taps || kt > k ||
-      (mlirValueIsNull(k0.value) && k0.constant % taps) ||
-      (mlirValueIsNull(p0.value) && p0.constant % ow))
-    return false; /* not whole rows and whole channels */
-  /* window[n0, k0 / taps, 0, 0, p0 / OW, 0] [nt, kt / taps, KH, KW, R, OW] */
-  Offset woff[6] = {n0,          scaled(op, k0, 1, taps), {0, {NULL}},
-                    {0, {NULL}}, scaled(op, p0, 1, ow),   {0, {NULL}}};
-  int64_t wsizes[6];
-  for (int i = 0; i < 6; ++i)
+  if (kt % taps || kt > k || (mlirValueIsNull(k0.value) && k0.constant % taps))
+    return false; /* not whole channels */
+  /* window[n0, k0 / taps, 0.., pixels] [nt, kt / taps, K.., pixels] */
+  Offset woff[2 + 2 * 3];
+  int64_t wsizes[2 + 2 * 3];
+  for (intptr_t i = 0; i < first; ++i) {
+    woff[i] = (Offset){0, {NULL}};
     wsizes[i] = mlirShapedTypeGetDimSize(wt, i);
+  }
+  if (!pixelBlock(op, wt, first, p0, pt, woff, wsizes))
+    return false; /* not whole rows */
+  woff[0] = n0;
+  woff[1] = scaled(op, k0, 1, taps);
   wsizes[0] = sizes[0];
   wsizes[1] = kt / taps;
-  wsizes[4] = pt / ow;
   MlirValue v = chain ? buildTaps(op, chain, woff, wsizes)
                       : buildSlice(op, windowValue, woff, wsizes);
   MlirType elt = mlirShapedTypeGetElementType(wt);
   int64_t flat[3] = {sizes[0], kt, pt};
-  intptr_t toFlat[3] = {1, 3, 2};
+  intptr_t toFlat[3] = {1, 1 + ns, ns};
   v = buildReshape(
       op, v, mlirRankedTensorTypeGet(3, flat, elt, mlirAttributeGetNull()), 3,
       toFlat);

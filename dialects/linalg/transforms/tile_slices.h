@@ -14,11 +14,13 @@
 
 /// Rewrites the first tensor.extract_slice in `forall`'s body that reads
 /// the window tensor of `window` (an im2col window generic, N x C x KH x KW
-/// x OH x OW) through its collapse to [N, K, P] (a group-1 conv), or
-/// through that collapse expanded to [N, G, K/G, P] (a grouped conv), with
-/// whole rows of pixels and whole channels (whole groups): as the same
-/// reshapes of a slice of the window tensor's channels and rows. Returns
-/// whether it rewrote one.
+/// x OH x OW, or a 3-D conv's N x C x KD x KH x KW x OD x OH x OW) through
+/// its collapse to [N, K, P] (a group-1 conv), or through that collapse
+/// expanded to [N, G, K/G, P] (a grouped 2-D conv), with whole rows of
+/// pixels (a 3-D conv's: whole planes, or rows of one plane, a divisor of
+/// it) and whole channels (whole groups): as the same reshapes of a slice
+/// of the window tensor's channels and rows. Returns whether it rewrote
+/// one.
 bool kilnSliceWindowRows(MlirOperation forall, MlirOperation window);
 
 /// kilnSliceWindowRows for a strided conv's window tensor, copied tap by

@@ -23,8 +23,14 @@
  *   %v = vector.shuffle %a, %b [even elements of the window]
  *
  * Both reads stay within the window, and the shuffle of two registers is
- * one permute (`vpermt2ps` on AVX-512). It runs after the elementwise
- * vectorization of buffers, before the vector dialect is lowered. */
+ * one permute (`vpermt2ps` on AVX-512). A 2-D read, vector<r x n> of the
+ * two innermost dims (a strided depthwise conv's register tile of r output
+ * rows, each with its own accumulator), is rewritten row by row, each row
+ * at the offset plus its index times the outer stride, and the r rows put
+ * together with vector.insert (registers of an LLVM array: no moves); left
+ * alone, it was assembled lane by lane, 2 r n loads and inserts. It runs
+ * after the elementwise vectorization of buffers, before the vector
+ * dialect is lowered. */
 #include "kiln/passes.h"
 
 #include <stdint.h>
@@ -55,7 +61,8 @@ static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
 static int64_t validLanes(MlirOperation read, int64_t n) {
   MlirAttribute inBounds =
       mlirOperationGetAttributeByName(read, str("in_bounds"));
-  if (mlirBoolAttrGetValue(mlirArrayAttrGetElement(inBounds, 0)))
+  intptr_t last = mlirArrayAttrGetNumElements(inBounds) - 1;
+  if (mlirBoolAttrGetValue(mlirArrayAttrGetElement(inBounds, last)))
     return n;
   MlirType srcType = mlirValueGetType(mlirOperationGetOperand(read, 0));
   intptr_t rank = mlirShapedTypeGetRank(srcType);
@@ -67,19 +74,20 @@ static int64_t validLanes(MlirOperation read, int64_t n) {
   return size - start < n ? size - start : n;
 }
 
-/* The number of lanes of a read this pass rewrites: a 1-D, unmasked, in
- * bounds read along the innermost dim of a memref whose innermost stride
- * is a static 2; 0 for any other read. */
+/* The number of lanes of a read this pass rewrites: an unmasked read of
+ * a memref whose innermost stride is a static 2, 1-D along its innermost
+ * dim or 2-D along its two innermost dims (the rows in bounds), the lanes
+ * in bounds or a widened remainder (validLanes); 0 for any other read. */
 static int64_t stride2Lanes(MlirOperation read) {
   MlirValue src = mlirOperationGetOperand(read, 0);
   MlirType srcType = mlirValueGetType(src);
   MlirType vecType = mlirValueGetType(mlirOperationGetResult(read, 0));
-  if (!mlirTypeIsAMemRef(srcType) || !mlirTypeIsAVector(vecType) ||
-      mlirShapedTypeGetRank(vecType) != 1)
+  if (!mlirTypeIsAMemRef(srcType) || !mlirTypeIsAVector(vecType))
     return 0;
+  intptr_t vecRank = mlirShapedTypeGetRank(vecType);
   intptr_t rank = mlirShapedTypeGetRank(srcType);
   /* source, one index per dim, padding: no mask */
-  if (rank < 1 || rank > kMaxRank ||
+  if (vecRank < 1 || vecRank > 2 || rank < vecRank || rank > kMaxRank ||
       mlirOperationGetNumOperands(read) != rank + 2)
     return 0;
   int64_t strides[kMaxRank], offset;
@@ -90,7 +98,9 @@ static int64_t stride2Lanes(MlirOperation read) {
   MlirAttribute inBounds =
       mlirOperationGetAttributeByName(read, str("in_bounds"));
   if (mlirAttributeIsNull(inBounds) || !mlirAttributeIsAArray(inBounds) ||
-      mlirArrayAttrGetNumElements(inBounds) != 1)
+      mlirArrayAttrGetNumElements(inBounds) != vecRank ||
+      (vecRank == 2 &&
+       !mlirBoolAttrGetValue(mlirArrayAttrGetElement(inBounds, 0))))
     return 0;
   MlirAttribute perm =
       mlirOperationGetAttributeByName(read, str("permutation_map"));
@@ -98,16 +108,18 @@ static int64_t stride2Lanes(MlirOperation read) {
     return 0;
   MlirAffineMap map = mlirAffineMapAttrGetValue(perm);
   if (!mlirAffineMapIsMinorIdentity(map) ||
-      mlirAffineMapGetNumResults(map) != 1)
+      mlirAffineMapGetNumResults(map) != vecRank)
     return 0;
-  int64_t n = mlirShapedTypeGetDimSize(vecType, 0);
+  int64_t n = mlirShapedTypeGetDimSize(vecType, vecRank - 1);
   return n >= 2 && n <= kMaxLanes && validLanes(read, n) ? n : 0;
 }
 
 /* The element offset of the read's first element in the base buffer of its
  * source: offset + sum of index * stride, from extract_strided_metadata,
- * built before `read`. Returns the base buffer in *base. */
-static MlirValue firstElement(MlirOperation read, MlirValue *base) {
+ * built before `read`. Returns the base buffer in *base and the stride of
+ * the source's next-to-innermost dim (null for a 1-D source) in *rowStride. */
+static MlirValue firstElement(MlirOperation read, MlirValue *base,
+                              MlirValue *rowStride) {
   MlirValue src = mlirOperationGetOperand(read, 0);
   MlirType srcType = mlirValueGetType(src);
   MlirContext ctx = mlirTypeGetContext(srcType);
@@ -122,6 +134,8 @@ static MlirValue firstElement(MlirOperation read, MlirValue *base) {
   MlirOperation meta = kilnInsertOp(read, "memref.extract_strided_metadata", 1,
                                     &src, 2 + 2 * rank, types, 0, NULL);
   *base = mlirOperationGetResult(meta, 0);
+  *rowStride = rank > 1 ? mlirOperationGetResult(meta, 2 + 2 * rank - 2)
+                        : (MlirValue){NULL};
   MlirValue off = mlirOperationGetResult(meta, 1);
   for (intptr_t d = 0; d < rank; ++d) {
     MlirValue mul[2] = {mlirOperationGetOperand(read, 1 + d),
@@ -160,14 +174,16 @@ static MlirValue contiguousRow(MlirOperation before, MlirValue base,
                                 0);
 }
 
-static void widenRead(MlirOperation read, int64_t n) {
+/* The `n` even elements of the `len` contiguous elements from `offset` in
+ * `base`: two reads and a shuffle, before `read` (whose padding they
+ * take). */
+static MlirValue evenElements(MlirOperation read, MlirValue base,
+                              MlirValue offset, int64_t n, int64_t len) {
   MlirContext ctx = mlirOperationGetContext(read);
-  MlirType vecType = mlirValueGetType(mlirOperationGetResult(read, 0));
-  MlirValue base;
-  MlirValue offset = firstElement(read, &base);
-  /* A window of `valid` < n lanes spans 2 valid - 1 elements: the reads
-   * past its end are masked, and so are the lanes they feed. */
-  int64_t valid = validLanes(read, n), len = 2 * valid - 1;
+  MlirType vecType =
+      mlirVectorTypeGet(1, &n,
+                        mlirShapedTypeGetElementType(
+                            mlirValueGetType(mlirOperationGetResult(read, 0))));
   MlirValue row = contiguousRow(read, base, offset, len);
   MlirValue pad =
       mlirOperationGetOperand(read, mlirOperationGetNumOperands(read) - 1);
@@ -195,11 +211,54 @@ static void widenRead(MlirOperation read, int64_t n) {
     mask[i] = 2 * i < n ? 2 * i : 2 * i + 1;
   MlirNamedAttribute maskAttr =
       namedAttr(ctx, "mask", mlirDenseI64ArrayGet(ctx, n, mask));
-  MlirValue shuffled =
-      mlirOperationGetResult(kilnInsertOp(read, "vector.shuffle", 2, halves, 1,
-                                          &vecType, 1, &maskAttr),
-                             0);
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(read, 0), shuffled);
+  return mlirOperationGetResult(kilnInsertOp(read, "vector.shuffle", 2, halves,
+                                             1, &vecType, 1, &maskAttr),
+                                0);
+}
+
+/* Rewrites `read` (stride2Lanes: n lanes per row) as the even elements of
+ * each of its rows, put together with vector.insert when it is 2-D. */
+static void widenRead(MlirOperation read, int64_t n) {
+  MlirContext ctx = mlirOperationGetContext(read);
+  MlirType vecType = mlirValueGetType(mlirOperationGetResult(read, 0));
+  MlirType index = mlirIndexTypeGet(ctx);
+  MlirValue base, rowStride;
+  MlirValue offset = firstElement(read, &base, &rowStride);
+  /* A window of `valid` < n lanes spans 2 valid - 1 elements: the reads
+   * past its end are masked, and so are the lanes they feed. */
+  int64_t valid = validLanes(read, n), len = 2 * valid - 1;
+  if (mlirShapedTypeGetRank(vecType) == 1) {
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(read, 0),
+                                  evenElements(read, base, offset, n, len));
+    mlirOperationDestroy(read);
+    return;
+  }
+  /* Every row of it is overwritten: LLVM folds the zeros away. */
+  MlirNamedAttribute zeros = namedAttr(
+      ctx, "value",
+      mlirDenseElementsAttrSplatGet(
+          vecType, mlirFloatAttrDoubleGet(
+                       ctx, mlirShapedTypeGetElementType(vecType), 0.0)));
+  MlirValue result = mlirOperationGetResult(
+      kilnInsertOp(read, "arith.constant", 0, NULL, 1, &vecType, 1, &zeros), 0);
+  for (int64_t r = 0; r < mlirShapedTypeGetDimSize(vecType, 0); ++r) {
+    MlirValue rowOffset = offset;
+    if (r) {
+      MlirValue mul[2] = {kilnInsertIndexConstant(read, r), rowStride};
+      MlirValue add[2] = {
+          offset,
+          mlirOperationGetResult(
+              kilnInsertOp(read, "arith.muli", 2, mul, 1, &index, 0, NULL), 0)};
+      rowOffset = mlirOperationGetResult(
+          kilnInsertOp(read, "arith.addi", 2, add, 1, &index, 0, NULL), 0);
+    }
+    MlirValue ops[2] = {evenElements(read, base, rowOffset, n, len), result};
+    MlirNamedAttribute pos =
+        namedAttr(ctx, "static_position", mlirDenseI64ArrayGet(ctx, 1, &r));
+    result = mlirOperationGetResult(
+        kilnInsertOp(read, "vector.insert", 2, ops, 1, &vecType, 1, &pos), 0);
+  }
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(read, 0), result);
   mlirOperationDestroy(read);
 }
 

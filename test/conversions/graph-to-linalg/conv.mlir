@@ -230,6 +230,43 @@ func.func @conv_blocks(%x: tensor<1x32x255x255xf32>, %w: tensor<2x32x3x3xf32>) -
 
 // -----
 
+// A strided 3-D conv whose conv_epilogue group kiln-fuse-groups will tile
+// into blocks that build their own window columns (4 planes of 9 x 8): the
+// window is one gather generic (each tile's part fused later), not tap
+// copies of a whole window tensor.
+// IM2COL-LABEL: func.func @conv_3d_epilogue_strided
+// IM2COL: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x2x9x19x17xf32>) outs(%{{.*}} : tensor<1x2x3x3x3x4x9x8xf32>)
+// IM2COL-NOT: tensor.insert_slice %{{.*}} [1, 2, 1, 1, 1, 4, 9, 8]
+// IM2COL: return %{{.*}} : tensor<1x4x4x9x8xf32>
+func.func @conv_3d_epilogue_strided(%x: tensor<1x2x8x18x16xf32>, %w: tensor<4x2x3x3x3xf32>) -> tensor<1x4x4x9x8xf32> {
+  %g = scf.execute_region -> tensor<1x4x4x9x8xf32> no_inline {
+    %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1, 1, 1>, strides = array<i64: 2, 2, 2>} : (tensor<1x2x8x18x16xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x4x4x9x8xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x4x4x9x8xf32>) -> tensor<1x4x4x9x8xf32>
+    scf.yield %1 : tensor<1x4x4x9x8xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x4x4x9x8xf32>
+}
+
+// -----
+
+// A 3-D conv with a window matrix over 16M elements (864 x 8 x 58 x 58 =
+// 23M) in such a group: no loop of blocks, since its tiles build the
+// window piece by piece.
+// IM2COL-LABEL: func.func @conv_3d_epilogue_big
+// IM2COL-NOT: scf.for
+// IM2COL: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x32x3x3x3x8x58x58xf32>)
+// IM2COL: return %{{.*}} : tensor<1x32x8x58x58xf32>
+func.func @conv_3d_epilogue_big(%x: tensor<1x32x8x58x58xf32>, %w: tensor<32x32x3x3x3xf32>) -> tensor<1x32x8x58x58xf32> {
+  %g = scf.execute_region -> tensor<1x32x8x58x58xf32> no_inline {
+    %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1, 1, 1>} : (tensor<1x32x8x58x58xf32>, tensor<32x32x3x3x3xf32>) -> tensor<1x32x8x58x58xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x32x8x58x58xf32>) -> tensor<1x32x8x58x58xf32>
+    scf.yield %1 : tensor<1x32x8x58x58xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x32x8x58x58xf32>
+}
+
+// -----
+
 // conv_transpose: x spread by the strides into zeros, then a conv with
 // the flipped kernel.
 // CHECK-LABEL: func.func @conv_transpose_strided

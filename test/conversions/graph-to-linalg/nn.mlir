@@ -3,12 +3,21 @@
 // RUN:   | FileCheck %s
 
 // Inference batch_norm: the channel vectors are reshaped to C x 1 x 1 and
-// applied by one elementwise generic.
+// folded per channel by one generic with two results (a = s / sqrt(v +
+// eps), shift = b - m * a), then one multiply-add per element: no square
+// root or division in the elementwise generic.
 // CHECK-LABEL: func.func @batch_norm
 // CHECK: %[[S:.*]] = tensor.expand_shape %arg1 {{\[\[}}0, 1, 2]] output_shape [3, 1, 1]
-// CHECK: linalg.generic
-// CHECK-SAME: ins(%arg0, %{{.*}}, %{{.*}}, %[[S]], %{{.*}} : tensor<2x3x4x5xf32>, tensor<3x1x1xf32>
+// CHECK: %[[F:.*]]:2 = linalg.generic
+// CHECK-SAME: ins(%[[S]], %{{.*}}, %{{.*}}, %{{.*}} : tensor<3x1x1xf32>, tensor<3x1x1xf32>, tensor<3x1x1xf32>, tensor<3x1x1xf32>)
 // CHECK: math.sqrt
+// CHECK: arith.divf
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%arg0, %[[F]]#0, %[[F]]#1 : tensor<2x3x4x5xf32>, tensor<3x1x1xf32>, tensor<3x1x1xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: linalg.yield
 // CHECK-NOT: graph.
 func.func @batch_norm(%x: tensor<2x3x4x5xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x4x5xf32> {
   %0 = "graph.batch_norm"(%x, %s, %b, %m, %v) {epsilon = 1.0e-3 : f32} : (tensor<2x3x4x5xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x5xf32>

@@ -42,18 +42,20 @@ func.func @remainders(%in: tensor<2x17x19x23xf32>, %f: tensor<17x3x3xf32>, %init
 
 // -----
 
-// Stride 2 with dilation 2 along columns: register tiles of one row (a
-// strided conv's), each tap's window a strided slice of a row of 11
-// elements, so the tile is an elementwise multiply-add again (after
-// bufferization kiln-widen-strided-reads reads such a window as two
-// contiguous vectors and a shuffle). 8 channels (no more than
-// thread-channels, one image): no scf.forall.
+// Stride 2 with dilation 2 along columns, output rows of 6 (one vector
+// or less): register tiles of `strided-rows` = 4 rows (7 = 4 + a peeled
+// 3), each tap's window a strided slice of 7 x 11 elements, so the tile is
+// an elementwise multiply-add again (after bufferization
+// kiln-widen-strided-reads reads each of its rows as two contiguous vectors
+// and a shuffle). 8 channels (no more than thread-channels, one image): no
+// scf.forall.
 // CHECK-LABEL: func.func @strided_dilated
 // CHECK-NOT: scf.forall (
-// CHECK: scf.for %{{.*}} = %c0 to %c7 step %c1
-// CHECK: vector.transfer_read {{.*}} : tensor<6xf32>, vector<6xf32>
-// CHECK: tensor.extract_slice %{{.*}}[0] [6] [2] : tensor<11xf32> to tensor<6xf32>
-// CHECK: arith.addf {{.*}} : vector<6xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<4x6xf32>, vector<4x6xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [4, 6] [2, 2] : tensor<7x11xf32> to tensor<4x6xf32>
+// CHECK: arith.addf {{.*}} : vector<4x6xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [3, 6] [2, 2] : tensor<5x11xf32> to tensor<3x6xf32>
+// CHECK: arith.addf {{.*}} : vector<3x6xf32>
 // CHECK-NOT: linalg.
 // CHECK: return
 func.func @strided_dilated(%in: tensor<1x8x15x17xf32>, %f: tensor<8x3x3xf32>, %init: tensor<1x8x7x6xf32>) -> tensor<1x8x7x6xf32> {
@@ -65,7 +67,8 @@ func.func @strided_dilated(%in: tensor<1x8x15x17xf32>, %f: tensor<8x3x3xf32>, %i
 // -----
 
 // Stride 2 on one output row: each tap reads every other element of a row
-// window of 31, one vector of 16.
+// window of 31, one vector of 16. (Output rows wider than one vector get
+// register tiles of one row: @strided_wide.)
 // CHECK-LABEL: func.func @strided_row
 // CHECK: tensor.extract_slice %{{.*}}[0] [16] [2] : tensor<31xf32> to tensor<16xf32>
 // CHECK: vector.transfer_read {{.*}} : tensor<16xf32>, vector<16xf32>
@@ -194,6 +197,22 @@ func.func @left_alone(%a: tensor<1x8x?x10xf32>, %fa: tensor<8x3x3xf32>, %ia: ten
   %3 = linalg.depthwise_conv_3d_ncdhw_cdhw {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>}
      ins(%v, %fv : tensor<1x8x6x6x6xf32>, tensor<8x3x3x3xf32>) outs(%iv : tensor<1x8x4x4x4xf32>) -> tensor<1x8x4x4x4xf32>
   return %0, %1, %2, %3 : tensor<1x8x?x8xf32>, tensor<1x8x8x8xf16>, tensor<1x8x28xf32>, tensor<1x8x4x4x4xf32>
+}
+
+// -----
+
+// Stride 2 with output rows of 20, more than one vector: register tiles of
+// one row (16 + a peeled 4 columns), as many independent tiles per row.
+// CHECK-LABEL: func.func @strided_wide
+// CHECK: tensor.extract_slice %{{.*}}[0] [16] [2] : tensor<31xf32> to tensor<16xf32>
+// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0] [4] [2] : tensor<7xf32> to tensor<4xf32>
+// CHECK: arith.addf {{.*}} : vector<4xf32>
+// CHECK: return
+func.func @strided_wide(%in: tensor<1x8x11x41xf32>, %f: tensor<8x3x3xf32>, %init: tensor<1x8x5x20xf32>) -> tensor<1x8x5x20xf32> {
+  %0 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+     ins(%in, %f : tensor<1x8x11x41xf32>, tensor<8x3x3xf32>) outs(%init : tensor<1x8x5x20xf32>) -> tensor<1x8x5x20xf32>
+  return %0 : tensor<1x8x5x20xf32>
 }
 
 // -----

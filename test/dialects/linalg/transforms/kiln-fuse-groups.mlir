@@ -241,6 +241,61 @@ func.func @im2col_window(%x: tensor<1x4x32x32xf32>, %w: tensor<48x4x3x3xf32>, %b
   return %g : tensor<1x48x32x32xf32>
 }
 
+// A 3-D conv whose planes exceed conv-tile-pixels (20 x 18 = 360) is tiled
+// by rows of one plane (10 rows, 180 pixels: 3 depth slices x 2 row blocks),
+// all output channels per tile, and each tile computes its own columns of
+// the window tensor, reading 3 planes of 10 + 2 rows of the padded input.
+// IM2COL-LABEL: func.func @im2col_window_3d
+// IM2COL: scf.forall (%{{.*}}, %{{.*}}) in (3, 2)
+// IM2COL: tensor.extract_slice %{{.*}}[0, 0, %{{.*}}, %{{.*}}, 0] [1, 4, 3, 12, 20] [1, 1, 1, 1, 1] : tensor<1x4x5x22x20xf32> to tensor<1x4x3x12x20xf32>
+// IM2COL: %[[WIN3:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x4x3x12x20xf32>) outs(%{{.*}} : tensor<1x4x3x3x3x1x10x18xf32>)
+// IM2COL: tensor.collapse_shape %[[WIN3]] {{.*}} into tensor<1x108x180xf32>
+// IM2COL: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// IM2COL-SAME: outs(%{{.*}} : tensor<1x24x180xf32>)
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 24, 1, 10, 18] [1, 1, 1, 1, 1]
+func.func @im2col_window_3d(%x: tensor<1x4x3x20x18xf32>, %w: tensor<24x4x3x3x3xf32>, %b: tensor<24xf32>) -> tensor<1x24x3x20x18xf32> {
+  %g = scf.execute_region -> tensor<1x24x3x20x18xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1, 1, 1>} : (tensor<1x4x3x20x18xf32>, tensor<24x4x3x3x3xf32>, tensor<24xf32>) -> tensor<1x24x3x20x18xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x24x3x20x18xf32>) -> tensor<1x24x3x20x18xf32>
+    scf.yield %1 : tensor<1x24x3x20x18xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x24x3x20x18xf32>
+}
+
+// A strided 3-D conv with small planes (13 x 11) is tiled by whole planes:
+// its window is one gather generic (not tap copies), each tile's part
+// fused into the tile.
+// IM2COL-LABEL: func.func @im2col_window_3d_strided
+// IM2COL: scf.forall (%{{.*}}) in (5)
+// IM2COL: %[[WIN3S:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x8x3x27x23xf32>) outs(%{{.*}} : tensor<1x8x3x3x3x1x13x11xf32>)
+// IM2COL: tensor.collapse_shape %[[WIN3S]] {{.*}} into tensor<1x216x143xf32>
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 16, 1, 13, 11] [1, 1, 1, 1, 1]
+func.func @im2col_window_3d_strided(%x: tensor<1x8x9x26x22xf32>, %w: tensor<16x8x3x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x5x13x11xf32> {
+  %g = scf.execute_region -> tensor<1x16x5x13x11xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1, 1, 1>, strides = array<i64: 2, 2, 2>} : (tensor<1x8x9x26x22xf32>, tensor<16x8x3x3x3xf32>, tensor<16xf32>) -> tensor<1x16x5x13x11xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x16x5x13x11xf32>) -> tensor<1x16x5x13x11xf32>
+    scf.yield %1 : tensor<1x16x5x13x11xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x16x5x13x11xf32>
+}
+
+// Negative: 2 planes of 13 x 11 are too few blocks, and 13 rows of 11
+// pixels too short to split them: the window tensor is built whole, the
+// tiles are blocks of output channels (20 of 40) x planes.
+// IM2COL-LABEL: func.func @im2col_3d_few_blocks
+// IM2COL: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8x3x3x3x2x13x11xf32>)
+// IM2COL: scf.forall (%{{.*}}, %{{.*}}) in (2, 2)
+// IM2COL-NOT: tensor<1x8x3x3x3x1x13x11xf32>
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 20, 1, 13, 11] [1, 1, 1, 1, 1]
+func.func @im2col_3d_few_blocks(%x: tensor<1x8x2x13x11xf32>, %w: tensor<40x8x3x3x3xf32>, %b: tensor<40xf32>) -> tensor<1x40x2x13x11xf32> {
+  %g = scf.execute_region -> tensor<1x40x2x13x11xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1, 1, 1>} : (tensor<1x8x2x13x11xf32>, tensor<40x8x3x3x3xf32>, tensor<40xf32>) -> tensor<1x40x2x13x11xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x40x2x13x11xf32>) -> tensor<1x40x2x13x11xf32>
+    scf.yield %1 : tensor<1x40x2x13x11xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x40x2x13x11xf32>
+}
+
 // An epilogue DAG (SiLU: x * sigmoid(x)) reads the contraction twice: the
 // two tiles' slices of it are merged, so it is fused into each tile once
 // (consumers are fused before their producers) and never computed whole.
@@ -362,4 +417,61 @@ func.func @grouped_strided(%x: tensor<1x16x15x15xf32>, %w: tensor<16x8x3x3xf32>)
     scf.yield %1 : tensor<1x16x8x8xf32>
   } {graph.fusion = "conv_epilogue"}
   return %g : tensor<1x16x8x8xf32>
+}
+
+// A conv in no group (DenseNet's 3x3 convs, written into the block's
+// concat): tiled like an epilogue group with an empty epilogue, its
+// contraction by blocks of 8 rows with all 20 channels, each tile
+// building its rows of the window tensor (8 + 2 rows of the padded input)
+// and starting from its slice of the fill; the pixels are unflattened
+// after the tile loop, whose result the concat reads.
+// IM2COL-LABEL: func.func @lone_conv_window
+// IM2COL: %[[LOOP:.*]] = scf.forall (%{{.*}}) in (4) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x20x1024xf32>)
+// IM2COL: tensor.extract_slice %{{.*}}[0, 0, %{{.*}}, 0] [1, 5, 10, 34] [1, 1, 1, 1] : tensor<1x5x34x34xf32> to tensor<1x5x10x34xf32>
+// IM2COL: %[[WIN:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x5x10x34xf32>) outs(%{{.*}} : tensor<1x5x3x3x8x32xf32>)
+// IM2COL: tensor.collapse_shape %[[WIN]] {{.*}} into tensor<1x45x256xf32>
+// IM2COL: linalg.fill {{.*}} -> tensor<1x20x256xf32>
+// IM2COL: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// IM2COL-SAME: outs(%{{.*}} : tensor<1x20x256xf32>)
+// IM2COL: tensor.parallel_insert_slice {{.*}} [1, 20, 256] [1, 1, 1] : tensor<1x20x256xf32> into tensor<1x20x1024xf32>
+// IM2COL: tensor.expand_shape %[[LOOP]]
+// IM2COL: tensor.insert_slice
+func.func @lone_conv_window(%x: tensor<1x5x32x32xf32>, %w: tensor<20x5x3x3xf32>) -> tensor<1x25x32x32xf32> {
+  %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x5x32x32xf32>, tensor<20x5x3x3xf32>) -> tensor<1x20x32x32xf32>
+  %1 = "graph.concat"(%x, %0) {axis = 1 : i64} : (tensor<1x5x32x32xf32>, tensor<1x20x32x32xf32>) -> tensor<1x25x32x32xf32>
+  return %1 : tensor<1x25x32x32xf32>
+}
+
+// Left alone: a lone conv on an image of fewer than 4 row blocks (14 x 14:
+// one block of 14 rows; kiln-tile-and-vectorize threads it), a lone 1x1
+// conv (no window tensor) and a strided one (tap copies).
+// IM2COL-LABEL: func.func @lone_conv_negative
+// IM2COL-NOT: scf.forall
+// IM2COL: return
+func.func @lone_conv_negative(%x: tensor<1x5x14x14xf32>, %w: tensor<20x5x3x3xf32>, %w1: tensor<20x5x1x1xf32>, %y: tensor<1x5x32x32xf32>) -> (tensor<1x20x14x14xf32>, tensor<1x20x14x14xf32>, tensor<1x20x16x16xf32>) {
+  %0 = "graph.conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x5x14x14xf32>, tensor<20x5x3x3xf32>) -> tensor<1x20x14x14xf32>
+  %1 = "graph.conv"(%x, %w1) : (tensor<1x5x14x14xf32>, tensor<20x5x1x1xf32>) -> tensor<1x20x14x14xf32>
+  %2 = "graph.conv"(%y, %w) {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x5x32x32xf32>, tensor<20x5x3x3xf32>) -> tensor<1x20x16x16xf32>
+  return %0, %1, %2 : tensor<1x20x14x14xf32>, tensor<1x20x14x14xf32>, tensor<1x20x16x16xf32>
+}
+
+// Two convs with the same bias (cse merges their broadcasts: all-zero
+// biases of an untrained export look alike): the grouped conv's init,
+// made outside its group, is cloned into it, so each block broadcasts its
+// own slice of the bias rather than copying a slice of a whole tensor.
+// IM2COL-LABEL: func.func @im2col_shared_bias
+// IM2COL: %[[B:.*]] = arith.constant dense<5.000000e-01> : tensor<24xf32>
+// IM2COL: linalg.generic {{.*}} ins(%[[B]] : tensor<24xf32>) outs(%{{.*}} : tensor<1x24x480xf32>)
+// IM2COL: scf.forall
+// IM2COL: %[[I:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<24xf32>) outs(%{{.*}} : tensor<1x24x240xf32>)
+// IM2COL: linalg.generic {{.*}} outs(%[[I]] : tensor<1x24x240xf32>)
+func.func @im2col_shared_bias(%x: tensor<1x8x12x40xf32>, %w: tensor<24x8x1x1xf32>, %w2: tensor<24x24x1x1xf32>) -> tensor<1x24x12x40xf32> {
+  %b = arith.constant dense<0.5> : tensor<24xf32>
+  %0 = "graph.conv"(%x, %w, %b) : (tensor<1x8x12x40xf32>, tensor<24x8x1x1xf32>, tensor<24xf32>) -> tensor<1x24x12x40xf32>
+  %g = scf.execute_region -> tensor<1x24x12x40xf32> no_inline {
+    %1 = "graph.conv"(%0, %w2, %b) : (tensor<1x24x12x40xf32>, tensor<24x24x1x1xf32>, tensor<24xf32>) -> tensor<1x24x12x40xf32>
+    %2 = "graph.add"(%0, %1) : (tensor<1x24x12x40xf32>, tensor<1x24x12x40xf32>) -> tensor<1x24x12x40xf32>
+    scf.yield %2 : tensor<1x24x12x40xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x24x12x40xf32>
 }

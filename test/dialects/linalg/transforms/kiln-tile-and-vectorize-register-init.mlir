@@ -173,3 +173,46 @@ func.func @bias_used_twice(%a: tensor<64x96xf32>, %b: tensor<96x512xf32>,
                      outs(%c : tensor<64x512xf32>) -> tensor<64x512xf32>
   return %r, %c : tensor<64x512xf32>, tensor<64x512xf32>
 }
+
+// -----
+
+// A contraction with its output channels innermost (loops n, p, m, k:
+// convert-graph-to-linalg{conv-channels-inner} on a 7 x 7 plane): its tiles
+// are 8 pixels x 16 channels written back through a transposed map, which
+// still cover their slice; each starts from 16 channels of the bias, a
+// contiguous vector broadcast down the tile's pixel rows (the one-pixel
+// remainder row too).
+// CHECK-LABEL: func.func @conv_channels_inner_bias
+// CHECK-SAME: %[[BIAS:[^:]*]]: tensor<64xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for %{{.*}} = %c0 to %c48 step %c8
+// CHECK: scf.for %[[M:.*]] = %c0 to %c64 step %c16
+// CHECK: vector.transfer_read %[[BIAS]][%[[M]]], %{{.*}} : tensor<64xf32>, vector<8x16xf32>
+// CHECK: vector.transfer_read %[[BIAS]][%{{.*}}], %{{.*}} : tensor<64xf32>, vector<16xf32>
+// CHECK-NOT: vector.transfer_read {{.*}} : tensor<16x8xf32>, vector<8x16xf32>
+// CHECK: return
+func.func @conv_channels_inner_bias(%w: tensor<96x64xf32>,
+                                    %x: tensor<1x96x49xf32>,
+                                    %bias: tensor<64xf32>)
+    -> tensor<1x64x49xf32> {
+  %e = tensor.empty() : tensor<1x64x49xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(n, m, p) -> (m)>,
+                                        affine_map<(n, m, p) -> (n, m, p)>],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%bias : tensor<64xf32>) outs(%e : tensor<1x64x49xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<1x64x49xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, p, m, k) -> (k, m)>,
+                                        affine_map<(n, p, m, k) -> (n, k, p)>,
+                                        affine_map<(n, p, m, k) -> (n, m, p)>],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %x : tensor<96x64xf32>, tensor<1x96x49xf32>)
+      outs(%c : tensor<1x64x49xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x64x49xf32>
+  return %r : tensor<1x64x49xf32>
+}

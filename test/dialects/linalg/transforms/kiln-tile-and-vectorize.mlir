@@ -150,6 +150,43 @@ func.func @conv_contraction(%w: tensor<16x27xf32>, %col: tensor<2x27x64xf32>,
 
 // -----
 
+// An im2col contraction with its output channels innermost (loops n, p, m,
+// k: convert-graph-to-linalg{conv-channels-inner} on a 7 x 7 plane, the
+// filter transposed to K x M): vectorized along the channels, the pixels
+// as rows (8 x 16 tiles, 49 = 6 x 8 + 1: the last a 1 x 16 tile), the
+// accumulator read and written through a transposed map, and its 576-step
+// reduction not split into cache blocks (each would read and write the
+// accumulators transposed).
+// CHECK-LABEL: func.func @conv_channels_inner
+// CHECK-NOT: step %c288
+// CHECK: scf.for %{{.*}} = %c0 to %c48 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c{{[0-9]+}} step %c16
+// CHECK: vector.transfer_read {{.*}} permutation_map = {{.*}} : tensor<16x8xf32>, vector<8x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c576 step %c1 {{.*}} -> (vector<8x16xf32>)
+// CHECK: vector.transfer_write {{.*}} permutation_map = {{.*}} : vector<8x16xf32>, tensor<16x8xf32>
+// CHECK: -> (vector<16xf32>)
+// CHECK: return
+#wt = affine_map<(n, p, m, k) -> (k, m)>
+#colp = affine_map<(n, p, m, k) -> (n, k, p)>
+#yp = affine_map<(n, p, m, k) -> (n, m, p)>
+func.func @conv_channels_inner(%w: tensor<576x64xf32>,
+                               %col: tensor<1x576x49xf32>,
+                               %init: tensor<1x64x49xf32>)
+    -> tensor<1x64x49xf32> {
+  %r = linalg.generic {indexing_maps = [#wt, #colp, #yp],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %col : tensor<576x64xf32>, tensor<1x576x49xf32>)
+      outs(%init : tensor<1x64x49xf32>) {
+  ^bb0(%x: f32, %c: f32, %o: f32):
+    %0 = arith.mulf %x, %c : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x64x49xf32>
+  return %r : tensor<1x64x49xf32>
+}
+
+// -----
+
 // Inside a kiln-fuse-groups tile (an scf.forall already): no second level
 // of threads, only register tiles.
 // CHECK-LABEL: func.func @inside_forall

@@ -301,3 +301,54 @@ func.func @flattened_into_padding(%wt: tensor<8x6xf32>, %col: tensor<1x6x15xf32>
       : tensor<1x8x3x5xf32> into tensor<1x8x5x7xf32>
   return %p : tensor<1x8x5x7xf32>
 }
+
+// -----
+
+// A residual Add whose first input is the block's slice of another
+// block's result (the residual) and whose second is the matmul's: it
+// overwrites the matmul's result, not the residual (which bufferization
+// would copy into a scratch tile, and the sum back into the output).
+// CHECK-LABEL: func.func @residual_first
+// CHECK: %[[M:.*]] = linalg.matmul
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[M]] : tensor<8x32xf32>, tensor<8x32xf32>) outs(%[[M]] : tensor<8x32xf32>)
+// BUF-LABEL: func.func @residual_first
+// BUF-NOT: memref.alloc
+// BUF: return
+// SCRATCH-LABEL: func.func @residual_first
+// SCRATCH: memref.alloc
+#bcast = affine_map<(i, j) -> (j)>
+#id = affine_map<(i, j) -> (i, j)>
+func.func @residual_first(%a: tensor<32x16xf32>, %w: tensor<16x32xf32>,
+                          %bias: tensor<32xf32>, %res: tensor<32x32xf32>,
+                          %out: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %r = scf.forall (%i) in (4) shared_outs(%o = %out) -> (tensor<32x32xf32>) {
+    %off = affine.apply affine_map<(i) -> (i * 8)>(%i)
+    %as = tensor.extract_slice %a[%off, 0] [8, 16] [1, 1]
+        : tensor<32x16xf32> to tensor<8x16xf32>
+    %rs = tensor.extract_slice %res[%off, 0] [8, 32] [1, 1]
+        : tensor<32x32xf32> to tensor<8x32xf32>
+    %e0 = tensor.empty() : tensor<8x32xf32>
+    %b = linalg.generic {indexing_maps = [#bcast, #id],
+        iterator_types = ["parallel", "parallel"]}
+        ins(%bias : tensor<32xf32>) outs(%e0 : tensor<8x32xf32>) {
+    ^bb0(%v: f32, %x: f32):
+      linalg.yield %v : f32
+    } -> tensor<8x32xf32>
+    %m = linalg.matmul ins(%as, %w : tensor<8x16xf32>, tensor<16x32xf32>)
+                       outs(%b : tensor<8x32xf32>) -> tensor<8x32xf32>
+    %e1 = tensor.empty() : tensor<8x32xf32>
+    %s = linalg.generic {indexing_maps = [#id, #id, #id],
+        iterator_types = ["parallel", "parallel"]}
+        ins(%rs, %m : tensor<8x32xf32>, tensor<8x32xf32>)
+        outs(%e1 : tensor<8x32xf32>) {
+    ^bb0(%x: f32, %y: f32, %z: f32):
+      %t = arith.addf %x, %y : f32
+      linalg.yield %t : f32
+    } -> tensor<8x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %o[%off, 0] [8, 32] [1, 1]
+          : tensor<8x32xf32> into tensor<32x32xf32>
+    }
+  }
+  return %r : tensor<32x32xf32>
+}

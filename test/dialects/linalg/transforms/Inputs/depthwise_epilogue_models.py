@@ -2,7 +2,8 @@
 mobile nets (Relu, ReLU6 = Clip, Hardswish = HardSigmoid * x, SiLU =
 Sigmoid * x, a folded BatchNorm) on awkward planes: 7x7, 15x9, 1xN, 14x14
 and 28x28 rows (remainders of 7, 9, 14 and 12 columns), kernels 3, 5 and 7,
-strides 1 and 2, dilation 2, a batch of two, no bias, and a depthwise conv
+strides 1 and 2 (stride 2 on 113x113, 14x14, 15x9, 29x31 with dilation 2,
+and 1xN planes: register tiles of one and of four rows), dilation 2, a batch of two, no bias, and a depthwise conv
 whose output a 3x3 conv reads through its padding. For each NAME:
 DIR/NAME.onnx, DIR/NAME.input_0.npy and PyTorch's float64 result
 DIR/NAME.expected.npy; DIR/models.txt lists the names.
@@ -69,6 +70,18 @@ def main(out_dir):
         export(out_dir, "dw5_s2_7x7_bn_relu", dw(64, 5, 2, bias=False,
                                                  act="relu", bn=True),
                (1, 64, 7, 7)),
+        # Strided register tiles of 4 rows (rows of at most one vector:
+        # 2-D windows, each row widened) and of one row (113 -> 57).
+        export(out_dir, "dw3_s2_113_relu6", dw(16, 3, 2, act="relu6"),
+               (1, 16, 113, 113)),
+        export(out_dir, "dw3_s2_14_relu6", dw(40, 3, 2, act="relu6"),
+               (1, 40, 14, 14)),
+        export(out_dir, "dw7_s2_15x9_silu", dw(12, 7, 2, act="silu"),
+               (1, 12, 15, 9)),
+        export(out_dir, "dw3_s2_dil2_hswish", dw(19, 3, 2, 2, act="hswish"),
+               (1, 19, 29, 31)),
+        export(out_dir, "dw5_s2_1xn_relu", dw(9, 5, 2, act="relu"),
+               (1, 9, 1, 37)),
         export(out_dir, "dw3_then_conv",
                dw(32, 3, act="relu6") + [nn.Conv2d(32, 16, 3, 1, 1)],
                (1, 32, 14, 14)),

@@ -1,0 +1,30 @@
+/* The tiles kiln-fuse-groups gives a 3-D im2col conv with an epilogue:
+ * blocks of output positions, each computing its own columns of the
+ * window tensor (fuse_groups.c). The lowering (lower_conv_im2col.c) asks
+ * the same question before it builds the window: a window that tiles will
+ * build piece by piece is built as one gather generic, however big it is
+ * whole. */
+#ifndef KILN_DIALECTS_LINALG_TRANSFORMS_CONV3D_TILES_H
+#define KILN_DIALECTS_LINALG_TRANSFORMS_CONV3D_TILES_H
+
+#include <stdint.h>
+
+/// A block of a 3-D conv's output positions OD x OH x OW: `depth` whole
+/// planes (rows == OH), or `rows` rows of one plane (depth == 1); `count`
+/// blocks per image.
+/// The fewest positions of a block that leaves more blocks: a block of a
+/// few positions wastes its register tiles' lanes (a 7 x 7 plane's rows).
+enum { kKilnConv3dMinTilePixels = 64 };
+
+typedef struct KilnConv3dTile {
+  int64_t depth, rows, count;
+} KilnConv3dTile;
+
+/// The largest block of at most `pixels` positions (whole planes if they
+/// fit, else rows of a plane) that leaves at least `minBlocks` blocks of at
+/// least `minPixels` positions per image; failing that, the largest block
+/// of at most `pixels` positions (one row if a row is longer).
+KilnConv3dTile kilnConv3dTileGet(const int64_t *out, int64_t pixels,
+                                 int64_t minBlocks, int64_t minPixels);
+
+#endif
