@@ -4,7 +4,7 @@
 // (a broadcast transfer_read of it) or the fill's scalar, and erases the
 // bias or fill op: no pass over the block in memory before the FMAs.
 // RUN: kiln-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16}),func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 contractions=false elementwise=true}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 reduction-block=256}),func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 contractions=false elementwise=true}))' \
 // RUN:   | FileCheck %s
 
 // A matmul without a thread level (37 x 40: too small to split) with a
