@@ -441,8 +441,17 @@ static void fuseTree(Fuser *f, MlirOperation root, bool reduction) {
   kilnOpListDestroy(&g);
 }
 
+/* Whether `op` is a group an earlier run made: its members stay as they
+ * are (a second run must not nest groups in it; kiln-tune compiles one
+ * group of an optimized graph as a model of its own). */
+static bool isFusionGroup(MlirOperation op) {
+  return kilnOpNameIs(op, "scf.execute_region") &&
+         !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+             op, mlirStringRefCreateFromCString("graph.fusion")));
+}
+
 /* Groups the ops of `block`, then visits nested blocks of its ops (ONNX
- * If/Loop bodies), but not the groups just made. */
+ * If/Loop bodies), but not the groups just made nor earlier ones. */
 static void fuseBlock(const Fuser *outer, MlirBlock block) {
   Fuser f = {.ctx = outer->ctx,
              .block = block,
@@ -474,7 +483,7 @@ static void fuseBlock(const Fuser *outer, MlirBlock block) {
     }
   for (size_t i = 0; i < f.order.len; ++i) {
     MlirOperation op = f.order.data[i];
-    if (ptrMapGet(f.grouped, op.ptr) != SIZE_MAX)
+    if (ptrMapGet(f.grouped, op.ptr) != SIZE_MAX || isFusionGroup(op))
       continue;
     for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r)
       for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));

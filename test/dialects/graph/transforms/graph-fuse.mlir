@@ -1,6 +1,11 @@
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-fuse))' | FileCheck %s
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-fuse{max-group-size=2}))' | FileCheck %s --check-prefix=SIZE2
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-fuse{kinds=elementwise}))' | FileCheck %s --check-prefix=ELTONLY
+// Idempotent: a second run leaves the groups of the first as they are
+// (kiln-tune compiles one group of an optimized graph on its own).
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-fuse))' > %t.once.mlir
+// RUN: kiln-opt %t.once.mlir --pass-pipeline='builtin.module(func.func(graph-fuse))' > %t.twice.mlir
+// RUN: diff %t.once.mlir %t.twice.mlir
 // RUN: sed -n '/^\/\/ BAD-SIZE/,/^\/\/ END-BAD-SIZE/p' %s > %t.size.mlir
 // RUN: kiln-opt %t.size.mlir --pass-pipeline='builtin.module(func.func(graph-fuse{max-group-size=1}))' --verify-diagnostics
 // RUN: sed -n '/^\/\/ BAD-KINDS/,/^\/\/ END-BAD-KINDS/p' %s > %t.kinds.mlir
