@@ -28,6 +28,7 @@ extern const KilnPassInfo kilnSerializeNestedParallelPass;
 extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnRuntimeChecksPass;
+extern const KilnPassInfo kilnApplyTuningPass;
 extern const KilnPassInfo kilnEmitCInterfacePass;
 extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
 extern const KilnPassInfo kilnWidenStridedReadsPass;
@@ -290,6 +291,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kGraphO2Pipeline,
     &kGraphO3Pipeline,
     &kilnRuntimeChecksPass,
+    &kilnApplyTuningPass,
     &kilnConvertGraphToLinalgPass,
     &kilnFuseGroupsPass,
     &kGraphToLinalgPipeline,

@@ -17,6 +17,7 @@ PACKAGES=(
   libomp-22-dev                       # OpenMP runtime for generated code
   lld-22                              # links model libraries (kiln-compile)
   protobuf-c-compiler libprotobuf-c-dev libonnx-dev libonnx-testdata
+  libjansson-dev                      # tuning logs (JSON lines)
   python3-onnx                        # makes ONNX models in lit tests
   python3-torch python3-torchvision   # real models (scripts/export_models.py)
   time                                # GNU time: bench/*.sh

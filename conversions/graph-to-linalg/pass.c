@@ -18,6 +18,7 @@
 #include "dialects/common/diag.h"
 #include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
+#include "dialects/common/schedule_record.h"
 #include "dialects/graph/const_eval.h"
 #include "dialects/graph/verify.h"
 #include "kiln/passes.h"
@@ -364,7 +365,9 @@ static void refineResultTypes(MlirOperation func) {
 /* ---- The pass
  * ------------------------------------------------------------------ */
 
-enum { kOptConvIm2col, kOptIm2colGather, kOptConvChannelsInner };
+enum { kOptConvIm2col, kOptIm2colGather, kOptConvChannelsInner, kNumOptions };
+
+extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 
 static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
                                     const KilnPassOptionValue *options) {
@@ -378,10 +381,12 @@ static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
     const KilnLowering *lowering = findLowering(op);
     if (!lowering)
       continue; /* reported by the legality check */
-    int im2col = !options[kOptConvIm2col].b    ? 0
-                 : options[kOptIm2colGather].b ? 2
-                                               : 1;
-    if (lowerOp(op, lowering, im2col, options[kOptConvChannelsInner].b) !=
+    /* A tuned workload's own conv form (schedule_record.h). */
+    KilnPassOptionValue own[kNumOptions];
+    kilnScheduleRecordGetOptions(op, &kilnConvertGraphToLinalgPass, options,
+                                 own);
+    int im2col = !own[kOptConvIm2col].b ? 0 : own[kOptIm2colGather].b ? 2 : 1;
+    if (lowerOp(op, lowering, im2col, own[kOptConvChannelsInner].b) !=
         KILN_LOWER_OK) {
       kilnOpListPush(&failed, op);
       ok = false;
@@ -447,7 +452,7 @@ const KilnPassInfo kilnConvertGraphToLinalgPass = {
     .summary = "Lower graph ops to linalg, tensor, arith and math on tensors",
     .anchor = "func.func",
     .options = kOptions,
-    .numOptions = sizeof(kOptions) / sizeof(kOptions[0]),
+    .numOptions = kNumOptions,
     .run = runConvertGraphToLinalg,
     .dependentDialects = kDependentDialects,
     .numDependentDialects =

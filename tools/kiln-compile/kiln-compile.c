@@ -31,6 +31,7 @@
 #include "mlir-c/Pass.h"
 #include "tools/common/tool_cli.h"
 #include "tools/common/tool_io.h"
+#include "tools/common/tool_tuning.h"
 
 static const char *kProg = "kiln-compile";
 
@@ -76,6 +77,8 @@ static void usage(FILE *out) {
       "                   no checks of gather/scatter indices when the\n"
       "                   model runs (an out-of-range index then reads a\n"
       "                   clamped one instead of failing the run)\n"
+      "  --tuning-log=F   schedule each workload the log of kiln-tune has\n"
+      "                   a record for as it found best (CPU targets)\n"
       "  --time-passes    print each stage's and each MLIR pass's time\n"
       "  --mlir-print-debuginfo\n"
       "                   print each op's location (MLIR outputs)\n"
@@ -163,14 +166,15 @@ typedef struct Options {
   KilnOnnxInputShape *shapes; /* owns each dims array (names are argv) */
   intptr_t numShapes;
   KilnTargetOptions target;
-  bool debugInfo;       /* --mlir-print-debuginfo: print each op's location */
-  bool quiet;           /* -q */
-  bool timePasses;      /* --time-passes */
-  unsigned jobs;        /* --jobs: code generation threads, 0 = auto */
-  KilnStrBuf recorded;  /* the options that affect code, for the metadata */
-  bool cubin;           /* --gpu-binary=cubin (or --emit=cubin) */
-  bool profile;         /* --profile: per-op timers (kiln-instrument-ops) */
-  bool noRuntimeChecks; /* --no-runtime-checks: no kiln-runtime-checks */
+  bool debugInfo;        /* --mlir-print-debuginfo: print each op's location */
+  bool quiet;            /* -q */
+  bool timePasses;       /* --time-passes */
+  unsigned jobs;         /* --jobs: code generation threads, 0 = auto */
+  KilnStrBuf recorded;   /* the options that affect code, for the metadata */
+  bool cubin;            /* --gpu-binary=cubin (or --emit=cubin) */
+  bool profile;          /* --profile: per-op timers (kiln-instrument-ops) */
+  bool noRuntimeChecks;  /* --no-runtime-checks: no kiln-runtime-checks */
+  const char *tuningLog; /* --tuning-log: kiln-tune's records */
 } Options;
 
 static void optionsDestroy(Options *o) {
@@ -304,7 +308,8 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kGpuArch,
     kGpuBinary,
     kProfile,
-    kNoRuntimeChecks
+    kNoRuntimeChecks,
+    kTuningLog
   };
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
@@ -318,6 +323,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"time-passes", no_argument, NULL, kTimePasses},
       {"profile", no_argument, NULL, kProfile},
       {"no-runtime-checks", no_argument, NULL, kNoRuntimeChecks},
+      {"tuning-log", required_argument, NULL, kTuningLog},
       {"jobs", required_argument, NULL, kJobs},
       {"threads", optional_argument, NULL, kRunThreads},
       {"help", no_argument, NULL, 'h'},
@@ -373,6 +379,9 @@ static int parseArgs(int argc, char **argv, Options *o) {
       break;
     case kNoRuntimeChecks:
       o->noRuntimeChecks = true;
+      break;
+    case kTuningLog:
+      o->tuningLog = optarg;
       break;
     case kJobs:
     case 'j':
@@ -830,6 +839,24 @@ static bool writeCubin(MlirModule module, const char *path) {
   return ok;
 }
 
+/* kiln.target_triple, kiln.target_cpu and kiln.target_features on the
+ * module: what the CPU schedules and tuning logs read. */
+static void setTargetAttributes(MlirOperation module,
+                                const KilnTarget *target) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  const char *names[] = {"kiln.target_triple", "kiln.target_cpu",
+                         "kiln.target_features"};
+  const char *values[] = {kilnTargetGetTriple(target), kilnTargetGetCPU(target),
+                          kilnTargetGetFeatures(target)};
+  for (int i = 0; i < 3; ++i)
+    mlirOperationSetDiscardableAttributeByName(
+        module, mlirStringRefCreateFromCString(names[i]),
+        mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(values[i])));
+}
+
+/* A --tuning-log that could not be used: exit code kExitUsage. */
+static bool gBadTuningLog;
+
 /* Import through lowering, stopping at o->emit; false after reporting. */
 static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
                     Progress *progress) {
@@ -843,10 +870,22 @@ static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
   if (!mlirOperationVerify(op) ||
       mlirLogicalResultIsFailure(kilnGraphVerify(op)))
     goto out;
+  /* The CPU schedules size their register tiles for the target, and a
+   * tuning log's records apply to one target. */
+  if (!kilnTargetGetGpuArch(target))
+    setTargetAttributes(op, target);
   progressBegin("optimize graph", progress);
   if (!runPipeline(module, kilnGraphOptPipelineName(o->target.optLevel),
                    o->timePasses))
     goto out;
+  if (o->tuningLog) {
+    breakProgressLine();
+    if (!kilnToolApplyTuningLog(kProg, o->tuningLog, module,
+                                o->timePasses || !o->quiet)) {
+      gBadTuningLog = true;
+      goto out;
+    }
+  }
   if (o->emit == kEmitGraph) {
     progressEnd(progress, true);
     ok = writeModule(op, o->output, o->debugInfo);
@@ -887,15 +926,6 @@ static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
     }
   } else {
     progressBegin("lower linalg to LLVM dialect", progress);
-    /* The CPU schedules size their register tiles for the target. */
-    mlirOperationSetDiscardableAttributeByName(
-        op, mlirStringRefCreateFromCString("kiln.target_triple"),
-        mlirStringAttrGet(
-            ctx, mlirStringRefCreateFromCString(kilnTargetGetTriple(target))));
-    mlirOperationSetDiscardableAttributeByName(
-        op, mlirStringRefCreateFromCString("kiln.target_features"),
-        mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(
-                                   kilnTargetGetFeatures(target))));
     /* kiln-profile-nodes and kiln-instrument-ops act on marked modules. */
     if (o->profile)
       mlirOperationSetDiscardableAttributeByName(
@@ -957,6 +987,7 @@ int main(int argc, char **argv) {
                        .first = nowSeconds()};
   gProgress = &progress;
   rc = compile(ctx, &o, target, &progress) ? kExitPass
+       : gBadTuningLog                     ? kExitUsage
        : gSawUnsupported                   ? kExitUnsupported
                                            : kExitCompile;
   if (rc == kExitPass)

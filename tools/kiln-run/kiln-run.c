@@ -30,6 +30,7 @@
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/RegisterEverything.h"
 #include "tools/common/tool_io.h"
+#include "tools/common/tool_tuning.h"
 #include "tools/kiln-run/compare.h"
 #include "tools/kiln-run/execute.h"
 #include "tools/kiln-run/options.h"
@@ -448,28 +449,38 @@ static void appendError(MlirStringRef s, void *userData) {
 /* Optimizes `module` at -O`level` (graph-ON) and lowers it with the `cpu`
  * pipeline (or `lowering`, --pipeline); -1 on success, else the exit
  * code. */
-static int lower(MlirContext ctx, MlirModule module, int level,
-                 const char *lowering, const DiagState *diags) {
+static int runPipeline(MlirContext ctx, MlirModule module, const char *pipeline,
+                       const DiagState *diags) {
   MlirPassManager pm = mlirPassManagerCreate(ctx);
-  KilnStrBuf err = {0}, pipeline = {0};
-  kilnStrBufAppendf(&pipeline, "%s,%s", kilnGraphOptPipelineName(level),
-                    lowering ? lowering : "cpu");
+  KilnStrBuf err = {0};
   int rc = -1;
   if (mlirLogicalResultIsFailure(kilnPipelineAppend(
           mlirPassManagerGetAsOpPassManager(pm),
           mlirStringRefCreateFromCString("builtin.module"),
-          mlirStringRefCreateFromCString(kilnStrBufGet(&pipeline)), appendError,
-          &err))) {
-    kilnRunError("cannot build the cpu pipeline: %s", kilnStrBufGet(&err));
+          mlirStringRefCreateFromCString(pipeline), appendError, &err))) {
+    kilnRunError("cannot build the pipeline %s: %s", pipeline,
+                 kilnStrBufGet(&err));
     rc = kExitCompile;
   } else if (mlirLogicalResultIsFailure(
                  mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)))) {
     rc = compileFailure(diags);
   }
-  kilnStrBufDestroy(&pipeline);
   kilnStrBufDestroy(&err);
   mlirPassManagerDestroy(pm);
   return rc;
+}
+
+/* Optimizes the graph, applies --tuning-log, lowers (see above). */
+static int lower(MlirContext ctx, MlirModule module, int level,
+                 const char *lowering, const char *tuningLog, bool verbose,
+                 const DiagState *diags) {
+  int rc = runPipeline(ctx, module, kilnGraphOptPipelineName(level), diags);
+  if (rc >= 0)
+    return rc;
+  if (tuningLog &&
+      !kilnToolApplyTuningLog("kiln-run", tuningLog, module, verbose))
+    return kExitUsage;
+  return runPipeline(ctx, module, lowering ? lowering : "cpu", diags);
 }
 
 /* Compares each expected file with its output; the exit code. */
@@ -517,7 +528,7 @@ static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
     goto out;
   double t0 = nowSeconds();
   if ((rc = lower(ctx, module, o->optLevel < 0 ? 3 : o->optLevel, o->pipeline,
-                  diags)) >= 0)
+                  o->tuningLog, o->verbose, diags)) >= 0)
     goto out;
   double t1 = nowSeconds();
   rc = kExitCompile;

@@ -97,7 +97,9 @@ static void usage(FILE *out, bool libraryOnly) {
     fprintf(out,
             "  --pipeline NAME       the named pipeline lowering the graph\n"
             "                        dialect to LLVM (default cpu; gpu-on-cpu\n"
-            "                        runs the GPU schedules on the CPU)\n");
+            "                        runs the GPU schedules on the CPU)\n"
+            "  --tuning-log FILE     schedule each workload kiln-tune's log\n"
+            "                        has a record for as it found best\n");
   fprintf(out,
           "  --benchmark N         %safter the checked run, time\n"
           "                        N more runs after a warm-up; print the\n"
@@ -153,14 +155,16 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     kThreads,
     kBenchmark,
     kPipeline,
+    kTuningLog,
     kProfile,
     kProfileJson,
     kVersion
   };
-  /* kiln-run-module's table is this one from the second entry: no
-   * --pipeline (nothing is compiled). */
+  /* kiln-run-module's table is this one from the third entry: no
+   * --pipeline or --tuning-log (nothing is compiled). */
   static const struct option longOpts[] = {
       {"pipeline", required_argument, NULL, kPipeline},
+      {"tuning-log", required_argument, NULL, kTuningLog},
       {"input", required_argument, NULL, kInput},
       {"expected", required_argument, NULL, kExpected},
       {"rtol", required_argument, NULL, kRtol},
@@ -181,7 +185,7 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     abort();
   int c;
   while ((c = getopt_long(argc, argv, libraryOnly ? "hv" : "hvO:",
-                          libraryOnly ? longOpts + 1 : longOpts, NULL)) != -1) {
+                          libraryOnly ? longOpts + 2 : longOpts, NULL)) != -1) {
     switch (c) {
     case kInput:
       parseTensorArg(optarg, &o->inputs[o->numInputs++]);
@@ -237,6 +241,9 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
       break;
     case kPipeline:
       o->pipeline = optarg;
+      break;
+    case kTuningLog:
+      o->tuningLog = optarg;
       break;
     case kProfile:
       o->profile = true;

@@ -35,6 +35,7 @@ typedef struct Options {
    * dialect (default "cpu"), e.g. gpu-on-cpu to check the GPU schedules
    * numerically on the CPU. */
   const char *pipeline;
+  const char *tuningLog;   /* --tuning-log: kiln-tune's records */
   bool profile;            /* --profile: per-op times (profiled .so) */
   const char *profileJson; /* --profile-json FILE: a Chrome trace too */
 } Options;

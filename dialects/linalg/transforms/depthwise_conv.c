@@ -41,6 +41,7 @@
 
 #include "dialects/common/diag.h"
 #include "dialects/common/op_list.h"
+#include "dialects/common/schedule_record.h"
 #include "dialects/linalg/transforms/masked_remainders.h"
 #include "dialects/linalg/transforms/schedule.h"
 #include "mlir-c/AffineExpr.h"
@@ -53,6 +54,8 @@
 #include "mlir-c/Dialect/Transform.h"
 #include "mlir-c/Dialect/Vector.h"
 #include "mlir-c/IR.h"
+
+extern const KilnPassInfo kilnDepthwiseConvPass;
 
 enum {
   kOptVectorSize,
@@ -510,6 +513,13 @@ static bool tileOne(MlirOperation func, MlirOperation op, MlirOperation init,
   return ok;
 }
 
+static bool optionsArePositive(const KilnPassOptionValue *options) {
+  for (int i = 0; i < kNumOptions; ++i)
+    if (options[i].i < 1)
+      return false;
+  return true;
+}
+
 /* Tiles the convs' elementwise producers, then each conv. */
 static bool tileAll(MlirOperation func, const KilnOpList *convs,
                     const KilnPassOptionValue *options, Sequences *s) {
@@ -533,7 +543,16 @@ static bool tileAll(MlirOperation func, const KilnOpList *convs,
     KilnTilePlan plan;
     MlirOperation op = convs->data[i];
     readSizes(op, size);
-    planDepthwise(op, size, kilnHasForallAncestor(op), options, &plan);
+    /* A tuned workload's own rows and thread channels
+     * (schedule_record.h); vector-size stays the pass's, which the
+     * remainder masks below use. */
+    KilnPassOptionValue own[kNumOptions];
+    if (!kilnScheduleRecordGetOptions(op, &kilnDepthwiseConvPass, options,
+                                      own) ||
+        !optionsArePositive(own))
+      memcpy(own, options, sizeof(own));
+    own[kOptVectorSize] = options[kOptVectorSize];
+    planDepthwise(op, size, kilnHasForallAncestor(op), own, &plan);
     kilnMarkContract(op);
     ok = tileOne(func, op, fusableInit(op, &plan), &plan, s);
   }
@@ -565,15 +584,16 @@ static bool tileAndVectorize(MlirOperation func, const KilnOpList *ops,
 
 static void runDepthwiseConv(MlirOperation func, MlirExternalPass pass,
                              const KilnPassOptionValue *options) {
-  for (int i = 0; i < kNumOptions; ++i) {
-    if (options[i].i < 1) {
-      kilnEmitErrorf(mlirOperationGetLocation(func),
-                     "kiln-depthwise-conv: tile options must be positive, "
-                     "got %ld",
-                     (long)options[i].i);
-      mlirExternalPassSignalFailure(pass);
-      return;
-    }
+  if (!optionsArePositive(options)) {
+    int bad = 0;
+    while (options[bad].i >= 1)
+      ++bad;
+    kilnEmitErrorf(mlirOperationGetLocation(func),
+                   "kiln-depthwise-conv: tile options must be positive, "
+                   "got %ld",
+                   (long)options[bad].i);
+    mlirExternalPassSignalFailure(pass);
+    return;
   }
   KilnOpList ops = {0};
   mlirOperationWalk(func, collectCandidates, &ops, MlirWalkPreOrder);

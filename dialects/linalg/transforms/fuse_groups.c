@@ -22,6 +22,7 @@
 #include "dialects/common/diag.h"
 #include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
+#include "dialects/common/schedule_record.h"
 #include "dialects/linalg/transforms/conv3d_tiles.h"
 #include "dialects/linalg/transforms/schedule.h"
 #include "dialects/linalg/transforms/tile_slices.h"
@@ -34,6 +35,8 @@
 #include "mlir-c/Dialect/Tensor.h"
 #include "mlir-c/Dialect/Transform.h"
 #include "mlir-c/IR.h"
+
+extern const KilnPassInfo kilnFuseGroupsPass;
 
 enum {
   kOptTile,
@@ -342,6 +345,29 @@ static void buildGroupSchedule(MlirOperation sequence, bool tile, intptr_t rank,
 typedef struct GroupTiles {
   int64_t convRows, matmulRows, convChannels, convPixels, depthwiseTasks;
 } GroupTiles;
+
+/* The tile options in `o`; false when one is not positive. */
+static bool readGroupTiles(const KilnPassOptionValue *o, GroupTiles *tiles) {
+  *tiles = (GroupTiles){o[kOptConvRows].i, o[kOptMatmulRows].i,
+                        o[kOptConvChannels].i, o[kOptConvPixels].i,
+                        o[kOptDepthwiseTasks].i};
+  return tiles->convRows >= 1 && tiles->matmulRows >= 1 &&
+         tiles->convChannels >= 1 && tiles->convPixels >= 1 &&
+         tiles->depthwiseTasks >= 1;
+}
+
+/* The tile options for `op`: a tuned workload's own (schedule_record.h)
+ * when its record sets valid ones, else the pass's `given`. */
+static GroupTiles ownGroupTiles(MlirOperation op,
+                                const KilnPassOptionValue *options,
+                                const GroupTiles *given) {
+  KilnPassOptionValue values[kNumOptions];
+  GroupTiles tiles;
+  if (kilnScheduleRecordGetOptions(op, &kilnFuseGroupsPass, options, values) &&
+      readGroupTiles(values, &tiles))
+    return tiles;
+  return *given;
+}
 
 /* Tile sizes by rows: conv NC[D]HW: one image, all channels, `rows` output
  * rows, whole rows; matmul [B...]MN: one batch entry, `rows` rows, all
@@ -703,8 +729,10 @@ static MlirOperation loneConvWindow(MlirBlock body, MlirOperation contraction,
  * result's unflattening (and a concat's slice it is written into,
  * kiln-concat-in-place) reads the tile loop's result as it read the
  * contraction's. */
-static void tileLoneConvs(MlirOperation func, const GroupTiles *tiles,
-                          KilnSchedule *schedule, bool *failed) {
+static void tileLoneConvs(MlirOperation func,
+                          const KilnPassOptionValue *options,
+                          const GroupTiles *tiles, KilnSchedule *schedule,
+                          bool *failed) {
   MlirRegion region = mlirOperationGetRegion(func, 0);
   MlirBlock body = mlirRegionGetFirstBlock(region);
   if (mlirBlockIsNull(body))
@@ -713,13 +741,15 @@ static void tileLoneConvs(MlirOperation func, const GroupTiles *tiles,
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     int64_t sizes[4];
-    if (!mlirOperationIsNull(loneConvWindow(body, op, tiles, sizes)))
+    GroupTiles own = ownGroupTiles(op, options, tiles);
+    if (!mlirOperationIsNull(loneConvWindow(body, op, &own, sizes)))
       kilnOpListPush(&convs, op);
   }
   for (size_t i = 0; i < convs.len && !*failed; ++i) {
     MlirOperation root = convs.data[i];
     int64_t sizes[4];
-    MlirOperation window = loneConvWindow(body, root, tiles, sizes);
+    GroupTiles own = ownGroupTiles(root, options, tiles);
+    MlirOperation window = loneConvWindow(body, root, &own, sizes);
     if (mlirOperationIsNull(window))
       continue;
     MlirOperation expand = mlirOpOperandGetOwner(
@@ -782,11 +812,8 @@ static void inlineGroup(MlirOperation group) {
 
 static void runFuseGroups(MlirOperation op, MlirExternalPass pass,
                           const KilnPassOptionValue *options) {
-  GroupTiles tiles = {options[kOptConvRows].i, options[kOptMatmulRows].i,
-                      options[kOptConvChannels].i, options[kOptConvPixels].i,
-                      options[kOptDepthwiseTasks].i};
-  if (tiles.convRows < 1 || tiles.matmulRows < 1 || tiles.convChannels < 1 ||
-      tiles.convPixels < 1 || tiles.depthwiseTasks < 1) {
+  GroupTiles tiles;
+  if (!readGroupTiles(options, &tiles)) {
     kilnEmitErrorf(mlirOperationGetLocation(op),
                    "kiln-fuse-groups: tile options must be positive, got "
                    "conv-tile-rows=%ld matmul-tile-rows=%ld "
@@ -808,16 +835,17 @@ static void runFuseGroups(MlirOperation op, MlirExternalPass pass,
         mlirOperationGetDiscardableAttributeByName(group, str("graph.fusion"));
     if (options[kOptTile].b && mlirAttributeIsAString(kind)) {
       MlirStringRef k = mlirStringAttrGetValue(kind);
+      GroupTiles own = ownGroupTiles(group, options, &tiles);
       if (kilnStringRefEquals(k, "conv_epilogue"))
-        tileGroup(group, true, &tiles, &schedule, &failed);
+        tileGroup(group, true, &own, &schedule, &failed);
       else if (kilnStringRefEquals(k, "matmul_epilogue"))
-        tileGroup(group, false, &tiles, &schedule, &failed);
+        tileGroup(group, false, &own, &schedule, &failed);
     }
     if (!failed)
       inlineGroup(group);
   }
   if (options[kOptTile].b && !failed)
-    tileLoneConvs(op, &tiles, &schedule, &failed);
+    tileLoneConvs(op, options, &tiles, &schedule, &failed);
   kilnScheduleDestroy(&schedule);
   kilnOpListDestroy(&groups);
   if (failed)

@@ -35,6 +35,7 @@
 
 #include "dialects/common/diag.h"
 #include "dialects/common/op_list.h"
+#include "dialects/common/schedule_record.h"
 #include "dialects/linalg/transforms/epilogue_registers.h"
 #include "dialects/linalg/transforms/register_init.h"
 #include "dialects/linalg/transforms/schedule.h"
@@ -50,6 +51,8 @@
 #include "mlir-c/IR.h"
 #include "llvm-c/Core.h"
 #include "llvm-c/TargetMachine.h"
+
+extern const KilnPassInfo kilnTileAndVectorizePass;
 
 enum {
   kOptVectorSize,
@@ -618,6 +621,22 @@ static void buildTileSequence(MlirOperation seq, MlirOperation end,
   kilnScheduleInsertTiling(end, target, plan, init);
 }
 
+/* The index of the first tile size option out of range, -1 if none:
+ * vector-size, rows and reduction-block may be 0 (chosen for the target),
+ * reduction-block -1 (no cache level). */
+static int firstBadSize(const KilnPassOptionValue *options) {
+  for (int i = 0; i < kNumSizeOptions; ++i) {
+    int64_t least = i == kOptReductionBlock                ? -1
+                    : i == kOptVectorSize || i == kOptRows ? 0
+                                                           : 1;
+    if (options[i].i < least)
+      return i;
+  }
+  return -1;
+}
+
+static bool resolveOptions(MlirOperation func, KilnPassOptionValue *options);
+
 typedef struct Candidate {
   MlirOperation op;
   LoopNest nest;
@@ -625,6 +644,7 @@ typedef struct Candidate {
 } Candidate;
 
 typedef struct CollectState {
+  MlirOperation func;
   const KilnPassOptionValue *options;
   Candidate *items;
   size_t len, cap;
@@ -666,10 +686,16 @@ static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
   if (overwritesInput(op))
     return MlirWalkResultSkip;
   Candidate c = {.op = op};
+  /* A tuned workload's own option values (schedule_record.h). */
+  KilnPassOptionValue options[kNumOptions];
+  if (kilnScheduleRecordGetOptions(op, &kilnTileAndVectorizePass, s->options,
+                                   options) &&
+      !resolveOptions(s->func, options))
+    memcpy(options, s->options, sizeof(options));
   if (!readLoopNest(op, &c.nest) || !bodyIsVectorizable(op) ||
       (c.nest.window && !windowOpIsTileable(op, &c.nest)) ||
       !planTiles(&c.nest, kilnHasForallAncestor(op),
-                 kilnHasSequentialLoopAncestor(op), s->options, &c.plan))
+                 kilnHasSequentialLoopAncestor(op), options, &c.plan))
     return MlirWalkResultSkip;
   if (s->len == s->cap) {
     size_t cap = s->cap ? 2 * s->cap : 16;
@@ -764,35 +790,14 @@ static int64_t targetL1Bytes(MlirOperation func) {
   return kDefaultL1;
 }
 
-static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
-                                const KilnPassOptionValue *given) {
-  KilnPassOptionValue options[kNumOptions];
-  memcpy(options, given, sizeof(options));
-  for (int i = 0; i < kNumSizeOptions; ++i) {
-    /* vector-size, rows and reduction-block may be 0: chosen for the
-     * target; reduction-block -1: no cache level. */
-    int64_t least = i == kOptReductionBlock                ? -1
-                    : i == kOptVectorSize || i == kOptRows ? 0
-                                                           : 1;
-    if (options[i].i < least) {
-      kilnEmitErrorf(mlirOperationGetLocation(func),
-                     "kiln-tile-and-vectorize: tile options must be "
-                     "positive (vector-size, rows and reduction-block: 0 "
-                     "for the target's; reduction-block -1: none), got %ld",
-                     (long)options[i].i);
-      mlirExternalPassSignalFailure(pass);
-      return;
-    }
-  }
-  /* Contractions vectorized by an earlier run (the first, before
-   * elementwise fusion and kiln-tile-outputs-in-place) start their
-   * accumulators from their bias or fill in registers. */
-  kilnInitAccumulatorsInRegisters(func);
-  /* On buffers (the run after bufferization): conv and matmul epilogues
-   * that would be a second pass over their thread block are applied to
-   * the register tiles before their store. */
-  if (options[kOptElementwise].b)
-    kilnApplyEpiloguesInRegisters(func);
+/* Checks the tile options and replaces their target-dependent values (0,
+ * and reduction-block -1; see kOptions) by what they stand for, in place;
+ * false when a size is out of range. Values already resolved stay as they
+ * are, so a schedule record's options (copied from resolved ones) can be
+ * resolved again. */
+static bool resolveOptions(MlirOperation func, KilnPassOptionValue *options) {
+  if (firstBadSize(options) >= 0)
+    return false;
   int64_t rows, width;
   targetTile(func, &rows, &width);
   if (!options[kOptRows].i)
@@ -807,7 +812,33 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
         targetL1Bytes(func) / (2 * 4 * options[kOptVectorSize].i);
   else if (options[kOptReductionBlock].i < 0)
     options[kOptReductionBlock].i = 0;
-  CollectState s = {.options = options};
+  return true;
+}
+
+static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
+                                const KilnPassOptionValue *given) {
+  KilnPassOptionValue options[kNumOptions];
+  memcpy(options, given, sizeof(options));
+  if (!resolveOptions(func, options)) {
+    int bad = firstBadSize(given);
+    kilnEmitErrorf(mlirOperationGetLocation(func),
+                   "kiln-tile-and-vectorize: tile options must be "
+                   "positive (vector-size, rows and reduction-block: 0 "
+                   "for the target's; reduction-block -1: none), got %ld",
+                   (long)given[bad].i);
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
+  /* Contractions vectorized by an earlier run (the first, before
+   * elementwise fusion and kiln-tile-outputs-in-place) start their
+   * accumulators from their bias or fill in registers. */
+  kilnInitAccumulatorsInRegisters(func);
+  /* On buffers (the run after bufferization): conv and matmul epilogues
+   * that would be a second pass over their thread block are applied to
+   * the register tiles before their store. */
+  if (options[kOptElementwise].b)
+    kilnApplyEpiloguesInRegisters(func);
+  CollectState s = {.func = func, .options = options};
   mlirOperationWalk(func, collectCandidates, &s, MlirWalkPreOrder);
   if (!s.len) {
     free(s.items);

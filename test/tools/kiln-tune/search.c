@@ -2,7 +2,7 @@
  * repeats, determinism, and that the cost-model-guided annealing finds
  * faster configurations than random search on a synthetic cost surface
  * with additive structure, an interaction, noise and an invalid region. */
-#include "search.h"
+#include "tools/kiln-tune/search.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,936 @@
+/* kiln-tune: searches each workload's schedule knobs by measuring
+ * candidates on this machine, and logs every measurement for
+ * kiln-compile --tuning-log (docs/kiln-tune.md).
+ *
+ *   kiln-tune MODEL.onnx -o model.tune [--trials N] [--time-budget T]
+ *             [--target T] [--cpu C] [--threads N] [--jobs J] [--resume]
+ *
+ * 1. kiln-compile --emit=graph gives the optimized graph; its workloads
+ *    (include/kiln/tuning.h) become tasks, one per distinct key.
+ * 2. Each task's workload becomes a kernel module of its own; the default
+ *    schedule is compiled and run first, on fixed pseudo-random inputs,
+ *    and its outputs are the reference.
+ * 3. The search (search.h) proposes schedules in batches: they compile in
+ *    parallel (--jobs), then run one at a time with kiln-run-module
+ *    --benchmark (the median of many runs), checked against the reference.
+ *    A candidate that fails to compile, crashes, times out or differs is
+ *    logged as invalid. Candidates that compile to the same library share
+ *    one measurement.
+ * 4. Every measurement is appended to the log at once, so an interrupted
+ *    run loses nothing and --resume replays the log into the searches. */
+#define _GNU_SOURCE /* mkdtemp, strdup */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dialects/common/diag.h"
+#include "kiln/kiln.h"
+#include "kiln/kiln_runtime.h"
+#include "kiln/tuning.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/IR.h"
+#include "tools/common/tool_cli.h"
+#include "tools/kiln-tune/measure.h"
+#include "tools/kiln-tune/search.h"
+
+static const char kProg[] = "kiln-tune";
+
+enum { kMaxJobs = 16 };
+
+/* Timeouts of one candidate's compile and run, in seconds. */
+static const double kCompileTimeout = 300, kRunTimeout = 120;
+
+typedef struct Options {
+  const char *model;
+  const char *output;
+  const char *target;
+  const char *cpu;
+  int trials;    /* per task */
+  double budget; /* seconds, whole run; 0: none */
+  int threads;   /* the model's run threads; 0: the runtime's default */
+  int jobs;      /* parallel compiles */
+  bool resume;
+  bool listTasks; /* --list-tasks: print the workloads, tune nothing */
+  KilnSearchStrategy strategy;
+  uint64_t seed;
+} Options;
+
+typedef struct Task {
+  char key[17];
+  char *description;
+  KilnWorkloadKind kind;
+  int count; /* occurrences in the model */
+  char *kernelPath;
+  /* The knobs that apply to the task, as indices into the knob table. */
+  int numKnobs;
+  int knob[KILN_SEARCH_MAX_KNOBS];
+  KilnSearch *search;
+  int numOutputs;
+  int runs; /* timed runs per measurement (--benchmark) */
+  double defaultSeconds, bestSeconds;
+  int trialsDone;
+} Task;
+
+typedef struct Tuner {
+  Options o;
+  char *toolDir, *workDir;
+  KilnTuningTarget target;
+  Task *tasks;
+  int numTasks;
+  FILE *log;
+  double started;
+} Tuner;
+
+static void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: error: ", kProg);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+static void usage(FILE *f) {
+  fprintf(
+      f,
+      "usage: %s MODEL -o LOG [--trials N] [--time-budget T] [--target T]\n"
+      "                 [--cpu C] [--threads N] [--jobs J] [--resume]\n"
+      "                 [--strategy annealing|random] [--seed S]\n"
+      "       %s MODEL --list-tasks [--target T] [--cpu C]\n"
+      "\n"
+      "Tunes the schedule of each workload of MODEL (.onnx, or .mlir in\n"
+      "the graph dialect) on this machine and appends every measurement\n"
+      "to LOG (JSON lines); kiln-compile --tuning-log LOG uses the best.\n"
+      "\n"
+      "  -o, --output=LOG   the tuning log (must not exist, unless\n"
+      "                     --resume)\n"
+      "  --resume           continue LOG: its measurements are not repeated\n"
+      "  --list-tasks       print each workload's key, count and knobs;\n"
+      "                     tune nothing\n"
+      "  --trials=N         candidates per workload, the default schedule\n"
+      "                     included (default 32)\n"
+      "  --time-budget=T    stop after T (e.g. 90s, 10m, 1h); shared out\n"
+      "                     over the workloads\n"
+      "  --target, --cpu    as kiln-compile's (default: this machine)\n"
+      "  --threads=N        threads the model will run on (default: all)\n"
+      "  -j N, --jobs=N     candidates compiled at once (default 2)\n"
+      "  --strategy=S       annealing (a cost model guides the search;\n"
+      "                     default) or random\n"
+      "  --seed=S           the search's random seed (default 1)\n"
+      "  -h, --help         show this help\n"
+      "      --version      show the version\n"
+      "\n"
+      "%s",
+      kProg, kProg, kilnToolExitCodeHelp);
+}
+
+/* "90", "90s", "10m", "1h" -> seconds; false if malformed. */
+static bool parseDuration(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || !(v > 0) || v > 1e7)
+    return false;
+  if (!strcmp(end, "") || !strcmp(end, "s"))
+    *out = v;
+  else if (!strcmp(end, "m"))
+    *out = 60 * v;
+  else if (!strcmp(end, "h"))
+    *out = 3600 * v;
+  else
+    return false;
+  return true;
+}
+
+static bool parseInt(const char *s, long lo, long hi, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parseArgs(int argc, char **argv, Options *o) {
+  enum {
+    kVersion = 256,
+    kTrials,
+    kBudget,
+    kTarget,
+    kCPU,
+    kThreads,
+    kResume,
+    kStrategy,
+    kSeed,
+    kListTasks
+  };
+  static const struct option longOpts[] = {
+      {"output", required_argument, NULL, 'o'},
+      {"trials", required_argument, NULL, kTrials},
+      {"time-budget", required_argument, NULL, kBudget},
+      {"target", required_argument, NULL, kTarget},
+      {"cpu", required_argument, NULL, kCPU},
+      {"threads", required_argument, NULL, kThreads},
+      {"jobs", required_argument, NULL, 'j'},
+      {"resume", no_argument, NULL, kResume},
+      {"strategy", required_argument, NULL, kStrategy},
+      {"seed", required_argument, NULL, kSeed},
+      {"list-tasks", no_argument, NULL, kListTasks},
+      {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, kVersion},
+      {NULL, 0, NULL, 0}};
+  int c;
+  long v;
+  while ((c = getopt_long(argc, argv, "o:j:h", longOpts, NULL)) != -1) {
+    switch (c) {
+    case 'o':
+      o->output = optarg;
+      break;
+    case kTrials:
+      if (!parseInt(optarg, 1, 100000, &v)) {
+        error("--trials '%s': expected an integer from 1 to 100000", optarg);
+        return kExitUsage;
+      }
+      o->trials = (int)v;
+      break;
+    case kBudget:
+      if (!parseDuration(optarg, &o->budget)) {
+        error("--time-budget '%s': expected a duration such as 90s, 10m or "
+              "1h",
+              optarg);
+        return kExitUsage;
+      }
+      break;
+    case kTarget:
+      o->target = optarg;
+      break;
+    case kCPU:
+      o->cpu = optarg;
+      break;
+    case kThreads:
+      if (!parseInt(optarg, 1, 1024, &v)) {
+        error("--threads '%s': expected an integer from 1 to 1024", optarg);
+        return kExitUsage;
+      }
+      o->threads = (int)v;
+      break;
+    case 'j':
+      if (!parseInt(optarg, 1, kMaxJobs, &v)) {
+        error("--jobs '%s': expected an integer from 1 to %d", optarg,
+              kMaxJobs);
+        return kExitUsage;
+      }
+      o->jobs = (int)v;
+      break;
+    case kResume:
+      o->resume = true;
+      break;
+    case kListTasks:
+      o->listTasks = true;
+      break;
+    case kStrategy:
+      if (!kilnSearchStrategyParse(optarg, &o->strategy)) {
+        error("--strategy '%s': expected annealing or random", optarg);
+        return kExitUsage;
+      }
+      break;
+    case kSeed:
+      if (!parseInt(optarg, 0, 1L << 62, &v)) {
+        error("--seed '%s': expected a non-negative integer", optarg);
+        return kExitUsage;
+      }
+      o->seed = (uint64_t)v;
+      break;
+    case 'h':
+      usage(stdout);
+      return kExitPass;
+    case kVersion:
+      kilnToolPrintVersion(kProg);
+      return kExitPass;
+    default:
+      usage(stderr);
+      return kExitUsage;
+    }
+  }
+  if (optind != argc - 1) {
+    error("%s", optind >= argc ? "no input model given"
+                               : "exactly one input model is expected");
+    return kExitUsage;
+  }
+  o->model = argv[optind];
+  if (!o->output && !o->listTasks) {
+    error("%s", "no log given: -o LOG");
+    return kExitUsage;
+  }
+  if (o->target && !strcmp(o->target, "cuda")) {
+    error("%s", "--target=cuda: kiln-tune tunes CPU schedules only, so far");
+    return kExitUnsupported;
+  }
+  return -1;
+}
+
+/* ---- files and child processes ------------------------------------------ */
+
+static char *pathf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *pathf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = NULL;
+  if (vasprintf(&s, fmt, ap) < 0)
+    abort();
+  va_end(ap);
+  return s;
+}
+
+/* argv of kiln-compile for `input` -> `output` for the tuner's target;
+ * `extra` (NULL-terminated) appended. Free with freeArgv. */
+static char **compileArgv(const Tuner *t, const char *input, const char *output,
+                          const char *const *extra) {
+  char **argv = calloc(16, sizeof(*argv));
+  if (!argv)
+    abort();
+  int n = 0;
+  argv[n++] = pathf("%s/kiln-compile", t->toolDir);
+  argv[n++] = strdup(input);
+  argv[n++] = pathf("-o%s", output);
+  argv[n++] = strdup("-q");
+  if (t->o.target)
+    argv[n++] = pathf("--target=%s", t->o.target);
+  if (t->o.cpu)
+    argv[n++] = pathf("--cpu=%s", t->o.cpu);
+  for (; extra && *extra && n < 15; ++extra)
+    argv[n++] = strdup(*extra);
+  return argv;
+}
+
+static void freeArgv(char **argv) {
+  for (char **a = argv; *a; ++a)
+    free(*a);
+  free(argv);
+}
+
+/* Prints a child's output file to stderr (after it failed). */
+static void showOutput(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+    fwrite(buf, 1, n, stderr);
+  fclose(f);
+}
+
+static void printCallback(MlirStringRef s, void *userData) {
+  fwrite(s.data, 1, s.length, userData);
+}
+
+/* Writes `module` as text to `path`; false on a write error. */
+static bool writeModule(MlirModule module, const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return false;
+  mlirOperationPrint(mlirModuleGetOperation(module), printCallback, f);
+  return fclose(f) == 0;
+}
+
+static bool elementType(MlirType t, KilnElementType *out) {
+  if (mlirTypeIsAF32(t))
+    *out = KILN_ELEMENT_TYPE_F32;
+  else if (mlirTypeIsAF64(t))
+    *out = KILN_ELEMENT_TYPE_F64;
+  else if (mlirTypeIsAF16(t))
+    *out = KILN_ELEMENT_TYPE_F16;
+  else if (mlirTypeIsABF16(t))
+    *out = KILN_ELEMENT_TYPE_BF16;
+  else if (mlirIntegerTypeIsSignless(t) && mlirIntegerTypeGetWidth(t) == 1)
+    *out = KILN_ELEMENT_TYPE_BOOL;
+  else if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 64)
+    *out = KILN_ELEMENT_TYPE_I64;
+  else if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32)
+    *out = KILN_ELEMENT_TYPE_I32;
+  else
+    return false;
+  return true;
+}
+
+/* Writes the kernel's inputs as DIR/inK.npy: floats uniform in [-1, 1)
+ * from a fixed seed (the same inputs for every candidate), other types
+ * zero (indices stay in range). Returns how many, -1 on failure. */
+static int writeInputs(MlirModule kernel, const char *dir) {
+  MlirOperation func = mlirBlockGetFirstOperation(mlirModuleGetBody(kernel));
+  MlirType fnType = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("function_type")));
+  int n = (int)mlirFunctionTypeGetNumInputs(fnType);
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < n; ++i) {
+    MlirType t = mlirFunctionTypeGetInput(fnType, i);
+    KilnElementType e;
+    if (!mlirTypeIsARankedTensor(t) ||
+        !elementType(mlirShapedTypeGetElementType(t), &e))
+      return -1;
+    int64_t rank = mlirShapedTypeGetRank(t), dims[16];
+    if (rank > 16)
+      return -1;
+    for (int64_t d = 0; d < rank; ++d)
+      dims[d] = mlirShapedTypeGetDimSize(t, d);
+    KilnTensor *tensor;
+    KilnStatus *s = kilnTensorCreate(e, rank, dims, &tensor);
+    if (s) {
+      kilnStatusDestroy(s);
+      return -1;
+    }
+    if (e == KILN_ELEMENT_TYPE_F32) {
+      float *p = kilnTensorGetData(tensor);
+      for (int64_t k = 0; k < kilnTensorGetElementCount(tensor); ++k) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        p[k] = (float)((double)(state >> 40) / (double)(1ull << 24) * 2 - 1);
+      }
+    }
+    char *path = pathf("%s/in%d.npy", dir, i);
+    s = kilnTensorWriteNpyFile(tensor, path);
+    free(path);
+    kilnTensorDestroy(tensor);
+    if (s) {
+      kilnStatusDestroy(s);
+      return -1;
+    }
+  }
+  return n;
+}
+
+/* ---- tasks ------------------------------------------------------------------
+ */
+
+typedef struct CollectState {
+  Tuner *t;
+  bool failed;
+} CollectState;
+
+static void addTask(const KilnWorkload *w, void *userData) {
+  CollectState *s = userData;
+  Tuner *t = s->t;
+  for (int i = 0; i < t->numTasks; ++i)
+    if (!strcmp(t->tasks[i].key, w->key)) {
+      ++t->tasks[i].count;
+      return;
+    }
+  Task *tasks = realloc(t->tasks, (t->numTasks + 1) * sizeof(*tasks));
+  if (!tasks)
+    abort();
+  t->tasks = tasks;
+  Task *task = &tasks[t->numTasks];
+  memset(task, 0, sizeof(*task));
+  memcpy(task->key, w->key, 17);
+  task->description = strdup(w->description);
+  task->kind = w->kind;
+  task->count = 1;
+  task->numOutputs = (int)mlirOperationGetNumResults(w->op);
+  task->defaultSeconds = task->bestSeconds = -1;
+  KilnSearchSpace space = {0};
+  for (intptr_t k = 0; k < kilnTuningKnobGetCount(); ++k) {
+    const KilnTuningKnob *knob = kilnTuningKnobGetAt(k);
+    if (!(knob->kinds & (unsigned)w->kind) ||
+        task->numKnobs == KILN_SEARCH_MAX_KNOBS)
+      continue;
+    task->knob[task->numKnobs] = (int)k;
+    space.numValues[task->numKnobs++] = knob->numValues + 1;
+  }
+  space.numKnobs = task->numKnobs;
+  task->search = kilnSearchCreate(&space, t->o.strategy,
+                                  t->o.seed + (uint64_t)t->numTasks);
+  char *dir = pathf("%s/t%d", t->workDir, t->numTasks);
+  task->kernelPath = pathf("%s/kernel.mlir", dir);
+  MlirModule kernel = kilnWorkloadCreateKernelModule(w);
+  char *ref = pathf("%s/ref", dir);
+  bool ok = mkdir(dir, 0755) == 0 && mkdir(ref, 0755) == 0 &&
+            writeModule(kernel, task->kernelPath) &&
+            writeInputs(kernel, dir) >= 0;
+  free(ref);
+  mlirModuleDestroy(kernel);
+  free(dir);
+  if (!ok) {
+    error("cannot write the kernel of workload %s (%s)", w->key,
+          w->description);
+    s->failed = true;
+  }
+  ++t->numTasks;
+}
+
+/* The optimized graph of the model (kiln-compile --emit=graph) and its
+ * tasks; false after reporting. */
+static bool collectTasks(Tuner *t, MlirContext ctx) {
+  char *graph = pathf("%s/model.mlir", t->workDir);
+  char *out = pathf("%s/model.out", t->workDir);
+  const char *extra[] = {"--emit=graph", NULL};
+  char **argv = compileArgv(t, t->o.model, graph, extra);
+  MeasureJob job;
+  bool ok = measureSpawn(argv, out, -1, &job);
+  if (ok)
+    measureWaitAll(&job, 1);
+  if (!ok || job.status != 0) {
+    showOutput(out);
+    error("kiln-compile could not import and optimize '%s'", t->o.model);
+    ok = false;
+  }
+  freeArgv(argv);
+  MlirModule module = {NULL};
+  if (ok) {
+    module = mlirModuleCreateParseFromFile(
+        ctx, mlirStringRefCreateFromCString(graph));
+    ok = !mlirModuleIsNull(module);
+  }
+  if (ok) {
+    kilnTuningTargetCreateForModule(module, &t->target);
+    CollectState s = {t, false};
+    kilnWorkloadsWalk(mlirModuleGetOperation(module), addTask, &s);
+    ok = !s.failed;
+    mlirModuleDestroy(module);
+  }
+  free(graph);
+  free(out);
+  return ok;
+}
+
+/* The schedule a configuration of `task`'s search stands for. */
+static KilnTuningSchedule scheduleOf(const Task *task, const int *config) {
+  KilnTuningSchedule s;
+  memset(&s, 0, sizeof(s));
+  for (int k = 0; k < task->numKnobs; ++k)
+    s.choice[task->knob[k]] = (uint8_t)config[k];
+  return s;
+}
+
+/* The configuration of `s` in `task`'s space; false if `s` sets a knob
+ * the task does not have. */
+static bool configOf(const Task *task, const KilnTuningSchedule *s,
+                     int *config) {
+  for (int k = 0; k < task->numKnobs; ++k)
+    config[k] = s->choice[task->knob[k]];
+  for (intptr_t i = 0; i < kilnTuningKnobGetCount(); ++i) {
+    bool own = false;
+    for (int k = 0; k < task->numKnobs && !own; ++k)
+      own = task->knob[k] == i;
+    if (s->choice[i] && !own)
+      return false;
+  }
+  return true;
+}
+
+/* ---- measuring ---------------------------------------------------------- */
+
+/* One candidate of a batch. */
+typedef struct Candidate {
+  int config[KILN_SEARCH_MAX_KNOBS];
+  KilnTuningSchedule schedule;
+  char *logPath, *libPath, *outPath;
+  MeasureJob compile;
+  double seconds; /* < 0: invalid */
+  const char *error;
+  uint64_t hash;
+} Candidate;
+
+/* Seen libraries: a candidate that compiles to the same code as an earlier
+ * one gets that one's measurement. */
+typedef struct Seen {
+  uint64_t hash;
+  double seconds;
+} Seen;
+
+static void appendRecord(Tuner *t, const Task *task, const Candidate *c) {
+  char *line = kilnTuningRecordCreateLine(task->key, task->description,
+                                          &t->target, t->o.threads,
+                                          &c->schedule, c->seconds, c->error);
+  fprintf(t->log, "%s\n", line);
+  fflush(t->log);
+  kilnTuningRecordLineDestroy(line);
+}
+
+/* Runs `lib` on the task's inputs: writing the reference outputs (`ref`),
+ * or checking against them; `runs` timed runs. Returns the median seconds,
+ * or negative with *why set. */
+static double runLibrary(const Tuner *t, int taskIndex, const char *lib,
+                         const char *outPath, bool reference, int numOutputs,
+                         int runs, const char **why) {
+  char *dir = pathf("%s/t%d", t->workDir, taskIndex);
+  char *argv[64];
+  int n = 0;
+  argv[n++] = pathf("%s/kiln-run-module", t->toolDir);
+  argv[n++] = strdup(lib);
+  for (int i = 0;; ++i) {
+    char *in = pathf("%s/in%d.npy", dir, i);
+    if (access(in, R_OK) != 0 || n > 40) {
+      free(in);
+      break;
+    }
+    argv[n++] = strdup("--input");
+    argv[n++] = in;
+  }
+  if (reference) {
+    argv[n++] = pathf("--output-dir=%s/ref", dir);
+  } else {
+    for (int i = 0; i < numOutputs && n < 56; ++i) {
+      argv[n++] = strdup("--expected");
+      argv[n++] = pathf("%s/ref/result%d.npy", dir, i);
+    }
+    argv[n++] = strdup("--atol=1e-3");
+  }
+  argv[n++] = pathf("--benchmark=%d", runs);
+  if (t->o.threads)
+    argv[n++] = pathf("--threads=%d", t->o.threads);
+  argv[n] = NULL;
+  MeasureJob job;
+  double seconds = -1;
+  if (!measureSpawn(argv, outPath, kRunTimeout, &job)) {
+    *why = "cannot start kiln-run-module";
+  } else {
+    measureWaitAll(&job, 1);
+    if (job.status == 0 && (seconds = measureReadMedian(outPath)) <= 0)
+      *why = "no benchmark in kiln-run-module's output";
+    else if (job.status == 1)
+      *why = "its output differs from the default schedule's";
+    else if (job.status == 124)
+      *why = "its run timed out";
+    else if (job.status != 0)
+      *why = job.status > 128 ? "its run crashed" : "its run failed";
+  }
+  for (int i = 0; i < n; ++i)
+    free(argv[i]);
+  free(dir);
+  return seconds;
+}
+
+/* Enough timed runs for about a quarter second per measurement (the
+ * median of many runs rides out a noisy machine), 10 to 2000. */
+static int runsFor(double seconds) {
+  double runs = 0.25 / (seconds > 1e-7 ? seconds : 1e-7);
+  return runs < 10 ? 10 : runs > 2000 ? 2000 : (int)runs;
+}
+
+/* Compiles and runs the default schedule: the reference outputs and the
+ * time to beat. False when the kernel does not compile or run. */
+static bool measureDefault(Tuner *t, int index) {
+  Task *task = &t->tasks[index];
+  char *dir = pathf("%s/t%d", t->workDir, index);
+  char *lib = pathf("%s/default.so", dir);
+  char *out = pathf("%s/default.out", dir);
+  const char *extra[] = {"-j1", NULL};
+  char **argv = compileArgv(t, task->kernelPath, lib, extra);
+  MeasureJob job;
+  bool ok = measureSpawn(argv, out, kCompileTimeout, &job);
+  if (ok)
+    measureWaitAll(&job, 1);
+  freeArgv(argv);
+  const char *why = "its kernel does not compile";
+  double seconds = -1;
+  if (ok && job.status == 0) {
+    /* A first run calibrates the number of timed runs. */
+    seconds = runLibrary(t, index, lib, out, true, task->numOutputs, 10, &why);
+    if (seconds > 0) {
+      task->runs = runsFor(seconds);
+      seconds = runLibrary(t, index, lib, out, true, task->numOutputs,
+                           task->runs, &why);
+    }
+  }
+  if (seconds <= 0) {
+    showOutput(out);
+    fprintf(stderr, "%s: warning: workload %s (%s) not tuned: %s\n", kProg,
+            task->key, task->description, why);
+  }
+  free(dir);
+  free(lib);
+  free(out);
+  return seconds > 0;
+}
+
+static void printProgress(const Tuner *t, int index, const Task *task,
+                          double seconds) {
+  fprintf(stderr, "[%d/%d] %s  trial %d/%d: ", index + 1, t->numTasks,
+          task->description, task->trialsDone, t->o.trials);
+  if (seconds > 0)
+    fprintf(stderr, "%.4g ms", seconds * 1e3);
+  else
+    fprintf(stderr, "invalid");
+  fprintf(stderr, "  (default %.4g ms, best %.4g ms, %.2fx)",
+          task->defaultSeconds * 1e3, task->bestSeconds * 1e3,
+          task->defaultSeconds / task->bestSeconds);
+  if (t->o.budget > 0) {
+    double left = t->o.budget - (measureNow() - t->started);
+    fprintf(stderr, "  %.0f s left", left > 0 ? left : 0);
+  }
+  fputc('\n', stderr);
+}
+
+/* Compiles the batch in parallel, then times each candidate in turn. */
+static void measureBatch(Tuner *t, int index, Candidate *batch, int n,
+                         Seen **seen, int *numSeen) {
+  Task *task = &t->tasks[index];
+  for (int i = 0; i < n; ++i) {
+    Candidate *c = &batch[i];
+    char *dir = pathf("%s/t%d", t->workDir, index);
+    c->logPath = pathf("%s/c%d.tune", dir, i);
+    c->libPath = pathf("%s/c%d.so", dir, i);
+    c->outPath = pathf("%s/c%d.out", dir, i);
+    free(dir);
+    /* The candidate's schedule, as a one-record log. */
+    FILE *f = fopen(c->logPath, "w");
+    char *line =
+        kilnTuningRecordCreateLine(task->key, task->description, &t->target,
+                                   t->o.threads, &c->schedule, 0, NULL);
+    if (f) {
+      fprintf(f, "%s\n", line);
+      fclose(f);
+    }
+    kilnTuningRecordLineDestroy(line);
+    char *logFlag = pathf("--tuning-log=%s", c->logPath);
+    const char *extra[] = {"-j1", logFlag, NULL};
+    char **argv = compileArgv(t, task->kernelPath, c->libPath, extra);
+    measureSpawn(argv, c->outPath, kCompileTimeout, &c->compile);
+    freeArgv(argv);
+    free(logFlag);
+  }
+  for (int i = 0; i < n; ++i)
+    measureWaitAll(&batch[i].compile, 1);
+  for (int i = 0; i < n; ++i) {
+    Candidate *c = &batch[i];
+    c->seconds = -1;
+    if (c->compile.status != 0) {
+      c->error = c->compile.status == 124 ? "its compile timed out"
+                                          : "it does not compile";
+    } else {
+      c->hash = measureHashFile(c->libPath);
+      int s = 0;
+      while (s < *numSeen && (*seen)[s].hash != c->hash)
+        ++s;
+      if (s < *numSeen) {
+        c->seconds = (*seen)[s].seconds;
+        if (c->seconds < 0)
+          c->error = "the same code as an invalid candidate";
+      } else {
+        c->seconds = runLibrary(t, index, c->libPath, c->outPath, false,
+                                task->numOutputs, task->runs, &c->error);
+        Seen *grown = realloc(*seen, (*numSeen + 1) * sizeof(Seen));
+        if (!grown)
+          abort();
+        *seen = grown;
+        grown[(*numSeen)++] = (Seen){c->hash, c->seconds};
+      }
+    }
+    kilnSearchRecord(task->search, c->config, c->seconds, c->seconds > 0);
+    ++task->trialsDone;
+    if (c->seconds > 0 && c->seconds < task->bestSeconds)
+      task->bestSeconds = c->seconds;
+    appendRecord(t, task, c);
+    printProgress(t, index, task, c->seconds);
+    unlink(c->libPath);
+    free(c->logPath);
+    free(c->libPath);
+    free(c->outPath);
+  }
+}
+
+/* Tunes task `index` until its trials are done, its search space is
+ * exhausted or `deadline` (seconds on measureNow's clock; 0: none). */
+static void tuneTask(Tuner *t, int index, double deadline) {
+  Task *task = &t->tasks[index];
+  if (!measureDefault(t, index))
+    return;
+  char *dir = pathf("%s/t%d", t->workDir, index);
+  char *out = pathf("%s/default.out", dir);
+  free(dir);
+  Candidate def = {.seconds = measureReadMedian(out)};
+  free(out);
+  task->defaultSeconds = def.seconds;
+  if (task->bestSeconds < 0 || def.seconds < task->bestSeconds)
+    task->bestSeconds = def.seconds;
+  kilnSearchRecord(task->search, def.config, def.seconds, true);
+  appendRecord(t, task, &def);
+  if (!task->trialsDone)
+    ++task->trialsDone;
+  Seen *seen = NULL;
+  int numSeen = 0;
+  while (task->trialsDone < t->o.trials &&
+         (deadline <= 0 || measureNow() < deadline)) {
+    int want = t->o.trials - task->trialsDone;
+    if (want > t->o.jobs)
+      want = t->o.jobs;
+    int configs[kMaxJobs * KILN_SEARCH_MAX_KNOBS];
+    int n = kilnSearchPropose(task->search, want, configs);
+    if (n == 0)
+      break; /* every schedule measured */
+    Candidate batch[kMaxJobs];
+    memset(batch, 0, sizeof(batch));
+    for (int i = 0; i < n; ++i) {
+      memcpy(batch[i].config, configs + i * task->numKnobs,
+             (size_t)task->numKnobs * sizeof(int));
+      batch[i].schedule = scheduleOf(task, batch[i].config);
+    }
+    measureBatch(t, index, batch, n, &seen, &numSeen);
+  }
+  free(seen);
+}
+
+/* --resume: replays the log's measurements into the searches. */
+static bool replayLog(Tuner *t) {
+  KilnStrBuf err = {0};
+  KilnTuningLog *log = kilnTuningLogLoad(t->o.output, &t->target, NULL, NULL,
+                                         kilnStrBufCallback, &err);
+  if (!log) {
+    error("%s", kilnStrBufGet(&err));
+    kilnStrBufDestroy(&err);
+    return false;
+  }
+  kilnStrBufDestroy(&err);
+  int replayed = 0;
+  for (intptr_t i = 0; i < kilnTuningLogGetNumRecords(log); ++i) {
+    const char *key;
+    KilnTuningSchedule schedule;
+    double seconds;
+    kilnTuningLogGetRecord(log, i, &key, &schedule, &seconds);
+    for (int k = 0; k < t->numTasks; ++k) {
+      Task *task = &t->tasks[k];
+      int config[KILN_SEARCH_MAX_KNOBS];
+      if (strcmp(task->key, key) || !configOf(task, &schedule, config))
+        continue;
+      kilnSearchRecord(task->search, config, seconds, seconds > 0);
+      ++task->trialsDone;
+      ++replayed;
+      if (seconds > 0 && (task->bestSeconds < 0 || seconds < task->bestSeconds))
+        task->bestSeconds = seconds;
+    }
+  }
+  fprintf(stderr,
+          "%s: resuming %s: %d measurements of this model's "
+          "workloads replayed\n",
+          kProg, t->o.output, replayed);
+  kilnTuningLogDestroy(log);
+  return true;
+}
+
+/* --list-tasks: "KEY COUNT KNOBS DESCRIPTION", one line per workload. */
+static void listTasks(const Tuner *t) {
+  printf("%-16s %5s %5s  %s\n", "key", "count", "knobs", "workload");
+  for (int i = 0; i < t->numTasks; ++i) {
+    const Task *task = &t->tasks[i];
+    printf("%-16s %5d %5d  %s\n", task->key, task->count, task->numKnobs,
+           task->description);
+  }
+}
+
+static void printSummary(const Tuner *t) {
+  double before = 0, after = 0;
+  printf("%-4s %-64s %5s %11s %11s %8s\n", "", "workload", "count",
+         "default ms", "tuned ms", "speedup");
+  for (int i = 0; i < t->numTasks; ++i) {
+    const Task *task = &t->tasks[i];
+    if (task->defaultSeconds <= 0) {
+      printf("%-4d %-64.64s %5d %11s %11s %8s\n", i + 1, task->description,
+             task->count, "-", "-", "-");
+      continue;
+    }
+    before += task->count * task->defaultSeconds;
+    after += task->count * task->bestSeconds;
+    printf("%-4d %-64.64s %5d %11.4f %11.4f %7.2fx\n", i + 1, task->description,
+           task->count, task->defaultSeconds * 1e3, task->bestSeconds * 1e3,
+           task->defaultSeconds / task->bestSeconds);
+  }
+  if (after > 0)
+    printf("workloads in all (each times its count): default %.3f ms, tuned "
+           "%.3f ms, %.2fx\n",
+           before * 1e3, after * 1e3, before / after);
+}
+
+/* Removes the work directory (rm -r: it holds one directory per task). */
+static void removeWorkDir(const char *dir) {
+  char *argv[] = {"/bin/rm", "-rf", (char *)dir, NULL};
+  MeasureJob job;
+  if (measureSpawn(argv, NULL, 60, &job))
+    measureWaitAll(&job, 1);
+}
+
+int main(int argc, char **argv) {
+  Tuner t = {.o = {.trials = 32,
+                   .jobs = 2,
+                   .seed = 1,
+                   .strategy = KILN_SEARCH_ANNEALING}};
+  int rc = parseArgs(argc, argv, &t.o);
+  if (rc >= 0)
+    return rc;
+  if (!kilnToolCheckModelFile(kProg, t.o.model, false))
+    return kExitUsage;
+  bool exists = t.o.output && access(t.o.output, F_OK) == 0;
+  if (exists && !t.o.resume) {
+    error("'%s' exists: --resume continues it (or give another -o)",
+          t.o.output);
+    return kExitUsage;
+  }
+  t.started = measureNow();
+  t.toolDir = measureToolDir();
+  char tmpl[] = "/tmp/kiln-tune.XXXXXX";
+  t.workDir = mkdtemp(tmpl);
+  if (!t.workDir) {
+    error("cannot create a work directory: %s", strerror(errno));
+    free(t.toolDir);
+    return kExitCompile;
+  }
+  MlirContext ctx = kilnContextCreate();
+  rc = kExitPass;
+  if (!collectTasks(&t, ctx)) {
+    rc = kExitCompile;
+    goto out;
+  }
+  if (!t.numTasks) {
+    printf("%s: %s has nothing to tune (no conv, matmul or gemm)\n", kProg,
+           t.o.model);
+    goto out;
+  }
+  if (t.o.listTasks) {
+    listTasks(&t);
+    goto out;
+  }
+  if (exists && !replayLog(&t)) {
+    rc = kExitUsage;
+    goto out;
+  }
+  if (!(t.log = fopen(t.o.output, "a"))) {
+    error("cannot write '%s': %s", t.o.output, strerror(errno));
+    rc = kExitUsage;
+    goto out;
+  }
+  fprintf(stderr, "%s: %d workloads to tune in %s (%s, %s)\n", kProg,
+          t.numTasks, t.o.model, t.target.triple, t.target.cpu);
+  for (int i = 0; i < t.numTasks; ++i) {
+    double deadline = 0;
+    if (t.o.budget > 0) {
+      double left = t.o.budget - (measureNow() - t.started);
+      if (left <= 0)
+        break;
+      deadline = measureNow() + left / (t.numTasks - i);
+    }
+    tuneTask(&t, i, deadline);
+  }
+  fclose(t.log);
+  printSummary(&t);
+out:
+  for (int i = 0; i < t.numTasks; ++i) {
+    free(t.tasks[i].description);
+    free(t.tasks[i].kernelPath);
+    kilnSearchDestroy(t.tasks[i].search);
+  }
+  free(t.tasks);
+  if (t.target.triple)
+    kilnTuningTargetDestroy(&t.target);
+  kilnContextDestroy(ctx);
+  removeWorkDir(t.workDir);
+  free(t.toolDir);
+  return rc;
+}
