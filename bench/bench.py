@@ -39,10 +39,13 @@ ZOO_MODELS = list(ZOO)
 CONV_LAYERS = ["conv1d", "conv3d", "gconv", "dwconv7"]
 SGEMM_SIZES = {"matmul512": 512, "matmul1024": 1024}
 PEERS = ["ort", "torch"]
-LABEL = {"kiln": "Kiln", "ort": "ORT", "torch": "PyTorch",
+LABEL = {"kiln": "Kiln", "kiln-tuned": "Kiln tuned", "ort": "ORT", "torch": "PyTorch",
          "openblas": "OpenBLAS"}
 BEGIN = "<!-- BEGIN bench/run.sh output -->"
 END = "<!-- END bench/run.sh output -->"
+# The section bench/tune.sh writes (--tuning-dir runs).
+TUNING_BEGIN = "<!-- BEGIN bench/tune.sh output -->"
+TUNING_END = "<!-- END bench/tune.sh output -->"
 
 
 class Failure(Exception):
@@ -139,19 +142,28 @@ class Bench:
             with open(os.path.join(self.models_dir, m + ".json")) as f:
                 self.meta[m] = json.load(f)
 
-    def compile(self, m):
-        so = os.path.join(self.out_dir, m + ".so")
+    def tuning_log(self, m):
+        """The model's kiln-tune log under --tuning-dir, or None."""
+        if not self.o.tuning_dir:
+            return None
+        path = os.path.join(self.o.tuning_dir, m + ".tune")
+        return path if os.path.exists(path) else None
+
+    def compile(self, m, tuned=False):
+        key = m + ".tuned" if tuned else m
+        so = os.path.join(self.out_dir, key + ".so")
+        flags = ["--tuning-log", self.tuning_log(m)] if tuned else []
         t = time.perf_counter()
         r = subprocess.run([self.kiln_compile, "-q", os.path.join(self.models_dir, m + ".onnx"),
-                            "-o", so], capture_output=True, text=True)
+                            "-o", so] + flags, capture_output=True, text=True)
         s = time.perf_counter() - t
         if r.returncode:
             err = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0]
-            self.compiled[m] = {"error": "compile: " + err}
-            log("  kiln-compile %s FAILED: %s" % (m, err))
+            self.compiled[key] = {"error": "compile: " + err}
+            log("  kiln-compile %s FAILED: %s" % (key, err))
         else:
-            self.compiled[m] = {"s": s, "bytes": os.path.getsize(so)}
-            log("  kiln-compile %-13s %6.2f s  %6.1f MB" % (m, s, os.path.getsize(so) / 1e6))
+            self.compiled[key] = {"s": s, "bytes": os.path.getsize(so)}
+            log("  kiln-compile %-13s %6.2f s  %6.1f MB" % (key, s, os.path.getsize(so) / 1e6))
 
     # --- one measurement ----------------------------------------------------
 
@@ -161,8 +173,9 @@ class Bench:
         timing = ["--threads", str(threads), "--budget", str(self.o.budget),
                   "--min-iters", str(self.o.min_iters),
                   "--max-seconds", str(self.o.max_seconds)]
-        if runtime == "kiln":
-            return [self.kiln_bench, os.path.join(self.out_dir, m + ".so")] + timing + \
+        if runtime in ("kiln", "kiln-tuned"):
+            so = m + (".tuned.so" if runtime == "kiln-tuned" else ".so")
+            return [self.kiln_bench, os.path.join(self.out_dir, so)] + timing + \
                 ["--output", output] + inputs
         if runtime == "ort":  # checks its output itself too
             return ["node", os.path.join(HERE, "ort_bench.js"),
@@ -180,9 +193,10 @@ class Bench:
         entry = self.results.setdefault(key, {"medians": [], "runs": [], "error": None})
         if entry["error"]:
             return  # WRONG or FAIL once: not timed again
-        if runtime == "kiln" and "error" in self.compiled[m]:
+        built = m + ".tuned" if runtime == "kiln-tuned" else m
+        if runtime.startswith("kiln") and "error" in self.compiled[built]:
             entry["error"] = "FAIL"
-            entry["why"] = self.compiled[m]["error"]
+            entry["why"] = self.compiled[built]["error"]
             return
         output = os.path.join(self.out_dir, "%s.%s.%d.npy" % (m, runtime, threads))
         if os.path.exists(output):
@@ -238,10 +252,13 @@ class Bench:
         log("== compiling with kiln-compile (default -O level)")
         for m in self.o.models:
             self.compile(m)
+            if self.tuning_log(m):
+                self.compile(m, tuned=True)
         for rnd in range(self.o.rounds):
             log("== round %d/%d" % (rnd + 1, self.o.rounds))
             for m in self.o.models:
-                runtimes = ["kiln"] + PEERS + (["openblas"] if m in SGEMM_SIZES else [])
+                runtimes = ["kiln"] + (["kiln-tuned"] if self.tuning_log(m) else []) + \
+                    PEERS + (["openblas"] if m in SGEMM_SIZES else [])
                 shift = rnd % len(runtimes)
                 order = runtimes[shift:] + runtimes[:shift]
                 for t in self.o.threads:
@@ -427,6 +444,38 @@ class Bench:
                       "run):", ""] + fl + [""]
         return lines
 
+    def tuning_report(self):
+        """bench/tune.sh's table: each model default, tuned and ORT."""
+        rows = ["| model | threads | Kiln ms | Kiln tuned ms | ORT ms | tuned / default | "
+                "tuned / ORT | default / ORT |", "|---|--:|--:|--:|--:|--:|--:|--:|"]
+        ratios = {"td": [], "to": [], "do": []}
+        for m in self.o.models:
+            for t in self.o.threads:
+                k, kt, o = (self.stat(m, t, rt) for rt in ("kiln", "kiln-tuned", "ort"))
+
+                def ratio(a, b, name):
+                    if not isinstance(a, tuple) or not isinstance(b, tuple):
+                        return "-"
+                    ratios[name].append(a[0] / b[0])
+                    return "%.2f×" % (a[0] / b[0])
+                rows.append("| %s | %d | %s | %s | %s | %s | %s | %s |" % (
+                    m, t, self.cell(k), self.cell(kt), self.cell(o), ratio(kt, k, "td"),
+                    ratio(kt, o, "to"), ratio(k, o, "do")))
+
+        def geo(v):
+            return "%.2f×" % math.exp(sum(map(math.log, v)) / len(v)) if v else "-"
+        rows.append("| geometric mean | | | | | %s | %s | %s |" % (
+            geo(ratios["td"]), geo(ratios["to"]), geo(ratios["do"])))
+        env = self.environment()
+        notes = ["- notes: " + n for n in self.o.notes]
+        logs = ["- tuning logs: %s" % ", ".join(
+            "%s (%d records)" % (os.path.basename(self.tuning_log(m)),
+                                 sum(1 for _ in open(self.tuning_log(m))))
+            for m in self.o.models if self.tuning_log(m))]
+        fl = self.failures()
+        return ["### Latest tuning run", ""] + env + logs + notes + [""] + rows + [""] + \
+            (["Not timed:", ""] + fl + [""] if fl else [])
+
     def chart(self, path):
         t = 2 if 2 in self.o.threads else max(self.o.threads)
         data = os.path.join(self.work, "chart.dat")
@@ -455,18 +504,18 @@ class Bench:
             return False
         return True
 
-    def write_doc(self, path, lines, chart_name):
+    def write_doc(self, path, lines, chart_name, begin=BEGIN, end=END):
         with open(path) as f:
             text = f.read()
-        if BEGIN not in text or END not in text:
-            raise Failure("%s has no %s ... %s section" % (path, BEGIN, END))
+        if begin not in text or end not in text:
+            raise Failure("%s has no %s ... %s section" % (path, begin, end))
         body = "\n".join(lines)
         if chart_name:
             body += "\n![Latency per model at 2 threads](%s)\n" % chart_name
-        head, rest = text.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1]
+        head, rest = text.split(begin, 1)
+        tail = rest.split(end, 1)[1]
         with open(path, "w") as f:
-            f.write(head + BEGIN + "\n" + body + "\n" + END + tail)
+            f.write(head + begin + "\n" + body + "\n" + end + tail)
 
 
 def main():
@@ -491,6 +540,9 @@ def main():
     p.add_argument("--chart", help="write the chart (PNG) here")
     p.add_argument("--notes", action="append", default=[],
                    help="a note for the report (repeatable)")
+    p.add_argument("--tuning-dir", help="also time each model compiled with "
+                   "DIR/MODEL.tune (kiln-tune's log) and report default vs "
+                   "tuned vs ORT (bench/tune.sh)")
     o = p.parse_args()
     if o.quick:
         o.rounds, o.budget, o.max_seconds = 2, 0.3, 2.0
@@ -523,6 +575,17 @@ def main():
     except KeyboardInterrupt:
         log("bench: interrupted")
         return 130
+    if o.tuning_dir:
+        lines = b.tuning_report()
+        print("\n".join(lines))
+        if o.doc:
+            try:
+                b.write_doc(o.doc, lines, None, TUNING_BEGIN, TUNING_END)
+            except Failure as e:
+                log("bench: " + str(e))
+                return 2
+            log("bench: tuning table written to %s" % o.doc)
+        return 0
     lines = b.report()
     print("\n".join(lines))
     chart = o.chart or os.path.join(b.work, "performance.png")

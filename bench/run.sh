@@ -5,7 +5,7 @@
 #
 #   bench/run.sh [--quick] [--rounds N] [--models a,b,...] [--threads 1,2]
 #                [--budget S] [--notes TEXT] [--no-doc] [--no-install]
-#                [-b BUILD_DIR]
+#                [--tuning-dir DIR] [-b BUILD_DIR]
 #
 # It installs what is missing (Debian: libopenblas-dev, gnuplot-nox, nodejs
 # and npm; the rest of Kiln's packages through scripts/setup.sh, which also
@@ -18,6 +18,9 @@
 # bench/.work/performance.png and leaves docs/ alone (so does --no-doc).
 # Models: resnet18 mobilenet_v2 bert4 mlp matmul512 matmul1024 conv3x3 chain;
 # `--models zoo` runs the 20 real architectures of bench/zoo.py instead.
+# --tuning-dir DIR (bench/tune.sh): each model with a kiln-tune log
+# DIR/MODEL.tune is also compiled with it and timed as "Kiln tuned"; the
+# report is the tuning table (docs/performance.md, "Tuning").
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 ORT_VERSION=1.31.1
@@ -32,10 +35,10 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; args+=(--quick); shift ;;
     --no-doc) doc=0; shift ;;
     --no-install) install=0; shift ;;
-    --rounds|--models|--threads|--budget|--notes)
+    --rounds|--models|--threads|--budget|--notes|--tuning-dir)
       [ $# -ge 2 ] || { echo "run.sh: $1 needs a value" >&2; exit 2; }
       args+=("$1" "$2"); shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
