@@ -111,12 +111,13 @@ void kilnTuningTargetDestroy(KilnTuningTarget *target);
 typedef struct KilnTuningLog KilnTuningLog;
 
 /// Reads the JSON-lines log at `path` and keeps, per workload key, its
-/// fastest valid record for `target`. Records for another target, CPU or
-/// Kiln version, and lines that do not parse, are skipped with one message
-/// each to `warningCallback` ("PATH:LINE: ..."). Returns NULL after one
-/// message to `errorCallback` when the file cannot be read or a record
-/// sets a knob that does not exist or a value out of its range (it names
-/// the line and the workload). Destroy with kilnTuningLogDestroy.
+/// fastest schedule for `target`: the least median over each schedule's
+/// measurements; a schedule that failed once is never chosen. Records for
+/// another target, CPU or Kiln version, and lines that do not parse, are
+/// skipped with one message each to `warningCallback` ("PATH:LINE: ...").
+/// Returns NULL after one message to `errorCallback` when the file cannot be
+/// read or a record sets a knob that does not exist or a value out of its range
+/// (it names the line and the workload). Destroy with kilnTuningLogDestroy.
 KilnTuningLog *
 kilnTuningLogLoad(const char *path, const KilnTuningTarget *target,
                   MlirStringCallback warningCallback, void *warningUserData,
@@ -135,7 +136,8 @@ intptr_t kilnTuningLogApply(const KilnTuningLog *log, MlirOperation root,
                             intptr_t *numWorkloads /* OUT */);
 
 /// How many usable records the log holds (every measurement for this
-/// target, valid or not), for tools that replay a log (kiln-tune --resume).
+/// target, valid or not, sorted by key and then schedule), for tools that
+/// replay a log (kiln-tune --resume).
 intptr_t kilnTuningLogGetNumRecords(const KilnTuningLog *log);
 /// Record `i`: its workload key (borrowed), schedule, and seconds
 /// (negative for a candidate that failed).

@@ -11,7 +11,9 @@
  * `seconds` is null for a candidate that failed (it crashed, timed out or
  * computed something else), with the reason in "error". Lines are
  * independent, so a log survives being cut short, and two logs merge by
- * concatenation: the fastest valid record of each key wins. */
+ * concatenation. A schedule measured several times counts with the median
+ * of its times; the fastest schedule of each key wins, one that ever
+ * failed never does. */
 #define _GNU_SOURCE /* getline, strdup */
 #include "kiln/tuning.h"
 
@@ -242,23 +244,57 @@ out:
   return ok;
 }
 
-/* The best valid record of each key. */
+static int compareSeconds(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* qsort's comparison of records by key, then schedule. */
+static int compareRecords(const void *a, const void *b) {
+  const Record *x = a, *y = b;
+  int c = strcmp(x->key, y->key);
+  return c ? c : memcmp(&x->schedule, &y->schedule, sizeof(x->schedule));
+}
+
+/* The best schedule of each key. A schedule measured several times counts
+ * with the median of its times, and one that failed once is never chosen:
+ * kiln-tune measures its best candidates again at the end, so a candidate
+ * timed once in a quiet moment of a noisy machine does not win on that
+ * one time. Sorts the records by key and schedule. */
 static void indexBest(KilnTuningLog *log) {
+  qsort(log->records, log->len, sizeof(Record), compareRecords);
   log->best = malloc((log->len + 1) * sizeof(*log->best));
-  if (!log->best)
+  double *times = malloc((log->len + 1) * sizeof(*times));
+  if (!log->best || !times)
     abort();
-  for (size_t i = 0; i < log->len; ++i) {
-    const Record *r = &log->records[i];
-    if (r->seconds < 0)
+  double bestSeconds = 0;
+  for (size_t i = 0, next; i < log->len; i = next) {
+    /* [i, next): one key's measurements of one schedule. */
+    bool failed = false;
+    size_t n = 0;
+    for (next = i; next < log->len &&
+                   !compareRecords(&log->records[i], &log->records[next]);
+         ++next) {
+      failed = failed || log->records[next].seconds < 0;
+      times[n++] = log->records[next].seconds;
+    }
+    if (failed)
       continue;
-    size_t b = 0;
-    while (b < log->numBest && strcmp(log->records[log->best[b]].key, r->key))
-      ++b;
-    if (b == log->numBest)
+    qsort(times, n, sizeof(*times), compareSeconds);
+    double median =
+        n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+    bool newKey =
+        !log->numBest || strcmp(log->records[log->best[log->numBest - 1]].key,
+                                log->records[i].key);
+    if (newKey) {
       log->best[log->numBest++] = i;
-    else if (r->seconds < log->records[log->best[b]].seconds)
-      log->best[b] = i;
+      bestSeconds = median;
+    } else if (median < bestSeconds) {
+      log->best[log->numBest - 1] = i;
+      bestSeconds = median;
+    }
   }
+  free(times);
 }
 
 KilnTuningLog *

@@ -43,6 +43,10 @@ static const char kProg[] = "kiln-tune";
 
 enum { kMaxJobs = 16 };
 
+/* The fastest candidates of a workload are timed kConfirmRounds more
+ * times each, beside the default schedule (confirmBest). */
+enum { kConfirmTop = 3, kConfirmRounds = 2 };
+
 /* Timeouts of one candidate's compile and run, in seconds. */
 static const double kCompileTimeout = 300, kRunTimeout = 120;
 
@@ -75,6 +79,11 @@ typedef struct Task {
   int runs; /* timed runs per measurement (--benchmark) */
   double defaultSeconds, bestSeconds;
   int trialsDone;
+  /* The fastest distinct schedules measured, fastest first, for
+   * confirmBest. */
+  KilnTuningSchedule top[kConfirmTop];
+  double topSeconds[kConfirmTop];
+  int numTop;
 } Task;
 
 typedef struct Tuner {
@@ -468,7 +477,7 @@ static void addTask(const KilnWorkload *w, void *userData) {
 
 /* The optimized graph of the model (kiln-compile --emit=graph) and its
  * tasks; false after reporting. */
-static bool collectTasks(Tuner *t, MlirContext ctx) {
+static bool collectTasks(Tuner *t, MlirContext ctx, int *exitCode) {
   char *graph = pathf("%s/model.mlir", t->workDir);
   char *out = pathf("%s/model.out", t->workDir);
   const char *extra[] = {"--emit=graph", NULL};
@@ -480,6 +489,10 @@ static bool collectTasks(Tuner *t, MlirContext ctx) {
   if (!ok || job.status != 0) {
     showOutput(out);
     error("kiln-compile could not import and optimize '%s'", t->o.model);
+    /* Its exit code says why (a bad file, an unsupported op, ...). */
+    *exitCode = ok && job.status >= kExitUsage && job.status <= kExitCompile
+                    ? job.status
+                    : kExitCompile;
     ok = false;
   }
   freeArgv(argv);
@@ -670,33 +683,81 @@ static void printProgress(const Tuner *t, int index, const Task *task,
   fputc('\n', stderr);
 }
 
+/* Starts compiling candidate `c` of task `index` as files NAME.*; its
+ * schedule goes in as a one-record log. */
+static void startCompile(Tuner *t, int index, Candidate *c, const char *name) {
+  Task *task = &t->tasks[index];
+  char *dir = pathf("%s/t%d", t->workDir, index);
+  c->logPath = pathf("%s/%s.tune", dir, name);
+  c->libPath = pathf("%s/%s.so", dir, name);
+  c->outPath = pathf("%s/%s.out", dir, name);
+  free(dir);
+  FILE *f = fopen(c->logPath, "w");
+  char *line =
+      kilnTuningRecordCreateLine(task->key, task->description, &t->target,
+                                 t->o.threads, &c->schedule, 0, NULL);
+  if (f) {
+    fprintf(f, "%s\n", line);
+    fclose(f);
+  }
+  kilnTuningRecordLineDestroy(line);
+  char *logFlag = pathf("--tuning-log=%s", c->logPath);
+  const char *extra[] = {"-j1", logFlag, NULL};
+  char **argv = compileArgv(t, task->kernelPath, c->libPath, extra);
+  measureSpawn(argv, c->outPath, kCompileTimeout, &c->compile);
+  freeArgv(argv);
+  free(logFlag);
+}
+
+static void freeCandidateFiles(Candidate *c) {
+  unlink(c->libPath);
+  free(c->logPath);
+  free(c->libPath);
+  free(c->outPath);
+}
+
+static void swapTop(Task *task, int i, int j) {
+  KilnTuningSchedule s = task->top[i];
+  double seconds = task->topSeconds[i];
+  task->top[i] = task->top[j];
+  task->topSeconds[i] = task->topSeconds[j];
+  task->top[j] = s;
+  task->topSeconds[j] = seconds;
+}
+
+/* Keeps the kConfirmTop fastest distinct schedules measured so far (the
+ * default schedule aside: confirmBest times it anyway). */
+static void noteTop(Task *task, const KilnTuningSchedule *s, double seconds) {
+  static const KilnTuningSchedule kDefault;
+  if (seconds <= 0 || !memcmp(s, &kDefault, sizeof(*s)))
+    return;
+  int i = 0;
+  while (i < task->numTop && memcmp(&task->top[i], s, sizeof(*s)))
+    ++i;
+  if (i < task->numTop) { /* measured before: keep its best time */
+    if (seconds >= task->topSeconds[i])
+      return;
+  } else if (task->numTop < kConfirmTop) {
+    i = task->numTop++;
+  } else if (seconds < task->topSeconds[kConfirmTop - 1]) {
+    i = kConfirmTop - 1; /* replaces the slowest */
+  } else {
+    return;
+  }
+  task->top[i] = *s;
+  task->topSeconds[i] = seconds;
+  for (; i > 0 && task->topSeconds[i] < task->topSeconds[i - 1]; --i)
+    swapTop(task, i, i - 1);
+}
+
 /* Compiles the batch in parallel, then times each candidate in turn. */
 static void measureBatch(Tuner *t, int index, Candidate *batch, int n,
                          Seen **seen, int *numSeen) {
   Task *task = &t->tasks[index];
   for (int i = 0; i < n; ++i) {
-    Candidate *c = &batch[i];
-    char *dir = pathf("%s/t%d", t->workDir, index);
-    c->logPath = pathf("%s/c%d.tune", dir, i);
-    c->libPath = pathf("%s/c%d.so", dir, i);
-    c->outPath = pathf("%s/c%d.out", dir, i);
-    free(dir);
-    /* The candidate's schedule, as a one-record log. */
-    FILE *f = fopen(c->logPath, "w");
-    char *line =
-        kilnTuningRecordCreateLine(task->key, task->description, &t->target,
-                                   t->o.threads, &c->schedule, 0, NULL);
-    if (f) {
-      fprintf(f, "%s\n", line);
-      fclose(f);
-    }
-    kilnTuningRecordLineDestroy(line);
-    char *logFlag = pathf("--tuning-log=%s", c->logPath);
-    const char *extra[] = {"-j1", logFlag, NULL};
-    char **argv = compileArgv(t, task->kernelPath, c->libPath, extra);
-    measureSpawn(argv, c->outPath, kCompileTimeout, &c->compile);
-    freeArgv(argv);
-    free(logFlag);
+    char name[16];
+    snprintf(name, sizeof(name), "c%d", i);
+    startCompile(t, index, &batch[i], name);
   }
   for (int i = 0; i < n; ++i)
     measureWaitAll(&batch[i].compile, 1);
@@ -729,21 +790,91 @@ static void measureBatch(Tuner *t, int index, Candidate *batch, int n,
     ++task->trialsDone;
     if (c->seconds > 0 && c->seconds < task->bestSeconds)
       task->bestSeconds = c->seconds;
+    noteTop(task, &c->schedule, c->seconds);
     appendRecord(t, task, c);
     printProgress(t, index, task, c->seconds);
-    unlink(c->libPath);
-    free(c->logPath);
-    free(c->libPath);
-    free(c->outPath);
+    freeCandidateFiles(c);
   }
 }
 
-/* Tunes task `index` until its trials are done, its search space is
- * exhausted or `deadline` (seconds on measureNow's clock; 0: none). */
-static void tuneTask(Tuner *t, int index, double deadline) {
+static double median(double *v, int n) {
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && v[j] < v[j - 1]; --j) {
+      double x = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = x;
+    }
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Times the default schedule and the fastest candidates again, in turn,
+ * kConfirmRounds times, and logs each time: a candidate that won on one
+ * lucky measurement of a noisy machine is pulled back to its median (the
+ * log's readers rank schedules by their median), and the default is
+ * measured beside the winners. */
+static void confirmBest(Tuner *t, int index) {
+  Task *task = &t->tasks[index];
+  int n = task->numTop;
+  if (!n)
+    return;
+  Candidate top[kConfirmTop];
+  memset(top, 0, sizeof(top));
+  for (int i = 0; i < n; ++i) {
+    char name[16];
+    snprintf(name, sizeof(name), "v%d", i);
+    top[i].schedule = task->top[i];
+    startCompile(t, index, &top[i], name);
+  }
+  for (int i = 0; i < n; ++i)
+    measureWaitAll(&top[i].compile, 1);
+  char *dir = pathf("%s/t%d", t->workDir, index);
+  char *defaultLib = pathf("%s/default.so", dir);
+  char *out = pathf("%s/confirm.out", dir);
+  double times[kConfirmTop + 1][kConfirmRounds + 1];
+  int count[kConfirmTop + 1] = {0};
+  times[0][count[0]++] = task->defaultSeconds;
+  for (int i = 0; i < n; ++i)
+    times[i + 1][count[i + 1]++] = task->topSeconds[i];
+  bool failed[kConfirmTop + 1] = {false};
+  for (int r = 0; r < kConfirmRounds; ++r) {
+    for (int i = 0; i <= n; ++i) {
+      if (i > 0 && (top[i - 1].compile.status != 0 || failed[i]))
+        continue;
+      Candidate c = {.schedule =
+                         i ? top[i - 1].schedule : (KilnTuningSchedule){{0}}};
+      c.seconds = runLibrary(t, index, i ? top[i - 1].libPath : defaultLib, out,
+                             false, task->numOutputs, task->runs, &c.error);
+      appendRecord(t, task, &c);
+      if (c.seconds > 0)
+        times[i][count[i]++] = c.seconds;
+      else
+        failed[i] = true;
+    }
+  }
+  task->defaultSeconds = median(times[0], count[0]);
+  task->bestSeconds = task->defaultSeconds;
+  for (int i = 1; i <= n; ++i) {
+    double m = median(times[i], count[i]);
+    if (!failed[i] && m < task->bestSeconds)
+      task->bestSeconds = m;
+  }
+  fprintf(stderr,
+          "[%d/%d] %s  confirmed: default %.4g ms, tuned %.4g ms (%.2fx)\n",
+          index + 1, t->numTasks, task->description, task->defaultSeconds * 1e3,
+          task->bestSeconds * 1e3, task->defaultSeconds / task->bestSeconds);
+  for (int i = 0; i < n; ++i)
+    freeCandidateFiles(&top[i]);
+  free(dir);
+  free(defaultLib);
+  free(out);
+}
+
+/* Measures task `index`'s default schedule and logs it; false when its
+ * kernel does not compile or run (it is then not tuned). */
+static bool prepareTask(Tuner *t, int index) {
   Task *task = &t->tasks[index];
   if (!measureDefault(t, index))
-    return;
+    return false;
   char *dir = pathf("%s/t%d", t->workDir, index);
   char *out = pathf("%s/default.out", dir);
   free(dir);
@@ -756,6 +887,27 @@ static void tuneTask(Tuner *t, int index, double deadline) {
   appendRecord(t, task, &def);
   if (!task->trialsDone)
     ++task->trialsDone;
+  return true;
+}
+
+/* What a task costs the model per run: its default time times its count. */
+static double taskWeight(const Task *task) {
+  return task->defaultSeconds > 0 ? task->count * task->defaultSeconds : 0;
+}
+
+static const Tuner *gSortTuner; /* for byWeight (qsort has no user data) */
+
+static int byWeight(const void *a, const void *b) {
+  double x = taskWeight(&gSortTuner->tasks[*(const int *)a]);
+  double y = taskWeight(&gSortTuner->tasks[*(const int *)b]);
+  return (x < y) - (x > y);
+}
+
+/* Searches task `index` (prepared) until its trials are done, its space
+ * is exhausted or `deadline` (measureNow's clock; 0: none), then confirms
+ * its best candidates. */
+static void tuneTask(Tuner *t, int index, double deadline) {
+  Task *task = &t->tasks[index];
   Seen *seen = NULL;
   int numSeen = 0;
   while (task->trialsDone < t->o.trials &&
@@ -777,6 +929,7 @@ static void tuneTask(Tuner *t, int index, double deadline) {
     measureBatch(t, index, batch, n, &seen, &numSeen);
   }
   free(seen);
+  confirmBest(t, index);
 }
 
 /* --resume: replays the log's measurements into the searches. */
@@ -791,18 +944,27 @@ static bool replayLog(Tuner *t) {
   }
   kilnStrBufDestroy(&err);
   int replayed = 0;
+  const char *prevKey = "";
+  KilnTuningSchedule prev;
   for (intptr_t i = 0; i < kilnTuningLogGetNumRecords(log); ++i) {
     const char *key;
     KilnTuningSchedule schedule;
     double seconds;
     kilnTuningLogGetRecord(log, i, &key, &schedule, &seconds);
+    /* A trial is a distinct schedule; the records come sorted by key and
+     * schedule (a schedule's repeated measurements are adjacent). */
+    bool newTrial = i == 0 || strcmp(key, prevKey) ||
+                    memcmp(&schedule, &prev, sizeof(prev));
+    prevKey = key;
+    prev = schedule;
     for (int k = 0; k < t->numTasks; ++k) {
       Task *task = &t->tasks[k];
       int config[KILN_SEARCH_MAX_KNOBS];
       if (strcmp(task->key, key) || !configOf(task, &schedule, config))
         continue;
       kilnSearchRecord(task->search, config, seconds, seconds > 0);
-      ++task->trialsDone;
+      noteTop(task, &schedule, seconds);
+      task->trialsDone += newTrial;
       ++replayed;
       if (seconds > 0 && (task->bestSeconds < 0 || seconds < task->bestSeconds))
         task->bestSeconds = seconds;
@@ -884,8 +1046,9 @@ int main(int argc, char **argv) {
   }
   MlirContext ctx = kilnContextCreate();
   rc = kExitPass;
-  if (!collectTasks(&t, ctx)) {
-    rc = kExitCompile;
+  if (!collectTasks(&t, ctx, &rc)) {
+    if (rc == kExitPass)
+      rc = kExitCompile;
     goto out;
   }
   if (!t.numTasks) {
@@ -908,16 +1071,33 @@ int main(int argc, char **argv) {
   }
   fprintf(stderr, "%s: %d workloads to tune in %s (%s, %s)\n", kProg,
           t.numTasks, t.o.model, t.target.triple, t.target.cpu);
-  for (int i = 0; i < t.numTasks; ++i) {
+  /* Every default first: the time budget is then shared out by what each
+   * workload costs the model, and the costliest are tuned first. */
+  int *order = malloc((size_t)t.numTasks * sizeof(*order));
+  if (!order)
+    abort();
+  int numReady = 0;
+  double weight = 0;
+  for (int i = 0; i < t.numTasks; ++i)
+    if (prepareTask(&t, i)) {
+      order[numReady++] = i;
+      weight += taskWeight(&t.tasks[i]);
+    }
+  gSortTuner = &t;
+  qsort(order, (size_t)numReady, sizeof(*order), byWeight);
+  for (int k = 0; k < numReady; ++k) {
+    Task *task = &t.tasks[order[k]];
     double deadline = 0;
     if (t.o.budget > 0) {
       double left = t.o.budget - (measureNow() - t.started);
       if (left <= 0)
         break;
-      deadline = measureNow() + left / (t.numTasks - i);
+      deadline = measureNow() + left * taskWeight(task) / weight;
     }
-    tuneTask(&t, i, deadline);
+    weight -= taskWeight(task);
+    tuneTask(&t, order[k], deadline);
   }
+  free(order);
   fclose(t.log);
   printSummary(&t);
 out:
