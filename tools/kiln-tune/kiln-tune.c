@@ -36,12 +36,10 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 #include "tools/common/tool_cli.h"
+#include "tools/kiln-tune/kernel_files.h"
 #include "tools/kiln-tune/measure.h"
+#include "tools/kiln-tune/options.h"
 #include "tools/kiln-tune/search.h"
-
-static const char kProg[] = "kiln-tune";
-
-enum { kMaxJobs = 16 };
 
 /* The fastest candidates of a workload are timed kConfirmRounds more
  * times each, beside the default schedule (confirmBest). */
@@ -49,21 +47,6 @@ enum { kConfirmTop = 3, kConfirmRounds = 2 };
 
 /* Timeouts of one candidate's compile and run, in seconds. */
 static const double kCompileTimeout = 300, kRunTimeout = 120;
-
-typedef struct Options {
-  const char *model;
-  const char *output;
-  const char *target;
-  const char *cpu;
-  int trials;    /* per task */
-  double budget; /* seconds, whole run; 0: none */
-  int threads;   /* the model's run threads; 0: the runtime's default */
-  int jobs;      /* parallel compiles */
-  bool resume;
-  bool listTasks; /* --list-tasks: print the workloads, tune nothing */
-  KilnSearchStrategy strategy;
-  uint64_t seed;
-} Options;
 
 typedef struct Task {
   char key[17];
@@ -96,209 +79,7 @@ typedef struct Tuner {
   double started;
 } Tuner;
 
-static void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void error(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "%s: error: ", kProg);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-}
-
-static void usage(FILE *f) {
-  fprintf(
-      f,
-      "usage: %s MODEL -o LOG [--trials N] [--time-budget T] [--target T]\n"
-      "                 [--cpu C] [--threads N] [--jobs J] [--resume]\n"
-      "                 [--strategy annealing|random] [--seed S]\n"
-      "       %s MODEL --list-tasks [--target T] [--cpu C]\n"
-      "\n"
-      "Tunes the schedule of each workload of MODEL (.onnx, or .mlir in\n"
-      "the graph dialect) on this machine and appends every measurement\n"
-      "to LOG (JSON lines); kiln-compile --tuning-log LOG uses the best.\n"
-      "\n"
-      "  -o, --output=LOG   the tuning log (must not exist, unless\n"
-      "                     --resume)\n"
-      "  --resume           continue LOG: its measurements are not repeated\n"
-      "  --list-tasks       print each workload's key, count and knobs;\n"
-      "                     tune nothing\n"
-      "  --trials=N         candidates per workload, the default schedule\n"
-      "                     included (default 32)\n"
-      "  --time-budget=T    stop after T (e.g. 90s, 10m, 1h); shared out\n"
-      "                     over the workloads\n"
-      "  --target, --cpu    as kiln-compile's (default: this machine)\n"
-      "  --threads=N        threads the model will run on (default: all)\n"
-      "  -j N, --jobs=N     candidates compiled at once (default 2)\n"
-      "  --strategy=S       annealing (a cost model guides the search;\n"
-      "                     default) or random\n"
-      "  --seed=S           the search's random seed (default 1)\n"
-      "  -h, --help         show this help\n"
-      "      --version      show the version\n"
-      "\n"
-      "%s",
-      kProg, kProg, kilnToolExitCodeHelp);
-}
-
-/* "90", "90s", "10m", "1h" -> seconds; false if malformed. */
-static bool parseDuration(const char *s, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (errno || end == s || !(v > 0) || v > 1e7)
-    return false;
-  if (!strcmp(end, "") || !strcmp(end, "s"))
-    *out = v;
-  else if (!strcmp(end, "m"))
-    *out = 60 * v;
-  else if (!strcmp(end, "h"))
-    *out = 3600 * v;
-  else
-    return false;
-  return true;
-}
-
-static bool parseInt(const char *s, long lo, long hi, long *out) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi)
-    return false;
-  *out = v;
-  return true;
-}
-
-/* Returns -1 to go on, else the exit code. */
-static int parseArgs(int argc, char **argv, Options *o) {
-  enum {
-    kVersion = 256,
-    kTrials,
-    kBudget,
-    kTarget,
-    kCPU,
-    kThreads,
-    kResume,
-    kStrategy,
-    kSeed,
-    kListTasks
-  };
-  static const struct option longOpts[] = {
-      {"output", required_argument, NULL, 'o'},
-      {"trials", required_argument, NULL, kTrials},
-      {"time-budget", required_argument, NULL, kBudget},
-      {"target", required_argument, NULL, kTarget},
-      {"cpu", required_argument, NULL, kCPU},
-      {"threads", required_argument, NULL, kThreads},
-      {"jobs", required_argument, NULL, 'j'},
-      {"resume", no_argument, NULL, kResume},
-      {"strategy", required_argument, NULL, kStrategy},
-      {"seed", required_argument, NULL, kSeed},
-      {"list-tasks", no_argument, NULL, kListTasks},
-      {"help", no_argument, NULL, 'h'},
-      {"version", no_argument, NULL, kVersion},
-      {NULL, 0, NULL, 0}};
-  int c;
-  long v;
-  while ((c = getopt_long(argc, argv, "o:j:h", longOpts, NULL)) != -1) {
-    switch (c) {
-    case 'o':
-      o->output = optarg;
-      break;
-    case kTrials:
-      if (!parseInt(optarg, 1, 100000, &v)) {
-        error("--trials '%s': expected an integer from 1 to 100000", optarg);
-        return kExitUsage;
-      }
-      o->trials = (int)v;
-      break;
-    case kBudget:
-      if (!parseDuration(optarg, &o->budget)) {
-        error("--time-budget '%s': expected a duration such as 90s, 10m or "
-              "1h",
-              optarg);
-        return kExitUsage;
-      }
-      break;
-    case kTarget:
-      o->target = optarg;
-      break;
-    case kCPU:
-      o->cpu = optarg;
-      break;
-    case kThreads:
-      if (!parseInt(optarg, 1, 1024, &v)) {
-        error("--threads '%s': expected an integer from 1 to 1024", optarg);
-        return kExitUsage;
-      }
-      o->threads = (int)v;
-      break;
-    case 'j':
-      if (!parseInt(optarg, 1, kMaxJobs, &v)) {
-        error("--jobs '%s': expected an integer from 1 to %d", optarg,
-              kMaxJobs);
-        return kExitUsage;
-      }
-      o->jobs = (int)v;
-      break;
-    case kResume:
-      o->resume = true;
-      break;
-    case kListTasks:
-      o->listTasks = true;
-      break;
-    case kStrategy:
-      if (!kilnSearchStrategyParse(optarg, &o->strategy)) {
-        error("--strategy '%s': expected annealing or random", optarg);
-        return kExitUsage;
-      }
-      break;
-    case kSeed:
-      if (!parseInt(optarg, 0, 1L << 62, &v)) {
-        error("--seed '%s': expected a non-negative integer", optarg);
-        return kExitUsage;
-      }
-      o->seed = (uint64_t)v;
-      break;
-    case 'h':
-      usage(stdout);
-      return kExitPass;
-    case kVersion:
-      kilnToolPrintVersion(kProg);
-      return kExitPass;
-    default:
-      usage(stderr);
-      return kExitUsage;
-    }
-  }
-  if (optind != argc - 1) {
-    error("%s", optind >= argc ? "no input model given"
-                               : "exactly one input model is expected");
-    return kExitUsage;
-  }
-  o->model = argv[optind];
-  if (!o->output && !o->listTasks) {
-    error("%s", "no log given: -o LOG");
-    return kExitUsage;
-  }
-  if (o->target && !strcmp(o->target, "cuda")) {
-    error("%s", "--target=cuda: kiln-tune tunes CPU schedules only, so far");
-    return kExitUnsupported;
-  }
-  return -1;
-}
-
 /* ---- files and child processes ------------------------------------------ */
-
-static char *pathf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *pathf(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char *s = NULL;
-  if (vasprintf(&s, fmt, ap) < 0)
-    abort();
-  va_end(ap);
-  return s;
-}
 
 /* argv of kiln-compile for `input` -> `output` for the tuner's target;
  * `extra` (NULL-terminated) appended. Free with freeArgv. */
@@ -308,14 +89,14 @@ static char **compileArgv(const Tuner *t, const char *input, const char *output,
   if (!argv)
     abort();
   int n = 0;
-  argv[n++] = pathf("%s/kiln-compile", t->toolDir);
+  argv[n++] = measurePath("%s/kiln-compile", t->toolDir);
   argv[n++] = strdup(input);
-  argv[n++] = pathf("-o%s", output);
+  argv[n++] = measurePath("-o%s", output);
   argv[n++] = strdup("-q");
   if (t->o.target)
-    argv[n++] = pathf("--target=%s", t->o.target);
+    argv[n++] = measurePath("--target=%s", t->o.target);
   if (t->o.cpu)
-    argv[n++] = pathf("--cpu=%s", t->o.cpu);
+    argv[n++] = measurePath("--cpu=%s", t->o.cpu);
   for (; extra && *extra && n < 15; ++extra)
     argv[n++] = strdup(*extra);
   return argv;
@@ -337,84 +118,6 @@ static void showOutput(const char *path) {
   while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
     fwrite(buf, 1, n, stderr);
   fclose(f);
-}
-
-static void printCallback(MlirStringRef s, void *userData) {
-  fwrite(s.data, 1, s.length, userData);
-}
-
-/* Writes `module` as text to `path`; false on a write error. */
-static bool writeModule(MlirModule module, const char *path) {
-  FILE *f = fopen(path, "w");
-  if (!f)
-    return false;
-  mlirOperationPrint(mlirModuleGetOperation(module), printCallback, f);
-  return fclose(f) == 0;
-}
-
-static bool elementType(MlirType t, KilnElementType *out) {
-  if (mlirTypeIsAF32(t))
-    *out = KILN_ELEMENT_TYPE_F32;
-  else if (mlirTypeIsAF64(t))
-    *out = KILN_ELEMENT_TYPE_F64;
-  else if (mlirTypeIsAF16(t))
-    *out = KILN_ELEMENT_TYPE_F16;
-  else if (mlirTypeIsABF16(t))
-    *out = KILN_ELEMENT_TYPE_BF16;
-  else if (mlirIntegerTypeIsSignless(t) && mlirIntegerTypeGetWidth(t) == 1)
-    *out = KILN_ELEMENT_TYPE_BOOL;
-  else if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 64)
-    *out = KILN_ELEMENT_TYPE_I64;
-  else if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32)
-    *out = KILN_ELEMENT_TYPE_I32;
-  else
-    return false;
-  return true;
-}
-
-/* Writes the kernel's inputs as DIR/inK.npy: floats uniform in [-1, 1)
- * from a fixed seed (the same inputs for every candidate), other types
- * zero (indices stay in range). Returns how many, -1 on failure. */
-static int writeInputs(MlirModule kernel, const char *dir) {
-  MlirOperation func = mlirBlockGetFirstOperation(mlirModuleGetBody(kernel));
-  MlirType fnType = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(
-      func, mlirStringRefCreateFromCString("function_type")));
-  int n = (int)mlirFunctionTypeGetNumInputs(fnType);
-  uint64_t state = 0x9e3779b97f4a7c15ull;
-  for (int i = 0; i < n; ++i) {
-    MlirType t = mlirFunctionTypeGetInput(fnType, i);
-    KilnElementType e;
-    if (!mlirTypeIsARankedTensor(t) ||
-        !elementType(mlirShapedTypeGetElementType(t), &e))
-      return -1;
-    int64_t rank = mlirShapedTypeGetRank(t), dims[16];
-    if (rank > 16)
-      return -1;
-    for (int64_t d = 0; d < rank; ++d)
-      dims[d] = mlirShapedTypeGetDimSize(t, d);
-    KilnTensor *tensor;
-    KilnStatus *s = kilnTensorCreate(e, rank, dims, &tensor);
-    if (s) {
-      kilnStatusDestroy(s);
-      return -1;
-    }
-    if (e == KILN_ELEMENT_TYPE_F32) {
-      float *p = kilnTensorGetData(tensor);
-      for (int64_t k = 0; k < kilnTensorGetElementCount(tensor); ++k) {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        p[k] = (float)((double)(state >> 40) / (double)(1ull << 24) * 2 - 1);
-      }
-    }
-    char *path = pathf("%s/in%d.npy", dir, i);
-    s = kilnTensorWriteNpyFile(tensor, path);
-    free(path);
-    kilnTensorDestroy(tensor);
-    if (s) {
-      kilnStatusDestroy(s);
-      return -1;
-    }
-  }
-  return n;
 }
 
 /* ---- tasks ------------------------------------------------------------------
@@ -457,19 +160,19 @@ static void addTask(const KilnWorkload *w, void *userData) {
   space.numKnobs = task->numKnobs;
   task->search = kilnSearchCreate(&space, t->o.strategy,
                                   t->o.seed + (uint64_t)t->numTasks);
-  char *dir = pathf("%s/t%d", t->workDir, t->numTasks);
-  task->kernelPath = pathf("%s/kernel.mlir", dir);
+  char *dir = measurePath("%s/t%d", t->workDir, t->numTasks);
+  task->kernelPath = measurePath("%s/kernel.mlir", dir);
   MlirModule kernel = kilnWorkloadCreateKernelModule(w);
-  char *ref = pathf("%s/ref", dir);
+  char *ref = measurePath("%s/ref", dir);
   bool ok = mkdir(dir, 0755) == 0 && mkdir(ref, 0755) == 0 &&
-            writeModule(kernel, task->kernelPath) &&
-            writeInputs(kernel, dir) >= 0;
+            kernelWriteModule(kernel, task->kernelPath) &&
+            kernelWriteInputs(kernel, dir) >= 0;
   free(ref);
   mlirModuleDestroy(kernel);
   free(dir);
   if (!ok) {
-    error("cannot write the kernel of workload %s (%s)", w->key,
-          w->description);
+    tuneError("cannot write the kernel of workload %s (%s)", w->key,
+              w->description);
     s->failed = true;
   }
   ++t->numTasks;
@@ -478,8 +181,8 @@ static void addTask(const KilnWorkload *w, void *userData) {
 /* The optimized graph of the model (kiln-compile --emit=graph) and its
  * tasks; false after reporting. */
 static bool collectTasks(Tuner *t, MlirContext ctx, int *exitCode) {
-  char *graph = pathf("%s/model.mlir", t->workDir);
-  char *out = pathf("%s/model.out", t->workDir);
+  char *graph = measurePath("%s/model.mlir", t->workDir);
+  char *out = measurePath("%s/model.out", t->workDir);
   const char *extra[] = {"--emit=graph", NULL};
   char **argv = compileArgv(t, t->o.model, graph, extra);
   MeasureJob job;
@@ -488,7 +191,7 @@ static bool collectTasks(Tuner *t, MlirContext ctx, int *exitCode) {
     measureWaitAll(&job, 1);
   if (!ok || job.status != 0) {
     showOutput(out);
-    error("kiln-compile could not import and optimize '%s'", t->o.model);
+    tuneError("kiln-compile could not import and optimize '%s'", t->o.model);
     /* Its exit code says why (a bad file, an unsupported op, ...). */
     *exitCode = ok && job.status >= kExitUsage && job.status <= kExitCompile
                     ? job.status
@@ -574,13 +277,13 @@ static void appendRecord(Tuner *t, const Task *task, const Candidate *c) {
 static double runLibrary(const Tuner *t, int taskIndex, const char *lib,
                          const char *outPath, bool reference, int numOutputs,
                          int runs, const char **why) {
-  char *dir = pathf("%s/t%d", t->workDir, taskIndex);
+  char *dir = measurePath("%s/t%d", t->workDir, taskIndex);
   char *argv[64];
   int n = 0;
-  argv[n++] = pathf("%s/kiln-run-module", t->toolDir);
+  argv[n++] = measurePath("%s/kiln-run-module", t->toolDir);
   argv[n++] = strdup(lib);
   for (int i = 0;; ++i) {
-    char *in = pathf("%s/in%d.npy", dir, i);
+    char *in = measurePath("%s/in%d.npy", dir, i);
     if (access(in, R_OK) != 0 || n > 40) {
       free(in);
       break;
@@ -589,17 +292,17 @@ static double runLibrary(const Tuner *t, int taskIndex, const char *lib,
     argv[n++] = in;
   }
   if (reference) {
-    argv[n++] = pathf("--output-dir=%s/ref", dir);
+    argv[n++] = measurePath("--output-dir=%s/ref", dir);
   } else {
     for (int i = 0; i < numOutputs && n < 56; ++i) {
       argv[n++] = strdup("--expected");
-      argv[n++] = pathf("%s/ref/result%d.npy", dir, i);
+      argv[n++] = measurePath("%s/ref/result%d.npy", dir, i);
     }
     argv[n++] = strdup("--atol=1e-3");
   }
-  argv[n++] = pathf("--benchmark=%d", runs);
+  argv[n++] = measurePath("--benchmark=%d", runs);
   if (t->o.threads)
-    argv[n++] = pathf("--threads=%d", t->o.threads);
+    argv[n++] = measurePath("--threads=%d", t->o.threads);
   argv[n] = NULL;
   MeasureJob job;
   double seconds = -1;
@@ -633,9 +336,9 @@ static int runsFor(double seconds) {
  * time to beat. False when the kernel does not compile or run. */
 static bool measureDefault(Tuner *t, int index) {
   Task *task = &t->tasks[index];
-  char *dir = pathf("%s/t%d", t->workDir, index);
-  char *lib = pathf("%s/default.so", dir);
-  char *out = pathf("%s/default.out", dir);
+  char *dir = measurePath("%s/t%d", t->workDir, index);
+  char *lib = measurePath("%s/default.so", dir);
+  char *out = measurePath("%s/default.out", dir);
   const char *extra[] = {"-j1", NULL};
   char **argv = compileArgv(t, task->kernelPath, lib, extra);
   MeasureJob job;
@@ -687,10 +390,10 @@ static void printProgress(const Tuner *t, int index, const Task *task,
  * schedule goes in as a one-record log. */
 static void startCompile(Tuner *t, int index, Candidate *c, const char *name) {
   Task *task = &t->tasks[index];
-  char *dir = pathf("%s/t%d", t->workDir, index);
-  c->logPath = pathf("%s/%s.tune", dir, name);
-  c->libPath = pathf("%s/%s.so", dir, name);
-  c->outPath = pathf("%s/%s.out", dir, name);
+  char *dir = measurePath("%s/t%d", t->workDir, index);
+  c->logPath = measurePath("%s/%s.tune", dir, name);
+  c->libPath = measurePath("%s/%s.so", dir, name);
+  c->outPath = measurePath("%s/%s.out", dir, name);
   free(dir);
   FILE *f = fopen(c->logPath, "w");
   char *line =
@@ -701,7 +404,7 @@ static void startCompile(Tuner *t, int index, Candidate *c, const char *name) {
     fclose(f);
   }
   kilnTuningRecordLineDestroy(line);
-  char *logFlag = pathf("--tuning-log=%s", c->logPath);
+  char *logFlag = measurePath("--tuning-log=%s", c->logPath);
   const char *extra[] = {"-j1", logFlag, NULL};
   char **argv = compileArgv(t, task->kernelPath, c->libPath, extra);
   measureSpawn(argv, c->outPath, kCompileTimeout, &c->compile);
@@ -827,9 +530,9 @@ static void confirmBest(Tuner *t, int index) {
   }
   for (int i = 0; i < n; ++i)
     measureWaitAll(&top[i].compile, 1);
-  char *dir = pathf("%s/t%d", t->workDir, index);
-  char *defaultLib = pathf("%s/default.so", dir);
-  char *out = pathf("%s/confirm.out", dir);
+  char *dir = measurePath("%s/t%d", t->workDir, index);
+  char *defaultLib = measurePath("%s/default.so", dir);
+  char *out = measurePath("%s/confirm.out", dir);
   double times[kConfirmTop + 1][kConfirmRounds + 1];
   int count[kConfirmTop + 1] = {0};
   times[0][count[0]++] = task->defaultSeconds;
@@ -875,8 +578,8 @@ static bool prepareTask(Tuner *t, int index) {
   Task *task = &t->tasks[index];
   if (!measureDefault(t, index))
     return false;
-  char *dir = pathf("%s/t%d", t->workDir, index);
-  char *out = pathf("%s/default.out", dir);
+  char *dir = measurePath("%s/t%d", t->workDir, index);
+  char *out = measurePath("%s/default.out", dir);
   free(dir);
   Candidate def = {.seconds = measureReadMedian(out)};
   free(out);
@@ -938,7 +641,7 @@ static bool replayLog(Tuner *t) {
   KilnTuningLog *log = kilnTuningLogLoad(t->o.output, &t->target, NULL, NULL,
                                          kilnStrBufCallback, &err);
   if (!log) {
-    error("%s", kilnStrBufGet(&err));
+    tuneError("%s", kilnStrBufGet(&err));
     kilnStrBufDestroy(&err);
     return false;
   }
@@ -1024,15 +727,15 @@ int main(int argc, char **argv) {
                    .jobs = 2,
                    .seed = 1,
                    .strategy = KILN_SEARCH_ANNEALING}};
-  int rc = parseArgs(argc, argv, &t.o);
+  int rc = tuneParseArgs(argc, argv, &t.o);
   if (rc >= 0)
     return rc;
   if (!kilnToolCheckModelFile(kProg, t.o.model, false))
     return kExitUsage;
   bool exists = t.o.output && access(t.o.output, F_OK) == 0;
   if (exists && !t.o.resume) {
-    error("'%s' exists: --resume continues it (or give another -o)",
-          t.o.output);
+    tuneError("'%s' exists: --resume continues it (or give another -o)",
+              t.o.output);
     return kExitUsage;
   }
   t.started = measureNow();
@@ -1040,7 +743,7 @@ int main(int argc, char **argv) {
   char tmpl[] = "/tmp/kiln-tune.XXXXXX";
   t.workDir = mkdtemp(tmpl);
   if (!t.workDir) {
-    error("cannot create a work directory: %s", strerror(errno));
+    tuneError("cannot create a work directory: %s", strerror(errno));
     free(t.toolDir);
     return kExitCompile;
   }
@@ -1065,7 +768,7 @@ int main(int argc, char **argv) {
     goto out;
   }
   if (!(t.log = fopen(t.o.output, "a"))) {
-    error("cannot write '%s': %s", t.o.output, strerror(errno));
+    tuneError("cannot write '%s': %s", t.o.output, strerror(errno));
     rc = kExitUsage;
     goto out;
   }

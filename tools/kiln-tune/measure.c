@@ -1,10 +1,11 @@
 /* Child processes for kiln-tune (measure.h). */
-#define _GNU_SOURCE /* readlink, kill */
+#define _GNU_SOURCE /* readlink, kill, vasprintf */
 #include "tools/kiln-tune/measure.h"
 
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,4 +111,14 @@ uint64_t measureHashFile(const char *path) {
     }
   fclose(f);
   return h;
+}
+
+char *measurePath(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = NULL;
+  if (vasprintf(&s, fmt, ap) < 0)
+    abort();
+  va_end(ap);
+  return s;
 }

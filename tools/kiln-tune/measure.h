@@ -29,6 +29,9 @@ bool measureSpawn(char *const *argv, const char *outPath, double timeout,
 /// Waits for all `n` jobs, killing those past their timeout.
 void measureWaitAll(MeasureJob *jobs, int n);
 
+/// A formatted path (or any string), malloc'd.
+char *measurePath(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /// Seconds on a monotonic clock.
 double measureNow(void);
 
