@@ -262,7 +262,8 @@ static int compareRecords(const void *a, const void *b) {
  * timed once in a quiet moment of a noisy machine does not win on that
  * one time. Sorts the records by key and schedule. */
 static void indexBest(KilnTuningLog *log) {
-  qsort(log->records, log->len, sizeof(Record), compareRecords);
+  if (log->len) /* records is NULL when empty */
+    qsort(log->records, log->len, sizeof(Record), compareRecords);
   log->best = malloc((log->len + 1) * sizeof(*log->best));
   double *times = malloc((log->len + 1) * sizeof(*times));
   if (!log->best || !times)

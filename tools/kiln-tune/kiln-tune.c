@@ -85,7 +85,10 @@ typedef struct Tuner {
  * `extra` (NULL-terminated) appended. Free with freeArgv. */
 static char **compileArgv(const Tuner *t, const char *input, const char *output,
                           const char *const *extra) {
-  char **argv = calloc(16, sizeof(*argv));
+  int numExtra = 0;
+  while (extra && extra[numExtra])
+    ++numExtra;
+  char **argv = calloc((size_t)numExtra + 8, sizeof(*argv));
   if (!argv)
     abort();
   int n = 0;
@@ -97,8 +100,8 @@ static char **compileArgv(const Tuner *t, const char *input, const char *output,
     argv[n++] = measurePath("--target=%s", t->o.target);
   if (t->o.cpu)
     argv[n++] = measurePath("--cpu=%s", t->o.cpu);
-  for (; extra && *extra && n < 15; ++extra)
-    argv[n++] = strdup(*extra);
+  for (int i = 0; i < numExtra; ++i)
+    argv[n++] = strdup(extra[i]);
   return argv;
 }
 
@@ -183,8 +186,19 @@ static void addTask(const KilnWorkload *w, void *userData) {
 static bool collectTasks(Tuner *t, MlirContext ctx, int *exitCode) {
   char *graph = measurePath("%s/model.mlir", t->workDir);
   char *out = measurePath("%s/model.out", t->workDir);
-  const char *extra[] = {"--emit=graph", NULL};
+  /* The graph with the model's input shapes; the kernels are static. */
+  const char **extra = calloc((size_t)t->o.numInputShapes * 2 + 2,
+                              sizeof(*extra));
+  if (!extra)
+    abort();
+  int numExtra = 0;
+  extra[numExtra++] = "--emit=graph";
+  for (int i = 0; i < t->o.numInputShapes; ++i) {
+    extra[numExtra++] = "--input-shape";
+    extra[numExtra++] = t->o.inputShapes[i];
+  }
   char **argv = compileArgv(t, t->o.model, graph, extra);
+  free(extra);
   MeasureJob job;
   bool ok = measureSpawn(argv, out, -1, &job);
   if (ok)
@@ -728,25 +742,25 @@ int main(int argc, char **argv) {
                    .seed = 1,
                    .strategy = KILN_SEARCH_ANNEALING}};
   int rc = tuneParseArgs(argc, argv, &t.o);
-  if (rc >= 0)
-    return rc;
-  if (!kilnToolCheckModelFile(kProg, t.o.model, false))
-    return kExitUsage;
   bool exists = t.o.output && access(t.o.output, F_OK) == 0;
-  if (exists && !t.o.resume) {
+  if (rc < 0 && !kilnToolCheckModelFile(kProg, t.o.model, false))
+    rc = kExitUsage;
+  if (rc < 0 && exists && !t.o.resume) {
     tuneError("'%s' exists: --resume continues it (or give another -o)",
               t.o.output);
-    return kExitUsage;
+    rc = kExitUsage;
+  }
+  char tmpl[] = "/tmp/kiln-tune.XXXXXX";
+  if (rc < 0 && !(t.workDir = mkdtemp(tmpl))) {
+    tuneError("cannot create a work directory: %s", strerror(errno));
+    rc = kExitCompile;
+  }
+  if (rc >= 0) {
+    tuneOptionsDestroy(&t.o);
+    return rc;
   }
   t.started = measureNow();
   t.toolDir = measureToolDir();
-  char tmpl[] = "/tmp/kiln-tune.XXXXXX";
-  t.workDir = mkdtemp(tmpl);
-  if (!t.workDir) {
-    tuneError("cannot create a work directory: %s", strerror(errno));
-    free(t.toolDir);
-    return kExitCompile;
-  }
   MlirContext ctx = kilnContextCreate();
   rc = kExitPass;
   if (!collectTasks(&t, ctx, &rc)) {
@@ -815,5 +829,6 @@ out:
   kilnContextDestroy(ctx);
   removeWorkDir(t.workDir);
   free(t.toolDir);
+  tuneOptionsDestroy(&t.o);
   return rc;
 }

@@ -35,6 +35,9 @@ static void usage(FILE *f) {
       "  -o, --output=LOG   the tuning log (must not exist, unless\n"
       "                     --resume)\n"
       "  --resume           continue LOG: its measurements are not repeated\n"
+      "  --input-shape=NAME=D0xD1x...\n"
+      "                     fix an ONNX input's dynamic dims, as for\n"
+      "                     kiln-compile (repeatable)\n"
       "  --list-tasks       print each workload's key, count and knobs;\n"
       "                     tune nothing\n"
       "  --trials=N         candidates per workload, the default schedule\n"
@@ -94,7 +97,8 @@ int tuneParseArgs(int argc, char **argv, Options *o) {
     kResume,
     kStrategy,
     kSeed,
-    kListTasks
+    kListTasks,
+    kInputShape
   };
   static const struct option longOpts[] = {
       {"output", required_argument, NULL, 'o'},
@@ -108,6 +112,7 @@ int tuneParseArgs(int argc, char **argv, Options *o) {
       {"strategy", required_argument, NULL, kStrategy},
       {"seed", required_argument, NULL, kSeed},
       {"list-tasks", no_argument, NULL, kListTasks},
+      {"input-shape", required_argument, NULL, kInputShape},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, kVersion},
       {NULL, 0, NULL, 0}};
@@ -161,6 +166,14 @@ int tuneParseArgs(int argc, char **argv, Options *o) {
     case kListTasks:
       o->listTasks = true;
       break;
+    case kInputShape:
+      /* At most one per argument: argc bounds the array. kiln-compile
+       * checks the text. */
+      if (!o->inputShapes &&
+          !(o->inputShapes = calloc((size_t)argc, sizeof(*o->inputShapes))))
+        abort();
+      o->inputShapes[o->numInputShapes++] = optarg;
+      break;
     case kStrategy:
       if (!kilnSearchStrategyParse(optarg, &o->strategy)) {
         tuneError("--strategy '%s': expected annealing or random", optarg);
@@ -201,4 +214,9 @@ int tuneParseArgs(int argc, char **argv, Options *o) {
     return kExitUnsupported;
   }
   return -1;
+}
+
+void tuneOptionsDestroy(Options *o) {
+  free(o->inputShapes);
+  o->inputShapes = NULL;
 }

@@ -26,11 +26,17 @@ typedef struct Options {
   bool listTasks; /* --list-tasks: print the workloads, tune nothing */
   KilnSearchStrategy strategy;
   uint64_t seed;
+  /* --input-shape NAME=DIMS, passed to kiln-compile as given (argc
+   * entries at most; owned by argv). */
+  const char **inputShapes;
+  int numInputShapes;
 } Options;
 
 /// Parses argv into *o (defaults already set); returns -1 to go on, else
 /// the exit code (after printing the help, the version or an error).
 int tuneParseArgs(int argc, char **argv, Options *o);
+/// Frees what tuneParseArgs allocated.
+void tuneOptionsDestroy(Options *o);
 
 /// Prints "kiln-tune: error: MESSAGE" to stderr.
 void tuneError(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
