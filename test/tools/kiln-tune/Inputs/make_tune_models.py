@@ -7,6 +7,7 @@ a.onnx  x: f32[1,8,16,16] -> Conv 8->16 3x3 + Relu -> (Conv 16->16 3x3 +
 b.onnx  x: f32[1,16,16,16] -> Conv 16->16 3x3 + Relu (a's repeated layer)
         -> Conv 16->8 1x1
 c.onnx  x: f32[1,8] -> Relu (nothing to tune)
+d.onnx  x: f32[N,8,16,16] (a dynamic batch) -> Conv 8->16 3x3 + Relu
 Weights are fixed pseudo-random numbers."""
 import os
 import sys
@@ -64,6 +65,11 @@ def main():
 
     save(os.path.join(out, "c.onnx"), [helper.make_node("Relu", ["x"], ["y"])],
          [], [1, 8], [1, 8])
+
+    save(os.path.join(out, "d.onnx"),
+         [conv("x", "w0", "b0", "c0", 3), helper.make_node("Relu", ["c0"], ["y"])],
+         [weight("w0", 16, 8, 3, 3), weight("b0", 16)], ["N", 8, 16, 16],
+         ["N", 16, 16, 16])
 
 
 if __name__ == "__main__":
