@@ -20,8 +20,6 @@
  *    run loses nothing and --resume replays the log into the searches. */
 #define _GNU_SOURCE /* mkdtemp, strdup */
 #include <errno.h>
-#include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +28,7 @@
 
 #include "dialects/common/diag.h"
 #include "kiln/kiln.h"
-#include "kiln/kiln_runtime.h"
 #include "kiln/tuning.h"
-#include "mlir-c/BuiltinAttributes.h"
-#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 #include "tools/common/tool_cli.h"
 #include "tools/kiln-tune/kernel_files.h"
@@ -187,8 +182,8 @@ static bool collectTasks(Tuner *t, MlirContext ctx, int *exitCode) {
   char *graph = measurePath("%s/model.mlir", t->workDir);
   char *out = measurePath("%s/model.out", t->workDir);
   /* The graph with the model's input shapes; the kernels are static. */
-  const char **extra = calloc((size_t)t->o.numInputShapes * 2 + 2,
-                              sizeof(*extra));
+  const char **extra =
+      calloc((size_t)t->o.numInputShapes * 2 + 2, sizeof(*extra));
   if (!extra)
     abort();
   int numExtra = 0;
