@@ -62,6 +62,9 @@ typedef struct Task {
   KilnTuningSchedule top[kConfirmTop];
   double topSeconds[kConfirmTop];
   int numTop;
+  /* After confirmBest: the winner, when it is not the default schedule. */
+  bool hasWinner;
+  KilnTuningSchedule winner;
 } Task;
 
 typedef struct Tuner {
@@ -567,8 +570,11 @@ static void confirmBest(Tuner *t, int index) {
   task->bestSeconds = task->defaultSeconds;
   for (int i = 1; i <= n; ++i) {
     double m = median(times[i], count[i]);
-    if (!failed[i] && m < task->bestSeconds)
+    if (!failed[i] && m < task->bestSeconds) {
       task->bestSeconds = m;
+      task->hasWinner = true;
+      task->winner = top[i - 1].schedule;
+    }
   }
   fprintf(stderr,
           "[%d/%d] %s  confirmed: default %.4g ms, tuned %.4g ms (%.2fx)\n",
@@ -618,19 +624,56 @@ static int byWeight(const void *a, const void *b) {
 /* Searches task `index` (prepared) until its trials are done, its space
  * is exhausted or `deadline` (measureNow's clock; 0: none), then confirms
  * its best candidates. */
-static void tuneTask(Tuner *t, int index, double deadline) {
+/* Transfer between workloads: the first candidates of a workload are the
+ * winners of the workloads of its kind tuned before it in this run (the
+ * most recent first, at most kMaxSeeds): layers of one model often want
+ * the same tiles, so the search starts from there, not from random
+ * points. Returns how many configurations it wrote to `configs`. */
+enum { kMaxSeeds = 4 };
+static int seedConfigs(const Tuner *t, int index, const int *tunedOrder,
+                       int numTuned, int *configs) {
+  const Task *task = &t->tasks[index];
+  int n = 0;
+  for (int k = numTuned - 1; k >= 0 && n < kMaxSeeds; --k) {
+    const Task *other = &t->tasks[tunedOrder[k]];
+    int *config = configs + n * task->numKnobs;
+    if (other->kind != task->kind || !other->hasWinner ||
+        !configOf(task, &other->winner, config))
+      continue;
+    bool again = false;
+    for (int j = 0; j < n && !again; ++j)
+      again = !memcmp(configs + j * task->numKnobs, config,
+                      (size_t)task->numKnobs * sizeof(int));
+    n += !again;
+  }
+  return n;
+}
+
+static void tuneTask(Tuner *t, int index, double deadline,
+                     const int *tunedOrder, int numTuned) {
   Task *task = &t->tasks[index];
   Seen *seen = NULL;
   int numSeen = 0;
+  int seeds[kMaxSeeds * KILN_SEARCH_MAX_KNOBS];
+  int numSeeds = task->trialsDone > 1
+                     ? 0 /* resumed: its search has its own measurements */
+                     : seedConfigs(t, index, tunedOrder, numTuned, seeds);
   while (task->trialsDone < t->o.trials &&
          (deadline <= 0 || measureNow() < deadline)) {
     int want = t->o.trials - task->trialsDone;
     if (want > t->o.jobs)
       want = t->o.jobs;
     int configs[kMaxJobs * KILN_SEARCH_MAX_KNOBS];
-    int n = kilnSearchPropose(task->search, want, configs);
-    if (n == 0)
+    int n = 0;
+    if (numSeeds) {
+      n = numSeeds < want ? numSeeds : want;
+      memcpy(configs, seeds, (size_t)(n * task->numKnobs) * sizeof(int));
+      numSeeds -= n;
+      memmove(seeds, seeds + n * task->numKnobs,
+              (size_t)(numSeeds * task->numKnobs) * sizeof(int));
+    } else if ((n = kilnSearchPropose(task->search, want, configs)) == 0) {
       break; /* every schedule measured */
+    }
     Candidate batch[kMaxJobs];
     memset(batch, 0, sizeof(batch));
     for (int i = 0; i < n; ++i) {
@@ -807,7 +850,7 @@ int main(int argc, char **argv) {
       deadline = measureNow() + left * taskWeight(task) / weight;
     }
     weight -= taskWeight(task);
-    tuneTask(&t, order[k], deadline);
+    tuneTask(&t, order[k], deadline, order, k);
   }
   free(order);
   fclose(t.log);
