@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "mlir-c/BuiltinAttributes.h"
+
 #include "dialects/common/diag.h"
 
 typedef struct Family {
@@ -56,4 +58,33 @@ const KilnAttrSpec *kilnGraphOpFindAttr(const KilnGraphOpInfo *op,
     if (kilnStringRefEquals(name, op->attrs[i].name))
       return &op->attrs[i];
   return NULL;
+}
+
+/* ONNX's per-element defaults of the window attributes, one rule for every
+ * op that has them (Conv, ConvTranspose, the pools, QLinearConv, ...). */
+static const struct {
+  const char *name;
+  int64_t each;
+} kEachDefaults[] = {
+    {"strides", 1}, {"dilations", 1}, {"pads", 0}, {"output_padding", 0}};
+
+bool kilnGraphAttrIsDefault(const KilnAttrSpec *spec, MlirAttribute value) {
+  if (spec->defaultValue) {
+    MlirAttribute d = mlirAttributeParseGet(
+        mlirAttributeGetContext(value),
+        mlirStringRefCreateFromCString(spec->defaultValue));
+    return !mlirAttributeIsNull(d) && mlirAttributeEqual(d, value);
+  }
+  if (spec->kind != KILN_ATTR_INTS || !mlirAttributeIsADenseI64Array(value))
+    return false;
+  for (size_t i = 0; i < sizeof kEachDefaults / sizeof kEachDefaults[0]; ++i) {
+    if (strcmp(spec->name, kEachDefaults[i].name) != 0)
+      continue;
+    intptr_t n = mlirDenseArrayGetNumElements(value);
+    for (intptr_t k = 0; k < n; ++k)
+      if (mlirDenseI64ArrayGetElement(value, k) != kEachDefaults[i].each)
+        return false;
+    return n > 0;
+  }
+  return false;
 }

@@ -82,6 +82,13 @@ const KilnGraphOpInfo *kilnGraphOpGetAt(intptr_t i);
 const KilnAttrSpec *kilnGraphOpFindAttr(const KilnGraphOpInfo *op,
                                         MlirStringRef name);
 
+/// Whether `value` is the ONNX default of the attribute `spec`: equal to
+/// its defaultValue, or, for the ints attributes whose length follows the
+/// rank (strides and dilations: all 1; pads and output_padding: all 0),
+/// every element the default. Two ops that differ only in spelling a
+/// default out are the same op.
+bool kilnGraphAttrIsDefault(const KilnAttrSpec *spec, MlirAttribute value);
+
 /// Family tables, defined in ops_<family>.c.
 #define KILN_GRAPH_DECLARE_FAMILY(family)                                      \
   extern const KilnGraphOpInfo kilnGraph##family##Ops[];                       \

@@ -15,7 +15,9 @@
  * Values from outside are numbered by first use (`inK`), constants named by
  * type only (the schedule does not depend on the weights' values), results
  * of the workload's own ops by position (`%N`); attributes are printed in
- * their (sorted) dictionary order. Locations and ONNX names are left out,
+ * their (sorted) dictionary order, leaving out those equal to their ONNX
+ * default (an export that spells out `dilations = [1, 1]` and `group = 1`
+ * and one that does not give the same key). Locations and ONNX names are left out,
  * so identical layers share a key within and across models. */
 #include "kiln/tuning.h"
 
@@ -26,6 +28,7 @@
 #include "dialects/common/diag.h"
 #include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
+#include "dialects/graph/op_table.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
@@ -182,9 +185,13 @@ static void canonicalText(MlirOperation op, KilnStrBuf *buf) {
                   mlirOperationGetOperand(m, k));
     }
     kilnStrBufAppendf(buf, ")");
+    const KilnGraphOpInfo *info = kilnGraphOpLookup(name);
     for (intptr_t a = 0; a < mlirOperationGetNumAttributes(m); ++a) {
       MlirNamedAttribute na = mlirOperationGetAttribute(m, a);
       MlirStringRef an = mlirIdentifierStr(na.name);
+      const KilnAttrSpec *spec = info ? kilnGraphOpFindAttr(info, an) : NULL;
+      if (spec && kilnGraphAttrIsDefault(spec, na.attribute))
+        continue;
       kilnStrBufAppendf(buf, " %.*s=", (int)an.length, an.data);
       kilnStrBufAppendAttribute(buf, na.attribute);
     }

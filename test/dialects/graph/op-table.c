@@ -81,6 +81,54 @@ static MlirOperation findChild(MlirOperation op, const char *name) {
   return (MlirOperation){NULL};
 }
 
+/* Expects kilnGraphAttrIsDefault(op's attr, text) to be `want`. */
+static void checkDefault(MlirContext ctx, const char *op, const char *attr,
+                         const char *text, bool want) {
+  const KilnGraphOpInfo *info =
+      kilnGraphOpLookup(mlirStringRefCreateFromCString(op));
+  const KilnAttrSpec *spec =
+      info ? kilnGraphOpFindAttr(info, mlirStringRefCreateFromCString(attr))
+           : NULL;
+  MlirAttribute value =
+      mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text));
+  if (!spec || mlirAttributeIsNull(value) ||
+      kilnGraphAttrIsDefault(spec, value) != want) {
+    fprintf(stderr, "DEFAULT %s %s = %s: expected %s\n", op, attr, text,
+            want ? "default" : "not default");
+    ++problems;
+  }
+}
+
+/* Every textual default parses, and defaults are recognized whether the
+ * table states them (group, auto_pad) or ONNX's per-element rule does. */
+static void checkDefaults(MlirContext ctx) {
+  fprintf(stderr, "TEST: attr_defaults\n");
+  for (intptr_t i = 0; i < kilnGraphOpGetCount(); ++i) {
+    const KilnGraphOpInfo *op = kilnGraphOpGetAt(i);
+    for (int a = 0; a < op->numAttrs; ++a)
+      if (op->attrs[a].defaultValue &&
+          mlirAttributeIsNull(mlirAttributeParseGet(
+              ctx,
+              mlirStringRefCreateFromCString(op->attrs[a].defaultValue)))) {
+        fprintf(stderr, "BAD DEFAULT %s %s\n", op->name, op->attrs[a].name);
+        ++problems;
+      }
+  }
+  checkDefault(ctx, "conv", "group", "1 : i64", true);
+  checkDefault(ctx, "conv", "group", "2 : i64", false);
+  checkDefault(ctx, "conv", "auto_pad", "\"NOTSET\"", true);
+  checkDefault(ctx, "conv", "auto_pad", "\"VALID\"", false);
+  checkDefault(ctx, "conv", "dilations", "array<i64: 1, 1>", true);
+  checkDefault(ctx, "conv", "dilations", "array<i64: 1, 2>", false);
+  checkDefault(ctx, "conv", "strides", "array<i64: 1, 1, 1>", true);
+  checkDefault(ctx, "conv", "pads", "array<i64: 0, 0, 0, 0>", true);
+  checkDefault(ctx, "conv", "pads", "array<i64: 0, 1, 0, 1>", false);
+  checkDefault(ctx, "conv", "kernel_shape", "array<i64: 1, 1>", false);
+  checkDefault(ctx, "max_pool", "strides", "array<i64: 1, 1>", true);
+  checkDefault(ctx, "conv_transpose", "output_padding", "array<i64: 0, 0>",
+               true);
+}
+
 int main(void) {
   MlirContext ctx = kilnContextCreate();
   MlirModule defs = mlirModuleCreateParse(
@@ -124,6 +172,7 @@ int main(void) {
       fprintf(stderr, "NO INFERENCE: %s\n", kilnGraphOpGetAt(i)->name);
       ++problems;
     }
+  checkDefaults(ctx);
   fprintf(stderr, "ops: %d, problems: %d\n", irdlOps, problems);
   mlirModuleDestroy(defs);
   kilnContextDestroy(ctx);

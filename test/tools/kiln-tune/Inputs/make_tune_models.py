@@ -4,7 +4,8 @@ usage: /usr/bin/python3 make_tune_models.py OUT_DIR
 
 a.onnx  x: f32[1,8,16,16] -> Conv 8->16 3x3 + Relu -> (Conv 16->16 3x3 +
         Relu) twice, the same layer -> MatMul by a 16x24 constant
-b.onnx  x: f32[1,16,16,16] -> Conv 16->16 3x3 + Relu (a's repeated layer)
+b.onnx  x: f32[1,16,16,16] -> Conv 16->16 3x3 + Relu (a's repeated layer,
+        its default attributes spelled out)
         -> Conv 16->8 1x1
 c.onnx  x: f32[1,8] -> Relu (nothing to tune)
 d.onnx  x: f32[N,8,16,16] (a dynamic batch) -> Conv 8->16 3x3 + Relu
@@ -24,10 +25,14 @@ def weight(name, *shape):
         (rng.standard_normal(shape) * 0.2).astype(np.float32), name)
 
 
-def conv(x, w, b, y, kernel):
+def conv(x, w, b, y, kernel, spell_defaults=False):
+    """spell_defaults: write out dilations, group and strides at their
+    defaults, as PyTorch's exporter does (the key must not change)."""
     pad = kernel // 2
+    extra = dict(dilations=[1, 1], group=1, strides=[1, 1]) \
+        if spell_defaults else {}
     return helper.make_node("Conv", [x, w, b], [y], kernel_shape=[kernel] * 2,
-                            pads=[pad] * 4)
+                            pads=[pad] * 4, **extra)
 
 
 def save(path, nodes, inits, x_shape, y_shape):
@@ -55,7 +60,7 @@ def main():
     save(os.path.join(out, "a.onnx"), nodes, inits, [1, 8, 16, 16],
          [1, 16, 16, 24])
 
-    nodes = [conv("x", "w1", "b1", "c1", 3),
+    nodes = [conv("x", "w1", "b1", "c1", 3, spell_defaults=True),
              helper.make_node("Relu", ["c1"], ["r1"]),
              conv("r1", "w2", "b2", "y", 1)]
     inits = [weight("w1", 16, 16, 3, 3), weight("b1", 16),
