@@ -17,8 +17,8 @@
  * of the workload's own ops by position (`%N`); attributes are printed in
  * their (sorted) dictionary order, leaving out those equal to their ONNX
  * default (an export that spells out `dilations = [1, 1]` and `group = 1`
- * and one that does not give the same key). Locations and ONNX names are left out,
- * so identical layers share a key within and across models. */
+ * and one that does not give the same key). Locations and ONNX names are left
+ * out, so identical layers share a key within and across models. */
 #include "kiln/tuning.h"
 
 #include <stdio.h>
