@@ -533,12 +533,11 @@ static MlirValue im2colLoopBody(KilnBuilder *b, MlirValue x, MlirValue w,
   return sliceAt(b, part, y, yOff, yBlock, NULL);
 }
 
-/* kiln-fuse-groups' defaults: tiles of whole output rows of at most
- * kFusedTilePixels pixels (conv-tile-pixels; a 3-D conv's: whole planes,
- * or rows of one plane when a plane has more); with at least
- * kFusedWindowBlocks of them a tile computes its own rows of a window
- * generic (fuse_groups.c, fuseWindow). */
-enum { kFusedTilePixels = 256, kFusedWindowBlocks = 4 };
+/* kiln-fuse-groups' 3-D conv tiles: whole planes, or rows of one plane
+ * when a plane has more than KILN_CONV_TILE_PIXELS; with at least
+ * kFused3dWindowBlocks of them a tile computes its own columns of a
+ * window generic (fuse_groups.c, fuseWindow). */
+enum { kFused3dWindowBlocks = 4 };
 
 /* Whether the group-1 2-D or 3-D conv being lowered at `b` is the
  * contraction of a conv_epilogue fusion group whose tiles will each build
@@ -562,12 +561,17 @@ static bool fusedWindow(KilnBuilder *b, const KilnWindow *win, int64_t group) {
                           mlirStringRefCreateFromCString("conv_epilogue")))
     return false;
   if (win->n == 3)
-    return kilnConv3dTileGet(win->out, kFusedTilePixels, kFusedWindowBlocks,
-                             kKilnConv3dMinTilePixels)
-               .count >= kFusedWindowBlocks;
-  return win->out[0] /
-             kilnDivisorAtMost(win->out[0], kFusedTilePixels / win->out[1]) >=
-         kFusedWindowBlocks;
+    return kilnConv3dTileGet(win->out, KILN_CONV_TILE_PIXELS,
+                             kFused3dWindowBlocks, kKilnConv3dMinTilePixels)
+               .count >= kFused3dWindowBlocks;
+  /* A 2-D conv's tiles: whole output rows, at most conv-tile-pixels of
+   * them, the conv's own when kiln-tune chose them. */
+  int64_t pixels, windowTiles;
+  kilnConvGroupTilesAt(b->loc, &pixels, &windowTiles);
+  int64_t rows = pixels / win->out[1];
+  return windowTiles > 0 &&
+         win->out[0] / kilnDivisorAtMost(win->out[0], rows > 1 ? rows : 1) >=
+             windowTiles;
 }
 
 /* Whether the conv's window is strided. */

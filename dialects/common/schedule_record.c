@@ -113,3 +113,20 @@ bool kilnScheduleRecordGetOptions(MlirOperation op, const KilnPassInfo *pass,
   }
   return any;
 }
+
+bool kilnScheduleRecordGetInt(MlirLocation loc, const char *pass,
+                              const char *option, int64_t *value) {
+  MlirAttribute record = kilnScheduleRecordGetFromLocation(loc);
+  if (mlirAttributeIsNull(record))
+    return false;
+  MlirAttribute values = mlirDictionaryAttrGetElementByName(
+      record, mlirStringRefCreateFromCString(pass));
+  if (mlirAttributeIsNull(values) || !mlirAttributeIsADictionary(values))
+    return false;
+  MlirAttribute v = mlirDictionaryAttrGetElementByName(
+      values, mlirStringRefCreateFromCString(option));
+  if (mlirAttributeIsNull(v) || !mlirAttributeIsAInteger(v))
+    return false;
+  *value = mlirIntegerAttrGetValueInt(v);
+  return true;
+}

@@ -43,6 +43,12 @@ bool kilnScheduleRecordGetOptions(MlirOperation op, const KilnPassInfo *pass,
                                   const KilnPassOptionValue *given,
                                   KilnPassOptionValue *out);
 
+/// The integer the schedule record of `loc` sets for option `option` of
+/// the pass `pass` (its argument), into *value; false (and *value
+/// untouched) when the record sets none.
+bool kilnScheduleRecordGetInt(MlirLocation loc, const char *pass,
+                              const char *option, int64_t *value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -75,6 +75,14 @@ static const KilnTuningKnob kKnobs[] = {
      4,
      {64, 128, 512, 1024},
      kConv | kGrouped},
+    /* im2col window rows built per tile (default: with >= 4 row blocks)
+     * or the window tensor built whole (0). */
+    {"kiln-fuse-groups",
+     "conv-window-tiles",
+     KILN_PASS_OPTION_INT,
+     3,
+     {0, 2, 8},
+     kConv},
     {"kiln-fuse-groups",
      "matmul-tile-rows",
      KILN_PASS_OPTION_INT,

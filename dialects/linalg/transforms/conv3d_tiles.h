@@ -9,6 +9,20 @@
 
 #include <stdint.h>
 
+#include "mlir-c/IR.h"
+
+/// kiln-fuse-groups' conv tile options that the lowering predicts its
+/// tiles from: `conv-tile-pixels` (output pixels per tile, at most) and
+/// `conv-window-tiles` (the least row blocks per image for which each tile
+/// of a 2-D conv builds its own rows of the window tensor; 0: never).
+#define KILN_CONV_TILE_PIXELS 256
+#define KILN_CONV_WINDOW_TILES 4
+
+/// Those two options for the conv at `loc`: its schedule record's values
+/// (kiln-tune), else the defaults above.
+void kilnConvGroupTilesAt(MlirLocation loc, int64_t *pixels,
+                          int64_t *windowTiles);
+
 /// A block of a 3-D conv's output positions OD x OH x OW: `depth` whole
 /// planes (rows == OH), or `rows` rows of one plane (depth == 1); `count`
 /// blocks per image.

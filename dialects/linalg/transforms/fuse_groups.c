@@ -38,6 +38,10 @@
 
 extern const KilnPassInfo kilnFuseGroupsPass;
 
+/* An option's default text from its number (conv3d_tiles.h's defaults). */
+#define KILN_STRINGIFY_(x) #x
+#define KILN_STRINGIFY(x) KILN_STRINGIFY_(x)
+
 enum {
   kOptTile,
   kOptConvRows,
@@ -45,6 +49,7 @@ enum {
   kOptConvChannels,
   kOptConvPixels,
   kOptDepthwiseTasks,
+  kOptConvWindowTiles,
   kNumOptions
 };
 
@@ -344,16 +349,18 @@ static void buildGroupSchedule(MlirOperation sequence, bool tile, intptr_t rank,
 /* The tile options of kiln-fuse-groups. */
 typedef struct GroupTiles {
   int64_t convRows, matmulRows, convChannels, convPixels, depthwiseTasks;
+  int64_t windowTiles; /* conv-window-tiles: 0 never */
 } GroupTiles;
 
-/* The tile options in `o`; false when one is not positive. */
+/* The tile options in `o`; false when one is out of range (the sizes not
+ * positive, conv-window-tiles negative). */
 static bool readGroupTiles(const KilnPassOptionValue *o, GroupTiles *tiles) {
-  *tiles = (GroupTiles){o[kOptConvRows].i, o[kOptMatmulRows].i,
-                        o[kOptConvChannels].i, o[kOptConvPixels].i,
-                        o[kOptDepthwiseTasks].i};
+  *tiles = (GroupTiles){o[kOptConvRows].i,       o[kOptMatmulRows].i,
+                        o[kOptConvChannels].i,   o[kOptConvPixels].i,
+                        o[kOptDepthwiseTasks].i, o[kOptConvWindowTiles].i};
   return tiles->convRows >= 1 && tiles->matmulRows >= 1 &&
          tiles->convChannels >= 1 && tiles->convPixels >= 1 &&
-         tiles->depthwiseTasks >= 1;
+         tiles->depthwiseTasks >= 1 && tiles->windowTiles >= 0;
 }
 
 /* The tile options for `op`: a tuned workload's own (schedule_record.h)
@@ -478,7 +485,9 @@ static void conv3dTileSizes(MlirType type, const GroupTiles *tiles,
 }
 
 /* An im2col conv whose window tensor is one generic (unit strides): when
- * the image has enough row blocks, each tile takes all output channels and
+ * the image has enough row blocks (a 2-D conv: `windowTiles`, the
+ * conv-window-tiles option, 0 never; a 3-D one: kMinWindowBlocks, which
+ * its tiles were cut for), each tile takes all output channels and
  * computes its own columns of the window tensor (fused as the last
  * producer), which then stay in cache for the contraction instead of the
  * whole tensor going through memory. With channel blocks each would
@@ -486,14 +495,16 @@ static void conv3dTileSizes(MlirType type, const GroupTiles *tiles,
  * grouped conv's tiles are whole groups, which read disjoint columns: each
  * computes its own whatever the tile count (`grouped`). */
 static MlirOperation fuseWindow(MlirBlock body, MlirType type, int64_t *sizes,
-                                const KilnOpList *producers, bool grouped) {
+                                const KilnOpList *producers, bool grouped,
+                                int64_t windowTiles) {
   intptr_t rank = mlirShapedTypeGetRank(type);
   if (rank != 4 && (rank != 5 || grouped))
     return (MlirOperation){NULL}; /* kilnSliceWindowRows: 2-D, 3-D convs */
   int64_t blocks = mlirShapedTypeGetDimSize(type, 2) / sizes[2];
   if (rank == 5 && sizes[3])
     blocks *= mlirShapedTypeGetDimSize(type, 3) / sizes[3];
-  if (!grouped && blocks < kMinWindowBlocks)
+  int64_t least = rank == 5 ? kMinWindowBlocks : windowTiles;
+  if (!grouped && (least == 0 || blocks < least))
     return (MlirOperation){NULL};
   for (size_t i = 0; i < producers->len; ++i) {
     if (!hasReduction(producers->data[i]))
@@ -637,12 +648,13 @@ static bool tileGroup(MlirOperation group, bool conv, const GroupTiles *tiles,
    * already the result's (1-D). */
   if (conv && groupWidth) {
     groupedTileSizes(type, tiles, groupWidth, sizes);
-    window = fuseWindow(body, type, sizes, &producers, true);
+    window = fuseWindow(body, type, sizes, &producers, true, 0);
   } else if (conv && (reshaped || rank == 3)) {
     im2colTileSizes(type, tiles, sizes);
     if (rank == 5)
       conv3dTileSizes(type, tiles, sizes);
-    window = fuseWindow(body, type, sizes, &producers, false);
+    window =
+        fuseWindow(body, type, sizes, &producers, false, tiles->windowTiles);
   } else if (conv && anyDepthwise(&producers))
     depthwiseTileSizes(type, tiles->depthwiseTasks, sizes);
   else
@@ -711,7 +723,8 @@ static MlirOperation loneConvWindow(MlirBlock body, MlirOperation contraction,
   im2colTileSizes(type, tiles, tile);
   KilnOpList self = {0};
   kilnOpListPush(&self, contraction);
-  MlirOperation window = fuseWindow(body, type, tile, &self, false);
+  MlirOperation window =
+      fuseWindow(body, type, tile, &self, false, tiles->windowTiles);
   kilnOpListDestroy(&self);
   int64_t rowPixels = mlirShapedTypeGetDimSize(type, 3);
   sizes[0] = 1;
@@ -815,13 +828,14 @@ static void runFuseGroups(MlirOperation op, MlirExternalPass pass,
   GroupTiles tiles;
   if (!readGroupTiles(options, &tiles)) {
     kilnEmitErrorf(mlirOperationGetLocation(op),
-                   "kiln-fuse-groups: tile options must be positive, got "
+                   "kiln-fuse-groups: tile options must be positive "
+                   "(conv-window-tiles at least 0), got "
                    "conv-tile-rows=%ld matmul-tile-rows=%ld "
                    "conv-tile-channels=%ld conv-tile-pixels=%ld "
-                   "depthwise-tasks=%ld",
+                   "depthwise-tasks=%ld conv-window-tiles=%ld",
                    (long)tiles.convRows, (long)tiles.matmulRows,
                    (long)tiles.convChannels, (long)tiles.convPixels,
-                   (long)tiles.depthwiseTasks);
+                   (long)tiles.depthwiseTasks, (long)tiles.windowTiles);
     mlirExternalPassSignalFailure(pass);
     return;
   }
@@ -864,13 +878,21 @@ static const KilnPassOptionSpec kOptions[] = {
     [kOptConvChannels] = {"conv-tile-channels", KILN_PASS_OPTION_INT, "32",
                           "Output channels per tile of a conv_epilogue group "
                           "whose conv is an im2col contraction, at most"},
-    [kOptConvPixels] = {"conv-tile-pixels", KILN_PASS_OPTION_INT, "256",
+    [kOptConvPixels] = {"conv-tile-pixels", KILN_PASS_OPTION_INT,
+                        KILN_STRINGIFY(KILN_CONV_TILE_PIXELS),
                         "Output pixels (whole rows) per tile of a "
                         "conv_epilogue group whose conv is an im2col "
                         "contraction, at most"},
     [kOptDepthwiseTasks] = {"depthwise-tasks", KILN_PASS_OPTION_INT, "16",
                             "Tiles (channel blocks) per image of a "
                             "conv_epilogue group whose conv is depthwise"},
+    [kOptConvWindowTiles] = {"conv-window-tiles", KILN_PASS_OPTION_INT,
+                             KILN_STRINGIFY(KILN_CONV_WINDOW_TILES),
+                             "The least row blocks per image for which each "
+                             "tile of a 2-D im2col conv computes its own "
+                             "rows of the window tensor (with all output "
+                             "channels); 0: never, the window is built "
+                             "whole"},
 };
 
 static const KilnDialectHandleGetter kDependentDialects[] = {
@@ -892,3 +914,13 @@ const KilnPassInfo kilnFuseGroupsPass = {
     .numDependentDialects =
         sizeof(kDependentDialects) / sizeof(kDependentDialects[0]),
 };
+
+void kilnConvGroupTilesAt(MlirLocation loc, int64_t *pixels,
+                          int64_t *windowTiles) {
+  *pixels = KILN_CONV_TILE_PIXELS;
+  *windowTiles = KILN_CONV_WINDOW_TILES;
+  kilnScheduleRecordGetInt(loc, kilnFuseGroupsPass.argument,
+                           kOptions[kOptConvPixels].name, pixels);
+  kilnScheduleRecordGetInt(loc, kilnFuseGroupsPass.argument,
+                           kOptions[kOptConvWindowTiles].name, windowTiles);
+}

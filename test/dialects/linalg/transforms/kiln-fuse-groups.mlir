@@ -9,6 +9,9 @@
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-verify,convert-graph-to-linalg,canonicalize,cse,kiln-fuse-groups,canonicalize))' | FileCheck %s --check-prefix=IM2COL
 // RUN: sed -n '/^\/\/ BAD-TASKS/,/^\/\/ END-BAD-TASKS/p' %s > %t.tasks.mlir
 // RUN: kiln-opt %t.tasks.mlir --pass-pipeline='builtin.module(func.func(kiln-fuse-groups{depthwise-tasks=0}))' --verify-diagnostics
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(graph-verify,convert-graph-to-linalg,canonicalize,cse,kiln-fuse-groups{conv-window-tiles=0},canonicalize))' | FileCheck %s --check-prefix=WHOLE
+// RUN: sed -n '/^\/\/ BAD-WINDOW/,/^\/\/ END-BAD-WINDOW/p' %s > %t.window.mlir
+// RUN: kiln-opt %t.window.mlir --pass-pipeline='builtin.module(func.func(kiln-fuse-groups{conv-window-tiles=-1}))' --verify-diagnostics
 
 // The epilogue is tiled by output rows (one image, all channels, one row)
 // and the conv and its bias initialization are computed per tile.
@@ -107,25 +110,32 @@ func.func @negative_not_a_group(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 // BAD-ROWS
-// expected-error@+1 {{kiln-fuse-groups: tile options must be positive, got conv-tile-rows=0 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=256 depthwise-tasks=16}}
+// expected-error@+1 {{kiln-fuse-groups: tile options must be positive (conv-window-tiles at least 0), got conv-tile-rows=0 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=256 depthwise-tasks=16 conv-window-tiles=4}}
 func.func @bad_rows(%x: tensor<3xf32>) -> tensor<3xf32> {
   return %x : tensor<3xf32>
 }
 // END-BAD-ROWS
 
 // BAD-PIXELS
-// expected-error@+1 {{kiln-fuse-groups: tile options must be positive, got conv-tile-rows=1 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=0 depthwise-tasks=16}}
+// expected-error@+1 {{kiln-fuse-groups: tile options must be positive (conv-window-tiles at least 0), got conv-tile-rows=1 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=0 depthwise-tasks=16 conv-window-tiles=4}}
 func.func @bad_pixels(%x: tensor<3xf32>) -> tensor<3xf32> {
   return %x : tensor<3xf32>
 }
 // END-BAD-PIXELS
 
 // BAD-TASKS
-// expected-error@+1 {{kiln-fuse-groups: tile options must be positive, got conv-tile-rows=1 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=256 depthwise-tasks=0}}
+// expected-error@+1 {{kiln-fuse-groups: tile options must be positive (conv-window-tiles at least 0), got conv-tile-rows=1 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=256 depthwise-tasks=0 conv-window-tiles=4}}
 func.func @bad_tasks(%x: tensor<3xf32>) -> tensor<3xf32> {
   return %x : tensor<3xf32>
 }
 // END-BAD-TASKS
+
+// BAD-WINDOW
+// expected-error@+1 {{kiln-fuse-groups: tile options must be positive (conv-window-tiles at least 0), got conv-tile-rows=1 matmul-tile-rows=8 conv-tile-channels=32 conv-tile-pixels=256 depthwise-tasks=16 conv-window-tiles=-1}}
+func.func @bad_window(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+// END-BAD-WINDOW
 
 // A depthwise conv's group is tiled by blocks of channels with whole
 // planes: 96 channels in 16 tasks of 6, each computing its own bias
@@ -224,6 +234,13 @@ func.func @im2col_odd_rows(%x: tensor<1x8x17x17xf32>, %w: tensor<48x8x1x7xf32>, 
 // pixels: blocks of 8 rows) takes all output channels per tile (48, not 32)
 // and computes its own rows of the window tensor: the window generic is
 // fused into the tile, reading 8 + 2 rows of the padded input.
+// With conv-window-tiles=0 the window tensor is built whole, before the
+// tiles, which are blocks of output channels (24 of 48) x rows.
+// WHOLE-LABEL: func.func @im2col_window
+// WHOLE: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x3x3x32x32xf32>)
+// WHOLE: scf.forall (%{{.*}}, %{{.*}}) in (2, 4)
+// WHOLE-NOT: tensor<1x4x3x3x8x32xf32>
+// WHOLE: tensor.parallel_insert_slice {{.*}} [1, 24, 8, 32] [1, 1, 1, 1]
 // IM2COL-LABEL: func.func @im2col_window
 // IM2COL: scf.forall (%{{.*}}) in (4)
 // IM2COL: tensor.extract_slice %{{.*}}[0, 0, %{{.*}}, 0] [1, 4, 10, 34] [1, 1, 1, 1] : tensor<1x4x34x34xf32> to tensor<1x4x10x34xf32>
@@ -475,3 +492,36 @@ func.func @im2col_shared_bias(%x: tensor<1x8x12x40xf32>, %w: tensor<24x8x1x1xf32
   } {graph.fusion = "conv_epilogue"}
   return %g : tensor<1x24x12x40xf32>
 }
+
+// A strided conv whose tiles build their own window rows (4 blocks of 8
+// rows) takes the one gather generic, fused into each tile; the same conv
+// with a schedule record that says conv-window-tiles = 0 (kiln-tune's
+// "window built whole") is lowered to tap copies of a whole window tensor,
+// and its tiles read slices of it: the lowering and kiln-fuse-groups read
+// the same record.
+// IM2COL-LABEL: func.func @strided_window
+// IM2COL: scf.forall (%{{.*}}) in (4)
+// IM2COL: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x4x17x65xf32>)
+// IM2COL-LABEL: func.func @strided_window_whole
+// IM2COL-COUNT-9: tensor.insert_slice {{.*}} into tensor<1x4x3x3x32x32xf32>
+// IM2COL: scf.forall (%{{.*}}) in (4)
+// IM2COL-NOT: tensor<1x4x17x65xf32>
+// IM2COL: return
+func.func @strided_window(%x: tensor<1x4x64x64xf32>, %w: tensor<16x4x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x32x32xf32> {
+  %g = scf.execute_region -> tensor<1x16x32x32xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x64x64xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>) -> tensor<1x16x32x32xf32>
+    %1 = "graph.relu"(%0) : (tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32>
+    scf.yield %1 : tensor<1x16x32x32xf32>
+  } {graph.fusion = "conv_epilogue"}
+  return %g : tensor<1x16x32x32xf32>
+}
+
+func.func @strided_window_whole(%x: tensor<1x4x64x64xf32>, %w: tensor<16x4x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x32x32xf32> {
+  %g = scf.execute_region -> tensor<1x16x32x32xf32> no_inline {
+    %0 = "graph.conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x64x64xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>) -> tensor<1x16x32x32xf32> loc(#whole)
+    %1 = "graph.relu"(%0) : (tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32> loc(#whole)
+    scf.yield %1 : tensor<1x16x32x32xf32>
+  } {graph.fusion = "conv_epilogue"} loc(#whole)
+  return %g : tensor<1x16x32x32xf32>
+}
+#whole = loc(fused<{kiln.schedule = {"kiln-fuse-groups" = {"conv-window-tiles" = 0 : i64}}}>["conv"])
