@@ -35,7 +35,8 @@ typedef enum KilnWorkloadKind {
   KILN_WORKLOAD_CONV = 1,           /* a conv with groups == 1 */
   KILN_WORKLOAD_DEPTHWISE_CONV = 2, /* groups == channels */
   KILN_WORKLOAD_GROUPED_CONV = 4,   /* other groups */
-  KILN_WORKLOAD_MATMUL = 8          /* matmul, gemm */
+  KILN_WORKLOAD_MATMUL = 8,         /* matmul, gemm */
+  KILN_WORKLOAD_REDUCTION = 16      /* softmax, reduce_*, pools, norms */
 } KilnWorkloadKind;
 
 typedef struct KilnWorkload {

@@ -36,9 +36,28 @@ static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
 }
 
+/* Ops that reduce rows of their input: what kiln-split-reductions splits
+ * and kiln-tile-and-vectorize tiles like a contraction. */
+static bool isReduction(MlirOperation op) {
+  static const char *const kNames[] = {"graph.softmax",
+                                       "graph.log_softmax",
+                                       "graph.layer_norm",
+                                       "graph.instance_norm",
+                                       "graph.global_average_pool",
+                                       "graph.global_max_pool",
+                                       "graph.mean_variance_normalization"};
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (name.length > 13 && memcmp(name.data, "graph.reduce_", 13) == 0)
+    return true;
+  for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); ++i)
+    if (kilnOpNameIs(op, kNames[i]))
+      return true;
+  return false;
+}
+
 static bool isAnchor(MlirOperation op) {
   return kilnOpNameIs(op, "graph.conv") || kilnOpNameIs(op, "graph.matmul") ||
-         kilnOpNameIs(op, "graph.gemm");
+         kilnOpNameIs(op, "graph.gemm") || isReduction(op);
 }
 
 static bool isConstant(MlirValue v) {
@@ -73,6 +92,8 @@ static MlirOperation groupAnchor(MlirOperation group) {
 }
 
 static KilnWorkloadKind anchorKind(MlirOperation anchor) {
+  if (isReduction(anchor))
+    return KILN_WORKLOAD_REDUCTION;
   if (!kilnOpNameIs(anchor, "graph.conv"))
     return KILN_WORKLOAD_MATMUL;
   int64_t group = kilnOpGetIntAttr(anchor, "group", 1);

@@ -807,7 +807,7 @@ int main(int argc, char **argv) {
     goto out;
   }
   if (!t.numTasks) {
-    printf("%s: %s has nothing to tune (no conv, matmul or gemm)\n", kProg,
+    printf("%s: %s has nothing to tune (no conv, matmul, gemm or reduction)\n", kProg,
            t.o.model);
     goto out;
   }

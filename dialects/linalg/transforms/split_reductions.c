@@ -45,6 +45,7 @@
 #include "dialects/common/diag.h"
 #include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
+#include "dialects/common/schedule_record.h"
 #include "dialects/linalg/transforms/schedule.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -52,6 +53,8 @@
 #include "mlir-c/Dialect/Linalg.h"
 #include "mlir-c/Dialect/Tensor.h"
 #include "mlir-c/IR.h"
+
+extern const KilnPassInfo kilnSplitReductionsPass;
 
 enum { kOptLanes, kOptMinLength, kNumOptions };
 
@@ -414,14 +417,21 @@ static void runSplitReductions(MlirOperation func, MlirExternalPass pass,
     mlirExternalPassSignalFailure(pass);
     return;
   }
-  if (minLength < 2 * lanes)
-    minLength = 2 * lanes;
   KilnOpList generics = {0};
   mlirOperationWalk(func, collectGenerics, &generics, MlirWalkPostOrder);
   for (size_t i = 0; i < generics.len; ++i) {
+    /* A tuned workload's own lanes (schedule_record.h). */
+    KilnPassOptionValue own[kNumOptions];
+    int64_t l = lanes, m = minLength;
+    if (kilnScheduleRecordGetOptions(generics.data[i], &kilnSplitReductionsPass,
+                                     opt, own) &&
+        own[kOptLanes].i >= 2 && own[kOptMinLength].i >= 1) {
+      l = own[kOptLanes].i;
+      m = own[kOptMinLength].i;
+    }
     RowReduction r;
-    if (analyze(generics.data[i], minLength, &r))
-      split(&r, lanes);
+    if (analyze(generics.data[i], m < 2 * l ? 2 * l : m, &r))
+      split(&r, l);
   }
   kilnOpListDestroy(&generics);
 }

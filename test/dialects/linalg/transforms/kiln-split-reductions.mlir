@@ -150,3 +150,30 @@ func.func @bad_lanes() {
   return
 }
 // END-BAD-LANES
+
+// -----
+
+#row = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+
+// A tuned workload's record (kiln-tune) sets the lanes of its own
+// reductions: 32 here (100 = 3 x 32 + 4), the pass's 16 elsewhere.
+// CHECK-LABEL: func.func @tuned_lanes
+// CHECK: output_shape [12, 3, 32]
+// CHECK: output_shape [12, 6, 16]
+func.func @tuned_lanes(%x: tensor<12x100xf32>, %init: tensor<12xf32>) -> (tensor<12xf32>, tensor<12xf32>) {
+  %0 = linalg.generic {indexing_maps = [#row, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<12x100xf32>) outs(%init : tensor<12xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.maximumf %out, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<12xf32> loc(#tuned)
+  %1 = linalg.generic {indexing_maps = [#row, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<12x100xf32>) outs(%init : tensor<12xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.maximumf %out, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<12xf32>
+  return %0, %1 : tensor<12xf32>, tensor<12xf32>
+}
+#tuned = loc(fused<{kiln.schedule = {"kiln-split-reductions" = {lanes = 32 : i64}}}>["max"])

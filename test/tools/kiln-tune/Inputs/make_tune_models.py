@@ -9,6 +9,7 @@ b.onnx  x: f32[1,16,16,16] -> Conv 16->16 3x3 + Relu (a's repeated layer,
         -> Conv 16->8 1x1
 c.onnx  x: f32[1,8] -> Relu (nothing to tune)
 d.onnx  x: f32[N,8,16,16] (a dynamic batch) -> Conv 8->16 3x3 + Relu
+e.onnx  x: f32[1,4,32,48] -> Softmax over the last axis (a reduction)
 Weights are fixed pseudo-random numbers."""
 import os
 import sys
@@ -75,6 +76,10 @@ def main():
          [conv("x", "w0", "b0", "c0", 3), helper.make_node("Relu", ["c0"], ["y"])],
          [weight("w0", 16, 8, 3, 3), weight("b0", 16)], ["N", 8, 16, 16],
          ["N", 16, 16, 16])
+
+    save(os.path.join(out, "e.onnx"),
+         [helper.make_node("Softmax", ["x"], ["y"], axis=-1)], [],
+         [1, 4, 32, 48], [1, 4, 32, 48])
 
 
 if __name__ == "__main__":
