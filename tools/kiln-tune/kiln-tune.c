@@ -807,8 +807,8 @@ int main(int argc, char **argv) {
     goto out;
   }
   if (!t.numTasks) {
-    printf("%s: %s has nothing to tune (no conv, matmul, gemm or reduction)\n", kProg,
-           t.o.model);
+    printf("%s: %s has nothing to tune (no conv, matmul, gemm or reduction)\n",
+           kProg, t.o.model);
     goto out;
   }
   if (t.o.listTasks) {
