@@ -290,23 +290,31 @@ static double runLibrary(const Tuner *t, int taskIndex, const char *lib,
                          const char *outPath, bool reference, int numOutputs,
                          int runs, const char **why) {
   char *dir = measurePath("%s/t%d", t->workDir, taskIndex);
-  char *argv[64];
+  int numInputs = 0;
+  for (;; ++numInputs) {
+    char *in = measurePath("%s/in%d.npy", dir, numInputs);
+    bool present = access(in, R_OK) == 0;
+    free(in);
+    if (!present)
+      break;
+  }
+  /* The tool, the library, two words per input and per checked output,
+   * the output directory or the tolerance, runs, threads, NULL. */
+  char **argv =
+      calloc((size_t)(2 * numInputs + 2 * numOutputs + 6), sizeof(*argv));
+  if (!argv)
+    abort();
   int n = 0;
   argv[n++] = measurePath("%s/kiln-run-module", t->toolDir);
   argv[n++] = strdup(lib);
-  for (int i = 0;; ++i) {
-    char *in = measurePath("%s/in%d.npy", dir, i);
-    if (access(in, R_OK) != 0 || n > 40) {
-      free(in);
-      break;
-    }
+  for (int i = 0; i < numInputs; ++i) {
     argv[n++] = strdup("--input");
-    argv[n++] = in;
+    argv[n++] = measurePath("%s/in%d.npy", dir, i);
   }
   if (reference) {
     argv[n++] = measurePath("--output-dir=%s/ref", dir);
   } else {
-    for (int i = 0; i < numOutputs && n < 56; ++i) {
+    for (int i = 0; i < numOutputs; ++i) {
       argv[n++] = strdup("--expected");
       argv[n++] = measurePath("%s/ref/result%d.npy", dir, i);
     }
@@ -333,6 +341,7 @@ static double runLibrary(const Tuner *t, int taskIndex, const char *lib,
   }
   for (int i = 0; i < n; ++i)
     free(argv[i]);
+  free(argv);
   free(dir);
   return seconds;
 }
@@ -788,12 +797,17 @@ int main(int argc, char **argv) {
               t.o.output);
     rc = kExitUsage;
   }
-  char tmpl[] = "/tmp/kiln-tune.XXXXXX";
+  /* The kernels and candidates live in a work directory under $TMPDIR
+   * (else /tmp), removed at the end. */
+  const char *tmp = getenv("TMPDIR");
+  char *tmpl = measurePath("%s/kiln-tune.XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (rc < 0 && !(t.workDir = mkdtemp(tmpl))) {
-    tuneError("cannot create a work directory: %s", strerror(errno));
+    tuneError("cannot create a work directory in '%s': %s",
+              tmp && *tmp ? tmp : "/tmp", strerror(errno));
     rc = kExitCompile;
   }
   if (rc >= 0) {
+    free(tmpl);
     tuneOptionsDestroy(&t.o);
     return rc;
   }
@@ -866,6 +880,7 @@ out:
     kilnTuningTargetDestroy(&t.target);
   kilnContextDestroy(ctx);
   removeWorkDir(t.workDir);
+  free(tmpl);
   free(t.toolDir);
   tuneOptionsDestroy(&t.o);
   return rc;
