@@ -57,6 +57,12 @@ static const KilnTuningKnob kKnobs[] = {
      5,
      {-1, 64, 128, 256, 512},
      kDense},
+    {"kiln-tile-and-vectorize",
+     "columns-outer",
+     KILN_PASS_OPTION_BOOL,
+     2,
+     {0, 1},
+     kDense},
     /* Thread blocks of fused conv/matmul groups. */
     {"kiln-fuse-groups",
      "conv-tile-rows",

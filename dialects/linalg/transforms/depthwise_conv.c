@@ -311,14 +311,16 @@ static void planDepthwise(MlirOperation conv, const int64_t size[kNumLoops],
     options[kOptRows].i =
         size[kOW] <= opt[kOptVectorSize].i ? opt[kOptStridedRows].i : 1;
   planTiles(kNumLoops, size, kN, kC, kOH, kOW, inForall, options, plan);
-  plan->interchange = kInterchange;
+  plan->hasInterchange = true;
+  memcpy(plan->interchange, kInterchange, sizeof(kInterchange));
 }
 
 static void planElementwise(const int64_t size[kEwLoops], bool inForall,
                             const KilnPassOptionValue *opt,
                             KilnTilePlan *plan) {
   planTiles(kEwLoops, size, kEwN, kEwC, kEwH, kEwW, inForall, opt, plan);
-  plan->interchange = kEwInterchange;
+  plan->hasInterchange = true;
+  memcpy(plan->interchange, kEwInterchange, sizeof(kEwInterchange));
 }
 
 /* Inserts into @kiln_dw_tile, before `end` (its yield), the tiling and

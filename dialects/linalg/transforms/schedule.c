@@ -299,7 +299,7 @@ void kilnScheduleInsertTiling(MlirOperation end, MlirValue target,
     target = mlirOperationGetResult(
         insertTileUsingFor(end, target, n, plan->cache, NULL), 0);
   for (intptr_t d = 0; d < n; ++d)
-    if (plan->narrow[d] && plan->marker && !plan->interchange) {
+    if (plan->narrow[d] && plan->marker && !plan->hasInterchange) {
       insertNarrowRemainderTiling(end, target, plan, d);
       return;
     }
@@ -307,14 +307,15 @@ void kilnScheduleInsertTiling(MlirOperation end, MlirValue target,
   intptr_t nLoops = 0;
   int64_t loopDim[KILN_TILE_MAX_LOOPS];
   for (intptr_t i = 0; i < n; ++i) {
-    int64_t d = plan->interchange ? plan->interchange[i] : i;
+    int64_t d = plan->hasInterchange ? plan->interchange[i] : i;
     if (plan->regs[d])
       loopDim[nLoops++] = d;
   }
   if (!nLoops)
     return;
   MlirOperation tile =
-      insertTileUsingFor(end, target, n, plan->regs, plan->interchange);
+      insertTileUsingFor(end, target, n, plan->regs,
+                         plan->hasInterchange ? plan->interchange : NULL);
   for (intptr_t i = nLoops - 1; i >= 0; --i)
     if (plan->peel[loopDim[i]])
       kilnScheduleInsertPeel(end, mlirOperationGetResult(tile, 1 + i));

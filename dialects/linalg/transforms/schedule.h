@@ -92,8 +92,10 @@ typedef struct KilnTilePlan {
   int64_t cache[KILN_TILE_MAX_LOOPS];
   int64_t regs[KILN_TILE_MAX_LOOPS];
   bool peel[KILN_TILE_MAX_LOOPS];
-  /// Order of the register loops, outermost first; NULL: the op's order.
-  const int64_t *interchange;
+  /// Order of the register loops, outermost first (a permutation of the
+  /// op's loops) when hasInterchange; else the op's order.
+  bool hasInterchange;
+  int64_t interchange[KILN_TILE_MAX_LOOPS];
   /// A wide register loop (at most one, without interchange) whose peeled
   /// remainder is tiled again by this narrower size (and peeled): a matrix-
   /// vector product's 1 x 128 tiles leave a remainder of up to 127 columns,

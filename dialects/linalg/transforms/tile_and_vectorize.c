@@ -64,6 +64,7 @@ enum {
   kOptReductionBlock,
   kOptContractions,
   kOptElementwise,
+  kOptColumnsOuter,
   kNumOptions
 };
 
@@ -501,6 +502,16 @@ static void planContraction(const LoopNest *nest, bool serial,
    * cache block would read and write the accumulators transposed. */
   if (row != nest->outLoop[nest->outRank - 1])
     planReductionBlock(nest, opt, plan);
+  /* columns-outer: the register tiles swept column strip by column strip
+   * (the vector loop outside the row loop), so the strip of the right
+   * operand one column of tiles reads stays in L1 across the rows, the
+   * left operand's rows streaming instead. */
+  if (opt[kOptColumnsOuter].b && row >= 0 && row < vec && plan->regs[row] &&
+      plan->regs[vec] && !plan->narrow[vec]) {
+    plan->hasInterchange = true;
+    for (intptr_t d = 0; d < nest->nLoops; ++d)
+      plan->interchange[d] = d == row ? vec : d == vec ? row : d;
+  }
 }
 
 /* Tile sizes for an elementwise op: one task per row (blocks of long
@@ -936,6 +947,10 @@ static const KilnPassOptionSpec kOptions[] = {
     [kOptElementwise] = {"elementwise", KILN_PASS_OPTION_BOOL, "false",
                          "Tile and vectorize elementwise ops (all loops "
                          "parallel); run after elementwise fusion"},
+    [kOptColumnsOuter] = {"columns-outer", KILN_PASS_OPTION_BOOL, "false",
+                          "Sweep a contraction's register tiles column "
+                          "strip by column strip (the vector loop outside "
+                          "the row loop) rather than row by row"},
 };
 
 static const KilnDialectHandleGetter kDependentDialects[] = {

@@ -13,6 +13,9 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 loop-thread-work=1 reduction-block=256}))' \
 // RUN:   | FileCheck %s --check-prefix=LOOPTHREADS
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 reduction-block=256 columns-outer=true}))' \
+// RUN:   | FileCheck %s --check-prefix=COLS
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{vector-size=-1}))'
@@ -39,6 +42,13 @@
 // CHECK: vector<5xf32>
 // CHECK-NOT: linalg.matmul
 // CHECK: return
+// With columns-outer the column loop is outside the row loop: a column
+// strip of B is read by every row tile before the next strip.
+// COLS-LABEL: func.func @matmul_remainders
+// COLS: scf.for %{{.*}} = %c0 to %c32 step %c16
+// COLS: scf.for %{{.*}} = %c0 to %c32 step %c8
+// COLS: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
+// COLS: scf.for %{{.*}} = %c0 to %c64 step %c1
 func.func @matmul_remainders(%a: tensor<37x64xf32>, %b: tensor<64x33xf32>,
                              %c: tensor<37x33xf32>) -> tensor<37x33xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<37x64xf32>, tensor<64x33xf32>)
