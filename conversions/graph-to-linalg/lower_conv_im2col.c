@@ -533,12 +533,6 @@ static MlirValue im2colLoopBody(KilnBuilder *b, MlirValue x, MlirValue w,
   return sliceAt(b, part, y, yOff, yBlock, NULL);
 }
 
-/* kiln-fuse-groups' 3-D conv tiles: whole planes, or rows of one plane
- * when a plane has more than KILN_CONV_TILE_PIXELS; with at least
- * kFused3dWindowBlocks of them a tile computes its own columns of a
- * window generic (fuse_groups.c, fuseWindow). */
-enum { kFused3dWindowBlocks = 4 };
-
 /* Whether the group-1 2-D or 3-D conv being lowered at `b` is the
  * contraction of a conv_epilogue fusion group whose tiles will each build
  * their own columns of its window tensor (kiln-fuse-groups' tiles: rows;
@@ -562,8 +556,8 @@ static bool fusedWindow(KilnBuilder *b, const KilnWindow *win, int64_t group) {
     return false;
   if (win->n == 3)
     return kilnConv3dTileGet(win->out, KILN_CONV_TILE_PIXELS,
-                             kFused3dWindowBlocks, kKilnConv3dMinTilePixels)
-               .count >= kFused3dWindowBlocks;
+                             kKilnConv3dWindowBlocks, kKilnConv3dMinTilePixels)
+               .count >= kKilnConv3dWindowBlocks;
   /* A 2-D conv's tiles: whole output rows, at most conv-tile-pixels of
    * them, the conv's own when kiln-tune chose them. */
   int64_t pixels, windowTiles;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/hash.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
@@ -13,16 +14,9 @@ struct KilnOnnxNameSlot {
   const void *value;
 };
 
-static size_t hashName(const char *s) {
-  size_t h = 1469598103934665603u; /* FNV-1a */
-  for (; *s; ++s)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return h;
-}
-
 static struct KilnOnnxNameSlot *findSlot(struct KilnOnnxNameSlot *slots,
                                          size_t cap, const char *name) {
-  size_t i = hashName(name) & (cap - 1);
+  size_t i = (size_t)kilnFnv1aString(name) & (cap - 1);
   while (slots[i].name && strcmp(slots[i].name, name) != 0)
     i = (i + 1) & (cap - 1);
   return &slots[i];

@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "dialects/common/ir_build.h"
+
 void kilnOpListPush(KilnOpList *list, MlirOperation op) {
   if (list->len == list->cap) {
     size_t cap = list->cap ? 2 * list->cap : 16;
@@ -26,4 +28,22 @@ void kilnOpListClear(KilnOpList *list) { list->len = 0; }
 void kilnOpListDestroy(KilnOpList *list) {
   free(list->data);
   *list = (KilnOpList){0};
+}
+
+typedef struct NamedWalk {
+  KilnOpList *list;
+  const char *name;
+} NamedWalk;
+
+static MlirWalkResult collectNamed(MlirOperation op, void *userData) {
+  NamedWalk *w = userData;
+  if (kilnOpNameIs(op, w->name))
+    kilnOpListPush(w->list, op);
+  return MlirWalkResultAdvance;
+}
+
+void kilnOpListCollectNamed(KilnOpList *list, MlirOperation root,
+                            const char *name, MlirWalkOrder order) {
+  NamedWalk w = {list, name};
+  mlirOperationWalk(root, collectNamed, &w, order);
 }

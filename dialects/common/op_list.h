@@ -26,6 +26,11 @@ void kilnOpListPush(KilnOpList *list, MlirOperation op);
 bool kilnOpListContains(const KilnOpList *list, MlirOperation op);
 /// Empties the list and keeps its storage for reuse.
 void kilnOpListClear(KilnOpList *list);
+/// Appends every op named `name` ("linalg.generic") under `root`, `root`
+/// included, in the walk order `order` (MlirWalkPostOrder: nested ops
+/// before the ops around them).
+void kilnOpListCollectNamed(KilnOpList *list, MlirOperation root,
+                            const char *name, MlirWalkOrder order);
 /// Frees the storage (not the operations); the list is then empty and may
 /// be used again. Destroying a zero-initialized list is a no-op.
 void kilnOpListDestroy(KilnOpList *list);

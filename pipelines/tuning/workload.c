@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/hash.h"
 #include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
 #include "dialects/graph/op_table.h"
@@ -227,15 +228,6 @@ static void canonicalText(MlirOperation op, KilnStrBuf *buf) {
   kilnOpListDestroy(&members);
 }
 
-static uint64_t fnv1a(const char *s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (; *s; ++s) {
-    h ^= (unsigned char)*s;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 /* "conv_epilogue: conv 1x64x56x56 * 64x64x3x3 -> 1x64x56x56 + add, relu" */
 static void describe(MlirOperation op, MlirOperation anchor, KilnStrBuf *buf) {
   MlirStringRef kind = groupKind(op);
@@ -285,7 +277,7 @@ static void visit(WalkState *s, MlirOperation op, MlirOperation anchor) {
   describe(op, anchor, &description);
   char key[17];
   snprintf(key, sizeof(key), "%016llx",
-           (unsigned long long)fnv1a(kilnStrBufGet(&text)));
+           (unsigned long long)kilnFnv1aString(kilnStrBufGet(&text)));
   KilnWorkload w = {.op = op,
                     .key = key,
                     .description = kilnStrBufGet(&description),

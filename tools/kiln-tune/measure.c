@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dialects/common/hash.h"
+
 extern char **environ;
 
 double measureNow(void) {
@@ -101,14 +103,11 @@ uint64_t measureHashFile(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f)
     return 0;
-  uint64_t h = 0xcbf29ce484222325ull;
+  uint64_t h = KILN_FNV1A_INIT;
   unsigned char buf[1 << 16];
   size_t n;
   while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-    for (size_t i = 0; i < n; ++i) {
-      h ^= buf[i];
-      h *= 0x100000001b3ull;
-    }
+    h = kilnFnv1a(h, buf, n);
   fclose(f);
   return h;
 }

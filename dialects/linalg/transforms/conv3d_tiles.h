@@ -14,9 +14,14 @@
 /// kiln-fuse-groups' conv tile options that the lowering predicts its
 /// tiles from: `conv-tile-pixels` (output pixels per tile, at most) and
 /// `conv-window-tiles` (the least row blocks per image for which each tile
-/// of a 2-D conv builds its own rows of the window tensor; 0: never).
+/// of a 2-D conv builds its own rows of the window tensor, with all output
+/// channels: fewer leave too little parallelism; 0: never).
 #define KILN_CONV_TILE_PIXELS 256
 #define KILN_CONV_WINDOW_TILES 4
+
+/// The least blocks per image for which each tile of a 3-D conv builds its
+/// own window columns (the blocks are cut for it: kilnConv3dTileGet).
+enum { kKilnConv3dWindowBlocks = 4 };
 
 /// Those two options for the conv at `loc`: its schedule record's values
 /// (kiln-tune), else the defaults above.

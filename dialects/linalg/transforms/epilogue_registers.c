@@ -504,16 +504,9 @@ static bool bodyFits(MlirOperation g) {
   return true;
 }
 
-static MlirWalkResult collectGenerics(MlirOperation op, void *data) {
-  KilnOpList *list = data;
-  if (kilnOpNameIs(op, "linalg.generic"))
-    kilnOpListPush(list, op);
-  return MlirWalkResultAdvance;
-}
-
 int kilnApplyEpiloguesInRegisters(MlirOperation root) {
   KilnOpList generics = {0};
-  mlirOperationWalk(root, collectGenerics, &generics, MlirWalkPostOrder);
+  kilnOpListCollectNamed(&generics, root, "linalg.generic", MlirWalkPostOrder);
   int erased = 0;
   for (size_t i = 0; i < generics.len; ++i) {
     Epilogue e;

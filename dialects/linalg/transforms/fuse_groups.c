@@ -461,11 +461,6 @@ static bool anyDepthwise(const KilnOpList *ops) {
   return false;
 }
 
-/* Tiles of at least this many pixel blocks compute their own part of an
- * im2col window tensor (fewer: too little parallelism with all channels
- * in one tile). */
-enum { kMinWindowBlocks = 4 };
-
 /* Tile sizes of a group-1 3-D conv: a block of output channels, and
  * whole planes or rows of one plane (kilnConv3dTileGet), enough blocks
  * for each to compute its own window columns (fuseWindow). R3D-18's 3x3x3
@@ -477,8 +472,9 @@ static void conv3dTileSizes(MlirType type, const GroupTiles *tiles,
   int64_t out[3];
   for (int i = 0; i < 3; ++i)
     out[i] = mlirShapedTypeGetDimSize(type, 2 + i);
-  KilnConv3dTile t = kilnConv3dTileGet(out, tiles->convPixels, kMinWindowBlocks,
-                                       kKilnConv3dMinTilePixels);
+  KilnConv3dTile t =
+      kilnConv3dTileGet(out, tiles->convPixels, kKilnConv3dWindowBlocks,
+                        kKilnConv3dMinTilePixels);
   sizes[2] = t.depth;
   sizes[3] = t.rows == out[1] ? 0 : t.rows;
   sizes[4] = 0;
@@ -486,7 +482,7 @@ static void conv3dTileSizes(MlirType type, const GroupTiles *tiles,
 
 /* An im2col conv whose window tensor is one generic (unit strides): when
  * the image has enough row blocks (a 2-D conv: `windowTiles`, the
- * conv-window-tiles option, 0 never; a 3-D one: kMinWindowBlocks, which
+ * conv-window-tiles option, 0 never; a 3-D one: kKilnConv3dWindowBlocks, which
  * its tiles were cut for), each tile takes all output channels and
  * computes its own columns of the window tensor (fused as the last
  * producer), which then stay in cache for the contraction instead of the
@@ -503,7 +499,7 @@ static MlirOperation fuseWindow(MlirBlock body, MlirType type, int64_t *sizes,
   int64_t blocks = mlirShapedTypeGetDimSize(type, 2) / sizes[2];
   if (rank == 5 && sizes[3])
     blocks *= mlirShapedTypeGetDimSize(type, 3) / sizes[3];
-  int64_t least = rank == 5 ? kMinWindowBlocks : windowTiles;
+  int64_t least = rank == 5 ? kKilnConv3dWindowBlocks : windowTiles;
   if (!grouped && (least == 0 || blocks < least))
     return (MlirOperation){NULL};
   for (size_t i = 0; i < producers->len; ++i) {

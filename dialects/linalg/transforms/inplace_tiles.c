@@ -287,13 +287,6 @@ static MlirWalkResult collectForalls(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
-static MlirWalkResult collectInserts(MlirOperation op, void *userData) {
-  if (kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(op)),
-                          "tensor.insert_slice"))
-    kilnOpListPush(userData, op);
-  return MlirWalkResultAdvance;
-}
-
 /* A padded tensor is a fill of a tensor.empty with the producer's result
  * inserted into it, the fill placed after the producer. Moves the fill (and
  * its tensor.empty) before the producer, so that eliminate-empty-tensors
@@ -333,7 +326,8 @@ static void runTileOutputsInPlace(MlirOperation func, MlirExternalPass pass,
   (void)pass;
   (void)options;
   KilnOpList inserts = {0};
-  mlirOperationWalk(func, collectInserts, &inserts, MlirWalkPreOrder);
+  kilnOpListCollectNamed(&inserts, func, "tensor.insert_slice",
+                         MlirWalkPreOrder);
   for (size_t i = 0; i < inserts.len; ++i)
     hoistPaddingFill(inserts.data[i]);
   kilnOpListDestroy(&inserts);

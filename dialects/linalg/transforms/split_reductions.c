@@ -400,12 +400,6 @@ static void split(const RowReduction *r, int64_t lanes) {
   mlirOperationDestroy(r->op);
 }
 
-static MlirWalkResult collectGenerics(MlirOperation op, void *userData) {
-  if (kilnOpNameIs(op, "linalg.generic"))
-    kilnOpListPush(userData, op);
-  return MlirWalkResultAdvance;
-}
-
 static void runSplitReductions(MlirOperation func, MlirExternalPass pass,
                                const KilnPassOptionValue *opt) {
   int64_t lanes = opt[kOptLanes].i, minLength = opt[kOptMinLength].i;
@@ -418,7 +412,7 @@ static void runSplitReductions(MlirOperation func, MlirExternalPass pass,
     return;
   }
   KilnOpList generics = {0};
-  mlirOperationWalk(func, collectGenerics, &generics, MlirWalkPostOrder);
+  kilnOpListCollectNamed(&generics, func, "linalg.generic", MlirWalkPostOrder);
   for (size_t i = 0; i < generics.len; ++i) {
     /* A tuned workload's own lanes (schedule_record.h). */
     KilnPassOptionValue own[kNumOptions];
