@@ -169,6 +169,36 @@ static char *resolveTriple(const char *name, const char **defaultCPU,
   return triple;
 }
 
+/* The vector features a named x86 CPU implies, as the features of the
+ * target (LLVM derives the rest from the name): the CPU schedules size
+ * their register tiles from them (kiln-tile-and-vectorize reads
+ * kiln.target_features), so `--cpu=skylake-avx512` from any host gets the
+ * tiles of an AVX-512 machine, as `--cpu=native` on one does. */
+static const char *impliedX86Features(const char *cpu) {
+  static const char *const kAvx512[] = {"x86-64-v4",
+                                        "skylake-avx512",
+                                        "cascadelake",
+                                        "cooperlake",
+                                        "icelake-client",
+                                        "icelake-server",
+                                        "tigerlake",
+                                        "sapphirerapids",
+                                        "emeraldrapids",
+                                        "graniterapids",
+                                        "znver4",
+                                        "znver5",
+                                        NULL};
+  static const char *const kAvx2[] = {"x86-64-v3",  "haswell",   "broadwell",
+                                      "skylake",    "alderlake", "raptorlake",
+                                      "meteorlake", "znver1",    "znver2",
+                                      "znver3",     NULL};
+  if (inList(kAvx512, cpu))
+    return "+avx512f,+avx2,+fma";
+  if (inList(kAvx2, cpu))
+    return "+avx2,+fma";
+  return "";
+}
+
 /* Picks and checks the CPU and its features; false after reporting. */
 static bool resolveCPU(KilnTarget *t, const char *requested,
                        const char *defaultCPU, MlirStringCallback cb,
@@ -205,7 +235,8 @@ static bool resolveCPU(KilnTarget *t, const char *requested,
     return false;
   }
   t->cpu = copyString(cpu);
-  t->features = copyString("");
+  t->features =
+      copyString(archIs(t->triple, "x86_64") ? impliedX86Features(cpu) : "");
   return true;
 }
 
