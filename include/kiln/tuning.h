@@ -109,6 +109,14 @@ void kilnTuningTargetCreateForModule(MlirModule module,
                                      KilnTuningTarget *target /* OUT */);
 void kilnTuningTargetDestroy(KilnTuningTarget *target);
 
+/// The revision of the default schedule a record is relative to: a record
+/// lists only the knobs that differ from the passes' defaults, so when a
+/// default rule changes, older records describe other schedules. Bumped
+/// with every such change; records of another revision are skipped.
+/// 2: two-vector register tiles for contractions on AVX-512
+/// (kiln-tile-and-vectorize's wide-vector-size).
+enum { KILN_TUNING_DEFAULTS_REVISION = 2 };
+
 typedef struct KilnTuningLog KilnTuningLog;
 
 /// Reads the JSON-lines log at `path` and keeps, per workload key, its

@@ -57,6 +57,14 @@ static const KilnTuningKnob kKnobs[] = {
      5,
      {-1, 64, 128, 256, 512},
      kDense},
+    /* The default two-vector tiles of AVX-512 (wide-vector-size) or not:
+     * a workload can keep one-vector tiles. */
+    {"kiln-tile-and-vectorize",
+     "wide-vector-size",
+     KILN_PASS_OPTION_INT,
+     1,
+     {-1},
+     kDense},
     {"kiln-tile-and-vectorize",
      "columns-outer",
      KILN_PASS_OPTION_BOOL,

@@ -1,7 +1,7 @@
 /* The tuning log: one JSON object per line, appended by kiln-tune after
  * each measurement (docs/kiln-tune.md), read with Jansson:
  *
- *   {"kiln": "0.1.0", "key": "3f0c9a1e5b7d2c44",
+ *   {"kiln": "0.1.0", "defaults": 2, "key": "3f0c9a1e5b7d2c44",
  *    "workload": "conv_epilogue: conv 1x64x56x56 * 64x64x3x3 + relu",
  *    "target": "x86_64-pc-linux-gnu", "cpu": "znver4",
  *    "features": "+avx2,...", "threads": 2,
@@ -169,15 +169,21 @@ static const char *stringField(json_t *obj, const char *name) {
   return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-/* Why a record for (version, triple, cpu, features) does not apply to
- * this compile, in `why`; false when it applies. */
+/* Why a record for (version, defaults revision, triple, cpu, features)
+ * does not apply to this compile, in `why`; false when it applies. */
 static bool foreignReason(const Loader *l, const char *version,
-                          const char *triple, const char *cpu,
-                          const char *features, KilnStrBuf *why) {
+                          long long defaults, const char *triple,
+                          const char *cpu, const char *features,
+                          KilnStrBuf *why) {
   const KilnTuningTarget *t = l->target;
   if (strcmp(version, KILN_VERSION_STRING))
     kilnStrBufAppendf(why, "tuned by Kiln %s, this is Kiln %s", version,
                       KILN_VERSION_STRING);
+  else if (defaults != KILN_TUNING_DEFAULTS_REVISION)
+    kilnStrBufAppendf(why,
+                      "tuned against revision %lld of the default "
+                      "schedules, this Kiln has revision %d",
+                      defaults, KILN_TUNING_DEFAULTS_REVISION);
   else if (strcmp(triple, t->triple))
     kilnStrBufAppendf(why, "tuned for target %s, this compile is for %s",
                       triple, t->triple);
@@ -226,7 +232,11 @@ static bool loadLine(Loader *l, KilnTuningLog *log, const char *text,
   if (!(ok = readSchedule(l, line, key, sched, &r.schedule)))
     goto out;
   KilnStrBuf why = {0};
-  if (foreignReason(l, version, triple, cpu, features, &why)) {
+  /* Records without "defaults" predate the revisions: revision 1. */
+  json_t *defaults = json_object_get(obj, "defaults");
+  long long revision =
+      json_is_integer(defaults) ? json_integer_value(defaults) : 1;
+  if (foreignReason(l, version, revision, triple, cpu, features, &why)) {
     skip(l, line, kilnStrBufGet(&why));
     kilnStrBufDestroy(&why);
     goto out;
@@ -418,6 +428,8 @@ char *kilnTuningRecordCreateLine(const char *key, const char *workload,
   }
   json_t *obj = json_object();
   json_object_set_new(obj, "kiln", json_string(KILN_VERSION_STRING));
+  json_object_set_new(obj, "defaults",
+                      json_integer(KILN_TUNING_DEFAULTS_REVISION));
   json_object_set_new(obj, "key", json_string(key));
   json_object_set_new(obj, "workload", json_string(workload));
   json_object_set_new(obj, "target", json_string(target->triple));

@@ -5,19 +5,20 @@
 // tiled for threads (blocks of 32 x 256) with its bias broadcast fused into
 // each block and written to the block's slice of the output, its long
 // reduction split into cache blocks (1152 = 6 x 192), register tiles of
-// broadcast FMAs; the relu after it becomes 16-wide vector code.
+// broadcast FMAs two vectors wide; the relu after it becomes 16-wide vector
+// code.
 // CHECK-LABEL: func.func @bias_matmul_relu
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 2) shared_outs(%[[O:.*]] = %{{.*}})
 // CHECK: tensor.extract_slice %[[O]]
 // CHECK: scf.for %{{.*}} = %c0 to %c1152 step %c192
-// CHECK: arith.mulf {{.*}} fastmath<contract> : vector<8x16xf32>
+// CHECK: arith.mulf {{.*}} fastmath<contract> : vector<8x32xf32>
 // CHECK: scf.forall.in_parallel
 // CHECK: arith.maximumf {{.*}} : vector<16xf32>
 // CHECK-NOT: linalg.matmul
 // CHECK-NOT: linalg.generic
 // CHECK: return
 // The target is pinned (kiln-compile sets these from --target/--cpu): AVX-512,
-// 8 x 16 register tiles.
+// 8 x 32 register tiles (two zmm vectors per row).
 module attributes {kiln.target_triple = "x86_64-unknown-linux-gnu",
                    kiln.target_features = "+avx512f"} {
 func.func @bias_matmul_relu(%a: tensor<64x1152xf32>, %b: tensor<1152x512xf32>,

@@ -65,6 +65,7 @@ enum {
   kOptContractions,
   kOptElementwise,
   kOptColumnsOuter,
+  kOptWideVectorSize,
   kNumOptions
 };
 
@@ -449,6 +450,21 @@ static void contractionTileLoops(const LoopNest *nest, intptr_t *vec,
   }
 }
 
+/* Whether a contraction's register tiles take the wide width
+ * (wide-vector-size: two vectors per row on AVX-512, 16 accumulators)
+ * for a block of `cols` x `rows` outputs: full-height tiles, at least two
+ * wide tiles per row, and the same remainder single vectors leave (196 =
+ * 6 x 32 + 4 as 12 x 16 + 4; not 250 = 7 x 32 + 26, a 26-lane remainder
+ * LLVM assembles lane by lane, against 15 x 16 + 10). kiln-tune's logs of
+ * 11 models chose two vectors for 73 of the 112 workloads it sped up by 5%
+ * or more (bench/tune_knobs.py; docs/kiln-tune.md). */
+static bool wideTileFits(const KilnPassOptionValue *opt, int64_t cols,
+                         int64_t rows) {
+  int64_t wide = opt[kOptWideVectorSize].i, v = opt[kOptVectorSize].i;
+  return wide > v && rows >= opt[kOptRows].i && cols >= 2 * wide &&
+         cols % wide == cols % v;
+}
+
 /* Tile sizes for an op with a reduction (see the file comment). */
 static void planContraction(const LoopNest *nest, bool serial,
                             const KilnPassOptionValue *opt,
@@ -481,6 +497,8 @@ static void planContraction(const LoopNest *nest, bool serial,
   int64_t width = opt[kOptVectorSize].i;
   if (row < 0 || extent[row] == 1)
     width *= opt[kOptRows].i;
+  else if (wideTileFits(opt, extent[vec], extent[row]))
+    width = opt[kOptWideVectorSize].i;
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
     int64_t e = extent[d];
     int64_t t = 1;
@@ -643,7 +661,7 @@ static int firstBadSize(const KilnPassOptionValue *options) {
     if (options[i].i < least)
       return i;
   }
-  return -1;
+  return options[kOptWideVectorSize].i < -1 ? kOptWideVectorSize : -1;
 }
 
 static bool resolveOptions(MlirOperation func, KilnPassOptionValue *options);
@@ -700,9 +718,12 @@ static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
   /* A tuned workload's own option values (schedule_record.h). */
   KilnPassOptionValue options[kNumOptions];
   if (kilnScheduleRecordGetOptions(op, &kilnTileAndVectorizePass, s->options,
-                                   options) &&
-      !resolveOptions(s->func, options))
-    memcpy(options, s->options, sizeof(options));
+                                   options)) {
+    if (options[kOptVectorSize].i != s->options[kOptVectorSize].i)
+      options[kOptWideVectorSize].i = -1; /* the record's vector size */
+    if (!resolveOptions(s->func, options))
+      memcpy(options, s->options, sizeof(options));
+  }
   if (!readLoopNest(op, &c.nest) || !bodyIsVectorizable(op) ||
       (c.nest.window && !windowOpIsTileable(op, &c.nest)) ||
       !planTiles(&c.nest, kilnHasForallAncestor(op),
@@ -749,7 +770,8 @@ static bool startsWith(MlirStringRef s, const char *prefix) {
  * accumulators that fill about half the vector registers. AVX-512: 32
  * zmm, 8 rows x 16 lanes = 8 registers; AVX2 and other x86: 16 ymm, 6 rows
  * x 16 lanes = 12; AArch64 NEON: 32 q registers, 8 x 8 = 16; else 4 x 8. */
-static void targetTile(MlirOperation func, int64_t *rows, int64_t *width) {
+static void targetTile(MlirOperation func, int64_t *rows, int64_t *width,
+                       int64_t *wide) {
   MlirStringRef triple = moduleString(func, "kiln.target_triple");
   MlirStringRef features = moduleString(func, "kiln.target_features");
   char *hostTriple = NULL, *hostFeatures = NULL;
@@ -759,9 +781,11 @@ static void targetTile(MlirOperation func, int64_t *rows, int64_t *width) {
     triple = str(hostTriple);
     features = str(hostFeatures);
   }
+  *wide = -1;
   if (contains(features, "+avx512f")) {
     *rows = 8;
     *width = 16;
+    *wide = 32; /* 8 x 2 zmm accumulators, of 32 registers */
   } else if (startsWith(triple, "x86_64") || startsWith(triple, "i686") ||
              startsWith(triple, "i386")) {
     *rows = 6;
@@ -809,12 +833,14 @@ static int64_t targetL1Bytes(MlirOperation func) {
 static bool resolveOptions(MlirOperation func, KilnPassOptionValue *options) {
   if (firstBadSize(options) >= 0)
     return false;
-  int64_t rows, width;
-  targetTile(func, &rows, &width);
+  int64_t rows, width, wide;
+  targetTile(func, &rows, &width, &wide);
   if (!options[kOptRows].i)
     options[kOptRows].i = rows;
   if (!options[kOptVectorSize].i)
     options[kOptVectorSize].i = width;
+  if (!options[kOptWideVectorSize].i)
+    options[kOptWideVectorSize].i = wide;
   /* The cache level's block: a column of register tiles reads `block`
    * rows of `vector-size` f32s of the right operand; half of L1 holds
    * them (32 KiB, 16 lanes: 256). */
@@ -830,12 +856,16 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
                                 const KilnPassOptionValue *given) {
   KilnPassOptionValue options[kNumOptions];
   memcpy(options, given, sizeof(options));
+  /* A vector size given is the one used: no wide tiles. */
+  if (given[kOptVectorSize].i)
+    options[kOptWideVectorSize].i = -1;
   if (!resolveOptions(func, options)) {
     int bad = firstBadSize(given);
     kilnEmitErrorf(mlirOperationGetLocation(func),
                    "kiln-tile-and-vectorize: tile options must be "
-                   "positive (vector-size, rows and reduction-block: 0 "
-                   "for the target's; reduction-block -1: none), got %ld",
+                   "positive (vector-size, rows, reduction-block and "
+                   "wide-vector-size: 0 for the target's; reduction-block "
+                   "-1: none; wide-vector-size -1: never), got %ld",
                    (long)given[bad].i);
     mlirExternalPassSignalFailure(pass);
     return;
@@ -947,6 +977,12 @@ static const KilnPassOptionSpec kOptions[] = {
     [kOptElementwise] = {"elementwise", KILN_PASS_OPTION_BOOL, "false",
                          "Tile and vectorize elementwise ops (all loops "
                          "parallel); run after elementwise fusion"},
+    [kOptWideVectorSize] = {"wide-vector-size", KILN_PASS_OPTION_INT, "0",
+                            "Register tile width of a contraction whose "
+                            "block has full-height rows of at least two "
+                            "such tiles and no worse a remainder, when "
+                            "vector-size is the target's; 0: the target's "
+                            "(32 with AVX-512: 16 accumulators); -1: never"},
     [kOptColumnsOuter] = {"columns-outer", KILN_PASS_OPTION_BOOL, "false",
                           "Sweep a contraction's register tiles column "
                           "strip by column strip (the vector loop outside "

@@ -16,9 +16,18 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 reduction-block=256 columns-outer=true}))' \
 // RUN:   | FileCheck %s --check-prefix=COLS
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{vector-size=16}))' \
+// RUN:   | FileCheck %s --check-prefix=VS16
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{wide-vector-size=-1}))' \
+// RUN:   | FileCheck %s --check-prefix=WIDEOFF
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{vector-size=-1}))'
+// RUN: sed -n '/^\/\/ BAD-WIDE/,/^\/\/ END-BAD-WIDE/p' %s > %t.wide.mlir
+// RUN: kiln-opt %t.wide.mlir --verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{wide-vector-size=-2}))'
 
 // A matmul with remainders in both output dims (37 = 32 + 5 rows in one
 // task of 37; 33 = 2 x 16 + 1 columns): the register loops are peeled, every
@@ -421,9 +430,25 @@ func.func @fill(%t: tensor<1x64x58x58xf32>) -> tensor<1x64x58x58xf32> {
 
 // By default the register tile is the target's, from the module attributes
 // kiln-compile sets (kiln.target_triple, kiln.target_features): AVX-512
-// 8 x 16, other x86 (AVX2: 16 ymm registers) 6 x 16, AArch64 8 x 8.
+// 8 x 16, two vectors wide (8 x 32, wide-vector-size) where the block has
+// at least two such tiles per row and they leave the remainder one-vector
+// tiles would; other x86 (AVX2: 16 ymm registers) 6 x 16, AArch64 8 x 8.
 // TARGET-LABEL: func.func @avx512
+// TARGET: vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// 250 columns: 7 x 32 + 26 would leave a worse remainder than 15 x 16 + 10.
+// TARGET-LABEL: func.func @avx512_remainder
 // TARGET: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
+// TARGET-NOT: vector<8x32xf32>
+// Fewer rows than a register tile's: one vector wide.
+// TARGET-LABEL: func.func @avx512_short
+// TARGET: vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<4x16xf32>
+// TARGET-NOT: vector<4x32xf32>
+// A vector size given is the one used; wide-vector-size=-1 turns the
+// wide tiles off.
+// VS16-LABEL: func.func @avx512
+// VS16: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
+// WIDEOFF-LABEL: func.func @avx512
+// WIDEOFF: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
 module attributes {kiln.target_triple = "x86_64-pc-linux-gnu",
                    kiln.target_features = "+avx2,+fma,+avx512f"} {
   func.func @avx512(%a: tensor<48x40xf32>, %b: tensor<40x64xf32>,
@@ -431,6 +456,18 @@ module attributes {kiln.target_triple = "x86_64-pc-linux-gnu",
     %r = linalg.matmul ins(%a, %b : tensor<48x40xf32>, tensor<40x64xf32>)
                        outs(%c : tensor<48x64xf32>) -> tensor<48x64xf32>
     return %r : tensor<48x64xf32>
+  }
+  func.func @avx512_remainder(%a: tensor<16x40xf32>, %b: tensor<40x250xf32>,
+                              %c: tensor<16x250xf32>) -> tensor<16x250xf32> {
+    %r = linalg.matmul ins(%a, %b : tensor<16x40xf32>, tensor<40x250xf32>)
+                       outs(%c : tensor<16x250xf32>) -> tensor<16x250xf32>
+    return %r : tensor<16x250xf32>
+  }
+  func.func @avx512_short(%a: tensor<4x40xf32>, %b: tensor<40x128xf32>,
+                          %c: tensor<4x128xf32>) -> tensor<4x128xf32> {
+    %r = linalg.matmul ins(%a, %b : tensor<4x40xf32>, tensor<40x128xf32>)
+                       outs(%c : tensor<4x128xf32>) -> tensor<4x128xf32>
+    return %r : tensor<4x128xf32>
   }
 }
 
@@ -528,8 +565,15 @@ func.func @in_time_loop(%h0: tensor<1x128xf32>, %w: tensor<128x512xf32>,
 
 // A negative tile size is refused with the pass's error.
 // BAD-OPTION
-// expected-error@+1 {{kiln-tile-and-vectorize: tile options must be positive (vector-size, rows and reduction-block: 0 for the target's; reduction-block -1: none), got -1}}
+// expected-error@+1 {{kiln-tile-and-vectorize: tile options must be positive (vector-size, rows, reduction-block and wide-vector-size: 0 for the target's; reduction-block -1: none; wide-vector-size -1: never), got -1}}
 func.func @bad_option(%a: tensor<16x16xf32>) -> tensor<16x16xf32> {
   return %a : tensor<16x16xf32>
 }
 // END-BAD-OPTION
+
+// BAD-WIDE
+// expected-error@+1 {{kiln-tile-and-vectorize: tile options must be positive (vector-size, rows, reduction-block and wide-vector-size: 0 for the target's; reduction-block -1: none; wide-vector-size -1: never), got -2}}
+func.func @bad_wide(%a: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  return %a : tensor<16x16xf32>
+}
+// END-BAD-WIDE
