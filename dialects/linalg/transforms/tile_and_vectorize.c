@@ -724,6 +724,15 @@ static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
     if (!resolveOptions(s->func, options))
       memcpy(options, s->options, sizeof(options));
   }
+  /* Wide tiles are counted in f32 lanes: f64 ones would take all 32
+   * registers for accumulators. The last operand is the output, a tensor
+   * or (on buffers) a memref. */
+  intptr_t n = mlirOperationGetNumOperands(op);
+  MlirType out = n ? mlirValueGetType(mlirOperationGetOperand(op, n - 1))
+                   : (MlirType){NULL};
+  if (n && mlirTypeIsAShaped(out) &&
+      mlirTypeIsAF64(mlirShapedTypeGetElementType(out)))
+    options[kOptWideVectorSize].i = -1;
   if (!readLoopNest(op, &c.nest) || !bodyIsVectorizable(op) ||
       (c.nest.window && !windowOpIsTileable(op, &c.nest)) ||
       !planTiles(&c.nest, kilnHasForallAncestor(op),
@@ -768,8 +777,10 @@ static bool startsWith(MlirStringRef s, const char *prefix) {
 /* The register tile for the target (kiln-compile sets kiln.target_triple
  * and kiln.target_features on the module; without them, this machine):
  * accumulators that fill about half the vector registers. AVX-512: 32
- * zmm, 8 rows x 16 lanes = 8 registers; AVX2 and other x86: 16 ymm, 6 rows
- * x 16 lanes = 12; AArch64 NEON: 32 q registers, 8 x 8 = 16; else 4 x 8. */
+ * zmm, 8 rows x 16 lanes = 8 registers, or two vectors wide (`wide`, 16
+ * registers) where the block allows (wideTileFits); AVX2 and other x86:
+ * 16 ymm, 6 rows x 16 lanes = 12; AArch64 NEON: 32 q registers, 8 x 8 =
+ * 16; else 4 x 8. */
 static void targetTile(MlirOperation func, int64_t *rows, int64_t *width,
                        int64_t *wide) {
   MlirStringRef triple = moduleString(func, "kiln.target_triple");

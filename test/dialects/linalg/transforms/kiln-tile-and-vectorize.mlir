@@ -439,6 +439,10 @@ func.func @fill(%t: tensor<1x64x58x58xf32>) -> tensor<1x64x58x58xf32> {
 // TARGET-LABEL: func.func @avx512_remainder
 // TARGET: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
 // TARGET-NOT: vector<8x32xf32>
+// f64: one vector wide (two f64 vectors of 8 lanes: 16 registers already).
+// TARGET-LABEL: func.func @avx512_f64
+// TARGET: vector.transfer_read {{.*}} : tensor<8x16xf64>, vector<8x16xf64>
+// TARGET-NOT: vector<8x32xf64>
 // Fewer rows than a register tile's: one vector wide.
 // TARGET-LABEL: func.func @avx512_short
 // TARGET: vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<4x16xf32>
@@ -462,6 +466,12 @@ module attributes {kiln.target_triple = "x86_64-pc-linux-gnu",
     %r = linalg.matmul ins(%a, %b : tensor<16x40xf32>, tensor<40x250xf32>)
                        outs(%c : tensor<16x250xf32>) -> tensor<16x250xf32>
     return %r : tensor<16x250xf32>
+  }
+  func.func @avx512_f64(%a: tensor<48x40xf64>, %b: tensor<40x64xf64>,
+                        %c: tensor<48x64xf64>) -> tensor<48x64xf64> {
+    %r = linalg.matmul ins(%a, %b : tensor<48x40xf64>, tensor<40x64xf64>)
+                       outs(%c : tensor<48x64xf64>) -> tensor<48x64xf64>
+    return %r : tensor<48x64xf64>
   }
   func.func @avx512_short(%a: tensor<4x40xf32>, %b: tensor<40x128xf32>,
                           %c: tensor<4x128xf32>) -> tensor<4x128xf32> {
