@@ -36,44 +36,59 @@ void kilnTargetInitializeLLVM(void) {
 
 /* CPU names accepted per architecture. LLVM knows more; these are the
  * common ones, and a name outside the list is rejected instead of being
- * silently ignored by LLVM ("not a recognized processor"). */
-static const char *const kX86CPUs[] = {"generic",
-                                       "x86-64",
-                                       "x86-64-v2",
-                                       "x86-64-v3",
-                                       "x86-64-v4",
-                                       "nehalem",
-                                       "westmere",
-                                       "sandybridge",
-                                       "ivybridge",
-                                       "haswell",
-                                       "broadwell",
-                                       "skylake",
-                                       "skylake-avx512",
-                                       "cascadelake",
-                                       "cooperlake",
-                                       "icelake-client",
-                                       "icelake-server",
-                                       "tigerlake",
-                                       "alderlake",
-                                       "raptorlake",
-                                       "meteorlake",
-                                       "sapphirerapids",
-                                       "emeraldrapids",
-                                       "graniterapids",
-                                       "znver1",
-                                       "znver2",
-                                       "znver3",
-                                       "znver4",
-                                       "znver5",
-                                       "btver2",
-                                       NULL};
-static const char *const kAArch64CPUs[] = {
-    "generic",     "cortex-a53",  "cortex-a55",  "cortex-a57",   "cortex-a72",
-    "cortex-a73",  "cortex-a75",  "cortex-a76",  "cortex-a77",   "cortex-a78",
-    "cortex-a510", "cortex-a710", "cortex-x1",   "cortex-x2",    "neoverse-n1",
-    "neoverse-n2", "neoverse-v1", "neoverse-v2", "apple-m1",     "apple-m2",
-    "apple-m3",    "a64fx",       "ampere1",     "thunderx2t99", NULL};
+ * silently ignored by LLVM ("not a recognized processor"). Each comes with
+ * the vector features it implies, which become the target's features (LLVM
+ * derives the rest from the name): the CPU schedules size their register tiles
+ * from them (kiln-tile-and-vectorize reads kiln.target_features), so
+ * `--cpu=skylake-avx512` from any host gets the tiles of an AVX-512
+ * machine, as `--cpu=native` on one does, and the runtime refuses such a
+ * library on a host without those features. */
+typedef struct KnownCPU {
+  const char *name, *features;
+} KnownCPU;
+static const char kAvx512[] = "+avx512f,+avx2,+fma";
+static const char kAvx2[] = "+avx2,+fma";
+static const KnownCPU kX86CPUs[] = {{"generic", ""},
+                                    {"x86-64", ""},
+                                    {"x86-64-v2", ""},
+                                    {"x86-64-v3", kAvx2},
+                                    {"x86-64-v4", kAvx512},
+                                    {"nehalem", ""},
+                                    {"westmere", ""},
+                                    {"sandybridge", ""},
+                                    {"ivybridge", ""},
+                                    {"haswell", kAvx2},
+                                    {"broadwell", kAvx2},
+                                    {"skylake", kAvx2},
+                                    {"skylake-avx512", kAvx512},
+                                    {"cascadelake", kAvx512},
+                                    {"cooperlake", kAvx512},
+                                    {"icelake-client", kAvx512},
+                                    {"icelake-server", kAvx512},
+                                    {"tigerlake", kAvx512},
+                                    {"alderlake", kAvx2},
+                                    {"raptorlake", kAvx2},
+                                    {"meteorlake", kAvx2},
+                                    {"sapphirerapids", kAvx512},
+                                    {"emeraldrapids", kAvx512},
+                                    {"graniterapids", kAvx512},
+                                    {"znver1", kAvx2},
+                                    {"znver2", kAvx2},
+                                    {"znver3", kAvx2},
+                                    {"znver4", kAvx512},
+                                    {"znver5", kAvx512},
+                                    {"btver2", ""},
+                                    {NULL, NULL}};
+static const KnownCPU kAArch64CPUs[] = {
+    {"generic", ""},     {"cortex-a53", ""},  {"cortex-a55", ""},
+    {"cortex-a57", ""},  {"cortex-a72", ""},  {"cortex-a73", ""},
+    {"cortex-a75", ""},  {"cortex-a76", ""},  {"cortex-a77", ""},
+    {"cortex-a78", ""},  {"cortex-a510", ""}, {"cortex-a710", ""},
+    {"cortex-x1", ""},   {"cortex-x2", ""},   {"neoverse-n1", ""},
+    {"neoverse-n2", ""}, {"neoverse-v1", ""}, {"neoverse-v2", ""},
+    {"apple-m1", ""},    {"apple-m2", ""},    {"apple-m3", ""},
+    {"a64fx", ""},       {"ampere1", ""},     {"thunderx2t99", ""},
+    {NULL, NULL}};
 
 struct KilnTarget {
   char *triple, *cpu, *features;
@@ -113,17 +128,18 @@ static bool archIs(const char *triple, const char *arch) {
          !strncmp(triple, arch, strlen(arch));
 }
 
-static bool inList(const char *const *list, const char *name) {
-  for (; *list; ++list)
-    if (!strcmp(*list, name))
-      return true;
-  return false;
+/* The entry of `list` named `name`, or NULL. */
+static const KnownCPU *findCPU(const KnownCPU *list, const char *name) {
+  for (; list->name; ++list)
+    if (!strcmp(list->name, name))
+      return list;
+  return NULL;
 }
 
 /* Lists the CPU names for `list` after a message. */
-static void appendList(KilnStrBuf *b, const char *const *list) {
-  for (int i = 0; list[i]; ++i)
-    kilnStrBufAppendf(b, "%s%s", i ? ", " : "", list[i]);
+static void appendList(KilnStrBuf *b, const KnownCPU *list) {
+  for (int i = 0; list[i].name; ++i)
+    kilnStrBufAppendf(b, "%s%s", i ? ", " : "", list[i].name);
 }
 
 /* Resolves the target name to a normalized triple (owned) and a default
@@ -169,36 +185,6 @@ static char *resolveTriple(const char *name, const char **defaultCPU,
   return triple;
 }
 
-/* The vector features a named x86 CPU implies, as the features of the
- * target (LLVM derives the rest from the name): the CPU schedules size
- * their register tiles from them (kiln-tile-and-vectorize reads
- * kiln.target_features), so `--cpu=skylake-avx512` from any host gets the
- * tiles of an AVX-512 machine, as `--cpu=native` on one does. */
-static const char *impliedX86Features(const char *cpu) {
-  static const char *const kAvx512[] = {"x86-64-v4",
-                                        "skylake-avx512",
-                                        "cascadelake",
-                                        "cooperlake",
-                                        "icelake-client",
-                                        "icelake-server",
-                                        "tigerlake",
-                                        "sapphirerapids",
-                                        "emeraldrapids",
-                                        "graniterapids",
-                                        "znver4",
-                                        "znver5",
-                                        NULL};
-  static const char *const kAvx2[] = {"x86-64-v3",  "haswell",   "broadwell",
-                                      "skylake",    "alderlake", "raptorlake",
-                                      "meteorlake", "znver1",    "znver2",
-                                      "znver3",     NULL};
-  if (inList(kAvx512, cpu))
-    return "+avx512f,+avx2,+fma";
-  if (inList(kAvx2, cpu))
-    return "+avx2,+fma";
-  return "";
-}
-
 /* Picks and checks the CPU and its features; false after reporting. */
 static bool resolveCPU(KilnTarget *t, const char *requested,
                        const char *defaultCPU, MlirStringCallback cb,
@@ -223,20 +209,19 @@ static bool resolveCPU(KilnTarget *t, const char *requested,
     LLVMDisposeMessage(features);
     return true;
   }
-  const char *const *list =
-      archIs(t->triple, "x86_64") ? kX86CPUs : kAArch64CPUs;
-  if (!inList(list, cpu)) {
-    KilnStrBuf known = {0};
-    appendList(&known, list);
+  const KnownCPU *list = archIs(t->triple, "x86_64") ? kX86CPUs : kAArch64CPUs;
+  const KnownCPU *known = findCPU(list, cpu);
+  if (!known) {
+    KilnStrBuf names = {0};
+    appendList(&names, list);
     kilnCompileReport(
         cb, ud, "--cpu='%s': not a known CPU for %.*s (known: %s)", cpu,
-        (int)archLength(t->triple), t->triple, kilnStrBufGet(&known));
-    kilnStrBufDestroy(&known);
+        (int)archLength(t->triple), t->triple, kilnStrBufGet(&names));
+    kilnStrBufDestroy(&names);
     return false;
   }
   t->cpu = copyString(cpu);
-  t->features =
-      copyString(archIs(t->triple, "x86_64") ? impliedX86Features(cpu) : "");
+  t->features = copyString(known->features);
   return true;
 }
 
