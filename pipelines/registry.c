@@ -33,6 +33,7 @@ extern const KilnPassInfo kilnEmitCInterfacePass;
 extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
 extern const KilnPassInfo kilnWidenStridedReadsPass;
 extern const KilnPassInfo kilnDistinctResultsPass;
+extern const KilnPassInfo kilnMemoryPlanPass;
 extern const KilnPassInfo kilnOutlineRegionsPass;
 extern const KilnPassInfo kilnProfileNodesPass;
 extern const KilnPassInfo kilnInstrumentOpsPass;
@@ -89,7 +90,8 @@ static const KilnPassInfo kLinalgTileAndFusePipeline = {
  * calls (math-to-libm: erf, acosh, cbrt, ...). In a module marked
  * kiln.profile (kiln-compile --profile), kiln-profile-nodes and
  * kiln-instrument-ops add timers around each ONNX node group; otherwise
- * they change nothing. */
+ * they change nothing. kiln-memory-plan records the most heap memory a run
+ * holds at once for the runtime's check at load (memory_plan.h). */
 static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .argument = "linalg-to-llvm-cpu",
     .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
@@ -98,7 +100,7 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
         "linalg-tile-and-fuse,func.func(kiln-concat-in-place),"
         "eliminate-empty-tensors," KILN_BUFFERIZE
         ",func.func(kiln-distinct-results)," KILN_OUT_PARAMS_AND_DEALLOC
-        ",kiln-instrument-ops,"
+        ",kiln-memory-plan,kiln-instrument-ops,"
         "func.func(kiln-tile-and-vectorize{contractions=false "
         "elementwise=true},kiln-widen-strided-reads),"
         "scf-forall-to-parallel,convert-linalg-to-parallel-loops,"
@@ -307,6 +309,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnMemrefCopyToLinalgPass,
     &kilnWidenStridedReadsPass,
     &kilnDistinctResultsPass,
+    &kilnMemoryPlanPass,
     &kilnOutlineRegionsPass,
     &kilnProfileNodesPass,
     &kilnInstrumentOpsPass,

@@ -338,6 +338,10 @@ const char *kilnModelGetOptions(const KilnModel *model) {
   return model ? model->meta.options : NULL;
 }
 
+int64_t kilnModelGetMemoryPlan(const KilnModel *model) {
+  return model ? model->meta.memoryBytes : 0;
+}
+
 const char *kilnModelGetEntry(const KilnModel *model) {
   return model ? model->meta.entry : NULL;
 }

@@ -38,6 +38,9 @@ typedef struct KilnModelMetadata {
   char *version, *target, *cpu, *features, *options, *entry, *gpu;
   int64_t numInputs, numOutputs;
   KilnModelSlot *inputs, *outputs;
+  /* The most heap memory one run holds at once, bytes (a `memory`
+   * record; 0: not recorded). */
+  int64_t memoryBytes;
   /* The run-time checks' messages, `check N MESSAGE` records in order:
    * kiln_model_run returns N when check N failed. */
   int64_t numChecks;
@@ -62,8 +65,16 @@ KilnStatus *kilnModelMetadataParse(const char *text, size_t len,
                                    KilnModelMetadata *out /* OUT */);
 
 /// Checks that `m` was built by this Kiln version for this host's
-/// architecture.
+/// architecture and CPU features, and that its memory plan fits this
+/// machine's memory.
 KilnStatus *kilnModelMetadataCheckHost(const KilnModelMetadata *m);
+
+/// Checks that a run holding `bytes` of heap memory at once (a memory
+/// plan) fits this machine: its physical memory, or KILN_MEMORY_LIMIT
+/// bytes when that environment variable is set (tests; services that cap
+/// a model's share). kilnModelMetadataCheckHost's check, and kiln-run's
+/// before it runs a model it compiled itself.
+KilnStatus *kilnModelCheckMemoryPlan(int64_t bytes);
 
 /// Releases the contents of `m` and zeroes it.
 void kilnModelMetadataDestroy(KilnModelMetadata *m);

@@ -6,8 +6,10 @@
  * plain decimal without sign and overflow-checked, ranks and tensor sizes
  * bounded as kilnTensorCreate bounds them. */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kiln/kiln.h"
 #include "runtime/gpu.h"
@@ -349,6 +351,13 @@ static KilnStatus *parseLine(const Line *l, KilnModelMetadata *m, bool *sawAbi,
     return appendSlot(&m->inputs, &m->numInputs, v, l->end, l->number);
   if (keyIs(l, "output", &v))
     return appendSlot(&m->outputs, &m->numOutputs, v, l->end, l->number);
+  if (keyIs(l, "memory", &v)) {
+    const char *p = v;
+    if (!parseNumber(&p, l->end, &m->memoryBytes) || p != l->end)
+      return kilnStatusCreatef("metadata line %d: malformed 'memory' record",
+                               l->number);
+    return NULL;
+  }
   if (keyIs(l, "check", &v))
     return appendCheck(m, v, l);
   if (keyIs(l, "profile", &v))
@@ -462,6 +471,51 @@ static KilnStatus *checkFeatures(const char *features) {
   return NULL;
 }
 
+/* `bytes` in the largest unit that leaves a number of at least 1. */
+static void formatBytes(char *out, size_t size, int64_t bytes) {
+  static const char *const kUnits[] = {"bytes", "KiB", "MiB", "GiB",
+                                       "TiB",   "PiB", "EiB"};
+  double v = (double)bytes;
+  int u = 0;
+  while (v >= 1024 && u < 6) {
+    v /= 1024;
+    ++u;
+  }
+  snprintf(out, size, u ? "%.1f %s" : "%.0f %s", v, kUnits[u]);
+}
+
+/* A model whose buffers cannot fit this machine's memory would be killed
+ * for memory midway through a run, or crash when an allocation fails:
+ * refused at load instead. */
+KilnStatus *kilnModelCheckMemoryPlan(int64_t bytes) {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  int64_t limit = pages > 0 && pageSize > 0 && pages <= INT64_MAX / pageSize
+                      ? (int64_t)pages * pageSize
+                      : INT64_MAX;
+  const char *given = getenv("KILN_MEMORY_LIMIT");
+  if (given && *given) {
+    char *end;
+    long long v = strtoll(given, &end, 10);
+    if (*end || v < 0)
+      return kilnStatusCreatef("KILN_MEMORY_LIMIT must be a number of bytes, "
+                               "got '%s'",
+                               given);
+    limit = v;
+  }
+  if (bytes <= limit)
+    return NULL;
+  char need[64], have[32];
+  formatBytes(need, sizeof(need), bytes);
+  if (bytes >= 1024)
+    snprintf(need + strlen(need), sizeof(need) - strlen(need), " (%lld bytes)",
+             (long long)bytes);
+  formatBytes(have, sizeof(have), limit);
+  return kilnStatusCreatef("the model needs %s of working memory for a run "
+                           "(its memory plan); this machine has %s%s",
+                           need, have,
+                           given && *given ? " (KILN_MEMORY_LIMIT)" : "");
+}
+
 KilnStatus *kilnModelMetadataCheckHost(const KilnModelMetadata *m) {
   if (strcmp(m->version, KILN_VERSION_STRING))
     return kilnStatusCreatef("the model was built by Kiln %s; this runtime "
@@ -473,7 +527,8 @@ KilnStatus *kilnModelMetadataCheckHost(const KilnModelMetadata *m) {
     return kilnStatusCreatef("the model was compiled for %s; this host is "
                              "%s",
                              m->target, arch);
-  return checkFeatures(m->features);
+  KilnStatus *s = checkFeatures(m->features);
+  return s ? s : kilnModelCheckMemoryPlan(m->memoryBytes);
 }
 
 static void destroySlots(KilnModelSlot *slots, int64_t n) {

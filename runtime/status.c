@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/printable_text.h"
+
 struct KilnStatus {
   char *message;
 };
@@ -26,13 +28,17 @@ static KilnStatus *statusFromVa(const char *fmt, va_list ap) {
   va_end(copy);
   if (n < 0)
     n = 0;
+  char *raw = xmalloc((size_t)n + 1);
+  if (vsnprintf(raw, (size_t)n + 1, fmt, ap) < 0)
+    raw[0] = '\0';
   KilnStatus *status = xmalloc(sizeof(*status));
-  status->message = xmalloc((size_t)n + 1);
-  if (vsnprintf(status->message, (size_t)n + 1, fmt, ap) < 0)
-    status->message[0] = '\0';
+  status->message = kilnPrintableTextCreate(raw);
+  free(raw);
   return status;
 }
 
+/* Messages quote bytes of the files they describe (an npy header's key, a
+ * name), so they are made printable (printable_text.h). */
 KilnStatus *kilnStatusCreatef(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

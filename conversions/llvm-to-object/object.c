@@ -18,6 +18,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/RegisterEverything.h"
 #include "mlir-c/Target/LLVMIR.h"
+#include "pipelines/memory_plan.h"
 #include "llvm-c/Analysis.h"
 #include "llvm-c/Core.h"
 #include "llvm-c/Transforms/PassBuilder.h"
@@ -28,10 +29,11 @@ static void stage(const KilnCompileOptions *o, const char *name) {
 }
 
 /* The full metadata text: the ABI header, the target, the signature,
- * the run-time checks' `check N MESSAGE` records and, for a profiled model
- * (`profile` NULL otherwise), its `profile` records (kiln-instrument-ops). */
+ * the module's `records` (moduleRecords: memory plan, run-time checks)
+ * and, for a profiled model (`profile` NULL otherwise), its `profile`
+ * records (kiln-instrument-ops). */
 static void buildMetadata(KilnStrBuf *b, const KilnCompileOptions *o,
-                          const char *checks, const char *profile) {
+                          const char *records, const char *profile) {
   const KilnTarget *t = o->target;
   const char *features = kilnTargetGetFeatures(t);
   kilnStrBufAppendf(b, "kiln-model %d\nkiln-version %s\n",
@@ -46,7 +48,7 @@ static void buildMetadata(KilnStrBuf *b, const KilnCompileOptions *o,
   else
     kilnStrBufAppendf(b, "options -O%d\n", kilnTargetGetOptLevel(t));
   kilnStrBufAppendf(b, "%s%s", kilnModelSignatureGetRecords(o->signature),
-                    checks);
+                    records);
   if (profile) {
     unsigned n = 0;
     for (const char *p = profile; (p = strchr(p, '\n')); ++p)
@@ -72,12 +74,19 @@ static const char *profileRecords(MlirModule module, KilnStrBuf *copy) {
   return kilnStrBufGet(copy);
 }
 
-/* The `check N MESSAGE` records of kiln-runtime-checks' messages (one line
- * each: a newline in a node name becomes a space), "" for none. */
-static const char *checkRecords(MlirModule module, KilnStrBuf *out) {
+/* The records the lowering left on the module: the `memory BYTES` record
+ * of kiln-memory-plan, then the `check N MESSAGE` records of
+ * kiln-runtime-checks' messages (one line each: a newline in a node name
+ * becomes a space); "" for none. */
+static const char *moduleRecords(MlirModule module, KilnStrBuf *out) {
+  MlirOperation op = mlirModuleGetOperation(module);
+  MlirAttribute plan = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(KILN_MEMORY_PLAN_ATTR));
+  if (!mlirAttributeIsNull(plan) && mlirAttributeIsAInteger(plan))
+    kilnStrBufAppendf(out, "memory %lld\n",
+                      (long long)mlirIntegerAttrGetValueInt(plan));
   MlirAttribute messages = mlirOperationGetDiscardableAttributeByName(
-      mlirModuleGetOperation(module),
-      mlirStringRefCreateFromCString(KILN_RUNTIME_CHECKS_ATTR));
+      op, mlirStringRefCreateFromCString(KILN_RUNTIME_CHECKS_ATTR));
   intptr_t n = !mlirAttributeIsNull(messages) && mlirAttributeIsAArray(messages)
                    ? mlirArrayAttrGetNumElements(messages)
                    : 0;
@@ -164,7 +173,7 @@ static void exportConstructors(LLVMModuleRef m, const char *list,
 
 /* Adds kiln_model_metadata and kiln_model_run; false after reporting. */
 static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
-                          const char *checks, const char *profile,
+                          const char *records, const char *profile,
                           MlirStringCallback err, void *errUd) {
   const char *entry = kilnModelSignatureGetEntry(o->signature);
   KilnStrBuf ciface = {0};
@@ -206,7 +215,7 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
 
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   KilnStrBuf text = {0};
-  buildMetadata(&text, o, checks, profile);
+  buildMetadata(&text, o, records, profile);
   LLVMValueRef init =
       LLVMConstStringInContext2(ctx, text.data, text.len, /*NoNul=*/false);
   LLVMValueRef meta = LLVMAddGlobal(m, LLVMTypeOf(init), "kiln_model_metadata");
@@ -375,11 +384,11 @@ static bool translateAndOptimize(MlirModule module,
   LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(r->tm);
   LLVMSetModuleDataLayout(r->module, layout);
   LLVMDisposeTargetData(layout);
-  KilnStrBuf profile = {0}, checks = {0};
-  bool ok = addAbiSymbols(r->module, options, checkRecords(module, &checks),
+  KilnStrBuf profile = {0}, records = {0};
+  bool ok = addAbiSymbols(r->module, options, moduleRecords(module, &records),
                           profileRecords(module, &profile), err, errUd);
   kilnStrBufDestroy(&profile);
-  kilnStrBufDestroy(&checks);
+  kilnStrBufDestroy(&records);
   if (!ok)
     return false;
   setTargetAttributes(r->module, target);

@@ -68,11 +68,43 @@ static bool typesCompatible(MlirType inferred, MlirType actual) {
   return true;
 }
 
+/* Whether the tensor type `t` has static dims whose bytes a 64-bit size
+ * cannot count (an ONNX shape of 2^40 x 2^40): no buffer of it can exist,
+ * and every size computed from it would wrap. Dynamic dims count as 1. */
+static bool tooManyBytes(MlirType t) {
+  if (!mlirTypeIsARankedTensor(t))
+    return false;
+  MlirType e = mlirShapedTypeGetElementType(t);
+  int64_t bits = mlirTypeIsAInteger(e) ? (int64_t)mlirIntegerTypeGetWidth(e)
+                 : mlirTypeIsAFloat(e) ? (int64_t)mlirFloatTypeGetWidth(e)
+                                       : 64;
+  int64_t bytes = (bits + 7) / 8;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d) {
+    int64_t n = mlirShapedTypeGetDimSize(t, d);
+    if (mlirShapedTypeIsDynamicSize(n) || n == 0)
+      continue;
+    if (bytes > INT64_MAX / n)
+      return true;
+    bytes *= n;
+  }
+  return false;
+}
+
 static MlirLogicalResult checkResults(MlirOperation operation,
                                       const KilnGraphOpInfo *op,
                                       const MlirType *inferred, intptr_t n) {
   for (intptr_t i = 0; i < n; ++i) {
     MlirType actual = mlirValueGetType(mlirOperationGetResult(operation, i));
+    if (tooManyBytes(actual)) {
+      KilnStrBuf a = {0};
+      kilnStrBufAppendType(&a, actual);
+      kilnEmitErrorf(mlirOperationGetLocation(operation),
+                     "'graph.%s' op result #%ld has type %s, more bytes than "
+                     "a 64-bit size can count",
+                     op->name, (long)i, kilnStrBufGet(&a));
+      kilnStrBufDestroy(&a);
+      return mlirLogicalResultFailure();
+    }
     if (typesCompatible(inferred[i], actual))
       continue;
     KilnStrBuf a = {0}, b = {0};

@@ -173,8 +173,13 @@ typedef struct KilnModel KilnModel;
 /// Loads the model library at `path` (dlopen; its constructors run) and
 /// checks its metadata: the Kiln model ABI number, the Kiln version that
 /// built it (must be this runtime's, KILN_VERSION_STRING), its target
-/// (must be for this host's architecture), and well-formed input and
-/// output records. Fails on a missing, corrupt or non-Kiln file.
+/// (must be for this host's architecture and CPU features), well-formed
+/// input and output records, and its memory plan: the most heap memory a
+/// run holds at once must fit this machine's physical memory (or
+/// KILN_MEMORY_LIMIT bytes, when that environment variable is set), so a
+/// model too big for the machine is refused here rather than killed for
+/// memory midway through a run. Fails on a missing, corrupt (its integrity
+/// digest) or non-Kiln file.
 ///
 /// A model compiled for a GPU (kilnModelGetGpu) also needs its device: the
 /// CUDA driver (libcuda.so.1, loaded at the first such model) and device 0,
@@ -218,6 +223,11 @@ const char *kilnModelGetCpu(const KilnModel *model);
 const char *kilnModelGetFeatures(const KilnModel *model);
 const char *kilnModelGetOptions(const KilnModel *model);
 const char *kilnModelGetEntry(const KilnModel *model);
+
+/// The most heap memory one run of the model holds at once, in bytes (its
+/// memory plan, computed when it was compiled; the caller's inputs and
+/// outputs not included); 0 if the library does not record it.
+int64_t kilnModelGetMemoryPlan(const KilnModel *model);
 
 /// The GPU the model runs on, as its metadata's `gpu` record says: the GPU
 /// kind and architecture ("cuda sm_90"); NULL for a CPU model (and a NULL

@@ -41,7 +41,8 @@ static void printModel(const KilnModel *m) {
   fprintf(stderr, "  version %s target %s cpu %s features %s entry %s\n",
           kilnModelGetKilnVersion(m), kilnModelGetTarget(m), kilnModelGetCpu(m),
           kilnModelGetFeatures(m), kilnModelGetEntry(m));
-  fprintf(stderr, "  options '%s'\n", kilnModelGetOptions(m));
+  fprintf(stderr, "  options '%s' memory %lld\n", kilnModelGetOptions(m),
+          (long long)kilnModelGetMemoryPlan(m));
   for (int64_t i = 0; i < kilnModelGetNumInputs(m); ++i) {
     fprintf(stderr, "  input %lld '%s' ", (long long)i,
             kilnModelGetInputName(m, i));
@@ -95,6 +96,8 @@ static void parseOne(const char *label, const char *text) {
               (long long)m.inputs[i].rank);
     if (m.gpu)
       fprintf(stderr, ", gpu '%s'", m.gpu);
+    if (m.memoryBytes)
+      fprintf(stderr, ", memory %lld", (long long)m.memoryBytes);
     fprintf(stderr, "\n");
     kilnModelMetadataDestroy(&m);
     return;
@@ -140,6 +143,11 @@ static int testMetadata(void) {
   parseOne("negative_check 2 first", HEAD "check 2 b (Gather): out\n");
   parseOne("negative_check no message", HEAD "check 1\n");
   parseOne("negative_check word", HEAD "check one a\n");
+  parseOne("memory", HEAD "memory 25953324\n");
+  parseOne("negative_memory sign", HEAD "memory -1\n");
+  parseOne("negative_memory none", HEAD "memory\n");
+  parseOne("negative_memory two", HEAD "memory 1 2\n");
+  parseOne("negative_memory huge", HEAD "memory 99999999999999999999\n");
   return 0;
 }
 

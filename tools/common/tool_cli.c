@@ -6,17 +6,42 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 
 #include "kiln/kiln.h"
+#include "runtime/printable_text.h"
 
 const char kilnToolExitCodeHelp[] =
     "Exit codes: 0 success (every expected output matches); 1 an output\n"
     "differs from its expected file; 2 bad flags or input files; 3 the\n"
     "model needs something Kiln does not support; 4 any other compile or\n"
     "run error.\n";
+
+void kilnToolErrorV(const char *program, const char *fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  char *raw = malloc(n > 0 ? (size_t)n + 1 : 1);
+  if (!raw)
+    abort();
+  if (n <= 0 || vsnprintf(raw, (size_t)n + 1, fmt, ap) < 0)
+    raw[0] = '\0';
+  char *text = kilnPrintableTextCreate(raw);
+  fprintf(stderr, "%s: error: %s\n", program, text);
+  free(text);
+  free(raw);
+}
+
+void kilnToolError(const char *program, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  kilnToolErrorV(program, fmt, ap);
+  va_end(ap);
+}
 
 void kilnToolPrintVersion(const char *program) {
   printf("%s %s\n", program, KILN_VERSION_STRING);

@@ -3,10 +3,11 @@
  * and the check that a model file is one. kiln-opt is the exception: it
  * exits as mlir-opt does (0 or 1), being a drop-in for it.
  *
- * libc only: kiln-run-module links no MLIR. */
+ * libc and libkiln_runtime only: kiln-run-module links no MLIR. */
 #ifndef KILN_TOOLS_COMMON_TOOL_CLI_H
 #define KILN_TOOLS_COMMON_TOOL_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 
 /// The exit codes of every model tool (docs/tools.md#exit-codes; the
@@ -21,6 +22,14 @@ enum {
 
 /// The table above as --help prints it (ends with a newline).
 extern const char kilnToolExitCodeHelp[];
+
+/// Prints "PROGRAM: error: MESSAGE" and a newline to stderr, the message
+/// printf-formatted and made printable (runtime/printable_text.h: messages
+/// quote names from models and libraries). Every tool's error printer.
+void kilnToolError(const char *program, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void kilnToolErrorV(const char *program, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 /// Prints "PROGRAM VERSION" to stdout, for --version.
 void kilnToolPrintVersion(const char *program);

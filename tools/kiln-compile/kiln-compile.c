@@ -30,6 +30,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "tools/common/tool_cli.h"
+#include "tools/common/tool_diag.h"
 #include "tools/common/tool_io.h"
 #include "tools/common/tool_tuning.h"
 
@@ -95,34 +96,14 @@ static void breakProgressLine(void);
 
 static void toolError(const char *fmt, const char *arg) {
   breakProgressLine();
-  fprintf(stderr, "%s: error: ", kProg);
-  fprintf(stderr, fmt, arg);
-  fputc('\n', stderr);
+  kilnToolError(kProg, fmt, arg);
 }
 
 /* Prints "cannot VERB 'PATH': strerror(errno)". */
 static void toolFileError(const char *verb, const char *path) {
   int err = errno;
   breakProgressLine();
-  fprintf(stderr, "%s: error: cannot %s '%s': %s\n", kProg, verb, path,
-          strerror(err));
-}
-
-/* Prints `FILE: NODE: error: MSG` for importer locations (NameLoc around
- * FILE:0:0, see kiln/onnx.h), `FILE:LINE:COL: ...` for others. */
-static void printDiagnostic(MlirDiagnostic d) {
-  const char *sevName =
-      kilnDiagnosticSeverityGetName(mlirDiagnosticGetSeverity(d));
-  MlirLocation loc = mlirDiagnosticGetLocation(d);
-  KilnStrBuf where = {0}, msg = {0};
-  kilnStrBufAppendLocation(&where, loc);
-  mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
-  fprintf(stderr, "%s: %s: %s\n", kilnStrBufGet(&where), sevName,
-          kilnStrBufGet(&msg));
-  kilnStrBufDestroy(&where);
-  kilnStrBufDestroy(&msg);
-  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); ++i)
-    printDiagnostic(mlirDiagnosticGetNote(d, i));
+  kilnToolError(kProg, "cannot %s '%s': %s", verb, path, strerror(err));
 }
 
 /* Whether an error said Kiln does not support something: the exit code
@@ -132,7 +113,7 @@ static bool gSawUnsupported;
 static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
   (void)userData;
   breakProgressLine();
-  printDiagnostic(d);
+  kilnToolPrintDiagnostic(d);
   if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError) {
     KilnStrBuf msg = {0};
     mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);

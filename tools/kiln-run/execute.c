@@ -16,6 +16,9 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/ExecutionEngine.h"
+#include "pipelines/memory_plan.h"
+#include "runtime/model.h"
+#include "tools/kiln-run/options.h"
 
 bool kilnRunElementType(MlirType t, KilnElementType *out) {
   if (mlirTypeIsAF32(t))
@@ -102,9 +105,27 @@ static bool checksPassed(MlirModule module, MlirExecutionEngine jit) {
   return false;
 }
 
+/* Whether the module's memory plan (pipelines/memory_plan.h) fits this
+ * machine, as the runtime checks a model library's at load; otherwise
+ * prints why. */
+static bool memoryPlanFits(MlirModule module) {
+  MlirAttribute plan = mlirOperationGetDiscardableAttributeByName(
+      mlirModuleGetOperation(module),
+      mlirStringRefCreateFromCString(KILN_MEMORY_PLAN_ATTR));
+  if (mlirAttributeIsNull(plan) || !mlirAttributeIsAInteger(plan))
+    return true;
+  KilnStatus *s = kilnModelCheckMemoryPlan(mlirIntegerAttrGetValueInt(plan));
+  if (s)
+    kilnRunError("%s", kilnStatusGetMessage(s));
+  kilnStatusDestroy(s);
+  return !s;
+}
+
 bool kilnRunInvoke(MlirModule module, const char *entry, const char *libompPath,
                    KilnTensor *const *inputs, int numInputs,
                    KilnTensor *const *outputs, int numOutputs) {
+  if (!memoryPlanFits(module))
+    return false;
   MlirStringRef libs[1];
   int numLibs = 0;
   if (libompPath)

@@ -29,6 +29,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/RegisterEverything.h"
+#include "tools/common/tool_diag.h"
 #include "tools/common/tool_io.h"
 #include "tools/common/tool_tuning.h"
 #include "tools/kiln-run/compare.h"
@@ -44,21 +45,15 @@ typedef struct DiagState {
 
 static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
   DiagState *st = userData;
-  KilnStrBuf where = {0}, msg = {0};
-  kilnStrBufAppendLocation(&where, mlirDiagnosticGetLocation(d));
-  mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
-  MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
-  if (sev == MlirDiagnosticError) {
+  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError) {
+    KilnStrBuf msg = {0};
+    mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
     st->unsupported |= kilnToolIsUnsupportedMessage(kilnStrBufGet(&msg));
     st->inputShape |= !strncmp(kilnStrBufGet(&msg), "input shape", 11) ||
                       !strncmp(kilnStrBufGet(&msg), "input value", 11);
+    kilnStrBufDestroy(&msg);
   }
-  fprintf(stderr, "%s: %s: %s\n", kilnStrBufGet(&where),
-          kilnDiagnosticSeverityGetName(sev), kilnStrBufGet(&msg));
-  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); ++i)
-    handleDiagnostic(mlirDiagnosticGetNote(d, i), userData);
-  kilnStrBufDestroy(&where);
-  kilnStrBufDestroy(&msg);
+  kilnToolPrintDiagnostic(d);
   return mlirLogicalResultSuccess();
 }
 

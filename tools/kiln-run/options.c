@@ -21,9 +21,7 @@ const char *kilnRunProgram = "kiln-run";
 void kilnRunError(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: error: ", kilnRunProgram);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  kilnToolErrorV(kilnRunProgram, fmt, ap);
   va_end(ap);
 }
 

@@ -14,9 +14,7 @@ const char kProg[] = "kiln-tune";
 void tuneError(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: error: ", kProg);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  kilnToolErrorV(kProg, fmt, ap);
   va_end(ap);
 }
 

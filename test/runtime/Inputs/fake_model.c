@@ -5,7 +5,8 @@
  *   FAKE_GOOD       input  f32[1x10] "image data%" (name escaped as %25)
  *                   output f32[1x10] "scores" = 2 * image + 1
  *                   output i32[]     "threads" = omp_get_max_threads()
- *                   plus an unknown record, which readers must skip
+ *                   plus an unknown record, which readers must skip,
+ *                   and a memory plan of 1 MiB
  *   FAKE_ABI2       "kiln-model 2"
  *   FAKE_VERSION    built by Kiln 9.9.9
  *   FAKE_TARGET     compiled for another architecture
@@ -65,7 +66,8 @@ const char kiln_model_metadata[] =
     "options -O3 --fake\n"
     "some-future-record 1 2 3\n"
     "entry main_graph\n"
-    "input f32 2 1 10 image data%25\n" SCORES "output i32 0 threads\n";
+    "input f32 2 1 10 image data%25\n" SCORES "output i32 0 threads\n"
+    "memory 1048576\n";
 #endif
 
 typedef struct MemRef2D {

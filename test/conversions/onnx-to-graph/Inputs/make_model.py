@@ -602,6 +602,34 @@ def resize10():
                  opset=10)
 
 
+# ---- inputs no machine can run, and names no terminal should print -------
+def huge_plan():
+    """A 1 x 1 input expanded to 10^6 x 10^6 (4 TB of f32) before a sum: the
+    model is small, its working memory (memory plan) is not."""
+    shape = numpy_helper.from_array(np.array([10**6, 10**6], np.int64), "s")
+    N = helper.make_node
+    return model([N("Expand", ["x", "s"], ["e"], name="expand"),
+                  N("Exp", ["e"], ["f"], name="exp"),
+                  N("ReduceSum", ["f"], ["y"], keepdims=0, name="sum")],
+                 [vi("x", [1, 1])], [vi("y", [])], [shape], opset=13)
+
+
+def giant_dims():
+    """An input of 2^40 x 2^40 f32: more bytes than a 64-bit size counts."""
+    return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                 [vi("x", [2**40, 2**40])], [vi("y", [2**40, 2**40])])
+
+
+def control_names():
+    """An unsupported op whose node name holds a terminal escape, a control
+    byte and a byte that is not UTF-8 (0xFF, written over a placeholder of
+    the same length)."""
+    m = model([helper.make_node("NoSuchOp", ["x"], ["y"],
+                                name="\x1b[31mred\x01?")],
+              [vi("x", [2])], [vi("y", [2])])
+    return m.SerializeToString().replace(b"\x01?", b"\x01\xff")
+
+
 MODELS = {name: f for name, f in list(globals().items())
           if callable(f) and f.__module__ == "__main__"
           and name not in ("model", "vi", "cf_graph")}
@@ -609,4 +637,4 @@ MODELS = {name: f for name, f in list(globals().items())
 if __name__ == "__main__":
     m = MODELS[sys.argv[1]]()
     with open(sys.argv[2], "wb") as f:
-        f.write(m.SerializeToString())
+        f.write(m if isinstance(m, bytes) else m.SerializeToString())
