@@ -73,3 +73,30 @@ func.func @negative_unranked_operand(%a: tensor<*xf32>) -> tensor<*xf32> {
   %0 = "graph.relu"(%a) : (tensor<*xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @negative_bytes_overflow(%a: tensor<1099511627776x1099511627776xf32>) -> tensor<1099511627776x1099511627776xf32> {
+  // No buffer of 2^82 bytes can exist, and sizes computed from it wrap.
+  // expected-error @+1 {{'graph.relu' op result #0 has type tensor<1099511627776x1099511627776xf32>, more bytes than a 64-bit size can count}}
+  %0 = "graph.relu"(%a) : (tensor<1099511627776x1099511627776xf32>) -> tensor<1099511627776x1099511627776xf32>
+  return %0 : tensor<1099511627776x1099511627776xf32>
+}
+
+// -----
+
+// 2^61 f32s (2^63 bytes) is one byte too many; 2^60 f32s and dynamic dims
+// next to a huge static one are fine.
+func.func @negative_bytes_edge(%a: tensor<2305843009213693952xf32>) -> tensor<2305843009213693952xf32> {
+  // expected-error @+1 {{more bytes than a 64-bit size can count}}
+  %0 = "graph.relu"(%a) : (tensor<2305843009213693952xf32>) -> tensor<2305843009213693952xf32>
+  return %0 : tensor<2305843009213693952xf32>
+}
+
+// -----
+
+func.func @bytes_at_the_limit(%a: tensor<1152921504606846976xf32>, %b: tensor<?x1152921504606846976xf32>) -> tensor<?x1152921504606846976xf32> {
+  %0 = "graph.relu"(%a) : (tensor<1152921504606846976xf32>) -> tensor<1152921504606846976xf32>
+  %1 = "graph.relu"(%b) : (tensor<?x1152921504606846976xf32>) -> tensor<?x1152921504606846976xf32>
+  return %1 : tensor<?x1152921504606846976xf32>
+}
