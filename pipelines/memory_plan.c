@@ -93,8 +93,8 @@ static void release(Live *l, MlirValue v) {
 /* The iterations of an scf.forall with static bounds (1 otherwise: its
  * scratch then counts once). */
 static int64_t forallIterations(MlirOperation op) {
-  static const char *const kBounds[3] = {"staticLowerBound",
-                                         "staticUpperBound", "staticStep"};
+  static const char *const kBounds[3] = {"staticLowerBound", "staticUpperBound",
+                                         "staticStep"};
   MlirAttribute b[3];
   for (int i = 0; i < 3; ++i) {
     b[i] = mlirOperationGetAttributeByName(
@@ -125,9 +125,10 @@ static void walkOp(MlirOperation op, int64_t copies, Live *l) {
   } else if (kilnOpNameIs(op, "memref.dealloc")) {
     release(l, mlirOperationGetOperand(op, 0));
   } else if (mlirOperationGetNumRegions(op)) {
-    walkRegions(op, kilnOpNameIs(op, "scf.forall")
-                        ? saturatingMul(copies, forallIterations(op))
-                        : copies,
+    walkRegions(op,
+                kilnOpNameIs(op, "scf.forall")
+                    ? saturatingMul(copies, forallIterations(op))
+                    : copies,
                 l);
   }
 }

@@ -338,6 +338,11 @@ const char *kilnModelGetOptions(const KilnModel *model) {
   return model ? model->meta.options : NULL;
 }
 
+KilnStatus *kilnModelCheckFailure(int code, const char *message) {
+  return message ? kilnStatusCreatef("run-time check failed: %s", message)
+                 : kilnStatusCreatef("run-time check %d failed", code);
+}
+
 int64_t kilnModelGetMemoryPlan(const KilnModel *model) {
   return model ? model->meta.memoryBytes : 0;
 }
@@ -592,8 +597,7 @@ KilnStatus *kilnModelRun(KilnModel *model, KilnTensor *const *inputs,
   if (s)
     return s;
   if (rc > 0 && rc <= model->meta.numChecks)
-    return kilnStatusCreatef("run-time check failed: %s",
-                             model->meta.checks[rc - 1]);
+    return kilnModelCheckFailure(rc, model->meta.checks[rc - 1]);
   if (rc != 0)
     return kilnStatusCreatef("the model's code failed (kiln_model_run "
                              "returned %d)",

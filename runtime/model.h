@@ -76,6 +76,11 @@ KilnStatus *kilnModelMetadataCheckHost(const KilnModelMetadata *m);
 /// before it runs a model it compiled itself.
 KilnStatus *kilnModelCheckMemoryPlan(int64_t bytes);
 
+/// The status of a run whose run-time check `code` (1, 2, ...) failed, with
+/// that check's `message` (its `check` record; NULL when unknown). The
+/// runtime's, and kiln-run's for the models it runs itself.
+KilnStatus *kilnModelCheckFailure(int code, const char *message);
+
 /// Releases the contents of `m` and zeroes it.
 void kilnModelMetadataDestroy(KilnModelMetadata *m);
 

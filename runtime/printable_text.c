@@ -43,4 +43,3 @@ char *kilnPrintableTextCreate(const char *text) {
   *w = '\0';
   return out;
 }
-

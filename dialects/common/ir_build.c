@@ -14,6 +14,12 @@ bool kilnOpNameIs(MlirOperation op, const char *name) {
   return kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
 
+bool kilnOpNameStartsWith(MlirOperation op, const char *prefix) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t n = strlen(prefix);
+  return name.length >= n && !memcmp(name.data, prefix, n);
+}
+
 MlirOperation kilnInsertOp(MlirOperation before, const char *name,
                            intptr_t nOperands, const MlirValue *operands,
                            intptr_t nResults, const MlirType *resultTypes,

@@ -10,6 +10,8 @@
 
 /// Whether `op` is named exactly `name` ("memref.alloc").
 bool kilnOpNameIs(MlirOperation op, const char *name);
+/// Whether `op`'s name starts with `prefix` ("linalg.", "graph.reduce_").
+bool kilnOpNameStartsWith(MlirOperation op, const char *prefix);
 /// Builds the op `name` with the given operands, result types and
 /// attributes at `before`'s location, inserted before it. Returns the op.
 MlirOperation kilnInsertOp(MlirOperation before, const char *name,

@@ -47,8 +47,7 @@ static bool isReduction(MlirOperation op) {
                                        "graph.global_average_pool",
                                        "graph.global_max_pool",
                                        "graph.mean_variance_normalization"};
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (name.length > 13 && memcmp(name.data, "graph.reduce_", 13) == 0)
+  if (kilnOpNameStartsWith(op, "graph.reduce_"))
     return true;
   for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); ++i)
     if (kilnOpNameIs(op, kNames[i]))

@@ -59,8 +59,7 @@ static void checkSlots(const KilnModelSlot *slots, int64_t n) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   checkDigest(data, size);
   KilnModelMetadata m;
-  if (kilnFuzzCheckStatus(
-          kilnModelMetadataParse((const char *)data, size, &m)))
+  if (kilnFuzzCheckStatus(kilnModelMetadataParse((const char *)data, size, &m)))
     return 0;
   checkSlots(m.inputs, m.numInputs);
   checkSlots(m.outputs, m.numOutputs);

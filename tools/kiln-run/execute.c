@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "conversions/graph-to-linalg/runtime_checks.h"
+#include "dialects/common/diag.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/ExecutionEngine.h"
@@ -93,15 +94,20 @@ static bool checksPassed(MlirModule module, MlirExecutionEngine jit) {
       mlirModuleGetOperation(module),
       mlirStringRefCreateFromCString(KILN_RUNTIME_CHECKS_ATTR));
   intptr_t i = *status - 1;
-  if (!mlirAttributeIsNull(messages) && mlirAttributeIsAArray(messages) &&
-      i >= 0 && i < mlirArrayAttrGetNumElements(messages)) {
+  bool known = !mlirAttributeIsNull(messages) &&
+               mlirAttributeIsAArray(messages) && i >= 0 &&
+               i < mlirArrayAttrGetNumElements(messages);
+  KilnStrBuf text = {0};
+  if (known) {
     MlirStringRef m =
         mlirStringAttrGetValue(mlirArrayAttrGetElement(messages, i));
-    fprintf(stderr, "kiln-run: error: run-time check failed: %.*s\n",
-            (int)m.length, m.data);
-  } else {
-    fprintf(stderr, "kiln-run: error: run-time check %d failed\n", *status);
+    kilnStrBufAppend(&text, m.data, m.length);
   }
+  KilnStatus *s =
+      kilnModelCheckFailure(*status, known ? kilnStrBufGet(&text) : NULL);
+  kilnRunError("%s", kilnStatusGetMessage(s));
+  kilnStatusDestroy(s);
+  kilnStrBufDestroy(&text);
   return false;
 }
 

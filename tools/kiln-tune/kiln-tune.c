@@ -53,8 +53,8 @@ typedef struct Task {
   int numKnobs;
   int knob[KILN_SEARCH_MAX_KNOBS];
   KilnSearch *search;
-  int numOutputs;
-  int runs; /* timed runs per measurement (--benchmark) */
+  int numInputs, numOutputs; /* of its kernel: files in%d.npy, results */
+  int runs;                  /* timed runs per measurement (--benchmark) */
   double defaultSeconds, bestSeconds;
   int trialsDone;
   /* The fastest distinct schedules measured, fastest first, for
@@ -167,7 +167,7 @@ static void addTask(const KilnWorkload *w, void *userData) {
   char *ref = measurePath("%s/ref", dir);
   bool ok = mkdir(dir, 0755) == 0 && mkdir(ref, 0755) == 0 &&
             kernelWriteModule(kernel, task->kernelPath) &&
-            kernelWriteInputs(kernel, dir) >= 0;
+            (task->numInputs = kernelWriteInputs(kernel, dir)) >= 0;
   free(ref);
   mlirModuleDestroy(kernel);
   free(dir);
@@ -287,17 +287,11 @@ static void appendRecord(Tuner *t, const Task *task, const Candidate *c) {
  * or checking against them; `runs` timed runs. Returns the median seconds,
  * or negative with *why set. */
 static double runLibrary(const Tuner *t, int taskIndex, const char *lib,
-                         const char *outPath, bool reference, int numOutputs,
-                         int runs, const char **why) {
+                         const char *outPath, bool reference, int runs,
+                         const char **why) {
   char *dir = measurePath("%s/t%d", t->workDir, taskIndex);
-  int numInputs = 0;
-  for (;; ++numInputs) {
-    char *in = measurePath("%s/in%d.npy", dir, numInputs);
-    bool present = access(in, R_OK) == 0;
-    free(in);
-    if (!present)
-      break;
-  }
+  int numInputs = t->tasks[taskIndex].numInputs;
+  int numOutputs = t->tasks[taskIndex].numOutputs;
   /* The tool, the library, two words per input and per checked output,
    * the output directory or the tolerance, runs, threads, NULL. */
   char **argv =
@@ -371,11 +365,10 @@ static bool measureDefault(Tuner *t, int index) {
   double seconds = -1;
   if (ok && job.status == 0) {
     /* A first run calibrates the number of timed runs. */
-    seconds = runLibrary(t, index, lib, out, true, task->numOutputs, 10, &why);
+    seconds = runLibrary(t, index, lib, out, true, 10, &why);
     if (seconds > 0) {
       task->runs = runsFor(seconds);
-      seconds = runLibrary(t, index, lib, out, true, task->numOutputs,
-                           task->runs, &why);
+      seconds = runLibrary(t, index, lib, out, true, task->runs, &why);
     }
   }
   if (seconds <= 0) {
@@ -502,7 +495,7 @@ static void measureBatch(Tuner *t, int index, Candidate *batch, int n,
           c->error = "the same code as an invalid candidate";
       } else {
         c->seconds = runLibrary(t, index, c->libPath, c->outPath, false,
-                                task->numOutputs, task->runs, &c->error);
+                                task->runs, &c->error);
         Seen *grown = realloc(*seen, (*numSeen + 1) * sizeof(Seen));
         if (!grown)
           abort();
@@ -567,7 +560,7 @@ static void confirmBest(Tuner *t, int index) {
       Candidate c = {.schedule =
                          i ? top[i - 1].schedule : (KilnTuningSchedule){{0}}};
       c.seconds = runLibrary(t, index, i ? top[i - 1].libPath : defaultLib, out,
-                             false, task->numOutputs, task->runs, &c.error);
+                             false, task->runs, &c.error);
       appendRecord(t, task, &c);
       if (c.seconds > 0)
         times[i][count[i]++] = c.seconds;

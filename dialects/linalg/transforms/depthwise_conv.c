@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
 #include "dialects/common/schedule_record.h"
 #include "dialects/linalg/transforms/masked_remainders.h"

@@ -15,12 +15,6 @@ static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
 }
 
-bool kilnOpNameStartsWith(MlirOperation op, const char *prefix) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  size_t n = strlen(prefix);
-  return name.length >= n && !memcmp(name.data, prefix, n);
-}
-
 bool kilnScheduleCreate(MlirContext ctx, const char *text,
                         KilnSchedule *schedule) {
   schedule->module = mlirModuleCreateParse(ctx, str(text));

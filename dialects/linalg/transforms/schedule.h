@@ -151,7 +151,4 @@ bool kilnHasSequentialLoopAncestor(MlirOperation op);
 /// too).
 void kilnMarkContract(MlirOperation op);
 
-/// Whether an op's name starts with `prefix` ("linalg.").
-bool kilnOpNameStartsWith(MlirOperation op, const char *prefix);
-
 #endif

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/ir_build.h"
 #include "dialects/common/op_list.h"
 #include "dialects/common/schedule_record.h"
 #include "dialects/linalg/transforms/epilogue_registers.h"

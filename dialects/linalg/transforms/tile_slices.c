@@ -2,6 +2,7 @@
  * tile_slices.h). */
 #include "dialects/linalg/transforms/tile_slices.h"
 
+#include "dialects/common/ir_build.h"
 #include "dialects/linalg/transforms/schedule.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
