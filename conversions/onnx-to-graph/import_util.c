@@ -70,8 +70,10 @@ MlirLocation kilnOnnxNodeLoc(MlirLocation fileLoc, const Onnx__NodeProto *n,
 }
 
 MlirLocation kilnOnnxValueLoc(MlirLocation fileLoc, const char *name) {
+  /* protobuf-c leaves an absent name NULL. */
   return mlirLocationNameGet(mlirLocationGetContext(fileLoc),
-                             mlirStringRefCreateFromCString(name), fileLoc);
+                             mlirStringRefCreateFromCString(name ? name : ""),
+                             fileLoc);
 }
 
 MlirNamedAttribute kilnOnnxNamedAttr(MlirContext ctx, const char *name,

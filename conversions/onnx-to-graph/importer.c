@@ -738,8 +738,10 @@ static bool checkDeclared(const Importer *im, const Onnx__ValueInfoProto *vi,
     kilnStrBufAppendType(&text, want);
     kilnStrBufAppend(&text, " but is computed as ", 20);
     kilnStrBufAppendType(&text, got);
-    kilnEmitErrorf(kilnOnnxValueLoc(im->fileLoc, vi->name),
-                   "%s '%s' is declared as %s", what, vi->name, text.data);
+    /* An unnamed graph output is the empty name (finishMainFunc). */
+    const char *name = vi->name ? vi->name : "";
+    kilnEmitErrorf(kilnOnnxValueLoc(im->fileLoc, name),
+                   "%s '%s' is declared as %s", what, name, text.data);
     kilnStrBufDestroy(&text);
   }
   return ok;

@@ -157,7 +157,7 @@ static bool typeName(MlirContext ctx, const Onnx__NodeProto *n,
   /* The bytes are not NUL-terminated: copy them (type names are short). */
   char text[32] = "";
   if (kilnOnnxAttrType(a) == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING &&
-      a->s.len < sizeof(text)) {
+      a->s.len > 0 && a->s.len < sizeof(text)) {
     memcpy(text, a->s.data, a->s.len);
     text[a->s.len] = '\0';
   }
