@@ -34,7 +34,7 @@ char *kilnPrintableTextCreate(const char *text) {
       memcpy(w, s + i, seq);
       w += seq;
       i += seq;
-    } else if (s[i] >= 0x20 && s[i] < 0x7F) {
+    } else if ((s[i] >= 0x20 && s[i] < 0x7F) || s[i] == '\n' || s[i] == '\t') {
       *w++ = (char)s[i++];
     } else {
       w += sprintf(w, "\\x%02x", s[i++]);

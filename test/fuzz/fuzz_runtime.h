@@ -8,13 +8,14 @@
 
 #include "kiln/kiln_runtime.h"
 
-/* Whether `text` is non-empty and has no control byte (DEL included): the
- * runtime escapes what it quotes from files (runtime/printable_text.h). */
+/* Whether `text` is non-empty and has no control byte but tabs and
+ * newlines (DEL included): the runtime escapes what it quotes from files
+ * (runtime/printable_text.h). */
 static inline bool kilnFuzzTextIsPrintable(const char *text) {
   if (!*text)
     return false;
   for (const unsigned char *s = (const unsigned char *)text; *s; ++s)
-    if (*s < 0x20 || *s == 0x7F)
+    if ((*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7F)
       return false;
   return true;
 }
