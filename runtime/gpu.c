@@ -23,12 +23,14 @@ KilnStatus *kilnGpuArchParse(const char *gpu, KilnGpuArch *out) {
                              "cuda)",
                              (int)(kind > 32 ? 32 : kind), gpu);
   const char *arch = gpu + kind + (gpu[kind] == ' ');
-  const char *p = arch + 3;
+  /* The prefix first: the digits after it are only there if it is. */
+  bool prefixed = !strncmp(arch, "sm_", 3);
+  const char *p = prefixed ? arch + 3 : arch;
   int digits = 0, n = 0;
-  for (; *p >= '0' && *p <= '9' && digits < 3; ++p, ++digits)
+  for (; prefixed && *p >= '0' && *p <= '9' && digits < 3; ++p, ++digits)
     n = 10 * n + (*p - '0');
   char suffix = (*p == 'a' || *p == 'f') ? *p++ : 0;
-  if (strncmp(arch, "sm_", 3) || digits < 2 || *p)
+  if (!prefixed || digits < 2 || *p)
     return kilnStatusCreatef("bad CUDA architecture '%s' (expected sm_NN, "
                              "e.g. sm_90)",
                              arch);

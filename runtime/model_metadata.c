@@ -289,9 +289,12 @@ static KilnStatus *appendProfileOp(KilnModelMetadata *m, ProfileState *ps,
  * order. */
 static KilnStatus *appendCheck(KilnModelMetadata *m, const char *v,
                                const Line *l) {
-  char *end = NULL;
-  long long n = strtoll(v, &end, 10);
-  if (end == v || n != m->numChecks + 1 || end >= l->end || *end != ' ')
+  /* The text is not NUL-terminated at the line's end (strtoll would read
+   * on): parseNumber stays within it. */
+  const char *p = v;
+  int64_t n;
+  if (!parseNumber(&p, l->end, &n) || n != m->numChecks + 1 || p >= l->end ||
+      p[-1] != ' ')
     return kilnStatusCreatef("metadata line %d: malformed 'check' record "
                              "(expected 'check %lld MESSAGE')",
                              l->number, (long long)m->numChecks + 1);
@@ -299,7 +302,7 @@ static KilnStatus *appendCheck(KilnModelMetadata *m, const char *v,
   if (!grown)
     abort();
   m->checks = grown;
-  m->checks[m->numChecks++] = copyRange(end + 1, l->end);
+  m->checks[m->numChecks++] = copyRange(p, l->end);
   return NULL;
 }
 

@@ -134,6 +134,7 @@ static int testMetadata(void) {
   parseOne("gpu sm_120a", HEAD "gpu cuda sm_120a\n");
   parseOne("negative_gpu kind", HEAD "gpu rocm gfx90a\n");
   parseOne("negative_gpu no kind", HEAD "gpu\n");
+  parseOne("negative_gpu no arch", HEAD "gpu cuda\n");
   parseOne("negative_gpu arch", HEAD "gpu cuda compute_90\n");
   parseOne("negative_gpu short arch", HEAD "gpu cuda sm_9\n");
   parseOne("negative_gpu suffix", HEAD "gpu cuda sm_90x\n");
@@ -143,6 +144,8 @@ static int testMetadata(void) {
   parseOne("negative_check 2 first", HEAD "check 2 b (Gather): out\n");
   parseOne("negative_check no message", HEAD "check 1\n");
   parseOne("negative_check word", HEAD "check one a\n");
+  parseOne("negative_check empty message", HEAD "check 1 \n");
+  parseOne("negative_check next line", HEAD "check \n1 a\n");
   parseOne("memory", HEAD "memory 25953324\n");
   parseOne("negative_memory sign", HEAD "memory -1\n");
   parseOne("negative_memory none", HEAD "memory\n");
