@@ -262,14 +262,8 @@ static bool buildUpsample(KilnGraphBuilder *b, const Onnx__NodeProto *n,
   }
   const Onnx__AttributeProto *m = findAttr(n, "mode");
   char mode[16] = "nearest";
-  if (m &&
-      kilnOnnxAttrType(m) == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING &&
-      m->s.len < sizeof(mode)) {
-    memcpy(mode, m->s.data, m->s.len);
-    mode[m->s.len] = '\0';
-  } else if (m) {
+  if (m && !kilnOnnxAttrCopyKeyword(m, mode, sizeof(mode)))
     strcpy(mode, "?");
-  }
   bool nearest = strcmp(mode, "nearest") == 0;
   if (!nearest && strcmp(mode, "linear") &&
       (!upsample || strcmp(mode, "bilinear"))) {

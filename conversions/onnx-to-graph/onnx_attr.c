@@ -137,6 +137,16 @@ kilnOnnxAttrType(const Onnx__AttributeProto *a) {
   return found;
 }
 
+bool kilnOnnxAttrCopyKeyword(const Onnx__AttributeProto *a, char *out,
+                             size_t size) {
+  if (kilnOnnxAttrType(a) != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING ||
+      a->s.len == 0 || a->s.len >= size)
+    return false;
+  memcpy(out, a->s.data, a->s.len);
+  out[a->s.len] = '\0';
+  return true;
+}
+
 bool kilnOnnxCheckAttrTypes(const Onnx__NodeProto *n, MlirLocation loc) {
   for (size_t k = 0; k < n->n_attribute; ++k) {
     const Onnx__AttributeProto *a = n->attribute[k];

@@ -15,6 +15,13 @@
 Onnx__AttributeProto__AttributeType
 kilnOnnxAttrType(const Onnx__AttributeProto *a);
 
+/// Copies the STRING attribute `a` (a short keyword: Cast-1's "FLOAT",
+/// Upsample's "nearest") NUL-terminated into `out[size]`. False when `a` is
+/// not a STRING attribute, or is empty or longer than `size - 1` bytes
+/// (protobuf-c's bytes are not NUL-terminated, and NULL when empty).
+bool kilnOnnxAttrCopyKeyword(const Onnx__AttributeProto *a, char *out,
+                             size_t size);
+
 /// Checks that every attribute of `n` has a type (kilnOnnxAttrType is not
 /// UNDEFINED). Returns false after an error at `loc` naming the first
 /// attribute without a type whose value fields are empty or ambiguous.

@@ -154,17 +154,12 @@ static MlirAttribute scalarValue(MlirValue input, const Onnx__AttributeProto *a,
 static bool typeName(MlirContext ctx, const Onnx__NodeProto *n,
                      const Onnx__AttributeProto *a, MlirLocation loc,
                      MlirNamedAttribute *out) {
-  /* The bytes are not NUL-terminated: copy them (type names are short). */
-  char text[32] = "";
-  if (kilnOnnxAttrType(a) == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING &&
-      a->s.len > 0 && a->s.len < sizeof(text)) {
-    memcpy(text, a->s.data, a->s.len);
-    text[a->s.len] = '\0';
-  }
+  char text[32];
   const ProtobufCEnumValue *v =
-      *text ? protobuf_c_enum_descriptor_get_value_by_name(
-                  &onnx__tensor_proto__data_type__descriptor, text)
-            : NULL;
+      kilnOnnxAttrCopyKeyword(a, text, sizeof(text))
+          ? protobuf_c_enum_descriptor_get_value_by_name(
+                &onnx__tensor_proto__data_type__descriptor, text)
+          : NULL;
   MlirType t = v ? kilnOnnxElementType(ctx, v->value) : (MlirType){NULL};
   if (mlirTypeIsNull(t)) {
     kilnEmitErrorf(loc,
