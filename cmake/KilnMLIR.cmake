@@ -1,4 +1,4 @@
-# Linking against Debian's MLIR 22 (see shared/DESIGN.md section 3).
+# Linking against Debian's MLIR 22 (docs/mlir22-notes.md).
 #
 # libMLIR.so carries all of MLIR's C++ but none of the C API, which ships only
 # as static libMLIRCAPI*.a wrappers. We link those archives by file, in one

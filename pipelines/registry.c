@@ -85,7 +85,7 @@ static const KilnPassInfo kLinalgTileAndFusePipeline = {
   "kiln-memref-copy-to-linalg"
 
 /* Tensors-level linalg/tensor/arith/math to the LLVM dialect with the
- * caller-allocated-outputs ABI (DESIGN.md section 6). Math ops without an
+ * caller-allocated-outputs ABI (docs/runtime.md). Math ops without an
  * LLVM intrinsic become outlined integer powers (math-to-funcs) or libm
  * calls (math-to-libm: erf, acosh, cbrt, ...). In a module marked
  * kiln.profile (kiln-compile --profile), kiln-profile-nodes and

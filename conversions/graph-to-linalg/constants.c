@@ -1,6 +1,7 @@
 /* Constant tensors for the lowerings: weights as flat 1-D constants plus a
- * reshape (DESIGN.md §6: multi-dimensional constants become nested LLVM
- * arrays, which are an order of magnitude slower to translate). */
+ * reshape (docs/graph-to-linalg.md: multi-dimensional constants become
+ * nested LLVM arrays, which are an order of magnitude slower to
+ * translate). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

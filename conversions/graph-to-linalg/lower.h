@@ -171,8 +171,8 @@ MlirValue kilnInsertSliceSized(KilnBuilder *b, MlirValue src, MlirValue dest,
                                const int64_t *offsets, const int64_t *sizes,
                                const int64_t *strides);
 /// A constant tensor from a dense or dense-resource elements attribute,
-/// emitted as a 1-D constant + reshape (DESIGN.md §6: nested LLVM arrays are
-/// slow to translate).
+/// emitted as a 1-D constant + reshape (docs/graph-to-linalg.md: nested LLVM
+/// arrays are slow to translate).
 MlirValue kilnConstantTensor(KilnBuilder *b, MlirAttribute elements);
 /// The transpose of a static 2-D f32 dense or dense-resource attribute
 /// (`index` 0), or of its matrix `index` when it is 3-D (a stack of

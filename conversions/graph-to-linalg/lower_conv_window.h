@@ -51,7 +51,8 @@ int64_t kilnWindowDilatedKernel(const KilnWindow *w, intptr_t i);
 /// `x` placed in a tensor filled with `padValue` (a scalar of x's element
 /// type) at offsets padBegin, large enough for every window of the output
 /// (ceil_mode windows may reach past the end padding); `x` itself when no
-/// padding is needed. Never tensor.pad (DESIGN.md §6).
+/// padding is needed. Never tensor.pad (docs/graph-to-linalg.md:
+/// its bufferized copy needs memrefCopy from MLIR's runner library).
 MlirValue kilnWindowPadInput(KilnBuilder *b, MlirValue x, const KilnWindow *w,
                              MlirValue padValue);
 

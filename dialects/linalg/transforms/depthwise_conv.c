@@ -24,7 +24,7 @@
  * filter tap, added to the accumulator. With stride 1 the window's rows
  * are contiguous; with stride s the window is taken as a strided slice, so
  * the tile's maps become identities too. Each tile is vectorized on its own
- * (never the whole function: DESIGN.md section 8) and the accumulator is
+ * (never the whole function: docs/cpu-codegen.md) and the accumulator is
  * hoisted out of the tap loops, so it stays in registers across the taps.
  * The conv's elementwise producers (the fill of the padded input, the zero
  * or bias initial value) get the same tiles and are vectorized too; the

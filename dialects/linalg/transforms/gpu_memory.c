@@ -1,7 +1,7 @@
 /* Device memory for the GPU pipeline (docs/gpu-codegen.md).
  *
  * The entry function keeps its host ABI (caller-allocated host buffers,
- * DESIGN.md section 6) while every kernel reads and writes device memory.
+ * docs/runtime.md) while every kernel reads and writes device memory.
  * Two passes arrange that around the upstream buffer passes:
  *
  * kiln-gpu-stage-io (right after bufferization, results still returned):

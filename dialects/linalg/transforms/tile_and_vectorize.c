@@ -15,7 +15,7 @@
  *     does not divide are peeled, so every tile has a static shape.
  *
  * Each register tile is then vectorized on its own (never the whole
- * function: DESIGN.md section 8). With its unit dims dropped (a batch
+ * function: docs/cpu-codegen.md). With its unit dims dropped (a batch
  * entry, a reduction step of one) a tile is an outer product: a broadcast
  * column of the left operand times a row of the right one, added to the
  * accumulator with contractible arith ops, which LLVM emits as `rows`
