@@ -477,10 +477,12 @@ static void negativeNpy(void) {
       "{'descr': '<i2', 'fortran_order': False, 'shape': (-2,), }",
       "{'descr': '<i2', 'fortran_order': False, 'shape': (2,), 'x': 1}",
       "{'descr': '<i2', 'fortran_order': False, 'shape': (2,), } x",
-      /* Quoted bytes are escaped: a terminal escape, a control byte and a
-       * byte that is not UTF-8; well-formed UTF-8 stays. */
+      /* Quoted bytes are escaped: a terminal escape, a control byte, a
+       * byte that is not UTF-8, an overlong '/', a surrogate and a cut
+       * sequence; well-formed UTF-8 (2 and 4 bytes) stays. */
       "{'descr': '<i2', 'fortran_order': False, 'shape': (2,), "
-      "'\x1b[2J\x01\xff\xc3\xa9': 1}",
+      "'\x1b[2J\x01\xff\xc3\xa9\xc0\xaf\xed\xa0\x80\xf0\x9f\x98\x80"
+      "\xe2\x82': 1}",
   };
   for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); ++i) {
     char name[32];
