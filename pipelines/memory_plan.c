@@ -28,6 +28,7 @@
 #include <stdlib.h>
 
 #include "dialects/common/ir_build.h"
+#include "dialects/common/shape.h"
 #include "kiln/passes.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -53,15 +54,7 @@ static int64_t saturatingAdd(int64_t a, int64_t b) {
 static int64_t memrefBytes(MlirType t) {
   if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t))
     return -1;
-  MlirType e = mlirShapedTypeGetElementType(t);
-  int64_t bits = mlirTypeIsAIndex(e)     ? 64
-                 : mlirTypeIsAInteger(e) ? (int64_t)mlirIntegerTypeGetWidth(e)
-                 : mlirTypeIsAFloat(e)   ? (int64_t)mlirFloatTypeGetWidth(e)
-                                         : 64;
-  int64_t bytes = (bits + 7) / 8;
-  for (intptr_t i = 0; i < mlirShapedTypeGetRank(t); ++i)
-    bytes = saturatingMul(bytes, mlirShapedTypeGetDimSize(t, i));
-  return bytes;
+  return kilnShapedByteSize(t);
 }
 
 static void allocate(Live *l, MlirValue v, int64_t bytes) {

@@ -102,10 +102,28 @@ static float f32Element(MlirAttribute attr, intptr_t i) {
   return mlirDenseElementsAttrGetFloatValue(attr, i);
 }
 
+/* Whether `elements` is a constant whose values the helpers below read. */
+static bool isDenseConstant(MlirAttribute elements) {
+  return !mlirAttributeIsNull(elements) &&
+         (mlirAttributeIsADenseElements(elements) ||
+          mlirAttributeIsADenseResourceElements(elements));
+}
+
+/* A cols x rows weight resource of `elt` owning `buf` (`size` bytes). */
+static MlirAttribute transposedWeightOwned(int64_t cols, int64_t rows,
+                                           MlirType elt, void *buf,
+                                           size_t size) {
+  int64_t shape[2] = {cols, rows};
+  MlirType type = mlirRankedTensorTypeGet(2, shape, elt, mlirAttributeGetNull());
+  MlirAttribute t = mlirUnmanagedDenseResourceElementsAttrGet(
+      type, mlirStringRefCreateFromCString("kiln_weight"), buf, size, 8, false,
+      freeBlob, buf);
+  kilnResourceDataRegister(t, buf, size);
+  return t;
+}
+
 MlirAttribute kilnTransposedMatrix(MlirAttribute elements, int64_t index) {
-  if (mlirAttributeIsNull(elements) ||
-      !(mlirAttributeIsADenseElements(elements) ||
-        mlirAttributeIsADenseResourceElements(elements)))
+  if (!isDenseConstant(elements))
     return mlirAttributeGetNull();
   MlirType type = mlirAttributeGetType(elements);
   intptr_t rank = mlirShapedTypeGetRank(type);
@@ -126,14 +144,8 @@ MlirAttribute kilnTransposedMatrix(MlirAttribute elements, int64_t index) {
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c)
       buf[c * rows + r] = f32Element(elements, splat ? 0 : base + r * cols + c);
-  int64_t shape[2] = {cols, rows};
-  MlirType transposed = mlirRankedTensorTypeGet(
-      2, shape, mlirShapedTypeGetElementType(type), mlirAttributeGetNull());
-  MlirAttribute t = mlirUnmanagedDenseResourceElementsAttrGet(
-      transposed, mlirStringRefCreateFromCString("kiln_weight"), buf,
-      (size_t)(rows * cols) * 4, 8, false, freeBlob, buf);
-  kilnResourceDataRegister(t, buf, (size_t)(rows * cols) * 4);
-  return t;
+  return transposedWeightOwned(cols, rows, mlirShapedTypeGetElementType(type),
+                               buf, (size_t)(rows * cols) * 4);
 }
 
 /* Element i of a dense or dense-resource f32 or f64 attribute. */
@@ -146,9 +158,7 @@ static double floatElement(MlirAttribute attr, bool f64, intptr_t i) {
 }
 
 MlirAttribute kilnTransposedRows(MlirAttribute elements, int64_t stride) {
-  if (mlirAttributeIsNull(elements) ||
-      !(mlirAttributeIsADenseElements(elements) ||
-        mlirAttributeIsADenseResourceElements(elements)))
+  if (!isDenseConstant(elements))
     return mlirAttributeGetNull();
   MlirType type = mlirAttributeGetType(elements);
   MlirType elt = mlirShapedTypeGetElementType(type);
@@ -173,14 +183,7 @@ MlirAttribute kilnTransposedRows(MlirAttribute elements, int64_t stride) {
       memcpy(buf + (size_t)(c * stride + r) * width, f64 ? (void *)&v : &f,
              width);
     }
-  int64_t shape[2] = {cols, stride};
-  MlirType transposed =
-      mlirRankedTensorTypeGet(2, shape, elt, mlirAttributeGetNull());
-  MlirAttribute t = mlirUnmanagedDenseResourceElementsAttrGet(
-      transposed, mlirStringRefCreateFromCString("kiln_weight"), buf, size, 8,
-      false, freeBlob, buf);
-  kilnResourceDataRegister(t, buf, size);
-  return t;
+  return transposedWeightOwned(cols, stride, elt, buf, size);
 }
 
 MlirValue kilnConstantTensor(KilnBuilder *b, MlirAttribute elements) {

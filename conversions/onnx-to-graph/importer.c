@@ -36,6 +36,7 @@
 #include "conversions/onnx-to-graph/topo_sort.h"
 #include "conversions/onnx-to-graph/wire_scan.h"
 #include "dialects/common/diag.h"
+#include "dialects/common/shape.h"
 #include "dialects/graph/op_table.h"
 #include "kiln/graph.h"
 #include "kiln/graph_builder.h"
@@ -212,15 +213,6 @@ static const Onnx__ValueInfoProto *findGraphInput(const Onnx__GraphProto *g,
   return NULL;
 }
 
-/* Bytes per element of a bound value's type (bool: one); 0 if unknown. */
-static size_t elementByteSize(MlirType t) {
-  if (mlirTypeIsAInteger(t))
-    return (mlirIntegerTypeGetWidth(t) + 7) / 8;
-  if (mlirTypeIsAFloat(t))
-    return (mlirFloatTypeGetWidth(t) + 7) / 8;
-  return 0;
-}
-
 /* Checks one bound value against its graph input `vi`. */
 static bool checkInputValue(const Importer *im, const KilnOnnxInputValue *v,
                             const Onnx__ValueInfoProto *vi) {
@@ -258,7 +250,7 @@ static bool checkInputValue(const Importer *im, const KilnOnnxInputValue *v,
     }
     count *= (uint64_t)v->dims[d];
   }
-  if (count * elementByteSize(v->elementType) != v->byteSize ||
+  if (count * (size_t)kilnElementByteSize(v->elementType) != v->byteSize ||
       (!v->data && v->byteSize)) {
     kilnEmitErrorf(im->fileLoc,
                    "input value for '%s' has %zu bytes of data, which do not "

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dialects/common/diag.h"
+#include "dialects/common/shape.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/op_check.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -72,22 +73,7 @@ static bool typesCompatible(MlirType inferred, MlirType actual) {
  * cannot count (an ONNX shape of 2^40 x 2^40): no buffer of it can exist,
  * and every size computed from it would wrap. Dynamic dims count as 1. */
 static bool tooManyBytes(MlirType t) {
-  if (!mlirTypeIsARankedTensor(t))
-    return false;
-  MlirType e = mlirShapedTypeGetElementType(t);
-  int64_t bits = mlirTypeIsAInteger(e) ? (int64_t)mlirIntegerTypeGetWidth(e)
-                 : mlirTypeIsAFloat(e) ? (int64_t)mlirFloatTypeGetWidth(e)
-                                       : 64;
-  int64_t bytes = (bits + 7) / 8;
-  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d) {
-    int64_t n = mlirShapedTypeGetDimSize(t, d);
-    if (mlirShapedTypeIsDynamicSize(n) || n == 0)
-      continue;
-    if (bytes > INT64_MAX / n)
-      return true;
-    bytes *= n;
-  }
-  return false;
+  return mlirTypeIsARankedTensor(t) && kilnShapedByteSize(t) == INT64_MAX;
 }
 
 static MlirLogicalResult checkResults(MlirOperation operation,
