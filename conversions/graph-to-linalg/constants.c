@@ -114,7 +114,8 @@ static MlirAttribute transposedWeightOwned(int64_t cols, int64_t rows,
                                            MlirType elt, void *buf,
                                            size_t size) {
   int64_t shape[2] = {cols, rows};
-  MlirType type = mlirRankedTensorTypeGet(2, shape, elt, mlirAttributeGetNull());
+  MlirType type =
+      mlirRankedTensorTypeGet(2, shape, elt, mlirAttributeGetNull());
   MlirAttribute t = mlirUnmanagedDenseResourceElementsAttrGet(
       type, mlirStringRefCreateFromCString("kiln_weight"), buf, size, 8, false,
       freeBlob, buf);

@@ -15,9 +15,9 @@ int64_t kilnNumElements(MlirType shaped);
 int64_t kilnElementByteSize(MlirType element);
 
 /// Bytes of a buffer of the shaped type `shaped`: the element size times
-/// every static dim (dynamic dims count as 1; a zero dim makes 0), saturating at INT64_MAX
-/// where the product would overflow; an element type without a fixed size
-/// counts 8 bytes.
+/// every static dim (dynamic dims count as 1; a zero dim makes 0), saturating
+/// at INT64_MAX where the product would overflow; an element type without a
+/// fixed size counts 8 bytes.
 int64_t kilnShapedByteSize(MlirType shaped);
 
 #endif
