@@ -27,6 +27,11 @@ import shutil
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")
 
+# Debian's AArch64 cross toolchain (gcc-aarch64-linux-gnu, which
+# scripts/setup.sh installs): the runtime's cross build.
+if shutil.which("aarch64-linux-gnu-gcc"):
+    config.available_features.add("aarch64-cross")
+
 # The CUDA toolkit's ptxas (not a Debian package Kiln installs): tests that
 # assemble the PTX Kiln emits need it, and are unsupported (skipped, with
 # lit's message) without it.

@@ -14,7 +14,6 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
-#include <omp.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +36,12 @@ struct KilnModel {
   char *path; /* as given to kilnModelLoad, for messages */
   KilnModelRunFn run;
   KilnModelMetadata meta;
-  int threads;       /* 0: libomp's default */
+  int threads; /* 0: the OpenMP runtime's default */
+  /* The OpenMP runtime the library links (omp_set_num_threads and
+   * omp_get_max_threads, found through the library's own dependencies), so
+   * the runtime itself needs none; NULL for a library without one. */
+  void (*setOmpThreads)(int);
+  int (*getOmpThreads)(void);
   KilnGpuModel *gpu; /* NULL for a CPU model */
   /* A profiled model's counter table, `kiln_model_profile`: a row of
    * kProfileFields (total ns, runs, last ns, last start ns, the library's
@@ -189,7 +193,13 @@ static KilnStatus *loadFromHandle(KilnModel *m) {
     return kilnStatusCreatef("not a Kiln model library (no kiln_model_run "
                              "symbol)");
   memcpy(&m->run, &run, sizeof(m->run));
-  size_t len;
+  void *set = dlsym(m->handle, "omp_set_num_threads");
+  void *get = dlsym(m->handle, "omp_get_max_threads");
+  if (set && get) {
+    memcpy(&m->setOmpThreads, &set, sizeof(m->setOmpThreads));
+    memcpy(&m->getOmpThreads, &get, sizeof(m->getOmpThreads));
+  }
+  size_t len = 0;
   KilnStatus *s = metadataLength(meta, &len);
   if (!s)
     s = kilnModelMetadataParse(meta, len, &m->meta);
@@ -556,12 +566,13 @@ static int invoke(KilnModel *m, KilnTensor *const *all, size_t n) {
   }
   /* omp_set_num_threads sets the calling thread's value: restore it so a
    * caller's own OpenMP code is unaffected. */
-  int saved = m->threads ? omp_get_max_threads() : 0;
-  if (m->threads)
-    omp_set_num_threads(m->threads);
+  bool setThreads = m->threads && m->setOmpThreads;
+  int saved = setThreads ? m->getOmpThreads() : 0;
+  if (setThreads)
+    m->setOmpThreads(m->threads);
   int rc = m->run(args);
-  if (m->threads)
-    omp_set_num_threads(saved);
+  if (setThreads)
+    m->setOmpThreads(saved);
   free(descs);
   free(args);
   return rc;

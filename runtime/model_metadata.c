@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kiln/kiln.h"
+#include "kiln/version.h"
 #include "runtime/gpu.h"
 #include "runtime/model.h"
 #include "runtime/status.h"

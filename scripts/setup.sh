@@ -20,6 +20,9 @@ PACKAGES=(
   libjansson-dev                      # tuning logs (JSON lines)
   python3-onnx                        # makes ONNX models in lit tests
   python3-torch python3-torchvision   # real models (scripts/export_models.py)
+  gcc pkgconf                         # the runtime-only build and pkg-config (test/install)
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross  # the runtime's AArch64 cross build
+  python3-numpy python3-pytest        # the Python package and its tests
   time                                # GNU time: bench/*.sh
   valgrind                            # runtime memory checks (test/runtime)
 )

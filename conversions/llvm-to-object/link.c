@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "dialects/common/diag.h"
 #include "kiln/compile.h"
@@ -23,25 +24,45 @@
 #ifndef KILN_LIBOMP_DIR
 #define KILN_LIBOMP_DIR "/usr/lib/llvm-22/lib"
 #endif
+#ifndef KILN_INSTALL_LIBDIR
+#define KILN_INSTALL_LIBDIR "lib"
+#endif
 
 extern char **environ;
 
-enum { kFixedArgs = 24 };
+enum { kFixedArgs = 24, kArgBytes = 4096 };
+
+/* The GPU shim archive CUDA model libraries link: where an installed tree
+ * has it, beside the running program's libraries (BIN/../LIBDIR/kiln/,
+ * cmake/KilnInstall.cmake), else the build tree's. */
+static const char *gpuShimPath(char buf[kArgBytes]) {
+  char exe[kArgBytes];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+  if (slash) {
+    *slash = 0;
+    int len = snprintf(buf, kArgBytes, "%s/../%s/kiln/libkiln_gpu_shim.a", exe,
+                       KILN_INSTALL_LIBDIR);
+    if (len > 0 && len < kArgBytes && access(buf, R_OK) == 0)
+      return buf;
+  }
+  return KILN_GPU_SHIM_PATH;
+}
 
 /* Fills argv (kFixedArgs + numObjects + 1 entries) for the link; returns
  * the count. `bufs` holds formatted arguments and must outlive argv. */
 static int linkArgs(const KilnTarget *t, const char *const *objs,
-                    unsigned numObjects, const char *lib, char bufs[2][512],
-                    char **argv) {
+                    unsigned numObjects, const char *lib,
+                    char bufs[3][kArgBytes], char **argv) {
   int n = 0;
   argv[n++] = (char *)KILN_CLANG_PATH;
-  snprintf(bufs[0], 512, "--target=%s", kilnTargetGetTriple(t));
+  snprintf(bufs[0], kArgBytes, "--target=%s", kilnTargetGetTriple(t));
   argv[n++] = bufs[0];
   argv[n++] = (char *)"-shared";
   /* No C runtime start files; libraries are named below. */
   argv[n++] = (char *)"-nostdlib";
   if (*KILN_LLD_PATH) {
-    snprintf(bufs[1], 512, "--ld-path=%s", KILN_LLD_PATH);
+    snprintf(bufs[1], kArgBytes, "--ld-path=%s", KILN_LLD_PATH);
     argv[n++] = bufs[1];
   } else {
     argv[n++] = (char *)"-fuse-ld=lld";
@@ -53,7 +74,7 @@ static int linkArgs(const KilnTarget *t, const char *const *objs,
   /* A CUDA model's host code calls mgpu* and kiln_gpu_constant_*: the shim
    * defines them (hidden) over the table the runtime fills at load. */
   if (kilnTargetGetGpuArch(t))
-    argv[n++] = (char *)KILN_GPU_SHIM_PATH;
+    argv[n++] = (char *)gpuShimPath(bufs[2]);
   argv[n++] = (char *)"-Wl,--build-id";
   if (kilnTargetIsHostArch(t)) {
     /* Host libraries must resolve now (-z defs) so that a missing runtime
@@ -73,30 +94,95 @@ static int linkArgs(const KilnTarget *t, const char *const *objs,
   return n;
 }
 
+/* Runs argv[0] (a path or a name on PATH) and waits; on failure appends
+ * why to `msg`, naming `what`. */
+static void runProgram(char **argv, const char *what, KilnStrBuf *msg) {
+  pid_t pid;
+  int rc = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+  if (rc != 0) {
+    kilnStrBufAppendf(msg, "cannot run the linker driver '%s': %s", argv[0],
+                      strerror(rc));
+    return;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    kilnStrBufAppendf(msg, "%s failed:", what);
+    for (char **a = argv; *a; ++a)
+      kilnStrBufAppendf(msg, " %s", *a);
+  }
+}
+
+/* The shared libraries a cross-compiled model library needs at load. */
+static const char *const kCrossNeeded[] = {"libomp.so.5", "libm.so.6",
+                                           "libc.so.6"};
+enum { kNumCrossNeeded = sizeof(kCrossNeeded) / sizeof(kCrossNeeded[0]) };
+
+/* A cross-compiled library cannot link the target's libraries (this
+ * machine has none), so its symbols stay undefined; linking it against
+ * empty stand-ins with their sonames, made in `dir`, records them as its
+ * DT_NEEDED entries, so that loading it on the target brings libomp in
+ * (libkiln_runtime itself does not link it). */
+static void makeCrossStubs(const KilnTarget *t, const char *dir,
+                           char stubs[kNumCrossNeeded][kArgBytes],
+                           KilnStrBuf *msg) {
+  char target[kArgBytes], soname[kArgBytes], ld[kArgBytes];
+  snprintf(target, sizeof(target), "--target=%s", kilnTargetGetTriple(t));
+  if (*KILN_LLD_PATH)
+    snprintf(ld, sizeof(ld), "--ld-path=%s", KILN_LLD_PATH);
+  else
+    snprintf(ld, sizeof(ld), "-fuse-ld=lld");
+  for (int i = 0; i < kNumCrossNeeded && !msg->len; ++i) {
+    snprintf(stubs[i], kArgBytes, "%s/%s", dir, kCrossNeeded[i]);
+    snprintf(soname, sizeof(soname), "-Wl,-soname,%s", kCrossNeeded[i]);
+    char *argv[] = {(char *)KILN_CLANG_PATH,
+                    target,
+                    (char *)"-shared",
+                    (char *)"-nostdlib",
+                    ld,
+                    soname,
+                    (char *)"-o",
+                    stubs[i],
+                    (char *)"-x",
+                    (char *)"c",
+                    (char *)"/dev/null",
+                    NULL};
+    runProgram(argv, "making a stand-in for the target's libraries", msg);
+  }
+}
+
 MlirLogicalResult
 kilnLinkSharedLibrary(const KilnTarget *target, const char *const *objectPaths,
                       unsigned numObjects, const char *libraryPath,
                       MlirStringCallback errorCallback, void *userData) {
-  char bufs[2][512];
+  char bufs[3][kArgBytes];
   char **argv = calloc(kFixedArgs + numObjects + 1, sizeof(char *));
   if (!argv)
     abort();
-  linkArgs(target, objectPaths, numObjects, libraryPath, bufs, argv);
+  int n = linkArgs(target, objectPaths, numObjects, libraryPath, bufs, argv);
   KilnStrBuf msg = {0};
-  pid_t pid;
-  int rc = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
-  int status = 0;
-  if (rc != 0) {
-    kilnStrBufAppendf(&msg, "cannot run the linker driver '%s': %s", argv[0],
-                      strerror(rc));
-  } else {
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-      ;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      kilnStrBufAppendf(&msg, "linking '%s' failed:", libraryPath);
-      for (char **a = argv; *a; ++a)
-        kilnStrBufAppendf(&msg, " %s", *a);
-    }
+  char stubDir[] = "/tmp/kiln-link-XXXXXX";
+  char stubs[kNumCrossNeeded][kArgBytes] = {{0}};
+  bool cross = !kilnTargetIsHostArch(target);
+  if (cross) {
+    if (!mkdtemp(stubDir))
+      kilnStrBufAppendf(&msg, "cannot make a temporary directory: %s",
+                        strerror(errno));
+    else
+      makeCrossStubs(target, stubDir, stubs, &msg);
+    for (int i = 0; i < kNumCrossNeeded; ++i)
+      argv[n++] = stubs[i];
+  }
+  if (!msg.len) {
+    char what[kArgBytes];
+    snprintf(what, sizeof(what), "linking '%s'", libraryPath);
+    runProgram(argv, what, &msg);
+  }
+  if (cross) {
+    for (int i = 0; i < kNumCrossNeeded; ++i)
+      unlink(stubs[i]);
+    rmdir(stubDir);
   }
   /* Every library carries its integrity digest, checked at each load. */
   int sealError = msg.len ? 0 : kilnLibraryDigestAppend(libraryPath);

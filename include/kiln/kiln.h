@@ -4,13 +4,12 @@
 #ifndef KILN_KILN_H
 #define KILN_KILN_H
 
+#include "kiln/version.h"
 #include "mlir-c/IR.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define KILN_VERSION_STRING "0.1.0"
 
 /// Returns Kiln's version, e.g. "0.1.0". Borrowed, static.
 const char *kilnGetVersion(void);

@@ -1,8 +1,9 @@
 /* Kiln's runtime API (libkiln_runtime): host tensors and their files, and
  * loading and running models compiled by kiln-compile (model.so).
  *
- * The runtime depends on libc and LLVM's OpenMP runtime (libomp) only, so
- * it can be linked into any program. See docs/runtime.md.
+ * The runtime depends on libc (with libdl) only, so it can be linked into
+ * any program and built with nothing but a C compiler; a model library
+ * brings its own OpenMP runtime (LLVM's libomp). See docs/runtime.md.
  *
  * Errors are objects, in the style of IREE's C API: every fallible call
  * returns a `KilnStatus *`, NULL on success. A non-NULL status owns a
@@ -157,7 +158,7 @@ KilnStatus *kilnTensorReadPbFile(const char *path, KilnTensor **out /* OUT */);
 // Compiled models (model.so, the Kiln model library ABI version 1)
 //===----------------------------------------------------------------------===//
 
-/// The Kiln version of this runtime (KILN_VERSION_STRING, e.g. "0.1.0"):
+/// The Kiln version of this runtime (KILN_VERSION_STRING of kiln/version.h):
 /// the version whose model libraries it loads. Static, never NULL.
 const char *kilnRuntimeGetVersion(void);
 
@@ -234,9 +235,11 @@ int64_t kilnModelGetMemoryPlan(const KilnModel *model);
 /// model). Borrowed, valid until kilnModelDestroy.
 const char *kilnModelGetGpu(const KilnModel *model);
 
-/// Sets the number of OpenMP threads the model's runs use (`n` >= 1). By
-/// default a run uses libomp's default (OMP_NUM_THREADS, else all cores).
-/// For a GPU model it only affects host code.
+/// Sets the number of OpenMP threads the model's runs use (`n` >= 1): each
+/// run calls the model library's omp_set_num_threads(n) first and restores
+/// the previous value after. By default a run uses the OpenMP runtime's
+/// default (OMP_NUM_THREADS, else all cores). For a GPU model it only
+/// affects host code; a library without OpenMP runs on one thread anyway.
 KilnStatus *kilnModelSetThreadCount(KilnModel *model, int n);
 
 /// Runs `model` on `inputs[0, numInputs)`, writing `outputs[0, numOutputs)`

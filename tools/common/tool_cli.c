@@ -11,7 +11,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "kiln/kiln.h"
+#include "kiln/version.h"
 #include "runtime/printable_text.h"
 
 const char kilnToolExitCodeHelp[] =

@@ -14,7 +14,7 @@
  * host code reads a device buffer (caught by FAKE_CUDA_GUARD). */
 #include <stdint.h>
 
-#include "kiln/kiln.h"
+#include "kiln/version.h"
 #include "runtime/gpu_api.h"
 
 #if defined(__x86_64__)

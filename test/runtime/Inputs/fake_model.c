@@ -18,7 +18,7 @@
 #include <omp.h>
 #include <stdint.h>
 
-#include "kiln/kiln.h"
+#include "kiln/version.h"
 
 #if defined(__x86_64__)
 #define HOST_TRIPLE "x86_64-unknown-linux-gnu"
