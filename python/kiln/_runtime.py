@@ -1,0 +1,99 @@
+"""ctypes bindings of libkiln_runtime (include/kiln/kiln_runtime.h).
+
+The library is found, in order: $KILN_RUNTIME_LIBRARY; beside the package
+in a build tree (BUILD/python/kiln -> BUILD/lib) or an installed one
+(PREFIX/lib/python3/dist-packages/kiln -> PREFIX/lib); the loader's search
+path (the libkiln-runtime Debian package).
+"""
+
+import ctypes
+import os
+
+import numpy as np
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_SONAME = "libkiln_runtime.so.0"
+
+
+def _candidates():
+    env = os.environ.get("KILN_RUNTIME_LIBRARY")
+    if env:
+        yield env
+    for up in (("..", "..", "lib"), ("..", "..", "..")):
+        path = os.path.normpath(os.path.join(_HERE, *up, _SONAME))
+        if os.path.exists(path):
+            yield path
+    yield _SONAME
+
+
+def _load():
+    errors = []
+    for path in _candidates():
+        try:
+            return ctypes.CDLL(path)
+        except OSError as e:
+            errors.append(str(e))
+    raise ImportError("kiln: cannot load libkiln_runtime: " + "; ".join(errors))
+
+
+lib = _load()
+
+_status = ctypes.c_void_p
+_model = ctypes.c_void_p
+_tensor = ctypes.c_void_p
+_i64p = ctypes.POINTER(ctypes.c_int64)
+
+
+def _fn(name, restype, *argtypes):
+    f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+kilnStatusGetMessage = _fn("kilnStatusGetMessage", ctypes.c_char_p, _status)
+kilnStatusDestroy = _fn("kilnStatusDestroy", None, _status)
+kilnRuntimeGetVersion = _fn("kilnRuntimeGetVersion", ctypes.c_char_p)
+kilnTensorCreateWithBuffer = _fn(
+    "kilnTensorCreateWithBuffer", _status, ctypes.c_int, ctypes.c_int64,
+    _i64p, ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(_tensor))
+kilnTensorDestroy = _fn("kilnTensorDestroy", None, _tensor)
+kilnModelLoad = _fn("kilnModelLoad", _status, ctypes.c_char_p,
+                    ctypes.POINTER(_model))
+kilnModelDestroy = _fn("kilnModelDestroy", None, _model)
+kilnModelSetThreadCount = _fn("kilnModelSetThreadCount", _status, _model,
+                              ctypes.c_int)
+kilnModelRun = _fn("kilnModelRun", _status, _model,
+                   ctypes.POINTER(_tensor), ctypes.c_size_t,
+                   ctypes.POINTER(_tensor), ctypes.c_size_t)
+for _side in ("Input", "Output"):
+    _fn("kilnModelGetNum%ss" % _side, ctypes.c_int64, _model)
+    _fn("kilnModelGet%sName" % _side, ctypes.c_char_p, _model, ctypes.c_int64)
+    _fn("kilnModelGet%sElementType" % _side, ctypes.c_int, _model,
+        ctypes.c_int64)
+    _fn("kilnModelGet%sRank" % _side, ctypes.c_int64, _model, ctypes.c_int64)
+    _fn("kilnModelGet%sDims" % _side, _i64p, _model, ctypes.c_int64)
+for _name in ("KilnVersion", "Target", "Cpu", "Features", "Options", "Gpu"):
+    _fn("kilnModelGet" + _name, ctypes.c_char_p, _model)
+_fn("kilnModelGetMemoryPlan", ctypes.c_int64, _model)
+
+# KilnElementType, in the enum's order, as NumPy dtypes (bf16 has none).
+ELEMENT_DTYPES = [np.dtype(np.float16), None, np.dtype(np.float32),
+                  np.dtype(np.float64), np.dtype(np.int8), np.dtype(np.int16),
+                  np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.uint8),
+                  np.dtype(np.uint16), np.dtype(np.uint32),
+                  np.dtype(np.uint64), np.dtype(np.bool_)]
+ELEMENT_NAMES = ["f16", "bf16", "f32", "f64", "i8", "i16", "i32", "i64", "u8",
+                 "u16", "u32", "u64", "bool"]
+
+
+class KilnError(RuntimeError):
+    """An error reported by Kiln: its message is Kiln's diagnostic."""
+
+
+def check(status):
+    """Raises KilnError with the status' message; releases it."""
+    if status:
+        message = kilnStatusGetMessage(status).decode("utf-8", "replace")
+        kilnStatusDestroy(status)
+        raise KilnError(message)

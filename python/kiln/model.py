@@ -1,0 +1,192 @@
+"""Loaded model libraries: kiln.load(path) -> Model."""
+
+import ctypes
+import os
+
+import numpy as np
+
+from . import _runtime as rt
+from ._runtime import KilnError
+
+
+class TensorInfo:
+    """An input or output of a model: name, shape (a tuple), NumPy dtype
+    (None for bf16, which NumPy lacks) and Kiln's element type name."""
+
+    def __init__(self, name, shape, dtype, element_type):
+        self.name = name
+        self.shape = shape
+        self.dtype = dtype
+        self.element_type = element_type
+
+    def __repr__(self):
+        return "TensorInfo(%r, %s, %s)" % (self.name, self.shape,
+                                           self.element_type)
+
+
+def _infos(handle, side):
+    get = lambda what: getattr(rt.lib, "kilnModelGet%s%s" % (side, what))
+    infos = []
+    for i in range(getattr(rt.lib, "kilnModelGetNum%ss" % side)(handle)):
+        rank = get("Rank")(handle, i)
+        dims = get("Dims")(handle, i)
+        kind = get("ElementType")(handle, i)
+        infos.append(TensorInfo(get("Name")(handle, i).decode(),
+                                tuple(dims[d] for d in range(rank)),
+                                rt.ELEMENT_DTYPES[kind],
+                                rt.ELEMENT_NAMES[kind]))
+    return infos
+
+
+def _tensor_over(array, info):
+    """A KilnTensor over `array`'s buffer (no copy)."""
+    dims = (ctypes.c_int64 * max(len(info.shape), 1))(*info.shape)
+    out = ctypes.c_void_p()
+    kind = rt.ELEMENT_NAMES.index(info.element_type)
+    rt.check(rt.kilnTensorCreateWithBuffer(
+        kind, len(info.shape), dims, array.ctypes.data_as(ctypes.c_void_p),
+        max(array.nbytes, 1), ctypes.byref(out)))
+    return out
+
+
+class Model:
+    """A model library loaded by libkiln_runtime.
+
+    `inputs` and `outputs` list TensorInfo; `run(*arrays, **named)` returns
+    the outputs as a list of NumPy arrays, in order. Arrays must have the
+    model's dtype and shape exactly (no silent conversion); a C-contiguous
+    array is passed without a copy, and outputs are written in place into
+    fresh arrays."""
+
+    def __init__(self, path, threads=None, _keep=None):
+        self.path = os.fspath(path)
+        handle = ctypes.c_void_p()
+        rt.check(rt.kilnModelLoad(self.path.encode(), ctypes.byref(handle)))
+        self._handle = handle
+        self._keep = _keep  # a temporary directory holding the library
+        self.inputs = _infos(handle, "Input")
+        self.outputs = _infos(handle, "Output")
+        if threads is not None:
+            self.set_threads(threads)
+
+    def close(self):
+        """Unloads the library (also done when the Model is collected)."""
+        if getattr(self, "_handle", None):
+            rt.kilnModelDestroy(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _live(self):
+        if not self._handle:
+            raise KilnError("%s: the model is closed" % self.path)
+        return self._handle
+
+    def set_threads(self, n):
+        """Runs use `n` OpenMP threads (the default: OMP_NUM_THREADS, else
+        all cores)."""
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError("threads must be an int, not %s"
+                            % type(n).__name__)
+        rt.check(rt.kilnModelSetThreadCount(self._live(), n))
+
+    def metadata(self):
+        """What the library records: Kiln version, target, CPU, features,
+        options, GPU (None for a CPU model) and memory plan in bytes."""
+        h = self._live()
+        text = lambda name: (getattr(rt.lib, "kilnModelGet" + name)(h) or b"")
+        gpu = rt.lib.kilnModelGetGpu(h)
+        return {"kiln_version": text("KilnVersion").decode(),
+                "target": text("Target").decode(),
+                "cpu": text("Cpu").decode(),
+                "features": text("Features").decode(),
+                "options": text("Options").decode(),
+                "gpu": gpu.decode() if gpu else None,
+                "memory_plan": rt.lib.kilnModelGetMemoryPlan(h)}
+
+    def _arrays(self, args, named):
+        if len(args) > len(self.inputs):
+            raise KilnError("%s: %d inputs given, the model takes %d"
+                            % (self.path, len(args), len(self.inputs)))
+        by_name = {info.name: i for i, info in enumerate(self.inputs)}
+        arrays = list(args) + [None] * (len(self.inputs) - len(args))
+        for name, value in named.items():
+            if name not in by_name:
+                raise KilnError("%s: the model has no input '%s' (inputs: %s)"
+                                % (self.path, name,
+                                   ", ".join(i.name for i in self.inputs)))
+            if arrays[by_name[name]] is not None:
+                raise KilnError("%s: input '%s' given twice"
+                                % (self.path, name))
+            arrays[by_name[name]] = value
+        checked = []
+        for info, a in zip(self.inputs, arrays):
+            if a is None:
+                raise KilnError("%s: input '%s' is missing"
+                                % (self.path, info.name))
+            checked.append(self._checked(info, a))
+        return checked
+
+    def _checked(self, info, a):
+        if info.dtype is None:
+            raise KilnError("%s: input '%s' is %s, which NumPy cannot hold"
+                            % (self.path, info.name, info.element_type))
+        if not isinstance(a, np.ndarray):
+            a = np.asarray(a)
+        if a.dtype != info.dtype:
+            raise KilnError(
+                "%s: input '%s' is %s, the model takes %s%s (convert it "
+                "with .astype(numpy.%s))" % (self.path, info.name, a.dtype,
+                                             info.element_type,
+                                             list(info.shape), info.dtype))
+        if a.shape != info.shape:
+            raise KilnError("%s: input '%s' has shape %s, the model takes %s"
+                            % (self.path, info.name, list(a.shape),
+                               list(info.shape)))
+        return np.ascontiguousarray(a)
+
+    def run(self, *args, **named):
+        """Runs the model on the inputs (positional, in order, or by name)
+        and returns its outputs, a list of NumPy arrays."""
+        handle = self._live()
+        inputs = self._arrays(args, named)
+        for info in self.outputs:
+            if info.dtype is None:
+                raise KilnError("%s: output '%s' is %s, which NumPy cannot "
+                                "hold" % (self.path, info.name,
+                                          info.element_type))
+        outputs = [np.empty(info.shape, info.dtype) for info in self.outputs]
+        tensors = []
+        try:
+            for array, info in zip(inputs + outputs,
+                                   self.inputs + self.outputs):
+                tensors.append(_tensor_over(array, info))
+            ins = (ctypes.c_void_p * max(len(inputs), 1))(
+                *tensors[:len(inputs)])
+            outs = (ctypes.c_void_p * max(len(outputs), 1))(
+                *tensors[len(inputs):])
+            rt.check(rt.kilnModelRun(handle, ins, len(inputs), outs,
+                                     len(outputs)))
+        finally:
+            for t in tensors:
+                rt.kilnTensorDestroy(t)
+        return outputs
+
+    def __call__(self, *args, **named):
+        return self.run(*args, **named)
+
+    def __repr__(self):
+        return "kiln.Model(%r, inputs=%s, outputs=%s)" % (
+            self.path, self.inputs, self.outputs)
+
+
+def load(path, *, threads=None):
+    """Loads a model library compiled by kiln-compile (or kiln.compile)."""
+    return Model(path, threads=threads)

@@ -1,0 +1,151 @@
+"""Tests of the Python package `kiln` (python/kiln), run by pytest.test
+with PYTHONPATH at the build tree's copy of the package."""
+
+import os
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+import kiln
+
+SRC = os.path.join(os.path.dirname(__file__), "..", "..")
+SHAPES = os.path.join(SRC, "examples", "shapes")
+SAMPLES = ["circle", "square", "triangle", "cross", "ring", "bar"]
+
+
+def sample(name):
+    return (np.load(os.path.join(SHAPES, name + ".npy")),
+            np.load(os.path.join(SHAPES, name + ".expected.npy")))
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory):
+    path = tmp_path_factory.mktemp("lib") / "shapes.so"
+    assert kiln.compile(os.path.join(SHAPES, "shapes_cnn.onnx"),
+                        output=path) == str(path)
+    return str(path)
+
+
+@pytest.fixture
+def model(library):
+    with kiln.load(library, threads=2) as m:
+        yield m
+
+
+def test_signature(model):
+    assert [(i.name, i.shape, i.dtype) for i in model.inputs] == [
+        ("image", (1, 1, 32, 32), np.dtype(np.float32))]
+    assert [(o.name, o.shape, o.element_type) for o in model.outputs] == [
+        ("probabilities", (1, 6), "f32")]
+    meta = model.metadata()
+    assert meta["kiln_version"] == kiln.__version__
+    assert meta["gpu"] is None and meta["memory_plan"] > 0
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_matches_pytorch(model, name):
+    x, expected = sample(name)
+    (p,) = model.run(x)
+    np.testing.assert_allclose(p, expected, rtol=1e-3, atol=1e-5)
+    (q,) = model(image=x)
+    np.testing.assert_array_equal(p, q)
+    assert int(p.argmax()) == SAMPLES.index(name)
+
+
+def test_non_contiguous_input(model):
+    x, expected = sample("ring")
+    transposed = np.ascontiguousarray(x.transpose(0, 1, 3, 2)).transpose(
+        0, 1, 3, 2)
+    assert not transposed.flags.c_contiguous
+    np.testing.assert_allclose(model.run(transposed)[0], expected,
+                               rtol=1e-3, atol=1e-5)
+
+
+@pytest.mark.parametrize("args,named,message", [
+    ((np.zeros((1, 1, 32, 32), np.float64),), {},
+     "input 'image' is float64, the model takes f32[1, 1, 32, 32]"),
+    (([[0.0]],), {}, "input 'image' is float64"),
+    ((np.zeros((1, 1, 32, 31), np.float32),), {},
+     "input 'image' has shape [1, 1, 32, 31], the model takes [1, 1, 32, 32]"),
+    ((), {}, "input 'image' is missing"),
+    ((), {"img": np.zeros((1, 1, 32, 32), np.float32)},
+     "the model has no input 'img' (inputs: image)"),
+    ((np.zeros((1, 1, 32, 32), np.float32),) * 2, {},
+     "2 inputs given, the model takes 1"),
+    ((np.zeros((1, 1, 32, 32), np.float32),),
+     {"image": np.zeros((1, 1, 32, 32), np.float32)},
+     "input 'image' given twice"),
+])
+def test_bad_inputs(model, args, named, message):
+    with pytest.raises(kiln.KilnError) as e:
+        model.run(*args, **named)
+    assert message in str(e.value)
+
+
+def test_threads(model):
+    with pytest.raises(kiln.KilnError, match="must be at least 1"):
+        model.set_threads(0)
+    with pytest.raises(TypeError):
+        model.set_threads("2")
+    model.set_threads(1)
+    x, expected = sample("bar")
+    np.testing.assert_allclose(model.run(x)[0], expected, rtol=1e-3,
+                               atol=1e-5)
+
+
+def test_closed(library):
+    m = kiln.load(library)
+    m.close()
+    with pytest.raises(kiln.KilnError, match="closed"):
+        m.run(sample("bar")[0])
+
+
+def test_load_errors(tmp_path):
+    with pytest.raises(kiln.KilnError, match="missing.so"):
+        kiln.load(str(tmp_path / "missing.so"))
+    bad = tmp_path / "bad.so"
+    bad.write_bytes(b"not a library")
+    with pytest.raises(kiln.KilnError, match="bad.so"):
+        kiln.load(str(bad))
+
+
+def add_model(op="Add"):
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 3])
+    node = helper.make_node(op, ["x", "x"], ["y"], name="twice")
+    return helper.make_model(helper.make_graph([node], "g", [x], [y]),
+                             opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_compile_model_proto():
+    m = kiln.compile(add_model(), input_shapes={"x": (2, 3)}, opt_level=1)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(m.run(x)[0], x + x)
+
+
+def test_compile_errors():
+    with pytest.raises(kiln.CompileError, match="twice"):
+        kiln.compile(add_model("NoSuchOp"), input_shapes={"x": (2, 3)})
+    with pytest.raises(kiln.CompileError, match="cpu"):
+        kiln.compile(add_model(), input_shapes={"x": (2, 3)},
+                     cpu="no-such-cpu")
+    with pytest.raises(ValueError):
+        kiln.compile(add_model(), opt_level=7)
+    with pytest.raises(TypeError):
+        kiln.compile(42)
+
+
+def test_compile_torch_module():
+    torch = pytest.importorskip("torch")
+    torchvision = pytest.importorskip("torchvision")
+    torch.manual_seed(0)
+    net = torchvision.models.mobilenet_v3_small(weights=None,
+                                                num_classes=10).eval()
+    x = torch.rand(1, 3, 64, 64)
+    m = kiln.compile(net, example_inputs=(x,), threads=2)
+    with torch.no_grad():
+        expected = net(x).numpy()
+    np.testing.assert_allclose(m.run(x.numpy())[0], expected, rtol=1e-3,
+                               atol=1e-4)
