@@ -9,7 +9,8 @@
 #       GPU subset), with its test data;
 #     - ResNet-18, MobileNetV2 and the BERT-style encoder (bench/models.py)
 #       with their inputs and PyTorch's CPU outputs;
-#     - kiln-run-module (libkiln_runtime only, no MLIR) and libomp.
+#     - kiln-run-module (libkiln_runtime only, no MLIR) and libomp (which
+#       the model libraries load).
 #   run (needs an NVIDIA driver, no compiler; PyTorch with CUDA for the
 #     model comparison):
 #     1. runs the conformance GPU subset on the GPU (run.py --cuda with the
@@ -77,8 +78,8 @@ prepare() {
   echo "== gpu-check: preparing $out (kernels for $arch)"
   mkdir -p "$out/bin" "$out/lib" "$out/data" "$out/models"
   cp build/bin/kiln-run-module "$out/bin/" || return 1
-  cp -L "$(ldd build/bin/kiln-run-module | sed -n 's/.*libomp.so.5 => \([^ ]*\).*/\1/p')" \
-    "$out/lib/" || return 1
+  # The model libraries' OpenMP runtime (libkiln_runtime links none).
+  cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$out/lib/" || return 1
   echo "$arch" > "$out/gpu-arch"
   /usr/bin/python3 test/onnx-backend/run.py --kiln-run build/bin/kiln-run \
     --cuda --gpu-arch "$arch" --library-dir "$out/libs" --compile-only \
