@@ -3,9 +3,10 @@
 #   runtime   libkiln_runtime (.so and .a), its header, kiln-run-module,
 #             pkg-config kiln-runtime.pc and the CMake package (Kiln::runtime)
 #             -> the package libkiln-runtime;
-#   compiler  kiln-compile, kiln-run, kiln-opt, kiln-tune, the compiler's
-#             headers and the GPU shim CUDA model libraries link -> the
-#             package kiln.
+#   compiler  kiln-compile, kiln-run, kiln-opt, kiln-tune, libkiln.so (the
+#             compiler's C API, kiln/session.h) and its headers, pkg-config
+#             kiln.pc, the GPU shim CUDA model libraries link, the Python
+#             package -> the package kiln.
 # Every installed file finds the others relative to itself (RUNPATH
 # $ORIGIN/../lib, .pc files from ${pcfiledir}), so an install tree can be
 # moved or unpacked into a scratch root. docs/install.md.
@@ -62,6 +63,13 @@ if(NOT KILN_RUNTIME_ONLY)
     PATTERN "kiln_runtime.h" EXCLUDE PATTERN "version.h" EXCLUDE)
   install(TARGETS kiln_gpu_shim
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}/kiln COMPONENT compiler)
+  install(TARGETS kiln_shared
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT compiler)
+  # Programs that embed the compiler include kiln/session.h, which includes
+  # MLIR's C API headers (llvm-22-dev's and libmlir-22-dev's).
+  set(KILN_PC_MLIR_INCLUDE_DIR ${MLIR_INCLUDE_DIRS})
+  list(GET KILN_PC_MLIR_INCLUDE_DIR 0 KILN_PC_MLIR_INCLUDE_DIR)
+  kiln_install_pkgconfig(kiln compiler)
 endif()
 
 # ---- Debian packages -------------------------------------------------------

@@ -91,6 +91,11 @@ class KilnError(RuntimeError):
     """An error reported by Kiln: its message is Kiln's diagnostic."""
 
 
+class CompileError(KilnError):
+    """The compiler failed; the message holds its diagnostics, one per line
+    ("LOCATION: error: TEXT", the location naming the ONNX node)."""
+
+
 def check(status):
     """Raises KilnError with the status' message; releases it."""
     if status:

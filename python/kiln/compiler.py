@@ -1,50 +1,20 @@
 """kiln.compile: a model (a path, an onnx.ModelProto or a torch.nn.Module)
-to a model library, through kiln-compile.
-
-kiln-compile is found, in order: $KILN_COMPILE; beside the package in a
-build tree (BUILD/python/kiln -> BUILD/bin) or an installed one
-(PREFIX/lib/python3/dist-packages/kiln -> PREFIX/bin); PATH.
-"""
+to a model library, in process, through the compiler session API
+(kiln.ir, include/kiln/session.h)."""
 
 import os
-import shutil
-import subprocess
 import tempfile
 
+from . import ir
 from ._runtime import KilnError
 from .model import Model
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
 
-
-class CompileError(KilnError):
-    """kiln-compile failed; the message holds its diagnostics."""
-
-
-def _tool(name):
-    env = os.environ.get("KILN_" + name.split("-")[1].upper())
-    if env:
-        return env
-    for up in (("..", "..", "bin"), ("..", "..", "..", "..", "bin")):
-        path = os.path.normpath(os.path.join(_HERE, *up, name))
-        if os.access(path, os.X_OK):
-            return path
-    found = shutil.which(name)
-    if not found:
-        raise KilnError("cannot find %s (set KILN_COMPILE, or put it on "
-                        "PATH)" % name)
-    return found
-
-
-def _onnx_file(model, example_inputs, workdir):
-    """The path of an ONNX file for `model`."""
-    if isinstance(model, (str, os.PathLike)):
-        return os.fspath(model)
-    if hasattr(model, "SerializeToString"):  # onnx.ModelProto
-        path = os.path.join(workdir, "model.onnx")
-        with open(path, "wb") as f:
-            f.write(model.SerializeToString())
-        return path
+def _onnx_source(model, example_inputs, workdir):
+    """A path or an onnx.ModelProto for `model`."""
+    if isinstance(model, (str, os.PathLike)) or hasattr(
+            model, "SerializeToString"):
+        return model
     try:
         import torch
     except ImportError:
@@ -73,33 +43,18 @@ def compile(model, *, target="host", cpu=None, opt_level=3,
     returns the loaded kiln.Model. `input_shapes` maps input names to
     shapes for dims the model leaves symbolic; `example_inputs` is needed
     for a torch.nn.Module (exported with torch.onnx); `tuning_log` is a
-    kiln-tune log. Raises CompileError carrying kiln-compile's diagnostics.
+    kiln-tune log. Raises kiln.CompileError carrying the diagnostics.
     """
-    if opt_level not in (0, 1, 2, 3):
-        raise ValueError("opt_level must be 0..3, not %r" % (opt_level,))
     workdir = tempfile.TemporaryDirectory(prefix="kiln-")
     try:
-        args = [_tool("kiln-compile"),
-                _onnx_file(model, example_inputs, workdir.name), "-q",
-                "-O%d" % opt_level, "--target=" + target]
-        if cpu:
-            args.append("--cpu=" + cpu)
-        for name, shape in (input_shapes or {}).items():
-            args.append("--input-shape=%s=%s"
-                        % (name, "x".join(str(int(d)) for d in shape)))
-        if tuning_log:
-            args.append("--tuning-log=" + os.fspath(tuning_log))
-        library = (os.fspath(output) if output is not None
-                   else os.path.join(workdir.name, "model.so"))
-        args += ["-o", library]
-        done = subprocess.run(args, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
-        if done.returncode != 0:
-            raise CompileError(done.stderr.strip() or
-                               "kiln-compile exited with %d"
-                               % done.returncode)
+        module = ir.Module.from_onnx(
+            _onnx_source(model, example_inputs, workdir.name),
+            target=target, cpu=cpu, opt_level=opt_level,
+            input_shapes=input_shapes, tuning_log=tuning_log)
         if output is not None:
-            return library
+            return module.write_library(output)
+        library = module.write_library(os.path.join(workdir.name,
+                                                    "model.so"))
         return Model(library, threads=threads, _keep=workdir)
     finally:
         if output is not None:

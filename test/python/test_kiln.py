@@ -149,3 +149,76 @@ def test_compile_torch_module():
     assert np.abs(expected).max() > 0.1  # outputs large enough to compare
     np.testing.assert_allclose(m.run(x.numpy())[0], expected, rtol=1e-3,
                                atol=1e-5)
+
+
+# ---- kiln.ir and kiln.passes: scripting the compiler in process ---------
+
+KILN_BIN = os.environ.get("KILN_BIN", os.path.join(SRC, "build", "bin"))
+MLP = os.path.join(SRC, "examples", "mlp.mlir")
+PIPELINE = ("builtin.module(func.func(graph-verify,graph-cse,canonicalize),"
+            "graph-dce)")
+
+
+def test_pipeline_equals_kiln_opt():
+    import subprocess
+    expected = subprocess.run(
+        [os.path.join(KILN_BIN, "kiln-opt"), MLP,
+         "--pass-pipeline=" + PIPELINE],
+        check=True, stdout=subprocess.PIPE, text=True).stdout
+    m = kiln.ir.Module.parse(open(MLP).read())
+    assert m.stage == "import"
+    assert str(m.run(PIPELINE)) + "\n" == expected
+    assert str(kiln.ir.Module.load(MLP).run(PIPELINE)) + "\n" == expected
+
+
+def test_passes():
+    names = kiln.passes.list()
+    for name in ("graph-cse", "graph-O3", "cpu", "canonicalize",
+                 "convert-linalg-to-loops"):
+        assert name in names
+    assert names.index("graph-cse") < names.index("canonicalize")
+    assert all(summary for _, summary in kiln.passes.kiln())
+
+
+def test_stages():
+    m = kiln.ir.Module.from_onnx(add_model(), input_shapes={"x": (2, 3)})
+    assert "graph.add" in str(m) and m.stage == "import"
+    assert "linalg." in str(m.lower("linalg")) and m.stage == "linalg"
+    assert "llvm.func" in str(m.lower("llvm"))
+    with pytest.raises(kiln.CompileError, match="at the llvm stage, past graph"):
+        m.lower("graph")
+    with pytest.raises(kiln.CompileError, match="needs --target=cuda"):
+        kiln.ir.Module.from_onnx(add_model(),
+                                 input_shapes={"x": (2, 3)}).lower("gpu")
+    with pytest.raises(ValueError):
+        m.lower("bogus")
+
+
+def test_emit_and_library(tmp_path):
+    def fresh():
+        return kiln.ir.Module.from_onnx(add_model(),
+                                        input_shapes={"x": (2, 3)})
+    assert "kiln_model_run" in fresh().emit("llvm-ir")
+    assert "kiln_model_run" in fresh().emit("asm")
+    assert fresh().emit("obj")[:4] == b"\x7fELF"
+    with pytest.raises(ValueError):
+        fresh().emit("ptx")
+    path = fresh().write_library(tmp_path / "add.so")
+    x = np.ones((2, 3), np.float32)
+    np.testing.assert_array_equal(kiln.load(path).run(x)[0], x + x)
+    assert [p.name for p in tmp_path.iterdir()] == ["add.so"]
+
+
+def test_ir_errors():
+    with pytest.raises(kiln.CompileError,
+                       match="expects exactly 2 operands, but got 0"):
+        kiln.ir.Module.parse('func.func @f() {\n  %0 = "graph.add"() : '
+                             '() -> tensor<f32>\n  return\n}')
+    m = kiln.ir.Module.parse(open(MLP).read())
+    with pytest.raises(kiln.CompileError,
+                       match="unknown pass or pipeline 'no-such-pass'"):
+        m.run("no-such-pass")
+    with pytest.raises(kiln.CompileError, match="not a valid ONNX model"):
+        kiln.ir.Module.from_onnx(b"\x08\x07garbage")
+    with pytest.raises(kiln.CompileError, match="riscv64"):
+        kiln.ir.Module(target="riscv64-linux-gnu")

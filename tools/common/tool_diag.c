@@ -2,20 +2,30 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dialects/common/diag.h"
 #include "runtime/printable_text.h"
+
+void kilnToolPrintMessage(const char *program, const char *severity,
+                          const char *location, const char *text) {
+  char *w = kilnPrintableTextCreate(location ? location : program);
+  char *m = kilnPrintableTextCreate(text);
+  if (!location && !strcmp(severity, "remark"))
+    fprintf(stderr, "%s: %s\n", w, m);
+  else
+    fprintf(stderr, "%s: %s: %s\n", w, severity, m);
+  free(w);
+  free(m);
+}
 
 void kilnToolPrintDiagnostic(MlirDiagnostic d) {
   KilnStrBuf where = {0}, msg = {0};
   kilnStrBufAppendLocation(&where, mlirDiagnosticGetLocation(d));
   mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
-  char *w = kilnPrintableTextCreate(kilnStrBufGet(&where));
-  char *m = kilnPrintableTextCreate(kilnStrBufGet(&msg));
-  fprintf(stderr, "%s: %s: %s\n", w,
-          kilnDiagnosticSeverityGetName(mlirDiagnosticGetSeverity(d)), m);
-  free(w);
-  free(m);
+  kilnToolPrintMessage(
+      NULL, kilnDiagnosticSeverityGetName(mlirDiagnosticGetSeverity(d)),
+      kilnStrBufGet(&where), kilnStrBufGet(&msg));
   kilnStrBufDestroy(&where);
   kilnStrBufDestroy(&msg);
   for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); ++i)

@@ -13,4 +13,10 @@
 /// Prints `d` and its notes to stderr.
 void kilnToolPrintDiagnostic(MlirDiagnostic d);
 
+/// Prints one message of a compiler session (kiln/session.h) to stderr: a
+/// diagnostic (with a `location`) as "LOCATION: SEVERITY: TEXT", a remark
+/// as "PROGRAM: TEXT", others as "PROGRAM: SEVERITY: TEXT".
+void kilnToolPrintMessage(const char *program, const char *severity,
+                          const char *location, const char *text);
+
 #endif

@@ -17,22 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "conversions/llvm-to-object/gpu.h"
 #include "dialects/common/diag.h"
-#include "dialects/graph/verify.h"
-#include "dialects/linalg/transforms/profile_nodes.h"
-#include "kiln/compile.h"
-#include "kiln/kiln.h"
-#include "kiln/onnx.h"
-#include "kiln/passes.h"
-#include "mlir-c/BuiltinAttributes.h"
-#include "mlir-c/Diagnostics.h"
-#include "mlir-c/IR.h"
-#include "mlir-c/Pass.h"
+#include "kiln/session.h"
 #include "tools/common/tool_cli.h"
 #include "tools/common/tool_diag.h"
 #include "tools/common/tool_io.h"
-#include "tools/common/tool_tuning.h"
 
 static const char *kProg = "kiln-compile";
 
@@ -109,18 +98,19 @@ static void toolFileError(const char *verb, const char *path) {
 /* Whether an error said Kiln does not support something: the exit code
  * is then kExitUnsupported, as kiln-run's. */
 static bool gSawUnsupported;
+/* Whether remarks (the tuning log's report) are printed: not with -q,
+ * unless --time-passes. */
+static bool gShowRemarks;
 
-static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
+static void printMessage(const char *severity, const char *location,
+                         const char *text, void *userData) {
   (void)userData;
+  if (!location && !strcmp(severity, "remark") && !gShowRemarks)
+    return;
   breakProgressLine();
-  kilnToolPrintDiagnostic(d);
-  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError) {
-    KilnStrBuf msg = {0};
-    mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
-    gSawUnsupported |= kilnToolIsUnsupportedMessage(kilnStrBufGet(&msg));
-    kilnStrBufDestroy(&msg);
-  }
-  return mlirLogicalResultSuccess();
+  kilnToolPrintMessage(kProg, severity, location, text);
+  if (location && !strcmp(severity, "error"))
+    gSawUnsupported |= kilnToolIsUnsupportedMessage(text);
 }
 
 typedef enum Emit {
@@ -151,7 +141,6 @@ typedef struct Options {
   bool quiet;            /* -q */
   bool timePasses;       /* --time-passes */
   unsigned jobs;         /* --jobs: code generation threads, 0 = auto */
-  KilnStrBuf recorded;   /* the options that affect code, for the metadata */
   bool cubin;            /* --gpu-binary=cubin (or --emit=cubin) */
   bool profile;          /* --profile: per-op timers (kiln-instrument-ops) */
   bool noRuntimeChecks;  /* --no-runtime-checks: no kiln-runtime-checks */
@@ -162,7 +151,6 @@ static void optionsDestroy(Options *o) {
   for (intptr_t i = 0; i < o->numShapes; ++i)
     free((int64_t *)o->shapes[i].dims);
   free(o->shapes);
-  kilnStrBufDestroy(&o->recorded);
 }
 
 static bool parseEmit(const char *text, Emit *out) {
@@ -202,27 +190,6 @@ static bool parseJobs(const char *text, unsigned *out) {
   }
   *out = (unsigned)v;
   return true;
-}
-
-/* The number of code generation threads: --jobs, else one per online
- * CPU, at most kAutoMaxJobs. (kilnCompileToObjects also caps it at the
- * module's function definitions.) */
-static unsigned resolveJobs(unsigned requested) {
-  if (requested)
-    return requested;
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  return cpus < 1 ? 1 : cpus > kAutoMaxJobs ? kAutoMaxJobs : (unsigned)cpus;
-}
-
-/* The `options` metadata record: -ON and the input shapes. */
-static void recordOptions(Options *o) {
-  kilnStrBufAppendf(&o->recorded, "-O%d", o->target.optLevel);
-  for (intptr_t i = 0; i < o->numShapes; ++i) {
-    kilnStrBufAppendf(&o->recorded, " --input-shape=%s=", o->shapes[i].name);
-    for (intptr_t d = 0; d < o->shapes[i].rank; ++d)
-      kilnStrBufAppendf(&o->recorded, "%s%lld", d ? "x" : "",
-                        (long long)o->shapes[i].dims[d]);
-  }
 }
 
 /* Parses "NAME=D0xD1x..." (NAME up to the last '=') into *out, allocating
@@ -428,13 +395,6 @@ static int parseArgs(int argc, char **argv, Options *o) {
               kEmitNames[o->emit]);
     return kExitUsage;
   }
-  recordOptions(o);
-  if (o->cubin)
-    kilnStrBufAppendf(&o->recorded, " --gpu-binary=cubin");
-  if (o->profile)
-    kilnStrBufAppendf(&o->recorded, " --profile");
-  if (o->noRuntimeChecks)
-    kilnStrBufAppendf(&o->recorded, " --no-runtime-checks");
   return -1;
 }
 
@@ -498,90 +458,23 @@ static void progressFinish(Progress *p) {
             nowSeconds() - p->first);
 }
 
-/* Prints `op` to `path`; false after reporting a write failure. */
-static bool writeModule(MlirOperation op, const char *path, bool debugInfo) {
-  /* Streamed, not buffered: a model's weights print as megabytes of hex,
-   * and a second copy in memory would double the tool's peak. */
+/* Writes the invocation's module to `path`; false after reporting a write
+ * failure. Streamed, not buffered: a model's weights print as megabytes of
+ * hex, and a second copy in memory would double the tool's peak. */
+static bool writeModule(const KilnInvocation *inv, const char *path,
+                        bool debugInfo) {
   KilnToolOutput out;
   if (!kilnToolOutputOpen(&out, path)) {
     toolError("cannot write '%s'", path);
     return false;
   }
-  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
-  mlirOpPrintingFlagsEnableDebugInfo(flags, debugInfo, /*prettyForm=*/false);
-  mlirOperationPrintWithFlags(op, flags, kilnToolOutputCallback, &out);
-  mlirOpPrintingFlagsDestroy(flags);
+  kilnInvocationPrintModule(inv, debugInfo, kilnToolOutputCallback, &out);
   kilnToolOutputWrite(&out, "\n", 1);
   if (!kilnToolOutputCommit(&out, path)) {
     toolError("cannot write '%s'", path);
     return false;
   }
   return true;
-}
-
-/* Imports the model at `path`, or from stdin for "-" (through the buffer
- * API: such a model has no directory for external data). */
-static MlirModule importModel(MlirContext ctx, const char *path,
-                              const KilnOnnxImportOptions *opts) {
-  if (strcmp(path, "-") != 0)
-    return kilnOnnxImportFileWithOptions(ctx, path, opts);
-  KilnStrBuf buf = {0};
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
-    kilnStrBufAppend(&buf, chunk, n);
-  MlirModule module = {NULL};
-  if (ferror(stdin))
-    toolError("%s", "cannot read the model from stdin");
-  else
-    module = kilnOnnxImportBufferWithOptions(ctx, buf.data ? buf.data : "",
-                                             buf.len, "<stdin>", opts);
-  kilnStrBufDestroy(&buf);
-  return module;
-}
-
-/* ---- stages -------------------------------------------------------------- */
-
-/* Runs the named Kiln pipeline on `module`; false after diagnostics. */
-static bool runPipeline(MlirModule module, const char *pipeline, bool timing) {
-  MlirContext ctx = mlirModuleGetContext(module);
-  MlirPassManager pm = mlirPassManagerCreate(ctx);
-  if (timing)
-    mlirPassManagerEnableTiming(pm);
-  KilnStrBuf err = {0};
-  bool ok = false;
-  if (mlirLogicalResultIsFailure(kilnPipelineAppend(
-          mlirPassManagerGetAsOpPassManager(pm),
-          mlirStringRefCreateFromCString("builtin.module"),
-          mlirStringRefCreateFromCString(pipeline), kilnStrBufCallback, &err)))
-    toolError("cannot build the pipeline: %s", kilnStrBufGet(&err));
-  else
-    ok = mlirLogicalResultIsSuccess(
-        mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
-  kilnStrBufDestroy(&err);
-  mlirPassManagerDestroy(pm); /* prints the timing report */
-  return ok;
-}
-
-static MlirModule loadModel(MlirContext ctx, const Options *o) {
-  if (!hasSuffix(o->input, ".mlir")) {
-    KilnOnnxImportOptions importOpts = {.inputShapes = o->shapes,
-                                        .numInputShapes = o->numShapes};
-    return importModel(ctx, o->input, &importOpts);
-  }
-  size_t length;
-  char *text = kilnToolReadFile(o->input, &length);
-  if (!text) {
-    toolFileError("read", o->input);
-    return (MlirModule){NULL};
-  }
-  free(text);
-  /* Parsed from the file so that diagnostics name it. */
-  MlirModule module = mlirModuleCreateParseFromFile(
-      ctx, mlirStringRefCreateFromCString(o->input));
-  if (mlirModuleIsNull(module))
-    toolError("cannot parse '%s'", o->input);
-  return module;
 }
 
 /* Copies the file at `path` to `output` in pieces (a library holds the
@@ -614,322 +507,81 @@ static bool publishFile(const char *path, const char *output) {
   return ok;
 }
 
-/* The objects of one compilation (one per code generation partition),
- * each written to `dir` as it arrives so that none waits in memory. */
-typedef struct Objects {
-  KilnStrBuf dir;
-  KilnStrBuf *paths; /* [index]; empty for an index not yet received */
-  unsigned count;
-  bool failed; /* an object could not be written (reported) */
-} Objects;
-
-/* Creates the private temporary directory of `objs`; false after
- * reporting. */
-static bool objectsCreate(Objects *objs) {
+/* Links the library in a private temporary directory and publishes it at
+ * `output` ("-", a device or a file, replaced only when complete). */
+static bool writeLibrary(KilnInvocation *inv, const char *output) {
   const char *tmp = getenv("TMPDIR");
-  *objs = (Objects){0};
-  kilnStrBufAppendf(&objs->dir, "%s/kiln-compile-XXXXXX",
-                    tmp && *tmp ? tmp : "/tmp");
-  if (mkdtemp(objs->dir.data))
+  KilnStrBuf dir = {0}, lib = {0};
+  kilnStrBufAppendf(&dir, "%s/kiln-compile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir.data)) {
+    toolFileError("create the temporary directory", dir.data);
+    kilnStrBufDestroy(&dir);
+    return false;
+  }
+  kilnStrBufAppendf(&lib, "%s/model.so", dir.data);
+  bool ok = kilnInvocationWriteLibrary(inv, lib.data) &&
+            publishFile(lib.data, output);
+  unlink(lib.data);
+  rmdir(dir.data);
+  kilnStrBufDestroy(&lib);
+  kilnStrBufDestroy(&dir);
+  return ok;
+}
+
+/* An output written whole at the end (LLVM IR, assembly, an object, the
+ * kernels): collected, then written atomically. */
+static bool writeCollected(const KilnStrBuf *text, const char *output) {
+  if (kilnToolWriteFileAtomically(output, text->data ? text->data : "",
+                                  text->len) == 0)
     return true;
-  toolFileError("create the temporary directory", objs->dir.data);
-  kilnStrBufDestroy(&objs->dir);
+  toolFileError("write", output);
   return false;
 }
 
-static void collectObject(unsigned index, MlirStringRef object,
-                          void *userData) {
-  Objects *objs = userData;
-  if (index >= objs->count) {
-    KilnStrBuf *grown = realloc(objs->paths, (index + 1) * sizeof(KilnStrBuf));
-    if (!grown)
-      abort();
-    memset(grown + objs->count, 0,
-           (index + 1 - objs->count) * sizeof(KilnStrBuf));
-    objs->paths = grown;
-    objs->count = index + 1;
-  }
-  KilnStrBuf *path = &objs->paths[index];
-  kilnStrBufAppendf(path, "%s/model.%u.o", objs->dir.data, index);
-  if (!objs->failed &&
-      kilnToolWriteFileAtomically(path->data, object.data, object.length)) {
-    toolFileError("write", path->data);
-    objs->failed = true;
+/* The stage --emit stops at, for the outputs that are modules. */
+static KilnStage moduleStage(Emit emit) {
+  switch (emit) {
+  case kEmitGraph:
+    return KILN_STAGE_GRAPH;
+  case kEmitLinalg:
+    return KILN_STAGE_LINALG;
+  case kEmitGpu:
+    return KILN_STAGE_GPU;
+  case kEmitLLVMDialect:
+    return KILN_STAGE_LLVM;
+  default:
+    return KILN_STAGE_NONE;
   }
 }
 
-/* Removes the objects and their directory. */
-static void objectsDestroy(Objects *objs) {
-  for (unsigned i = 0; i < objs->count; ++i) {
-    if (objs->paths[i].data)
-      unlink(objs->paths[i].data);
-    kilnStrBufDestroy(&objs->paths[i]);
-  }
-  free(objs->paths);
-  if (objs->dir.data)
-    rmdir(objs->dir.data);
-  kilnStrBufDestroy(&objs->dir);
-}
-
-/* Links the objects into a library in their directory and publishes it at
- * o->output; nothing is left behind either way. */
-static bool linkLibrary(const KilnTarget *target, const Objects *objects,
-                        const Options *o, Progress *progress) {
-  unsigned n = objects->count;
-  const char **argv = calloc(n ? n : 1, sizeof(char *));
-  if (!argv)
-    abort();
-  for (unsigned i = 0; i < n; ++i)
-    argv[i] = objects->paths[i].data ? objects->paths[i].data : "";
-  KilnStrBuf lib = {0}, err = {0};
-  kilnStrBufAppendf(&lib, "%s/model.so", objects->dir.data);
-  progressBegin("link", progress);
-  bool ok = false;
-  if (mlirLogicalResultIsFailure(kilnLinkSharedLibrary(
-          target, argv, n, lib.data, kilnStrBufCallback, &err)))
-    toolError("%s", kilnStrBufGet(&err));
-  else
-    ok = publishFile(lib.data, o->output);
-  unlink(lib.data);
-  kilnStrBufDestroy(&err);
-  kilnStrBufDestroy(&lib);
-  free(argv);
-  return ok;
-}
-
-/* LLVM dialect → the requested LLVM-level output; false after reporting.
- * A library's code is generated on o->jobs threads (resolved); the
- * other outputs are one module's. */
-static bool compileLLVM(MlirModule module, const KilnTarget *target,
-                        const KilnModelSignature *sig, const Options *o,
-                        Progress *progress) {
-  KilnCompileEmit kind = o->emit == kEmitLLVMIR ? KILN_COMPILE_EMIT_LLVM_IR
-                         : o->emit == kEmitAsm  ? KILN_COMPILE_EMIT_ASM
-                                                : KILN_COMPILE_EMIT_OBJECT;
-  KilnCompileOptions co = {.target = target,
-                           .signature = sig,
-                           .recordedOptions = kilnStrBufGet(&o->recorded),
-                           .emit = kind,
-                           .onStage = progressBegin,
-                           .stageUserData = progress};
-  KilnStrBuf out = {0}, err = {0};
+/* The model through the session's stages to o->emit; false after
+ * reporting. */
+static bool compile(KilnInvocation *inv, const Options *o, Progress *progress) {
+  if (!kilnInvocationParseSource(inv, o->input))
+    return false;
+  KilnStage stage = moduleStage(o->emit);
   bool ok;
-  if (o->emit == kEmitLib) {
-    Objects objects;
-    if (!objectsCreate(&objects))
-      return false;
-    ok = mlirLogicalResultIsSuccess(
-        kilnCompileToObjects(module, &co, resolveJobs(o->jobs), collectObject,
-                             &objects, kilnStrBufCallback, &err));
-    if (!ok)
-      toolError("%s", kilnStrBufGet(&err));
-    else
-      ok = !objects.failed && linkLibrary(target, &objects, o, progress);
-    objectsDestroy(&objects);
+  if (stage != KILN_STAGE_NONE) {
+    ok = kilnInvocationRunUntil(inv, stage);
+    progressEnd(progress, ok);
+    return ok && writeModule(inv, o->output, o->debugInfo);
+  }
+  KilnStrBuf out = {0};
+  if (o->emit == kEmitPtx || o->emit == kEmitCubin) {
+    ok = kilnInvocationEmitKernels(inv, kilnStrBufCallback, &out);
+    progressEnd(progress, ok);
+    ok = ok && writeCollected(&out, o->output);
+  } else if (o->emit == kEmitLib) {
+    ok = writeLibrary(inv, o->output);
   } else {
-    ok = mlirLogicalResultIsSuccess(kilnCompileToObject(
-        module, &co, kilnStrBufCallback, &out, kilnStrBufCallback, &err));
-    if (!ok) {
-      toolError("%s", kilnStrBufGet(&err));
-    } else if (kilnToolWriteFileAtomically(o->output, out.data ? out.data : "",
-                                           out.len) != 0) {
-      toolFileError("write", o->output);
-      ok = false;
-    }
+    KilnCompileEmit kind = o->emit == kEmitLLVMIR ? KILN_COMPILE_EMIT_LLVM_IR
+                           : o->emit == kEmitAsm  ? KILN_COMPILE_EMIT_ASM
+                                                  : KILN_COMPILE_EMIT_OBJECT;
+    ok = kilnInvocationEmitCode(inv, kind, kilnStrBufCallback, &out) &&
+         writeCollected(&out, o->output);
   }
   kilnStrBufDestroy(&out);
-  kilnStrBufDestroy(&err);
   return ok;
-}
-
-/* ---- the CUDA target ----------------------------------------------------- */
-
-/* linalg → outlined kernels, then (unless --emit=gpu) kernels → PTX and host
- * code → LLVM dialect; false after diagnostics. */
-static bool lowerForGpu(MlirModule module, const KilnTarget *target,
-                        const Options *o, Progress *progress) {
-  progressBegin("map linalg to GPU kernels", progress);
-  if (!runPipeline(module, "linalg-to-gpu", o->timePasses))
-    return false;
-  if (o->emit == kEmitGpu)
-    return true;
-  KilnStrBuf toolkit = {0}, why = {0};
-  if (o->cubin && !kilnGpuFindToolkit(&toolkit, &why)) {
-    toolError("cubin kernels need the CUDA toolkit's ptxas: %s",
-              kilnStrBufGet(&why));
-    kilnStrBufDestroy(&why);
-    return false;
-  }
-  progressBegin(o->cubin ? "compile kernels to cubin"
-                         : "compile kernels to PTX",
-                progress);
-  KilnStrBuf pipeline = {0};
-  kilnGpuPipelineAppend(&pipeline, target, o->cubin ? toolkit.data : NULL);
-  bool ok = runPipeline(module, kilnStrBufGet(&pipeline), o->timePasses);
-  kilnStrBufDestroy(&pipeline);
-  kilnStrBufDestroy(&toolkit);
-  kilnStrBufDestroy(&why);
-  return ok;
-}
-
-static void appendPtx(MlirStringRef name, MlirStringRef ptx, void *userData) {
-  KilnStrBuf *out = userData;
-  kilnStrBufAppendf(out, "// ---- gpu.binary @%.*s\n", (int)name.length,
-                    name.data);
-  kilnStrBufAppend(out, ptx.data, ptx.length);
-  if (ptx.length && ptx.data[ptx.length - 1] != '\n')
-    kilnStrBufAppend(out, "\n", 1);
-}
-
-/* --emit=ptx: every kernel module's PTX, each after a "// ---- gpu.binary
- * @NAME" line (one PTX module each: ptxas takes them one at a time). */
-static bool writePtx(MlirModule module, const char *path) {
-  KilnStrBuf text = {0};
-  kilnGpuForEachBinary(module, appendPtx, &text);
-  bool ok = kilnToolWriteFileAtomically(path, text.data ? text.data : "",
-                                        text.len) == 0;
-  if (!ok)
-    toolFileError("write", path);
-  kilnStrBufDestroy(&text);
-  return ok;
-}
-
-static void keepObject(MlirStringRef name, MlirStringRef object,
-                       void *userData) {
-  (void)name;
-  KilnStrBuf *out = userData;
-  kilnStrBufClear(out);
-  kilnStrBufAppend(out, object.data, object.length);
-}
-
-/* --emit=cubin: the kernel module's cubin (kiln-gpu-merge-kernels leaves
- * one). */
-static bool writeCubin(MlirModule module, const char *path) {
-  KilnStrBuf bin = {0};
-  unsigned n = kilnGpuForEachBinary(module, keepObject, &bin);
-  bool ok = n == 1;
-  if (!ok)
-    toolError("%s", n ? "the model has several kernel modules: --emit=cubin "
-                        "writes one"
-                      : "the model has no GPU kernels: no cubin to write");
-  else if (kilnToolWriteFileAtomically(path, bin.data, bin.len) != 0) {
-    toolFileError("write", path);
-    ok = false;
-  }
-  kilnStrBufDestroy(&bin);
-  return ok;
-}
-
-/* kiln.target_triple, kiln.target_cpu and kiln.target_features on the
- * module: what the CPU schedules and tuning logs read. */
-static void setTargetAttributes(MlirOperation module,
-                                const KilnTarget *target) {
-  MlirContext ctx = mlirOperationGetContext(module);
-  const char *names[] = {"kiln.target_triple", "kiln.target_cpu",
-                         "kiln.target_features"};
-  const char *values[] = {kilnTargetGetTriple(target), kilnTargetGetCPU(target),
-                          kilnTargetGetFeatures(target)};
-  for (int i = 0; i < 3; ++i)
-    mlirOperationSetDiscardableAttributeByName(
-        module, mlirStringRefCreateFromCString(names[i]),
-        mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(values[i])));
-}
-
-/* A --tuning-log that could not be used: exit code kExitUsage. */
-static bool gBadTuningLog;
-
-/* Import through lowering, stopping at o->emit; false after reporting. */
-static bool compile(MlirContext ctx, const Options *o, const KilnTarget *target,
-                    Progress *progress) {
-  progressBegin("import", progress);
-  MlirModule module = loadModel(ctx, o);
-  if (mlirModuleIsNull(module))
-    return false;
-  MlirOperation op = mlirModuleGetOperation(module);
-  KilnModelSignature *sig = NULL;
-  bool ok = false;
-  if (!mlirOperationVerify(op) ||
-      mlirLogicalResultIsFailure(kilnGraphVerify(op)))
-    goto out;
-  /* The CPU schedules size their register tiles for the target, and a
-   * tuning log's records apply to one target. */
-  if (!kilnTargetGetGpuArch(target))
-    setTargetAttributes(op, target);
-  progressBegin("optimize graph", progress);
-  if (!runPipeline(module, kilnGraphOptPipelineName(o->target.optLevel),
-                   o->timePasses))
-    goto out;
-  if (o->tuningLog) {
-    breakProgressLine();
-    if (!kilnToolApplyTuningLog(kProg, o->tuningLog, module,
-                                o->timePasses || !o->quiet)) {
-      gBadTuningLog = true;
-      goto out;
-    }
-  }
-  if (o->emit == kEmitGraph) {
-    progressEnd(progress, true);
-    ok = writeModule(op, o->output, o->debugInfo);
-    goto out;
-  }
-  if (o->emit >= kEmitLLVMIR && !(sig = kilnModelSignatureCreate(module)))
-    goto out;
-  bool gpu = kilnTargetGetGpuArch(target) != NULL;
-  progressBegin("lower graph to linalg", progress);
-  /* Run-time checks on the CPU only, so far (runtime_checks.c). */
-  if (!runPipeline(module,
-                   gpu                  ? "graph-to-linalg-gpu"
-                   : o->noRuntimeChecks ? "graph-to-linalg"
-                                        : "kiln-runtime-checks,graph-to-linalg",
-                   o->timePasses))
-    goto out;
-  if (o->emit == kEmitLinalg) {
-    progressEnd(progress, true);
-    ok = writeModule(op, o->output, o->debugInfo);
-    goto out;
-  }
-  if (gpu) {
-    if (!lowerForGpu(module, target, o, progress))
-      goto out;
-    if (o->emit == kEmitGpu || o->emit == kEmitLLVMDialect ||
-        o->emit == kEmitPtx || o->emit == kEmitCubin) {
-      progressEnd(progress, true);
-      ok = o->emit == kEmitPtx     ? writePtx(module, o->output)
-           : o->emit == kEmitCubin ? writeCubin(module, o->output)
-                                   : writeModule(op, o->output, o->debugInfo);
-      goto out;
-    }
-    KilnStrBuf err = {0};
-    if (!kilnGpuCheckLinked(module, kilnStrBufCallback, &err)) {
-      toolError("%s", kilnStrBufGet(&err));
-      kilnStrBufDestroy(&err);
-      goto out;
-    }
-  } else {
-    progressBegin("lower linalg to LLVM dialect", progress);
-    /* kiln-profile-nodes and kiln-instrument-ops act on marked modules. */
-    if (o->profile)
-      mlirOperationSetDiscardableAttributeByName(
-          op, mlirStringRefCreateFromCString(KILN_PROFILE_ATTR),
-          mlirUnitAttrGet(ctx));
-    if (!runPipeline(module, "linalg-to-llvm-cpu", o->timePasses))
-      goto out;
-    if (o->emit == kEmitLLVMDialect) {
-      progressEnd(progress, true);
-      ok = writeModule(op, o->output, o->debugInfo);
-      goto out;
-    }
-  }
-  ok = compileLLVM(module, target, sig, o, progress);
-out:
-  progressEnd(progress, ok);
-  kilnModelSignatureDestroy(sig);
-  mlirModuleDestroy(module);
-  return ok;
-}
-
-static void appendMessage(MlirStringRef s, void *userData) {
-  kilnStrBufAppend(userData, s.data, s.length);
 }
 
 int main(int argc, char **argv) {
@@ -939,43 +591,47 @@ int main(int argc, char **argv) {
     optionsDestroy(&o);
     return rc;
   }
-  /* The target is checked first: a bad --target or --cpu fails fast,
-   * whatever the stage. */
-  KilnStrBuf err = {0};
-  KilnTarget *target = kilnTargetCreate(&o.target, appendMessage, &err);
-  if (!target) {
-    toolError("%s", kilnStrBufGet(&err));
-    kilnStrBufDestroy(&err);
-    optionsDestroy(&o);
-    return kExitUsage;
-  }
-  kilnStrBufDestroy(&err);
-  if (strcmp(o.input, "-") && !kilnToolCheckModelFile(kProg, o.input, false)) {
-    kilnTargetDestroy(target);
-    optionsDestroy(&o);
-    return kExitUsage;
-  }
-  MlirContext ctx = kilnContextCreate();
-  if (mlirContextIsNull(ctx)) {
-    toolError("%s", "cannot set up the MLIR context");
-    kilnTargetDestroy(target);
-    optionsDestroy(&o);
-    return kExitCompile;
-  }
-  mlirContextAttachDiagnosticHandler(ctx, handleDiagnostic, NULL, NULL);
+  gShowRemarks = o.timePasses || !o.quiet;
   Progress progress = {.on = o.timePasses || (!o.quiet && isatty(2)),
                        .live = !o.timePasses,
                        .first = nowSeconds()};
+  /* The session checks the target first: a bad --target or --cpu fails
+   * fast, whatever the stage. */
+  KilnSessionOptions so = {.target = o.target,
+                           .inputShapes = o.shapes,
+                           .numInputShapes = o.numShapes,
+                           .tuningLog = o.tuningLog,
+                           .noRuntimeChecks = o.noRuntimeChecks,
+                           .profile = o.profile,
+                           .timePasses = o.timePasses,
+                           .cubin = o.cubin,
+                           .jobs = o.jobs,
+                           .onMessage = printMessage,
+                           .onStage = progressBegin,
+                           .userData = &progress};
+  KilnSession *session = kilnSessionCreate(&so);
+  if (!session) {
+    optionsDestroy(&o);
+    return kExitUsage;
+  }
+  if (strcmp(o.input, "-") && !kilnToolCheckModelFile(kProg, o.input, false)) {
+    kilnSessionDestroy(session);
+    optionsDestroy(&o);
+    return kExitUsage;
+  }
   gProgress = &progress;
-  rc = compile(ctx, &o, target, &progress) ? kExitPass
-       : gBadTuningLog                     ? kExitUsage
-       : gSawUnsupported                   ? kExitUnsupported
-                                           : kExitCompile;
+  KilnInvocation *inv = kilnInvocationCreate(session);
+  bool ok = compile(inv, &o, &progress);
+  progressEnd(&progress, ok);
+  rc = ok                                                           ? kExitPass
+       : kilnInvocationGetError(inv) == KILN_INVOCATION_ERROR_USAGE ? kExitUsage
+       : gSawUnsupported ? kExitUnsupported
+                         : kExitCompile;
   if (rc == kExitPass)
     progressFinish(&progress);
   gProgress = NULL;
-  kilnContextDestroy(ctx);
-  kilnTargetDestroy(target);
+  kilnInvocationDestroy(inv);
+  kilnSessionDestroy(session);
   optionsDestroy(&o);
   return rc;
 }

@@ -1,0 +1,167 @@
+/* Kiln's compiler session API, in the spirit of IREE's compiler embedding
+ * API: a session holds the options of a compilation (target, CPU, -O
+ * level, input shapes, tuning log, GPU architecture) and an MLIR context;
+ * an invocation takes one model through the named stages
+ *
+ *   import ─► graph ─► linalg ─┬────────────► llvm ─► code / library
+ *   (parse    (graph-ON,       │ (CPU)        (LLVM dialect)
+ *    or ONNX)  tuning log)     └─► gpu ──────┘ (--target=cuda: kernels
+ *                                               outlined, then compiled)
+ *
+ * and hands out any stage's module or output. kiln-compile is a thin user
+ * of it, and so is the Python package (docs/python.md).
+ *
+ * Messages: every diagnostic of the session's context, and every other
+ * problem (a file that cannot be read, a pipeline that cannot be built, a
+ * tuning log's warnings), goes to the session's message callback, one
+ * complete message per call. Ownership follows mlir-c: Create/Destroy
+ * pairs, Get borrows; destroying NULL is a no-op. */
+#ifndef KILN_SESSION_H
+#define KILN_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kiln/compile.h"
+#include "kiln/onnx.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct KilnSession KilnSession;
+typedef struct KilnInvocation KilnInvocation;
+
+/// The stages of an invocation, in order (kilnInvocationRunUntil).
+typedef enum KilnStage {
+  KILN_STAGE_NONE,   /* no module yet */
+  KILN_STAGE_IMPORT, /* parsed or imported, verified */
+  KILN_STAGE_GRAPH,  /* after graph-ON and the tuning log's records */
+  KILN_STAGE_LINALG, /* after graph-to-linalg (with run-time checks) */
+  KILN_STAGE_GPU,    /* --target=cuda: linalg mapped to GPU kernels */
+  KILN_STAGE_LLVM    /* the LLVM dialect (cuda: kernels compiled) */
+} KilnStage;
+
+/// The stage called `name` ("import", "graph", "linalg", "gpu", "llvm");
+/// false for another name.
+bool kilnStageParse(const char *name, KilnStage *stage /* OUT */);
+/// The stage's name ("import", ...); "none" for KILN_STAGE_NONE.
+const char *kilnStageGetName(KilnStage stage);
+
+/// Receives one message. `location` is the place a diagnostic names
+/// ("model.onnx:conv1 (Conv)"), NULL for messages that are not
+/// diagnostics; `severity` is "error", "warning", "note" (a diagnostic's
+/// note, after it) or "remark" (a report, such as how many workloads a
+/// tuning log scheduled). The text may hold any bytes the model does.
+typedef void (*KilnSessionMessageFn)(const char *severity, const char *location,
+                                     const char *text, void *userData);
+
+/// Session options; zero-initialize, then set what you need.
+typedef struct KilnSessionOptions {
+  KilnTargetOptions target; /* optLevel 0..3 */
+  /* Static shapes for symbolic or unknown input dims (copied). */
+  const KilnOnnxInputShape *inputShapes;
+  intptr_t numInputShapes;
+  const char *tuningLog; /* a kiln-tune log, or NULL (copied) */
+  bool noRuntimeChecks;  /* no kiln-runtime-checks before graph-to-linalg */
+  bool profile;          /* per-op timers (kiln-instrument-ops; CPU) */
+  bool timePasses;       /* MLIR's pass timing report, on stderr */
+  bool cubin;            /* cuda: kernels as cubin (the CUDA toolkit's) */
+  unsigned jobs;         /* code generation threads; 0: one per CPU, <= 8 */
+  KilnSessionMessageFn onMessage; /* NULL: messages are dropped */
+  KilnCompileStageFn onStage;     /* as each stage begins; may be NULL */
+  void *userData;                 /* for both */
+} KilnSessionOptions;
+
+/// Creates a session: validates the target (a bad target, CPU or level is
+/// reported as one "error" message and gives NULL) and sets up an MLIR
+/// context for Kiln with the session's diagnostic handler. Destroy with
+/// kilnSessionDestroy, after its invocations.
+KilnSession *kilnSessionCreate(const KilnSessionOptions *options);
+void kilnSessionDestroy(KilnSession *session);
+/// The session's context (borrowed).
+MlirContext kilnSessionGetContext(const KilnSession *session);
+/// The session's target (borrowed).
+const KilnTarget *kilnSessionGetTarget(const KilnSession *session);
+
+/// Why an invocation's last call failed.
+typedef enum KilnInvocationError {
+  KILN_INVOCATION_OK,
+  /* the model does not compile: diagnostics said why */
+  KILN_INVOCATION_ERROR_COMPILE,
+  /* the request or an input other than the model is wrong: the tuning
+   * log, a pipeline's text, a stage out of order or not of the target */
+  KILN_INVOCATION_ERROR_USAGE
+} KilnInvocationError;
+
+/// Creates an invocation of `session` (no module yet). Destroy with
+/// kilnInvocationDestroy.
+KilnInvocation *kilnInvocationCreate(KilnSession *session);
+void kilnInvocationDestroy(KilnInvocation *invocation);
+/// Why the last call that returned false failed.
+KilnInvocationError kilnInvocationGetError(const KilnInvocation *invocation);
+
+/// Loads the model at `path`: MLIR text for a name ending in ".mlir", else
+/// an ONNX model ("-": an ONNX model read from stdin) imported with the
+/// session's input shapes; then verifies it (the graph ops by Kiln's
+/// rules). Replaces any module the invocation had. Stage: import. False
+/// after messages.
+bool kilnInvocationParseSource(KilnInvocation *invocation, const char *path);
+/// As kilnInvocationParseSource for MLIR text in memory; `name` names it in
+/// diagnostics.
+bool kilnInvocationParseText(KilnInvocation *invocation, const char *text,
+                             size_t length, const char *name);
+/// As kilnInvocationParseSource for an ONNX model in memory (no external
+/// data: there is no directory to read it from).
+bool kilnInvocationImportOnnx(KilnInvocation *invocation, const void *data,
+                              size_t length, const char *name);
+
+/// Runs the stages after the invocation's up to `stage` (nothing if it is
+/// there already; false for an earlier stage, and for the gpu stage on a
+/// CPU target). False after messages. On a CPU target the graph stage
+/// first records the target on the module (kiln.target_triple,
+/// kiln.target_cpu, kiln.target_features), which the CPU schedules and
+/// the tuning log read.
+bool kilnInvocationRunUntil(KilnInvocation *invocation, KilnStage stage);
+/// Runs a textual pass pipeline ("builtin.module(func.func(graph-cse))" or
+/// "graph-cse,canonicalize", Kiln's and upstream passes; kiln-opt's
+/// syntax) on the module; the stage is unchanged. False after messages.
+bool kilnInvocationRunPipeline(KilnInvocation *invocation,
+                               const char *pipeline);
+/// The stage the module is at. After a failed stage or pipeline the module
+/// is as the failing pass left it (the stage is unchanged): parse or
+/// import again to start over.
+KilnStage kilnInvocationGetStage(const KilnInvocation *invocation);
+/// The module (borrowed; null before a successful parse or import).
+MlirModule kilnInvocationGetModule(const KilnInvocation *invocation);
+
+/// Prints the module as MLIR text (with each op's location when
+/// `debugInfo`), in fragments.
+void kilnInvocationPrintModule(const KilnInvocation *invocation, bool debugInfo,
+                               MlirStringCallback callback, void *userData);
+
+/// Runs the invocation to the llvm stage and generates `kind` (LLVM IR,
+/// assembly or one object) for the model library ABI, passed to
+/// `callback` in fragments. The model's signature is recorded on the way
+/// (before graph-to-linalg): an invocation already past the graph stage
+/// has lost it, and is refused. False after messages.
+bool kilnInvocationEmitCode(KilnInvocation *invocation, KilnCompileEmit kind,
+                            MlirStringCallback callback, void *userData);
+/// As kilnInvocationEmitCode for a whole model library, generated on the
+/// session's `jobs` threads and linked at `path` (created or replaced; on
+/// failure nothing is left there). Write to a path of your own and rename
+/// it into place to publish it atomically.
+bool kilnInvocationWriteLibrary(KilnInvocation *invocation, const char *path);
+/// --target=cuda: runs to the llvm stage and passes the kernels' PTX (each
+/// kernel module after a "// ---- gpu.binary @NAME" line) or, with the
+/// session's `cubin`, the one kernel module's cubin, to `callback`.
+bool kilnInvocationEmitKernels(KilnInvocation *invocation,
+                               MlirStringCallback callback, void *userData);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

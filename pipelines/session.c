@@ -1,0 +1,806 @@
+/* The compiler session API (include/kiln/session.h): the stages of a
+ * compilation, in one place for every tool and binding. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, strdup */
+
+#include "kiln/session.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conversions/llvm-to-object/gpu.h"
+#include "dialects/common/diag.h"
+#include "dialects/graph/verify.h"
+#include "dialects/linalg/transforms/profile_nodes.h"
+#include "kiln/kiln.h"
+#include "kiln/passes.h"
+#include "kiln/tuning.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/Pass.h"
+
+struct KilnSession {
+  KilnSessionOptions options; /* strings and shapes below are copies */
+  KilnOnnxInputShape *shapes;
+  KilnStrBuf recorded; /* the `options` metadata record */
+  KilnTarget *target;
+  MlirContext ctx;
+};
+
+struct KilnInvocation {
+  KilnSession *session;
+  MlirModule module;
+  KilnStage stage;
+  KilnModelSignature *signature; /* recorded before graph-to-linalg */
+  KilnInvocationError error;
+};
+
+static const char *const kStageNames[] = {"none",   "import", "graph",
+                                          "linalg", "gpu",    "llvm"};
+
+bool kilnStageParse(const char *name, KilnStage *stage) {
+  for (int i = KILN_STAGE_IMPORT; i <= KILN_STAGE_LLVM; ++i)
+    if (name && !strcmp(name, kStageNames[i])) {
+      *stage = (KilnStage)i;
+      return true;
+    }
+  return false;
+}
+
+const char *kilnStageGetName(KilnStage stage) {
+  return stage >= KILN_STAGE_NONE && stage <= KILN_STAGE_LLVM
+             ? kStageNames[stage]
+             : "?";
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+static void message(const KilnSession *s, const char *severity,
+                    const char *location, const char *text) {
+  if (s->options.onMessage)
+    s->options.onMessage(severity, location, text, s->options.userData);
+}
+
+static void messagef(const KilnSession *s, const char *severity,
+                     const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void messagef(const KilnSession *s, const char *severity,
+                     const char *fmt, ...) {
+  KilnStrBuf text = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  kilnStrBufAppendv(&text, fmt, ap);
+  va_end(ap);
+  message(s, severity, NULL, kilnStrBufGet(&text));
+  kilnStrBufDestroy(&text);
+}
+
+static void sendDiagnostic(const KilnSession *s, MlirDiagnostic d) {
+  KilnStrBuf where = {0}, text = {0};
+  kilnStrBufAppendLocation(&where, mlirDiagnosticGetLocation(d));
+  mlirDiagnosticPrint(d, kilnStrBufCallback, &text);
+  message(s, kilnDiagnosticSeverityGetName(mlirDiagnosticGetSeverity(d)),
+          kilnStrBufGet(&where), kilnStrBufGet(&text));
+  kilnStrBufDestroy(&where);
+  kilnStrBufDestroy(&text);
+  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); ++i)
+    sendDiagnostic(s, mlirDiagnosticGetNote(d, i));
+}
+
+static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
+  sendDiagnostic(userData, d);
+  return mlirLogicalResultSuccess();
+}
+
+/* Swallows diagnostics (attached above the session's handler while a step
+ * whose failure is not an error runs). */
+static MlirLogicalResult dropDiagnostic(MlirDiagnostic d, void *userData) {
+  (void)d;
+  (void)userData;
+  return mlirLogicalResultSuccess();
+}
+
+static void appendText(MlirStringRef s, void *userData) {
+  kilnStrBufAppend(userData, s.data, s.length);
+}
+
+/* ---- sessions ------------------------------------------------------------ */
+
+static char *copyString(const char *s) {
+  char *c = s ? strdup(s) : NULL;
+  if (s && !c)
+    abort();
+  return c;
+}
+
+/* The `options` metadata record: the options that change the code, as
+ * kiln-compile's flags. */
+static void recordOptions(KilnSession *s) {
+  kilnStrBufAppendf(&s->recorded, "-O%d", s->options.target.optLevel);
+  for (intptr_t i = 0; i < s->options.numInputShapes; ++i) {
+    const KilnOnnxInputShape *shape = &s->shapes[i];
+    kilnStrBufAppendf(&s->recorded,
+                      " --input-shape=%s=", shape->name ? shape->name : "");
+    for (intptr_t d = 0; d < shape->rank; ++d)
+      kilnStrBufAppendf(&s->recorded, "%s%lld", d ? "x" : "",
+                        (long long)shape->dims[d]);
+  }
+  if (s->options.cubin)
+    kilnStrBufAppendf(&s->recorded, " --gpu-binary=cubin");
+  if (s->options.profile)
+    kilnStrBufAppendf(&s->recorded, " --profile");
+  if (s->options.noRuntimeChecks)
+    kilnStrBufAppendf(&s->recorded, " --no-runtime-checks");
+}
+
+/* Copies the options' strings and input shapes into `s`. */
+static void copyOptions(KilnSession *s, const KilnSessionOptions *o) {
+  s->options = *o;
+  s->options.target.target = copyString(o->target.target);
+  s->options.target.cpu = copyString(o->target.cpu);
+  s->options.target.gpuArch = copyString(o->target.gpuArch);
+  s->options.tuningLog = copyString(o->tuningLog);
+  intptr_t n = o->numInputShapes > 0 ? o->numInputShapes : 0;
+  s->shapes = calloc(n ? (size_t)n : 1, sizeof(*s->shapes));
+  if (!s->shapes)
+    abort();
+  for (intptr_t i = 0; i < n; ++i) {
+    const KilnOnnxInputShape *from = &o->inputShapes[i];
+    int64_t *dims = malloc(from->rank ? (size_t)from->rank * 8 : 8);
+    if (!dims)
+      abort();
+    if (from->rank)
+      memcpy(dims, from->dims, (size_t)from->rank * sizeof(int64_t));
+    s->shapes[i] = (KilnOnnxInputShape){.name = copyString(from->name),
+                                        .dims = dims,
+                                        .rank = from->rank,
+                                        .position = from->position};
+  }
+  s->options.inputShapes = s->shapes;
+  s->options.numInputShapes = n;
+}
+
+void kilnSessionDestroy(KilnSession *s) {
+  if (!s)
+    return;
+  if (!mlirContextIsNull(s->ctx))
+    kilnContextDestroy(s->ctx);
+  kilnTargetDestroy(s->target);
+  for (intptr_t i = 0; i < s->options.numInputShapes; ++i) {
+    free((char *)s->shapes[i].name);
+    free((int64_t *)s->shapes[i].dims);
+  }
+  free(s->shapes);
+  free((char *)s->options.target.target);
+  free((char *)s->options.target.cpu);
+  free((char *)s->options.target.gpuArch);
+  free((char *)s->options.tuningLog);
+  kilnStrBufDestroy(&s->recorded);
+  free(s);
+}
+
+KilnSession *kilnSessionCreate(const KilnSessionOptions *options) {
+  KilnSession *s = calloc(1, sizeof(*s));
+  if (!s)
+    abort();
+  copyOptions(s, options);
+  recordOptions(s);
+  KilnStrBuf err = {0};
+  s->target = kilnTargetCreate(&s->options.target, appendText, &err);
+  if (!s->target) {
+    message(s, "error", NULL, kilnStrBufGet(&err));
+    kilnStrBufDestroy(&err);
+    kilnSessionDestroy(s);
+    return NULL;
+  }
+  kilnStrBufDestroy(&err);
+  s->ctx = kilnContextCreate();
+  if (mlirContextIsNull(s->ctx)) {
+    message(s, "error", NULL, "cannot set up the MLIR context");
+    kilnSessionDestroy(s);
+    return NULL;
+  }
+  mlirContextAttachDiagnosticHandler(s->ctx, handleDiagnostic, s, NULL);
+  return s;
+}
+
+MlirContext kilnSessionGetContext(const KilnSession *s) { return s->ctx; }
+
+const KilnTarget *kilnSessionGetTarget(const KilnSession *s) {
+  return s->target;
+}
+
+static bool isGpu(const KilnSession *s) {
+  return kilnTargetGetGpuArch(s->target) != NULL;
+}
+
+static void stage(const KilnSession *s, const char *name) {
+  if (s->options.onStage)
+    s->options.onStage(name, s->options.userData);
+}
+
+/* ---- invocations: loading --------------------------------------------------
+ */
+
+KilnInvocation *kilnInvocationCreate(KilnSession *session) {
+  KilnInvocation *inv = calloc(1, sizeof(*inv));
+  if (!inv)
+    abort();
+  inv->session = session;
+  return inv;
+}
+
+static void dropModule(KilnInvocation *inv) {
+  kilnModelSignatureDestroy(inv->signature);
+  inv->signature = NULL;
+  if (!mlirModuleIsNull(inv->module))
+    mlirModuleDestroy(inv->module);
+  inv->module = (MlirModule){NULL};
+  inv->stage = KILN_STAGE_NONE;
+}
+
+void kilnInvocationDestroy(KilnInvocation *inv) {
+  if (!inv)
+    return;
+  dropModule(inv);
+  free(inv);
+}
+
+KilnInvocationError kilnInvocationGetError(const KilnInvocation *inv) {
+  return inv->error;
+}
+
+static bool fail(KilnInvocation *inv, KilnInvocationError error) {
+  inv->error = error;
+  return false;
+}
+
+/* kiln.target_triple, kiln.target_cpu and kiln.target_features on the
+ * module: what the CPU schedules and tuning logs read. */
+static void setTargetAttributes(MlirOperation module, const KilnTarget *t) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  const char *names[] = {"kiln.target_triple", "kiln.target_cpu",
+                         "kiln.target_features"};
+  const char *values[] = {kilnTargetGetTriple(t), kilnTargetGetCPU(t),
+                          kilnTargetGetFeatures(t)};
+  for (int i = 0; i < 3; ++i)
+    mlirOperationSetDiscardableAttributeByName(
+        module, mlirStringRefCreateFromCString(names[i]),
+        mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(values[i])));
+}
+
+/* Takes `module` (null after diagnostics) as the invocation's, verified. */
+static bool adopt(KilnInvocation *inv, MlirModule module) {
+  dropModule(inv);
+  inv->error = KILN_INVOCATION_OK;
+  if (mlirModuleIsNull(module))
+    return fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+  inv->module = module;
+  MlirOperation op = mlirModuleGetOperation(module);
+  if (!mlirOperationVerify(op) ||
+      mlirLogicalResultIsFailure(kilnGraphVerify(op))) {
+    dropModule(inv);
+    return fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+  }
+  inv->stage = KILN_STAGE_IMPORT;
+  return true;
+}
+
+static KilnOnnxImportOptions importOptions(const KilnSession *s) {
+  return (KilnOnnxImportOptions){.inputShapes = s->options.inputShapes,
+                                 .numInputShapes = s->options.numInputShapes};
+}
+
+static bool hasSuffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* The ONNX model on stdin, imported through the buffer API (such a model
+ * has no directory for external data). */
+static bool importStdin(KilnInvocation *inv) {
+  KilnStrBuf buf = {0};
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+    kilnStrBufAppend(&buf, chunk, n);
+  bool ok;
+  if (ferror(stdin)) {
+    message(inv->session, "error", NULL, "cannot read the model from stdin");
+    dropModule(inv);
+    ok = fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+  } else {
+    ok = kilnInvocationImportOnnx(inv, buf.data ? buf.data : "", buf.len,
+                                  "<stdin>");
+  }
+  kilnStrBufDestroy(&buf);
+  return ok;
+}
+
+bool kilnInvocationParseSource(KilnInvocation *inv, const char *path) {
+  KilnSession *s = inv->session;
+  stage(s, "import");
+  if (!strcmp(path, "-"))
+    return importStdin(inv);
+  if (!hasSuffix(path, ".mlir")) {
+    KilnOnnxImportOptions opts = importOptions(s);
+    return adopt(inv, kilnOnnxImportFileWithOptions(s->ctx, path, &opts));
+  }
+  /* Read first, so that an unreadable file (or a directory) is named with
+   * its reason rather than as a parse failure. */
+  FILE *f = fopen(path, "rb");
+  int err = f ? 0 : errno;
+  char c;
+  if (f && fread(&c, 1, 1, f) == 0 && ferror(f))
+    err = errno ? errno : EIO;
+  if (f)
+    fclose(f);
+  if (err) {
+    messagef(s, "error", "cannot read '%s': %s", path, strerror(err));
+    dropModule(inv);
+    return fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+  }
+  /* Parsed from the file so that diagnostics name it. */
+  MlirModule module = mlirModuleCreateParseFromFile(
+      s->ctx, mlirStringRefCreateFromCString(path));
+  if (mlirModuleIsNull(module))
+    messagef(s, "error", "cannot parse '%s'", path);
+  return adopt(inv, module);
+}
+
+bool kilnInvocationParseText(KilnInvocation *inv, const char *text,
+                             size_t length, const char *name) {
+  stage(inv->session, "import");
+  MlirModule module = mlirModuleCreateParse(inv->session->ctx,
+                                            mlirStringRefCreate(text, length));
+  if (mlirModuleIsNull(module))
+    messagef(inv->session, "error", "cannot parse '%s'", name);
+  return adopt(inv, module);
+}
+
+bool kilnInvocationImportOnnx(KilnInvocation *inv, const void *data,
+                              size_t length, const char *name) {
+  KilnOnnxImportOptions opts = importOptions(inv->session);
+  return adopt(inv, kilnOnnxImportBufferWithOptions(inv->session->ctx, data,
+                                                    length, name, &opts));
+}
+
+/* ---- invocations: stages ----------------------------------------------- */
+
+bool kilnInvocationRunPipeline(KilnInvocation *inv, const char *pipeline) {
+  KilnSession *s = inv->session;
+  inv->error = KILN_INVOCATION_OK;
+  if (mlirModuleIsNull(inv->module)) {
+    message(s, "error", NULL, "no module: parse or import a model first");
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  }
+  MlirPassManager pm = mlirPassManagerCreate(s->ctx);
+  if (s->options.timePasses)
+    mlirPassManagerEnableTiming(pm);
+  KilnStrBuf err = {0};
+  bool ok = false;
+  if (mlirLogicalResultIsFailure(kilnPipelineAppend(
+          mlirPassManagerGetAsOpPassManager(pm),
+          mlirStringRefCreateFromCString("builtin.module"),
+          mlirStringRefCreateFromCString(pipeline), appendText, &err))) {
+    messagef(s, "error", "cannot build the pipeline: %s", kilnStrBufGet(&err));
+    inv->error = KILN_INVOCATION_ERROR_USAGE;
+  } else {
+    ok = mlirLogicalResultIsSuccess(
+        mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(inv->module)));
+    if (!ok)
+      inv->error = KILN_INVOCATION_ERROR_COMPILE;
+  }
+  kilnStrBufDestroy(&err);
+  mlirPassManagerDestroy(pm); /* prints the timing report */
+  return ok;
+}
+
+static void tuningMessage(MlirStringRef text, void *userData) {
+  void **args = userData;
+  KilnStrBuf buf = {0};
+  kilnStrBufAppend(&buf, text.data, text.length);
+  message(args[0], args[1], NULL, kilnStrBufGet(&buf));
+  kilnStrBufDestroy(&buf);
+}
+
+/* Attaches the tuning log's records to the module's workloads. */
+static bool applyTuningLog(KilnInvocation *inv) {
+  KilnSession *s = inv->session;
+  KilnTuningTarget target;
+  kilnTuningTargetCreateForModule(inv->module, &target);
+  void *warning[2] = {s, "warning"}, *error[2] = {s, "error"};
+  KilnTuningLog *log =
+      kilnTuningLogLoad(s->options.tuningLog, &target, tuningMessage, warning,
+                        tuningMessage, error);
+  kilnTuningTargetDestroy(&target);
+  if (!log)
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  intptr_t numWorkloads = 0;
+  intptr_t tuned = kilnTuningLogApply(log, mlirModuleGetOperation(inv->module),
+                                      &numWorkloads);
+  kilnTuningLogDestroy(log);
+  messagef(s, "remark", "tuning log: %ld of %ld workloads use tuned schedules",
+           (long)tuned, (long)numWorkloads);
+  return true;
+}
+
+/* Records the model's signature, as the metadata describes it, before
+ * graph-to-linalg rewrites it; `required`: a failure is an error (with
+ * its diagnostics), else it is silent and only code generation will
+ * miss the signature. */
+static bool recordSignature(KilnInvocation *inv, bool required) {
+  if (inv->signature)
+    return true;
+  MlirDiagnosticHandlerID quiet = {0};
+  if (!required)
+    quiet = mlirContextAttachDiagnosticHandler(inv->session->ctx,
+                                               dropDiagnostic, NULL, NULL);
+  inv->signature = kilnModelSignatureCreate(inv->module);
+  if (!required)
+    mlirContextDetachDiagnosticHandler(inv->session->ctx, quiet);
+  return inv->signature || !required ? true
+                                     : fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+}
+
+/* linalg → LLVM dialect through the GPU kernels: compiled to PTX or cubin. */
+static bool lowerGpuKernels(KilnInvocation *inv) {
+  KilnSession *s = inv->session;
+  KilnStrBuf toolkit = {0}, why = {0};
+  if (s->options.cubin && !kilnGpuFindToolkit(&toolkit, &why)) {
+    messagef(s, "error", "cubin kernels need the CUDA toolkit's ptxas: %s",
+             kilnStrBufGet(&why));
+    kilnStrBufDestroy(&why);
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  }
+  stage(s, s->options.cubin ? "compile kernels to cubin"
+                            : "compile kernels to PTX");
+  KilnStrBuf pipeline = {0};
+  kilnGpuPipelineAppend(&pipeline, s->target,
+                        s->options.cubin ? toolkit.data : NULL);
+  bool ok = kilnInvocationRunPipeline(inv, kilnStrBufGet(&pipeline));
+  kilnStrBufDestroy(&pipeline);
+  kilnStrBufDestroy(&toolkit);
+  kilnStrBufDestroy(&why);
+  return ok;
+}
+
+/* Runs the stage after the invocation's; `needSignature`: code will be
+ * generated, so the signature must be recorded. */
+static bool advance(KilnInvocation *inv, bool needSignature) {
+  KilnSession *s = inv->session;
+  MlirOperation op = mlirModuleGetOperation(inv->module);
+  switch (inv->stage) {
+  case KILN_STAGE_IMPORT:
+    /* The CPU schedules size their register tiles for the target, and a
+     * tuning log's records apply to one target. */
+    if (!isGpu(s))
+      setTargetAttributes(op, s->target);
+    stage(s, "optimize graph");
+    if (!kilnInvocationRunPipeline(
+            inv, kilnGraphOptPipelineName(s->options.target.optLevel)))
+      return false;
+    if (s->options.tuningLog && !applyTuningLog(inv))
+      return false;
+    inv->stage = KILN_STAGE_GRAPH;
+    return true;
+  case KILN_STAGE_GRAPH:
+    if (!recordSignature(inv, needSignature))
+      return false;
+    stage(s, "lower graph to linalg");
+    /* Run-time checks on the CPU only, so far (runtime_checks.c). */
+    if (!kilnInvocationRunPipeline(inv, isGpu(s) ? "graph-to-linalg-gpu"
+                                        : s->options.noRuntimeChecks
+                                            ? "graph-to-linalg"
+                                            : "kiln-runtime-checks,"
+                                              "graph-to-linalg"))
+      return false;
+    inv->stage = KILN_STAGE_LINALG;
+    return true;
+  case KILN_STAGE_LINALG:
+    if (isGpu(s)) {
+      stage(s, "map linalg to GPU kernels");
+      if (!kilnInvocationRunPipeline(inv, "linalg-to-gpu"))
+        return false;
+      inv->stage = KILN_STAGE_GPU;
+      return true;
+    }
+    stage(s, "lower linalg to LLVM dialect");
+    /* kiln-profile-nodes and kiln-instrument-ops act on marked modules. */
+    if (s->options.profile)
+      mlirOperationSetDiscardableAttributeByName(
+          op, mlirStringRefCreateFromCString(KILN_PROFILE_ATTR),
+          mlirUnitAttrGet(s->ctx));
+    if (!kilnInvocationRunPipeline(inv, "linalg-to-llvm-cpu"))
+      return false;
+    inv->stage = KILN_STAGE_LLVM;
+    return true;
+  case KILN_STAGE_GPU:
+    if (!lowerGpuKernels(inv))
+      return false;
+    inv->stage = KILN_STAGE_LLVM;
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool runUntil(KilnInvocation *inv, KilnStage target,
+                     bool needSignature) {
+  KilnSession *s = inv->session;
+  inv->error = KILN_INVOCATION_OK;
+  if (mlirModuleIsNull(inv->module)) {
+    message(s, "error", NULL, "no module: parse or import a model first");
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  }
+  if (target == KILN_STAGE_GPU && !isGpu(s)) {
+    message(s, "error", NULL, "the gpu stage needs --target=cuda");
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  }
+  if (target < inv->stage) {
+    messagef(s, "error", "the module is at the %s stage, past %s",
+             kilnStageGetName(inv->stage), kilnStageGetName(target));
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  }
+  while (inv->stage < target)
+    if (!advance(inv, needSignature))
+      return false;
+  return true;
+}
+
+bool kilnInvocationRunUntil(KilnInvocation *inv, KilnStage target) {
+  return runUntil(inv, target, false);
+}
+
+KilnStage kilnInvocationGetStage(const KilnInvocation *inv) {
+  return inv->stage;
+}
+
+MlirModule kilnInvocationGetModule(const KilnInvocation *inv) {
+  return inv->module;
+}
+
+void kilnInvocationPrintModule(const KilnInvocation *inv, bool debugInfo,
+                               MlirStringCallback callback, void *userData) {
+  if (mlirModuleIsNull(inv->module))
+    return;
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  mlirOpPrintingFlagsEnableDebugInfo(flags, debugInfo, /*prettyForm=*/false);
+  mlirOperationPrintWithFlags(mlirModuleGetOperation(inv->module), flags,
+                              callback, userData);
+  mlirOpPrintingFlagsDestroy(flags);
+}
+
+/* ---- invocations: code ------------------------------------------------- */
+
+/* Runs to the llvm stage for code generation; false after messages. */
+static bool readyForCode(KilnInvocation *inv) {
+  KilnSession *s = inv->session;
+  if (inv->stage > KILN_STAGE_GRAPH && !inv->signature &&
+      !mlirModuleIsNull(inv->module)) {
+    messagef(s, "error",
+             "the module is at the %s stage: its signature, recorded before "
+             "graph-to-linalg, is lost (generate code from an earlier stage)",
+             kilnStageGetName(inv->stage));
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  }
+  if (!runUntil(inv, KILN_STAGE_LLVM, true))
+    return false;
+  KilnStrBuf err = {0};
+  if (isGpu(s) && !kilnGpuCheckLinked(inv->module, appendText, &err)) {
+    message(s, "error", NULL, kilnStrBufGet(&err));
+    kilnStrBufDestroy(&err);
+    return fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+  }
+  return true;
+}
+
+static KilnCompileOptions compileOptions(const KilnInvocation *inv,
+                                         KilnCompileEmit kind) {
+  const KilnSession *s = inv->session;
+  return (KilnCompileOptions){.target = s->target,
+                              .signature = inv->signature,
+                              .recordedOptions = kilnStrBufGet(&s->recorded),
+                              .emit = kind,
+                              .onStage = s->options.onStage,
+                              .stageUserData = s->options.userData};
+}
+
+bool kilnInvocationEmitCode(KilnInvocation *inv, KilnCompileEmit kind,
+                            MlirStringCallback callback, void *userData) {
+  if (!readyForCode(inv))
+    return false;
+  KilnCompileOptions co = compileOptions(inv, kind);
+  KilnStrBuf err = {0};
+  bool ok = mlirLogicalResultIsSuccess(kilnCompileToObject(
+      inv->module, &co, callback, userData, appendText, &err));
+  if (!ok) {
+    message(inv->session, "error", NULL, kilnStrBufGet(&err));
+    inv->error = KILN_INVOCATION_ERROR_COMPILE;
+  }
+  kilnStrBufDestroy(&err);
+  return ok;
+}
+
+/* The number of code generation threads: the session's jobs, else one per
+ * online CPU, at most kAutoMaxJobs. (kilnCompileToObjects also caps it at
+ * the module's function definitions.) */
+enum { kAutoMaxJobs = 8 };
+static unsigned resolveJobs(unsigned requested) {
+  if (requested)
+    return requested;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return cpus < 1 ? 1 : cpus > kAutoMaxJobs ? kAutoMaxJobs : (unsigned)cpus;
+}
+
+/* The objects of one compilation (one per code generation partition),
+ * each written to `dir` as it arrives so that none waits in memory. */
+typedef struct Objects {
+  KilnStrBuf dir;
+  KilnStrBuf *paths; /* [index]; empty for an index not yet received */
+  unsigned count;
+  int writeErrno; /* an object could not be written: its errno */
+  KilnStrBuf failedPath;
+} Objects;
+
+static bool objectsCreate(Objects *objs, const KilnSession *s) {
+  const char *tmp = getenv("TMPDIR");
+  *objs = (Objects){0};
+  kilnStrBufAppendf(&objs->dir, "%s/kiln-compile-XXXXXX",
+                    tmp && *tmp ? tmp : "/tmp");
+  if (mkdtemp(objs->dir.data))
+    return true;
+  messagef(s, "error", "cannot create the temporary directory '%s': %s",
+           objs->dir.data, strerror(errno));
+  kilnStrBufDestroy(&objs->dir);
+  return false;
+}
+
+static bool writeFile(const char *path, const char *data, size_t length) {
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return false;
+  bool ok = fwrite(data, 1, length, f) == length;
+  return fclose(f) == 0 && ok;
+}
+
+static void collectObject(unsigned index, MlirStringRef object,
+                          void *userData) {
+  Objects *objs = userData;
+  if (index >= objs->count) {
+    KilnStrBuf *grown = realloc(objs->paths, (index + 1) * sizeof(KilnStrBuf));
+    if (!grown)
+      abort();
+    memset(grown + objs->count, 0,
+           (index + 1 - objs->count) * sizeof(KilnStrBuf));
+    objs->paths = grown;
+    objs->count = index + 1;
+  }
+  KilnStrBuf *path = &objs->paths[index];
+  kilnStrBufAppendf(path, "%s/model.%u.o", objs->dir.data, index);
+  if (!objs->writeErrno && !writeFile(path->data, object.data, object.length)) {
+    objs->writeErrno = errno ? errno : EIO;
+    kilnStrBufAppendf(&objs->failedPath, "%s", path->data);
+  }
+}
+
+/* Removes the objects and their directory. */
+static void objectsDestroy(Objects *objs) {
+  for (unsigned i = 0; i < objs->count; ++i) {
+    if (objs->paths[i].data)
+      unlink(objs->paths[i].data);
+    kilnStrBufDestroy(&objs->paths[i]);
+  }
+  free(objs->paths);
+  if (objs->dir.data)
+    rmdir(objs->dir.data);
+  kilnStrBufDestroy(&objs->dir);
+  kilnStrBufDestroy(&objs->failedPath);
+}
+
+/* Links the objects into a library at `path`. */
+static bool linkObjects(KilnInvocation *inv, const Objects *objects,
+                        const char *path) {
+  KilnSession *s = inv->session;
+  unsigned n = objects->count;
+  const char **argv = calloc(n ? n : 1, sizeof(char *));
+  if (!argv)
+    abort();
+  for (unsigned i = 0; i < n; ++i)
+    argv[i] = objects->paths[i].data ? objects->paths[i].data : "";
+  KilnStrBuf err = {0};
+  stage(s, "link");
+  bool ok = mlirLogicalResultIsSuccess(
+      kilnLinkSharedLibrary(s->target, argv, n, path, appendText, &err));
+  if (!ok) {
+    message(s, "error", NULL, kilnStrBufGet(&err));
+    inv->error = KILN_INVOCATION_ERROR_COMPILE;
+  }
+  kilnStrBufDestroy(&err);
+  free(argv);
+  return ok;
+}
+
+bool kilnInvocationWriteLibrary(KilnInvocation *inv, const char *path) {
+  if (!readyForCode(inv))
+    return false;
+  KilnSession *s = inv->session;
+  Objects objects;
+  if (!objectsCreate(&objects, s))
+    return fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+  KilnCompileOptions co = compileOptions(inv, KILN_COMPILE_EMIT_OBJECT);
+  KilnStrBuf err = {0};
+  bool ok = mlirLogicalResultIsSuccess(
+      kilnCompileToObjects(inv->module, &co, resolveJobs(s->options.jobs),
+                           collectObject, &objects, appendText, &err));
+  if (!ok) {
+    message(s, "error", NULL, kilnStrBufGet(&err));
+    inv->error = KILN_INVOCATION_ERROR_COMPILE;
+  } else if (objects.writeErrno) {
+    messagef(s, "error", "cannot write '%s': %s",
+             kilnStrBufGet(&objects.failedPath), strerror(objects.writeErrno));
+    ok = fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+  } else {
+    ok = linkObjects(inv, &objects, path);
+  }
+  if (!ok)
+    unlink(path);
+  kilnStrBufDestroy(&err);
+  objectsDestroy(&objects);
+  return ok;
+}
+
+typedef struct KernelOutput {
+  MlirStringCallback callback;
+  void *userData;
+} KernelOutput;
+
+static void emitPtx(MlirStringRef name, MlirStringRef ptx, void *userData) {
+  const KernelOutput *out = userData;
+  KilnStrBuf header = {0};
+  kilnStrBufAppendf(&header, "// ---- gpu.binary @%.*s\n", (int)name.length,
+                    name.data);
+  out->callback(mlirStringRefCreate(header.data, header.len), out->userData);
+  out->callback(ptx, out->userData);
+  if (ptx.length && ptx.data[ptx.length - 1] != '\n')
+    out->callback(mlirStringRefCreate("\n", 1), out->userData);
+  kilnStrBufDestroy(&header);
+}
+
+static void keepObject(MlirStringRef name, MlirStringRef object,
+                       void *userData) {
+  (void)name;
+  KilnStrBuf *out = userData;
+  kilnStrBufClear(out);
+  kilnStrBufAppend(out, object.data, object.length);
+}
+
+bool kilnInvocationEmitKernels(KilnInvocation *inv, MlirStringCallback callback,
+                               void *userData) {
+  KilnSession *s = inv->session;
+  if (!isGpu(s)) {
+    message(s, "error", NULL, "GPU kernels need --target=cuda");
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  }
+  if (!runUntil(inv, KILN_STAGE_LLVM, false))
+    return false;
+  if (!s->options.cubin) {
+    KernelOutput out = {callback, userData};
+    kilnGpuForEachBinary(inv->module, emitPtx, &out);
+    return true;
+  }
+  /* kiln-gpu-merge-kernels leaves one kernel module. */
+  KilnStrBuf bin = {0};
+  unsigned n = kilnGpuForEachBinary(inv->module, keepObject, &bin);
+  if (n == 1)
+    callback(mlirStringRefCreate(bin.data, bin.len), userData);
+  else
+    message(s, "error", NULL,
+            n ? "the model has several kernel modules: --emit=cubin writes one"
+              : "the model has no GPU kernels: no cubin to write");
+  kilnStrBufDestroy(&bin);
+  return n == 1 ? true : fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+}
