@@ -24,12 +24,10 @@ static MlirAttribute getAttr(MlirOperation op, const char *name) {
                                          mlirStringRefCreateFromCString(name));
 }
 
-/* @main_graph, else the only public function definition; null otherwise.
- * The same rule as kiln-run's. */
-static MlirOperation findEntry(MlirModule module) {
+MlirOperation kilnModelFindEntry(MlirOperation module) {
   MlirOperation found = {NULL};
   int numPublic = 0;
-  MlirBlock body = mlirModuleGetBody(module);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (!kilnOpNameIs(op, "func.func"))
@@ -140,7 +138,7 @@ static bool appendRecord(KilnStrBuf *b, MlirOperation func, const char *kind,
 }
 
 KilnModelSignature *kilnModelSignatureCreate(MlirModule module) {
-  MlirOperation func = findEntry(module);
+  MlirOperation func = kilnModelFindEntry(mlirModuleGetOperation(module));
   if (mlirOperationIsNull(func)) {
     kilnEmitErrorf(mlirOperationGetLocation(mlirModuleGetOperation(module)),
                    "the module has no @main_graph and not exactly one public "

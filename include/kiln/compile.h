@@ -72,6 +72,12 @@ const char *kilnTargetGetGpuFeatures(const KilnTarget *target);
 
 typedef struct KilnModelSignature KilnModelSignature;
 
+/// The model's entry function in `module` (a builtin.module op): the
+/// func.func @main_graph, else the module's only public function
+/// definition; null if there is neither. The one statement of the ABI's
+/// entry rule: the signature, the profiler and kiln-run all use it.
+MlirOperation kilnModelFindEntry(MlirOperation module);
+
 /// Records the entry of `module` (@main_graph, else its only public
 /// function) and the names, element types and static shapes of its
 /// arguments and results, as the metadata's `entry`, `input` and `output`

@@ -13,8 +13,8 @@
 static void printMessage(const char *severity, const char *location,
                          const char *text, void *userData) {
   (void)userData;
-  fprintf(stderr, "message: %s [%s] %s\n", severity,
-          location ? location : "-", text);
+  fprintf(stderr, "message: %s [%s] %s\n", severity, location ? location : "-",
+          text);
 }
 
 static void printStage(const char *stage, void *userData) {
@@ -135,8 +135,7 @@ static void testPipelines(void) {
   fprintf(stderr, "\nunknown: %d (error %d)\n",
           kilnInvocationRunPipeline(inv, "no-such-pass"),
           kilnInvocationGetError(inv));
-  fprintf(stderr, "stage: %s\n",
-          kilnStageGetName(kilnInvocationGetStage(inv)));
+  fprintf(stderr, "stage: %s\n", kilnStageGetName(kilnInvocationGetStage(inv)));
   kilnInvocationDestroy(inv);
   kilnSessionDestroy(s);
 }
@@ -164,9 +163,9 @@ static void testCode(const char *dir) {
   KilnSession *s = createSession(NULL);
   KilnInvocation *inv = parsed(s, kAdd);
   char text[4096] = "";
-  fprintf(stderr, "llvm ir: %d\n",
-          kilnInvocationEmitCode(inv, KILN_COMPILE_EMIT_LLVM_IR, keepStart,
-                                 text));
+  fprintf(
+      stderr, "llvm ir: %d\n",
+      kilnInvocationEmitCode(inv, KILN_COMPILE_EMIT_LLVM_IR, keepStart, text));
   fprintf(stderr, "has the ABI: %d\n",
           strstr(text, "kiln_model_metadata") != NULL ||
               strstr(text, "kiln_model_run") != NULL);
@@ -190,15 +189,15 @@ static void testDynamic(void) {
   fprintf(stderr, "linalg: %d\n",
           kilnInvocationRunUntil(inv, KILN_STAGE_LINALG));
   size_t bytes = 0;
-  fprintf(stderr, "code after linalg: %d (error %d)\n",
-          kilnInvocationEmitCode(inv, KILN_COMPILE_EMIT_ASM, countBytes,
-                                 &bytes),
-          kilnInvocationGetError(inv));
+  fprintf(
+      stderr, "code after linalg: %d (error %d)\n",
+      kilnInvocationEmitCode(inv, KILN_COMPILE_EMIT_ASM, countBytes, &bytes),
+      kilnInvocationGetError(inv));
   kilnInvocationParseText(inv, kDynamic, strlen(kDynamic), "test.mlir");
-  fprintf(stderr, "code from import: %d (error %d)\n",
-          kilnInvocationEmitCode(inv, KILN_COMPILE_EMIT_ASM, countBytes,
-                                 &bytes),
-          kilnInvocationGetError(inv));
+  fprintf(
+      stderr, "code from import: %d (error %d)\n",
+      kilnInvocationEmitCode(inv, KILN_COMPILE_EMIT_ASM, countBytes, &bytes),
+      kilnInvocationGetError(inv));
   kilnInvocationDestroy(inv);
   kilnSessionDestroy(s);
 }
@@ -207,9 +206,8 @@ static void testTuningLog(const char *dir) {
   fprintf(stderr, "TEST: tuning_log\n");
   char path[4096];
   snprintf(path, sizeof(path), "%s/missing.tune", dir);
-  KilnSessionOptions o = {.target = {.optLevel = 1},
-                          .tuningLog = path,
-                          .onMessage = printMessage};
+  KilnSessionOptions o = {
+      .target = {.optLevel = 1}, .tuningLog = path, .onMessage = printMessage};
   KilnSession *s = kilnSessionCreate(&o);
   KilnInvocation *inv = parsed(s, kAdd);
   fprintf(stderr, "graph: %d (error %d)\n",

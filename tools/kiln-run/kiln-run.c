@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "dialects/common/diag.h"
+#include "kiln/compile.h"
 #include "kiln/kiln.h"
 #include "kiln/onnx.h"
 #include "kiln/passes.h"
@@ -62,34 +63,6 @@ static int compileFailure(const DiagState *st) {
 }
 
 /* ---- the model -------------------------------------------------------- */
-
-/* The entry: the only public function definition, or @main_graph. */
-static MlirOperation findEntry(MlirModule module) {
-  MlirOperation found = {NULL}, mainGraph = {NULL};
-  int numPublic = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(op)),
-                            mlirStringRefCreateFromCString("func.func")))
-      continue;
-    MlirAttribute name = mlirOperationGetAttributeByName(
-        op, mlirStringRefCreateFromCString("sym_name"));
-    if (mlirStringRefEqual(mlirStringAttrGetValue(name),
-                           mlirStringRefCreateFromCString("main_graph")))
-      mainGraph = op;
-    MlirAttribute vis = mlirOperationGetAttributeByName(
-        op, mlirStringRefCreateFromCString("sym_visibility"));
-    bool isDecl =
-        mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
-    if (mlirAttributeIsNull(vis) && !isDecl) {
-      found = op;
-      ++numPublic;
-    }
-  }
-  if (!mlirOperationIsNull(mainGraph))
-    return mainGraph;
-  return numPublic == 1 ? found : (MlirOperation){NULL};
-}
 
 /* The entry's signature, recorded before lowering rewrites it. */
 typedef struct Signature {
@@ -293,7 +266,7 @@ static int loadModel(MlirContext ctx, Options *o, const DiagState *diags,
   *module = onnx ? importOnnx(ctx, o, false) : parseMlir(ctx, o->model);
   if (mlirModuleIsNull(*module))
     return diags->inputShape ? kExitUsage : compileFailure(diags);
-  MlirOperation entry = findEntry(*module);
+  MlirOperation entry = kilnModelFindEntry(mlirModuleGetOperation(*module));
   if (mlirOperationIsNull(entry)) {
     kilnRunError("'%s' has no @main_graph and not exactly one public function",
                  o->model);
@@ -319,7 +292,7 @@ static int loadModel(MlirContext ctx, Options *o, const DiagState *diags,
   *module = importOnnx(ctx, o, true);
   if (mlirModuleIsNull(*module))
     return diags->inputShape ? kExitUsage : compileFailure(diags);
-  signatureInit(sig, findEntry(*module));
+  signatureInit(sig, kilnModelFindEntry(mlirModuleGetOperation(*module)));
   return -1;
 }
 

@@ -46,6 +46,7 @@
 #include "dialects/common/diag.h"
 #include "dialects/common/ir_build.h"
 #include "dialects/linalg/transforms/profile_nodes.h"
+#include "kiln/compile.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/LLVM.h"
@@ -565,7 +566,7 @@ static void runInstrumentOps(MlirOperation module, MlirExternalPass pass,
                              const KilnPassOptionValue *options) {
   (void)pass;
   (void)options;
-  MlirOperation entry = kilnProfileFindEntry(module);
+  MlirOperation entry = kilnModelFindEntry(module);
   if (!kilnProfileIsRequested(module) || mlirOperationIsNull(entry))
     return;
   MlirBlock body = funcBody(entry);

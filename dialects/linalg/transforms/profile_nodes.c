@@ -19,6 +19,7 @@
 
 #include "dialects/common/diag.h"
 #include "dialects/common/ir_build.h"
+#include "kiln/compile.h"
 #include "kiln/passes.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
@@ -72,25 +73,6 @@ void kilnProfileForEachNode(MlirLocation loc, KilnProfileNodeFn fn,
 bool kilnProfileIsRequested(MlirOperation module) {
   return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
       module, str(KILN_PROFILE_ATTR)));
-}
-
-MlirOperation kilnProfileFindEntry(MlirOperation module) {
-  MlirOperation found = {NULL};
-  int numPublic = 0;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!kilnOpNameIs(op, "func.func"))
-      continue;
-    MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
-    if (kilnStringRefEquals(mlirStringAttrGetValue(name), "main_graph"))
-      return op;
-    if (kilnFuncIsPublicDefinition(op)) {
-      found = op;
-      ++numPublic;
-    }
-  }
-  return numPublic == 1 ? found : (MlirOperation){NULL};
 }
 
 /* ---- the per-node table ---------------------------------------------------
@@ -329,7 +311,7 @@ static void runProfileNodes(MlirOperation module, MlirExternalPass pass,
                             const KilnPassOptionValue *options) {
   (void)pass;
   (void)options;
-  MlirOperation entry = kilnProfileFindEntry(module);
+  MlirOperation entry = kilnModelFindEntry(module);
   if (!kilnProfileIsRequested(module) || mlirOperationIsNull(entry))
     return;
   Nodes nodes = {0};

@@ -31,8 +31,4 @@ void kilnProfileForEachNode(MlirLocation loc, KilnProfileNodeFn fn,
 /// Whether `module` asks for profiling (has KILN_PROFILE_ATTR).
 bool kilnProfileIsRequested(MlirOperation module);
 
-/// The model's entry function of `module`: @main_graph, else its only
-/// public function definition; null otherwise.
-MlirOperation kilnProfileFindEntry(MlirOperation module);
-
 #endif
