@@ -299,6 +299,22 @@ static bool hasSuffix(const char *s, const char *suffix) {
   return n >= m && !strcmp(s + n - m, suffix);
 }
 
+static bool importFile(KilnInvocation *inv, const char *path,
+                       const KilnOnnxInputValue *values, intptr_t numValues) {
+  KilnOnnxImportOptions opts = importOptions(inv->session);
+  opts.inputValues = values;
+  opts.numInputValues = numValues;
+  return adopt(inv,
+               kilnOnnxImportFileWithOptions(inv->session->ctx, path, &opts));
+}
+
+bool kilnInvocationImportOnnxFile(KilnInvocation *inv, const char *path,
+                                  const KilnOnnxInputValue *values,
+                                  intptr_t numValues) {
+  stage(inv->session, "import");
+  return importFile(inv, path, values, numValues);
+}
+
 /* The ONNX model on stdin, imported through the buffer API (such a model
  * has no directory for external data). */
 static bool importStdin(KilnInvocation *inv) {
@@ -325,10 +341,8 @@ bool kilnInvocationParseSource(KilnInvocation *inv, const char *path) {
   stage(s, "import");
   if (!strcmp(path, "-"))
     return importStdin(inv);
-  if (!hasSuffix(path, ".mlir")) {
-    KilnOnnxImportOptions opts = importOptions(s);
-    return adopt(inv, kilnOnnxImportFileWithOptions(s->ctx, path, &opts));
-  }
+  if (!hasSuffix(path, ".mlir"))
+    return importFile(inv, path, NULL, 0);
   /* Read first, so that an unreadable file (or a directory) is named with
    * its reason rather than as a parse failure. */
   FILE *f = fopen(path, "rb");

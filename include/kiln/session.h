@@ -109,6 +109,12 @@ KilnInvocationError kilnInvocationGetError(const KilnInvocation *invocation);
 /// rules). Replaces any module the invocation had. Stage: import. False
 /// after messages.
 bool kilnInvocationParseSource(KilnInvocation *invocation, const char *path);
+/// As kilnInvocationParseSource for the ONNX model at `path`, with the
+/// inputs `values[0, numValues)` made constants (kiln/onnx.h; their element
+/// types from the session's context; read during the call only).
+bool kilnInvocationImportOnnxFile(KilnInvocation *invocation, const char *path,
+                                  const KilnOnnxInputValue *values,
+                                  intptr_t numValues);
 /// As kilnInvocationParseSource for MLIR text in memory; `name` names it in
 /// diagnostics.
 bool kilnInvocationParseText(KilnInvocation *invocation, const char *text,

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
 #include "runtime/printable_text.h"
 
 void kilnToolPrintMessage(const char *program, const char *severity,
@@ -17,17 +16,4 @@ void kilnToolPrintMessage(const char *program, const char *severity,
     fprintf(stderr, "%s: %s: %s\n", w, severity, m);
   free(w);
   free(m);
-}
-
-void kilnToolPrintDiagnostic(MlirDiagnostic d) {
-  KilnStrBuf where = {0}, msg = {0};
-  kilnStrBufAppendLocation(&where, mlirDiagnosticGetLocation(d));
-  mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
-  kilnToolPrintMessage(
-      NULL, kilnDiagnosticSeverityGetName(mlirDiagnosticGetSeverity(d)),
-      kilnStrBufGet(&where), kilnStrBufGet(&msg));
-  kilnStrBufDestroy(&where);
-  kilnStrBufDestroy(&msg);
-  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); ++i)
-    kilnToolPrintDiagnostic(mlirDiagnosticGetNote(d, i));
 }

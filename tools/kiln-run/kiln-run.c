@@ -23,39 +23,37 @@
 
 #include "dialects/common/diag.h"
 #include "kiln/compile.h"
-#include "kiln/kiln.h"
-#include "kiln/onnx.h"
-#include "kiln/passes.h"
+#include "kiln/session.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "mlir-c/Diagnostics.h"
-#include "mlir-c/RegisterEverything.h"
+#include "tools/common/tool_cli.h"
 #include "tools/common/tool_diag.h"
 #include "tools/common/tool_io.h"
-#include "tools/common/tool_tuning.h"
 #include "tools/kiln-run/compare.h"
 #include "tools/kiln-run/execute.h"
 #include "tools/kiln-run/options.h"
 
-/* ---- diagnostics ------------------------------------------------------ */
+/* ---- messages --------------------------------------------------------- */
 
 typedef struct DiagState {
   bool unsupported; /* an error said "unsupported" */
   bool inputShape;  /* an error was about the input shapes we passed */
+  bool verbose;     /* -v: remarks (the tuning log's report) too */
 } DiagState;
 
-static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
+/* The compiler session's messages (kiln/session.h), printed as
+ * kiln-compile prints them. */
+static void printMessage(const char *severity, const char *location,
+                         const char *text, void *userData) {
   DiagState *st = userData;
-  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError) {
-    KilnStrBuf msg = {0};
-    mlirDiagnosticPrint(d, kilnStrBufCallback, &msg);
-    st->unsupported |= kilnToolIsUnsupportedMessage(kilnStrBufGet(&msg));
-    st->inputShape |= !strncmp(kilnStrBufGet(&msg), "input shape", 11) ||
-                      !strncmp(kilnStrBufGet(&msg), "input value", 11);
-    kilnStrBufDestroy(&msg);
+  if (!location && !strcmp(severity, "remark") && !st->verbose)
+    return;
+  if (location && !strcmp(severity, "error")) {
+    st->unsupported |= kilnToolIsUnsupportedMessage(text);
+    st->inputShape |=
+        !strncmp(text, "input shape", 11) || !strncmp(text, "input value", 11);
   }
-  kilnToolPrintDiagnostic(d);
-  return mlirLogicalResultSuccess();
+  kilnToolPrintMessage(kilnRunProgram, severity, location, text);
 }
 
 static int compileFailure(const DiagState *st) {
@@ -194,9 +192,24 @@ static MlirType bindableElementType(MlirContext ctx, const KilnTensor *t) {
   }
 }
 
-/* Imports the ONNX model with each input's shape from its file; with
- * `bind`, every i32/i64 input becomes a constant of its file's value. */
-static MlirModule importOnnx(MlirContext ctx, Options *o, bool bind) {
+/* A compilation of the model: its session and invocation. */
+typedef struct Compilation {
+  KilnSession *session;
+  KilnInvocation *inv;
+} Compilation;
+
+static void compilationDestroy(Compilation *c) {
+  kilnInvocationDestroy(c->inv);
+  kilnSessionDestroy(c->session);
+  *c = (Compilation){0};
+}
+
+/* Starts a compilation for the host at -O (default 3) with the tuning log
+ * and loads the model: an ONNX model with each input's shape from its
+ * file (with `bind`, every bindable input becomes a constant of its
+ * file's value), else MLIR text. False after messages. */
+static bool startCompilation(Compilation *c, Options *o, DiagState *diags,
+                             bool bind) {
   KilnOnnxInputShape *shapes =
       calloc((size_t)o->numInputs + 1, sizeof(*shapes));
   KilnOnnxInputValue *values =
@@ -206,32 +219,45 @@ static MlirModule importOnnx(MlirContext ctx, Options *o, bool bind) {
   intptr_t numShapes = 0, numValues = 0;
   for (int i = 0; i < o->numInputs; ++i) {
     TensorArg *a = &o->inputs[i];
-    KilnTensor *t = a->tensor;
-    a->bound = bind && a->name && isBindableInput(t);
-    if (a->bound) {
-      values[numValues++] =
-          (KilnOnnxInputValue){.name = a->name,
-                               .elementType = bindableElementType(ctx, t),
-                               .dims = kilnTensorGetDims(t),
-                               .rank = (intptr_t)kilnTensorGetRank(t),
-                               .data = kilnTensorGetConstData(t),
-                               .byteSize = kilnTensorGetByteSize(t)};
-      continue;
-    }
-    shapes[numShapes++] =
-        (KilnOnnxInputShape){.name = a->name,
-                             .dims = kilnTensorGetDims(t),
-                             .rank = (intptr_t)kilnTensorGetRank(t),
-                             .position = i};
+    a->bound = bind && a->name && isBindableInput(a->tensor);
+    if (!a->bound)
+      shapes[numShapes++] =
+          (KilnOnnxInputShape){.name = a->name,
+                               .dims = kilnTensorGetDims(a->tensor),
+                               .rank = (intptr_t)kilnTensorGetRank(a->tensor),
+                               .position = i};
   }
-  KilnOnnxImportOptions opts = {.inputShapes = shapes,
-                                .numInputShapes = numShapes,
-                                .inputValues = values,
-                                .numInputValues = numValues};
-  MlirModule module = kilnOnnxImportFileWithOptions(ctx, o->model, &opts);
+  bool onnx = kilnRunHasSuffix(o->model, ".onnx");
+  KilnSessionOptions so = {
+      .target = {.optLevel = o->optLevel < 0 ? 3 : o->optLevel},
+      .inputShapes = onnx ? shapes : NULL,
+      .numInputShapes = onnx ? numShapes : 0,
+      .tuningLog = o->tuningLog,
+      .onMessage = printMessage,
+      .userData = diags};
+  c->session = kilnSessionCreate(&so);
+  bool ok = false;
+  if (c->session) {
+    MlirContext ctx = kilnSessionGetContext(c->session);
+    for (int i = 0; i < o->numInputs; ++i) {
+      KilnTensor *t = o->inputs[i].tensor;
+      if (o->inputs[i].bound)
+        values[numValues++] =
+            (KilnOnnxInputValue){.name = o->inputs[i].name,
+                                 .elementType = bindableElementType(ctx, t),
+                                 .dims = kilnTensorGetDims(t),
+                                 .rank = (intptr_t)kilnTensorGetRank(t),
+                                 .data = kilnTensorGetConstData(t),
+                                 .byteSize = kilnTensorGetByteSize(t)};
+    }
+    c->inv = kilnInvocationCreate(c->session);
+    ok = onnx
+             ? kilnInvocationImportOnnxFile(c->inv, o->model, values, numValues)
+             : kilnInvocationParseSource(c->inv, o->model);
+  }
   free(shapes);
   free(values);
-  return module;
+  return ok;
 }
 
 /* Names each bare input after the argument at its position. */
@@ -242,38 +268,22 @@ static void nameBareInputs(Options *o, const Signature *sig) {
           copyRef(mlirStringRefCreateFromCString(sig->argNames[i]));
 }
 
-static MlirModule parseMlir(MlirContext ctx, const char *path) {
-  size_t length = 0;
-  char *text = kilnToolReadFile(path, &length);
-  if (!text) {
-    kilnRunError("cannot read '%s': %s", path, strerror(errno));
-    return (MlirModule){NULL};
-  }
-  free(text);
-  /* Parsed from the file so that diagnostics name it. */
-  MlirModule module =
-      mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(path));
-  if (mlirModuleIsNull(module))
-    kilnRunError("cannot parse '%s'", path);
-  return module;
-}
-
-/* Loads the model into *module and its entry's signature into *sig;
+/* Loads the model into a compilation and its entry's signature into *sig;
  * returns -1 on success, else the exit code. */
-static int loadModel(MlirContext ctx, Options *o, const DiagState *diags,
-                     MlirModule *module, Signature *sig) {
-  bool onnx = kilnRunHasSuffix(o->model, ".onnx");
-  *module = onnx ? importOnnx(ctx, o, false) : parseMlir(ctx, o->model);
-  if (mlirModuleIsNull(*module))
+static int loadModel(Compilation *c, Options *o, DiagState *diags,
+                     Signature *sig) {
+  if (!startCompilation(c, o, diags, false))
     return diags->inputShape ? kExitUsage : compileFailure(diags);
-  MlirOperation entry = kilnModelFindEntry(mlirModuleGetOperation(*module));
+  MlirOperation module =
+      mlirModuleGetOperation(kilnInvocationGetModule(c->inv));
+  MlirOperation entry = kilnModelFindEntry(module);
   if (mlirOperationIsNull(entry)) {
     kilnRunError("'%s' has no @main_graph and not exactly one public function",
                  o->model);
     return kExitUsage;
   }
   signatureInit(sig, entry);
-  if (!onnx)
+  if (!kilnRunHasSuffix(o->model, ".onnx"))
     return -1;
   nameBareInputs(o, sig);
   bool anyBindable = false;
@@ -287,12 +297,12 @@ static int loadModel(MlirContext ctx, Options *o, const DiagState *diags,
   if (o->verbose)
     fprintf(stderr, "kiln-run: the model has dynamic shapes; binding its "
                     "integer and small float inputs as constants\n");
-  mlirModuleDestroy(*module);
+  compilationDestroy(c);
   signatureDestroy(sig);
-  *module = importOnnx(ctx, o, true);
-  if (mlirModuleIsNull(*module))
+  if (!startCompilation(c, o, diags, true))
     return diags->inputShape ? kExitUsage : compileFailure(diags);
-  signatureInit(sig, kilnModelFindEntry(mlirModuleGetOperation(*module)));
+  signatureInit(sig, kilnModelFindEntry(mlirModuleGetOperation(
+                         kilnInvocationGetModule(c->inv))));
   return -1;
 }
 
@@ -410,45 +420,16 @@ static bool createOutputs(const Signature *sig, KilnTensor **outputs) {
 
 /* ---- compiling, running, checking ------------------------------------- */
 
-static void appendError(MlirStringRef s, void *userData) {
-  kilnStrBufAppend(userData, s.data, s.length);
-}
-
-/* Optimizes `module` at -O`level` (graph-ON) and lowers it with the `cpu`
- * pipeline (or `lowering`, --pipeline); -1 on success, else the exit
- * code. */
-static int runPipeline(MlirContext ctx, MlirModule module, const char *pipeline,
-                       const DiagState *diags) {
-  MlirPassManager pm = mlirPassManagerCreate(ctx);
-  KilnStrBuf err = {0};
-  int rc = -1;
-  if (mlirLogicalResultIsFailure(kilnPipelineAppend(
-          mlirPassManagerGetAsOpPassManager(pm),
-          mlirStringRefCreateFromCString("builtin.module"),
-          mlirStringRefCreateFromCString(pipeline), appendError, &err))) {
-    kilnRunError("cannot build the pipeline %s: %s", pipeline,
-                 kilnStrBufGet(&err));
-    rc = kExitCompile;
-  } else if (mlirLogicalResultIsFailure(
-                 mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)))) {
-    rc = compileFailure(diags);
-  }
-  kilnStrBufDestroy(&err);
-  mlirPassManagerDestroy(pm);
-  return rc;
-}
-
-/* Optimizes the graph, applies --tuning-log, lowers (see above). */
-static int lower(MlirContext ctx, MlirModule module, int level,
-                 const char *lowering, const char *tuningLog, bool verbose,
-                 const DiagState *diags) {
-  int rc = runPipeline(ctx, module, kilnGraphOptPipelineName(level), diags);
-  if (rc >= 0)
-    return rc;
-  if (tuningLog &&
-      !kilnToolApplyTuningLog("kiln-run", tuningLog, module, verbose))
-    return kExitUsage;
-  return runPipeline(ctx, module, lowering ? lowering : "cpu", diags);
+/* Optimizes the graph at the session's -O level, applies --tuning-log and
+ * lowers with the `cpu` pipeline (or `lowering`, --pipeline); -1 on
+ * success, else the exit code. */
+static int lower(Compilation *c, const char *lowering, const DiagState *diags) {
+  if (kilnInvocationRunUntil(c->inv, KILN_STAGE_GRAPH) &&
+      kilnInvocationRunPipeline(c->inv, lowering ? lowering : "cpu"))
+    return -1;
+  return kilnInvocationGetError(c->inv) == KILN_INVOCATION_ERROR_USAGE
+             ? kExitUsage
+             : compileFailure(diags);
 }
 
 /* Compares each expected file with its output; the exit code. */
@@ -480,8 +461,8 @@ static double nowSeconds(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
-                         MlirModule module, const Signature *sig) {
+static int compileAndRun(Compilation *c, Options *o, const DiagState *diags,
+                         const Signature *sig) {
   KilnTensor **args = calloc((size_t)sig->numArgs + 1, sizeof(*args));
   KilnTensor **outputs = calloc((size_t)sig->numResults + 1, sizeof(*outputs));
   if (!args || !outputs)
@@ -495,8 +476,7 @@ static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
   if (!createOutputs(sig, outputs))
     goto out;
   double t0 = nowSeconds();
-  if ((rc = lower(ctx, module, o->optLevel < 0 ? 3 : o->optLevel, o->pipeline,
-                  o->tuningLog, o->verbose, diags)) >= 0)
+  if ((rc = lower(c, o->pipeline, diags)) >= 0)
     goto out;
   double t1 = nowSeconds();
   rc = kExitCompile;
@@ -506,8 +486,9 @@ static int compileAndRun(MlirContext ctx, Options *o, const DiagState *diags,
     snprintf(n, sizeof(n), "%d", o->threads);
     setenv("OMP_NUM_THREADS", n, 1);
   }
-  if (!kilnRunInvoke(module, sig->entry, KILN_LIBOMP_PATH, args,
-                     (int)sig->numArgs, outputs, (int)sig->numResults))
+  if (!kilnRunInvoke(kilnInvocationGetModule(c->inv), sig->entry,
+                     KILN_LIBOMP_PATH, args, (int)sig->numArgs, outputs,
+                     (int)sig->numResults))
     goto out;
   if (o->verbose)
     fprintf(stderr,
@@ -540,18 +521,17 @@ static int unreadableDataExit(const Options *o) {
     return kExitUnsupported;
   if (!kilnRunHasSuffix(o->model, ".onnx"))
     return kExitUsage;
-  MlirContext ctx = kilnContextCreate();
-  if (mlirContextIsNull(ctx))
-    return kExitUsage;
   DiagState diags = {0};
-  mlirContextAttachDiagnosticHandler(ctx, handleDiagnostic, &diags, NULL);
-  MlirModule module = kilnOnnxImportFile(ctx, o->model);
-  int rc = kExitUsage;
-  if (mlirModuleIsNull(module))
-    rc = compileFailure(&diags);
-  else
-    mlirModuleDestroy(module);
-  kilnContextDestroy(ctx);
+  KilnSessionOptions so = {
+      .target = {.optLevel = 3}, .onMessage = printMessage, .userData = &diags};
+  KilnSession *session = kilnSessionCreate(&so);
+  if (!session)
+    return kExitUsage;
+  KilnInvocation *inv = kilnInvocationCreate(session);
+  int rc = kilnInvocationParseSource(inv, o->model) ? kExitUsage
+                                                    : compileFailure(&diags);
+  kilnInvocationDestroy(inv);
+  kilnSessionDestroy(session);
   return rc;
 }
 
@@ -587,24 +567,14 @@ int main(int argc, char **argv) {
     kilnRunOptionsDestroy(&o);
     return rc;
   }
-  MlirContext ctx = kilnContextCreate();
-  if (mlirContextIsNull(ctx)) {
-    kilnRunError("%s", "cannot set up the MLIR context");
-    kilnRunOptionsDestroy(&o);
-    return kExitCompile;
-  }
-  /* (kilnContextCreate registered the LLVM translations the JIT needs.) */
-  DiagState diags = {0};
-  mlirContextAttachDiagnosticHandler(ctx, handleDiagnostic, &diags, NULL);
-  MlirModule module = {NULL};
+  DiagState diags = {.verbose = o.verbose};
+  Compilation c = {0};
   Signature sig = {0};
-  rc = loadModel(ctx, &o, &diags, &module, &sig);
+  rc = loadModel(&c, &o, &diags, &sig);
   if (rc < 0)
-    rc = compileAndRun(ctx, &o, &diags, module, &sig);
+    rc = compileAndRun(&c, &o, &diags, &sig);
   signatureDestroy(&sig);
-  if (!mlirModuleIsNull(module))
-    mlirModuleDestroy(module);
-  kilnContextDestroy(ctx);
+  compilationDestroy(&c);
   kilnRunOptionsDestroy(&o);
   return rc;
 }
