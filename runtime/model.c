@@ -24,6 +24,7 @@
 #include "runtime/gpu.h"
 #include "runtime/library_digest.h"
 #include "runtime/model.h"
+#include "runtime/model_abi.h"
 #include "runtime/run_guard.h"
 #include "runtime/status.h"
 
@@ -518,51 +519,24 @@ static KilnStatus *checkTensors(const KilnModelSlot *slots, int64_t count,
   return NULL;
 }
 
-/* A strided memref descriptor (docs/runtime.md): two pointers, then offset,
- * sizes and strides; its size depends on the rank. */
-typedef struct MemRefDesc {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t sizesAndStrides[];
-} MemRefDesc;
-
-static size_t descSize(int64_t rank) {
-  return sizeof(MemRefDesc) + 2 * (size_t)rank * sizeof(int64_t);
-}
-
-/* Fills the descriptor at `d` for the dense row-major tensor `t`. */
-static void describe(MemRefDesc *d, KilnTensor *t) {
-  int64_t rank = kilnTensorGetRank(t);
-  const int64_t *dims = kilnTensorGetDims(t);
-  d->allocated = d->aligned = kilnTensorGetData(t);
-  d->offset = 0;
-  /* Suffix products; unsigned, since with a zero dim the others may
-   * overflow (the values then address nothing). */
-  uint64_t stride = 1;
-  for (int64_t i = rank - 1; i >= 0; --i) {
-    d->sizesAndStrides[i] = dims[i];
-    d->sizesAndStrides[rank + i] = (int64_t)stride;
-    stride *= (uint64_t)dims[i];
-  }
-}
-
 /* Calls the library with descriptors of `all[0, n)` (inputs then
  * outputs), built in one allocation. */
 static int invoke(KilnModel *m, KilnTensor *const *all, size_t n) {
   size_t bytes = 0;
   for (size_t i = 0; i < n; ++i)
-    bytes += descSize(kilnTensorGetRank(all[i]));
+    bytes += kilnMemRefDescSize(kilnTensorGetRank(all[i]));
   void **args = malloc((n ? n : 1) * sizeof(void *));
   char *descs = malloc(bytes ? bytes : 1);
   if (!args || !descs)
     abort();
   size_t at = 0;
   for (size_t i = 0; i < n; ++i) {
-    MemRefDesc *d = (MemRefDesc *)(descs + at);
-    describe(d, all[i]);
+    KilnMemRefDesc *d = (KilnMemRefDesc *)(descs + at);
+    int64_t rank = kilnTensorGetRank(all[i]);
+    kilnMemRefDescFill(d, kilnTensorGetData(all[i]), rank,
+                       kilnTensorGetDims(all[i]));
     args[i] = d;
-    at += descSize(kilnTensorGetRank(all[i]));
+    at += kilnMemRefDescSize(rank);
   }
   /* omp_set_num_threads sets the calling thread's value: restore it so a
    * caller's own OpenMP code is unaffected. */

@@ -14,6 +14,7 @@
 #include "kiln/version.h"
 #include "runtime/gpu.h"
 #include "runtime/model.h"
+#include "runtime/model_abi.h"
 #include "runtime/status.h"
 #include "runtime/tensor.h"
 
@@ -32,28 +33,6 @@ static char *copyRange(const char *begin, const char *end) {
     abort();
   memcpy(s, begin, n);
   s[n] = '\0';
-  return s;
-}
-
-/* A name with %25, %0A and %0D decoded; other bytes, '%' included when it
- * starts no such escape, are kept as they are. */
-static char *decodeName(const char *begin, const char *end) {
-  char *s = copyRange(begin, end), *w = s;
-  for (const char *r = s; *r; ++r) {
-    if (r[0] == '%' && r[1] && r[2]) {
-      char c = !strncmp(r + 1, "25", 2)   ? '%'
-               : !strncmp(r + 1, "0A", 2) ? '\n'
-               : !strncmp(r + 1, "0D", 2) ? '\r'
-                                          : 0;
-      if (c) {
-        *w++ = c;
-        r += 2;
-        continue;
-      }
-    }
-    *w++ = *r;
-  }
-  *w = '\0';
   return s;
 }
 
@@ -118,7 +97,7 @@ static KilnStatus *parseSlot(const char *p, const char *end, int line,
     kilnStatusDestroy(s);
     return wrapped;
   }
-  slot->name = decodeName(p, end);
+  slot->name = kilnModelAbiNameDecode(p, end);
   return NULL;
 }
 

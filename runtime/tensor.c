@@ -26,38 +26,6 @@ struct KilnTensor {
  * 64 bytes is a cache line and an AVX-512 vector. */
 enum { kTensorAlignment = 64 };
 
-size_t kilnElementTypeGetSize(KilnElementType type) {
-  switch (type) {
-  case KILN_ELEMENT_TYPE_I8:
-  case KILN_ELEMENT_TYPE_U8:
-  case KILN_ELEMENT_TYPE_BOOL:
-    return 1;
-  case KILN_ELEMENT_TYPE_F16:
-  case KILN_ELEMENT_TYPE_BF16:
-  case KILN_ELEMENT_TYPE_I16:
-  case KILN_ELEMENT_TYPE_U16:
-    return 2;
-  case KILN_ELEMENT_TYPE_F32:
-  case KILN_ELEMENT_TYPE_I32:
-  case KILN_ELEMENT_TYPE_U32:
-    return 4;
-  case KILN_ELEMENT_TYPE_F64:
-  case KILN_ELEMENT_TYPE_I64:
-  case KILN_ELEMENT_TYPE_U64:
-    return 8;
-  }
-  return 0;
-}
-
-const char *kilnElementTypeGetName(KilnElementType type) {
-  static const char *const names[] = {"f16", "bf16", "f32", "f64", "i8",
-                                      "i16", "i32",  "i64", "u8",  "u16",
-                                      "u32", "u64",  "bool"};
-  if ((unsigned)type >= sizeof(names) / sizeof(names[0]))
-    return "?";
-  return names[type];
-}
-
 KilnStatus *kilnTensorComputeByteSize(KilnElementType type, int64_t rank,
                                       const int64_t *dims, size_t *outBytes) {
   *outBytes = 0;

@@ -13,6 +13,7 @@
 #include "kiln/compile.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "runtime/model_abi.h"
 
 struct KilnModelSignature {
   char *entry;
@@ -43,33 +44,46 @@ MlirOperation kilnModelFindEntry(MlirOperation module) {
   return numPublic == 1 ? found : (MlirOperation){NULL};
 }
 
+bool kilnModelElementTypeOf(MlirType t, KilnElementType *out) {
+  if (mlirTypeIsAF32(t))
+    *out = KILN_ELEMENT_TYPE_F32;
+  else if (mlirTypeIsAF64(t))
+    *out = KILN_ELEMENT_TYPE_F64;
+  else if (mlirTypeIsAF16(t))
+    *out = KILN_ELEMENT_TYPE_F16;
+  else if (mlirTypeIsABF16(t))
+    *out = KILN_ELEMENT_TYPE_BF16;
+  else if (!mlirTypeIsAInteger(t))
+    return false;
+  else {
+    bool u = mlirIntegerTypeIsUnsigned(t);
+    switch (mlirIntegerTypeGetWidth(t)) {
+    case 1:
+      *out = KILN_ELEMENT_TYPE_BOOL;
+      break;
+    case 8:
+      *out = u ? KILN_ELEMENT_TYPE_U8 : KILN_ELEMENT_TYPE_I8;
+      break;
+    case 16:
+      *out = u ? KILN_ELEMENT_TYPE_U16 : KILN_ELEMENT_TYPE_I16;
+      break;
+    case 32:
+      *out = u ? KILN_ELEMENT_TYPE_U32 : KILN_ELEMENT_TYPE_I32;
+      break;
+    case 64:
+      *out = u ? KILN_ELEMENT_TYPE_U64 : KILN_ELEMENT_TYPE_I64;
+      break;
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
 /* The ABI's name for an element type, or NULL. */
 static const char *dtypeName(MlirType t) {
-  if (mlirTypeIsAF16(t))
-    return "f16";
-  if (mlirTypeIsABF16(t))
-    return "bf16";
-  if (mlirTypeIsAF32(t))
-    return "f32";
-  if (mlirTypeIsAF64(t))
-    return "f64";
-  if (!mlirTypeIsAInteger(t))
-    return NULL;
-  bool u = mlirIntegerTypeIsUnsigned(t);
-  switch (mlirIntegerTypeGetWidth(t)) {
-  case 1:
-    return "bool";
-  case 8:
-    return u ? "u8" : "i8";
-  case 16:
-    return u ? "u16" : "i16";
-  case 32:
-    return u ? "u32" : "i32";
-  case 64:
-    return u ? "u64" : "i64";
-  default:
-    return NULL;
-  }
+  KilnElementType e;
+  return kilnModelElementTypeOf(t, &e) ? kilnElementTypeGetName(e) : NULL;
 }
 
 /* The onnx.name of entry `i` of `attrName` (arg_attrs or res_attrs). */
@@ -89,15 +103,11 @@ static MlirStringRef onnxName(MlirOperation func, const char *attrName,
   return mlirStringAttrGetValue(name);
 }
 
-/* Appends a name with '%', '\n' and '\r' escaped as the ABI says. */
+/* Appends a name escaped as the ABI says (runtime/model_abi.h). */
 static void appendEscaped(KilnStrBuf *b, MlirStringRef s) {
-  for (size_t i = 0; i < s.length; ++i) {
-    char c = s.data[i];
-    if (c == '%' || c == '\n' || c == '\r')
-      kilnStrBufAppendf(b, "%%%02X", (unsigned)(unsigned char)c);
-    else
-      kilnStrBufAppend(b, &c, 1);
-  }
+  char *escaped = kilnModelAbiNameEncode(s.data, s.length);
+  kilnStrBufAppendf(b, "%s", escaped);
+  free(escaped);
 }
 
 /* Appends one input/output record; false after emitting an error. */

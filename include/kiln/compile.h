@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 
+#include "kiln/kiln_runtime.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Support.h"
 
@@ -77,6 +78,11 @@ typedef struct KilnModelSignature KilnModelSignature;
 /// definition; null if there is neither. The one statement of the ABI's
 /// entry rule: the signature, the profiler and kiln-run all use it.
 MlirOperation kilnModelFindEntry(MlirOperation module);
+
+/// The ABI's element type (kiln_runtime.h) of the MLIR element type `type`
+/// (f16, bf16, f32, f64, signless or unsigned integers of 1, 8, 16, 32 or
+/// 64 bits; i1 is bool); false for one the ABI cannot describe.
+bool kilnModelElementTypeOf(MlirType type, KilnElementType *out /* OUT */);
 
 /// Records the entry of `module` (@main_graph, else its only public
 /// function) and the names, element types and static shapes of its

@@ -222,3 +222,34 @@ def test_ir_errors():
         kiln.ir.Module.from_onnx(b"\x08\x07garbage")
     with pytest.raises(kiln.CompileError, match="riscv64"):
         kiln.ir.Module(target="riscv64-linux-gnu")
+
+
+def test_metadata_round_trip(tmp_path):
+    """What the compiler writes into a library's metadata (names, element
+    types, shapes) the runtime reads back field for field, names with the
+    ABI's escaped bytes included."""
+    specs = [("plain", TensorProto.FLOAT, (2, 3), np.float32),
+             ("100% sure", TensorProto.DOUBLE, (1,), np.float64),
+             ("two\nlines\r", TensorProto.INT8, (4, 1, 2), np.int8),
+             ("%0A literal", TensorProto.UINT16, (3,), np.uint16),
+             ("big", TensorProto.INT64, (2, 2), np.int64),
+             ("flags", TensorProto.BOOL, (5,), np.bool_),
+             ("half", TensorProto.FLOAT16, (2,), np.float16),
+             ("scalar", TensorProto.INT32, (), np.int32)]
+    graph = helper.make_graph(
+        [helper.make_node("Identity", [n], ["out " + n], name="id%d" % i)
+         for i, (n, _, _, _) in enumerate(specs)], "g",
+        [helper.make_tensor_value_info(n, t, s) for n, t, s, _ in specs],
+        [helper.make_tensor_value_info("out " + n, t, s)
+         for n, t, s, _ in specs])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    m = kiln.load(kiln.compile(model, output=tmp_path / "m.so"))
+    assert [(i.name, i.shape, i.dtype) for i in m.inputs] == [
+        (n, s, np.dtype(d)) for n, _, s, d in specs]
+    assert [(o.name, o.shape, o.dtype) for o in m.outputs] == [
+        ("out " + n, s, np.dtype(d)) for n, _, s, d in specs]
+    rng = np.random.default_rng(0)
+    values = [(rng.random(s) * 100).astype(d) for _, _, s, d in specs]
+    for got, want in zip(m.run(*values), values):
+        np.testing.assert_array_equal(got, want)

@@ -19,67 +19,16 @@
 #include "mlir-c/ExecutionEngine.h"
 #include "pipelines/memory_plan.h"
 #include "runtime/model.h"
+#include "runtime/model_abi.h"
 #include "tools/kiln-run/options.h"
 
-bool kilnRunElementType(MlirType t, KilnElementType *out) {
-  if (mlirTypeIsAF32(t))
-    *out = KILN_ELEMENT_TYPE_F32;
-  else if (mlirTypeIsAF64(t))
-    *out = KILN_ELEMENT_TYPE_F64;
-  else if (mlirTypeIsAF16(t))
-    *out = KILN_ELEMENT_TYPE_F16;
-  else if (mlirTypeIsABF16(t))
-    *out = KILN_ELEMENT_TYPE_BF16;
-  else if (!mlirTypeIsAInteger(t))
-    return false;
-  else {
-    bool u = mlirIntegerTypeIsUnsigned(t);
-    switch (mlirIntegerTypeGetWidth(t)) {
-    case 1:
-      *out = KILN_ELEMENT_TYPE_BOOL;
-      break;
-    case 8:
-      *out = u ? KILN_ELEMENT_TYPE_U8 : KILN_ELEMENT_TYPE_I8;
-      break;
-    case 16:
-      *out = u ? KILN_ELEMENT_TYPE_U16 : KILN_ELEMENT_TYPE_I16;
-      break;
-    case 32:
-      *out = u ? KILN_ELEMENT_TYPE_U32 : KILN_ELEMENT_TYPE_I32;
-      break;
-    case 64:
-      *out = u ? KILN_ELEMENT_TYPE_U64 : KILN_ELEMENT_TYPE_I64;
-      break;
-    default:
-      return false;
-    }
-  }
-  return true;
-}
-
-/* A memref descriptor: two pointers, then offset, sizes and strides. */
-typedef struct MemRefDesc {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t sizesAndStrides[];
-} MemRefDesc;
-
-static MemRefDesc *descCreate(KilnTensor *t) {
+/* A descriptor of `t` (runtime/model_abi.h), malloc'd. */
+static KilnMemRefDesc *descCreate(KilnTensor *t) {
   int64_t rank = kilnTensorGetRank(t);
-  MemRefDesc *d =
-      malloc(sizeof(MemRefDesc) + (size_t)(2 * rank) * sizeof(int64_t));
+  KilnMemRefDesc *d = malloc(kilnMemRefDescSize(rank));
   if (!d)
     abort();
-  d->allocated = d->aligned = kilnTensorGetData(t);
-  d->offset = 0;
-  const int64_t *dims = kilnTensorGetDims(t);
-  int64_t stride = 1;
-  for (int64_t i = rank - 1; i >= 0; --i) {
-    d->sizesAndStrides[i] = dims[i];
-    d->sizesAndStrides[rank + i] = stride;
-    stride *= dims[i] ? dims[i] : 1;
-  }
+  kilnMemRefDescFill(d, kilnTensorGetData(t), rank, kilnTensorGetDims(t));
   return d;
 }
 
@@ -146,7 +95,7 @@ bool kilnRunInvoke(MlirModule module, const char *entry, const char *libompPath,
     return false;
   }
   int n = numInputs + numOutputs;
-  MemRefDesc **descs = calloc((size_t)(n ? n : 1), sizeof(*descs));
+  KilnMemRefDesc **descs = calloc((size_t)(n ? n : 1), sizeof(*descs));
   void **args = calloc((size_t)(n ? n : 1), sizeof(*args));
   if (!descs || !args)
     abort();

@@ -8,10 +8,6 @@
 #include "kiln/kiln_runtime.h"
 #include "mlir-c/IR.h"
 
-/// The runtime element type of a tensor element type (ui8 is u8, i1 is
-/// bool); false when the runtime has none (index, complex, ...).
-bool kilnRunElementType(MlirType type, KilnElementType *out /* OUT */);
-
 /// JIT-compiles `module` (LLVM dialect, with `_mlir_ciface_ENTRY`) with
 /// libomp at `libompPath` (NULL: none) and calls ENTRY with `inputs` then
 /// `outputs` as memref descriptors; outputs are written in place. Returns

@@ -321,7 +321,7 @@ static void appendShape(KilnStrBuf *b, KilnElementType type, int64_t rank,
 static bool tensorFits(const KilnTensor *t, MlirType type, KilnStrBuf *why) {
   KilnElementType want;
   bool ok = mlirTypeIsARankedTensor(type) &&
-            kilnRunElementType(mlirShapedTypeGetElementType(type), &want) &&
+            kilnModelElementTypeOf(mlirShapedTypeGetElementType(type), &want) &&
             want == kilnTensorGetElementType(t) &&
             mlirShapedTypeGetRank(type) == kilnTensorGetRank(t);
   for (int64_t d = 0; ok && d < kilnTensorGetRank(t); ++d)
@@ -393,7 +393,7 @@ static bool createOutputs(const Signature *sig, KilnTensor **outputs) {
     MlirType t = sig->resultTypes[k];
     KilnElementType elem;
     if (!isStaticTensor(t) ||
-        !kilnRunElementType(mlirShapedTypeGetElementType(t), &elem)) {
+        !kilnModelElementTypeOf(mlirShapedTypeGetElementType(t), &elem)) {
       KilnStrBuf b = {0};
       kilnStrBufAppendType(&b, t);
       kilnRunError("unsupported: output '%s' has type %s; kiln-run needs "
