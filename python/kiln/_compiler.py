@@ -1,16 +1,12 @@
-"""ctypes bindings of libkiln (the compiler's C API, include/kiln/session.h).
-
-The library is found, in order: $KILN_LIBRARY; beside the package in a
-build tree (BUILD/python/kiln -> BUILD/lib) or an installed one
-(PREFIX/lib/python3/dist-packages/kiln -> PREFIX/lib); the loader's path.
-It is loaded on first use: kiln.load and Model.run need only the runtime.
+"""ctypes bindings of libkiln (the compiler's C API, include/kiln/session.h),
+found as $KILN_LIBRARY or beside the package (_library.py) and loaded on
+first use: kiln.load and Model.run need only the runtime.
 """
 
 import ctypes
-import os
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_SONAME = "libkiln.so.0"
+from . import _library
+
 _lib = None
 
 STAGES = ["none", "import", "graph", "linalg", "gpu", "llvm"]
@@ -52,32 +48,13 @@ class PassInfo(ctypes.Structure):
     _fields_ = [("argument", ctypes.c_char_p), ("summary", ctypes.c_char_p)]
 
 
-def _candidates():
-    env = os.environ.get("KILN_LIBRARY")
-    if env:
-        yield env
-    for up in (("..", "..", "lib"), ("..", "..", "..")):
-        path = os.path.normpath(os.path.join(_HERE, *up, _SONAME))
-        if os.path.exists(path):
-            yield path
-    yield _SONAME
-
-
 def lib():
     """libkiln, loaded and its functions typed on first use."""
     global _lib
     if _lib is not None:
         return _lib
-    errors = []
-    for path in _candidates():
-        try:
-            loaded = ctypes.CDLL(path)
-            break
-        except OSError as e:
-            errors.append(str(e))
-    else:
-        raise ImportError("kiln: cannot load libkiln (the compiler): "
-                          + "; ".join(errors))
+    loaded = _library.load("libkiln.so.0", "KILN_LIBRARY",
+                           "libkiln (the compiler)")
     p = ctypes.c_void_p
 
     def fn(name, restype, *argtypes):

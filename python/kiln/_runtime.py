@@ -1,42 +1,14 @@
-"""ctypes bindings of libkiln_runtime (include/kiln/kiln_runtime.h).
-
-The library is found, in order: $KILN_RUNTIME_LIBRARY; beside the package
-in a build tree (BUILD/python/kiln -> BUILD/lib) or an installed one
-(PREFIX/lib/python3/dist-packages/kiln -> PREFIX/lib); the loader's search
-path (the libkiln-runtime Debian package).
-"""
+"""ctypes bindings of libkiln_runtime (include/kiln/kiln_runtime.h), found
+as $KILN_RUNTIME_LIBRARY or beside the package (_library.py)."""
 
 import ctypes
-import os
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_SONAME = "libkiln_runtime.so.0"
+from . import _library
 
-
-def _candidates():
-    env = os.environ.get("KILN_RUNTIME_LIBRARY")
-    if env:
-        yield env
-    for up in (("..", "..", "lib"), ("..", "..", "..")):
-        path = os.path.normpath(os.path.join(_HERE, *up, _SONAME))
-        if os.path.exists(path):
-            yield path
-    yield _SONAME
-
-
-def _load():
-    errors = []
-    for path in _candidates():
-        try:
-            return ctypes.CDLL(path)
-        except OSError as e:
-            errors.append(str(e))
-    raise ImportError("kiln: cannot load libkiln_runtime: " + "; ".join(errors))
-
-
-lib = _load()
+lib = _library.load("libkiln_runtime.so.0", "KILN_RUNTIME_LIBRARY",
+                    "libkiln_runtime (the runtime)")
 
 _status = ctypes.c_void_p
 _model = ctypes.c_void_p
