@@ -63,10 +63,6 @@ static void valueListAdd(ValueList *l, MlirValue v) {
   l->data[l->len++] = v;
 }
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static bool isCall(MlirOperation op) {
   return kilnOpNameIs(op, "func.call") ||
          kilnOpNameIs(op, "func.call_indirect") ||
@@ -242,21 +238,21 @@ static MlirOperation createPart(MlirOperation func, MlirOperation after,
   if (!partName)
     abort();
   snprintf(partName, len, "%.*s_part", (int)name.length, name.data);
-  MlirAttribute noinline = mlirStringAttrGet(ctx, str("noinline"));
+  MlirAttribute noinline = mlirStringAttrGet(ctx, kilnStr("noinline"));
   MlirNamedAttribute attrs[4] = {
       mlirNamedAttributeGet(
           mlirIdentifierGet(ctx, mlirSymbolTableGetSymbolAttributeName()),
-          mlirStringAttrGet(ctx, str(partName))),
+          mlirStringAttrGet(ctx, kilnStr(partName))),
       mlirNamedAttributeGet(
           mlirIdentifierGet(ctx, mlirSymbolTableGetVisibilityAttributeName()),
-          mlirStringAttrGet(ctx, str("private"))),
+          mlirStringAttrGet(ctx, kilnStr("private"))),
       mlirNamedAttributeGet(
-          mlirIdentifierGet(ctx, str("function_type")),
+          mlirIdentifierGet(ctx, kilnStr("function_type")),
           mlirTypeAttrGet(mlirFunctionTypeGet(ctx, (intptr_t)nIn, types,
                                               (intptr_t)nOut, types + nIn))),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("passthrough")),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("passthrough")),
                             mlirArrayAttrGet(ctx, 1, &noinline))};
-  MlirOperationState st = mlirOperationStateGet(str("func.func"), loc);
+  MlirOperationState st = mlirOperationStateGet(kilnStr("func.func"), loc);
   mlirOperationStateAddAttributes(&st, 4, attrs);
   MlirRegion body = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(body, mlirBlockCreate((intptr_t)nIn, types, locs));
@@ -288,7 +284,7 @@ static MlirOperation outlineGroup(MlirOperation func, MlirOperation after,
       ctx, mlirStringAttrGetValue(mlirOperationGetAttributeByName(
                part, mlirSymbolTableGetSymbolAttributeName())));
   MlirNamedAttribute calleeAttr =
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("callee")), callee);
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("callee")), callee);
   MlirOperation call =
       kilnInsertOp(first, "func.call", (intptr_t)g->in.len, g->in.data,
                    (intptr_t)g->out.len, outTypes, 1, &calleeAttr);
@@ -298,7 +294,7 @@ static MlirOperation outlineGroup(MlirOperation func, MlirOperation after,
     mlirOperationRemoveFromParent(g->ops.data[i]);
     mlirBlockAppendOwnedOperation(block, g->ops.data[i]);
   }
-  MlirOperationState st = mlirOperationStateGet(str("func.return"), loc);
+  MlirOperationState st = mlirOperationStateGet(kilnStr("func.return"), loc);
   mlirOperationStateAddOperands(&st, (intptr_t)g->out.len, g->out.data);
   mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&st));
 

@@ -3,6 +3,7 @@
  * The pass state (entry + option values) is immutable once built; clones get
  * deep copies, so passes run safely in parallel on functions. */
 #include "pipelines/external_pass.h"
+#include "dialects/common/diag.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,17 +12,6 @@ typedef struct PassState {
   const KilnPassInfo *info;
   KilnPassOptionValue *values; /* info->numOptions entries */
 } PassState;
-
-static char *copyString(const char *s) {
-  if (!s)
-    return NULL;
-  size_t n = strlen(s) + 1;
-  char *copy = malloc(n);
-  if (!copy)
-    abort();
-  memcpy(copy, s, n);
-  return copy;
-}
 
 static PassState *stateCreate(const KilnPassInfo *info,
                               const KilnPassOptionValue *values) {
@@ -35,7 +25,7 @@ static PassState *stateCreate(const KilnPassInfo *info,
       abort();
     for (int i = 0; i < info->numOptions; ++i) {
       st->values[i] = values[i];
-      st->values[i].s = copyString(values[i].s);
+      st->values[i].s = kilnStrDup(values[i].s);
     }
   }
   return st;

@@ -21,6 +21,7 @@
  *
  * Only loops without reductions (results) are rewritten; the outermost
  * parallel loops, and parallel loops inside sequential loops only, stay. */
+#include "dialects/common/diag.h"
 #include "kiln/passes.h"
 
 #include "dialects/common/ir_build.h"
@@ -28,10 +29,6 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/IR.h"
-
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
 
 /* Whether `op` has an scf.parallel ancestor (before the function). */
 static bool insideParallel(MlirOperation op) {
@@ -61,11 +58,12 @@ static MlirOperation insertFor(MlirOperation before, MlirValue lb, MlirValue ub,
   MlirRegion region = mlirRegionCreate();
   MlirBlock body = mlirBlockCreate(1, &index, &loc);
   mlirRegionAppendOwnedBlock(region, body);
-  MlirOperationState yieldState = mlirOperationStateGet(str("scf.yield"), loc);
+  MlirOperationState yieldState =
+      mlirOperationStateGet(kilnStr("scf.yield"), loc);
   MlirOperation yield = mlirOperationCreate(&yieldState);
   mlirBlockAppendOwnedOperation(body, yield);
   MlirValue bounds[3] = {lb, ub, step};
-  MlirOperationState state = mlirOperationStateGet(str("scf.for"), loc);
+  MlirOperationState state = mlirOperationStateGet(kilnStr("scf.for"), loc);
   mlirOperationStateAddOperands(&state, 3, bounds);
   mlirOperationStateAddOwnedRegions(&state, 1, &region);
   MlirOperation forOp = mlirOperationCreate(&state);

@@ -109,13 +109,6 @@ static void appendText(MlirStringRef s, void *userData) {
 
 /* ---- sessions ------------------------------------------------------------ */
 
-static char *copyString(const char *s) {
-  char *c = s ? strdup(s) : NULL;
-  if (s && !c)
-    abort();
-  return c;
-}
-
 /* The `options` metadata record: the options that change the code, as
  * kiln-compile's flags. */
 static void recordOptions(KilnSession *s) {
@@ -139,10 +132,10 @@ static void recordOptions(KilnSession *s) {
 /* Copies the options' strings and input shapes into `s`. */
 static void copyOptions(KilnSession *s, const KilnSessionOptions *o) {
   s->options = *o;
-  s->options.target.target = copyString(o->target.target);
-  s->options.target.cpu = copyString(o->target.cpu);
-  s->options.target.gpuArch = copyString(o->target.gpuArch);
-  s->options.tuningLog = copyString(o->tuningLog);
+  s->options.target.target = kilnStrDup(o->target.target);
+  s->options.target.cpu = kilnStrDup(o->target.cpu);
+  s->options.target.gpuArch = kilnStrDup(o->target.gpuArch);
+  s->options.tuningLog = kilnStrDup(o->tuningLog);
   intptr_t n = o->numInputShapes > 0 ? o->numInputShapes : 0;
   s->shapes = calloc(n ? (size_t)n : 1, sizeof(*s->shapes));
   if (!s->shapes)
@@ -154,7 +147,7 @@ static void copyOptions(KilnSession *s, const KilnSessionOptions *o) {
       abort();
     if (from->rank)
       memcpy(dims, from->dims, (size_t)from->rank * sizeof(int64_t));
-    s->shapes[i] = (KilnOnnxInputShape){.name = copyString(from->name),
+    s->shapes[i] = (KilnOnnxInputShape){.name = kilnStrDup(from->name),
                                         .dims = dims,
                                         .rank = from->rank,
                                         .position = from->position};

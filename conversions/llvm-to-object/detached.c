@@ -1,6 +1,7 @@
 /* Detaching large constants from an LLVM-dialect module for the
  * translation (see detached.h). */
 #include "conversions/llvm-to-object/detached.h"
+#include "dialects/common/diag.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,24 +23,22 @@ struct KilnDetachedData {
   size_t count, capacity;
 };
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 /* The registered bytes of `op`'s value if `op` is a constant global that
  * may be detached, else NULL. */
 static const void *detachable(MlirOperation op, size_t minBytes, size_t *size) {
   if (!mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(op)),
-                          str("llvm.mlir.global")))
+                          kilnStr("llvm.mlir.global")))
     return NULL;
-  MlirAttribute value = mlirOperationGetAttributeByName(op, str("value"));
+  MlirAttribute value = mlirOperationGetAttributeByName(op, kilnStr("value"));
   if (mlirAttributeIsNull(value) ||
       !mlirAttributeIsADenseResourceElements(value) ||
-      mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str("constant"))))
+      mlirAttributeIsNull(
+          mlirOperationGetAttributeByName(op, kilnStr("constant"))))
     return NULL;
   /* Without an explicit alignment, LLVM would align a definition by its
    * initializer's size, which a declaration lacks. */
-  MlirAttribute align = mlirOperationGetAttributeByName(op, str("alignment"));
+  MlirAttribute align =
+      mlirOperationGetAttributeByName(op, kilnStr("alignment"));
   if (mlirAttributeIsNull(align) || !mlirAttributeIsAInteger(align) ||
       mlirIntegerAttrGetValueInt(align) <= 0)
     return NULL;
@@ -77,11 +76,11 @@ KilnDetachedData *kilnDetachedDataCreate(MlirModule module, size_t minBytes) {
       abort();
     memcpy(name, sym.data, sym.length);
     name[sym.length] = 0;
-    append(d, (Entry){op, mlirOperationGetAttributeByName(op, str("value")),
-                      mlirOperationGetAttributeByName(op, str("linkage")), name,
-                      data, size});
-    mlirOperationRemoveAttributeByName(op, str("value"));
-    mlirOperationSetAttributeByName(op, str("linkage"), external);
+    append(d, (Entry){op, mlirOperationGetAttributeByName(op, kilnStr("value")),
+                      mlirOperationGetAttributeByName(op, kilnStr("linkage")),
+                      name, data, size});
+    mlirOperationRemoveAttributeByName(op, kilnStr("value"));
+    mlirOperationSetAttributeByName(op, kilnStr("linkage"), external);
   }
   return d;
 }
@@ -89,11 +88,11 @@ KilnDetachedData *kilnDetachedDataCreate(MlirModule module, size_t minBytes) {
 void kilnDetachedDataRestore(KilnDetachedData *d) {
   for (size_t i = 0; d && i < d->count; ++i) {
     Entry *e = &d->entries[i];
-    mlirOperationSetAttributeByName(e->op, str("value"), e->value);
+    mlirOperationSetAttributeByName(e->op, kilnStr("value"), e->value);
     if (mlirAttributeIsNull(e->linkage))
-      mlirOperationRemoveAttributeByName(e->op, str("linkage"));
+      mlirOperationRemoveAttributeByName(e->op, kilnStr("linkage"));
     else
-      mlirOperationSetAttributeByName(e->op, str("linkage"), e->linkage);
+      mlirOperationSetAttributeByName(e->op, kilnStr("linkage"), e->linkage);
   }
 }
 

@@ -108,13 +108,6 @@ void kilnCompileReport(MlirStringCallback cb, void *ud, const char *fmt, ...) {
   kilnStrBufDestroy(&msg);
 }
 
-static char *copyString(const char *s) {
-  char *c = strdup(s);
-  if (!c)
-    abort();
-  return c;
-}
-
 /* The length of the triple's architecture component. */
 static size_t archLength(const char *triple) { return strcspn(triple, "-"); }
 
@@ -163,7 +156,7 @@ static char *resolveTriple(const char *name, const char **defaultCPU,
   }
   char *llvmOwned =
       raw ? LLVMNormalizeTargetTriple(raw) : LLVMGetDefaultTargetTriple();
-  char *triple = copyString(llvmOwned);
+  char *triple = kilnStrDup(llvmOwned);
   LLVMDisposeMessage(llvmOwned);
   bool known = archIs(triple, "x86_64") || archIs(triple, "aarch64");
   if (!known || !strstr(triple, "-linux")) {
@@ -203,8 +196,8 @@ static bool resolveCPU(KilnTarget *t, const char *requested,
       return false;
     }
     char *name = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
-    t->cpu = copyString(name);
-    t->features = copyString(features);
+    t->cpu = kilnStrDup(name);
+    t->features = kilnStrDup(features);
     LLVMDisposeMessage(name);
     LLVMDisposeMessage(features);
     return true;
@@ -220,8 +213,8 @@ static bool resolveCPU(KilnTarget *t, const char *requested,
     kilnStrBufDestroy(&names);
     return false;
   }
-  t->cpu = copyString(cpu);
-  t->features = copyString(known->features);
+  t->cpu = kilnStrDup(cpu);
+  t->features = kilnStrDup(known->features);
   return true;
 }
 

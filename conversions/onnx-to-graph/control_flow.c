@@ -20,17 +20,6 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p)
-    abort(); /* out of memory is not a user error */
-  return p;
-}
-
 bool kilnOnnxIsControlFlowOp(const char *opType) {
   return strcmp(opType, "If") == 0 || strcmp(opType, "Loop") == 0 ||
          strcmp(opType, "Scan") == 0;
@@ -86,7 +75,7 @@ bool kilnOnnxCfConstInt(MlirValue v, int64_t *out) {
   if (!kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(def)),
                            "graph.constant"))
     return false;
-  MlirAttribute a = mlirOperationGetAttributeByName(def, str("value"));
+  MlirAttribute a = mlirOperationGetAttributeByName(def, kilnStr("value"));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
       mlirElementsAttrGetNumElements(a) != 1)
     return false;
@@ -237,9 +226,9 @@ static MlirBlock importBodyOnce(const KilnOnnxControlFlow *cf,
                                 MlirValue *outputs, bool *changed) {
   const Onnx__GraphProto *g = body->graph;
   intptr_t nArgs = body->numLead + body->numCarried;
-  MlirType *types = xcalloc((size_t)nArgs, sizeof(MlirType));
-  MlirLocation *locs = xcalloc((size_t)nArgs, sizeof(MlirLocation));
-  MlirValue *inputs = xcalloc(g->n_input, sizeof(MlirValue));
+  MlirType *types = kilnXCalloc((size_t)nArgs, sizeof(MlirType));
+  MlirLocation *locs = kilnXCalloc((size_t)nArgs, sizeof(MlirLocation));
+  MlirValue *inputs = kilnXCalloc(g->n_input, sizeof(MlirValue));
   for (intptr_t i = 0; i < nArgs; ++i) {
     types[i] =
         i < body->numLead ? body->leadTypes[i] : carried[i - body->numLead];
@@ -401,9 +390,9 @@ static bool buildIf(const KilnOnnxControlFlow *cf, const Onnx__NodeProto *n,
   size_t nOut = thenG->n_output;
   MlirBlock thenB = mlirBlockCreate(0, NULL, NULL);
   MlirBlock elseB = mlirBlockCreate(0, NULL, NULL);
-  MlirValue *thenOut = xcalloc(nOut, sizeof(MlirValue));
-  MlirValue *elseOut = xcalloc(nOut, sizeof(MlirValue));
-  MlirType *types = xcalloc(nOut, sizeof(MlirType));
+  MlirValue *thenOut = kilnXCalloc(nOut, sizeof(MlirValue));
+  MlirValue *elseOut = kilnXCalloc(nOut, sizeof(MlirValue));
+  MlirType *types = kilnXCalloc(nOut, sizeof(MlirType));
   bool ok = kilnOnnxCfImportSubgraph(cf, thenG, thenB, NULL, thenOut, loc) &&
             kilnOnnxCfImportSubgraph(cf, elseG, elseB, NULL, elseOut, loc) &&
             joinBranches(n, thenG, loc, thenB, elseB, thenOut, elseOut, types);
@@ -436,7 +425,7 @@ static bool loadDialects(MlirContext ctx, MlirLocation loc) {
   static const char *const kDialects[] = {"scf", "tensor", "arith"};
   for (size_t i = 0; i < sizeof(kDialects) / sizeof(kDialects[0]); ++i)
     if (mlirDialectIsNull(
-            mlirContextGetOrLoadDialect(ctx, str(kDialects[i])))) {
+            mlirContextGetOrLoadDialect(ctx, kilnStr(kDialects[i])))) {
       kilnEmitErrorf(loc,
                      "the %s dialect is not registered in this context "
                      "(create it with kilnContextCreate)",

@@ -4,18 +4,15 @@
 #include <stdlib.h>
 
 #include "conversions/onnx-to-graph/control_flow_internal.h"
+#include "dialects/common/diag.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
 enum { kMaxRank = KILN_ONNX_CF_MAX_RANK };
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static MlirNamedAttribute named(MlirContext ctx, const char *name,
                                 MlirAttribute a) {
-  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), a);
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr(name)), a);
 }
 
 MlirOperation kilnOnnxCfCreate(MlirBlock block, MlirLocation loc,
@@ -25,7 +22,7 @@ MlirOperation kilnOnnxCfCreate(MlirBlock block, MlirLocation loc,
                                const MlirNamedAttribute *attrs,
                                intptr_t numAttrs, MlirRegion *regions,
                                intptr_t numRegions) {
-  MlirOperationState st = mlirOperationStateGet(str(name), loc);
+  MlirOperationState st = mlirOperationStateGet(kilnStr(name), loc);
   mlirOperationStateAddOperands(&st, numOperands, operands);
   mlirOperationStateAddResults(&st, numResults, results);
   mlirOperationStateAddAttributes(&st, numAttrs, attrs);

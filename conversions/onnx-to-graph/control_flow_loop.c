@@ -19,13 +19,6 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p)
-    abort(); /* out of memory is not a user error */
-  return p;
-}
-
 /* What the body's block starts with. */
 typedef struct LoopPrep {
   bool useFor; /* block args: (index iv) or (i64 i, i1 cond) */
@@ -194,7 +187,7 @@ static MlirOperation createFor(Loop *l, MlirBlock body) {
                       (intptr_t)(l->nCarried + l->nScan));
   MlirBlock outer = l->cf->block;
   size_t n = l->nCarried + l->nScan;
-  MlirValue *operands = xcalloc(n + 3, sizeof(MlirValue));
+  MlirValue *operands = kilnXCalloc(n + 3, sizeof(MlirValue));
   operands[0] = kilnOnnxCfIndex(outer, l->loc, 0);
   operands[1] = kilnOnnxCfIndex(outer, l->loc, l->constM > 0 ? l->constM : 0);
   operands[2] = kilnOnnxCfIndex(outer, l->loc, 1);
@@ -215,9 +208,9 @@ static MlirOperation createWhile(Loop *l, MlirBlock body, MlirValue m,
   MlirContext ctx = l->cf->ctx;
   MlirBlock outer = l->cf->block;
   size_t n = l->nCarried + l->nScan + 2;
-  MlirType *types = xcalloc(n, sizeof(MlirType));
-  MlirLocation *locs = xcalloc(n, sizeof(MlirLocation));
-  MlirValue *vals = xcalloc(n + 1, sizeof(MlirValue));
+  MlirType *types = kilnXCalloc(n, sizeof(MlirType));
+  MlirLocation *locs = kilnXCalloc(n, sizeof(MlirLocation));
+  MlirValue *vals = kilnXCalloc(n + 1, sizeof(MlirValue));
   types[0] = mlirIntegerTypeGet(ctx, 64);
   types[1] = mlirIntegerTypeGet(ctx, 1);
   memcpy(types + 2, l->types, (n - 2) * sizeof(MlirType));
@@ -294,10 +287,10 @@ bool kilnOnnxCfBuildLoop(const KilnOnnxControlFlow *cf,
   l.useFor = kilnOnnxCfConstInt(operands[0], &l.constM) &&
              (!l.hasCond || (kilnOnnxCfConstInt(operands[1], &c) && c &&
                              passesCondThrough(g)));
-  l.types = xcalloc(l.nCarried + l.nScan, sizeof(MlirType));
-  l.inits = xcalloc(l.nCarried + l.nScan, sizeof(MlirValue));
-  l.yields = xcalloc(l.nCarried + l.nScan, sizeof(MlirValue));
-  MlirValue *outputs = xcalloc(g->n_output, sizeof(MlirValue));
+  l.types = kilnXCalloc(l.nCarried + l.nScan, sizeof(MlirType));
+  l.inits = kilnXCalloc(l.nCarried + l.nScan, sizeof(MlirValue));
+  l.yields = kilnXCalloc(l.nCarried + l.nScan, sizeof(MlirValue));
+  MlirValue *outputs = kilnXCalloc(g->n_output, sizeof(MlirValue));
   for (size_t k = 0; k < l.nCarried; ++k)
     l.types[k] = mlirValueGetType(operands[2 + k]);
   MlirType lead[2] = {mlirIndexTypeGet(cf->ctx), {NULL}};

@@ -16,13 +16,6 @@
 #include "dialects/common/diag.h"
 #include "mlir-c/BuiltinTypes.h"
 
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p)
-    abort(); /* out of memory is not a user error */
-  return p;
-}
-
 /* One Scan-9 loop over already-checked values. */
 typedef struct Scan {
   const Onnx__GraphProto *g;
@@ -111,9 +104,9 @@ static bool buildScanLoop(const KilnOnnxControlFlow *cf, Scan *s,
                           MlirBlock outer, const MlirValue *states,
                           MlirValue *results) {
   size_t nRes = s->nState + s->nOut;
-  MlirType *types = xcalloc(nRes, sizeof(MlirType));
-  MlirValue *vals = xcalloc(nRes + 3, sizeof(MlirValue));
-  MlirValue *outputs = xcalloc(s->g->n_output, sizeof(MlirValue));
+  MlirType *types = kilnXCalloc(nRes, sizeof(MlirType));
+  MlirValue *vals = kilnXCalloc(nRes + 3, sizeof(MlirValue));
+  MlirValue *outputs = kilnXCalloc(s->g->n_output, sizeof(MlirValue));
   for (size_t k = 0; k < s->nState; ++k)
     types[k] = mlirValueGetType(states[k]);
   MlirType lead = mlirIndexTypeGet(cf->ctx);
@@ -249,10 +242,10 @@ bool kilnOnnxCfBuildScan(const KilnOnnxControlFlow *cf,
       kilnEmitErrorf(loc, "Scan input #%zu is empty", i);
       return false;
     }
-  s.inAxes = xcalloc(s.nIn, sizeof(int64_t));
-  s.inDirs = xcalloc(s.nIn, sizeof(int64_t));
-  s.outAxes = xcalloc(s.nOut, sizeof(int64_t));
-  s.outDirs = xcalloc(s.nOut, sizeof(int64_t));
+  s.inAxes = kilnXCalloc(s.nIn, sizeof(int64_t));
+  s.inDirs = kilnXCalloc(s.nIn, sizeof(int64_t));
+  s.outAxes = kilnXCalloc(s.nOut, sizeof(int64_t));
+  s.outDirs = kilnXCalloc(s.nOut, sizeof(int64_t));
   bool ok;
   if (v8) {
     ok = readInts(n, "directions", s.nIn, 0, s.inDirs, loc) &&
@@ -267,7 +260,7 @@ bool kilnOnnxCfBuildScan(const KilnOnnxControlFlow *cf,
     for (size_t k = 0; ok && k < s.nState; ++k)
       ok = kilnOnnxCfCheckInput(cf->ctx, s.g->input[k],
                                 mlirValueGetType(operands[k]), "Scan", loc);
-    MlirValue *res = xcalloc(s.nState + s.nOut, sizeof(MlirValue));
+    MlirValue *res = kilnXCalloc(s.nState + s.nOut, sizeof(MlirValue));
     ok = ok && buildScanLoop(cf, &s, cf->block, operands, res);
     for (size_t i = 0; ok && i < n->n_output; ++i)
       results[i] = res[i];
@@ -317,11 +310,11 @@ static bool buildBatched(const KilnOnnxControlFlow *cf, Scan *s,
     return false;
   }
   size_t nRes = s->nState + s->nOut;
-  MlirValue *states = xcalloc(s->nState, sizeof(MlirValue));
-  MlirValue *scans = xcalloc(s->nIn, sizeof(MlirValue));
-  MlirValue *inner = xcalloc(nRes, sizeof(MlirValue));
-  MlirType *types = xcalloc(nRes, sizeof(MlirType));
-  MlirValue *vals = xcalloc(nRes + 3, sizeof(MlirValue));
+  MlirValue *states = kilnXCalloc(s->nState, sizeof(MlirValue));
+  MlirValue *scans = kilnXCalloc(s->nIn, sizeof(MlirValue));
+  MlirValue *inner = kilnXCalloc(nRes, sizeof(MlirValue));
+  MlirType *types = kilnXCalloc(nRes, sizeof(MlirType));
+  MlirValue *vals = kilnXCalloc(nRes + 3, sizeof(MlirValue));
   MlirType index = mlirIndexTypeGet(cf->ctx);
   MlirBlock block = mlirBlockCreate(1, &index, &s->loc);
   int64_t batch = 0;

@@ -97,10 +97,6 @@ static MlirValue valueMapGet(const Importer *im, const char *name) {
   return (MlirValue){kilnOnnxNameMapGet(&im->values, name)};
 }
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static bool isDefaultDomain(const char *domain) {
   return !domain || !*domain || strcmp(domain, "ai.onnx") == 0;
 }
@@ -352,8 +348,8 @@ static bool importInputValues(Importer *im) {
       return false;
     }
     kilnGraphBuilderSetLocation(im->b, kilnOnnxValueLoc(im->fileLoc, v->name));
-    MlirNamedAttribute attr =
-        mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, str("value")), value);
+    MlirNamedAttribute attr = mlirNamedAttributeGet(
+        mlirIdentifierGet(im->ctx, kilnStr("value")), value);
     MlirValue c =
         kilnGraphBuilderCreateValue(im->b, "constant", NULL, 0, &attr, 1);
     if (mlirValueIsNull(c))
@@ -413,7 +409,8 @@ static const char *nonTensorKind(Onnx__TypeProto__ValueCase c) {
 
 /* The static tensor type of graph input `vi`; null after an error. */
 static MlirType inputType(const Importer *im, const Onnx__ValueInfoProto *vi) {
-  MlirLocation loc = mlirLocationNameGet(im->ctx, str(vi->name), im->fileLoc);
+  MlirLocation loc =
+      mlirLocationNameGet(im->ctx, kilnStr(vi->name), im->fileLoc);
   const Onnx__TypeProto *tp = vi->type;
   const char *kind = tp ? nonTensorKind(tp->value_case) : NULL;
   if (kind) {
@@ -470,8 +467,8 @@ out:
  * function argument or result (func arg_attrs / res_attrs). */
 static MlirAttribute nameDict(MlirContext ctx, const char *name) {
   MlirNamedAttribute entry =
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("onnx.name")),
-                            mlirStringAttrGet(ctx, str(name)));
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("onnx.name")),
+                            mlirStringAttrGet(ctx, kilnStr(name)));
   return mlirDictionaryAttrGet(ctx, 1, &entry);
 }
 
@@ -509,14 +506,15 @@ static MlirBlock createMainFunc(Importer *im, MlirModule module,
       valueMapPut(im, g->input[i]->name, mlirBlockGetArgument(block, k++));
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, block);
-  MlirOperationState st = mlirOperationStateGet(str("func.func"), im->fileLoc);
+  MlirOperationState st =
+      mlirOperationStateGet(kilnStr("func.func"), im->fileLoc);
   MlirNamedAttribute attrs[3] = {
-      mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, str("sym_name")),
-                            mlirStringAttrGet(im->ctx, str("main_graph"))),
+      mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, kilnStr("sym_name")),
+                            mlirStringAttrGet(im->ctx, kilnStr("main_graph"))),
       mlirNamedAttributeGet(
-          mlirIdentifierGet(im->ctx, str("function_type")),
+          mlirIdentifierGet(im->ctx, kilnStr("function_type")),
           mlirTypeAttrGet(mlirFunctionTypeGet(im->ctx, n, types, 0, NULL))),
-      mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, str("arg_attrs")),
+      mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, kilnStr("arg_attrs")),
                             mlirArrayAttrGet(im->ctx, n, names)),
   };
   mlirOperationStateAddAttributes(&st, 3, attrs);
@@ -551,8 +549,8 @@ static bool importInitializers(Importer *im) {
     if (mlirAttributeIsNull(value))
       return false;
     kilnGraphBuilderSetLocation(im->b, loc);
-    MlirNamedAttribute attr =
-        mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, str("value")), value);
+    MlirNamedAttribute attr = mlirNamedAttributeGet(
+        mlirIdentifierGet(im->ctx, kilnStr("value")), value);
     MlirValue v =
         kilnGraphBuilderCreateValue(im->b, "constant", NULL, 0, &attr, 1);
     if (mlirValueIsNull(v))
@@ -576,7 +574,7 @@ static bool convertNodeAttrs(const Importer *im, const Onnx__NodeProto *n,
     if (consumed[i])
       continue; /* handled by opset_compat.h */
     const char *name = a->name ? a->name : "";
-    const KilnAttrSpec *spec = kilnGraphOpFindAttr(op, str(name));
+    const KilnAttrSpec *spec = kilnGraphOpFindAttr(op, kilnStr(name));
     if (!spec) {
       kilnEmitErrorf(loc, "attribute '%s' of %s is not supported", name,
                      n->op_type);
@@ -779,7 +777,7 @@ static bool finishMainFunc(Importer *im, MlirOperation func, MlirBlock block) {
   }
   if (ok) {
     MlirOperationState st =
-        mlirOperationStateGet(str("func.return"), im->fileLoc);
+        mlirOperationStateGet(kilnStr("func.return"), im->fileLoc);
     mlirOperationStateAddOperands(&st, (intptr_t)g->n_output, results);
     mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&st));
     intptr_t nArgs = mlirBlockGetNumArguments(block);
@@ -790,10 +788,10 @@ static bool finishMainFunc(Importer *im, MlirOperation func, MlirBlock block) {
       argTypes[i] = mlirValueGetType(mlirBlockGetArgument(block, i));
     MlirType fnType = mlirFunctionTypeGet(im->ctx, nArgs, argTypes,
                                           (intptr_t)g->n_output, types);
-    mlirOperationSetAttributeByName(func, str("function_type"),
+    mlirOperationSetAttributeByName(func, kilnStr("function_type"),
                                     mlirTypeAttrGet(fnType));
     mlirOperationSetAttributeByName(
-        func, str("res_attrs"),
+        func, kilnStr("res_attrs"),
         mlirArrayAttrGet(im->ctx, (intptr_t)g->n_output, names));
     free(argTypes);
   }
@@ -934,7 +932,7 @@ static MlirModule importModel(MlirContext ctx, Onnx__ModelProto *model,
                  .opts = options ? options : &kDefaults,
                  .model = model,
                  .graph = model->graph};
-  im.fileLoc = mlirLocationFileLineColGet(ctx, str(name), 0, 0);
+  im.fileLoc = mlirLocationFileLineColGet(ctx, kilnStr(name), 0, 0);
   MlirModule module = {NULL};
   size_t *order = NULL;
   KilnOnnxInputShape *shapes = NULL;
@@ -964,8 +962,8 @@ static MlirModule importModel(MlirContext ctx, Onnx__ModelProto *model,
 static bool loadDialects(MlirContext ctx, const char *name) {
   if (mlirLogicalResultIsFailure(kilnGraphDialectLoad(ctx)))
     return false;
-  if (mlirDialectIsNull(mlirContextGetOrLoadDialect(ctx, str("func")))) {
-    kilnEmitErrorf(mlirLocationFileLineColGet(ctx, str(name), 0, 0),
+  if (mlirDialectIsNull(mlirContextGetOrLoadDialect(ctx, kilnStr("func")))) {
+    kilnEmitErrorf(mlirLocationFileLineColGet(ctx, kilnStr(name), 0, 0),
                    "the func dialect is not registered in this "
                    "context (create it with kilnContextCreate)");
     return false;
@@ -984,8 +982,9 @@ kilnOnnxImportBufferWithOptions(MlirContext ctx, const void *data, size_t len,
                                 const KilnOnnxImportOptions *options) {
   if (!loadDialects(ctx, name))
     return (MlirModule){NULL};
-  Onnx__ModelProto *model = unpackModel(
-      data, len, false, name, mlirLocationFileLineColGet(ctx, str(name), 0, 0));
+  Onnx__ModelProto *model =
+      unpackModel(data, len, false, name,
+                  mlirLocationFileLineColGet(ctx, kilnStr(name), 0, 0));
   return model ? importModel(ctx, model, name, NULL, options)
                : (MlirModule){NULL};
 }
@@ -1007,7 +1006,7 @@ static char *directoryOf(const char *path) {
 
 MlirModule kilnOnnxImportFileWithOptions(MlirContext ctx, const char *path,
                                          const KilnOnnxImportOptions *options) {
-  MlirLocation loc = mlirLocationFileLineColGet(ctx, str(path), 0, 0);
+  MlirLocation loc = mlirLocationFileLineColGet(ctx, kilnStr(path), 0, 0);
   if (!loadDialects(ctx, path))
     return (MlirModule){NULL};
   int fd = open(path, O_RDONLY);

@@ -57,6 +57,24 @@ void kilnStrBufClear(KilnStrBuf *buf) {
     buf->data[0] = '\0';
 }
 
+void *kilnXCalloc(size_t count, size_t size) {
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p)
+    abort();
+  return p;
+}
+
+char *kilnStrDup(const char *s) {
+  if (!s)
+    return NULL;
+  size_t n = strlen(s) + 1;
+  char *copy = malloc(n);
+  if (!copy)
+    abort();
+  memcpy(copy, s, n);
+  return copy;
+}
+
 void kilnStrBufDestroy(KilnStrBuf *buf) {
   if (!buf)
     return;

@@ -55,6 +55,16 @@ void kilnStrBufAppendLocation(KilnStrBuf *buf, MlirLocation loc);
 
 /// Compares an MlirStringRef with a NUL-terminated string.
 int kilnStringRefEquals(MlirStringRef ref, const char *s);
+/// calloc that aborts when memory runs out (never a user error here); zero
+/// elements still allocate one byte, so the result is never NULL.
+void *kilnXCalloc(size_t count, size_t size);
+/// A malloc'd copy of `s` (NULL for NULL); aborts when memory runs out.
+char *kilnStrDup(const char *s);
+
+/// `s` as an MlirStringRef (borrowed: `s` must outlive its uses).
+static inline MlirStringRef kilnStr(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
 
 /// A location resolved to a source position. `file` is borrowed from the
 /// context (valid while it lives); line/col are 1-based, 0 when unknown.

@@ -6,10 +6,6 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 bool kilnOpNameIs(MlirOperation op, const char *name) {
   return kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
@@ -25,7 +21,7 @@ MlirOperation kilnInsertOp(MlirOperation before, const char *name,
                            intptr_t nResults, const MlirType *resultTypes,
                            intptr_t nAttrs, const MlirNamedAttribute *attrs) {
   MlirOperationState state =
-      mlirOperationStateGet(str(name), mlirOperationGetLocation(before));
+      mlirOperationStateGet(kilnStr(name), mlirOperationGetLocation(before));
   mlirOperationStateAddOperands(&state, nOperands, operands);
   mlirOperationStateAddResults(&state, nResults, resultTypes);
   mlirOperationStateAddAttributes(&state, nAttrs, attrs);
@@ -38,7 +34,7 @@ MlirOperation kilnInsertOp(MlirOperation before, const char *name,
 MlirNamedAttribute kilnSegmentSizesAttr(MlirContext ctx, intptr_t n,
                                         const int32_t *sizes) {
   return mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, str("operandSegmentSizes")),
+      mlirIdentifierGet(ctx, kilnStr("operandSegmentSizes")),
       mlirDenseI32ArrayGet(ctx, n, sizes));
 }
 
@@ -46,7 +42,7 @@ MlirValue kilnInsertIndexConstant(MlirOperation before, int64_t v) {
   MlirContext ctx = mlirOperationGetContext(before);
   MlirType index = mlirIndexTypeGet(ctx);
   MlirNamedAttribute value = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, str("value")), mlirIntegerAttrGet(index, v));
+      mlirIdentifierGet(ctx, kilnStr("value")), mlirIntegerAttrGet(index, v));
   return mlirOperationGetResult(
       kilnInsertOp(before, "arith.constant", 0, NULL, 1, &index, 1, &value), 0);
 }
@@ -56,7 +52,7 @@ bool kilnFuncIsPublicDefinition(MlirOperation op) {
       mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
     return false;
   MlirAttribute vis =
-      mlirOperationGetAttributeByName(op, str("sym_visibility"));
+      mlirOperationGetAttributeByName(op, kilnStr("sym_visibility"));
   return mlirAttributeIsNull(vis) ||
          (mlirAttributeIsAString(vis) &&
           kilnStringRefEquals(mlirStringAttrGetValue(vis), "public"));
@@ -68,17 +64,17 @@ MlirOperation kilnInsertIfLess(MlirOperation before, MlirValue a, MlirValue b) {
   MlirValue cmpOps[2] = {a, b};
   MlirType i1 = mlirIntegerTypeGet(ctx, 1);
   MlirNamedAttribute pred = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, str("predicate")),
+      mlirIdentifierGet(ctx, kilnStr("predicate")),
       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 6 /* ult */));
   MlirValue cond = mlirOperationGetResult(
       kilnInsertOp(before, "arith.cmpi", 2, cmpOps, 1, &i1, 1, &pred), 0);
   MlirBlock then = mlirBlockCreate(0, NULL, NULL);
-  MlirOperationState yield = mlirOperationStateGet(str("scf.yield"), loc);
+  MlirOperationState yield = mlirOperationStateGet(kilnStr("scf.yield"), loc);
   MlirOperation end = mlirOperationCreate(&yield);
   mlirBlockAppendOwnedOperation(then, end);
   MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
   mlirRegionAppendOwnedBlock(regions[0], then);
-  MlirOperationState st = mlirOperationStateGet(str("scf.if"), loc);
+  MlirOperationState st = mlirOperationStateGet(kilnStr("scf.if"), loc);
   mlirOperationStateAddOperands(&st, 1, &cond);
   mlirOperationStateAddOwnedRegions(&st, 2, regions);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before,
@@ -92,7 +88,7 @@ bool kilnConstantIndexValue(MlirValue v, int64_t *out) {
   MlirOperation def = mlirOpResultGetOwner(v);
   if (!kilnOpNameIs(def, "arith.constant"))
     return false;
-  MlirAttribute value = mlirOperationGetAttributeByName(def, str("value"));
+  MlirAttribute value = mlirOperationGetAttributeByName(def, kilnStr("value"));
   if (!mlirAttributeIsAInteger(value))
     return false;
   *out = mlirIntegerAttrGetValueInt(value);
@@ -118,7 +114,8 @@ MlirOperation kilnPrevInBlock(MlirOperation op) {
 }
 
 bool kilnLinalgIteratorKinds(MlirOperation op, char *kinds, intptr_t loops) {
-  MlirAttribute it = mlirOperationGetAttributeByName(op, str("iterator_types"));
+  MlirAttribute it =
+      mlirOperationGetAttributeByName(op, kilnStr("iterator_types"));
   if (mlirAttributeIsNull(it))
     return false;
   KilnStrBuf text = {0};

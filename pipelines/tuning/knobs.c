@@ -164,10 +164,6 @@ intptr_t kilnTuningKnobLookup(MlirStringRef pass, MlirStringRef option) {
   return -1;
 }
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 /* The record's entries for `pass`: {option = value, ...}. */
 static MlirAttribute passEntries(MlirContext ctx, const char *pass,
                                  const KilnTuningSchedule *s) {
@@ -182,8 +178,8 @@ static MlirAttribute passEntries(MlirContext ctx, const char *pass,
         k->kind == KILN_PASS_OPTION_BOOL
             ? mlirBoolAttrGet(ctx, v != 0)
             : mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), v);
-    entries[n++] =
-        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(k->option)), value);
+    entries[n++] = mlirNamedAttributeGet(
+        mlirIdentifierGet(ctx, kilnStr(k->option)), value);
   }
   return mlirDictionaryAttrGet(ctx, n, entries);
 }
@@ -201,7 +197,7 @@ MlirAttribute kilnTuningScheduleGetAttribute(MlirContext ctx,
     if (seen)
       continue;
     passes[n++] =
-        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(kKnobs[i].pass)),
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr(kKnobs[i].pass)),
                               passEntries(ctx, kKnobs[i].pass, s));
   }
   return mlirDictionaryAttrGet(ctx, n, passes);

@@ -33,10 +33,6 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 /* Ops that reduce rows of their input: what kiln-split-reductions splits
  * and kiln-tile-and-vectorize tiles like a contraction. */
 static bool isReduction(MlirOperation op) {
@@ -73,7 +69,7 @@ static MlirStringRef groupKind(MlirOperation op) {
   if (!kilnOpNameIs(op, "scf.execute_region"))
     return (MlirStringRef){NULL, 0};
   MlirAttribute kind =
-      mlirOperationGetDiscardableAttributeByName(op, str("graph.fusion"));
+      mlirOperationGetDiscardableAttributeByName(op, kilnStr("graph.fusion"));
   if (mlirAttributeIsNull(kind) || !mlirAttributeIsAString(kind))
     return (MlirStringRef){NULL, 0};
   return mlirStringAttrGetValue(kind);
@@ -372,12 +368,12 @@ MlirModule kilnWorkloadCreateKernelModule(const KilnWorkload *workload) {
   MlirBlock block = mlirBlockCreate((intptr_t)numInputs, types, locs);
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, block);
-  MlirOperationState st = mlirOperationStateGet(str("func.func"), loc);
+  MlirOperationState st = mlirOperationStateGet(kilnStr("func.func"), loc);
   MlirNamedAttribute attrs[2] = {
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("sym_name")),
-                            mlirStringAttrGet(ctx, str("main_graph"))),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("sym_name")),
+                            mlirStringAttrGet(ctx, kilnStr("main_graph"))),
       mlirNamedAttributeGet(
-          mlirIdentifierGet(ctx, str("function_type")),
+          mlirIdentifierGet(ctx, kilnStr("function_type")),
           mlirTypeAttrGet(mlirFunctionTypeGet(ctx, (intptr_t)numInputs, types,
                                               numResults, types + numInputs))),
   };
@@ -404,7 +400,7 @@ MlirModule kilnWorkloadCreateKernelModule(const KilnWorkload *workload) {
     abort();
   for (intptr_t r = 0; r < numResults; ++r)
     results[r] = mlirOperationGetResult(clone, r);
-  MlirOperationState ret = mlirOperationStateGet(str("func.return"), loc);
+  MlirOperationState ret = mlirOperationStateGet(kilnStr("func.return"), loc);
   mlirOperationStateAddOperands(&ret, numResults, results);
   mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&ret));
 

@@ -59,10 +59,6 @@ typedef struct Layout {
 static const int64_t kToLast[4] = {0, 2, 3, 1}, kToFirst[4] = {0, 3, 1, 2},
                      kWeightToLast[4] = {2, 3, 1, 0};
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static int64_t dimOf(MlirValue v, intptr_t i) {
   return mlirShapedTypeGetDimSize(mlirValueGetType(v), i);
 }
@@ -96,7 +92,7 @@ static bool isDepthwise(MlirOperation conv, int64_t group) {
 }
 
 static int64_t groupOf(MlirOperation conv) {
-  MlirAttribute group = mlirOperationGetAttributeByName(conv, str("group"));
+  MlirAttribute group = mlirOperationGetAttributeByName(conv, kilnStr("group"));
   if (mlirAttributeIsNull(group))
     return 1;
   return mlirAttributeIsAInteger(group) ? mlirIntegerAttrGetValueInt(group) : 0;
@@ -108,7 +104,8 @@ static int64_t groupOf(MlirOperation conv) {
 static bool isCandidate(const Layout *s, MlirOperation conv) {
   if (!kilnSimplifyIsOp(conv, "conv") || mlirOperationGetNumResults(conv) != 1)
     return false;
-  MlirAttribute layout = mlirOperationGetAttributeByName(conv, str("layout"));
+  MlirAttribute layout =
+      mlirOperationGetAttributeByName(conv, kilnStr("layout"));
   if (!mlirAttributeIsNull(layout) &&
       (!mlirAttributeIsAString(layout) ||
        !kilnStringRefEquals(mlirStringAttrGetValue(layout), "channels_first")))
@@ -193,8 +190,9 @@ static bool switchConv(Layout *s, MlirOperation conv) {
   mlirOperationSetOperand(clone, 0, xl);
   mlirOperationSetOperand(clone, 1, wl);
   MlirContext ctx = mlirOperationGetContext(conv);
-  mlirOperationSetAttributeByName(clone, str("layout"),
-                                  mlirStringAttrGet(ctx, str("channels_last")));
+  mlirOperationSetAttributeByName(
+      clone, kilnStr("layout"),
+      mlirStringAttrGet(ctx, kilnStr("channels_last")));
   MlirValue yl = mlirOperationGetResult(clone, 0);
   mlirValueSetType(yl, permuted(mlirValueGetType(y), kToLast, 4));
   MlirValue back = kilnGraphBuildTranspose(b, yl, kToFirst, 4);
@@ -213,7 +211,7 @@ static bool switchConv(Layout *s, MlirOperation conv) {
 /* Reads a graph.transpose's perm (rank <= 16); -1 when it has none (this
  * pass leaves perm-less transposes alone) or an unusual one. */
 static intptr_t readPerm(MlirOperation t, int64_t *p) {
-  if (mlirAttributeIsNull(mlirOperationGetAttributeByName(t, str("perm"))))
+  if (mlirAttributeIsNull(mlirOperationGetAttributeByName(t, kilnStr("perm"))))
     return -1;
   return kilnSimplifyReadPerm(t, p);
 }

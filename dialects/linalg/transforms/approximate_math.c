@@ -17,6 +17,7 @@
  * against libm's erf on [-6, 6] (200001 points): at most 4.2e-7 absolute
  * and relative error, i.e. a few f32 ulps. NaN stays NaN (the clamp and
  * the arithmetic propagate it). f64 erf keeps the libm call. */
+#include "dialects/common/diag.h"
 #include "kiln/passes.h"
 
 #include <stdint.h>
@@ -41,10 +42,6 @@ static const double kErfDenominator[] = {
     -1.42647390514189e-02, -7.37332916720468e-03, -1.68282697438203e-03,
     -2.13374055278905e-04, -1.45660718464996e-05};
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 /* Where replacement ops go: before `anchor`, typed like it. */
 typedef struct Emitter {
   MlirContext ctx;
@@ -67,9 +64,9 @@ static MlirValue constant(Emitter *e, double v) {
           ? mlirDenseElementsAttrFloatSplatGet(e->type, (float)v)
           : mlirFloatAttrDoubleGet(e->ctx, e->type, v);
   MlirNamedAttribute attr =
-      mlirNamedAttributeGet(mlirIdentifierGet(e->ctx, str("value")), value);
+      mlirNamedAttributeGet(mlirIdentifierGet(e->ctx, kilnStr("value")), value);
   MlirOperationState state =
-      mlirOperationStateGet(str("arith.constant"), e->loc);
+      mlirOperationStateGet(kilnStr("arith.constant"), e->loc);
   mlirOperationStateAddResults(&state, 1, &e->type);
   mlirOperationStateAddAttributes(&state, 1, &attr);
   return insert(e, &state);
@@ -79,13 +76,13 @@ static MlirValue constant(Emitter *e, double v) {
  * into FMAs. */
 static MlirValue binary(Emitter *e, const char *name, MlirValue x,
                         MlirValue y) {
-  MlirOperationState state = mlirOperationStateGet(str(name), e->loc);
+  MlirOperationState state = mlirOperationStateGet(kilnStr(name), e->loc);
   MlirValue operands[2] = {x, y};
   mlirOperationStateAddOperands(&state, 2, operands);
   mlirOperationStateAddResults(&state, 1, &e->type);
   if (!strcmp(name, "arith.mulf") || !strcmp(name, "arith.addf")) {
     MlirNamedAttribute fm = mlirNamedAttributeGet(
-        mlirIdentifierGet(e->ctx, str("fastmath")), e->contract);
+        mlirIdentifierGet(e->ctx, kilnStr("fastmath")), e->contract);
     mlirOperationStateAddAttributes(&state, 1, &fm);
   }
   return insert(e, &state);
@@ -108,8 +105,8 @@ static MlirValue emit(Emitter *e, const char *name, intptr_t n,
                       const char *attrName, MlirAttribute attr) {
   MlirNamedAttribute named = {{NULL}, {NULL}};
   if (attrName)
-    named =
-        mlirNamedAttributeGet(mlirIdentifierGet(e->ctx, str(attrName)), attr);
+    named = mlirNamedAttributeGet(mlirIdentifierGet(e->ctx, kilnStr(attrName)),
+                                  attr);
   return mlirOperationGetResult(kilnInsertOp(e->anchor, name, n, operands, 1,
                                              &type, attrName ? 1 : 0, &named),
                                 0);
@@ -275,9 +272,10 @@ static MlirValue approximateErf(Emitter *e, MlirValue x) {
 /* Replaces `op` (math.erf, exp or tanh) with its approximation. */
 static void approximate(MlirOperation op) {
   MlirContext ctx = mlirOperationGetContext(op);
-  Emitter e = {ctx, mlirOperationGetLocation(op), op,
-               mlirValueGetType(mlirOperationGetResult(op, 0)),
-               mlirAttributeParseGet(ctx, str("#arith.fastmath<contract>"))};
+  Emitter e = {
+      ctx, mlirOperationGetLocation(op), op,
+      mlirValueGetType(mlirOperationGetResult(op, 0)),
+      mlirAttributeParseGet(ctx, kilnStr("#arith.fastmath<contract>"))};
   MlirValue x = mlirOperationGetOperand(op, 0);
   MlirValue y = kilnOpNameIs(op, "math.exp")    ? approximateExp(&e, x)
                 : kilnOpNameIs(op, "math.tanh") ? approximateTanh(&e, x)

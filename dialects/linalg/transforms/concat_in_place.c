@@ -46,10 +46,6 @@
 
 enum { MAX_RANK = 8, MAX_PIECES = 1024, MAX_INIT_STEPS = 16 };
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 /* ---- op positions in a block --------------------------------------------- */
 
 /* Open-addressing map from an op of one block to its index in the block,
@@ -126,7 +122,7 @@ static intptr_t rankOf(MlirValue v) {
 
 static bool readStatic(MlirOperation op, const char *name, int64_t *out,
                        intptr_t r) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, str(name));
+  MlirAttribute a = mlirOperationGetAttributeByName(op, kilnStr(name));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
       mlirDenseArrayGetNumElements(a) != r)
     return false;
@@ -393,7 +389,7 @@ static MlirValue rootBefore(Flattening *f, MlirValue root,
 
 static MlirNamedAttribute namedArray(MlirContext ctx, const char *name,
                                      intptr_t n, const int64_t *v) {
-  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)),
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr(name)),
                                mlirDenseI64ArrayGet(ctx, n, v));
 }
 
@@ -418,7 +414,7 @@ static MlirOperation sliceOp(const char *name, MlirLocation loc,
       namedArray(ctx, "static_sizes", r, sizes),
       namedArray(ctx, "static_strides", r, ones),
       kilnSegmentSizesAttr(ctx, nOperands + 3, segs + 2 - nOperands)};
-  MlirOperationState state = mlirOperationStateGet(str(name), loc);
+  MlirOperationState state = mlirOperationStateGet(kilnStr(name), loc);
   mlirOperationStateAddOperands(&state, nOperands, operands);
   mlirOperationStateAddResults(&state, 1, &result);
   mlirOperationStateAddAttributes(&state, 4, attrs);
@@ -460,7 +456,7 @@ static bool collapsible(MlirOperation reshape, MlirType sliceType,
                         MlirType destType, intptr_t *groupSizes,
                         intptr_t *numGroups) {
   MlirAttribute re =
-      mlirOperationGetAttributeByName(reshape, str("reassociation"));
+      mlirOperationGetAttributeByName(reshape, kilnStr("reassociation"));
   if (mlirAttributeIsNull(re) || !mlirAttributeIsAArray(re))
     return false;
   *numGroups = mlirArrayAttrGetNumElements(re);
@@ -580,7 +576,7 @@ static void writeInPlace(Flattening *f, const Piece *p, MlirValue dest,
   if (!mlirOperationIsNull(expand)) {
     MlirContext ctx = mlirLocationGetContext(loc);
     MlirNamedAttribute re =
-        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("reassociation")),
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("reassociation")),
                               kilnReassociationGet(ctx, numGroups, groups));
     slice = kilnInsertOpBefore(user, "tensor.collapse_shape", 1, &slice,
                                initType, 1, &re);

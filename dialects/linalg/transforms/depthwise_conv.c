@@ -138,13 +138,9 @@ static const char kSchedule[] =
     "  }\n"
     "}\n";
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
                                     MlirAttribute attr) {
-  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr(name)), attr);
 }
 
 static bool isStaticFloatTensor(MlirType t, MlirType elem) {
@@ -223,7 +219,7 @@ static bool readElementwise(MlirOperation op, int64_t size[kEwLoops]) {
   if (!generic)
     return true;
   MlirAttribute maps =
-      mlirOperationGetAttributeByName(op, str("indexing_maps"));
+      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
   intptr_t n = mlirArrayAttrGetNumElements(maps);
   MlirAffineMap out =
       mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, n - 1));
@@ -247,7 +243,7 @@ static void markProducers(MlirOperation conv) {
   MlirOperation fill = producer(mlirOperationGetOperand(pad, 1));
   if (!mlirOperationIsNull(fill) && nameIs(fill, "linalg.fill") &&
       readElementwise(fill, size))
-    mlirOperationSetDiscardableAttributeByName(fill, str(kEwAttr), unit);
+    mlirOperationSetDiscardableAttributeByName(fill, kilnStr(kEwAttr), unit);
 }
 
 static int64_t minI64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -290,7 +286,8 @@ static void planTiles(intptr_t nLoops, const int64_t *size, int n, int c, int h,
 
 /* Whether the conv has a column stride above 1. */
 static bool isStrided(MlirOperation conv) {
-  MlirAttribute strides = mlirOperationGetAttributeByName(conv, str("strides"));
+  MlirAttribute strides =
+      mlirOperationGetAttributeByName(conv, kilnStr("strides"));
   return !mlirAttributeIsNull(strides) &&
          mlirDenseElementsAttrGetInt64Value(strides, 1) > 1;
 }
@@ -390,8 +387,8 @@ static MlirOperation buildStridedSlice(MlirValue source, intptr_t rank,
   MlirType type = mlirRankedTensorTypeGet(rank, sizes,
                                           mlirShapedTypeGetElementType(srcType),
                                           mlirAttributeGetNull());
-  MlirOperationState state = mlirOperationStateGet(str("tensor.extract_slice"),
-                                                   mlirLocationUnknownGet(ctx));
+  MlirOperationState state = mlirOperationStateGet(
+      kilnStr("tensor.extract_slice"), mlirLocationUnknownGet(ctx));
   mlirOperationStateAddOperands(&state, 1, &source);
   mlirOperationStateAddResults(&state, 1, &type);
   mlirOperationStateAddAttributes(&state, 4, attrs);
@@ -405,7 +402,7 @@ static bool makeIdentityInput(MlirOperation generic) {
   if (!nameIs(generic, "linalg.generic"))
     return false;
   MlirAttribute maps =
-      mlirOperationGetAttributeByName(generic, str("indexing_maps"));
+      mlirOperationGetAttributeByName(generic, kilnStr("indexing_maps"));
   bool projected = true;
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(maps); ++i)
     projected = projected &&
@@ -448,7 +445,7 @@ static bool makeIdentityInput(MlirOperation generic) {
   MlirAttribute newMaps[3] = {
       mlirAffineMapAttrGet(mlirAffineMapGet(ctx, nDims, 0, rank, dims)),
       mlirArrayAttrGetElement(maps, 1), mlirArrayAttrGetElement(maps, 2)};
-  mlirOperationSetAttributeByName(generic, str("indexing_maps"),
+  mlirOperationSetAttributeByName(generic, kilnStr("indexing_maps"),
                                   mlirArrayAttrGet(ctx, 3, newMaps));
   return true;
 }
@@ -464,7 +461,7 @@ static MlirWalkResult prepareTiles(MlirOperation op, void *userData) {
 }
 
 static MlirWalkResult collectProducers(MlirOperation op, void *userData) {
-  if (mlirOperationRemoveDiscardableAttributeByName(op, str(kEwAttr)))
+  if (mlirOperationRemoveDiscardableAttributeByName(op, kilnStr(kEwAttr)))
     kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
@@ -504,9 +501,9 @@ static bool apply(Sequences *s, MlirOperation seq, MlirOperation payload) {
 static bool tileOne(MlirOperation func, MlirOperation op, MlirOperation init,
                     const KilnTilePlan *plan, Sequences *s) {
   MlirAttribute unit = mlirUnitAttrGet(mlirOperationGetContext(op));
-  mlirOperationSetDiscardableAttributeByName(op, str(kOpAttr), unit);
+  mlirOperationSetDiscardableAttributeByName(op, kilnStr(kOpAttr), unit);
   if (!mlirOperationIsNull(init))
-    mlirOperationSetDiscardableAttributeByName(init, str(kInitAttr), unit);
+    mlirOperationSetDiscardableAttributeByName(init, kilnStr(kInitAttr), unit);
   buildTileSequence(s->tile, s->tileEnd, plan, !mlirOperationIsNull(init));
   bool ok = apply(s, s->tile, func);
   kilnScheduleClearBefore(s->tile, s->tileEnd);

@@ -22,6 +22,7 @@
  * register tiles do not overlap, and a loop nest that revisits a tile
  * (a cache loop around the register tiles) reads %o, which is refused. */
 #include "dialects/linalg/transforms/epilogue_registers.h"
+#include "dialects/common/diag.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -36,10 +37,6 @@
 
 enum { kMaxInputs = 8, kMaxWrites = 64, kMaxChain = 8, kMaxLoops = 8 };
 enum { kMaxBodyOps = 64, kMaxRank = 12 };
-
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
 
 static bool isViewOp(MlirOperation op) {
   return kilnOpNameIs(op, "memref.subview") ||
@@ -76,8 +73,9 @@ static bool isInPlaceEpilogue(MlirOperation g, Epilogue *e) {
   if (!kilnOpNameIs(g, "linalg.generic") || mlirOperationGetNumResults(g))
     return false;
   MlirAttribute segs =
-      mlirOperationGetAttributeByName(g, str("operandSegmentSizes"));
-  MlirAttribute maps = mlirOperationGetAttributeByName(g, str("indexing_maps"));
+      mlirOperationGetAttributeByName(g, kilnStr("operandSegmentSizes"));
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(g, kilnStr("indexing_maps"));
   if (mlirAttributeIsNull(segs) || mlirAttributeIsNull(maps) ||
       mlirDenseI32ArrayGetElement(segs, 1) != 1)
     return false;
@@ -221,9 +219,10 @@ static int64_t volume(MlirType shaped) {
 static int64_t writtenVolume(MlirOperation w) {
   MlirType vt = mlirValueGetType(mlirOperationGetOperand(w, 0));
   MlirType mt = mlirValueGetType(mlirOperationGetOperand(w, 1));
-  MlirAttribute inBounds = mlirOperationGetAttributeByName(w, str("in_bounds"));
+  MlirAttribute inBounds =
+      mlirOperationGetAttributeByName(w, kilnStr("in_bounds"));
   MlirAttribute perm =
-      mlirOperationGetAttributeByName(w, str("permutation_map"));
+      mlirOperationGetAttributeByName(w, kilnStr("permutation_map"));
   if (!mlirTypeIsAVector(vt) || !mlirShapedTypeHasStaticShape(mt) ||
       mlirAttributeIsNull(inBounds) || mlirAttributeIsNull(perm) ||
       !mlirAffineMapIsMinorIdentity(mlirAffineMapAttrGetValue(perm)))
@@ -263,14 +262,14 @@ static MlirWalkResult checkLoopOp(MlirOperation op, void *data) {
       MlirOperation chain[kMaxChain];
       intptr_t n;
       MlirAttribute segs =
-          mlirOperationGetAttributeByName(op, str("operandSegmentSizes"));
+          mlirOperationGetAttributeByName(op, kilnStr("operandSegmentSizes"));
       if (!isWrite || i != 1 || e->nWrites == kMaxWrites ||
           !writeChain(e, v, chain, &n) || mlirAttributeIsNull(segs) ||
           mlirDenseI32ArrayGetElement(segs, 3) != 0 ||
+          mlirAttributeIsNull(mlirOperationGetAttributeByName(
+              op, kilnStr("permutation_map"))) ||
           mlirAttributeIsNull(
-              mlirOperationGetAttributeByName(op, str("permutation_map"))) ||
-          mlirAttributeIsNull(
-              mlirOperationGetAttributeByName(op, str("in_bounds")))) {
+              mlirOperationGetAttributeByName(op, kilnStr("in_bounds")))) {
         e->ok = false;
         return MlirWalkResultInterrupt;
       }
@@ -398,7 +397,7 @@ static MlirValue readTile(const Epilogue *e, MlirOperation w, MlirValue in) {
   MlirType vt = mlirValueGetType(mlirOperationGetOperand(w, 0));
   MlirType elt = mlirShapedTypeGetElementType(vt);
   MlirNamedAttribute zero =
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("value")),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("value")),
                             mlirFloatAttrDoubleGet(ctx, elt, 0));
   MlirValue pad = mlirOperationGetResult(
       kilnInsertOp(w, "arith.constant", 0, NULL, 1, &elt, 1, &zero), 0);
@@ -411,11 +410,11 @@ static MlirValue readTile(const Epilogue *e, MlirOperation w, MlirValue in) {
   int32_t sizes[4] = {1, (int32_t)nIdx, 1, 0};
   MlirNamedAttribute attrs[3] = {
       mlirNamedAttributeGet(
-          mlirIdentifierGet(ctx, str("permutation_map")),
-          mlirOperationGetAttributeByName(w, str("permutation_map"))),
+          mlirIdentifierGet(ctx, kilnStr("permutation_map")),
+          mlirOperationGetAttributeByName(w, kilnStr("permutation_map"))),
       mlirNamedAttributeGet(
-          mlirIdentifierGet(ctx, str("in_bounds")),
-          mlirOperationGetAttributeByName(w, str("in_bounds"))),
+          mlirIdentifierGet(ctx, kilnStr("in_bounds")),
+          mlirOperationGetAttributeByName(w, kilnStr("in_bounds"))),
       kilnSegmentSizesAttr(ctx, 4, sizes)};
   return mlirOperationGetResult(kilnInsertOp(w, "vector.transfer_read",
                                              nIdx + 2, operands, 1, &vt, 3,

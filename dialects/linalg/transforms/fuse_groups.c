@@ -69,14 +69,10 @@ static const char kSchedule[] =
     "  }\n"
     "}\n";
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static MlirWalkResult collectGroups(MlirOperation op, void *userData) {
   if (kilnOpNameStartsWith(op, "scf.execute_region") &&
-      !mlirAttributeIsNull(
-          mlirOperationGetDiscardableAttributeByName(op, str("graph.fusion"))))
+      !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+          op, kilnStr("graph.fusion"))))
     kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
@@ -97,7 +93,7 @@ static bool hasReduction(MlirOperation op) {
     if (kilnOpNameStartsWith(op, kContractions[i]))
       return true;
   MlirAttribute iters =
-      mlirOperationGetAttributeByName(op, str("iterator_types"));
+      mlirOperationGetAttributeByName(op, kilnStr("iterator_types"));
   if (mlirAttributeIsNull(iters) || !mlirAttributeIsAArray(iters))
     return false;
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(iters); ++i) {
@@ -272,7 +268,7 @@ static MlirOperation windowProducer(MlirBlock body, MlirOperation contraction) {
         mlirOperationGetNumOperands(def) != 2)
       continue;
     MlirAttribute maps =
-        mlirOperationGetAttributeByName(def, str("indexing_maps"));
+        mlirOperationGetAttributeByName(def, kilnStr("indexing_maps"));
     MlirAffineMap in =
         mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
     for (intptr_t r = 0; r < mlirAffineMapGetNumResults(in); ++r)
@@ -297,11 +293,11 @@ static void producerAttr(size_t i, char *buf, size_t size) {
 
 static MlirWalkResult dropMarkers(MlirOperation op, void *userData) {
   size_t n = *(const size_t *)userData;
-  mlirOperationRemoveDiscardableAttributeByName(op, str(kRootAttr));
+  mlirOperationRemoveDiscardableAttributeByName(op, kilnStr(kRootAttr));
   for (size_t i = 0; i < n; ++i) {
     char name[32];
     producerAttr(i, name, sizeof(name));
-    mlirOperationRemoveDiscardableAttributeByName(op, str(name));
+    mlirOperationRemoveDiscardableAttributeByName(op, kilnStr(name));
   }
   return MlirWalkResultAdvance;
 }
@@ -528,12 +524,12 @@ static MlirLogicalResult fuseProducers(KilnSchedule *schedule,
   MlirOperation sequence = kilnScheduleGetSequence(schedule, "kiln_fuse_group");
   buildGroupSchedule(sequence, tile, rank, sizes, to - from, bubble);
   MlirAttribute unit = mlirUnitAttrGet(mlirOperationGetContext(group));
-  mlirOperationSetDiscardableAttributeByName(root, str(kRootAttr), unit);
+  mlirOperationSetDiscardableAttributeByName(root, kilnStr(kRootAttr), unit);
   for (size_t i = from; i < to; ++i) {
     char name[32];
     producerAttr(i - from, name, sizeof(name));
-    mlirOperationSetDiscardableAttributeByName(producers->data[i], str(name),
-                                               unit);
+    mlirOperationSetDiscardableAttributeByName(producers->data[i],
+                                               kilnStr(name), unit);
   }
   MlirLogicalResult applied = kilnScheduleApply(schedule, sequence, group);
   kilnScheduleClearBefore(sequence,
@@ -841,8 +837,8 @@ static void runFuseGroups(MlirOperation op, MlirExternalPass pass,
   bool failed = false;
   for (size_t i = 0; i < groups.len && !failed; ++i) {
     MlirOperation group = groups.data[i];
-    MlirAttribute kind =
-        mlirOperationGetDiscardableAttributeByName(group, str("graph.fusion"));
+    MlirAttribute kind = mlirOperationGetDiscardableAttributeByName(
+        group, kilnStr("graph.fusion"));
     if (options[kOptTile].b && mlirAttributeIsAString(kind)) {
       MlirStringRef k = mlirStringAttrGetValue(kind);
       GroupTiles own = ownGroupTiles(group, options, &tiles);

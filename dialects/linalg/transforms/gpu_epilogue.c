@@ -5,6 +5,7 @@
  * applies it to the accumulators and writes the final result (gpu_tile.c
  * writes the store phase). Conservative: anything unclear stays a kernel
  * of its own. */
+#include "dialects/common/diag.h"
 #include "dialects/linalg/transforms/gpu_tile.h"
 
 #include <string.h>
@@ -13,10 +14,6 @@
 #include "dialects/common/op_list.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
 
 /* The consumer body's block (its ops copied into the store phase). */
 MlirBlock kilnGpuEpilogueBody(const Epilogue *e) {
@@ -176,7 +173,7 @@ static bool onlyConsumerUses(MlirValue v, MlirOperation op, MlirOperation fill,
 /* The number of inputs of a linalg op with one output, -1 otherwise. */
 static intptr_t singleOutputIns(MlirOperation op) {
   MlirAttribute seg =
-      mlirOperationGetAttributeByName(op, str("operandSegmentSizes"));
+      mlirOperationGetAttributeByName(op, kilnStr("operandSegmentSizes"));
   if (mlirAttributeIsNull(seg) || !mlirAttributeIsADenseI32Array(seg) ||
       mlirDenseArrayGetNumElements(seg) != 2 ||
       mlirDenseI32ArrayGetElement(seg, 1) != 1)
@@ -207,7 +204,8 @@ void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
       return;
   intptr_t nIns = singleOutputIns(g);
   intptr_t nOps = mlirOperationGetNumOperands(g);
-  MlirAttribute maps = mlirOperationGetAttributeByName(g, str("indexing_maps"));
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(g, kilnStr("indexing_maps"));
   if (nIns < 1 || nIns > kMaxEpilogueIns || nIns + 1 != nOps ||
       mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
       mlirArrayAttrGetNumElements(maps) != nOps)

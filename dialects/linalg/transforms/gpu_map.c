@@ -34,17 +34,13 @@ enum { kOptThreads, kNumOptions };
 
 enum { kWarp = 32, kMaxDims = 16 };
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static MlirAttribute mappingAttr(MlirContext ctx, const char *processor) {
   char text[160];
   snprintf(text, sizeof(text),
            "[#gpu.loop_dim_map<processor = %s, map = (d0) -> (d0), "
            "bound = (d0) -> (d0)>]",
            processor);
-  return mlirAttributeParseGet(ctx, str(text));
+  return mlirAttributeParseGet(ctx, kilnStr(text));
 }
 
 /* Inserts `scf.parallel (%i) = (0) to (ub) step (1)` mapped to
@@ -59,15 +55,15 @@ static MlirOperation insertMappedLoop(MlirOperation before, int64_t ub,
                          kilnInsertIndexConstant(before, 1)};
   MlirType index = mlirIndexTypeGet(ctx);
   MlirBlock body = mlirBlockCreate(1, &index, &loc);
-  MlirOperationState reduce = mlirOperationStateGet(str("scf.reduce"), loc);
+  MlirOperationState reduce = mlirOperationStateGet(kilnStr("scf.reduce"), loc);
   mlirBlockAppendOwnedOperation(body, mlirOperationCreate(&reduce));
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, body);
   MlirNamedAttribute attrs[2] = {
       kilnSegmentSizesAttr(ctx, 4, (const int32_t[]){1, 1, 1, 0}),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("mapping")),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("mapping")),
                             mappingAttr(ctx, processor))};
-  MlirOperationState st = mlirOperationStateGet(str("scf.parallel"), loc);
+  MlirOperationState st = mlirOperationStateGet(kilnStr("scf.parallel"), loc);
   mlirOperationStateAddOperands(&st, 3, bounds);
   mlirOperationStateAddAttributes(&st, 2, attrs);
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
@@ -252,7 +248,8 @@ static void loadThroughHost(MlirOperation load) {
       kilnInsertOp(next, "memref.alloca", 0, NULL, 1, &scalar, 1, &seg), 0);
   MlirValue copyOps[2] = {device, host};
   MlirNamedAttribute mark = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, str("kiln.gpu.transfer")), mlirUnitAttrGet(ctx));
+      mlirIdentifierGet(ctx, kilnStr("kiln.gpu.transfer")),
+      mlirUnitAttrGet(ctx));
   kilnInsertOp(next, "memref.copy", 2, copyOps, 0, NULL, 1, &mark);
   MlirValue hostValue = mlirOperationGetResult(
       kilnInsertOp(next, "memref.load", 1, &host, 1,
@@ -315,7 +312,7 @@ static bool mapBlock(MlirBlock block, int64_t maxThreads) {
      * convert-parallel-loops-to-gpu leaves on the host.) */
     if (kilnOpNameIs(op, "scf.parallel") &&
         mlirAttributeIsNull(
-            mlirOperationGetAttributeByName(op, str("mapping"))))
+            mlirOperationGetAttributeByName(op, kilnStr("mapping"))))
       kilnOpListPush(&loops, op);
     bool control = isHostControl(op);
     if (control) {

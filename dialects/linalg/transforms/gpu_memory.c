@@ -39,10 +39,6 @@
 
 static const char *const kTransferAttr = "kiln.gpu.transfer";
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 /* A copy `src` → new allocation of `src`'s type, before `before`. Returns
  * the allocation. */
 static MlirValue insertStagingCopy(MlirOperation before, MlirValue src) {
@@ -54,7 +50,7 @@ static MlirValue insertStagingCopy(MlirOperation before, MlirValue src) {
       kilnInsertOp(before, "memref.alloc", 0, NULL, 1, &type, 1, &seg);
   MlirValue operands[2] = {src, mlirOperationGetResult(alloc, 0)};
   MlirNamedAttribute mark = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, str(kTransferAttr)), mlirUnitAttrGet(ctx));
+      mlirIdentifierGet(ctx, kilnStr(kTransferAttr)), mlirUnitAttrGet(ctx));
   kilnInsertOp(before, "memref.copy", 2, operands, 0, NULL, 1, &mark);
   return operands[1];
 }
@@ -206,25 +202,26 @@ static void declareConstantFunction(MlirOperation module, const char *name,
   MlirBlock body = mlirModuleGetBody(mlirModuleFromOperation(module));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
+    MlirAttribute sym =
+        mlirOperationGetAttributeByName(op, kilnStr("sym_name"));
     if (!mlirAttributeIsNull(sym) &&
         kilnStringRefEquals(mlirStringAttrGetValue(sym), name))
       return;
   }
   MlirType fnType = mlirFunctionTypeGet(ctx, 1, &flatType, 1, &flatType);
   MlirNamedAttribute attrs[] = {
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("sym_name")),
-                            mlirStringAttrGet(ctx, str(name))),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("function_type")),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("sym_name")),
+                            mlirStringAttrGet(ctx, kilnStr(name))),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("function_type")),
                             mlirTypeAttrGet(fnType)),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("sym_visibility")),
-                            mlirStringAttrGet(ctx, str("private"))),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("sym_visibility")),
+                            mlirStringAttrGet(ctx, kilnStr("private"))),
       mlirNamedAttributeGet(
-          mlirIdentifierGet(ctx, str("llvm.emit_c_interface")),
+          mlirIdentifierGet(ctx, kilnStr("llvm.emit_c_interface")),
           mlirUnitAttrGet(ctx)),
   };
-  MlirOperationState st =
-      mlirOperationStateGet(str("func.func"), mlirOperationGetLocation(module));
+  MlirOperationState st = mlirOperationStateGet(
+      kilnStr("func.func"), mlirOperationGetLocation(module));
   mlirOperationStateAddAttributes(&st, 4, attrs);
   MlirRegion region = mlirRegionCreate();
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
@@ -246,11 +243,11 @@ static MlirValue reinterpret(MlirOperation before, MlirValue src,
   }
   MlirNamedAttribute attrs[] = {
       kilnSegmentSizesAttr(ctx, 4, (const int32_t[]){1, 0, 0, 0}),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_offsets")),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("static_offsets")),
                             mlirDenseI64ArrayGet(ctx, 1, &offset)),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_sizes")),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("static_sizes")),
                             mlirDenseI64ArrayGet(ctx, rank, sizes)),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("static_strides")),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("static_strides")),
                             mlirDenseI64ArrayGet(ctx, rank, strides)),
   };
   MlirOperation op = kilnInsertOp(before, "memref.reinterpret_cast", 1, &src, 1,
@@ -295,8 +292,8 @@ static MlirValue insertConstantCall(MlirOperation module, MlirOperation before,
   v = mlirOperationGetResult(
       kilnInsertOp(before, "memref.cast", 1, &v, 1, &dynFlat, 0, NULL), 0);
   MlirNamedAttribute callee =
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("callee")),
-                            mlirFlatSymbolRefAttrGet(ctx, str(name)));
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("callee")),
+                            mlirFlatSymbolRefAttrGet(ctx, kilnStr(name)));
   return mlirOperationGetResult(
       kilnInsertOp(before, "func.call", 1, &v, 1, &dynFlat, 1, &callee), 0);
 }
@@ -331,18 +328,18 @@ static void buildUploadFunction(MlirOperation module,
   MlirType fnType = mlirFunctionTypeGet(ctx, 0, NULL, 0, NULL);
   MlirNamedAttribute attrs[] = {
       mlirNamedAttributeGet(
-          mlirIdentifierGet(ctx, str("sym_name")),
-          mlirStringAttrGet(ctx, str("kiln_gpu_upload_constants"))),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("function_type")),
+          mlirIdentifierGet(ctx, kilnStr("sym_name")),
+          mlirStringAttrGet(ctx, kilnStr("kiln_gpu_upload_constants"))),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("function_type")),
                             mlirTypeAttrGet(fnType)),
   };
   MlirBlock entry = mlirBlockCreate(0, NULL, NULL);
-  MlirOperationState ret = mlirOperationStateGet(str("func.return"), loc);
+  MlirOperationState ret = mlirOperationStateGet(kilnStr("func.return"), loc);
   MlirOperation end = mlirOperationCreate(&ret);
   mlirBlockAppendOwnedOperation(entry, end);
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, entry);
-  MlirOperationState st = mlirOperationStateGet(str("func.func"), loc);
+  MlirOperationState st = mlirOperationStateGet(kilnStr("func.func"), loc);
   mlirOperationStateAddAttributes(&st, 2, attrs);
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
   mlirBlockAppendOwnedOperation(
@@ -351,11 +348,11 @@ static void buildUploadFunction(MlirOperation module,
   KilnOpList seen = {0}; /* one get_global per symbol */
   for (size_t i = 0; i < globals->len; ++i) {
     MlirAttribute sym =
-        mlirOperationGetAttributeByName(globals->data[i], str("name"));
+        mlirOperationGetAttributeByName(globals->data[i], kilnStr("name"));
     bool dup = false;
     for (size_t j = 0; j < seen.len && !dup; ++j)
       dup = mlirAttributeEqual(
-          sym, mlirOperationGetAttributeByName(seen.data[j], str("name")));
+          sym, mlirOperationGetAttributeByName(seen.data[j], kilnStr("name")));
     if (dup)
       continue;
     kilnOpListPush(&seen, globals->data[i]);
@@ -384,7 +381,7 @@ static MlirWalkResult findHostCalls(MlirOperation op, void *userData) {
   HostCalls *h = userData;
   if (!kilnOpNameIs(op, "func.call"))
     return MlirWalkResultAdvance;
-  MlirAttribute callee = mlirOperationGetAttributeByName(op, str("callee"));
+  MlirAttribute callee = mlirOperationGetAttributeByName(op, kilnStr("callee"));
   MlirOperation fn =
       mlirSymbolTableLookup(h->table, mlirFlatSymbolRefAttrGetValue(callee));
   bool accesses = false;

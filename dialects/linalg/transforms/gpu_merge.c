@@ -17,12 +17,8 @@
 #include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/IR.h"
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static MlirStringRef symbolName(MlirOperation op) {
-  MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
+  MlirAttribute name = mlirOperationGetAttributeByName(op, kilnStr("sym_name"));
   return mlirAttributeIsAString(name) ? mlirStringAttrGetValue(name)
                                       : (MlirStringRef){NULL, 0};
 }
@@ -43,7 +39,7 @@ static bool defines(MlirBlock block, MlirStringRef name) {
 static bool isKernel(MlirOperation op) {
   return kilnOpNameIs(op, "gpu.func") &&
          !mlirAttributeIsNull(
-             mlirOperationGetAttributeByName(op, str("gpu.kernel")));
+             mlirOperationGetAttributeByName(op, kilnStr("gpu.kernel")));
 }
 
 /* The module's only kernel, or null when it has none or several. */
@@ -91,11 +87,12 @@ static MlirWalkResult collectLaunches(MlirOperation op, void *userData) {
 /* Points `launch` (@M::@kernel) at @target::@M. */
 static void retarget(MlirOperation launch, MlirStringRef target) {
   MlirContext ctx = mlirOperationGetContext(launch);
-  MlirAttribute kernel = mlirOperationGetAttributeByName(launch, str("kernel"));
+  MlirAttribute kernel =
+      mlirOperationGetAttributeByName(launch, kilnStr("kernel"));
   MlirStringRef module = mlirSymbolRefAttrGetRootReference(kernel);
   MlirAttribute nested = mlirFlatSymbolRefAttrGet(ctx, module);
   mlirOperationSetAttributeByName(
-      launch, str("kernel"), mlirSymbolRefAttrGet(ctx, target, 1, &nested));
+      launch, kilnStr("kernel"), mlirSymbolRefAttrGet(ctx, target, 1, &nested));
 }
 
 static void runMergeKernels(MlirOperation module, MlirExternalPass pass,
@@ -117,7 +114,7 @@ static void runMergeKernels(MlirOperation module, MlirExternalPass pass,
     MlirContext ctx = mlirOperationGetContext(module);
     for (size_t i = 0; i < modules.len; ++i)
       mlirOperationSetAttributeByName(
-          onlyKernel(modules.data[i]), str("sym_name"),
+          onlyKernel(modules.data[i]), kilnStr("sym_name"),
           mlirStringAttrGet(ctx, symbolName(modules.data[i])));
     MlirOperation into = modules.data[0];
     mlirOperationWalk(module, collectLaunches, &launches, MlirWalkPreOrder);

@@ -42,10 +42,6 @@ static const char *const kBlockSizeAttr = "kiln.gpu.block_size";
 
 enum { kMaxShared = 8 };
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static MlirBlock body(MlirOperation op) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
 }
@@ -56,7 +52,8 @@ typedef struct Parts {
 
 static bool isMarkedAlloca(MlirOperation op, const char *mark) {
   return kilnOpNameIs(op, "memref.alloca") &&
-         !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str(mark)));
+         !mlirAttributeIsNull(
+             mlirOperationGetAttributeByName(op, kilnStr(mark)));
 }
 
 static void pushOnce(KilnOpList *list, MlirOperation op) {
@@ -125,7 +122,7 @@ static MlirType workgroupType(MlirType t) {
   for (intptr_t i = 0; i < rank && i < 16; ++i)
     shape[i] = mlirShapedTypeGetDimSize(t, i);
   MlirAttribute space =
-      mlirAttributeParseGet(ctx, str("#gpu.address_space<workgroup>"));
+      mlirAttributeParseGet(ctx, kilnStr("#gpu.address_space<workgroup>"));
   return mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), rank, shape,
                            mlirAttributeGetNull(), space);
 }
@@ -149,7 +146,8 @@ static MlirOperation insertLaunch(MlirOperation before, const int64_t grid[3],
     locs[i] = loc;
   }
   MlirBlock block = mlirBlockCreate(12 + nWg, types, locs);
-  MlirOperationState term = mlirOperationStateGet(str("gpu.terminator"), loc);
+  MlirOperationState term =
+      mlirOperationStateGet(kilnStr("gpu.terminator"), loc);
   mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&term));
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, block);
@@ -157,9 +155,9 @@ static MlirOperation insertLaunch(MlirOperation before, const int64_t grid[3],
       kilnSegmentSizesAttr(ctx, 11,
                            (const int32_t[]){0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}),
       mlirNamedAttributeGet(
-          mlirIdentifierGet(ctx, str("workgroup_attributions")),
+          mlirIdentifierGet(ctx, kilnStr("workgroup_attributions")),
           mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), nWg))};
-  MlirOperationState st = mlirOperationStateGet(str("gpu.launch"), loc);
+  MlirOperationState st = mlirOperationStateGet(kilnStr("gpu.launch"), loc);
   mlirOperationStateAddOperands(&st, 6, sizes);
   mlirOperationStateAddAttributes(&st, 2, attrs);
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
@@ -430,7 +428,7 @@ done:
 static MlirWalkResult collectRegions(MlirOperation op, void *userData) {
   if (kilnOpNameIs(op, "scf.execute_region") &&
       !mlirAttributeIsNull(
-          mlirOperationGetAttributeByName(op, str(kBlockSizeAttr)))) {
+          mlirOperationGetAttributeByName(op, kilnStr(kBlockSizeAttr)))) {
     kilnOpListPush(userData, op);
     return MlirWalkResultSkip;
   }
@@ -445,7 +443,8 @@ static void runLaunchPhases(MlirOperation func, MlirExternalPass pass,
   bool ok = true;
   for (size_t i = 0; i < regions.len && ok; ++i) {
     MlirOperation r = regions.data[i];
-    MlirAttribute t = mlirOperationGetAttributeByName(r, str(kBlockSizeAttr));
+    MlirAttribute t =
+        mlirOperationGetAttributeByName(r, kilnStr(kBlockSizeAttr));
     int64_t threads =
         mlirAttributeIsAInteger(t) ? mlirIntegerAttrGetValueInt(t) : 0;
     if (threads < 1 || threads > 1024 || mlirOperationGetNumResults(r) != 0) {

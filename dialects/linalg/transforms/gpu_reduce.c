@@ -58,10 +58,6 @@ enum { kMaxRank = 8, kMaxInputs = 16 };
 static const char *const kInMark = "kiln.reduce.in";
 static const char *const kElemMark = "kiln.reduce.elem";
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 /* An operand's indices: loop l (>= 0) or the constant -1 - c. */
 typedef struct Access {
   MlirValue value;
@@ -187,13 +183,13 @@ static bool matchReduction(MlirOperation op, Reduction *rd) {
     return false;
   intptr_t n = mlirOperationGetNumOperands(op);
   MlirAttribute seg =
-      mlirOperationGetAttributeByName(op, str("operandSegmentSizes"));
+      mlirOperationGetAttributeByName(op, kilnStr("operandSegmentSizes"));
   if (mlirAttributeIsNull(seg) || !mlirAttributeIsADenseI32Array(seg) ||
       mlirDenseArrayGetNumElements(seg) != 2 ||
       mlirDenseI32ArrayGetElement(seg, 1) != 1)
     return false;
   MlirAttribute maps =
-      mlirOperationGetAttributeByName(op, str("indexing_maps"));
+      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
   if (n < 2 || n - 1 > kMaxInputs || mlirAttributeIsNull(maps) ||
       !mlirAttributeIsAArray(maps) || mlirArrayAttrGetNumElements(maps) != n)
     return false;
@@ -453,12 +449,12 @@ typedef struct Marks {
 
 static MlirWalkResult findMarks(MlirOperation op, void *userData) {
   Marks *m = userData;
-  MlirAttribute a = mlirOperationGetAttributeByName(op, str(kInMark));
+  MlirAttribute a = mlirOperationGetAttributeByName(op, kilnStr(kInMark));
   if (!mlirAttributeIsNull(a)) {
     m->in[mlirIntegerAttrGetValueInt(a)] = op;
-    mlirOperationRemoveAttributeByName(op, str(kInMark));
+    mlirOperationRemoveAttributeByName(op, kilnStr(kInMark));
   } else if (!mlirAttributeIsNull(
-                 mlirOperationGetAttributeByName(op, str(kElemMark)))) {
+                 mlirOperationGetAttributeByName(op, kilnStr(kElemMark)))) {
     m->elem = op;
   }
   return MlirWalkResultAdvance;
@@ -508,7 +504,7 @@ static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads) {
       fill = (MlirOperation){NULL};
   KilnStrBuf text = {0};
   genTemplate(&text, rd, threads, mlirOperationIsNull(fill));
-  MlirModule tmpl = mlirModuleCreateParse(ctx, str(kilnStrBufGet(&text)));
+  MlirModule tmpl = mlirModuleCreateParse(ctx, kilnStr(kilnStrBufGet(&text)));
   kilnStrBufDestroy(&text);
   if (mlirModuleIsNull(tmpl)) {
     kilnEmitErrorf(mlirOperationGetLocation(op),

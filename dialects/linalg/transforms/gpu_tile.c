@@ -57,10 +57,6 @@ enum { kOptEnable, kOptMinFlops, kOptEpilogues, kNumOptions };
 #include "dialects/linalg/transforms/gpu_tile.h"
 #include "dialects/linalg/transforms/schedule_text.h"
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static bool staticF32MemRef(MlirValue v) {
   MlirType t = mlirValueGetType(v);
   return mlirTypeIsAMemRef(t) && mlirShapedTypeHasStaticShape(t) &&
@@ -153,7 +149,7 @@ static intptr_t contractionMaps(MlirOperation op, intptr_t dims[3][kMaxRank],
   if (generic && !isMulAddBody(op))
     return 0;
   MlirAttribute maps =
-      mlirOperationGetAttributeByName(op, str("indexing_maps"));
+      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
   if (mlirAttributeIsNull(maps)) {
     if (generic)
       return 0;
@@ -852,7 +848,8 @@ static MlirValue fillValue(MlirOperation p, MlirValue c) {
     return (MlirValue){NULL};
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(c));
   char kinds[kMaxRank];
-  MlirAttribute maps = mlirOperationGetAttributeByName(p, str("indexing_maps"));
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(p, kilnStr("indexing_maps"));
   if (rank > kMaxRank || !kilnLinalgIteratorKinds(p, kinds, rank) ||
       mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
       mlirArrayAttrGetNumElements(maps) != 1)
@@ -908,7 +905,7 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues) {
   Tiles t = chooseTiles(ct);
   KilnStrBuf text = {0};
   genTemplate(&text, ct, &epi, &t, mlirOperationIsNull(fill));
-  MlirModule tmpl = mlirModuleCreateParse(ctx, str(kilnStrBufGet(&text)));
+  MlirModule tmpl = mlirModuleCreateParse(ctx, kilnStr(kilnStrBufGet(&text)));
   kilnStrBufDestroy(&text);
   if (mlirModuleIsNull(tmpl)) {
     kilnEmitErrorf(mlirOperationGetLocation(op),
@@ -922,7 +919,7 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues) {
   if (mlirOperationIsNull(fill)) {
     MlirType f32 = mlirF32TypeGet(ctx);
     MlirNamedAttribute value =
-        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("value")),
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("value")),
                               mlirFloatAttrDoubleGet(ctx, f32, 0.0));
     init = mlirOperationGetResult(
         kilnInsertOp(op, "arith.constant", 0, NULL, 1, &f32, 1, &value), 0);

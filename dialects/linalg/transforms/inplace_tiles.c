@@ -33,10 +33,6 @@
 #include "mlir-c/Dialect/Tensor.h"
 #include "mlir-c/IR.h"
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 /* Whether the body of structured op `op` reads its output block argument
  * (an accumulation); an op that does not only overwrites its init. */
 static bool readsInit(MlirOperation op) {
@@ -73,7 +69,7 @@ static MlirValue collapsePixels(MlirValue v, MlirType to,
   MlirContext ctx = mlirOperationGetContext(before);
   intptr_t sizes[3] = {1, 1, mlirShapedTypeGetRank(mlirValueGetType(v)) - 2};
   MlirNamedAttribute reassociation =
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("reassociation")),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("reassociation")),
                             kilnReassociationGet(ctx, 3, sizes));
   return kilnInsertOpBefore(before, "tensor.collapse_shape", 1, &v, to, 1,
                             &reassociation);
@@ -82,7 +78,7 @@ static MlirValue collapsePixels(MlirValue v, MlirType to,
 /* Whether `op`'s indexing map for operand `i` is an identity. */
 static bool isIdentityOperand(MlirOperation op, intptr_t i) {
   MlirAttribute maps =
-      mlirOperationGetAttributeByName(op, str("indexing_maps"));
+      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
   if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
       i >= mlirArrayAttrGetNumElements(maps))
     return false;
@@ -158,7 +154,7 @@ static MlirValue outputSlice(MlirOperation insert, MlirOperation before,
     if (!availableBefore(mlirOperationGetOperand(insert, i), before, body))
       return (MlirValue){NULL};
   MlirAttribute segs =
-      mlirOperationGetAttributeByName(insert, str("operandSegmentSizes"));
+      mlirOperationGetAttributeByName(insert, kilnStr("operandSegmentSizes"));
   if (mlirAttributeIsNull(segs) || !mlirAttributeIsADenseI32Array(segs) ||
       mlirDenseArrayGetNumElements(segs) != 5)
     return (MlirValue){NULL};
@@ -171,8 +167,8 @@ static MlirValue outputSlice(MlirOperation insert, MlirOperation before,
   MlirNamedAttribute attrs[4];
   for (int i = 0; i < 3; ++i)
     attrs[i] = mlirNamedAttributeGet(
-        mlirIdentifierGet(ctx, str(kStatic[i])),
-        mlirOperationGetAttributeByName(insert, str(kStatic[i])));
+        mlirIdentifierGet(ctx, kilnStr(kStatic[i])),
+        mlirOperationGetAttributeByName(insert, kilnStr(kStatic[i])));
   attrs[3] = kilnSegmentSizesAttr(ctx, 4, sliceSegs);
   for (int i = 0; i < 3; ++i)
     if (mlirAttributeIsNull(attrs[i].attribute))

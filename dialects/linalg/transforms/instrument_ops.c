@@ -51,10 +51,6 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/LLVM.h"
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static const char *const kNow = "kiln.profile.now";
 static const char *const kRecord = "kiln.profile.record";
 static const char *const kCounters = "kiln.profile.counters";
@@ -239,7 +235,7 @@ static size_t joinSegments(Records *segs) {
 
 static MlirNamedAttribute named(MlirContext ctx, const char *name,
                                 MlirAttribute value) {
-  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), value);
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr(name)), value);
 }
 
 /* A private func.func `name` of `type` at the start of `module`, with an
@@ -249,9 +245,9 @@ static MlirOperation addFunc(MlirOperation module, const char *name,
   MlirContext ctx = mlirOperationGetContext(module);
   MlirLocation loc = mlirLocationUnknownGet(ctx);
   MlirNamedAttribute attrs[3] = {
-      named(ctx, "sym_name", mlirStringAttrGet(ctx, str(name))),
+      named(ctx, "sym_name", mlirStringAttrGet(ctx, kilnStr(name))),
       named(ctx, "function_type", mlirTypeAttrGet(type)),
-      named(ctx, "sym_visibility", mlirStringAttrGet(ctx, str("private")))};
+      named(ctx, "sym_visibility", mlirStringAttrGet(ctx, kilnStr("private")))};
   MlirRegion region = mlirRegionCreate();
   if (withBody) {
     intptr_t n = mlirFunctionTypeGetNumInputs(type);
@@ -263,7 +259,7 @@ static MlirOperation addFunc(MlirOperation module, const char *name,
     }
     mlirRegionAppendOwnedBlock(region, mlirBlockCreate(n, args, locs));
   }
-  MlirOperationState st = mlirOperationStateGet(str("func.func"), loc);
+  MlirOperationState st = mlirOperationStateGet(kilnStr("func.func"), loc);
   mlirOperationStateAddAttributes(&st, 3, attrs);
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
   MlirOperation func = mlirOperationCreate(&st);
@@ -283,7 +279,7 @@ static MlirOperation append(MlirBlock block, const char *name, intptr_t nOps,
                             const MlirNamedAttribute *attrs) {
   MlirContext ctx = mlirOperationGetContext(mlirBlockGetParentOperation(block));
   MlirOperationState st =
-      mlirOperationStateGet(str(name), mlirLocationUnknownGet(ctx));
+      mlirOperationStateGet(kilnStr(name), mlirLocationUnknownGet(ctx));
   mlirOperationStateAddOperands(&st, nOps, ops);
   mlirOperationStateAddResults(&st, nRes, res);
   mlirOperationStateAddAttributes(&st, nAttrs, attrs);
@@ -311,9 +307,9 @@ static MlirOperation appendCall(MlirBlock block, const char *callee,
                                 intptr_t nRes, const MlirType *res,
                                 MlirContext ctx) {
   MlirNamedAttribute attr =
-      named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, str(callee)));
+      named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, kilnStr(callee)));
   MlirOperationState st =
-      mlirOperationStateGet(str("func.call"), mlirLocationUnknownGet(ctx));
+      mlirOperationStateGet(kilnStr("func.call"), mlirLocationUnknownGet(ctx));
   mlirOperationStateAddOperands(&st, nOps, ops);
   mlirOperationStateAddResults(&st, nRes, res);
   mlirOperationStateAddAttributes(&st, 1, &attr);
@@ -374,15 +370,15 @@ static MlirType buildCounters(MlirOperation module, int64_t rows) {
   MlirType tensor =
       mlirRankedTensorTypeGet(2, shape, i64, mlirAttributeGetNull());
   MlirNamedAttribute attrs[5] = {
-      named(ctx, "sym_name", mlirStringAttrGet(ctx, str(kCounters))),
-      named(ctx, "sym_visibility", mlirStringAttrGet(ctx, str("private"))),
+      named(ctx, "sym_name", mlirStringAttrGet(ctx, kilnStr(kCounters))),
+      named(ctx, "sym_visibility", mlirStringAttrGet(ctx, kilnStr("private"))),
       named(ctx, "type", mlirTypeAttrGet(type)),
       named(ctx, "initial_value",
             mlirDenseElementsAttrSplatGet(tensor, mlirIntegerAttrGet(i64, 0))),
       named(ctx, "alignment",
             mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 64))};
-  MlirOperationState st =
-      mlirOperationStateGet(str("memref.global"), mlirLocationUnknownGet(ctx));
+  MlirOperationState st = mlirOperationStateGet(kilnStr("memref.global"),
+                                                mlirLocationUnknownGet(ctx));
   mlirOperationStateAddAttributes(&st, 5, attrs);
   MlirBlock top = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   mlirBlockInsertOwnedOperation(top, 0, mlirOperationCreate(&st));
@@ -407,7 +403,7 @@ static void buildRecord(MlirOperation module, MlirType countersType) {
   MlirValue row = mlirBlockGetArgument(b, 0), run = mlirBlockGetArgument(b, 1);
   MlirValue t0 = mlirBlockGetArgument(b, 2), t1 = mlirBlockGetArgument(b, 3);
   MlirNamedAttribute global =
-      named(ctx, "name", mlirFlatSymbolRefAttrGet(ctx, str(kCounters)));
+      named(ctx, "name", mlirFlatSymbolRefAttrGet(ctx, kilnStr(kCounters)));
   MlirValue table = mlirOperationGetResult(
       append(b, "memref.get_global", 0, NULL, 1, &countersType, 1, &global), 0);
   MlirValue dt = appendBinary(b, "arith.subi", t1, t0);
@@ -452,7 +448,7 @@ static MlirValue insertNow(MlirOperation before) {
   MlirContext ctx = mlirOperationGetContext(before);
   MlirType i64 = mlirIntegerTypeGet(ctx, 64);
   MlirNamedAttribute callee =
-      named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, str(kNow)));
+      named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, kilnStr(kNow)));
   return mlirOperationGetResult(
       kilnInsertOp(before, "func.call", 0, NULL, 1, &i64, 1, &callee), 0);
 }
@@ -462,7 +458,7 @@ static void insertRecord(MlirOperation before, int64_t row, MlirValue run,
   MlirContext ctx = mlirOperationGetContext(before);
   MlirValue args[4] = {kilnInsertIndexConstant(before, row), run, t0, t1};
   MlirNamedAttribute callee =
-      named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, str(kRecord)));
+      named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, kilnStr(kRecord)));
   kilnInsertOp(before, "func.call", 4, args, 0, NULL, 1, &callee);
 }
 
@@ -481,8 +477,8 @@ static NodeFacts nodeFacts(MlirAttribute nodes, MlirStringRef key) {
   MlirAttribute d = mlirDictionaryAttrGetElementByName(nodes, key);
   if (mlirAttributeIsNull(d) || !mlirAttributeIsADictionary(d))
     return f;
-  MlirAttribute flops = mlirDictionaryAttrGetElementByName(d, str("flops"));
-  MlirAttribute type = mlirDictionaryAttrGetElementByName(d, str("type"));
+  MlirAttribute flops = mlirDictionaryAttrGetElementByName(d, kilnStr("flops"));
+  MlirAttribute type = mlirDictionaryAttrGetElementByName(d, kilnStr("type"));
   if (!mlirAttributeIsNull(flops) && mlirAttributeIsAInteger(flops))
     f.flops = mlirIntegerAttrGetValueInt(flops);
   if (!mlirAttributeIsNull(type) && mlirAttributeIsAType(type))
@@ -545,7 +541,7 @@ static void appendLine(KilnStrBuf *b, size_t k, const Record *r,
  * record's keys). */
 static void setRecordsAttr(MlirOperation module, const Records *segs) {
   MlirAttribute nodes = mlirOperationGetDiscardableAttributeByName(
-      module, str(KILN_PROFILE_NODES_ATTR));
+      module, kilnStr(KILN_PROFILE_NODES_ATTR));
   KilnStrBuf text = {0};
   Keys counted = {0};
   for (size_t i = 0, k = 0; i < segs->len; ++i)
@@ -554,7 +550,7 @@ static void setRecordsAttr(MlirOperation module, const Records *segs) {
   free(counted.data);
   MlirContext ctx = mlirOperationGetContext(module);
   mlirOperationSetDiscardableAttributeByName(
-      module, str(KILN_PROFILE_RECORDS_ATTR),
+      module, kilnStr(KILN_PROFILE_RECORDS_ATTR),
       mlirStringAttrGet(ctx, mlirStringRefCreate(text.data, text.len)));
   kilnStrBufDestroy(&text);
 }

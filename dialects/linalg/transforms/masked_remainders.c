@@ -13,6 +13,7 @@
  * widened vectors) and are never stored (each widened write ends exactly
  * at its destination's last element). */
 #include "dialects/linalg/transforms/masked_remainders.h"
+#include "dialects/common/diag.h"
 
 #include <stdbool.h>
 
@@ -25,10 +26,6 @@
 #include "mlir-c/BuiltinTypes.h"
 
 enum { kMaxRank = 8 };
-
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
 
 /* The widened innermost size of a vector type, 0 when it keeps its type:
  * only sizes LLVM splits into three or more pieces (7, 11, 13, 14, 15).
@@ -67,7 +64,7 @@ static MlirType widenedType(MlirType t, int64_t lanes) {
  * innermost dim; -1 for a broadcast dim, -2 for another form. */
 static intptr_t innermostSourceDim(MlirOperation transfer) {
   MlirAttribute perm =
-      mlirOperationGetAttributeByName(transfer, str("permutation_map"));
+      mlirOperationGetAttributeByName(transfer, kilnStr("permutation_map"));
   if (mlirAttributeIsNull(perm) || !mlirAttributeIsAAffineMap(perm))
     return -2;
   MlirAffineMap map = mlirAffineMapAttrGetValue(perm);
@@ -85,7 +82,7 @@ static intptr_t innermostSourceDim(MlirOperation transfer) {
 /* Whether a transfer op has no mask operand (its last segment is empty). */
 static bool unmasked(MlirOperation transfer) {
   MlirAttribute segs =
-      mlirOperationGetAttributeByName(transfer, str("operandSegmentSizes"));
+      mlirOperationGetAttributeByName(transfer, kilnStr("operandSegmentSizes"));
   return !mlirAttributeIsNull(segs) && mlirAttributeIsADenseI32Array(segs) &&
          mlirDenseI32ArrayGetElement(segs, mlirDenseArrayGetNumElements(segs) -
                                                1) == 0;
@@ -176,14 +173,14 @@ static void setOutOfBounds(MlirOperation transfer) {
   if (innermostSourceDim(transfer) < 0)
     return;
   MlirAttribute old =
-      mlirOperationGetAttributeByName(transfer, str("in_bounds"));
+      mlirOperationGetAttributeByName(transfer, kilnStr("in_bounds"));
   intptr_t n = mlirArrayAttrGetNumElements(old);
   MlirContext ctx = mlirOperationGetContext(transfer);
   MlirAttribute flags[kMaxRank];
   for (intptr_t i = 0; i < n && i < kMaxRank; ++i)
     flags[i] = mlirArrayAttrGetElement(old, i);
   flags[n - 1] = mlirBoolAttrGet(ctx, 0);
-  mlirOperationSetAttributeByName(transfer, str("in_bounds"),
+  mlirOperationSetAttributeByName(transfer, kilnStr("in_bounds"),
                                   mlirArrayAttrGet(ctx, n, flags));
 }
 

@@ -27,10 +27,6 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Linalg.h"
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 /* "NAME (OpType)": the importer's node locations (kilnOnnxNodeLoc), as
  * opposed to its value locations (a bare tensor name). */
 static bool isNodeKey(MlirStringRef s) {
@@ -72,7 +68,7 @@ void kilnProfileForEachNode(MlirLocation loc, KilnProfileNodeFn fn,
 
 bool kilnProfileIsRequested(MlirOperation module) {
   return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
-      module, str(KILN_PROFILE_ATTR)));
+      module, kilnStr(KILN_PROFILE_ATTR)));
 }
 
 /* ---- the per-node table ---------------------------------------------------
@@ -129,10 +125,11 @@ static int64_t tripCount(MlirOperation op) {
   if (!kilnOpNameIs(op, "scf.forall"))
     return 1;
   MlirAttribute lbs =
-      mlirOperationGetAttributeByName(op, str("staticLowerBound"));
+      mlirOperationGetAttributeByName(op, kilnStr("staticLowerBound"));
   MlirAttribute ubs =
-      mlirOperationGetAttributeByName(op, str("staticUpperBound"));
-  MlirAttribute steps = mlirOperationGetAttributeByName(op, str("staticStep"));
+      mlirOperationGetAttributeByName(op, kilnStr("staticUpperBound"));
+  MlirAttribute steps =
+      mlirOperationGetAttributeByName(op, kilnStr("staticStep"));
   if (mlirAttributeIsNull(lbs) || mlirAttributeIsNull(ubs) ||
       mlirAttributeIsNull(steps))
     return -1;
@@ -293,9 +290,9 @@ static MlirAttribute nodesAttr(MlirContext ctx, const Nodes *t) {
   MlirType i64 = mlirIntegerTypeGet(ctx, 64);
   for (size_t i = 0; i < t->len; ++i) {
     MlirNamedAttribute fields[2] = {
-        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("flops")),
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("flops")),
                               mlirIntegerAttrGet(i64, t->data[i].flops)),
-        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("type")),
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("type")),
                               mlirTypeAttrGet(t->data[i].type))};
     bool typed = !mlirTypeIsNull(t->data[i].type);
     entries[i] = mlirNamedAttributeGet(
@@ -328,7 +325,7 @@ static void runProfileNodes(MlirOperation module, MlirExternalPass pass,
     mlirOperationWalk(op, countFlops, &w, MlirWalkPreOrder);
   }
   mlirOperationSetDiscardableAttributeByName(
-      module, str(KILN_PROFILE_NODES_ATTR),
+      module, kilnStr(KILN_PROFILE_NODES_ATTR),
       nodesAttr(mlirOperationGetContext(module), &nodes));
   free(nodes.data);
 }

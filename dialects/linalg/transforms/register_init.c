@@ -35,10 +35,6 @@
 
 enum { kMaxDepth = 16, kMaxRank = 12, kMaxUses = 64 };
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 /* The walk from the init op's result to the reads of its value: the loops
  * entered through their iter_args and the extract_slices taken on the way.
  * `build`: rewrite the reads (else only check that each can be). */
@@ -67,7 +63,7 @@ static bool isElementwiseCopy(MlirOperation op) {
     if (kinds[i] != 'p')
       return false;
   MlirAttribute maps =
-      mlirOperationGetAttributeByName(op, str("indexing_maps"));
+      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
   if (mlirAttributeIsNull(maps) || mlirArrayAttrGetNumElements(maps) != 2)
     return false;
   MlirAffineMap in =
@@ -111,7 +107,7 @@ static MlirValue fillValue(MlirOperation op) {
  * insert_slice: `firstDyn` 2). */
 static bool hasOffset(MlirOperation op, intptr_t firstDyn, MlirValue v) {
   MlirAttribute offsets =
-      mlirOperationGetAttributeByName(op, str("static_offsets"));
+      mlirOperationGetAttributeByName(op, kilnStr("static_offsets"));
   intptr_t dyn = firstDyn;
   for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(offsets); ++i) {
     if (!mlirShapedTypeIsDynamicStrideOrOffset(
@@ -145,9 +141,9 @@ static bool loopsStepOffsets(const Trace *t, MlirOperation insert) {
  * source dim of each result dim. */
 static bool sliceDims(MlirOperation slice, intptr_t *srcDim) {
   MlirAttribute sizes =
-      mlirOperationGetAttributeByName(slice, str("static_sizes"));
+      mlirOperationGetAttributeByName(slice, kilnStr("static_sizes"));
   MlirAttribute strides =
-      mlirOperationGetAttributeByName(slice, str("static_strides"));
+      mlirOperationGetAttributeByName(slice, kilnStr("static_strides"));
   MlirType result = mlirValueGetType(mlirOperationGetResult(slice, 0));
   if (mlirAttributeIsNull(sizes) || mlirAttributeIsNull(strides) ||
       !mlirTypeIsARankedTensor(result))
@@ -191,7 +187,7 @@ static bool composeIndices(const Trace *t, MlirOperation read, MlirValue *idx,
   MlirType src = mlirValueGetType(mlirOperationGetOperand(read, 0));
   intptr_t rank = mlirShapedTypeGetRank(src);
   MlirAttribute permAttr =
-      mlirOperationGetAttributeByName(read, str("permutation_map"));
+      mlirOperationGetAttributeByName(read, kilnStr("permutation_map"));
   if (rank > kMaxRank || mlirAttributeIsNull(permAttr) ||
       mlirOperationGetNumOperands(read) != rank + 2)
     return false; /* a mask, or indices not one per dim */
@@ -214,7 +210,7 @@ static bool composeIndices(const Trace *t, MlirOperation read, MlirValue *idx,
     if (!sliceDims(slice, srcDim))
       return false;
     MlirAttribute offsets =
-        mlirOperationGetAttributeByName(slice, str("static_offsets"));
+        mlirOperationGetAttributeByName(slice, kilnStr("static_offsets"));
     intptr_t srcRank = mlirDenseArrayGetNumElements(offsets), dyn = 1;
     MlirValue next[kMaxRank];
     for (intptr_t i = 0; i < srcRank; ++i) {
@@ -255,7 +251,7 @@ static MlirValue buildInitVector(const Trace *t, MlirOperation read,
         kilnInsertOp(read, "vector.broadcast", 1, &in, 1, &vecType, 0, NULL),
         0);
   MlirAttribute maps =
-      mlirOperationGetAttributeByName(t->init, str("indexing_maps"));
+      mlirOperationGetAttributeByName(t->init, kilnStr("indexing_maps"));
   MlirAffineMap inMap =
       mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
   intptr_t inRank = mlirAffineMapGetNumResults(inMap);
@@ -278,7 +274,7 @@ static MlirValue buildInitVector(const Trace *t, MlirOperation read,
   MlirAffineExpr exprs[kMaxRank];
   MlirAttribute inBounds[kMaxRank];
   MlirAttribute oldBounds =
-      mlirOperationGetAttributeByName(read, str("in_bounds"));
+      mlirOperationGetAttributeByName(read, kilnStr("in_bounds"));
   for (intptr_t v = 0; v < nVec; ++v) {
     intptr_t j = -1;
     for (intptr_t k = 0; along[v] >= 0 && k < inRank; ++k)
@@ -294,9 +290,9 @@ static MlirValue buildInitVector(const Trace *t, MlirOperation read,
   int32_t segs[4] = {1, (int32_t)inRank, 1, 0};
   MlirNamedAttribute attrs[3] = {
       mlirNamedAttributeGet(
-          mlirIdentifierGet(ctx, str("permutation_map")),
+          mlirIdentifierGet(ctx, kilnStr("permutation_map")),
           mlirAffineMapAttrGet(mlirAffineMapGet(ctx, inRank, 0, nVec, exprs))),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("in_bounds")),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("in_bounds")),
                             mlirArrayAttrGet(ctx, nVec, inBounds)),
       kilnSegmentSizesAttr(ctx, 4, segs)};
   return mlirOperationGetResult(kilnInsertOp(read, "vector.transfer_read",
@@ -425,7 +421,7 @@ static void visitValue(Trace *t, MlirValue v) {
       MlirType vec = mlirValueGetType(mlirOperationGetOperand(op, 0));
       MlirType dest = mlirValueGetType(v);
       MlirAttribute perm =
-          mlirOperationGetAttributeByName(op, str("permutation_map"));
+          mlirOperationGetAttributeByName(op, kilnStr("permutation_map"));
       bool whole = mlirShapedTypeGetRank(vec) == mlirShapedTypeGetRank(dest) &&
                    !mlirAttributeIsNull(perm);
       for (intptr_t d = 0; whole && d < mlirShapedTypeGetRank(vec); ++d) {

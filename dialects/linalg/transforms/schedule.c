@@ -11,13 +11,9 @@
 #include "mlir-c/Dialect/Transform.h"
 #include "mlir-c/Dialect/Transform/Interpreter.h"
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 bool kilnScheduleCreate(MlirContext ctx, const char *text,
                         KilnSchedule *schedule) {
-  schedule->module = mlirModuleCreateParse(ctx, str(text));
+  schedule->module = mlirModuleCreateParse(ctx, kilnStr(text));
   return !mlirModuleIsNull(schedule->module);
 }
 
@@ -40,7 +36,8 @@ static MlirWalkResult findOp(MlirOperation op, void *userData) {
       memcmp(name.data, s->opName, name.length))
     return MlirWalkResultAdvance;
   if (s->symName) {
-    MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
+    MlirAttribute sym =
+        mlirOperationGetAttributeByName(op, kilnStr("sym_name"));
     if (mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym))
       return MlirWalkResultAdvance;
     MlirStringRef v = mlirStringAttrGetValue(sym);
@@ -90,7 +87,7 @@ MlirOperation kilnScheduleInsert(MlirOperation before, const char *name,
                                  const MlirNamedAttribute *attrs) {
   MlirContext ctx = mlirOperationGetContext(before);
   MlirOperationState state =
-      mlirOperationStateGet(str(name), mlirLocationUnknownGet(ctx));
+      mlirOperationStateGet(kilnStr(name), mlirLocationUnknownGet(ctx));
   mlirOperationStateAddOperands(&state, nOperands, operands);
   if (mlirTypeIsNull(resultType))
     resultType = mlirTransformAnyOpTypeGet(ctx);
@@ -151,7 +148,7 @@ void kilnScheduleClearBefore(MlirOperation sequence, MlirOperation term) {
 
 static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
                                     MlirAttribute attr) {
-  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr(name)), attr);
 }
 
 void kilnScheduleInsertPatterns(MlirOperation end, MlirValue target,
@@ -161,10 +158,10 @@ void kilnScheduleInsertPatterns(MlirOperation end, MlirValue target,
   MlirRegion region = mlirRegionCreate();
   MlirBlock block = mlirBlockCreate(0, NULL, NULL);
   mlirRegionAppendOwnedBlock(region, block);
-  MlirOperationState inner = mlirOperationStateGet(str(patterns), loc);
+  MlirOperationState inner = mlirOperationStateGet(kilnStr(patterns), loc);
   mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&inner));
   MlirOperationState state =
-      mlirOperationStateGet(str("transform.apply_patterns"), loc);
+      mlirOperationStateGet(kilnStr("transform.apply_patterns"), loc);
   mlirOperationStateAddOperands(&state, 1, &target);
   mlirOperationStateAddOwnedRegions(&state, 1, &region);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(end), end,
@@ -190,7 +187,7 @@ MlirValue kilnScheduleInsertMatchAttr(MlirOperation end, MlirValue root,
 
 MlirOperation kilnScheduleInsertPeel(MlirOperation end, MlirValue loop) {
   MlirContext ctx = mlirOperationGetContext(end);
-  MlirType forType = mlirTransformOperationTypeGet(ctx, str("scf.for"));
+  MlirType forType = mlirTransformOperationTypeGet(ctx, kilnStr("scf.for"));
   MlirValue forLoop = mlirOperationGetResult(
       kilnScheduleInsert(end, "transform.cast", 1, &loop, 1, forType, 0, NULL),
       0);
@@ -321,9 +318,9 @@ typedef struct Retag {
 
 static MlirWalkResult retag(MlirOperation op, void *userData) {
   const Retag *r = userData;
-  if (mlirOperationRemoveDiscardableAttributeByName(op, str(r->from)))
+  if (mlirOperationRemoveDiscardableAttributeByName(op, kilnStr(r->from)))
     mlirOperationSetDiscardableAttributeByName(
-        op, str(r->to), mlirUnitAttrGet(mlirOperationGetContext(op)));
+        op, kilnStr(r->to), mlirUnitAttrGet(mlirOperationGetContext(op)));
   return MlirWalkResultAdvance;
 }
 
@@ -333,7 +330,7 @@ void kilnScheduleRetag(MlirOperation root, const char *from, const char *to) {
 }
 
 static MlirWalkResult dropAttr(MlirOperation op, void *userData) {
-  mlirOperationRemoveDiscardableAttributeByName(op, str(userData));
+  mlirOperationRemoveDiscardableAttributeByName(op, kilnStr(userData));
   return MlirWalkResultAdvance;
 }
 
@@ -348,7 +345,7 @@ typedef struct TileLoops {
 
 static MlirWalkResult collectTileLoop(MlirOperation op, void *userData) {
   TileLoops *t = userData;
-  if (!mlirOperationRemoveDiscardableAttributeByName(op, str(t->attr)))
+  if (!mlirOperationRemoveDiscardableAttributeByName(op, kilnStr(t->attr)))
     return MlirWalkResultAdvance;
   MlirOperation loop = mlirOperationGetParentOperation(op);
   if (kilnOpNameStartsWith(loop, "scf.for") &&
@@ -384,11 +381,11 @@ bool kilnHasSequentialLoopAncestor(MlirOperation op) {
 void kilnMarkContract(MlirOperation op) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirAttribute contract =
-      mlirAttributeParseGet(ctx, str("#arith.fastmath<contract>"));
+      mlirAttributeParseGet(ctx, kilnStr("#arith.fastmath<contract>"));
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   for (MlirOperation o = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
     if (kilnOpNameStartsWith(o, "arith.mulf") ||
         kilnOpNameStartsWith(o, "arith.addf"))
-      mlirOperationSetAttributeByName(o, str("fastmath"), contract);
+      mlirOperationSetAttributeByName(o, kilnStr("fastmath"), contract);
 }

@@ -75,10 +75,6 @@ typedef struct RowReduction {
   const char *combine;  /* the body's combining op */
 } RowReduction;
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static const char *const kCombiners[] = {"arith.addf",     "arith.mulf",
                                          "arith.maximumf", "arith.minimumf",
                                          "arith.maxnumf",  "arith.minnumf"};
@@ -166,7 +162,7 @@ static bool analyze(MlirOperation op, int64_t minLength, RowReduction *r) {
       mlirOperationGetNumResults(op) != 1 || kilnHasForallAncestor(op))
     return false;
   MlirAttribute maps =
-      mlirOperationGetAttributeByName(op, str("indexing_maps"));
+      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
   intptr_t nOperands = mlirOperationGetNumOperands(op);
   if (mlirAttributeIsNull(maps) || nOperands < 2 ||
       nOperands > kMaxInputs + 1 ||

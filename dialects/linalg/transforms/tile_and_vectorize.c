@@ -172,10 +172,6 @@ static const char kSchedule[] =
     "  }\n"
     "}\n";
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 /* The loop nest of a structured op with indexing maps. */
 typedef struct LoopNest {
   intptr_t nLoops;
@@ -231,7 +227,7 @@ static bool bodyIsVectorizable(MlirOperation op) {
  * linalg.fill, identities (a fill's scalar: no dims). */
 static MlirAttribute indexingMaps(MlirOperation op) {
   MlirAttribute maps =
-      mlirOperationGetAttributeByName(op, str("indexing_maps"));
+      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
   if (!mlirAttributeIsNull(maps))
     return maps;
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
@@ -263,7 +259,7 @@ static MlirAttribute indexingMaps(MlirOperation op) {
   }
   if (!text)
     return maps;
-  return mlirAttributeParseGet(mlirOperationGetContext(op), str(text));
+  return mlirAttributeParseGet(mlirOperationGetContext(op), kilnStr(text));
 }
 
 /* Whether `e` is a sum of dims times constants and constants. */
@@ -327,7 +323,7 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
   /* On buffers the op has no result; on tensors one per output. */
   MlirAttribute maps = indexingMaps(op);
   MlirAttribute segs =
-      mlirOperationGetAttributeByName(op, str("operandSegmentSizes"));
+      mlirOperationGetAttributeByName(op, kilnStr("operandSegmentSizes"));
   if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
       mlirAttributeIsNull(segs) || !mlirAttributeIsADenseI32Array(segs) ||
       mlirDenseArrayGetNumElements(segs) != 2)
@@ -755,11 +751,12 @@ static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
 static MlirStringRef moduleString(MlirOperation op, const char *name) {
   for (MlirOperation p = op; !mlirOperationIsNull(p);
        p = mlirOperationGetParentOperation(p)) {
-    MlirAttribute a = mlirOperationGetDiscardableAttributeByName(p, str(name));
+    MlirAttribute a =
+        mlirOperationGetDiscardableAttributeByName(p, kilnStr(name));
     if (!mlirAttributeIsNull(a) && mlirAttributeIsAString(a))
       return mlirStringAttrGetValue(a);
   }
-  return str("");
+  return kilnStr("");
 }
 
 static bool contains(MlirStringRef s, const char *needle) {
@@ -790,8 +787,8 @@ static void targetTile(MlirOperation func, int64_t *rows, int64_t *width,
   if (!triple.length) {
     hostTriple = LLVMGetDefaultTargetTriple();
     hostFeatures = LLVMGetHostCPUFeatures();
-    triple = str(hostTriple);
-    features = str(hostFeatures);
+    triple = kilnStr(hostTriple);
+    features = kilnStr(hostFeatures);
   }
   *wide = -1;
   if (contains(features, "+avx512f")) {
@@ -914,13 +911,14 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
   for (size_t i = 0; ok && i < s.len; ++i) {
     Candidate *c = &s.items[i];
     kilnMarkContract(c->op);
-    mlirOperationSetDiscardableAttributeByName(c->op, str(kOpAttr), unit);
+    mlirOperationSetDiscardableAttributeByName(c->op, kilnStr(kOpAttr), unit);
     MlirOperation init = {NULL};
     if (c->nest.nLoops && !kilnHasForallAncestor(c->op) &&
         hasThreadLevel(&c->plan))
       init = fusableInitProducer(c->op);
     if (!mlirOperationIsNull(init))
-      mlirOperationSetDiscardableAttributeByName(init, str(kInitAttr), unit);
+      mlirOperationSetDiscardableAttributeByName(init, kilnStr(kInitAttr),
+                                                 unit);
     buildTileSequence(tileSeq, tileEnd, &c->plan, !mlirOperationIsNull(init));
     /* The schedule's payload is the op's parent (the function, or the
      * thread block it is in): its matches walk only that, not the whole

@@ -1,6 +1,7 @@
 /* Slices of reshaped producers in kiln-fuse-groups' tile loops (see
  * tile_slices.h). */
 #include "dialects/linalg/transforms/tile_slices.h"
+#include "dialects/common/diag.h"
 
 #include "dialects/common/ir_build.h"
 #include "dialects/linalg/transforms/schedule.h"
@@ -11,13 +12,9 @@
 
 enum { kMaxDims = 8 };
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static MlirNamedAttribute named(MlirContext ctx, const char *name,
                                 MlirAttribute attr) {
-  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr(name)), attr);
 }
 
 /* An offset of a slice: static, or a value when `value` is not null. */
@@ -32,11 +29,11 @@ static bool sliceParts(MlirOperation slice, intptr_t rank, Offset *offsets,
                        int64_t *sizes) {
   MlirType type = mlirValueGetType(mlirOperationGetResult(slice, 0));
   MlirAttribute offs =
-      mlirOperationGetAttributeByName(slice, str("static_offsets"));
+      mlirOperationGetAttributeByName(slice, kilnStr("static_offsets"));
   MlirAttribute strides =
-      mlirOperationGetAttributeByName(slice, str("static_strides"));
+      mlirOperationGetAttributeByName(slice, kilnStr("static_strides"));
   MlirAttribute staticSizes =
-      mlirOperationGetAttributeByName(slice, str("static_sizes"));
+      mlirOperationGetAttributeByName(slice, kilnStr("static_sizes"));
   if (!mlirShapedTypeHasStaticShape(type) ||
       mlirShapedTypeGetRank(type) != rank ||
       mlirDenseArrayGetNumElements(offs) != rank)
@@ -189,7 +186,7 @@ typedef struct TapChain {
 
 static int64_t staticAt(MlirOperation op, const char *attr, intptr_t i) {
   return mlirDenseI64ArrayGetElement(
-      mlirOperationGetAttributeByName(op, str(attr)), i);
+      mlirOperationGetAttributeByName(op, kilnStr(attr)), i);
 }
 
 /* Whether the tap slice `insert` (a tap of the chain) copies all of x's

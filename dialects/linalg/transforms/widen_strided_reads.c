@@ -31,6 +31,7 @@
  * alone, it was assembled lane by lane, 2 r n loads and inserts. It runs
  * after the elementwise vectorization of buffers, before the vector
  * dialect is lowered. */
+#include "dialects/common/diag.h"
 #include "kiln/passes.h"
 
 #include <stdint.h>
@@ -45,13 +46,9 @@
 
 enum { kMaxLanes = 64, kMaxRank = 16 };
 
-static MlirStringRef str(const char *s) {
-  return mlirStringRefCreateFromCString(s);
-}
-
 static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
                                     MlirAttribute attr) {
-  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr(name)), attr);
 }
 
 /* How many of the `n` lanes of a read lie in its source: n when it is in
@@ -60,7 +57,7 @@ static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
  * less the read's constant start there; 0 when unknown. */
 static int64_t validLanes(MlirOperation read, int64_t n) {
   MlirAttribute inBounds =
-      mlirOperationGetAttributeByName(read, str("in_bounds"));
+      mlirOperationGetAttributeByName(read, kilnStr("in_bounds"));
   intptr_t last = mlirArrayAttrGetNumElements(inBounds) - 1;
   if (mlirBoolAttrGetValue(mlirArrayAttrGetElement(inBounds, last)))
     return n;
@@ -96,14 +93,14 @@ static int64_t stride2Lanes(MlirOperation read) {
       strides[rank - 1] != 2)
     return 0;
   MlirAttribute inBounds =
-      mlirOperationGetAttributeByName(read, str("in_bounds"));
+      mlirOperationGetAttributeByName(read, kilnStr("in_bounds"));
   if (mlirAttributeIsNull(inBounds) || !mlirAttributeIsAArray(inBounds) ||
       mlirArrayAttrGetNumElements(inBounds) != vecRank ||
       (vecRank == 2 &&
        !mlirBoolAttrGetValue(mlirArrayAttrGetElement(inBounds, 0))))
     return 0;
   MlirAttribute perm =
-      mlirOperationGetAttributeByName(read, str("permutation_map"));
+      mlirOperationGetAttributeByName(read, kilnStr("permutation_map"));
   if (mlirAttributeIsNull(perm) || !mlirAttributeIsAAffineMap(perm))
     return 0;
   MlirAffineMap map = mlirAffineMapAttrGetValue(perm);
