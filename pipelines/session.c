@@ -1,6 +1,6 @@
 /* The compiler session API (include/kiln/session.h): the stages of a
  * compilation, in one place for every tool and binding. */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp, strdup */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 
 #include "kiln/session.h"
 
@@ -137,15 +137,11 @@ static void copyOptions(KilnSession *s, const KilnSessionOptions *o) {
   s->options.target.gpuArch = kilnStrDup(o->target.gpuArch);
   s->options.tuningLog = kilnStrDup(o->tuningLog);
   intptr_t n = o->numInputShapes > 0 ? o->numInputShapes : 0;
-  s->shapes = calloc(n ? (size_t)n : 1, sizeof(*s->shapes));
-  if (!s->shapes)
-    abort();
+  s->shapes = kilnXCalloc((size_t)n, sizeof(*s->shapes));
   for (intptr_t i = 0; i < n; ++i) {
     const KilnOnnxInputShape *from = &o->inputShapes[i];
-    int64_t *dims = malloc(from->rank ? (size_t)from->rank * 8 : 8);
-    if (!dims)
-      abort();
-    if (from->rank)
+    int64_t *dims = kilnXCalloc((size_t)from->rank, sizeof(int64_t));
+    if (from->rank > 0)
       memcpy(dims, from->dims, (size_t)from->rank * sizeof(int64_t));
     s->shapes[i] = (KilnOnnxInputShape){.name = kilnStrDup(from->name),
                                         .dims = dims,
@@ -176,9 +172,7 @@ void kilnSessionDestroy(KilnSession *s) {
 }
 
 KilnSession *kilnSessionCreate(const KilnSessionOptions *options) {
-  KilnSession *s = calloc(1, sizeof(*s));
-  if (!s)
-    abort();
+  KilnSession *s = kilnXCalloc(1, sizeof(*s));
   copyOptions(s, options);
   recordOptions(s);
   KilnStrBuf err = {0};
@@ -219,9 +213,7 @@ static void stage(const KilnSession *s, const char *name) {
  */
 
 KilnInvocation *kilnInvocationCreate(KilnSession *session) {
-  KilnInvocation *inv = calloc(1, sizeof(*inv));
-  if (!inv)
-    abort();
+  KilnInvocation *inv = kilnXCalloc(1, sizeof(*inv));
   inv->session = session;
   return inv;
 }

@@ -8,8 +8,8 @@
  *    or ONNX)  tuning log)     └─► gpu ──────┘ (--target=cuda: kernels
  *                                               outlined, then compiled)
  *
- * and hands out any stage's module or output. kiln-compile is a thin user
- * of it, and so is the Python package (docs/python.md).
+ * and hands out any stage's module or output. kiln-compile and kiln-run
+ * are thin users of it, and so is the Python package (docs/python.md).
  *
  * Messages: every diagnostic of the session's context, and every other
  * problem (a file that cannot be read, a pipeline that cannot be built, a

@@ -1,10 +1,12 @@
 /* kiln-compile: compiles an ONNX model (or a .mlir module in the graph
  * dialect or linalg on tensors) ahead of time, by default to a model
  * library (model.so, the ABI of docs/kiln-compile.md); --emit stops at an
- * earlier stage and prints it. Stages: import, graph optimizations at the
- * -O level (the named pipeline graph-ON), graph → linalg, linalg →
- * LLVM dialect (the `cpu` pipeline's two halves), translation to LLVM IR,
- * LLVM optimization, code generation, link. */
+ * earlier stage and prints it. The stages are the compiler session's
+ * (kiln/session.h): import, graph optimizations at the -O level (the named
+ * pipeline graph-ON), graph → linalg, linalg → LLVM dialect (the `cpu`
+ * pipeline's two halves), translation to LLVM IR, LLVM optimization, code
+ * generation, link; this file parses the command line, prints progress and
+ * messages and writes the output. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, fileno */
 
 #include <errno.h>
