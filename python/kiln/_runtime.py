@@ -48,6 +48,27 @@ for _side in ("Input", "Output"):
 for _name in ("KilnVersion", "Target", "Cpu", "Features", "Options", "Gpu"):
     _fn("kilnModelGet" + _name, ctypes.c_char_p, _model)
 _fn("kilnModelGetMemoryPlan", ctypes.c_int64, _model)
+_fn("kilnModelIsProfiled", ctypes.c_bool, _model)
+_fn("kilnModelGetNumProfileRecords", ctypes.c_int64, _model)
+_fn("kilnModelGetProfileRecordNumNodes", ctypes.c_int64, _model,
+    ctypes.c_int64)
+_fn("kilnModelGetProfileRecordNodeName", ctypes.c_char_p, _model,
+    ctypes.c_int64, ctypes.c_int64)
+_fn("kilnModelGetProfileRecordNodeOpType", ctypes.c_char_p, _model,
+    ctypes.c_int64, ctypes.c_int64)
+_fn("kilnModelGetProfileRecordRank", ctypes.c_int64, _model, ctypes.c_int64)
+_fn("kilnModelGetProfileRecordDims", _i64p, _model, ctypes.c_int64)
+_fn("kilnModelGetProfileRecordFlops", ctypes.c_int64, _model, ctypes.c_int64)
+
+
+class ProfileTimes(ctypes.Structure):
+    _fields_ = [("runs", ctypes.c_int64), ("totalNs", ctypes.c_int64),
+                ("lastNs", ctypes.c_int64), ("lastStartNs", ctypes.c_int64)]
+
+
+_fn("kilnModelGetProfileTimes", _status, _model, ctypes.c_int64,
+    ctypes.POINTER(ProfileTimes))
+_fn("kilnModelResetProfile", _status, _model)
 
 # KilnElementType, in the enum's order, as NumPy dtypes (bf16 has none).
 ELEMENT_DTYPES = [np.dtype(np.float16), None, np.dtype(np.float32),

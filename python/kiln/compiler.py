@@ -36,21 +36,23 @@ def _onnx_source(model, example_inputs, workdir):
 
 def compile(model, *, target="host", cpu=None, opt_level=3,
             input_shapes=None, output=None, example_inputs=None,
-            tuning_log=None, threads=None):
+            tuning_log=None, threads=None, profile=False):
     """Compiles `model` ahead of time.
 
     With `output`, writes the library there and returns its path; without,
     returns the loaded kiln.Model. `input_shapes` maps input names to
     shapes for dims the model leaves symbolic; `example_inputs` is needed
     for a torch.nn.Module (exported with torch.onnx); `tuning_log` is a
-    kiln-tune log. Raises kiln.CompileError carrying the diagnostics.
+    kiln-tune log; `profile` times every op group at run time
+    (Model.profile()). Raises kiln.CompileError carrying the diagnostics.
     """
     workdir = tempfile.TemporaryDirectory(prefix="kiln-")
     try:
         module = ir.Module.from_onnx(
             _onnx_source(model, example_inputs, workdir.name),
             target=target, cpu=cpu, opt_level=opt_level,
-            input_shapes=input_shapes, tuning_log=tuning_log)
+            input_shapes=input_shapes, tuning_log=tuning_log,
+            profile=profile)
         if output is not None:
             return module.write_library(output)
         library = module.write_library(os.path.join(workdir.name,

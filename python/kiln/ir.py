@@ -22,7 +22,7 @@ class Session:
 
     def __init__(self, *, target="host", cpu=None, opt_level=3,
                  input_shapes=None, tuning_log=None, gpu_arch=None,
-                 runtime_checks=True, jobs=0):
+                 runtime_checks=True, profile=False, jobs=0):
         if opt_level not in (0, 1, 2, 3):
             raise ValueError("opt_level must be 0..3, not %r" % (opt_level,))
         lib = kc.lib()
@@ -49,7 +49,7 @@ class Session:
                 gpu_arch.encode() if gpu_arch else None),
             inputShapes=shape_array, numInputShapes=len(shapes),
             tuningLog=os.fsencode(tuning_log) if tuning_log else None,
-            noRuntimeChecks=not runtime_checks, jobs=jobs,
+            noRuntimeChecks=not runtime_checks, profile=profile, jobs=jobs,
             onMessage=self._on_message, onStage=kc.StageFn())
         self._keep.append(shape_array)
         self._handle = lib.kilnSessionCreate(ctypes.byref(options))

@@ -111,6 +111,47 @@ class Model:
                 "gpu": gpu.decode() if gpu else None,
                 "memory_plan": rt.lib.kilnModelGetMemoryPlan(h)}
 
+    @property
+    def profiled(self):
+        """Whether the library was compiled with profiling (kiln-compile
+        --profile, kiln.compile(..., profile=True))."""
+        return bool(rt.lib.kilnModelIsProfiled(self._live()))
+
+    def profile(self):
+        """The per-op profile of the runs so far: a list of dicts, one per
+        record (a fused group or an ONNX node, in program order) with its
+        "nodes" ((name, op type) pairs), output "shape", "flops" per run,
+        "runs", "total_ms", "mean_ms" and "last_ms"; then one for the whole
+        run (nodes empty). Raises KilnError for an unprofiled library."""
+        h = self._live()
+        lib = rt.lib
+        records = []
+        n = lib.kilnModelGetNumProfileRecords(h)
+        for i in range(n + 1):
+            times = rt.ProfileTimes()
+            rt.check(lib.kilnModelGetProfileTimes(h, i, ctypes.byref(times)))
+            record = {"nodes": [], "shape": None, "flops": 0}
+            if i < n:
+                record["nodes"] = [
+                    (lib.kilnModelGetProfileRecordNodeName(h, i, j).decode(),
+                     lib.kilnModelGetProfileRecordNodeOpType(h, i, j)
+                     .decode())
+                    for j in range(lib.kilnModelGetProfileRecordNumNodes(h, i))]
+                rank = lib.kilnModelGetProfileRecordRank(h, i)
+                if rank >= 0:
+                    dims = lib.kilnModelGetProfileRecordDims(h, i)
+                    record["shape"] = tuple(dims[d] for d in range(rank))
+                record["flops"] = lib.kilnModelGetProfileRecordFlops(h, i)
+            record.update(runs=times.runs, total_ms=times.totalNs / 1e6,
+                          mean_ms=times.totalNs / 1e6 / max(times.runs, 1),
+                          last_ms=times.lastNs / 1e6)
+            records.append(record)
+        return records
+
+    def reset_profile(self):
+        """Zeroes the profile's counters."""
+        rt.check(rt.lib.kilnModelResetProfile(self._live()))
+
     def _arrays(self, args, named):
         if len(args) > len(self.inputs):
             raise KilnError("%s: %d inputs given, the model takes %d"

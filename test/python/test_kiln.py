@@ -253,3 +253,25 @@ def test_metadata_round_trip(tmp_path):
     values = [(rng.random(s) * 100).astype(d) for _, _, s, d in specs]
     for got, want in zip(m.run(*values), values):
         np.testing.assert_array_equal(got, want)
+
+
+def test_profile(library):
+    with kiln.load(library) as plain:
+        assert not plain.profiled
+        with pytest.raises(kiln.KilnError, match="--profile"):
+            plain.profile()
+    m = kiln.compile(os.path.join(SHAPES, "shapes_cnn.onnx"), profile=True)
+    assert m.profiled
+    x, expected = sample("cross")
+    for _ in range(3):
+        np.testing.assert_allclose(m.run(x)[0], expected, rtol=1e-3,
+                                   atol=1e-5)
+    records = m.profile()
+    ops = {op for r in records for _, op in r["nodes"]}
+    assert "Conv" in ops and all(r["runs"] == 3 for r in records)
+    assert any(r["flops"] > 0 for r in records)
+    whole = records[-1]
+    assert whole["nodes"] == [] and whole["total_ms"] > 0
+    assert sum(r["total_ms"] for r in records[:-1]) <= whole["total_ms"] * 1.5
+    m.reset_profile()
+    assert all(r["runs"] == 0 for r in m.profile())
