@@ -3,6 +3,12 @@
  *   pipeline ::= element (',' element)*
  *   element  ::= anchor '(' pipeline? ')' | name ('{' options '}')?
  *
+ * A named pipeline's options are its parameters (KilnPassInfo.options):
+ * each is passed on to every pass of its expansion that has an option of
+ * that name, and to the named pipelines in it (`linalg-to-llvm-cpu{
+ * target-triple=... target-features=...}` reaches every
+ * kiln-tile-and-vectorize inside), unless the pass sets it itself.
+ *
  * Hand-written because MLIR's own parser cannot see passes registered from C
  * (there is no C registration call), and because mlirParsePassPipeline
  * replaces a pass manager's contents. Kiln names are built from the
@@ -28,6 +34,9 @@ typedef struct Parser {
   int depth;
   KilnStrBuf *err;      /* the message, once something failed */
   MlirStringRef anchor; /* op name of the pass manager being filled */
+  /* The parameters of the named pipeline being expanded ("key=value ...",
+   * without braces), passed on to the passes that take them. */
+  MlirStringRef forward;
 } Parser;
 
 static void skipSpace(Parser *p) {
@@ -119,13 +128,86 @@ static void appendCallback(MlirStringRef s, void *userData) {
   kilnStrBufAppend(userData, s.data, s.length);
 }
 
+/* The option `key` (n bytes) of the option text `opts`: its value's range,
+ * or false when the text does not set it. */
+static bool findOption(MlirStringRef opts, const char *key, size_t n,
+                       MlirStringRef *value) {
+  const char *q = opts.data, *end = opts.data + opts.length;
+  while (q < end) {
+    if (isspace((unsigned char)*q)) {
+      ++q;
+      continue;
+    }
+    const char *k = q;
+    while (q < end && *q != '=' && !isspace((unsigned char)*q))
+      ++q;
+    size_t kn = (size_t)(q - k);
+    size_t vn = q < end && *q == '=' ? kilnOptionValueLength(q + 1, end) : 0;
+    if (kn == n && !memcmp(k, key, n)) {
+      *value = mlirStringRefCreate(q < end ? q + 1 : q, vn);
+      return true;
+    }
+    q += vn + (q < end && *q == '=');
+  }
+  return false;
+}
+
+/* Checks that the option text `opts` of the named pipeline `info` sets
+ * only its parameters. */
+static MlirLogicalResult checkParameters(Parser *p, const KilnPassInfo *info,
+                                         size_t optBegin, MlirStringRef opts) {
+  if (!info->numOptions)
+    return fail(p, optBegin, "named pipeline '%s' takes no options",
+                info->argument);
+  const char *q = opts.data, *end = opts.data + opts.length;
+  while (q < end) {
+    if (isspace((unsigned char)*q)) {
+      ++q;
+      continue;
+    }
+    const char *k = q;
+    while (q < end && *q != '=' && !isspace((unsigned char)*q))
+      ++q;
+    size_t kn = (size_t)(q - k);
+    bool known = false;
+    for (int i = 0; i < info->numOptions; ++i)
+      known |= strlen(info->options[i].name) == kn &&
+               !memcmp(info->options[i].name, k, kn);
+    if (!known)
+      return fail(p, optBegin, "named pipeline '%s' has no parameter '%.*s'",
+                  info->argument, (int)kn, k);
+    if (q < end && *q == '=')
+      q += 1 + kilnOptionValueLength(q + 1, end);
+  }
+  return mlirLogicalResultSuccess();
+}
+
+/* The option text of Kiln pass `info`: its own options `opts`, then the
+ * forwarded parameters it takes and does not set itself, into `out`. */
+static MlirStringRef withForwarded(const Parser *p, const KilnPassInfo *info,
+                                   MlirStringRef opts, KilnStrBuf *out) {
+  if (!p->forward.length)
+    return opts;
+  kilnStrBufAppend(out, opts.data ? opts.data : "", opts.length);
+  for (int i = 0; i < info->numOptions; ++i) {
+    const char *name = info->options[i].name;
+    MlirStringRef value, own;
+    if (findOption(p->forward, name, strlen(name), &value) &&
+        !findOption(opts, name, strlen(name), &own))
+      kilnStrBufAppendf(out, " %s=%.*s", name, (int)value.length, value.data);
+  }
+  return mlirStringRefCreate(out->data ? out->data : "", out->len);
+}
+
 static MlirLogicalResult expandNamed(Parser *p, MlirOpPassManager pm,
-                                     const KilnPassInfo *info, size_t at) {
+                                     const KilnPassInfo *info, size_t at,
+                                     MlirStringRef forward) {
   if (p->depth >= KILN_MAX_PIPELINE_DEPTH)
     return fail(p, at, "pipeline '%s' nests too deeply (a cycle?)",
                 info->argument);
   size_t n = strlen(info->pipeline);
-  Parser sub = {info->pipeline, n, n, 0, p->depth + 1, p->err, p->anchor};
+  Parser sub = {info->pipeline, n,      n,         0,
+                p->depth + 1,   p->err, p->anchor, forward};
   if (mlirLogicalResultIsSuccess(parseElements(&sub, pm)))
     return mlirLogicalResultSuccess();
   /* Point at the use too: the inner message shows the expansion. */
@@ -219,18 +301,21 @@ static MlirLogicalResult addPass(Parser *p, MlirOpPassManager pm, size_t at,
                                  size_t optBegin, size_t optEnd) {
   const KilnPassInfo *info =
       kilnPassRegistryLookup(mlirStringRefCreate(name, nameLength));
+  MlirStringRef opts = {NULL, 0};
+  if (optEnd > optBegin)
+    opts = mlirStringRefCreate(p->text + optBegin + 1, optEnd - optBegin - 2);
   if (info && info->pipeline) {
-    if (optEnd > optBegin)
-      return fail(p, optBegin, "named pipeline '%s' takes no options",
-                  info->argument);
-    return expandNamed(p, pm, info, at);
+    /* Parameters given here replace the ones passed down. */
+    if (optEnd > optBegin &&
+        mlirLogicalResultIsFailure(checkParameters(p, info, optBegin, opts)))
+      return mlirLogicalResultFailure();
+    return expandNamed(p, pm, info, at, optEnd > optBegin ? opts : p->forward);
   }
   if (info) {
-    KilnStrBuf err = {0};
-    MlirStringRef opts = {NULL, 0};
-    if (optEnd > optBegin)
-      opts = mlirStringRefCreate(p->text + optBegin + 1, optEnd - optBegin - 2);
+    KilnStrBuf err = {0}, merged = {0};
+    opts = withForwarded(p, info, opts, &merged);
     MlirPass pass = kilnPassCreate(info, opts, appendCallback, &err);
+    kilnStrBufDestroy(&merged);
     if (!pass.ptr) {
       fail(p, optBegin ? optBegin : at, "%s", kilnStrBufGet(&err));
       kilnStrBufDestroy(&err);
@@ -359,7 +444,8 @@ MlirLogicalResult kilnPipelineAppend(MlirOpPassManager pm,
                                      MlirStringCallback errorCallback,
                                      void *userData) {
   KilnStrBuf err = {0};
-  Parser p = {text.data, text.length, text.length, 0, 0, &err, anchorName};
+  Parser p = {text.data, text.length, text.length, 0,
+              0,         &err,        anchorName,  (MlirStringRef){NULL, 0}};
   MlirLogicalResult ok = mlirLogicalResultSuccess();
   unwrapOuterAnchor(&p, anchorName);
   skipSpace(&p);

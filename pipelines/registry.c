@@ -52,6 +52,20 @@ static const KilnPassInfo kGraphCleanupPipeline = {
     .pipeline = "func.func(graph-verify,graph-cse),graph-dce",
 };
 
+/* The parameters of the CPU pipelines: the target, passed on to every
+ * kiln-tile-and-vectorize in them (its register tiles and cache blocks are
+ * the target's). The session (kiln/session.h) gives them; without them the
+ * schedules are this machine's. */
+static const KilnPassOptionSpec kCpuTargetParameters[] = {
+    {"target-triple", KILN_PASS_OPTION_STRING, "",
+     "LLVM triple the code is for; empty: this machine"},
+    {"target-features", KILN_PASS_OPTION_STRING, "",
+     "LLVM CPU features of the target (+avx2,+fma,...), with target-triple"},
+};
+#define KILN_CPU_TARGET_PARAMETERS                                             \
+  .options = kCpuTargetParameters,                                             \
+  .numOptions = sizeof(kCpuTargetParameters) / sizeof(kCpuTargetParameters[0])
+
 /* Kiln's CPU schedules on linalg tensors (docs/cpu-codegen.md): depthwise
  * convs and contractions tiled for threads, cache and registers and
  * vectorized (the init producers, a bias or fill, fused into each thread
@@ -69,6 +83,7 @@ static const KilnPassInfo kLinalgTileAndFusePipeline = {
                 "func.func(kiln-tile-outputs-in-place,"
                 "kiln-tile-and-vectorize{contractions=false elementwise=true},"
                 "kiln-approximate-math{exp-tanh=true})",
+    KILN_CPU_TARGET_PARAMETERS,
 };
 
 /* Bufferization with the caller-allocated-outputs ABI, the same for the
@@ -113,6 +128,7 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
         "convert-arith-to-llvm,convert-cf-to-llvm,convert-openmp-to-llvm,"
         "convert-func-to-llvm,convert-index-to-llvm,"
         "reconcile-unrealized-casts",
+    KILN_CPU_TARGET_PARAMETERS,
 };
 
 /* Graph optimization levels (docs/optimization-levels.md). Each level
@@ -171,6 +187,7 @@ static const KilnPassInfo kCpuPipeline = {
     .argument = "cpu",
     .summary = "Graph dialect to LLVM dialect for the host CPU",
     .pipeline = "kiln-runtime-checks,graph-to-linalg,linalg-to-llvm-cpu",
+    KILN_CPU_TARGET_PARAMETERS,
 };
 
 static const KilnPassInfo kGraphToLinalgPipeline = {

@@ -243,20 +243,6 @@ static bool fail(KilnInvocation *inv, KilnInvocationError error) {
   return false;
 }
 
-/* kiln.target_triple, kiln.target_cpu and kiln.target_features on the
- * module: what the CPU schedules and tuning logs read. */
-static void setTargetAttributes(MlirOperation module, const KilnTarget *t) {
-  MlirContext ctx = mlirOperationGetContext(module);
-  const char *names[] = {"kiln.target_triple", "kiln.target_cpu",
-                         "kiln.target_features"};
-  const char *values[] = {kilnTargetGetTriple(t), kilnTargetGetCPU(t),
-                          kilnTargetGetFeatures(t)};
-  for (int i = 0; i < 3; ++i)
-    mlirOperationSetDiscardableAttributeByName(
-        module, mlirStringRefCreateFromCString(names[i]),
-        mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(values[i])));
-}
-
 /* Takes `module` (null after diagnostics) as the invocation's, verified. */
 static bool adopt(KilnInvocation *inv, MlirModule module) {
   dropModule(inv);
@@ -410,7 +396,9 @@ static void tuningMessage(MlirStringRef text, void *userData) {
 static bool applyTuningLog(KilnInvocation *inv) {
   KilnSession *s = inv->session;
   KilnTuningTarget target;
-  kilnTuningTargetCreateForModule(inv->module, &target);
+  kilnTuningTargetCreate(kilnTargetGetTriple(s->target),
+                         kilnTargetGetCPU(s->target),
+                         kilnTargetGetFeatures(s->target), &target);
   void *warning[2] = {s, "warning"}, *error[2] = {s, "error"};
   KilnTuningLog *log =
       kilnTuningLogLoad(s->options.tuningLog, &target, tuningMessage, warning,
@@ -467,6 +455,18 @@ static bool lowerGpuKernels(KilnInvocation *inv) {
   return ok;
 }
 
+/* Runs the named CPU pipeline `name` for the session's target (its
+ * parameters, which reach the CPU schedules). */
+static bool runCpuPipeline(KilnInvocation *inv, const char *name) {
+  const KilnTarget *t = inv->session->target;
+  KilnStrBuf pipeline = {0};
+  kilnStrBufAppendf(&pipeline, "%s{target-triple=%s target-features=%s}", name,
+                    kilnTargetGetTriple(t), kilnTargetGetFeatures(t));
+  bool ok = kilnInvocationRunPipeline(inv, kilnStrBufGet(&pipeline));
+  kilnStrBufDestroy(&pipeline);
+  return ok;
+}
+
 /* Runs the stage after the invocation's; `needSignature`: code will be
  * generated, so the signature must be recorded. */
 static bool advance(KilnInvocation *inv, bool needSignature) {
@@ -474,10 +474,6 @@ static bool advance(KilnInvocation *inv, bool needSignature) {
   MlirOperation op = mlirModuleGetOperation(inv->module);
   switch (inv->stage) {
   case KILN_STAGE_IMPORT:
-    /* The CPU schedules size their register tiles for the target, and a
-     * tuning log's records apply to one target. */
-    if (!isGpu(s))
-      setTargetAttributes(op, s->target);
     stage(s, "optimize graph");
     if (!kilnInvocationRunPipeline(
             inv, kilnGraphOptPipelineName(s->options.target.optLevel)))
@@ -513,7 +509,7 @@ static bool advance(KilnInvocation *inv, bool needSignature) {
       mlirOperationSetDiscardableAttributeByName(
           op, mlirStringRefCreateFromCString(KILN_PROFILE_ATTR),
           mlirUnitAttrGet(s->ctx));
-    if (!kilnInvocationRunPipeline(inv, "linalg-to-llvm-cpu"))
+    if (!runCpuPipeline(inv, "linalg-to-llvm-cpu"))
       return false;
     inv->stage = KILN_STAGE_LLVM;
     return true;

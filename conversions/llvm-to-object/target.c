@@ -39,7 +39,7 @@ void kilnTargetInitializeLLVM(void) {
  * silently ignored by LLVM ("not a recognized processor"). Each comes with
  * the vector features it implies, which become the target's features (LLVM
  * derives the rest from the name): the CPU schedules size their register tiles
- * from them (kiln-tile-and-vectorize reads kiln.target_features), so
+ * from them (kiln-tile-and-vectorize's target-features option), so
  * `--cpu=skylake-avx512` from any host gets the tiles of an AVX-512
  * machine, as `--cpu=native` on one does, and the runtime refuses such a
  * library on a host without those features. */

@@ -126,10 +126,10 @@ bool kilnInvocationImportOnnx(KilnInvocation *invocation, const void *data,
 
 /// Runs the stages after the invocation's up to `stage` (nothing if it is
 /// there already; false for an earlier stage, and for the gpu stage on a
-/// CPU target). False after messages. On a CPU target the graph stage
-/// first records the target on the module (kiln.target_triple,
-/// kiln.target_cpu, kiln.target_features), which the CPU schedules and
-/// the tuning log read.
+/// CPU target). False after messages. The session's target reaches the
+/// passes as the CPU pipelines' parameters (target-triple,
+/// target-features) and the tuning log's records are matched against it;
+/// nothing about the target is written into the module.
 bool kilnInvocationRunUntil(KilnInvocation *invocation, KilnStage stage);
 /// Runs a textual pass pipeline ("builtin.module(func.func(graph-cse))" or
 /// "graph-cse,canonicalize", Kiln's and upstream passes; kiln-opt's

@@ -101,12 +101,14 @@ typedef struct KilnTuningTarget {
   const char *features; /* "+avx2,+fma,..." */
 } KilnTuningTarget;
 
-/// The target `module` is compiled for: its kiln.target_triple,
-/// kiln.target_cpu and kiln.target_features attributes (set by the tools),
-/// else this machine. The strings are owned by `target`; release them with
+/// The target with LLVM triple `triple`, CPU `cpu` and features
+/// `features` (copied); a NULL or empty triple: this machine (its triple,
+/// CPU and features); otherwise a NULL CPU is "generic" and NULL features
+/// none. The strings are owned by `target`; release them with
 /// kilnTuningTargetDestroy.
-void kilnTuningTargetCreateForModule(MlirModule module,
-                                     KilnTuningTarget *target /* OUT */);
+void kilnTuningTargetCreate(const char *triple, const char *cpu,
+                            const char *features,
+                            KilnTuningTarget *target /* OUT */);
 void kilnTuningTargetDestroy(KilnTuningTarget *target);
 
 /// The revision of the default schedule a record is relative to: a record

@@ -19,7 +19,13 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
-enum { kOptLog, kNumOptions };
+enum {
+  kOptLog,
+  kOptTargetTriple,
+  kOptTargetCpu,
+  kOptTargetFeatures,
+  kNumOptions
+};
 
 static void runApplyTuning(MlirOperation op, MlirExternalPass pass,
                            const KilnPassOptionValue *options) {
@@ -32,7 +38,8 @@ static void runApplyTuning(MlirOperation op, MlirExternalPass pass,
     return;
   }
   KilnTuningTarget target;
-  kilnTuningTargetCreateForModule(mlirModuleFromOperation(op), &target);
+  kilnTuningTargetCreate(options[kOptTargetTriple].s, options[kOptTargetCpu].s,
+                         options[kOptTargetFeatures].s, &target);
   KilnStrBuf error = {0};
   KilnTuningLog *log =
       kilnTuningLogLoad(path, &target, NULL, NULL, kilnStrBufCallback, &error);
@@ -55,6 +62,14 @@ static void runApplyTuning(MlirOperation op, MlirExternalPass pass,
 static const KilnPassOptionSpec kOptions[] = {
     [kOptLog] = {"log", KILN_PASS_OPTION_STRING, "",
                  "The tuning log (JSON lines written by kiln-tune)"},
+    [kOptTargetTriple] = {"target-triple", KILN_PASS_OPTION_STRING, "",
+                          "LLVM triple the records must be for; empty: "
+                          "this machine (its triple, CPU and features)"},
+    [kOptTargetCpu] = {"target-cpu", KILN_PASS_OPTION_STRING, "generic",
+                       "CPU the records must be for, with target-triple"},
+    [kOptTargetFeatures] = {"target-features", KILN_PASS_OPTION_STRING, "",
+                            "CPU features the records must be for, with "
+                            "target-triple"},
 };
 
 const KilnPassInfo kilnApplyTuningPass = {

@@ -452,20 +452,6 @@ void kilnTuningRecordLineDestroy(char *line) { free(line); }
 
 /* ---- targets ------------------------------------------------------------- */
 
-static char *moduleString(MlirOperation op, const char *name) {
-  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString(name));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
-    return NULL;
-  MlirStringRef s = mlirStringAttrGetValue(a);
-  char *copy = malloc(s.length + 1);
-  if (!copy)
-    abort();
-  memcpy(copy, s.data, s.length);
-  copy[s.length] = 0;
-  return copy;
-}
-
 static char *ownLLVMString(char *s) {
   char *copy = strdup(s ? s : "");
   if (!copy)
@@ -474,22 +460,17 @@ static char *ownLLVMString(char *s) {
   return copy;
 }
 
-void kilnTuningTargetCreateForModule(MlirModule module,
-                                     KilnTuningTarget *target) {
-  MlirOperation op = mlirModuleGetOperation(module);
-  char *triple = moduleString(op, "kiln.target_triple");
-  char *cpu = moduleString(op, "kiln.target_cpu");
-  char *features = moduleString(op, "kiln.target_features");
-  if (!triple) {
-    free(cpu);
-    free(features);
-    triple = ownLLVMString(LLVMGetDefaultTargetTriple());
-    cpu = ownLLVMString(LLVMGetHostCPUName());
-    features = ownLLVMString(LLVMGetHostCPUFeatures());
+void kilnTuningTargetCreate(const char *triple, const char *cpu,
+                            const char *features, KilnTuningTarget *target) {
+  if (!triple || !*triple) {
+    target->triple = ownLLVMString(LLVMGetDefaultTargetTriple());
+    target->cpu = ownLLVMString(LLVMGetHostCPUName());
+    target->features = ownLLVMString(LLVMGetHostCPUFeatures());
+    return;
   }
-  target->triple = triple;
-  target->cpu = cpu ? cpu : strdup("generic");
-  target->features = features ? features : strdup("");
+  target->triple = kilnStrDup(triple);
+  target->cpu = kilnStrDup(cpu ? cpu : "generic");
+  target->features = kilnStrDup(features ? features : "");
 }
 
 void kilnTuningTargetDestroy(KilnTuningTarget *target) {

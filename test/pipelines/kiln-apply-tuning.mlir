@@ -1,8 +1,14 @@
 // RUN: kiln-opt %s --split-input-file --mlir-print-debuginfo \
-// RUN:   --pass-pipeline='builtin.module(kiln-apply-tuning{log=%S/Inputs/apply-tuning.tune})' \
+// RUN:   --pass-pipeline='builtin.module(kiln-apply-tuning{log=%S/Inputs/apply-tuning.tune target-triple=x86_64-unknown-linux-gnu target-cpu=test-cpu target-features=+avx2,+fma})' \
 // RUN:   | FileCheck %s
+// The same module for another target: no record applies.
+// RUN: kiln-opt %s --split-input-file --mlir-print-debuginfo \
+// RUN:   --pass-pipeline='builtin.module(kiln-apply-tuning{log=%S/Inputs/apply-tuning.tune target-triple=aarch64-unknown-linux-gnu target-cpu=test-cpu target-features=+avx2,+fma})' \
+// RUN:   | FileCheck %s --check-prefix=OTHER
+// OTHER: kiln.tuned_workloads = 0 : i64
+// OTHER-NOT: kiln.schedule
 // RUN: not kiln-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(kiln-apply-tuning{log=%S/Inputs/apply-tuning-range.tune})' \
+// RUN:   --pass-pipeline='builtin.module(kiln-apply-tuning{log=%S/Inputs/apply-tuning-range.tune target-triple=x86_64-unknown-linux-gnu target-cpu=test-cpu target-features=+avx2,+fma})' \
 // RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: not kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(kiln-apply-tuning{log=%t.missing})' \
@@ -26,7 +32,7 @@
 // CHECK: #[[GROUP]] = loc(fused<{kiln.schedule = {"kiln-fuse-groups" = {"conv-tile-rows" = 2 : i64}, "kiln-tile-and-vectorize" = {rows = 4 : i64, "vector-size" = 8 : i64}}}>[#{{loc[0-9]+}}])
 // CHECK: #[[CONV]] = loc(fused<{kiln.schedule = {{.*}}}>[#[[NAME]]])
 // CHECK: #[[RELU]] = loc(fused<{kiln.schedule = {{.*}}}>[#{{loc[0-9]+}}])
-module attributes {kiln.target_triple = "x86_64-unknown-linux-gnu", kiln.target_cpu = "test-cpu", kiln.target_features = "+avx2,+fma"} {
+module {
   func.func @main_graph(%x: tensor<1x16x16x16xf32>, %y: tensor<1x8x16x16xf32>) -> (tensor<1x16x16x16xf32>, tensor<1x8x16x16xf32>) {
     %w = "graph.constant"() {value = dense<0.1> : tensor<16x16x3x3xf32>} : () -> tensor<16x16x3x3xf32>
     %b = "graph.constant"() {value = dense<0.2> : tensor<16xf32>} : () -> tensor<16xf32>
@@ -38,25 +44,6 @@ module attributes {kiln.target_triple = "x86_64-unknown-linux-gnu", kiln.target_
     } {graph.fusion = "conv_epilogue"} loc("group0")
     %c2 = "graph.conv"(%y, %w2) {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x16x16xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x16x16xf32> loc("conv1")
     return %g, %c2 : tensor<1x16x16x16xf32>, tensor<1x8x16x16xf32>
-  }
-}
-
-// -----
-
-// A module on another target: no record applies.
-// CHECK-LABEL: module attributes
-// CHECK-SAME: kiln.tuned_workloads = 0 : i64
-// CHECK-NOT: kiln.schedule
-module attributes {kiln.target_triple = "aarch64-unknown-linux-gnu", kiln.target_cpu = "test-cpu", kiln.target_features = "+avx2,+fma"} {
-  func.func @main_graph(%x: tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32> {
-    %w = "graph.constant"() {value = dense<0.1> : tensor<16x16x3x3xf32>} : () -> tensor<16x16x3x3xf32>
-    %b = "graph.constant"() {value = dense<0.2> : tensor<16xf32>} : () -> tensor<16xf32>
-    %g = scf.execute_region -> tensor<1x16x16x16xf32> no_inline {
-      %c = "graph.conv"(%x, %w, %b) {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x16x16xf32>, tensor<16x16x3x3xf32>, tensor<16xf32>) -> tensor<1x16x16x16xf32>
-      %r = "graph.relu"(%c) : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
-      scf.yield %r : tensor<1x16x16x16xf32>
-    } {graph.fusion = "conv_epilogue"}
-    return %g : tensor<1x16x16x16xf32>
   }
 }
 

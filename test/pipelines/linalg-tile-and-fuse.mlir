@@ -1,5 +1,16 @@
-// RUN: kiln-opt %s --pass-pipeline='builtin.module(linalg-tile-and-fuse)' \
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(linalg-tile-and-fuse{target-triple=x86_64-unknown-linux-gnu target-features=+avx512f})' \
 // RUN:   | FileCheck %s
+// The pipeline's parameters reach every kiln-tile-and-vectorize in it: on
+// an AArch64 target the register tiles are 8 x 8.
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(linalg-tile-and-fuse{target-triple=aarch64-unknown-linux-gnu})' \
+// RUN:   | FileCheck %s --check-prefix=A64
+// A64-LABEL: func.func @bias_matmul_relu
+// A64: arith.mulf {{.*}} fastmath<contract> : vector<8x8xf32>
+// A64: arith.maximumf {{.*}} : vector<8xf32>
+// Parameters the pipeline does not take are refused, naming it.
+// RUN: not kiln-opt %s --pass-pipeline='builtin.module(linalg-tile-and-fuse{rows=4})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BADPARAM
+// BADPARAM: named pipeline 'linalg-tile-and-fuse' has no parameter 'rows'
 
 // The named pipeline of Kiln's CPU schedules on tensors: the matmul is
 // tiled for threads (blocks of 32 x 256) with its bias broadcast fused into
@@ -17,10 +28,10 @@
 // CHECK-NOT: linalg.matmul
 // CHECK-NOT: linalg.generic
 // CHECK: return
-// The target is pinned (kiln-compile sets these from --target/--cpu): AVX-512,
-// 8 x 32 register tiles (two zmm vectors per row).
-module attributes {kiln.target_triple = "x86_64-unknown-linux-gnu",
-                   kiln.target_features = "+avx512f"} {
+// The target is pinned by the pipeline's parameters (the session gives them
+// from --target/--cpu): AVX-512, 8 x 32 register tiles (two zmm vectors per
+// row).
+module {
 func.func @bias_matmul_relu(%a: tensor<64x1152xf32>, %b: tensor<1152x512xf32>,
                             %bias: tensor<512xf32>) -> tensor<64x512xf32> {
   %zero = arith.constant 0.0 : f32

@@ -66,6 +66,16 @@ int main(void) {
   check(ctx, "empty_element", "cse,,canonicalize");
   check(ctx, "trailing_garbage", "cse) x");
   check(ctx, "bad_character", "cse;canonicalize");
+  check(ctx, "pipeline_parameters",
+        "linalg-tile-and-fuse{target-triple=aarch64-unknown-linux-gnu "
+        "target-features=+neon}");
+  check(ctx, "nested_pipeline_parameters",
+        "linalg-to-llvm-cpu{target-triple=aarch64-unknown-linux-gnu}");
+  check(ctx, "own_option_wins",
+        "func.func(kiln-tile-and-vectorize{rows=4}),"
+        "linalg-tile-and-fuse{target-features=+avx512f}");
+  check(ctx, "unknown_parameter", "linalg-tile-and-fuse{rows=4}");
+  check(ctx, "parameterless_pipeline", "graph-cleanup{x=1}");
   kilnContextDestroy(ctx);
   return 0;
 }

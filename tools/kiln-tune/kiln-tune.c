@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "dialects/common/diag.h"
+#include "kiln/compile.h"
 #include "kiln/kiln.h"
 #include "kiln/tuning.h"
 #include "mlir-c/IR.h"
@@ -179,6 +180,24 @@ static void addTask(const KilnWorkload *w, void *userData) {
   ++t->numTasks;
 }
 
+/* The target the candidates are compiled for (--target, --cpu; kiln-compile
+ * checked them already), as the log records it. */
+static bool tuningTarget(Tuner *t) {
+  KilnTargetOptions options = {
+      .target = t->o.target, .cpu = t->o.cpu, .optLevel = 3};
+  KilnStrBuf err = {0};
+  KilnTarget *target = kilnTargetCreate(&options, kilnStrBufCallback, &err);
+  if (!target)
+    tuneError("%s", kilnStrBufGet(&err));
+  else
+    kilnTuningTargetCreate(kilnTargetGetTriple(target),
+                           kilnTargetGetCPU(target),
+                           kilnTargetGetFeatures(target), &t->target);
+  kilnTargetDestroy(target);
+  kilnStrBufDestroy(&err);
+  return target != NULL;
+}
+
 /* The optimized graph of the model (kiln-compile --emit=graph) and its
  * tasks; false after reporting. */
 static bool collectTasks(Tuner *t, MlirContext ctx, int *exitCode) {
@@ -218,10 +237,11 @@ static bool collectTasks(Tuner *t, MlirContext ctx, int *exitCode) {
     ok = !mlirModuleIsNull(module);
   }
   if (ok) {
-    kilnTuningTargetCreateForModule(module, &t->target);
+    ok = tuningTarget(t);
     CollectState s = {t, false};
-    kilnWorkloadsWalk(mlirModuleGetOperation(module), addTask, &s);
-    ok = !s.failed;
+    if (ok)
+      kilnWorkloadsWalk(mlirModuleGetOperation(module), addTask, &s);
+    ok = ok && !s.failed;
     mlirModuleDestroy(module);
   }
   free(graph);

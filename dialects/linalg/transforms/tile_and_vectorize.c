@@ -67,6 +67,8 @@ enum {
   kOptElementwise,
   kOptColumnsOuter,
   kOptWideVectorSize,
+  kOptTargetTriple,
+  kOptTargetFeatures,
   kNumOptions
 };
 
@@ -661,7 +663,7 @@ static int firstBadSize(const KilnPassOptionValue *options) {
   return options[kOptWideVectorSize].i < -1 ? kOptWideVectorSize : -1;
 }
 
-static bool resolveOptions(MlirOperation func, KilnPassOptionValue *options);
+static bool resolveOptions(KilnPassOptionValue *options);
 
 typedef struct Candidate {
   MlirOperation op;
@@ -718,7 +720,7 @@ static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
                                    options)) {
     if (options[kOptVectorSize].i != s->options[kOptVectorSize].i)
       options[kOptWideVectorSize].i = -1; /* the record's vector size */
-    if (!resolveOptions(s->func, options))
+    if (!resolveOptions(options))
       memcpy(options, s->options, sizeof(options));
   }
   /* Wide tiles are counted in f32 lanes: f64 ones would take all 32
@@ -747,16 +749,9 @@ static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
   return MlirWalkResultSkip;
 }
 
-/* The string attribute `name` of the module around `op`, or "" . */
-static MlirStringRef moduleString(MlirOperation op, const char *name) {
-  for (MlirOperation p = op; !mlirOperationIsNull(p);
-       p = mlirOperationGetParentOperation(p)) {
-    MlirAttribute a =
-        mlirOperationGetDiscardableAttributeByName(p, kilnStr(name));
-    if (!mlirAttributeIsNull(a) && mlirAttributeIsAString(a))
-      return mlirStringAttrGetValue(a);
-  }
-  return kilnStr("");
+/* A string option's value ("" when unset). */
+static MlirStringRef optionString(const KilnPassOptionValue *options, int i) {
+  return kilnStr(options[i].s ? options[i].s : "");
 }
 
 static bool contains(MlirStringRef s, const char *needle) {
@@ -772,17 +767,18 @@ static bool startsWith(MlirStringRef s, const char *prefix) {
   return s.length >= n && !memcmp(s.data, prefix, n);
 }
 
-/* The register tile for the target (kiln-compile sets kiln.target_triple
- * and kiln.target_features on the module; without them, this machine):
+/* The register tile for the target (the options target-triple and
+ * target-features, which the CPU pipelines pass on; without them, this
+ * machine):
  * accumulators that fill about half the vector registers. AVX-512: 32
  * zmm, 8 rows x 16 lanes = 8 registers, or two vectors wide (`wide`, 16
  * registers) where the block allows (wideTileFits); AVX2 and other x86:
  * 16 ymm, 6 rows x 16 lanes = 12; AArch64 NEON: 32 q registers, 8 x 8 =
  * 16; else 4 x 8. */
-static void targetTile(MlirOperation func, int64_t *rows, int64_t *width,
-                       int64_t *wide) {
-  MlirStringRef triple = moduleString(func, "kiln.target_triple");
-  MlirStringRef features = moduleString(func, "kiln.target_features");
+static void targetTile(const KilnPassOptionValue *options, int64_t *rows,
+                       int64_t *width, int64_t *wide) {
+  MlirStringRef triple = optionString(options, kOptTargetTriple);
+  MlirStringRef features = optionString(options, kOptTargetFeatures);
   char *hostTriple = NULL, *hostFeatures = NULL;
   if (!triple.length) {
     hostTriple = LLVMGetDefaultTargetTriple();
@@ -814,9 +810,9 @@ static void targetTile(MlirOperation func, int64_t *rows, int64_t *width,
 
 /* The L1 data cache of the target, in bytes: this machine's (sysconf)
  * when compiling for it, else a common 32 KiB. */
-static int64_t targetL1Bytes(MlirOperation func) {
+static int64_t targetL1Bytes(const KilnPassOptionValue *options) {
   enum { kDefaultL1 = 32 * 1024 };
-  MlirStringRef triple = moduleString(func, "kiln.target_triple");
+  MlirStringRef triple = optionString(options, kOptTargetTriple);
   bool host = !triple.length;
   if (!host) {
     char *hostTriple = LLVMGetDefaultTargetTriple();
@@ -839,11 +835,11 @@ static int64_t targetL1Bytes(MlirOperation func) {
  * false when a size is out of range. Values already resolved stay as they
  * are, so a schedule record's options (copied from resolved ones) can be
  * resolved again. */
-static bool resolveOptions(MlirOperation func, KilnPassOptionValue *options) {
+static bool resolveOptions(KilnPassOptionValue *options) {
   if (firstBadSize(options) >= 0)
     return false;
   int64_t rows, width, wide;
-  targetTile(func, &rows, &width, &wide);
+  targetTile(options, &rows, &width, &wide);
   if (!options[kOptRows].i)
     options[kOptRows].i = rows;
   if (!options[kOptVectorSize].i)
@@ -855,7 +851,7 @@ static bool resolveOptions(MlirOperation func, KilnPassOptionValue *options) {
    * them (32 KiB, 16 lanes: 256). */
   if (!options[kOptReductionBlock].i)
     options[kOptReductionBlock].i =
-        targetL1Bytes(func) / (2 * 4 * options[kOptVectorSize].i);
+        targetL1Bytes(options) / (2 * 4 * options[kOptVectorSize].i);
   else if (options[kOptReductionBlock].i < 0)
     options[kOptReductionBlock].i = 0;
   return true;
@@ -868,7 +864,7 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
   /* A vector size given is the one used: no wide tiles. */
   if (given[kOptVectorSize].i)
     options[kOptWideVectorSize].i = -1;
-  if (!resolveOptions(func, options)) {
+  if (!resolveOptions(options)) {
     int bad = firstBadSize(given);
     kilnEmitErrorf(mlirOperationGetLocation(func),
                    "kiln-tile-and-vectorize: tile options must be "
@@ -997,6 +993,13 @@ static const KilnPassOptionSpec kOptions[] = {
                           "Sweep a contraction's register tiles column "
                           "strip by column strip (the vector loop outside "
                           "the row loop) rather than row by row"},
+    [kOptTargetTriple] = {"target-triple", KILN_PASS_OPTION_STRING, "",
+                          "LLVM triple the code is for (the register tile "
+                          "and the cache block are its); empty: this "
+                          "machine"},
+    [kOptTargetFeatures] = {"target-features", KILN_PASS_OPTION_STRING, "",
+                            "LLVM CPU features of target-triple's CPU "
+                            "(+avx512f gives AVX-512 tiles)"},
 };
 
 static const KilnDialectHandleGetter kDependentDialects[] = {

@@ -5,8 +5,14 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 contractions=false elementwise=true}))' \
 // RUN:   | FileCheck %s --check-prefix=EW
 // RUN: kiln-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize))' \
-// RUN:   | FileCheck %s --check-prefix=TARGET
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{target-triple=x86_64-pc-linux-gnu target-features=+avx2,+fma,+avx512f}))' \
+// RUN:   | FileCheck %s --check-prefix=AVX512
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{target-triple=x86_64-pc-linux-gnu target-features=+avx2,+fma}))' \
+// RUN:   | FileCheck %s --check-prefix=AVX2
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{target-triple=aarch64-unknown-linux-gnu}))' \
+// RUN:   | FileCheck %s --check-prefix=A64
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 reduction-block=-1}))' \
 // RUN:   | FileCheck %s --check-prefix=NOBLOCK
@@ -17,10 +23,10 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{rows=8 vector-size=16 reduction-block=256 columns-outer=true}))' \
 // RUN:   | FileCheck %s --check-prefix=COLS
 // RUN: kiln-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{vector-size=16}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{vector-size=16 target-triple=x86_64-pc-linux-gnu target-features=+avx2,+fma,+avx512f}))' \
 // RUN:   | FileCheck %s --check-prefix=VS16
 // RUN: kiln-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{wide-vector-size=-1}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-tile-and-vectorize{wide-vector-size=-1 target-triple=x86_64-pc-linux-gnu target-features=+avx2,+fma,+avx512f}))' \
 // RUN:   | FileCheck %s --check-prefix=WIDEOFF
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
@@ -428,33 +434,33 @@ func.func @fill(%t: tensor<1x64x58x58xf32>) -> tensor<1x64x58x58xf32> {
 
 // -----
 
-// By default the register tile is the target's, from the module attributes
-// kiln-compile sets (kiln.target_triple, kiln.target_features): AVX-512
+// By default the register tile is the target's, from the options
+// target-triple and target-features (the CPU pipelines' parameters, which
+// kiln-compile gives; without them, this machine's): AVX-512
 // 8 x 16, two vectors wide (8 x 32, wide-vector-size) where the block has
 // at least two such tiles per row and they leave the remainder one-vector
-// tiles would; other x86 (AVX2: 16 ymm registers) 6 x 16, AArch64 8 x 8.
-// TARGET-LABEL: func.func @avx512
-// TARGET: vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// tiles would; other x86 (AVX2, 16 ymm registers) 6 x 16, AArch64 8 x 8.
+// AVX512-LABEL: func.func @avx512
+// AVX512: vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
 // 250 columns: 7 x 32 + 26 would leave a worse remainder than 15 x 16 + 10.
-// TARGET-LABEL: func.func @avx512_remainder
-// TARGET: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
-// TARGET-NOT: vector<8x32xf32>
+// AVX512-LABEL: func.func @avx512_remainder
+// AVX512: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
+// AVX512-NOT: vector<8x32xf32>
 // f64: one vector wide (two f64 vectors of 8 lanes: 16 registers already).
-// TARGET-LABEL: func.func @avx512_f64
-// TARGET: vector.transfer_read {{.*}} : tensor<8x16xf64>, vector<8x16xf64>
-// TARGET-NOT: vector<8x32xf64>
+// AVX512-LABEL: func.func @avx512_f64
+// AVX512: vector.transfer_read {{.*}} : tensor<8x16xf64>, vector<8x16xf64>
+// AVX512-NOT: vector<8x32xf64>
 // Fewer rows than a register tile's: one vector wide.
-// TARGET-LABEL: func.func @avx512_short
-// TARGET: vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<4x16xf32>
-// TARGET-NOT: vector<4x32xf32>
+// AVX512-LABEL: func.func @avx512_short
+// AVX512: vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<4x16xf32>
+// AVX512-NOT: vector<4x32xf32>
 // A vector size given is the one used; wide-vector-size=-1 turns the
 // wide tiles off.
 // VS16-LABEL: func.func @avx512
 // VS16: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
 // WIDEOFF-LABEL: func.func @avx512
 // WIDEOFF: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
-module attributes {kiln.target_triple = "x86_64-pc-linux-gnu",
-                   kiln.target_features = "+avx2,+fma,+avx512f"} {
+module {
   func.func @avx512(%a: tensor<48x40xf32>, %b: tensor<40x64xf32>,
                     %c: tensor<48x64xf32>) -> tensor<48x64xf32> {
     %r = linalg.matmul ins(%a, %b : tensor<48x40xf32>, tensor<40x64xf32>)
@@ -483,10 +489,9 @@ module attributes {kiln.target_triple = "x86_64-pc-linux-gnu",
 
 // -----
 
-// TARGET-LABEL: func.func @avx2
-// TARGET: vector.transfer_read {{.*}} : tensor<6x16xf32>, vector<6x16xf32>
-module attributes {kiln.target_triple = "x86_64-pc-linux-gnu",
-                   kiln.target_features = "+avx2,+fma"} {
+// AVX2-LABEL: func.func @avx2
+// AVX2: vector.transfer_read {{.*}} : tensor<6x16xf32>, vector<6x16xf32>
+module {
   func.func @avx2(%a: tensor<48x40xf32>, %b: tensor<40x64xf32>,
                   %c: tensor<48x64xf32>) -> tensor<48x64xf32> {
     %r = linalg.matmul ins(%a, %b : tensor<48x40xf32>, tensor<40x64xf32>)
@@ -499,12 +504,11 @@ module attributes {kiln.target_triple = "x86_64-pc-linux-gnu",
 
 // The cache block follows the target too: another machine's L1 is taken
 // as 32 KiB, half of it for 8-lane columns: blocks of 512 (of 2048).
-// TARGET-LABEL: func.func @aarch64
-// TARGET: vector.transfer_read {{.*}} : tensor<8x8xf32>, vector<8x8xf32>
-// TARGET-LABEL: func.func @aarch64_blocks
-// TARGET: scf.for %{{.*}} = %c0 to %c2048 step %c512
-module attributes {kiln.target_triple = "aarch64-unknown-linux-gnu",
-                   kiln.target_features = ""} {
+// A64-LABEL: func.func @aarch64
+// A64: vector.transfer_read {{.*}} : tensor<8x8xf32>, vector<8x8xf32>
+// A64-LABEL: func.func @aarch64_blocks
+// A64: scf.for %{{.*}} = %c0 to %c2048 step %c512
+module {
   func.func @aarch64(%a: tensor<48x40xf32>, %b: tensor<40x64xf32>,
                      %c: tensor<48x64xf32>) -> tensor<48x64xf32> {
     %r = linalg.matmul ins(%a, %b : tensor<48x40xf32>, tensor<40x64xf32>)
