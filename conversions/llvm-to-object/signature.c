@@ -103,6 +103,16 @@ static MlirStringRef onnxName(MlirOperation func, const char *attrName,
   return mlirStringAttrGetValue(name);
 }
 
+char *kilnModelValueNameCreate(MlirOperation func, bool result, intptr_t i) {
+  MlirStringRef name = onnxName(func, result ? "res_attrs" : "arg_attrs", i);
+  KilnStrBuf b = {0};
+  if (name.data)
+    kilnStrBufAppend(&b, name.data, name.length);
+  else
+    kilnStrBufAppendf(&b, "%s%lld", result ? "result" : "arg", (long long)i);
+  return b.data ? b.data : kilnStrDup("");
+}
+
 /* Appends a name escaped as the ABI says (runtime/model_abi.h). */
 static void appendEscaped(KilnStrBuf *b, MlirStringRef s) {
   char *escaped = kilnModelAbiNameEncode(s.data, s.length);
@@ -113,14 +123,8 @@ static void appendEscaped(KilnStrBuf *b, MlirStringRef s) {
 /* Appends one input/output record; false after emitting an error. */
 static bool appendRecord(KilnStrBuf *b, MlirOperation func, const char *kind,
                          MlirType type, intptr_t i) {
-  const char *attrName = kind[0] == 'i' ? "arg_attrs" : "res_attrs";
-  MlirStringRef name = onnxName(func, attrName, i);
-  KilnStrBuf fallback = {0};
-  if (!name.data) {
-    kilnStrBufAppendf(&fallback, "%s%lld", kind[0] == 'i' ? "arg" : "result",
-                      (long long)i);
-    name = mlirStringRefCreate(fallback.data, fallback.len);
-  }
+  char *ownedName = kilnModelValueNameCreate(func, kind[0] != 'i', i);
+  MlirStringRef name = mlirStringRefCreateFromCString(ownedName);
   const char *dtype = mlirTypeIsARankedTensor(type)
                           ? dtypeName(mlirShapedTypeGetElementType(type))
                           : NULL;
@@ -143,7 +147,7 @@ static bool appendRecord(KilnStrBuf *b, MlirOperation func, const char *kind,
     appendEscaped(b, name);
     kilnStrBufAppend(b, "\n", 1);
   }
-  kilnStrBufDestroy(&fallback);
+  free(ownedName);
   return ok;
 }
 

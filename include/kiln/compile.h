@@ -79,6 +79,11 @@ typedef struct KilnModelSignature KilnModelSignature;
 /// entry rule: the signature, the profiler and kiln-run all use it.
 MlirOperation kilnModelFindEntry(MlirOperation module);
 
+/// The name of argument `i` (or, with `result`, result `i`) of the entry
+/// function `func` in the model's metadata: its `onnx.name` attribute,
+/// else "argI" / "resultI". Returns a malloc'd string (free it).
+char *kilnModelValueNameCreate(MlirOperation func, bool result, intptr_t i);
+
 /// The ABI's element type (kiln_runtime.h) of the MLIR element type `type`
 /// (f16, bf16, f32, f64, signless or unsigned integers of 1, 8, 16, 32 or
 /// 64 bits; i1 is bool); false for one the ABI cannot describe.

@@ -92,28 +92,6 @@ static char *copyRef(MlirStringRef s) {
   return c;
 }
 
-/* The onnx.name in entry `i` of the func's `attrName` (arg_attrs or
- * res_attrs), else PREFIX + i. */
-static char *valueName(MlirOperation func, const char *attrName, intptr_t i,
-                       const char *prefix) {
-  MlirAttribute all = mlirOperationGetAttributeByName(
-      func, mlirStringRefCreateFromCString(attrName));
-  if (!mlirAttributeIsNull(all) && mlirAttributeIsAArray(all) &&
-      i < mlirArrayAttrGetNumElements(all)) {
-    MlirAttribute dict = mlirArrayAttrGetElement(all, i);
-    MlirAttribute name =
-        mlirAttributeIsADictionary(dict)
-            ? mlirDictionaryAttrGetElementByName(
-                  dict, mlirStringRefCreateFromCString("onnx.name"))
-            : mlirAttributeGetNull();
-    if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name))
-      return copyRef(mlirStringAttrGetValue(name));
-  }
-  KilnStrBuf b = {0};
-  kilnStrBufAppendf(&b, "%s%lld", prefix, (long long)i);
-  return b.data;
-}
-
 static void signatureInit(Signature *s, MlirOperation func) {
   MlirType fnType = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("function_type")));
@@ -129,11 +107,11 @@ static void signatureInit(Signature *s, MlirOperation func) {
     abort();
   for (intptr_t i = 0; i < s->numArgs; ++i) {
     s->argTypes[i] = mlirFunctionTypeGetInput(fnType, i);
-    s->argNames[i] = valueName(func, "arg_attrs", i, "arg");
+    s->argNames[i] = kilnModelValueNameCreate(func, false, i);
   }
   for (intptr_t i = 0; i < s->numResults; ++i) {
     s->resultTypes[i] = mlirFunctionTypeGetResult(fnType, i);
-    s->resultNames[i] = valueName(func, "res_attrs", i, "result");
+    s->resultNames[i] = kilnModelValueNameCreate(func, true, i);
   }
 }
 
@@ -264,8 +242,7 @@ static bool startCompilation(Compilation *c, Options *o, DiagState *diags,
 static void nameBareInputs(Options *o, const Signature *sig) {
   for (int i = 0; i < o->numInputs; ++i)
     if (!o->inputs[i].name && i < sig->numArgs)
-      o->inputs[i].name = o->inputs[i].ownedName =
-          copyRef(mlirStringRefCreateFromCString(sig->argNames[i]));
+      o->inputs[i].name = o->inputs[i].ownedName = kilnStrDup(sig->argNames[i]);
 }
 
 /* Loads the model into a compilation and its entry's signature into *sig;
