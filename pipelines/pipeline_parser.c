@@ -128,27 +128,36 @@ static void appendCallback(MlirStringRef s, void *userData) {
   kilnStrBufAppend(userData, s.data, s.length);
 }
 
-/* The option `key` (n bytes) of the option text `opts`: its value's range,
- * or false when the text does not set it. */
-static bool findOption(MlirStringRef opts, const char *key, size_t n,
+/* Steps *q (before `end`) past the next "key=value" (or bare "key") of an
+ * option text, setting its key and value ranges; false at the end. */
+static bool nextOption(const char **q, const char *end, MlirStringRef *key,
+                       MlirStringRef *value) {
+  while (*q < end && isspace((unsigned char)**q))
+    ++*q;
+  if (*q >= end)
+    return false;
+  const char *k = *q;
+  while (*q < end && **q != '=' && !isspace((unsigned char)**q))
+    ++*q;
+  *key = mlirStringRefCreate(k, (size_t)(*q - k));
+  *value = mlirStringRefCreate(*q, 0);
+  if (*q < end && **q == '=') {
+    ++*q;
+    *value = mlirStringRefCreate(*q, kilnOptionValueLength(*q, end));
+    *q += value->length;
+  }
+  return true;
+}
+
+/* The value of option `name` in the option text `opts`; false when the
+ * text does not set it. */
+static bool findOption(MlirStringRef opts, const char *name,
                        MlirStringRef *value) {
   const char *q = opts.data, *end = opts.data + opts.length;
-  while (q < end) {
-    if (isspace((unsigned char)*q)) {
-      ++q;
-      continue;
-    }
-    const char *k = q;
-    while (q < end && *q != '=' && !isspace((unsigned char)*q))
-      ++q;
-    size_t kn = (size_t)(q - k);
-    size_t vn = q < end && *q == '=' ? kilnOptionValueLength(q + 1, end) : 0;
-    if (kn == n && !memcmp(k, key, n)) {
-      *value = mlirStringRefCreate(q < end ? q + 1 : q, vn);
+  MlirStringRef key;
+  while (nextOption(&q, end, &key, value))
+    if (kilnStringRefEquals(key, name))
       return true;
-    }
-    q += vn + (q < end && *q == '=');
-  }
   return false;
 }
 
@@ -160,24 +169,14 @@ static MlirLogicalResult checkParameters(Parser *p, const KilnPassInfo *info,
     return fail(p, optBegin, "named pipeline '%s' takes no options",
                 info->argument);
   const char *q = opts.data, *end = opts.data + opts.length;
-  while (q < end) {
-    if (isspace((unsigned char)*q)) {
-      ++q;
-      continue;
-    }
-    const char *k = q;
-    while (q < end && *q != '=' && !isspace((unsigned char)*q))
-      ++q;
-    size_t kn = (size_t)(q - k);
+  MlirStringRef key, value;
+  while (nextOption(&q, end, &key, &value)) {
     bool known = false;
     for (int i = 0; i < info->numOptions; ++i)
-      known |= strlen(info->options[i].name) == kn &&
-               !memcmp(info->options[i].name, k, kn);
+      known |= kilnStringRefEquals(key, info->options[i].name);
     if (!known)
       return fail(p, optBegin, "named pipeline '%s' has no parameter '%.*s'",
-                  info->argument, (int)kn, k);
-    if (q < end && *q == '=')
-      q += 1 + kilnOptionValueLength(q + 1, end);
+                  info->argument, (int)key.length, key.data);
   }
   return mlirLogicalResultSuccess();
 }
@@ -192,8 +191,7 @@ static MlirStringRef withForwarded(const Parser *p, const KilnPassInfo *info,
   for (int i = 0; i < info->numOptions; ++i) {
     const char *name = info->options[i].name;
     MlirStringRef value, own;
-    if (findOption(p->forward, name, strlen(name), &value) &&
-        !findOption(opts, name, strlen(name), &own))
+    if (findOption(p->forward, name, &value) && !findOption(opts, name, &own))
       kilnStrBufAppendf(out, " %s=%.*s", name, (int)value.length, value.data);
   }
   return mlirStringRefCreate(out->data ? out->data : "", out->len);
