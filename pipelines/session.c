@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "conversions/llvm-to-object/gpu.h"
+#include "backend/gpu.h"
 #include "dialects/common/diag.h"
 #include "dialects/graph/verify.h"
 #include "dialects/linalg/transforms/profile_nodes.h"

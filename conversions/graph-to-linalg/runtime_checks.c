@@ -27,7 +27,7 @@
  *   %out = graph.gather(%data, %indices) ...   // unchanged, clamped
  *
  * The model library's `kiln_model_run` zeroes the word before a run and
- * returns it (conversions/llvm-to-object/object.c); the runtime turns N
+ * returns it (backend/object.c); the runtime turns N
  * into an error naming the ONNX node from the library's `check N TEXT`
  * metadata records (the attribute's strings), and kiln-run's JIT path reads
  * the word and the attribute itself. Outputs of a run that fails a check

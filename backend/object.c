@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/target.h"
 #include "conversions/graph-to-linalg/runtime_checks.h"
-#include "conversions/llvm-to-object/target.h"
 #include "dialects/common/diag.h"
 #include "dialects/linalg/transforms/profile_nodes.h"
 #include "kiln/kiln.h"

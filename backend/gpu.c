@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "conversions/llvm-to-object/gpu.h"
-#include "conversions/llvm-to-object/target.h"
+#include "backend/gpu.h"
+#include "backend/target.h"
 #include "dialects/common/diag.h"
 #include "kiln/compile.h"
 #include "kiln/passes.h"

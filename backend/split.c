@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conversions/llvm-to-object/detached.h"
-#include "conversions/llvm-to-object/target.h"
+#include "backend/detached.h"
+#include "backend/target.h"
 #include "dialects/common/diag.h"
 #include "llvm-c/Analysis.h"
 #include "llvm-c/BitReader.h"

@@ -1,8 +1,8 @@
-/* Internals shared by the llvm-to-object files (see kiln/compile.h). */
-#ifndef KILN_CONVERSIONS_LLVM_TO_OBJECT_TARGET_H
-#define KILN_CONVERSIONS_LLVM_TO_OBJECT_TARGET_H
+/* Internals shared by the back end's files (see kiln/compile.h). */
+#ifndef KILN_BACKEND_TARGET_H
+#define KILN_BACKEND_TARGET_H
 
-#include "conversions/llvm-to-object/detached.h"
+#include "backend/detached.h"
 #include "kiln/compile.h"
 #include "llvm-c/TargetMachine.h"
 

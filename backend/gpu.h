@@ -1,6 +1,6 @@
 /* The CUDA target's compile steps (gpu.c): internal to Kiln's tools. */
-#ifndef KILN_CONVERSIONS_LLVM_TO_OBJECT_GPU_H
-#define KILN_CONVERSIONS_LLVM_TO_OBJECT_GPU_H
+#ifndef KILN_BACKEND_GPU_H
+#define KILN_BACKEND_GPU_H
 
 #include <stdbool.h>
 

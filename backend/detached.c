@@ -1,6 +1,6 @@
 /* Detaching large constants from an LLVM-dialect module for the
  * translation (see detached.h). */
-#include "conversions/llvm-to-object/detached.h"
+#include "backend/detached.h"
 #include "dialects/common/diag.h"
 
 #include <stdlib.h>

@@ -4,8 +4,8 @@
  * straight from the MLIR buffers into objects of their own (split.c).
  * The translation would otherwise copy every weight into an LLVM
  * constant, and each code generation thread copy it again. */
-#ifndef KILN_CONVERSIONS_LLVM_TO_OBJECT_DETACHED_H
-#define KILN_CONVERSIONS_LLVM_TO_OBJECT_DETACHED_H
+#ifndef KILN_BACKEND_DETACHED_H
+#define KILN_BACKEND_DETACHED_H
 
 #include <stdbool.h>
 #include <stddef.h>

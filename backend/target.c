@@ -3,7 +3,7 @@
  * errors abort the process and which only warns about unknown CPUs. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 
-#include "conversions/llvm-to-object/target.h"
+#include "backend/target.h"
 
 #include <pthread.h>
 #include <stdarg.h>
