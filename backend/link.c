@@ -49,6 +49,16 @@ static const char *gpuShimPath(char buf[kArgBytes]) {
   return KILN_GPU_SHIM_PATH;
 }
 
+/* The clang driver's flag choosing the linker: ld.lld by the path found at
+ * build time, else by name. Written into `buf`, which it returns. */
+static char *linkerFlag(char buf[kArgBytes]) {
+  if (*KILN_LLD_PATH)
+    snprintf(buf, kArgBytes, "--ld-path=%s", KILN_LLD_PATH);
+  else
+    snprintf(buf, kArgBytes, "-fuse-ld=lld");
+  return buf;
+}
+
 /* Fills argv (kFixedArgs + numObjects + 1 entries) for the link; returns
  * the count. `bufs` holds formatted arguments and must outlive argv. */
 static int linkArgs(const KilnTarget *t, const char *const *objs,
@@ -61,12 +71,7 @@ static int linkArgs(const KilnTarget *t, const char *const *objs,
   argv[n++] = (char *)"-shared";
   /* No C runtime start files; libraries are named below. */
   argv[n++] = (char *)"-nostdlib";
-  if (*KILN_LLD_PATH) {
-    snprintf(bufs[1], kArgBytes, "--ld-path=%s", KILN_LLD_PATH);
-    argv[n++] = bufs[1];
-  } else {
-    argv[n++] = (char *)"-fuse-ld=lld";
-  }
+  argv[n++] = linkerFlag(bufs[1]);
   argv[n++] = (char *)"-o";
   argv[n++] = (char *)lib;
   for (unsigned i = 0; i < numObjects; ++i)
@@ -129,10 +134,7 @@ static void makeCrossStubs(const KilnTarget *t, const char *dir,
                            KilnStrBuf *msg) {
   char target[kArgBytes], soname[kArgBytes], ld[kArgBytes];
   snprintf(target, sizeof(target), "--target=%s", kilnTargetGetTriple(t));
-  if (*KILN_LLD_PATH)
-    snprintf(ld, sizeof(ld), "--ld-path=%s", KILN_LLD_PATH);
-  else
-    snprintf(ld, sizeof(ld), "-fuse-ld=lld");
+  linkerFlag(ld);
   for (int i = 0; i < kNumCrossNeeded && !msg->len; ++i) {
     snprintf(stubs[i], kArgBytes, "%s/%s", dir, kCrossNeeded[i]);
     snprintf(soname, sizeof(soname), "-Wl,-soname,%s", kCrossNeeded[i]);
