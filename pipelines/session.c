@@ -265,11 +265,6 @@ static KilnOnnxImportOptions importOptions(const KilnSession *s) {
                                  .numInputShapes = s->options.numInputShapes};
 }
 
-static bool hasSuffix(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && !strcmp(s + n - m, suffix);
-}
-
 static bool importFile(KilnInvocation *inv, const char *path,
                        const KilnOnnxInputValue *values, intptr_t numValues) {
   KilnOnnxImportOptions opts = importOptions(inv->session);
@@ -312,7 +307,7 @@ bool kilnInvocationParseSource(KilnInvocation *inv, const char *path) {
   stage(s, "import");
   if (!strcmp(path, "-"))
     return importStdin(inv);
-  if (!hasSuffix(path, ".mlir"))
+  if (!kilnStrHasSuffix(path, ".mlir"))
     return importFile(inv, path, NULL, 0);
   /* Read first, so that an unreadable file (or a directory) is named with
    * its reason rather than as a parse failure. */
@@ -384,11 +379,17 @@ bool kilnInvocationRunPipeline(KilnInvocation *inv, const char *pipeline) {
   return ok;
 }
 
+/* Where a tuning log's messages of one severity go. */
+typedef struct TuningSink {
+  const KilnSession *session;
+  const char *severity;
+} TuningSink;
+
 static void tuningMessage(MlirStringRef text, void *userData) {
-  void **args = userData;
+  const TuningSink *sink = userData;
   KilnStrBuf buf = {0};
   kilnStrBufAppend(&buf, text.data, text.length);
-  message(args[0], args[1], NULL, kilnStrBufGet(&buf));
+  message(sink->session, sink->severity, NULL, kilnStrBufGet(&buf));
   kilnStrBufDestroy(&buf);
 }
 
@@ -399,10 +400,10 @@ static bool applyTuningLog(KilnInvocation *inv) {
   kilnTuningTargetCreate(kilnTargetGetTriple(s->target),
                          kilnTargetGetCPU(s->target),
                          kilnTargetGetFeatures(s->target), &target);
-  void *warning[2] = {s, "warning"}, *error[2] = {s, "error"};
+  TuningSink warning = {s, "warning"}, error = {s, "error"};
   KilnTuningLog *log =
-      kilnTuningLogLoad(s->options.tuningLog, &target, tuningMessage, warning,
-                        tuningMessage, error);
+      kilnTuningLogLoad(s->options.tuningLog, &target, tuningMessage, &warning,
+                        tuningMessage, &error);
   kilnTuningTargetDestroy(&target);
   if (!log)
     return fail(inv, KILN_INVOCATION_ERROR_USAGE);
@@ -577,8 +578,9 @@ static bool readyForCode(KilnInvocation *inv) {
   if (inv->stage > KILN_STAGE_GRAPH && !inv->signature &&
       !mlirModuleIsNull(inv->module)) {
     messagef(s, "error",
-             "the module is at the %s stage: its signature, recorded before "
-             "graph-to-linalg, is lost (generate code from an earlier stage)",
+             "the module is at the %s stage, and its signature could not be "
+             "recorded before graph-to-linalg (generate code from the graph "
+             "stage or earlier to see why)",
              kilnStageGetName(inv->stage));
     return fail(inv, KILN_INVOCATION_ERROR_USAGE);
   }

@@ -75,6 +75,11 @@ char *kilnStrDup(const char *s) {
   return copy;
 }
 
+bool kilnStrHasSuffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && !strcmp(s + n - m, suffix);
+}
+
 void kilnStrBufDestroy(KilnStrBuf *buf) {
   if (!buf)
     return;

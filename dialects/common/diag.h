@@ -60,6 +60,8 @@ int kilnStringRefEquals(MlirStringRef ref, const char *s);
 void *kilnXCalloc(size_t count, size_t size);
 /// A malloc'd copy of `s` (NULL for NULL); aborts when memory runs out.
 char *kilnStrDup(const char *s);
+/// Whether the string `s` ends with `suffix`.
+bool kilnStrHasSuffix(const char *s, const char *suffix);
 
 /// `s` as an MlirStringRef (borrowed: `s` must outlive its uses).
 static inline MlirStringRef kilnStr(const char *s) {

@@ -238,11 +238,6 @@ static bool parseInputShape(char *text, KilnOnnxInputShape *out) {
   return true;
 }
 
-static bool hasSuffix(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && !strcmp(s + n - m, suffix);
-}
-
 /* Parses argv; returns -1 to go on, else the exit code. */
 static int parseArgs(int argc, char **argv, Options *o) {
   enum {
@@ -365,7 +360,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
     return kExitUsage;
   }
   o->input = argv[optind];
-  if (o->numShapes && hasSuffix(o->input, ".mlir")) {
+  if (o->numShapes && kilnStrHasSuffix(o->input, ".mlir")) {
     toolError("%s", "--input-shape applies to ONNX models only");
     return kExitUsage;
   }
