@@ -151,8 +151,9 @@ void kilnInvocationPrintModule(const KilnInvocation *invocation, bool debugInfo,
 /// Runs the invocation to the llvm stage and generates `kind` (LLVM IR,
 /// assembly or one object) for the model library ABI, passed to
 /// `callback` in fragments. The model's signature is recorded on the way
-/// (before graph-to-linalg): an invocation already past the graph stage
-/// has lost it, and is refused. False after messages.
+/// (before graph-to-linalg; kilnInvocationRunUntil records it when it can,
+/// silently): an invocation past the graph stage without one is refused.
+/// False after messages.
 bool kilnInvocationEmitCode(KilnInvocation *invocation, KilnCompileEmit kind,
                             MlirStringCallback callback, void *userData);
 /// As kilnInvocationEmitCode for a whole model library, generated on the

@@ -204,6 +204,32 @@ static void testDynamic(void) {
   kilnSessionDestroy(s);
 }
 
+/* Two public functions and no @main_graph: no entry, so no signature; the
+ * graph still lowers, and code from past the graph stage is refused. */
+static const char kNoEntry[] =
+    "func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+    "  %0 = \"graph.relu\"(%x) : (tensor<2xf32>) -> tensor<2xf32>\n"
+    "  return %0 : tensor<2xf32>\n"
+    "}\n"
+    "func.func @g(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+    "  return %x : tensor<2xf32>\n"
+    "}\n";
+
+static void testLostSignature(void) {
+  fprintf(stderr, "TEST: lost_signature\n");
+  KilnSession *s = createSession(NULL);
+  KilnInvocation *inv = parsed(s, kNoEntry);
+  fprintf(stderr, "linalg: %d\n",
+          kilnInvocationRunUntil(inv, KILN_STAGE_LINALG));
+  size_t bytes = 0;
+  fprintf(
+      stderr, "code: %d (error %d)\n",
+      kilnInvocationEmitCode(inv, KILN_COMPILE_EMIT_OBJECT, countBytes, &bytes),
+      kilnInvocationGetError(inv));
+  kilnInvocationDestroy(inv);
+  kilnSessionDestroy(s);
+}
+
 static void testTuningLog(const char *dir) {
   fprintf(stderr, "TEST: tuning_log\n");
   char path[4096];
@@ -231,6 +257,7 @@ int main(int argc, char **argv) {
   testBadModels(argv[1]);
   testCode(argv[1]);
   testDynamic();
+  testLostSignature();
   testTuningLog(argv[1]);
   return 0;
 }
