@@ -3,7 +3,7 @@
  * The pass state (entry + option values) is immutable once built; clones get
  * deep copies, so passes run safely in parallel on functions. */
 #include "pipelines/external_pass.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 #include <stdlib.h>
 #include <string.h>

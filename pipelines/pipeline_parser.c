@@ -18,9 +18,9 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
+#include "kiln/suggest.h"
 #include "pipelines/option_text.h"
-#include "pipelines/suggest.h"
 
 /* Named pipelines may expand to named pipelines; this bounds the nesting
  * (and catches cycles). */

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
+#include "kiln/suggest.h"
 #include "pipelines/external_pass.h"
 #include "pipelines/option_text.h"
-#include "pipelines/suggest.h"
 
 extern const KilnPassInfo kilnGraphVerifyPass;
 extern const KilnPassInfo kilnGraphDCEPass;

@@ -11,16 +11,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/gpu.h"
-#include "dialects/common/diag.h"
+#include "conversions/graph-to-linalg/runtime_checks.h"
+#include "conversions/linalg-to-llvm-cpu/memory_plan.h"
+#include "conversions/linalg-to-llvm-cpu/profile_nodes.h"
 #include "dialects/graph/verify.h"
-#include "dialects/linalg/transforms/profile_nodes.h"
+#include "kiln/diagnostics.h"
 #include "kiln/kiln.h"
 #include "kiln/passes.h"
 #include "kiln/tuning.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
+#include "mlir-c/ExecutionEngine.h"
 #include "mlir-c/Pass.h"
+#include "pipelines/backend/gpu.h"
+#include "runtime/model.h"
+#include "runtime/model_abi.h"
 
 struct KilnSession {
   KilnSessionOptions options; /* strings and shapes below are copies */
@@ -800,4 +805,115 @@ bool kilnInvocationEmitKernels(KilnInvocation *inv, MlirStringCallback callback,
               : "the model has no GPU kernels: no cubin to write");
   kilnStrBufDestroy(&bin);
   return n == 1 ? true : fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+}
+
+/* ---- running in this process --------------------------------------------- */
+
+/* Whether the module's memory plan (memory_plan.h) fits this machine, as
+ * the runtime checks a model library's at load; otherwise says why. */
+static bool memoryPlanFits(const KilnSession *s, MlirModule module) {
+  MlirAttribute plan = mlirOperationGetDiscardableAttributeByName(
+      mlirModuleGetOperation(module), kilnStr(KILN_MEMORY_PLAN_ATTR));
+  if (mlirAttributeIsNull(plan) || !mlirAttributeIsAInteger(plan))
+    return true;
+  KilnStatus *status =
+      kilnModelCheckMemoryPlan(mlirIntegerAttrGetValueInt(plan));
+  if (status)
+    message(s, "error", NULL, kilnStatusGetMessage(status));
+  kilnStatusDestroy(status);
+  return !status;
+}
+
+/* Whether the run passed kiln-runtime-checks' checks (runtime_checks.h);
+ * otherwise reports the failed check as the runtime does. */
+static bool checksPassed(const KilnSession *s, MlirModule module,
+                         MlirExecutionEngine jit) {
+  const int32_t *code =
+      mlirExecutionEngineLookup(jit, kilnStr(KILN_CHECK_STATUS_SYMBOL));
+  if (!code || *code == 0)
+    return true;
+  MlirAttribute messages = mlirOperationGetDiscardableAttributeByName(
+      mlirModuleGetOperation(module), kilnStr(KILN_RUNTIME_CHECKS_ATTR));
+  intptr_t i = *code - 1;
+  bool known = !mlirAttributeIsNull(messages) &&
+               mlirAttributeIsAArray(messages) && i >= 0 &&
+               i < mlirArrayAttrGetNumElements(messages);
+  KilnStrBuf text = {0};
+  if (known) {
+    MlirStringRef m =
+        mlirStringAttrGetValue(mlirArrayAttrGetElement(messages, i));
+    kilnStrBufAppend(&text, m.data, m.length);
+  }
+  KilnStatus *status =
+      kilnModelCheckFailure(*code, known ? kilnStrBufGet(&text) : NULL);
+  message(s, "error", NULL, kilnStatusGetMessage(status));
+  kilnStatusDestroy(status);
+  kilnStrBufDestroy(&text);
+  return false;
+}
+
+/* A descriptor of `t` (runtime/model_abi.h), malloc'd: the runtime's
+ * tensors are dense and row-major, so it points at the data with offset 0
+ * and contiguous strides. */
+static KilnMemRefDesc *descriptorCreate(KilnTensor *t) {
+  int64_t rank = kilnTensorGetRank(t);
+  KilnMemRefDesc *d = kilnXCalloc(1, kilnMemRefDescSize(rank));
+  kilnMemRefDescFill(d, kilnTensorGetData(t), rank, kilnTensorGetDims(t));
+  return d;
+}
+
+/* Calls _mlir_ciface_ENTRY(in0*, ..., out0*, ...) through the engine's
+ * packed interface (a pointer to each argument). */
+static bool callEntry(const KilnSession *s, MlirExecutionEngine jit,
+                      const char *entry, KilnTensor *const *inputs,
+                      intptr_t numInputs, KilnTensor *const *outputs,
+                      intptr_t numOutputs) {
+  intptr_t n = numInputs + numOutputs;
+  KilnMemRefDesc **descs = kilnXCalloc((size_t)n, sizeof(*descs));
+  void **args = kilnXCalloc((size_t)n, sizeof(*args));
+  for (intptr_t i = 0; i < n; ++i) {
+    descs[i] =
+        descriptorCreate(i < numInputs ? inputs[i] : outputs[i - numInputs]);
+    args[i] = &descs[i];
+  }
+  bool ok = mlirLogicalResultIsSuccess(
+      mlirExecutionEngineInvokePacked(jit, kilnStr(entry), args));
+  if (!ok)
+    messagef(s, "error", "cannot call '_mlir_ciface_%s' in the compiled module",
+             entry);
+  for (intptr_t i = 0; i < n; ++i)
+    free(descs[i]);
+  free(descs);
+  free(args);
+  return ok;
+}
+
+bool kilnInvocationExecute(KilnInvocation *inv, const char *entry,
+                           KilnTensor *const *inputs, intptr_t numInputs,
+                           KilnTensor *const *outputs, intptr_t numOutputs) {
+  KilnSession *s = inv->session;
+  if (mlirModuleIsNull(inv->module) || !entry) {
+    message(s, "error", NULL,
+            mlirModuleIsNull(inv->module) ? "no module to run"
+                                          : "no entry function to call");
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  }
+  if (!memoryPlanFits(s, inv->module))
+    return fail(inv, KILN_INVOCATION_ERROR_RUN);
+  MlirStringRef libomp = kilnStr(KILN_LIBOMP_PATH);
+  MlirExecutionEngine jit =
+      mlirExecutionEngineCreate(inv->module, /*optLevel=*/2, 1, &libomp,
+                                /*enableObjectDump=*/false,
+                                /*enablePIC=*/false);
+  if (mlirExecutionEngineIsNull(jit)) {
+    message(s, "error", NULL, "the JIT could not compile the lowered module");
+    return fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+  }
+  KilnInvocationError error = KILN_INVOCATION_OK;
+  if (!callEntry(s, jit, entry, inputs, numInputs, outputs, numOutputs))
+    error = KILN_INVOCATION_ERROR_COMPILE;
+  else if (!checksPassed(s, inv->module, jit))
+    error = KILN_INVOCATION_ERROR_RUN;
+  mlirExecutionEngineDestroy(jit);
+  return error == KILN_INVOCATION_OK ? true : fail(inv, error);
 }

@@ -1,6 +1,6 @@
-/* Text made safe to print: see printable_text.h. libc only (the runtime
- * and the compiler's tools both use it). */
-#include "runtime/printable_text.h"
+/* Text made safe to print: see kilnPrintableTextCreate in kiln/kiln_runtime.h.
+ * libc only (the runtime and the compiler's tools both use it). */
+#include "kiln/kiln_runtime.h"
 
 #include <stdio.h>
 #include <stdlib.h>

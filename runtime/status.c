@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/printable_text.h"
+#include "kiln/kiln_runtime.h"
 
 struct KilnStatus {
   char *message;
@@ -38,7 +38,7 @@ static KilnStatus *statusFromVa(const char *fmt, va_list ap) {
 }
 
 /* Messages quote bytes of the files they describe (an npy header's key, a
- * name), so they are made printable (printable_text.h). */
+ * name), so they are made printable (kilnPrintableTextCreate). */
 KilnStatus *kilnStatusCreatef(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

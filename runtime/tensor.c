@@ -2,10 +2,12 @@
  * aligned) or borrows from the caller. */
 #include "runtime/tensor.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/half.h"
 #include "runtime/status.h"
 
 struct KilnTensor {
@@ -153,6 +155,54 @@ void *kilnTensorGetData(KilnTensor *tensor) { return tensor->data; }
 
 const void *kilnTensorGetConstData(const KilnTensor *tensor) {
   return tensor->data;
+}
+
+double kilnTensorGetElementAsDouble(const KilnTensor *tensor, int64_t index) {
+  if (index < 0 || index >= kilnTensorGetElementCount(tensor))
+    return NAN;
+  size_t size = kilnElementTypeGetSize(tensor->type);
+  const char *p = (const char *)tensor->data + (size_t)index * size;
+  union {
+    uint16_t u16;
+    float f32;
+    double f64;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint8_t u8;
+    uint32_t u32;
+    uint64_t u64;
+  } v;
+  memcpy(&v, p, size);
+  switch (tensor->type) {
+  case KILN_ELEMENT_TYPE_F16:
+    return kilnHalfToFloat(v.u16);
+  case KILN_ELEMENT_TYPE_BF16:
+    return kilnBF16ToFloat(v.u16);
+  case KILN_ELEMENT_TYPE_F32:
+    return v.f32;
+  case KILN_ELEMENT_TYPE_F64:
+    return v.f64;
+  case KILN_ELEMENT_TYPE_I8:
+    return v.i8;
+  case KILN_ELEMENT_TYPE_I16:
+    return v.i16;
+  case KILN_ELEMENT_TYPE_I32:
+    return v.i32;
+  case KILN_ELEMENT_TYPE_I64:
+    return (double)v.i64;
+  case KILN_ELEMENT_TYPE_U8:
+  case KILN_ELEMENT_TYPE_BOOL:
+    return v.u8;
+  case KILN_ELEMENT_TYPE_U16:
+    return v.u16;
+  case KILN_ELEMENT_TYPE_U32:
+    return v.u32;
+  case KILN_ELEMENT_TYPE_U64:
+    return (double)v.u64;
+  }
+  return NAN;
 }
 
 const char *kilnTensorGetName(const KilnTensor *tensor) { return tensor->name; }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower.h"
-#include "dialects/common/resource_data.h"
+#include "support/resource_data.h"
 
 static void freeBlob(void *userData, const void *data, size_t size,
                      size_t align) {

@@ -30,13 +30,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dialects/common/shape.h"
 #include "dialects/graph/infer.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
+#include "support/shape.h"
 
 /* ---- Builder: where new ops go ---------------------------------------- */
 

@@ -11,7 +11,7 @@
  * broadcast into the accumulator the conv starts from. */
 #include "conversions/graph-to-linalg/lower_conv_window.h"
 #include "conversions/graph-to-linalg/lower_tensor.h"
-#include "dialects/common/ir_build.h"
+#include "support/ir_build.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
  * FMAs (docs/cpu-codegen.md), where linalg's conv ops would stay scalar
  * loops. Every rank (1-D, 2-D, 3-D) and group count. */
 #include "conversions/graph-to-linalg/lower_conv_window.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 /* ---- Element types --------------------------------------------------- */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_elementwise.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 static MlirValue c(KilnBuilder *b, MlirValue like, double v) {
   return kilnEwConst(b, like, v);

@@ -8,7 +8,7 @@
 
 #include "conversions/graph-to-linalg/lower_nn_recurrent.h"
 #include "conversions/graph-to-linalg/lower_tensor.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 /* ---- Tensor helpers ------------------------------------------------------ */
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_nn_recurrent.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 enum {
   ACT_TANH,

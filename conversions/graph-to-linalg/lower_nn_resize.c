@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_nn.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 enum { MODE_NEAREST, MODE_LINEAR, MODE_CUBIC };
 enum {

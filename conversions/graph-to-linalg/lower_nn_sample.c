@@ -13,7 +13,7 @@
  * sampling grid (sampling_ratio = 0) has a data-dependent size, so its
  * samples are summed by scf.for loops inside the body. */
 #include "conversions/graph-to-linalg/lower_nn.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 /* ---- Scalar helpers ------------------------------------------------------ */
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_reduction_internal.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 static MlirValue zeros(KilnBuilder *b, MlirType type) {
   return kilnFilled(b, type,

@@ -15,18 +15,18 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower.h"
-#include "dialects/common/diag.h"
-#include "dialects/common/ir_build.h"
-#include "dialects/common/op_list.h"
-#include "dialects/common/schedule_record.h"
 #include "dialects/graph/const_eval.h"
 #include "dialects/graph/verify.h"
+#include "kiln/diagnostics.h"
 #include "kiln/passes.h"
 #include "mlir-c/Dialect/Arith.h"
 #include "mlir-c/Dialect/Linalg.h"
 #include "mlir-c/Dialect/Math.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/Dialect/Tensor.h"
+#include "support/ir_build.h"
+#include "support/op_list.h"
+#include "support/schedule_record.h"
 
 static bool isGraphOp(MlirOperation op) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));

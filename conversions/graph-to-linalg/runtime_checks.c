@@ -27,7 +27,7 @@
  *   %out = graph.gather(%data, %indices) ...   // unchanged, clamped
  *
  * The model library's `kiln_model_run` zeroes the word before a run and
- * returns it (backend/object.c); the runtime turns N
+ * returns it (pipelines/backend/object.c); the runtime turns N
  * into an error naming the ONNX node from the library's `check N TEXT`
  * metadata records (the attribute's strings), and kiln-run's JIT path reads
  * the word and the attribute itself. Outputs of a run that fails a check
@@ -38,16 +38,16 @@
 
 #include "conversions/graph-to-linalg/lower.h"
 #include "conversions/graph-to-linalg/runtime_checks.h"
-#include "dialects/common/diag.h"
-#include "dialects/common/ir_build.h"
-#include "dialects/common/op_list.h"
-#include "dialects/linalg/transforms/profile_nodes.h"
+#include "conversions/linalg-to-llvm-cpu/profile_nodes.h"
+#include "kiln/diagnostics.h"
 #include "kiln/passes.h"
 #include "mlir-c/Dialect/Arith.h"
 #include "mlir-c/Dialect/Linalg.h"
 #include "mlir-c/Dialect/MemRef.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/Dialect/Tensor.h"
+#include "support/ir_build.h"
+#include "support/op_list.h"
 
 /* The indices of one checked op: which dim of `data` each index element
  * indexes, by the position of the element (one bound for all, or one per

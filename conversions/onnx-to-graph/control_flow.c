@@ -16,7 +16,7 @@
 
 #include "conversions/onnx-to-graph/control_flow_internal.h"
 #include "conversions/onnx-to-graph/onnx_tensor.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "conversions/onnx-to-graph/control_flow_internal.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "conversions/onnx-to-graph/control_flow_internal.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "conversions/onnx-to-graph/control_flow_internal.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 
 /* One Scan-9 loop over already-checked values. */

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 /* The value of external_data key `key`, or NULL. */
 static const char *entry(const Onnx__TensorProto *t, const char *key) {

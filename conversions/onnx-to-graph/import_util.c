@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
-#include "dialects/common/hash.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "support/hash.h"
 
 struct KilnOnnxNameSlot {
   const char *name; /* NULL: empty slot */

@@ -35,14 +35,14 @@
 #include "conversions/onnx-to-graph/opset_compat.h"
 #include "conversions/onnx-to-graph/topo_sort.h"
 #include "conversions/onnx-to-graph/wire_scan.h"
-#include "dialects/common/diag.h"
-#include "dialects/common/shape.h"
 #include "dialects/graph/op_table.h"
+#include "kiln/diagnostics.h"
 #include "kiln/graph.h"
 #include "kiln/graph_builder.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "onnx.pb-c.h"
+#include "support/shape.h"
 
 /* ---- the importer ------------------------------------------------------ */
 

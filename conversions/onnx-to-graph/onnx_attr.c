@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "conversions/onnx-to-graph/onnx_tensor.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

@@ -19,10 +19,10 @@
 #include <string.h>
 
 #include "conversions/onnx-to-graph/external_data.h"
-#include "dialects/common/diag.h"
-#include "dialects/common/resource_data.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "support/resource_data.h"
 
 /* Bytes per element in raw_data; 0 for data types Kiln does not import. */
 static size_t elementSize(int32_t dt) {

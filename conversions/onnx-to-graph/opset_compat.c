@@ -9,7 +9,7 @@
 #include "conversions/onnx-to-graph/import_util.h"
 #include "conversions/onnx-to-graph/onnx_attr.h"
 #include "conversions/onnx-to-graph/onnx_tensor.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

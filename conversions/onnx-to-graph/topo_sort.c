@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "conversions/onnx-to-graph/import_util.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 /* Producer map values are node pointers into g->node (`&g->node[i]`), or
  * this marker for graph inputs and initializers. */

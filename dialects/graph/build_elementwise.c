@@ -3,7 +3,7 @@
  * infers the result type (ops_elementwise.c). */
 #include "kiln/graph_elementwise.h"
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 static MlirValue build1(KilnGraphBuilder *b, const char *op, MlirValue x) {
   return kilnGraphBuilderCreateValue(b, op, &x, 1, NULL, 0);

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 /* More than any nn op has attributes. */
 #define MAX_ATTRS 16

@@ -3,7 +3,7 @@
  * leaving ONNX defaults off the op. */
 #include "kiln/graph_reduction.h"
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 /* Room for the largest attribute list here (gemm's four). */
 #define MAX_ATTRS 4

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/op_check.h"
 #include "dialects/graph/op_table.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

@@ -6,15 +6,15 @@
  * bounded up front and released all at once; running out of pool, depth or
  * steps just means "not a compile-time value". */
 #include "dialects/graph/const_eval.h"
-#include "dialects/common/ir_build.h"
+#include "support/ir_build.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/eval_common.h"
 #include "dialects/graph/infer.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

@@ -4,8 +4,8 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/const_eval.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"

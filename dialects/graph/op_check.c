@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

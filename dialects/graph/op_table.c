@@ -6,7 +6,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 typedef struct Family {
   const KilnGraphOpInfo *ops;

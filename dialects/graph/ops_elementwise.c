@@ -11,9 +11,9 @@
  * ops_elementwise_rules.c. */
 #include "dialects/graph/ops_elementwise.h"
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/op_table.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

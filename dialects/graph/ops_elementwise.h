@@ -8,8 +8,8 @@
 #ifndef KILN_DIALECTS_GRAPH_OPS_ELEMENTWISE_H
 #define KILN_DIALECTS_GRAPH_OPS_ELEMENTWISE_H
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 

@@ -4,9 +4,9 @@
  * (is_inf, cast_like), ONNX type lists that match no class (celu: f32 only;
  * shrink: no bf16; prelu: 32/64-bit integers and floats), unidirectional
  * broadcasting (prelu), and optional operands and results (dropout). */
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/ops_elementwise.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

@@ -10,10 +10,10 @@
  * noted beside the code and in docs/graph-dialect.md. */
 #include <math.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/op_table.h"
 #include "dialects/graph/ops_nn_window.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

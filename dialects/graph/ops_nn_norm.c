@@ -5,9 +5,9 @@
  * The shape rules follow the ONNX operator docs of the latest opset and
  * ONNX's own shape inference; where ONNX leaves a case open, the choice is
  * noted beside the code and in docs/graph-dialect.md. */
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/ops_nn_window.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 
 static const char *operandName(const KilnInferContext *c, intptr_t i) {

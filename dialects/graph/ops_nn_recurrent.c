@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/ops_nn_window.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

@@ -1,9 +1,9 @@
 /* Sampling ops of the NN family: grid_sample (ONNX GridSample-22) and
  * roi_align (RoiAlign-22); inference functions, the table entries are in
  * ops_nn.c. */
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/ops_nn_window.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 
 /* GridSample-20 names first; "bilinear" and "bicubic" are GridSample-16's

@@ -12,8 +12,8 @@
 
 #include <string.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/conv_shape.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 
 /* ---------------------------------------------------------------------- */

@@ -9,10 +9,10 @@
  * types. A scale or zero point that ONNX calls a scalar may also be a 1-D
  * tensor of one element (ONNX's own node tests and ONNX Runtime use that
  * form). The conv window arithmetic is graph.conv's (conv_shape.h). */
-#include "dialects/common/diag.h"
 #include "dialects/graph/conv_shape.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/op_table.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

@@ -15,10 +15,10 @@
  * error in ONNX Runtime). */
 #include <stdbool.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/op_table.h"
 #include "dialects/graph/ops_reduction_internal.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 
 /* ---- Checks shared by the family (ops_reduction_internal.h) ------------- */

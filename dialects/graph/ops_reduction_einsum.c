@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/ops_reduction_internal.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 
 /* Subscripts a-z and A-Z, numbered in ASCII order (A-Z first). */

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 

@@ -5,9 +5,9 @@
  * and give a scalar loss, or one loss per index for reduction = "none". */
 #include <stdbool.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/ops_reduction_internal.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 
 /* Fails unless the string attribute `reduction` is one of ONNX's three

@@ -16,10 +16,10 @@
  * Index operands (shapes, axes, pads, ...) are 1-D tensors of signless i64,
  * or i32/i64 where ONNX allows both (slice's, gather's and pad's Tind). */
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/op_table.h"
 #include "dialects/graph/ops_tensor_index.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

@@ -4,9 +4,9 @@
 #include <assert.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/ops_tensor_index.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 
 static KilnTensorText textOf(const KilnStrBuf *buf) {

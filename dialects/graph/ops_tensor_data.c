@@ -3,9 +3,9 @@
  * eye_like, one_hot, reverse_sequence. The table and the shared helpers are
  * in ops_tensor.c (see ops_tensor_index.h). Each follows the latest ONNX
  * opset of its op. */
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/ops_tensor_index.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

@@ -5,9 +5,9 @@
  *
  * A count that only the data decides (how many elements are non-zero,
  * unique, selected) is a dynamic dim; the result rank is always known. */
-#include "dialects/common/diag.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/ops_tensor_index.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

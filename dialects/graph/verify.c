@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
-#include "dialects/common/shape.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/op_check.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "support/shape.h"
 
 /* Lays the op's flat operands out by ONNX position (absent optional ones as
  * null values) into `out` (capacity numDeclared + numOperands). Returns the

@@ -3,18 +3,13 @@
 #define KILN_DIALECTS_GRAPH_VERIFY_H
 
 #include "dialects/graph/op_table.h"
+#include "kiln/graph.h"
 #include "kiln/passes.h"
 
 typedef struct KilnGraphVerifyOptions {
   bool requireStaticShapes; /* results must have static shapes */
   int64_t maxErrors;        /* stop after this many bad ops; 0 = no limit */
 } KilnGraphVerifyOptions;
-
-/// Verifies every graph op nested in `root` (root included): attributes
-/// against the op table, and declared result types against those inferred
-/// from operands and attributes. Emits one located error per bad op and
-/// returns failure if any.
-MlirLogicalResult kilnGraphVerify(MlirOperation root);
 
 /// kilnGraphVerify with options (the pass's `require-static-shapes` and
 /// `max-errors`).

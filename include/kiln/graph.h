@@ -23,6 +23,13 @@ bool kilnGraphDialectIsLoaded(MlirContext ctx);
 /// Returns the dialect's IRDL source text (static, NUL-terminated).
 const char *kilnGraphDialectGetIRDLSource(void);
 
+/// Verifies every graph op nested in `root` (root included) by the rules
+/// IRDL cannot state: attributes against the op table, and declared result
+/// types against those inferred from operands and attributes (pass
+/// graph-verify). Emits one located error per bad op and returns failure if
+/// any.
+MlirLogicalResult kilnGraphVerify(MlirOperation root);
+
 #ifdef __cplusplus
 }
 #endif

@@ -36,6 +36,17 @@ const char *kilnStatusGetMessage(const KilnStatus *status);
 /// Releases `status`; NULL is a no-op.
 void kilnStatusDestroy(KilnStatus *status);
 
+/// Text from files Kiln did not write (a model's node names, an npy
+/// header, a tensor's name) made safe to quote in a message: every byte
+/// that is not printable ASCII, a tab or a newline, or part of well-formed
+/// UTF-8 is written as \xNN, so a damaged or hostile file cannot put
+/// terminal control sequences (ESC, carriage returns, backspaces) or broken
+/// UTF-8 on the user's terminal. Newlines stay: compiler diagnostics print
+/// IR over several lines. Making the result printable again gives itself,
+/// so a message wrapped in another keeps its escapes. The runtime's own
+/// messages are printable already. A malloc'd copy: release with free.
+char *kilnPrintableTextCreate(const char *text);
+
 //===----------------------------------------------------------------------===//
 // Tensors
 //===----------------------------------------------------------------------===//
@@ -106,6 +117,10 @@ size_t kilnTensorGetByteSize(const KilnTensor *tensor);
 /// created with kilnTensorCreateWithBuffer).
 void *kilnTensorGetData(KilnTensor *tensor);
 const void *kilnTensorGetConstData(const KilnTensor *tensor);
+/// Element `index` (row-major, in [0, element count)) as a double: exact
+/// for every float type and for integers up to 2^53 in magnitude; NaN for
+/// an index out of range.
+double kilnTensorGetElementAsDouble(const KilnTensor *tensor, int64_t index);
 /// The name (borrowed), or NULL when the tensor has none.
 const char *kilnTensorGetName(const KilnTensor *tensor);
 /// Copies `name` into the tensor (NULL removes the name).

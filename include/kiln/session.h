@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "kiln/compile.h"
+#include "kiln/kiln_runtime.h"
 #include "kiln/onnx.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Support.h"
@@ -93,7 +94,10 @@ typedef enum KilnInvocationError {
   KILN_INVOCATION_ERROR_COMPILE,
   /* the request or an input other than the model is wrong: the tuning
    * log, a pipeline's text, a stage out of order or not of the target */
-  KILN_INVOCATION_ERROR_USAGE
+  KILN_INVOCATION_ERROR_USAGE,
+  /* kilnInvocationExecute: the model ran and failed (a run-time check), or
+   * its memory plan does not fit this machine */
+  KILN_INVOCATION_ERROR_RUN
 } KilnInvocationError;
 
 /// Creates an invocation of `session` (no module yet). Destroy with
@@ -166,6 +170,20 @@ bool kilnInvocationWriteLibrary(KilnInvocation *invocation, const char *path);
 /// session's `cubin`, the one kernel module's cubin, to `callback`.
 bool kilnInvocationEmitKernels(KilnInvocation *invocation,
                                MlirStringCallback callback, void *userData);
+
+/// Runs the model in this process: compiles the module, which must be in
+/// the LLVM dialect with the C interface of its public function `entry`
+/// (after kilnInvocationRunUntil(KILN_STAGE_LLVM) on a CPU target, or a
+/// pipeline such as `cpu`), with MLIR's JIT, then calls `entry` with
+/// `inputs` and `outputs` (host tensors of the entry's element types and
+/// shapes, in its order: the caller checks them; outputs are written in
+/// place). As a model library does, it refuses a model whose memory plan
+/// does not fit this machine and reports a failed run-time check. OpenMP
+/// loops run on LLVM's libomp, whose thread count OMP_NUM_THREADS sets
+/// when it is first loaded. False after messages.
+bool kilnInvocationExecute(KilnInvocation *invocation, const char *entry,
+                           KilnTensor *const *inputs, intptr_t numInputs,
+                           KilnTensor *const *outputs, intptr_t numOutputs);
 
 #ifdef __cplusplus
 }

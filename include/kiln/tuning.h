@@ -10,7 +10,7 @@
  * in two models has one key. A record sets values of Kiln's own pass
  * options (the knobs) for one workload and target; kiln-apply-tuning
  * attaches the best record of each workload to its ops
- * (dialects/common/schedule_record.h).
+ * (support/schedule_record.h).
  *
  * Ownership follows mlir-c: Create/Destroy pairs, Get borrows; destroying
  * NULL is a no-op. */

@@ -10,7 +10,7 @@
 
 /* Whether `text` is non-empty and has no control byte but tabs and
  * newlines (DEL included): the runtime escapes what it quotes from files
- * (runtime/printable_text.h). */
+ * (kilnPrintableTextCreate, kiln/kiln_runtime.h). */
 static inline bool kilnFuzzTextIsPrintable(const char *text) {
   if (!*text)
     return false;

@@ -11,8 +11,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "kiln/kiln_runtime.h"
 #include "kiln/version.h"
-#include "runtime/printable_text.h"
 
 const char kilnToolExitCodeHelp[] =
     "Exit codes: 0 success (every expected output matches); 1 an output\n"

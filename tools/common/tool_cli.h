@@ -24,7 +24,7 @@ enum {
 extern const char kilnToolExitCodeHelp[];
 
 /// Prints "PROGRAM: error: MESSAGE" and a newline to stderr, the message
-/// printf-formatted and made printable (runtime/printable_text.h: messages
+/// printf-formatted and made printable (kilnPrintableTextCreate: messages
 /// quote names from models and libraries). Every tool's error printer.
 void kilnToolError(const char *program, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/printable_text.h"
+#include "kiln/kiln_runtime.h"
 
 void kilnToolPrintMessage(const char *program, const char *severity,
                           const char *location, const char *text) {

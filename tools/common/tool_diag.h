@@ -4,8 +4,8 @@
  * NameLoc around FILE:0:0, see kiln/onnx.h) reads "FILE: NODE", others
  * "FILE:LINE:COL". Locations and messages quote the model's node and
  * tensor names, so both are made printable first
- * (runtime/printable_text.h). kiln-opt prints as mlir-opt does instead
- * (tools/kiln-opt/diag_printer.h). */
+ * (kilnPrintableTextCreate, kiln/kiln_runtime.h). kiln-opt prints as mlir-opt
+ * does instead (tools/kiln-opt/diag_printer.h). */
 #ifndef KILN_TOOLS_COMMON_TOOL_DIAG_H
 #define KILN_TOOLS_COMMON_TOOL_DIAG_H
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 /* Reads all of `path` ("-" = stdin). Returns NULL with errno set. */
 char *kilnToolReadFile(const char *path, size_t *length) {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/Support.h"
 
 /// Reads all of `path` ("-" = stdin) into a NUL-terminated buffer the caller

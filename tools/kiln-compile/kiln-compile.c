@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 #include "kiln/session.h"
 #include "tools/common/tool_cli.h"
 #include "tools/common/tool_diag.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 void kilnPrintToolError(const char *prog, const char *fmt, ...) {
   va_list ap;

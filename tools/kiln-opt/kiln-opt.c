@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
-#include "dialects/graph/verify.h"
+#include "kiln/diagnostics.h"
+#include "kiln/graph.h"
 #include "kiln/kiln.h"
 #include "kiln/passes.h"
 #include "mlir-c/IR.h"

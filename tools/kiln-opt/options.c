@@ -15,8 +15,8 @@
 #include "kiln/graph.h"
 #include "kiln/kiln.h"
 #include "kiln/passes.h"
+#include "kiln/suggest.h"
 #include "mlir-c/Pass.h"
-#include "pipelines/suggest.h"
 #include "tools/kiln-opt/diag_printer.h"
 
 static const char *kProg = "kiln-opt";

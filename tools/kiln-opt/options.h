@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/IR.h"
 
 /// One `--PASS[=OPTIONS]` flag, in command-line order. Both strings borrow

@@ -5,7 +5,7 @@
 #ifndef KILN_TOOLS_KILN_OPT_PIPELINE_TEXT_H
 #define KILN_TOOLS_KILN_OPT_PIPELINE_TEXT_H
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "tools/kiln-opt/options.h"

@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/IR.h"
 #include "tools/kiln-opt/options.h"
 

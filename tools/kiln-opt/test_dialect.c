@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 bool kilnOptNamesTestOps(const char *text, size_t length) {
   static const char kPrefix[] = "\"test.";

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 /// An expected-* annotation.
 typedef struct Expected {

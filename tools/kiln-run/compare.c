@@ -6,60 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dialects/common/half.h"
 #include "tools/kiln-run/options.h"
 
 static bool isFloat(KilnElementType t) {
   return t == KILN_ELEMENT_TYPE_F16 || t == KILN_ELEMENT_TYPE_BF16 ||
          t == KILN_ELEMENT_TYPE_F32 || t == KILN_ELEMENT_TYPE_F64;
-}
-
-/* Element `i` as a double (exact for floats and integers up to 2^53). */
-static double elementAsDouble(const KilnTensor *t, int64_t i) {
-  const char *p =
-      (const char *)kilnTensorGetConstData(t) +
-      (size_t)i * kilnElementTypeGetSize(kilnTensorGetElementType(t));
-  union {
-    uint16_t u16;
-    float f32;
-    double f64;
-    int8_t i8;
-    int16_t i16;
-    int32_t i32;
-    int64_t i64;
-    uint8_t u8;
-    uint32_t u32;
-    uint64_t u64;
-  } v;
-  memcpy(&v, p, kilnElementTypeGetSize(kilnTensorGetElementType(t)));
-  switch (kilnTensorGetElementType(t)) {
-  case KILN_ELEMENT_TYPE_F16:
-    return kilnHalfToFloat(v.u16);
-  case KILN_ELEMENT_TYPE_BF16:
-    return kilnBF16ToFloat(v.u16);
-  case KILN_ELEMENT_TYPE_F32:
-    return v.f32;
-  case KILN_ELEMENT_TYPE_F64:
-    return v.f64;
-  case KILN_ELEMENT_TYPE_I8:
-    return v.i8;
-  case KILN_ELEMENT_TYPE_I16:
-    return v.i16;
-  case KILN_ELEMENT_TYPE_I32:
-    return v.i32;
-  case KILN_ELEMENT_TYPE_I64:
-    return (double)v.i64;
-  case KILN_ELEMENT_TYPE_U8:
-  case KILN_ELEMENT_TYPE_BOOL:
-    return v.u8;
-  case KILN_ELEMENT_TYPE_U16:
-    return v.u16;
-  case KILN_ELEMENT_TYPE_U32:
-    return v.u32;
-  case KILN_ELEMENT_TYPE_U64:
-    return (double)v.u64;
-  }
-  return 0;
 }
 
 /* How far element `i` is out of tolerance: 0 when it matches, larger is
@@ -75,10 +26,12 @@ static double excess(const KilnTensor *got, const KilnTensor *exp, int64_t i,
         (const char *)kilnTensorGetConstData(exp) + (size_t)i * size;
     if (!memcmp(g, e, size))
       return 0;
-    double d = fabs(elementAsDouble(got, i) - elementAsDouble(exp, i));
+    double d = fabs(kilnTensorGetElementAsDouble(got, i) -
+                    kilnTensorGetElementAsDouble(exp, i));
     return d > 0 ? d : 1; /* beyond 2^53 the doubles may tie */
   }
-  double g = elementAsDouble(got, i), e = elementAsDouble(exp, i);
+  double g = kilnTensorGetElementAsDouble(got, i),
+         e = kilnTensorGetElementAsDouble(exp, i);
   if (isnan(g) || isnan(e))
     return isnan(g) && isnan(e) ? 0 : INFINITY;
   if (g == e) /* also equal infinities */
@@ -123,7 +76,8 @@ bool kilnRunCompare(const char *name, const KilnTensor *got,
   for (int64_t i = 0; i < n; ++i) {
     double x = excess(got, expected, i, rtol, atol);
     if (x == 0) {
-      double d = fabs(elementAsDouble(got, i) - elementAsDouble(expected, i));
+      double d = fabs(kilnTensorGetElementAsDouble(got, i) -
+                      kilnTensorGetElementAsDouble(expected, i));
       if (d > largestDiff) /* NaN == NaN and equal infinities: not > */
         largestDiff = d;
       continue;
@@ -145,7 +99,8 @@ bool kilnRunCompare(const char *name, const KilnTensor *got,
              kilnRunProgram, name, n, plural);
     return true;
   }
-  double g = elementAsDouble(got, worst), e = elementAsDouble(expected, worst);
+  double g = kilnTensorGetElementAsDouble(got, worst),
+         e = kilnTensorGetElementAsDouble(expected, worst);
   fprintf(stderr,
           "%s: output '%s' does not match: %" PRId64 " of %" PRId64
           " elements differ (rtol %g, atol %g)\n  worst at flat index %" PRId64
@@ -175,7 +130,7 @@ void kilnRunPrint(const char *name, const KilnTensor *t, int64_t limit) {
   printf("] = [");
   int64_t n = kilnTensorGetElementCount(t);
   for (int64_t i = 0; i < n && i < limit; ++i) {
-    double v = elementAsDouble(t, i);
+    double v = kilnTensorGetElementAsDouble(t, i);
     if (isFloat(type))
       printf("%s%.7g", i ? ", " : "", v);
     else

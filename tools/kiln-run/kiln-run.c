@@ -21,8 +21,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "dialects/common/diag.h"
 #include "kiln/compile.h"
+#include "kiln/diagnostics.h"
 #include "kiln/session.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -30,7 +30,6 @@
 #include "tools/common/tool_diag.h"
 #include "tools/common/tool_io.h"
 #include "tools/kiln-run/compare.h"
-#include "tools/kiln-run/execute.h"
 #include "tools/kiln-run/options.h"
 
 /* ---- messages --------------------------------------------------------- */
@@ -463,9 +462,8 @@ static int compileAndRun(Compilation *c, Options *o, const DiagState *diags,
     snprintf(n, sizeof(n), "%d", o->threads);
     setenv("OMP_NUM_THREADS", n, 1);
   }
-  if (!kilnRunInvoke(kilnInvocationGetModule(c->inv), sig->entry,
-                     KILN_LIBOMP_PATH, args, (int)sig->numArgs, outputs,
-                     (int)sig->numResults))
+  if (!kilnInvocationExecute(c->inv, sig->entry, args, sig->numArgs, outputs,
+                             sig->numResults))
     goto out;
   if (o->verbose)
     fprintf(stderr,

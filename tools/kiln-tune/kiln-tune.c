@@ -26,8 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dialects/common/diag.h"
 #include "kiln/compile.h"
+#include "kiln/diagnostics.h"
 #include "kiln/kiln.h"
 #include "kiln/tuning.h"
 #include "mlir-c/IR.h"

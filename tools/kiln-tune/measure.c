@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dialects/common/hash.h"
+#include "support/hash.h"
 
 extern char **environ;
 

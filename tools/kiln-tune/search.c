@@ -33,7 +33,7 @@
  * the configuration packed 4 bits per knob (16 knobs of 16 values fill 64
  * bits exactly, so the key is exact for every space, including those whose
  * size overflows 64 bits). */
-#include "search.h"
+#include "tools/kiln-tune/search.h"
 
 #include <math.h>
 #include <stddef.h>

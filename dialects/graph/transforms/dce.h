@@ -6,8 +6,8 @@
 #ifndef KILN_DIALECTS_GRAPH_TRANSFORMS_DCE_H
 #define KILN_DIALECTS_GRAPH_TRANSFORMS_DCE_H
 
-#include "dialects/common/op_list.h"
 #include "mlir-c/IR.h"
+#include "support/op_list.h"
 
 /// Appends to `list` the op defining each operand of `op` that DCE may
 /// erase (a graph op without regions). An op used twice is appended twice.

@@ -28,13 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
-#include "dialects/common/op_list.h"
 #include "dialects/graph/const_eval.h"
 #include "dialects/graph/transforms/fold_eval.h"
+#include "kiln/diagnostics.h"
 #include "kiln/graph_builder.h"
 #include "kiln/graph_tensor.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "support/op_list.h"
 
 enum { OPT_MAX_ELEMENTS, OPT_MAX_ITERATIONS, OPT_FOLD_FLOATS, NUM_OPTIONS };
 

@@ -5,14 +5,14 @@
  * arithmetic go through offsets computed per result element: slower than
  * strided loops, but folding is bounded by max-elements and runs once. */
 #include "dialects/graph/transforms/fold_eval.h"
-#include "dialects/common/ir_build.h"
+#include "support/ir_build.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/eval_common.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

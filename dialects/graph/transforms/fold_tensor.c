@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
-#include "dialects/common/half.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "runtime/half.h"
 
 /*===--------------------------------------------------------------------===*
  * Element types

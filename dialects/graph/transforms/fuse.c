@@ -20,20 +20,20 @@
  * guards that invariant anyway. All members need static shapes; ops stay in
  * their block; no op joins two groups; groups of one op are not made.
  * kiln-fuse-groups (dialects/linalg/transforms) lowers the groups. */
-#include "dialects/common/ir_build.h"
 #include "kiln/passes.h"
+#include "support/ir_build.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
-#include "dialects/common/op_list.h"
-#include "dialects/common/shape.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/IR.h"
+#include "support/op_list.h"
+#include "support/shape.h"
 
 enum {
   kOptMaxGroupSize,

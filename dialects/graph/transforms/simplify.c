@@ -14,7 +14,7 @@
  * must hold the exact values, and values used outside a pattern keep the
  * pattern's ops alive, so no rule duplicates work. */
 #include "dialects/graph/transforms/simplify.h"
-#include "dialects/common/ir_build.h"
+#include "support/ir_build.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dialects/common/op_list.h"
 #include "kiln/graph_builder.h"
 #include "mlir-c/IR.h"
+#include "support/op_list.h"
 
 typedef struct KilnSimplify {
   MlirContext ctx;

@@ -19,13 +19,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
-#include "dialects/common/ir_build.h"
-#include "dialects/common/op_list.h"
-#include "dialects/common/schedule_record.h"
 #include "dialects/linalg/transforms/conv3d_tiles.h"
 #include "dialects/linalg/transforms/schedule.h"
 #include "dialects/linalg/transforms/tile_slices.h"
+#include "kiln/diagnostics.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -35,6 +32,9 @@
 #include "mlir-c/Dialect/Tensor.h"
 #include "mlir-c/Dialect/Transform.h"
 #include "mlir-c/IR.h"
+#include "support/ir_build.h"
+#include "support/op_list.h"
+#include "support/schedule_record.h"
 
 extern const KilnPassInfo kilnFuseGroupsPass;
 

@@ -1,8 +1,8 @@
 /* Transform-dialect schedules applied from C (schedule.h). */
 #include "dialects/linalg/transforms/schedule.h"
 
-#include "dialects/common/diag.h"
-#include "dialects/common/ir_build.h"
+#include "kiln/diagnostics.h"
+#include "support/ir_build.h"
 
 #include <string.h>
 

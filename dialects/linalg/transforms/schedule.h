@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dialects/common/op_list.h"
 #include "mlir-c/IR.h"
+#include "support/op_list.h"
 
 typedef struct KilnSchedule {
   MlirModule module;

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
 typedef struct KilnScheduleText {
   KilnStrBuf *buf; /* the text, appended to */

@@ -1,14 +1,14 @@
 /* Slices of reshaped producers in kiln-fuse-groups' tile loops (see
  * tile_slices.h). */
 #include "dialects/linalg/transforms/tile_slices.h"
-#include "dialects/common/diag.h"
+#include "kiln/diagnostics.h"
 
-#include "dialects/common/ir_build.h"
 #include "dialects/linalg/transforms/schedule.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "support/ir_build.h"
 
 enum { kMaxDims = 8 };
 

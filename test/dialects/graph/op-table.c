@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dialects/common/diag.h"
 #include "dialects/graph/op_table.h"
+#include "kiln/diagnostics.h"
 #include "kiln/graph.h"
 #include "kiln/kiln.h"
 #include "mlir-c/BuiltinAttributes.h"

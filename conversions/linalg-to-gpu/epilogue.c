@@ -1,0 +1,358 @@
+/* kiln-gpu-tile-contractions' epilogues (docs/gpu-codegen.md, "Matrix
+ * products"): the elementwise consumer of a tiled product's C — a ReLU
+ * after a conv, a bias add or GELU after a linear layer, a residual add —
+ * recognized here and copied into the product's store phase, so the kernel
+ * applies it to the accumulators and writes the final result (tile.c
+ * writes the store phase). Conservative: anything unclear stays a kernel
+ * of its own. */
+#include "conversions/linalg-to-gpu/tile.h"
+#include "kiln/diagnostics.h"
+
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/ir_build.h"
+#include "support/op_list.h"
+
+/* The consumer body's block (its ops copied into the store phase). */
+MlirBlock kilnGpuEpilogueBody(const Epilogue *e) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(e->op, 0));
+}
+
+static bool isView(MlirOperation op) {
+  return kilnOpNameIs(op, "memref.expand_shape") ||
+         kilnOpNameIs(op, "memref.collapse_shape") ||
+         kilnOpNameIs(op, "memref.subview") ||
+         kilnOpNameIs(op, "memref.cast") ||
+         kilnOpNameIs(op, "memref.reinterpret_cast");
+}
+
+/* The buffer a memref views (through views of it), or the value. */
+MlirValue kilnGpuViewRoot(MlirValue v) {
+  while (mlirValueIsAOpResult(v) && isView(mlirOpResultGetOwner(v)))
+    v = mlirOperationGetOperand(mlirOpResultGetOwner(v), 0);
+  return v;
+}
+
+/* `op` or its ancestor in `block`, null if none. */
+static MlirOperation ancestorIn(MlirOperation op, MlirBlock block) {
+  while (!mlirOperationIsNull(op) &&
+         !mlirBlockEqual(mlirOperationGetBlock(op), block))
+    op = mlirOperationGetParentOperation(op);
+  return op;
+}
+
+/* Whether `a` comes before `b` in their block. */
+static bool isBefore(MlirOperation a, MlirOperation b) {
+  for (MlirOperation o = mlirOperationGetNextInBlock(a);
+       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
+    if (mlirOperationEqual(o, b))
+      return true;
+  return false;
+}
+
+typedef struct Roots {
+  MlirValue root[3];
+  int n;
+  bool hit;
+} Roots;
+
+static MlirWalkResult touchesRootsWalk(MlirOperation op, void *userData) {
+  Roots *r = userData;
+  /* A call may reach any buffer. */
+  if (kilnOpNameIs(op, "func.call") || kilnOpNameIs(op, "func.call_indirect")) {
+    r->hit = true;
+    return MlirWalkResultInterrupt;
+  }
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (!mlirTypeIsAMemRef(mlirValueGetType(v)))
+      continue;
+    MlirValue root = kilnGpuViewRoot(v);
+    for (int j = 0; j < r->n; ++j)
+      if (mlirValueEqual(root, r->root[j])) {
+        r->hit = true;
+        return MlirWalkResultInterrupt;
+      }
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Whether `op` (or an op nested in it) has a memref operand viewing one of
+ * `roots`, or is a call. */
+static bool touchesRoots(MlirOperation op, const MlirValue *roots, int n) {
+  Roots r = {.n = n};
+  for (int i = 0; i < n; ++i)
+    r.root[i] = roots[i];
+  mlirOperationWalk(op, touchesRootsWalk, &r, MlirWalkPreOrder);
+  return r.hit;
+}
+
+/* Whether `map` is a permutation of its dims. */
+static bool isPermutation(MlirAffineMap map) {
+  intptr_t dims[kMaxRank], n;
+  MlirAffineExpr exprs[kMaxRank];
+  return !mlirAffineMapGetNumSymbols(map) &&
+         mlirAffineMapGetNumDims(map) == mlirAffineMapGetNumResults(map) &&
+         kilnGpuMapDims(map, dims, exprs, false, &n);
+}
+
+/* Whether every result of `map` is a dim or a constant. */
+static bool dimsOrConstants(MlirAffineMap map) {
+  if (mlirAffineMapGetNumSymbols(map) ||
+      mlirAffineMapGetNumResults(map) > kMaxRank)
+    return false;
+  for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); ++i) {
+    MlirAffineExpr r = mlirAffineMapGetResult(map, i);
+    if (!mlirAffineExprIsADim(r) && !mlirAffineExprIsAConstant(r))
+      return false;
+  }
+  return true;
+}
+
+/* Whether the consumer's body is arith/math ops without regions whose
+ * operands are block arguments, earlier body results or constants from
+ * outside, ending in a yield of one value. */
+static bool isElementwiseBody(MlirBlock body) {
+  int n = 0;
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o)) {
+    if (kilnOpNameIs(o, "linalg.yield"))
+      return mlirOperationIsNull(mlirOperationGetNextInBlock(o)) &&
+             mlirOperationGetNumOperands(o) == 1;
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(o));
+    bool arith = name.length > 6 && !strncmp(name.data, "arith.", 6);
+    bool math = name.length > 5 && !strncmp(name.data, "math.", 5);
+    if ((!arith && !math) || mlirOperationGetNumRegions(o) ||
+        mlirOperationGetNumResults(o) != 1 || ++n > kMaxEpilogueOps)
+      return false;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(o); ++i) {
+      MlirValue v = mlirOperationGetOperand(o, i);
+      MlirOperation owner = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v)
+                                                    : (MlirOperation){NULL};
+      MlirBlock at = mlirValueIsAOpResult(v) ? mlirOperationGetBlock(owner)
+                                             : mlirBlockArgumentGetOwner(v);
+      if (!mlirBlockEqual(at, body) && (mlirOperationIsNull(owner) ||
+                                        !kilnOpNameIs(owner, "arith.constant")))
+        return false;
+    }
+  }
+  return false;
+}
+
+/* Whether, C's buffer being `root`, every use after the product is the
+ * consumer or a dealloc (through views of it): nothing else sees C. */
+static bool onlyConsumerUses(MlirValue v, MlirOperation op, MlirOperation fill,
+                             MlirOperation consumer) {
+  MlirBlock block = mlirOperationGetBlock(op);
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    MlirOperation anc = ancestorIn(owner, block);
+    if (mlirOperationIsNull(anc))
+      return false;
+    if (mlirOperationEqual(anc, owner) && isView(owner)) {
+      if (!onlyConsumerUses(mlirOperationGetResult(owner, 0), op, fill,
+                            consumer))
+        return false;
+      continue;
+    }
+    bool ok = mlirOperationEqual(anc, op) ||
+              mlirOperationEqual(anc, consumer) ||
+              (!mlirOperationIsNull(fill) && mlirOperationEqual(anc, fill)) ||
+              isBefore(anc, op) ||
+              (mlirOperationEqual(anc, owner) &&
+               kilnOpNameIs(owner, "memref.dealloc"));
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/* The number of inputs of a linalg op with one output, -1 otherwise. */
+static intptr_t singleOutputIns(MlirOperation op) {
+  MlirAttribute seg =
+      mlirOperationGetAttributeByName(op, kilnStr("operandSegmentSizes"));
+  if (mlirAttributeIsNull(seg) || !mlirAttributeIsADenseI32Array(seg) ||
+      mlirDenseArrayGetNumElements(seg) != 2 ||
+      mlirDenseI32ArrayGetElement(seg, 1) != 1)
+    return -1;
+  return mlirDenseI32ArrayGetElement(seg, 0);
+}
+
+/* Recognizes the elementwise consumer of `op`'s C that can be fused into
+ * its store phase (e->op stays null otherwise): the first op after `op`
+ * that touches C's buffer, with nothing in between touching A, B or C. */
+void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
+                          MlirOperation fill, Epilogue *e) {
+  memset(e, 0, sizeof(*e));
+  MlirValue rootA = kilnGpuViewRoot(ct->a.value),
+            rootB = kilnGpuViewRoot(ct->b.value);
+  MlirValue rootC = kilnGpuViewRoot(ct->c.value);
+  MlirValue roots[3] = {rootA, rootB, rootC};
+  MlirOperation g = mlirOperationGetNextInBlock(op);
+  for (; !mlirOperationIsNull(g); g = mlirOperationGetNextInBlock(g))
+    if (touchesRoots(g, &rootC, 1))
+      break;
+  if (mlirOperationIsNull(g) || !kilnOpNameIs(g, "linalg.generic") ||
+      mlirOperationGetNumResults(g) || mlirOperationGetNumRegions(g) != 1)
+    return;
+  for (MlirOperation o = mlirOperationGetNextInBlock(op);
+       !mlirOperationEqual(o, g); o = mlirOperationGetNextInBlock(o))
+    if (touchesRoots(o, roots, 3))
+      return;
+  intptr_t nIns = singleOutputIns(g);
+  intptr_t nOps = mlirOperationGetNumOperands(g);
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(g, kilnStr("indexing_maps"));
+  if (nIns < 1 || nIns > kMaxEpilogueIns || nIns + 1 != nOps ||
+      mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirArrayAttrGetNumElements(maps) != nOps)
+    return;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+  if (mlirBlockGetNumArguments(body) != nOps || !isElementwiseBody(body))
+    return;
+  e->nIns = nIns;
+  for (intptr_t k = 0; k < nOps; ++k) {
+    MlirAttribute m = mlirArrayAttrGetElement(maps, k);
+    if (!mlirAttributeIsAAffineMap(m))
+      return;
+    e->map[k] = mlirAffineMapAttrGetValue(m);
+  }
+  e->loops = mlirAffineMapGetNumDims(e->map[0]);
+  char kinds[kMaxRank];
+  if (e->loops != ct->c.rank || !kilnLinalgIteratorKinds(g, kinds, e->loops))
+    return;
+  for (intptr_t l = 0; l < e->loops; ++l)
+    if (kinds[l] != 'p')
+      return;
+  /* C read through one permutation (its dims index the consumer's loops),
+   * the output written through the same one (in C's layout: a transposing
+   * consumer would store uncoalesced), the other inputs read at dims or
+   * constants. */
+  MlirAffineMap cMap = {NULL};
+  for (intptr_t k = 0; k < nIns; ++k) {
+    MlirValue v = mlirOperationGetOperand(g, k);
+    e->inIsC[k] = mlirValueEqual(v, ct->c.value);
+    if (!mlirTypeIsAMemRef(mlirValueGetType(v)) ||
+        mlirAffineMapGetNumDims(e->map[k]) != e->loops)
+      return;
+    if (e->inIsC[k]) {
+      if (!isPermutation(e->map[k]) ||
+          (!mlirAffineMapIsNull(cMap) && !mlirAffineMapEqual(cMap, e->map[k])))
+        return;
+      cMap = e->map[k];
+    } else if (!dimsOrConstants(e->map[k]) ||
+               mlirValueEqual(kilnGpuViewRoot(v), rootC)) {
+      return;
+    }
+  }
+  MlirValue out = mlirOperationGetOperand(g, nIns);
+  MlirAffineMap outMap = e->map[nIns];
+  e->outIsC = mlirValueEqual(out, ct->c.value);
+  if (mlirAffineMapIsNull(cMap) && e->outIsC)
+    cMap = outMap;
+  MlirValue outRoot = kilnGpuViewRoot(out);
+  if (mlirAffineMapIsNull(cMap) || !isPermutation(outMap) ||
+      mlirAffineMapGetNumDims(outMap) != e->loops ||
+      !mlirAffineMapEqual(outMap, cMap) ||
+      (!e->outIsC && mlirValueEqual(outRoot, rootC)) ||
+      mlirValueEqual(outRoot, rootA) || mlirValueEqual(outRoot, rootB))
+    return;
+  /* An input in the output's buffer only as the element written. */
+  for (intptr_t k = 0; k < nIns; ++k) {
+    MlirValue v = mlirOperationGetOperand(g, k);
+    if (!e->inIsC[k] && mlirValueEqual(kilnGpuViewRoot(v), outRoot) &&
+        (!mlirValueEqual(v, out) || !mlirAffineMapEqual(e->map[k], outMap)))
+      return;
+  }
+  for (intptr_t i = 0; i < e->loops; ++i)
+    e->cDim[mlirAffineDimExprGetPosition(mlirAffineMapGetResult(cMap, i))] = i;
+  e->outUsed = !mlirValueIsNull(mlirBlockGetArgument(body, nIns)) &&
+               !mlirOpOperandIsNull(
+                   mlirValueGetFirstUse(mlirBlockGetArgument(body, nIns)));
+  /* Unless written in place, C must be a temporary of this function (an
+   * argument's contents are seen by the caller). */
+  if (!e->outIsC &&
+      (!mlirValueIsAOpResult(rootC) ||
+       !kilnOpNameIs(mlirOpResultGetOwner(rootC), "memref.alloc") ||
+       !onlyConsumerUses(rootC, op, fill, g)))
+    return;
+  e->op = g;
+}
+
+/* Copies the consumer's body in place of each @kiln_epilogue call. */
+MlirWalkResult kilnGpuCollectEpilogueCalls(MlirOperation op, void *userData) {
+  if (kilnOpNameIs(op, "func.call"))
+    kilnOpListPush(userData, op);
+  return MlirWalkResultAdvance;
+}
+
+void kilnGpuInlineEpilogue(MlirOperation call, const Epilogue *e) {
+  MlirBlock body = kilnGpuEpilogueBody(e);
+  MlirValue from[kMaxEpilogueOps + kMaxEpilogueIns + 1];
+  MlirValue to[kMaxEpilogueOps + kMaxEpilogueIns + 1];
+  int n = 0;
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(call); ++k) {
+    from[n] = mlirBlockGetArgument(body, k);
+    to[n++] = mlirOperationGetOperand(call, k);
+  }
+  MlirBlock block = mlirOperationGetBlock(call);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(o, yield); o = mlirOperationGetNextInBlock(o)) {
+    MlirOperation c = mlirOperationClone(o);
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(c); ++i)
+      for (int j = 0; j < n; ++j)
+        if (mlirValueEqual(mlirOperationGetOperand(c, i), from[j]))
+          mlirOperationSetOperand(c, i, to[j]);
+    mlirBlockInsertOwnedOperationBefore(block, call, c);
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(o); ++r) {
+      from[n] = mlirOperationGetResult(o, r);
+      to[n++] = mlirOperationGetResult(c, r);
+    }
+  }
+  MlirValue result = mlirOperationGetOperand(yield, 0);
+  for (int j = 0; j < n; ++j)
+    if (mlirValueEqual(result, from[j]))
+      result = to[j];
+  /* A yielded constant from outside is used as it is. */
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(call, 0), result);
+  mlirOperationDestroy(call);
+}
+
+/* Collects the views and deallocs of `v` (users before their operands):
+ * false if anything else uses it. */
+static bool deadUses(MlirValue v, KilnOpList *list) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    if (isView(owner)) {
+      if (!deadUses(mlirOperationGetResult(owner, 0), list))
+        return false;
+    } else if (!kilnOpNameIs(owner, "memref.dealloc")) {
+      return false;
+    }
+    kilnOpListPush(list, owner);
+  }
+  return true;
+}
+
+/* Erases C's buffer once the fused product no longer reads or writes it
+ * (its allocation, views and deallocation). */
+void kilnGpuEraseIfDead(MlirValue root) {
+  if (!mlirValueIsAOpResult(root) ||
+      !kilnOpNameIs(mlirOpResultGetOwner(root), "memref.alloc"))
+    return;
+  KilnOpList list = {0};
+  if (deadUses(root, &list)) {
+    for (size_t i = 0; i < list.len; ++i)
+      mlirOperationDestroy(list.data[i]);
+    mlirOperationDestroy(mlirOpResultGetOwner(root));
+  }
+  kilnOpListDestroy(&list);
+}
+
+/* Replaces `op` by the schedule (with its elementwise consumer fused when
+ * `epilogues`, in the consumer's place); false after an error. */

@@ -1,0 +1,666 @@
+/* kiln-gpu-block-reductions: the GPU schedule of reductions
+ * (docs/gpu-codegen.md, "Reductions").
+ *
+ * Runs on bufferized memrefs before convert-linalg-to-parallel-loops, next
+ * to kiln-gpu-tile-contractions. Each static-shape f32 linalg.generic with
+ * one output, at least one reduction dim and a body of the form
+ * `combine(out, f(ins))` (combine: arith.addf, maximumf, minimumf, maxnumf
+ * or minnumf; f: any region-free elementwise ops on the inputs, as fusion
+ * leaves them, e.g. softmax's exp(x - max)) whose reduced extent R is at
+ * least `min-extent` becomes one block per output element, in the phases
+ * form of kiln-gpu-tile-contractions:
+ *
+ *   scf.execute_region no_inline {            kiln.gpu.block_size = T
+ *     memref.alloca_scope {
+ *       %sh = memref.alloca {kiln.gpu.shared} : memref<Txf32>
+ *       scf.parallel (%b) to P {                  the grid: one output each
+ *         scf.parallel (%t) to T {                partials
+ *           sh[t] = combine over r = t, t+T, ... < R of f(ins[b, r])
+ *         }                                       (from the identity)
+ *         scf.parallel (%t) to T/2 { sh[t] = combine(sh[t], sh[t+T/2]) }
+ *         ...                                     log2(T) - 1 tree phases
+ *         scf.parallel (%t) to 1 {
+ *           out[b] = combine(out[b], combine(sh[0], sh[1])) }
+ *       } } }
+ *
+ * A linalg.fill of the output right before the op becomes the value
+ * thread 0 combines with (the fill disappears). T is the largest power of
+ * two up to min(R, threads). Sums are formed in
+ * another order than the sequential loop's (expected: checked with
+ * tolerances). Generics whose inputs form a contraction (two inputs both
+ * reduced, each indexed by a parallel dim the other is not) are left to
+ * kiln-gpu-tile-contractions or the one-output-per-thread mapping, and so
+ * is everything else: dynamic shapes, other element types, other bodies,
+ * several outputs, linalg.index. kiln-gpu-launch-phases turns the form
+ * into a gpu.launch with a workgroup buffer and barriers. */
+#include "kiln/passes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dialects/linalg/transforms/schedule_text.h"
+#include "kiln/diagnostics.h"
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/MemRef.h"
+#include "mlir-c/Dialect/SCF.h"
+#include "mlir-c/IR.h"
+#include "support/ir_build.h"
+#include "support/op_list.h"
+
+enum { kOptEnable, kOptMinExtent, kOptThreads, kNumOptions };
+
+enum { kMaxRank = 8, kMaxInputs = 16 };
+
+static const char *const kInMark = "kiln.reduce.in";
+static const char *const kElemMark = "kiln.reduce.elem";
+
+/* An operand's indices: loop l (>= 0) or the constant -1 - c. */
+typedef struct Access {
+  MlirValue value;
+  MlirType type;
+  intptr_t rank;
+  int64_t index[kMaxRank];
+} Access;
+
+typedef struct Reduction {
+  intptr_t inputs, loops;
+  Access in[kMaxInputs], out;
+  char kind[kMaxRank]; /* 'p' or 'r' */
+  int64_t size[kMaxRank], stride[kMaxRank];
+  bool outer[kMaxRank];    /* first of its group: no remainder needed */
+  int64_t outputs, extent; /* P and R */
+  MlirOperation combine;
+} Reduction;
+
+static bool staticF32MemRef(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  return mlirTypeIsAMemRef(t) && mlirShapedTypeHasStaticShape(t) &&
+         mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) &&
+         mlirShapedTypeGetRank(t) <= kMaxRank;
+}
+
+/* Reads `map` (results: dims or constants) into `x`. */
+static bool setAccess(Access *x, MlirValue v, MlirAffineMap map) {
+  x->value = v;
+  x->type = mlirValueGetType(v);
+  x->rank = mlirAffineMapGetNumResults(map);
+  if (mlirAffineMapGetNumSymbols(map) || x->rank > kMaxRank ||
+      mlirShapedTypeGetRank(x->type) != x->rank)
+    return false;
+  for (intptr_t i = 0; i < x->rank; ++i) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, i);
+    if (mlirAffineExprIsADim(e))
+      x->index[i] = mlirAffineDimExprGetPosition(e);
+    else if (mlirAffineExprIsAConstant(e) &&
+             mlirAffineConstantExprGetValue(e) >= 0)
+      x->index[i] = -1 - mlirAffineConstantExprGetValue(e);
+    else
+      return false;
+  }
+  return true;
+}
+
+static bool accessUses(const Access *x, intptr_t loop) {
+  for (intptr_t i = 0; i < x->rank; ++i)
+    if (x->index[i] == loop)
+      return true;
+  return false;
+}
+
+static bool isCombine(MlirOperation op) {
+  return kilnOpNameIs(op, "arith.addf") || kilnOpNameIs(op, "arith.maximumf") ||
+         kilnOpNameIs(op, "arith.minimumf") ||
+         kilnOpNameIs(op, "arith.maxnumf") || kilnOpNameIs(op, "arith.minnumf");
+}
+
+/* Whether the body is `yield combine(out, f(ins))` with `out` used once
+ * and f region-free; sets the combine op. */
+static bool matchBody(MlirOperation op, Reduction *rd) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  if (mlirBlockGetNumArguments(body) != rd->inputs + 1)
+    return false;
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  if (mlirOperationIsNull(yield) || mlirOperationGetNumOperands(yield) != 1)
+    return false;
+  MlirValue res = mlirOperationGetOperand(yield, 0);
+  if (!mlirValueIsAOpResult(res))
+    return false;
+  MlirOperation comb = mlirOpResultGetOwner(res);
+  if (!isCombine(comb) ||
+      !mlirOperationEqual(mlirOperationGetNextInBlock(comb), yield))
+    return false;
+  MlirValue out = mlirBlockGetArgument(body, rd->inputs);
+  MlirValue a = mlirOperationGetOperand(comb, 0);
+  MlirValue b = mlirOperationGetOperand(comb, 1);
+  if (!mlirValueEqual(a, out) && !mlirValueEqual(b, out))
+    return false;
+  if (mlirValueEqual(a, b))
+    return false;
+  /* `out` used only by the combine, once. */
+  MlirOpOperand u = mlirValueGetFirstUse(out);
+  if (mlirOpOperandIsNull(u) ||
+      !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+    return false;
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(o, comb); o = mlirOperationGetNextInBlock(o))
+    if (mlirOperationGetNumRegions(o) || kilnOpNameIs(o, "linalg.index") ||
+        mlirOperationGetNumResults(o) != 1)
+      return false;
+  rd->combine = comb;
+  return true;
+}
+
+/* Two inputs both reduced, each indexed by a parallel dim the other is
+ * not: a matrix product, not this pass's. */
+static bool contractionLike(const Reduction *rd) {
+  for (intptr_t i = 0; i < rd->inputs; ++i)
+    for (intptr_t j = 0; j < rd->inputs; ++j) {
+      if (i == j)
+        continue;
+      bool sharedR = false, onlyI = false, onlyJ = false;
+      for (intptr_t l = 0; l < rd->loops; ++l) {
+        bool ui = accessUses(&rd->in[i], l), uj = accessUses(&rd->in[j], l);
+        if (rd->kind[l] == 'r')
+          sharedR = sharedR || (ui && uj);
+        else {
+          onlyI = onlyI || (ui && !uj);
+          onlyJ = onlyJ || (uj && !ui);
+        }
+      }
+      if (sharedR && onlyI && onlyJ)
+        return true;
+    }
+  return false;
+}
+
+/* Recognizes a reduction this pass handles. */
+static bool matchReduction(MlirOperation op, Reduction *rd) {
+  if (!kilnOpNameIs(op, "linalg.generic") || mlirOperationGetNumResults(op))
+    return false;
+  intptr_t n = mlirOperationGetNumOperands(op);
+  MlirAttribute seg =
+      mlirOperationGetAttributeByName(op, kilnStr("operandSegmentSizes"));
+  if (mlirAttributeIsNull(seg) || !mlirAttributeIsADenseI32Array(seg) ||
+      mlirDenseArrayGetNumElements(seg) != 2 ||
+      mlirDenseI32ArrayGetElement(seg, 1) != 1)
+    return false;
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
+  if (n < 2 || n - 1 > kMaxInputs || mlirAttributeIsNull(maps) ||
+      !mlirAttributeIsAArray(maps) || mlirArrayAttrGetNumElements(maps) != n)
+    return false;
+  memset(rd, 0, sizeof(*rd));
+  rd->inputs = n - 1;
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    MlirAttribute m = mlirArrayAttrGetElement(maps, i);
+    if (!staticF32MemRef(v) || !mlirAttributeIsAAffineMap(m))
+      return false;
+    MlirAffineMap map = mlirAffineMapAttrGetValue(m);
+    rd->loops = mlirAffineMapGetNumDims(map);
+    if (!setAccess(i < n - 1 ? &rd->in[i] : &rd->out, v, map))
+      return false;
+  }
+  if (rd->loops < 1 || rd->loops > kMaxRank ||
+      !kilnLinalgIteratorKinds(op, rd->kind, rd->loops) || !matchBody(op, rd))
+    return false;
+  for (intptr_t l = 0; l < rd->loops; ++l)
+    rd->size[l] = -1;
+  for (intptr_t i = 0; i < n; ++i) {
+    const Access *x = i < n - 1 ? &rd->in[i] : &rd->out;
+    for (intptr_t d = 0; d < x->rank; ++d) {
+      int64_t s = mlirShapedTypeGetDimSize(x->type, d);
+      int64_t l = x->index[d];
+      if (l < 0) {
+        if (-1 - l >= s)
+          return false;
+        continue;
+      }
+      if (l >= rd->loops || (rd->size[l] >= 0 && rd->size[l] != s))
+        return false;
+      rd->size[l] = s;
+    }
+  }
+  /* The output: every parallel loop once, no reduction loop. */
+  bool hasR = false;
+  for (intptr_t l = 0; l < rd->loops; ++l) {
+    if (rd->size[l] < 1)
+      return false;
+    int count = 0;
+    for (intptr_t d = 0; d < rd->out.rank; ++d)
+      count += rd->out.index[d] == l;
+    if (count != (rd->kind[l] == 'p' ? 1 : 0))
+      return false;
+    hasR = hasR || rd->kind[l] == 'r';
+  }
+  if (!hasR || contractionLike(rd))
+    return false;
+  /* Parallel loops ordered as the output's dims, reduction loops as the
+   * loops (innermost fastest). */
+  rd->outputs = 1;
+  bool first = true;
+  for (intptr_t d = rd->out.rank - 1; d >= 0; --d) {
+    int64_t l = rd->out.index[d];
+    if (l < 0)
+      continue;
+    rd->stride[l] = rd->outputs;
+    rd->outputs *= rd->size[l];
+  }
+  for (intptr_t d = 0; d < rd->out.rank && first; ++d)
+    if (rd->out.index[d] >= 0) {
+      rd->outer[rd->out.index[d]] = true;
+      first = false;
+    }
+  rd->extent = 1;
+  first = true;
+  for (intptr_t l = rd->loops - 1; l >= 0; --l) {
+    if (rd->kind[l] != 'r')
+      continue;
+    rd->stride[l] = rd->extent;
+    rd->extent *= rd->size[l];
+  }
+  for (intptr_t l = 0; l < rd->loops && first; ++l)
+    if (rd->kind[l] == 'r') {
+      rd->outer[l] = true;
+      first = false;
+    }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// The schedule template
+//===----------------------------------------------------------------------===//
+
+typedef struct Gen {
+  KilnScheduleText text;
+  int c0, c1; /* the index constants 0 and 1 */
+} Gen;
+
+/* Loop l's index from its group's linear index `lin`. */
+static int loopIndex(Gen *g, const Reduction *rd, intptr_t l, int lin) {
+  int v = lin;
+  if (rd->stride[l] > 1)
+    v = kilnScheduleBinopConst(&g->text, "divui", v, rd->stride[l]);
+  if (!rd->outer[l])
+    v = kilnScheduleBinopConst(&g->text, "remui", v, rd->size[l]);
+  return v;
+}
+
+/* `PREFIX%NAME[indices] ATTRS : TYPE`. */
+static void appendAccess(Gen *g, const char *prefix, const char *name,
+                         const Access *x, const int *idx, const char *attrs) {
+  int v[kMaxRank];
+  for (intptr_t d = 0; d < x->rank; ++d)
+    v[d] = x->index[d] >= 0 ? idx[x->index[d]]
+                            : kilnScheduleIndex(&g->text, -1 - x->index[d]);
+  kilnStrBufAppendf(g->text.buf, "%s%%%s[", prefix, name);
+  for (intptr_t d = 0; d < x->rank; ++d)
+    kilnStrBufAppendf(g->text.buf, "%s%%v%d", d ? ", " : "", v[d]);
+  kilnStrBufAppendf(g->text.buf, "] %s: ", attrs);
+  kilnStrBufAppendType(g->text.buf, x->type);
+  kilnStrBufAppend(g->text.buf, "\n", 1);
+}
+
+static void beginPhase(Gen *g, int bound, int *tid) {
+  *tid = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(g->text.buf,
+                    "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
+                    "{\n",
+                    *tid, g->c0, bound, g->c1);
+}
+
+static void endPhase(Gen *g) {
+  kilnStrBufAppendf(g->text.buf, "scf.reduce\n}\n");
+}
+
+/* `%vN = COMBINE %vA, %vB : f32`; returns N. */
+static int combine(Gen *g, const char *name, int a, int b) {
+  int n = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(g->text.buf, "%%v%d = %s %%v%d, %%v%d : f32\n", n, name, a,
+                    b);
+  return n;
+}
+
+static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
+                        bool fromOut) {
+  Gen gen = {{buf, 0}, 0, 0}, *g = &gen;
+  MlirStringRef nameRef = mlirIdentifierStr(mlirOperationGetName(rd->combine));
+  char name[32];
+  snprintf(name, sizeof(name), "%.*s", (int)nameRef.length, nameRef.data);
+  bool isAdd = !strcmp(name, "arith.addf");
+  bool isMax =
+      !strcmp(name, "arith.maximumf") || !strcmp(name, "arith.maxnumf");
+  /* The identity: -0 for sums (-0 + x == x, also for x = -0), -inf for
+   * max, +inf for min. */
+  const char *ident = isAdd ? "-0.0" : isMax ? "0xFF800000" : "0x7F800000";
+  kilnStrBufAppend(buf, "func.func @kiln_reduce(", 23);
+  for (intptr_t i = 0; i < rd->inputs; ++i) {
+    kilnStrBufAppendf(buf, "%%I%d: ", (int)i);
+    kilnStrBufAppendType(buf, rd->in[i].type);
+    kilnStrBufAppend(buf, ", ", 2);
+  }
+  kilnStrBufAppend(buf, "%O: ", 4);
+  kilnStrBufAppendType(buf, rd->out.type);
+  kilnStrBufAppendf(
+      buf, ", %%init: f32) {\n%%ident = arith.constant %s : f32\n", ident);
+  g->c0 = kilnScheduleIndex(&g->text, 0);
+  g->c1 = kilnScheduleIndex(&g->text, 1);
+  int cT = kilnScheduleIndex(&g->text, threads),
+      cR = kilnScheduleIndex(&g->text, rd->extent),
+      cP = kilnScheduleIndex(&g->text, rd->outputs);
+  kilnStrBufAppendf(buf,
+                    "scf.execute_region no_inline {\nmemref.alloca_scope {\n"
+                    "%%sh = memref.alloca() {kiln.gpu.shared} : "
+                    "memref<%lldxf32>\n",
+                    (long long)threads);
+  int b = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(buf,
+                    "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
+                    "{\n",
+                    b, g->c0, cP, g->c1);
+  int idx[kMaxRank];
+  for (intptr_t l = 0; l < rd->loops; ++l)
+    if (rd->kind[l] == 'p')
+      idx[l] = loopIndex(g, rd, l, b);
+  /* Partials. */
+  int tid;
+  beginPhase(g, cT, &tid);
+  int p = kilnScheduleFresh(&g->text), r = kilnScheduleFresh(&g->text),
+      acc = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(buf,
+                    "%%v%d = scf.for %%v%d = %%v%d to %%v%d step %%v%d "
+                    "iter_args(%%v%d = %%ident) -> (f32) {\n",
+                    p, r, tid, cR, cT, acc);
+  for (intptr_t l = 0; l < rd->loops; ++l)
+    if (rd->kind[l] == 'r')
+      idx[l] = loopIndex(g, rd, l, r);
+  for (intptr_t i = 0; i < rd->inputs; ++i) {
+    char prefix[32], in[16], attrs[48];
+    snprintf(prefix, sizeof(prefix), "%%in%d = memref.load ", (int)i);
+    snprintf(in, sizeof(in), "I%d", (int)i);
+    snprintf(attrs, sizeof(attrs), "{%s = %d : i64} ", kInMark, (int)i);
+    appendAccess(g, prefix, in, &rd->in[i], idx, attrs);
+  }
+  int e = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(buf, "%%v%d = arith.constant {%s} 0.0 : f32\n", e,
+                    kElemMark);
+  int s = combine(g, name, acc, e);
+  kilnStrBufAppendf(buf, "scf.yield %%v%d : f32\n}\n", s);
+  kilnStrBufAppendf(buf, "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n",
+                    p, tid, (long long)threads);
+  endPhase(g);
+  /* The tree (its last step in the final phase). */
+  for (int64_t half = threads / 2; half >= 2; half /= 2) {
+    int ch = kilnScheduleIndex(&g->text, half);
+    beginPhase(g, ch, &tid);
+    int other = kilnScheduleBinopConst(&g->text, "addi", tid, half);
+    int x = kilnScheduleFresh(&g->text), y = kilnScheduleFresh(&g->text);
+    kilnStrBufAppendf(buf,
+                      "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n"
+                      "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
+                      x, tid, (long long)threads, y, other, (long long)threads);
+    int z = combine(g, name, x, y);
+    kilnStrBufAppendf(buf,
+                      "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n", z,
+                      tid, (long long)threads);
+    endPhase(g);
+  }
+  /* Thread 0 combines with the output's initial content. */
+  beginPhase(g, g->c1, &tid);
+  int o = kilnScheduleFresh(&g->text), t = kilnScheduleFresh(&g->text);
+  char prefix[48];
+  if (fromOut) {
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", o);
+    appendAccess(g, prefix, "O", &rd->out, idx, "");
+  } else {
+    kilnStrBufAppendf(buf, "%%v%d = %s %%init, %%ident : f32\n", o, name);
+  }
+  kilnStrBufAppendf(buf, "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
+                    t, g->c0, (long long)threads);
+  if (threads >= 2) {
+    int t1 = kilnScheduleFresh(&g->text);
+    kilnStrBufAppendf(buf,
+                      "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
+                      t1, g->c1, (long long)threads);
+    t = combine(g, name, t, t1);
+  }
+  int z = combine(g, name, o, t);
+  snprintf(prefix, sizeof(prefix), "memref.store %%v%d, ", z);
+  appendAccess(g, prefix, "O", &rd->out, idx, "");
+  endPhase(g);
+  kilnStrBufAppendf(buf,
+                    "scf.reduce\n}\n}\nscf.yield\n}"
+                    " {kiln.gpu.block_size = %lld : i64}\nreturn\n}\n",
+                    (long long)threads);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+typedef struct Marks {
+  MlirOperation in[kMaxInputs];
+  MlirOperation elem;
+} Marks;
+
+static MlirWalkResult findMarks(MlirOperation op, void *userData) {
+  Marks *m = userData;
+  MlirAttribute a = mlirOperationGetAttributeByName(op, kilnStr(kInMark));
+  if (!mlirAttributeIsNull(a)) {
+    m->in[mlirIntegerAttrGetValueInt(a)] = op;
+    mlirOperationRemoveAttributeByName(op, kilnStr(kInMark));
+  } else if (!mlirAttributeIsNull(
+                 mlirOperationGetAttributeByName(op, kilnStr(kElemMark)))) {
+    m->elem = op;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* The value `v` of the generic's body in the template: an input's load,
+ * the clone of a body op's result, or `v` itself (defined outside). */
+static MlirValue mapValue(MlirValue v, MlirBlock body, const Marks *m,
+                          const KilnOpList *from, const KilnOpList *to) {
+  if (mlirValueIsABlockArgument(v) &&
+      mlirBlockEqual(mlirBlockArgumentGetOwner(v), body))
+    return mlirOperationGetResult(m->in[mlirBlockArgumentGetArgNumber(v)], 0);
+  if (mlirValueIsAOpResult(v)) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    for (size_t i = 0; i < from->len; ++i)
+      if (mlirOperationEqual(from->data[i], def))
+        return mlirOperationGetResult(to->data[i],
+                                      mlirOpResultGetResultNumber(v));
+  }
+  return v;
+}
+
+/* The linalg.fill of `out` right before `op` (constants in between), if
+ * any: its value becomes the initial value thread 0 combines with (the
+ * fill's kernel disappears, as scf-parallel-loop-fusion merged it with the
+ * one-output-per-thread loop). */
+static MlirOperation precedingFill(MlirOperation op, MlirValue out) {
+  MlirOperation p = kilnPrevInBlock(op);
+  while (!mlirOperationIsNull(p) && kilnOpNameIs(p, "arith.constant"))
+    p = kilnPrevInBlock(p);
+  if (mlirOperationIsNull(p) || !kilnOpNameIs(p, "linalg.fill") ||
+      mlirOperationGetNumOperands(p) != 2 || mlirOperationGetNumResults(p) ||
+      !mlirValueEqual(mlirOperationGetOperand(p, 1), out) ||
+      !mlirTypeIsAF32(mlirValueGetType(mlirOperationGetOperand(p, 0))))
+    return (MlirOperation){NULL};
+  return p;
+}
+
+/* Replaces `op` by the schedule; false after an error. */
+static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  /* The fill is replaced only where the op writes all of the output (an
+   * output dim at a constant index has size 1). */
+  MlirOperation fill = precedingFill(op, rd->out.value);
+  for (intptr_t d = 0; d < rd->out.rank; ++d)
+    if (rd->out.index[d] < 0 && mlirShapedTypeGetDimSize(rd->out.type, d) != 1)
+      fill = (MlirOperation){NULL};
+  KilnStrBuf text = {0};
+  genTemplate(&text, rd, threads, mlirOperationIsNull(fill));
+  MlirModule tmpl = mlirModuleCreateParse(ctx, kilnStr(kilnStrBufGet(&text)));
+  kilnStrBufDestroy(&text);
+  if (mlirModuleIsNull(tmpl)) {
+    kilnEmitErrorf(mlirOperationGetLocation(op),
+                   "kiln-gpu-block-reductions: internal error: the schedule "
+                   "template does not parse");
+    return false;
+  }
+  MlirOperation func = mlirBlockGetFirstOperation(mlirModuleGetBody(tmpl));
+  MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  Marks m = {{{NULL}}, {NULL}};
+  mlirOperationWalk(func, findMarks, &m, MlirWalkPreOrder);
+  /* The body's elementwise part, cloned before the element's marker. */
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  KilnOpList from = {0}, to = {0};
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(o, rd->combine);
+       o = mlirOperationGetNextInBlock(o)) {
+    MlirOperation c = mlirOperationClone(o);
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(m.elem), m.elem,
+                                        c);
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(c); ++i)
+      mlirOperationSetOperand(
+          c, i, mapValue(mlirOperationGetOperand(c, i), body, &m, &from, &to));
+    kilnOpListPush(&from, o);
+    kilnOpListPush(&to, c);
+  }
+  MlirValue out = mlirBlockGetArgument(body, rd->inputs);
+  MlirValue e = mlirOperationGetOperand(rd->combine, 0);
+  if (mlirValueEqual(e, out))
+    e = mlirOperationGetOperand(rd->combine, 1);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(m.elem, 0),
+                                mapValue(e, body, &m, &from, &to));
+  mlirOperationDestroy(m.elem);
+  kilnOpListDestroy(&from);
+  kilnOpListDestroy(&to);
+  for (intptr_t i = 0; i <= rd->inputs; ++i)
+    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, i),
+                                  mlirOperationGetOperand(op, i));
+  if (!mlirOperationIsNull(fill))
+    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, rd->inputs + 1),
+                                  mlirOperationGetOperand(fill, 0));
+  MlirOperation term = mlirBlockGetTerminator(fbody);
+  for (MlirOperation o = mlirBlockGetFirstOperation(fbody);
+       !mlirOperationEqual(o, term);) {
+    MlirOperation next = mlirOperationGetNextInBlock(o);
+    mlirOperationMoveBefore(o, op);
+    o = next;
+  }
+  mlirModuleDestroy(tmpl);
+  mlirOperationDestroy(op);
+  if (!mlirOperationIsNull(fill))
+    mlirOperationDestroy(fill);
+  return true;
+}
+
+typedef struct Collect {
+  KilnOpList *ops;
+  int64_t minExtent;
+} Collect;
+
+/* Whether a block per output pays: a long enough reduced extent, and not
+ * a largest input whose contiguous dim is a parallel loop of a warp's
+ * worth or more (the one-output-per-thread loop reads that coalesced
+ * already, e.g. a reduction over an outer dim of a wide tensor). */
+static bool pays(const Reduction *rd, int64_t minExtent) {
+  if (rd->extent < minExtent)
+    return false;
+  const Access *big = NULL;
+  int64_t most = -1;
+  for (intptr_t i = 0; i < rd->inputs; ++i) {
+    int64_t n = 1;
+    for (intptr_t d = 0; d < rd->in[i].rank; ++d)
+      n *= mlirShapedTypeGetDimSize(rd->in[i].type, d);
+    if (n > most) {
+      most = n;
+      big = &rd->in[i];
+    }
+  }
+  if (!big || big->rank == 0)
+    return true;
+  int64_t l = big->index[big->rank - 1];
+  return l < 0 || rd->kind[l] != 'p' || rd->size[l] < 32;
+}
+
+static MlirWalkResult collectReductions(MlirOperation op, void *userData) {
+  Collect *c = userData;
+  Reduction rd;
+  if (matchReduction(op, &rd) && pays(&rd, c->minExtent))
+    kilnOpListPush(c->ops, op);
+  return MlirWalkResultAdvance;
+}
+
+static void runBlockReductions(MlirOperation func, MlirExternalPass pass,
+                               const KilnPassOptionValue *options) {
+  int64_t minExtent = options[kOptMinExtent].i;
+  int64_t threads = options[kOptThreads].i;
+  if (minExtent < 1) {
+    kilnEmitErrorf(mlirOperationGetLocation(func),
+                   "kiln-gpu-block-reductions: min-extent=%lld: must be at "
+                   "least 1",
+                   (long long)minExtent);
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
+  if (threads < 1 || threads > 1024 || (threads & (threads - 1))) {
+    kilnEmitErrorf(mlirOperationGetLocation(func),
+                   "kiln-gpu-block-reductions: threads=%lld: must be a power "
+                   "of two from 1 to 1024",
+                   (long long)threads);
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
+  if (!options[kOptEnable].b)
+    return;
+  KilnOpList ops = {0};
+  Collect c = {&ops, minExtent};
+  mlirOperationWalk(func, collectReductions, &c, MlirWalkPostOrder);
+  bool ok = true;
+  for (size_t i = 0; i < ops.len && ok; ++i) {
+    Reduction rd;
+    matchReduction(ops.data[i], &rd);
+    int64_t t = 1;
+    while (t * 2 <= threads && t * 2 <= rd.extent)
+      t *= 2;
+    ok = reduceOp(ops.data[i], &rd, t);
+  }
+  kilnOpListDestroy(&ops);
+  if (!ok)
+    mlirExternalPassSignalFailure(pass);
+}
+
+static const KilnPassOptionSpec kOptions[kNumOptions] = {
+    [kOptEnable] = {"enable", KILN_PASS_OPTION_BOOL, "true",
+                    "Turn reductions into block reductions (false: leave "
+                    "every op to the one-output-per-thread mapping)"},
+    [kOptMinExtent] = {"min-extent", KILN_PASS_OPTION_INT, "64",
+                       "Leave reductions over fewer elements per output "
+                       "alone"},
+    [kOptThreads] = {"threads", KILN_PASS_OPTION_INT, "256",
+                     "Threads per block (a power of two; fewer for shorter "
+                     "extents)"},
+};
+
+static const KilnDialectHandleGetter kDialects[] = {
+    mlirGetDialectHandle__scf__, mlirGetDialectHandle__memref__,
+    mlirGetDialectHandle__arith__};
+
+const KilnPassInfo kilnGpuBlockReductionsPass = {
+    .argument = "kiln-gpu-block-reductions",
+    .summary = "Turn static f32 reductions into GPU block reductions: "
+               "strided per-thread partials and a tree in shared memory, as "
+               "block and thread-phase loops",
+    .anchor = "func.func",
+    .options = kOptions,
+    .numOptions = kNumOptions,
+    .run = runBlockReductions,
+    .dependentDialects = kDialects,
+    .numDependentDialects = 3,
+};

@@ -1,0 +1,1010 @@
+/* kiln-gpu-tile-contractions: the GPU schedule of matrix products
+ * (docs/gpu-codegen.md, "Contractions").
+ *
+ * Runs on bufferized memrefs before convert-linalg-to-parallel-loops. Each
+ * static-shape f32 contraction C[b,m,n] += A[.., m, k] * B[.., k, n] (a
+ * linalg.matmul, linalg.batch_matmul, or a linalg.generic of the same
+ * form: any operand layout, a batch dim shared or broadcast) becomes
+ * explicit block and thread loops in "phases" form:
+ *
+ *   scf.execute_region no_inline {            kiln.gpu.block_size = T
+ *     memref.alloca_scope {
+ *       %As, %Bs = memref.alloca {kiln.gpu.shared}   tiles of A and B
+ *       %acc = memref.alloca {kiln.gpu.private} : memref<TxRxCxf32>
+ *       scf.parallel (batch, block row, block column) {     the grid
+ *         scf.parallel (%t) to T { acc[t] = C or the fill value }
+ *         scf.for %k0 step BK {
+ *           scf.parallel (%t) to T { A, B tile elements -> As, Bs }
+ *           scf.parallel (%t) to T { acc[t] += As * Bs (R x C, unrolled) }
+ *         }
+ *         scf.parallel (%t) to T { C = acc[t] (guarded at the edges) }
+ *       } } }
+ *
+ * Sibling thread loops ("phases") run one after another when the loops run
+ * sequentially (gpu-on-cpu), exactly what barriers between them guarantee
+ * on a GPU; kiln-gpu-launch-phases turns the form into a gpu.launch with
+ * workgroup tiles, thread-private accumulators and barriers. Thread t owns
+ * rows t/TX + TY*i and columns t%TX + TX*j of the block tile (neighbouring
+ * threads store neighbouring elements); tile loads run along each
+ * operand's contiguous dim. A fill of C just before the product is
+ * folded into the accumulators' initial value. The elementwise op that
+ * consumes C (ReLU, a bias add, a residual add) is fused into the store
+ * phase, which then writes its result instead of C (Epilogue, below).
+ *
+ * The loops are written as text (a schedule template, STYLE.md 8) with the
+ * shapes, layouts and tile sizes of the op, parsed, and moved in place of
+ * the op. Everything else is left alone: other linalg ops, dynamic shapes,
+ * other element types. */
+#include "kiln/passes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "kiln/diagnostics.h"
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/Linalg.h"
+#include "mlir-c/Dialect/MemRef.h"
+#include "mlir-c/Dialect/SCF.h"
+#include "mlir-c/IR.h"
+#include "support/ir_build.h"
+#include "support/op_list.h"
+
+enum { kOptEnable, kOptMinFlops, kOptEpilogues, kNumOptions };
+
+#include "conversions/linalg-to-gpu/tile.h"
+#include "dialects/linalg/transforms/schedule_text.h"
+
+static bool staticF32MemRef(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  return mlirTypeIsAMemRef(t) && mlirShapedTypeHasStaticShape(t) &&
+         mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) &&
+         mlirShapedTypeGetRank(t) <= kMaxRank;
+}
+
+/* Whether `e` is a sum of dims times constants plus a constant. */
+static bool isLinear(MlirAffineExpr e) {
+  if (mlirAffineExprIsADim(e) || mlirAffineExprIsAConstant(e))
+    return true;
+  MlirAffineExpr l = mlirAffineBinaryOpExprGetLHS(e);
+  MlirAffineExpr r = mlirAffineBinaryOpExprGetRHS(e);
+  if (mlirAffineExprIsAAdd(e))
+    return isLinear(l) && isLinear(r);
+  if (mlirAffineExprIsAMul(e))
+    return (mlirAffineExprIsAConstant(r) && isLinear(l)) ||
+           (mlirAffineExprIsAConstant(l) && isLinear(r));
+  return false;
+}
+
+/* The loop dim of each result of `map` (-1 and the expression in `exprs`
+ * for a compound one when `compound`), false unless the plain results are
+ * distinct dims. */
+bool kilnGpuMapDims(MlirAffineMap map, intptr_t *dims, MlirAffineExpr *exprs,
+                    bool compound, intptr_t *n) {
+  *n = mlirAffineMapGetNumResults(map);
+  if (*n > kMaxRank)
+    return false;
+  for (intptr_t i = 0; i < *n; ++i) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, i);
+    exprs[i] = e;
+    if (!mlirAffineExprIsADim(e)) {
+      if (!compound || !isLinear(e))
+        return false;
+      dims[i] = -1;
+      continue;
+    }
+    dims[i] = mlirAffineDimExprGetPosition(e);
+    for (intptr_t j = 0; j < i; ++j)
+      if (dims[j] == dims[i])
+        return false;
+  }
+  return true;
+}
+
+/* Whether a generic's body is `out + in0 * in1` (either operand order). */
+static bool isMulAddBody(MlirOperation op) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  if (mlirBlockGetNumArguments(body) != 3)
+    return false;
+  MlirOperation mul = mlirBlockGetFirstOperation(body);
+  if (mlirOperationIsNull(mul) || !kilnOpNameIs(mul, "arith.mulf"))
+    return false;
+  MlirOperation add = mlirOperationGetNextInBlock(mul);
+  if (mlirOperationIsNull(add) || !kilnOpNameIs(add, "arith.addf"))
+    return false;
+  MlirOperation yield = mlirOperationGetNextInBlock(add);
+  if (mlirOperationIsNull(yield) || !kilnOpNameIs(yield, "linalg.yield") ||
+      mlirOperationGetNumOperands(yield) != 1 ||
+      !mlirValueEqual(mlirOperationGetOperand(yield, 0),
+                      mlirOperationGetResult(add, 0)))
+    return false;
+  MlirValue in0 = mlirBlockGetArgument(body, 0);
+  MlirValue in1 = mlirBlockGetArgument(body, 1);
+  MlirValue out = mlirBlockGetArgument(body, 2);
+  MlirValue m0 = mlirOperationGetOperand(mul, 0);
+  MlirValue m1 = mlirOperationGetOperand(mul, 1);
+  MlirValue a0 = mlirOperationGetOperand(add, 0);
+  MlirValue a1 = mlirOperationGetOperand(add, 1);
+  MlirValue p = mlirOperationGetResult(mul, 0);
+  bool mulOk = (mlirValueEqual(m0, in0) && mlirValueEqual(m1, in1)) ||
+               (mlirValueEqual(m0, in1) && mlirValueEqual(m1, in0));
+  /* Only `out + p` keeps the sequential sum's rounding order. */
+  return mulOk && mlirValueEqual(a0, out) && mlirValueEqual(a1, p);
+}
+
+/* Reads the op's indexing maps into loop-dim lists. Returns the number of
+ * loops, 0 if the op is not a contraction this pass handles. */
+static intptr_t contractionMaps(MlirOperation op, intptr_t dims[3][kMaxRank],
+                                MlirAffineExpr exprs[3][kMaxRank],
+                                intptr_t nres[3]) {
+  bool generic = kilnOpNameIs(op, "linalg.generic");
+  bool batch = kilnOpNameIs(op, "linalg.batch_matmul");
+  if (!generic && !batch && !kilnOpNameIs(op, "linalg.matmul"))
+    return 0;
+  if (mlirOperationGetNumOperands(op) != 3 || mlirOperationGetNumResults(op))
+    return 0;
+  if (generic && !isMulAddBody(op))
+    return 0;
+  /* Named ops without the attribute get their default maps. */
+  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(op);
+  if (mlirAttributeIsNull(maps))
+    return 0;
+  if (!mlirAttributeIsAArray(maps) || mlirArrayAttrGetNumElements(maps) != 3)
+    return 0;
+  intptr_t loops = -1;
+  for (int i = 0; i < 3; ++i) {
+    MlirAttribute m = mlirArrayAttrGetElement(maps, i);
+    if (!mlirAttributeIsAAffineMap(m))
+      return 0;
+    MlirAffineMap map = mlirAffineMapAttrGetValue(m);
+    /* Only the inputs may read through compound indices. */
+    if (mlirAffineMapGetNumSymbols(map) ||
+        !kilnGpuMapDims(map, dims[i], exprs[i], i < 2, &nres[i]))
+      return 0;
+    loops = mlirAffineMapGetNumDims(map);
+  }
+  return loops > 0 && loops <= kMaxRank ? loops : 0;
+}
+
+static bool setOperand(Operand *x, MlirValue v, const intptr_t *dims,
+                       const MlirAffineExpr *exprs, intptr_t n) {
+  x->value = v;
+  x->type = mlirValueGetType(v);
+  x->rank = n;
+  if (mlirShapedTypeGetRank(x->type) != n)
+    return false;
+  for (intptr_t i = 0; i < n; ++i) {
+    x->loop[i] = dims[i];
+    x->expr[i] = exprs[i];
+  }
+  return true;
+}
+
+static bool uses(const Operand *x, intptr_t loop) {
+  for (intptr_t i = 0; i < x->rank; ++i)
+    if (x->loop[i] == loop ||
+        (x->loop[i] < 0 && mlirAffineExprIsFunctionOfDim(x->expr[i], loop)))
+      return true;
+  return false;
+}
+
+/* Orders group `role`'s loops as they appear in `x`, setting strides. */
+static void orderGroup(Contraction *ct, char role, const Operand *x) {
+  int64_t stride = 1;
+  intptr_t first = -1;
+  for (intptr_t i = x->rank - 1; i >= 0; --i) {
+    intptr_t l = x->loop[i];
+    if (l < 0 || ct->role[l] != role)
+      continue;
+    ct->stride[l] = stride;
+    ct->outer[l] = false;
+    stride *= ct->size[l];
+    first = l;
+  }
+  if (first >= 0)
+    ct->outer[first] = true;
+  int64_t *total = role == kBatch ? &ct->batch
+                   : role == kM   ? &ct->m
+                   : role == kN   ? &ct->n
+                                  : &ct->k;
+  *total = stride;
+}
+
+/* Recognizes a contraction this pass tiles. */
+static bool matchContraction(MlirOperation op, Contraction *out) {
+  intptr_t dims[3][kMaxRank], nres[3];
+  MlirAffineExpr exprs[3][kMaxRank] = {{{NULL}}};
+  intptr_t loops = contractionMaps(op, dims, exprs, nres);
+  if (loops < 2)
+    return false;
+  for (int i = 0; i < 3; ++i)
+    if (!staticF32MemRef(mlirOperationGetOperand(op, i)))
+      return false;
+  memset(out, 0, sizeof(*out));
+  out->loops = loops;
+  /* A is the input indexed by C's innermost dim's loop only if B is not:
+   * then C's rows come from A, its columns (stored by neighbouring
+   * threads) from B. */
+  if (!setOperand(&out->c, mlirOperationGetOperand(op, 2), dims[2], exprs[2],
+                  nres[2]) ||
+      !setOperand(&out->a, mlirOperationGetOperand(op, 0), dims[0], exprs[0],
+                  nres[0]) ||
+      !setOperand(&out->b, mlirOperationGetOperand(op, 1), dims[1], exprs[1],
+                  nres[1]))
+    return false;
+  if (nres[2] > 0) {
+    intptr_t last = out->c.loop[nres[2] - 1];
+    if (uses(&out->a, last) && !uses(&out->b, last)) {
+      Operand t = out->a;
+      out->a = out->b;
+      out->b = t;
+    }
+  }
+  char kinds[kMaxRank];
+  bool generic = kilnOpNameIs(op, "linalg.generic");
+  if (generic && !kilnLinalgIteratorKinds(op, kinds, loops))
+    return false;
+  for (intptr_t l = 0; l < loops; ++l) {
+    bool inA = uses(&out->a, l), inB = uses(&out->b, l), inC = uses(&out->c, l);
+    out->role[l] = inC && inA && inB    ? kBatch
+                   : inC && inA         ? kM
+                   : inC && inB         ? kN
+                   : !inC && inA && inB ? kK
+                                        : kNone;
+    if (!out->role[l] || (generic && (kinds[l] == 'r') != (out->role[l] == kK)))
+      return false;
+    out->size[l] = -1;
+  }
+  const Operand *ops[3] = {&out->a, &out->b, &out->c};
+  for (int o = 0; o < 3; ++o)
+    for (intptr_t i = 0; i < ops[o]->rank; ++i) {
+      int64_t d = mlirShapedTypeGetDimSize(ops[o]->type, i);
+      intptr_t l = ops[o]->loop[i];
+      if (l < 0)
+        continue; /* a compound index: sized by the plain ones */
+      if (out->size[l] >= 0 && out->size[l] != d)
+        return false;
+      out->size[l] = d;
+    }
+  orderGroup(out, kBatch, &out->c);
+  orderGroup(out, kM, &out->c);
+  orderGroup(out, kN, &out->c);
+  orderGroup(out, kK, &out->a);
+  /* Every loop sized and ordered in its group (a loop only read through
+   * compound indices, or a K loop A reads that way, is not). */
+  bool hasK = false;
+  for (intptr_t l = 0; l < loops; ++l) {
+    hasK = hasK || out->role[l] == kK;
+    if (out->size[l] < 0 || out->stride[l] <= 0)
+      return false;
+  }
+  return hasK && out->batch > 0 && out->m > 0 && out->n > 0 && out->k > 0;
+}
+
+/* The group of `x`'s contiguous dim if that dim's loop is its group's
+ * innermost (stride 1), else kNone. */
+static char fastRole(const Contraction *ct, const Operand *x) {
+  if (x->rank == 0)
+    return kNone;
+  intptr_t l = x->loop[x->rank - 1];
+  return l >= 0 && ct->stride[l] == 1 ? ct->role[l] : kNone;
+}
+
+//===----------------------------------------------------------------------===//
+// The schedule template
+//===----------------------------------------------------------------------===//
+
+typedef KilnScheduleText Gen;
+
+/* `%vN = arith.cmpi ult, %vA, M` and the conjunction with `cond` (-1 for
+ * none); returns the new condition. */
+static int andLess(Gen *g, int cond, int a, int64_t bound) {
+  int b = kilnScheduleIndex(g, bound);
+  int n = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf, "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n", n,
+                    a, b);
+  if (cond < 0)
+    return n;
+  int m = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf, "%%v%d = arith.andi %%v%d, %%v%d : i1\n", m, cond,
+                    n);
+  return m;
+}
+
+static void appendType(Gen *g, MlirType t) { kilnStrBufAppendType(g->buf, t); }
+
+/* Loop l's index, derived from its group's linear index (vb, vm, vn, vk
+ * for the batch, m, n and k groups). */
+static int loopIndex(Gen *g, const Contraction *ct, intptr_t l,
+                     const int group[4]) {
+  char r = ct->role[l];
+  int v = group[r == kBatch ? 0 : r == kM ? 1 : r == kN ? 2 : 3];
+  if (ct->stride[l] > 1)
+    v = kilnScheduleBinopConst(g, "divui", v, ct->stride[l]);
+  if (!ct->outer[l])
+    v = kilnScheduleBinopConst(g, "remui", v, ct->size[l]);
+  return v;
+}
+
+/* A compound index (isLinear) from the loops' indices. */
+static int compoundIndex(Gen *g, const Contraction *ct, MlirAffineExpr e,
+                         const int group[4]) {
+  if (mlirAffineExprIsADim(e))
+    return loopIndex(g, ct, mlirAffineDimExprGetPosition(e), group);
+  if (mlirAffineExprIsAConstant(e))
+    return kilnScheduleIndex(g, mlirAffineConstantExprGetValue(e));
+  int l = compoundIndex(g, ct, mlirAffineBinaryOpExprGetLHS(e), group);
+  int r = compoundIndex(g, ct, mlirAffineBinaryOpExprGetRHS(e), group);
+  return kilnScheduleBinop(g, mlirAffineExprIsAAdd(e) ? "addi" : "muli", l, r);
+}
+
+/* The indices of `x`'s element, each derived from its group's linear
+ * index (vb, vm, vn, vk); emits the index arithmetic. */
+static void accessIndices(Gen *g, const Contraction *ct, const Operand *x,
+                          int vb, int vm, int vn, int vk, int *idx) {
+  int group[4] = {vb, vm, vn, vk};
+  for (intptr_t i = 0; i < x->rank; ++i)
+    idx[i] = x->loop[i] >= 0 ? loopIndex(g, ct, x->loop[i], group)
+                             : compoundIndex(g, ct, x->expr[i], group);
+}
+
+/* `PREFIX%NAME[indices] : TYPE`. */
+static void appendIndexed(Gen *g, const char *prefix, const char *name,
+                          const int *idx, intptr_t rank, MlirType type) {
+  kilnStrBufAppendf(g->buf, "%s%%%s[", prefix, name);
+  for (intptr_t i = 0; i < rank; ++i)
+    kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", idx[i]);
+  kilnStrBufAppend(g->buf, "] : ", 3);
+  appendType(g, type);
+  kilnStrBufAppend(g->buf, "\n", 1);
+}
+
+/* `%NAME[indices] : TYPE`, each index derived from its group's linear
+ * index (vb, vm, vn, vk); emits the index arithmetic first. */
+static void appendAccess(Gen *g, const Contraction *ct, const char *prefix,
+                         const char *name, const Operand *x, int vb, int vm,
+                         int vn, int vk) {
+  int idx[kMaxRank];
+  accessIndices(g, ct, x, vb, vm, vn, vk, idx);
+  appendIndexed(g, prefix, name, idx, x->rank, x->type);
+}
+
+typedef struct Ctx {
+  const Contraction *ct;
+  const Epilogue *epi;
+  Tiles t;
+  int64_t bm, bn, threads;
+  int vb, m0, n0, c0, c1, cT; /* SSA names of the block's values */
+} Ctx;
+
+static void beginPhase(Gen *g, const Ctx *x, int *tid) {
+  *tid = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf,
+                    "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
+                    "{\n",
+                    *tid, x->c0, x->cT, x->c1);
+}
+
+static void endPhase(Gen *g) { kilnStrBufAppendf(g->buf, "scf.reduce\n}\n"); }
+
+/* The output element (i, j) of thread `tid`: row and column in C. */
+static void threadElement(Gen *g, const Ctx *x, int tid, int64_t i, int64_t j,
+                          int *row, int *col) {
+  int ty = kilnScheduleBinopConst(g, "divui", tid, x->t.tx);
+  int tx = kilnScheduleBinopConst(g, "remui", tid, x->t.tx);
+  int r = kilnScheduleBinopConst(g, "addi", ty, i * x->t.ty);
+  int c = kilnScheduleBinopConst(g, "addi", tx, j * x->t.tx);
+  *row = kilnScheduleBinop(g, "addi", x->m0, r);
+  *col = kilnScheduleBinop(g, "addi", x->n0, c);
+}
+
+/* Guard of output element (row, col): -1 when always inside C. */
+static int outputGuard(Gen *g, const Ctx *x, int row, int col) {
+  int cond = -1;
+  if (x->ct->m % x->bm)
+    cond = andLess(g, cond, row, x->ct->m);
+  if (x->ct->n % x->bn)
+    cond = andLess(g, cond, col, x->ct->n);
+  return cond;
+}
+
+/* `%vN = %NAME[...]` of `op`'s element at the groups' linear indices
+ * (vm, vn, vk; the block's batch), or 0 where condition `cond` (-1: none)
+ * is false; returns N. */
+static int guardedLoad(Gen *g, const Ctx *x, int cond, const char *name,
+                       const Operand *op, int vm, int vn, int vk) {
+  int v = kilnScheduleFresh(g);
+  char prefix[96];
+  if (cond >= 0)
+    snprintf(prefix, sizeof(prefix),
+             "%%v%d = scf.if %%v%d -> (f32) {\n%%l%d = memref.load ", v, cond,
+             v);
+  else
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
+  appendAccess(g, x->ct, prefix, name, op, x->vb, vm, vn, vk);
+  if (cond >= 0)
+    kilnStrBufAppendf(g->buf,
+                      "scf.yield %%l%d : f32\n} else {\n"
+                      "scf.yield %%zero : f32\n}\n",
+                      v);
+  return v;
+}
+
+/* acc[t] = the fill value, or C's elements (0 outside C). */
+static void genInitPhase(Gen *g, const Ctx *x, bool fromC) {
+  int tid;
+  beginPhase(g, x, &tid);
+  for (int64_t i = 0; i < x->t.r; ++i)
+    for (int64_t j = 0; j < x->t.c; ++j) {
+      int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j), v = -1;
+      if (fromC) {
+        int row, col;
+        threadElement(g, x, tid, i, j, &row, &col);
+        int cond = outputGuard(g, x, row, col);
+        v = guardedLoad(g, x, cond, "C", &x->ct->c, row, col, -1);
+      }
+      if (fromC)
+        kilnStrBufAppendf(g->buf, "memref.store %%v%d, ", v);
+      else
+        kilnStrBufAppendf(g->buf, "memref.store %%init, ");
+      kilnStrBufAppendf(g->buf,
+                        "%%acc[%%v%d, %%v%d, %%v%d] : "
+                        "memref<%lldx%lldx%lldxf32>\n",
+                        tid, ci, cj, (long long)x->threads, (long long)x->t.r,
+                        (long long)x->t.c);
+    }
+  endPhase(g);
+}
+
+/* One operand's tile (rows x cols of roles rowRole, colRole) into the
+ * shared tile `tile`, elements spread over the threads along the operand's
+ * contiguous dim; zero outside the operand. */
+static void genTileLoad(Gen *g, const Ctx *x, int tid, int k0,
+                        const Operand *op, const char *name, char rowRole,
+                        int64_t rows, int64_t cols, int rowBase,
+                        int64_t rowSize, const char *tile,
+                        const char *tileType) {
+  char fast = fastRole(x->ct, op);
+  bool rowFast = fast == rowRole;
+  int64_t total = rows * cols;
+  int64_t per = (total + x->threads - 1) / x->threads;
+  for (int64_t r = 0; r < per; ++r) {
+    int e = kilnScheduleBinopConst(g, "addi", tid, r * x->threads);
+    bool guardE = (r + 1) * x->threads > total;
+    if (guardE) {
+      int in = andLess(g, -1, e, total);
+      kilnStrBufAppendf(g->buf, "scf.if %%v%d {\n", in);
+    }
+    int64_t width = rowFast ? rows : cols;
+    int fastIdx = kilnScheduleBinopConst(g, "remui", e, width);
+    int slowIdx = kilnScheduleBinopConst(g, "divui", e, width);
+    int ri = rowFast ? fastIdx : slowIdx;
+    int ki = rowFast ? slowIdx : fastIdx;
+    int gr = kilnScheduleBinop(g, "addi", rowBase, ri);
+    int gk = kilnScheduleBinop(g, "addi", k0, ki);
+    int cond = -1;
+    if (rowSize % rows)
+      cond = andLess(g, cond, gr, rowSize);
+    if (x->ct->k % x->t.bk)
+      cond = andLess(g, cond, gk, x->ct->k);
+    bool isA = rowRole == kM;
+    int v = guardedLoad(g, x, cond, name, op, isA ? gr : -1, isA ? -1 : gr, gk);
+    /* As is [m][k], Bs is [k][n]. */
+    if (isA)
+      kilnStrBufAppendf(g->buf, "memref.store %%v%d, %%%s[%%v%d, %%v%d] : %s\n",
+                        v, tile, ri, ki, tileType);
+    else
+      kilnStrBufAppendf(g->buf, "memref.store %%v%d, %%%s[%%v%d, %%v%d] : %s\n",
+                        v, tile, ki, ri, tileType);
+    if (guardE)
+      kilnStrBufAppendf(g->buf, "}\n");
+  }
+}
+
+static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
+                            const char *bsType) {
+  const Tiles *t = &x->t;
+  int64_t rc = t->r * t->c;
+  int tid;
+  beginPhase(g, x, &tid);
+  int ty = kilnScheduleBinopConst(g, "divui", tid, t->tx);
+  int tx = kilnScheduleBinopConst(g, "remui", tid, t->tx);
+  int rows[16], cols[16], init[256];
+  for (int64_t i = 0; i < t->r; ++i)
+    rows[i] = kilnScheduleBinopConst(g, "addi", ty, i * t->ty);
+  for (int64_t j = 0; j < t->c; ++j)
+    cols[j] = kilnScheduleBinopConst(g, "addi", tx, j * t->tx);
+  for (int64_t i = 0; i < t->r; ++i)
+    for (int64_t j = 0; j < t->c; ++j) {
+      int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j);
+      init[i * t->c + j] = kilnScheduleFresh(g);
+      kilnStrBufAppendf(g->buf,
+                        "%%v%d = memref.load %%acc[%%v%d, %%v%d, %%v%d] : "
+                        "memref<%lldx%lldx%lldxf32>\n",
+                        init[i * t->c + j], tid, ci, cj, (long long)x->threads,
+                        (long long)t->r, (long long)t->c);
+    }
+  int cbk = kilnScheduleIndex(g, t->bk);
+  int res = kilnScheduleFresh(g), kk = kilnScheduleFresh(g),
+      iter = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf,
+                    "%%v%d:%lld = scf.for %%v%d = %%v%d to %%v%d step %%v%d "
+                    "iter_args(",
+                    res, (long long)rc, kk, x->c0, cbk, x->c1);
+  for (int64_t s = 0; s < rc; ++s)
+    kilnStrBufAppendf(g->buf, "%s%%s%d_%lld = %%v%d", s ? ", " : "", iter,
+                      (long long)s, init[s]);
+  kilnStrBufAppend(g->buf, ") -> (", 6);
+  for (int64_t s = 0; s < rc; ++s)
+    kilnStrBufAppendf(g->buf, "%sf32", s ? ", " : "");
+  kilnStrBufAppend(g->buf, ") {\n", 4);
+  int av[16], bv[16];
+  for (int64_t i = 0; i < t->r; ++i) {
+    av[i] = kilnScheduleFresh(g);
+    kilnStrBufAppendf(g->buf, "%%v%d = memref.load %%As[%%v%d, %%v%d] : %s\n",
+                      av[i], rows[i], kk, asType);
+  }
+  for (int64_t j = 0; j < t->c; ++j) {
+    bv[j] = kilnScheduleFresh(g);
+    kilnStrBufAppendf(g->buf, "%%v%d = memref.load %%Bs[%%v%d, %%v%d] : %s\n",
+                      bv[j], kk, cols[j], bsType);
+  }
+  int sums[256];
+  for (int64_t i = 0; i < t->r; ++i)
+    for (int64_t j = 0; j < t->c; ++j) {
+      int p = kilnScheduleFresh(g), s = kilnScheduleFresh(g);
+      kilnStrBufAppendf(g->buf,
+                        "%%v%d = arith.mulf %%v%d, %%v%d : f32\n"
+                        "%%v%d = arith.addf %%s%d_%lld, %%v%d : f32\n",
+                        p, av[i], bv[j], s, iter, (long long)(i * t->c + j), p);
+      sums[i * t->c + j] = s;
+    }
+  kilnStrBufAppend(g->buf, "scf.yield ", 10);
+  for (int64_t s = 0; s < rc; ++s)
+    kilnStrBufAppendf(g->buf, "%s%%v%d", s ? ", " : "", sums[s]);
+  kilnStrBufAppend(g->buf, " : ", 3);
+  for (int64_t s = 0; s < rc; ++s)
+    kilnStrBufAppendf(g->buf, "%sf32", s ? ", " : "");
+  kilnStrBufAppend(g->buf, "\n}\n", 3);
+  for (int64_t i = 0; i < t->r; ++i)
+    for (int64_t j = 0; j < t->c; ++j) {
+      int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j);
+      kilnStrBufAppendf(g->buf,
+                        "memref.store %%v%d#%lld, %%acc[%%v%d, %%v%d, %%v%d] : "
+                        "memref<%lldx%lldx%lldxf32>\n",
+                        res, (long long)(i * t->c + j), tid, ci, cj,
+                        (long long)x->threads, (long long)t->r,
+                        (long long)t->c);
+    }
+  endPhase(g);
+}
+
+/* `(argument types) -> result type` of @kiln_epilogue: the body's block
+ * arguments (the output's only when the body reads it) to its value. */
+static void appendEpilogueSignature(Gen *g, const Epilogue *e) {
+  MlirBlock body = kilnGpuEpilogueBody(e);
+  kilnStrBufAppend(g->buf, "(", 1);
+  intptr_t n = e->nIns + (e->outUsed ? 1 : 0);
+  for (intptr_t k = 0; k < n; ++k) {
+    if (k)
+      kilnStrBufAppend(g->buf, ", ", 2);
+    appendType(g, mlirValueGetType(mlirBlockGetArgument(body, k)));
+  }
+  kilnStrBufAppend(g->buf, ") -> ", 5);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  appendType(g, mlirValueGetType(mlirOperationGetOperand(yield, 0)));
+}
+
+/* The epilogue operand `k`'s type (the output: k = nIns). */
+static MlirType epilogueType(const Epilogue *e, intptr_t k) {
+  return mlirValueGetType(mlirOperationGetOperand(e->op, k));
+}
+
+/* The element of epilogue operand `k` (its map) at the element of C with
+ * indices `idxC`. */
+static void epilogueIndices(Gen *g, const Epilogue *e, intptr_t k,
+                            const int *idxC, int *idx) {
+  MlirAffineMap map = e->map[k];
+  for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); ++i) {
+    MlirAffineExpr r = mlirAffineMapGetResult(map, i);
+    idx[i] = mlirAffineExprIsADim(r)
+                 ? idxC[e->cDim[mlirAffineDimExprGetPosition(r)]]
+                 : kilnScheduleIndex(g, mlirAffineConstantExprGetValue(r));
+  }
+}
+
+/* Stores body(acc, the other inputs' elements) to the consumer's output:
+ * the body is a call of @kiln_epilogue, whose ops tileOp copies in. */
+static void genEpilogueStore(Gen *g, const Epilogue *e, int acc,
+                             const int *idxC) {
+  int args[kMaxEpilogueIns + 1], nArgs = 0, idx[kMaxRank];
+  for (intptr_t k = 0; k < e->nIns; ++k) {
+    if (e->inIsC[k]) {
+      args[nArgs++] = acc;
+      continue;
+    }
+    epilogueIndices(g, e, k, idxC, idx);
+    int v = kilnScheduleFresh(g);
+    char prefix[48], name[16];
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
+    snprintf(name, sizeof(name), "E%d", (int)k);
+    appendIndexed(g, prefix, name, idx, mlirAffineMapGetNumResults(e->map[k]),
+                  epilogueType(e, k));
+    args[nArgs++] = v;
+  }
+  const char *out = e->outIsC ? "C" : "Out";
+  MlirType outType = epilogueType(e, e->nIns);
+  epilogueIndices(g, e, e->nIns, idxC, idx);
+  intptr_t outRank = mlirAffineMapGetNumResults(e->map[e->nIns]);
+  if (e->outUsed && e->outIsC) {
+    args[nArgs++] = acc;
+  } else if (e->outUsed) {
+    int v = kilnScheduleFresh(g);
+    char prefix[48];
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
+    appendIndexed(g, prefix, out, idx, outRank, outType);
+    args[nArgs++] = v;
+  }
+  int r = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf, "%%v%d = func.call @kiln_epilogue(", r);
+  for (int i = 0; i < nArgs; ++i)
+    kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", args[i]);
+  kilnStrBufAppend(g->buf, ") : ", 4);
+  appendEpilogueSignature(g, e);
+  char prefix[48];
+  snprintf(prefix, sizeof(prefix), "\nmemref.store %%v%d, ", r);
+  appendIndexed(g, prefix, out, idx, outRank, outType);
+}
+
+static void genStorePhase(Gen *g, const Ctx *x) {
+  int tid;
+  beginPhase(g, x, &tid);
+  for (int64_t i = 0; i < x->t.r; ++i)
+    for (int64_t j = 0; j < x->t.c; ++j) {
+      int row, col;
+      threadElement(g, x, tid, i, j, &row, &col);
+      int cond = outputGuard(g, x, row, col);
+      if (cond >= 0)
+        kilnStrBufAppendf(g->buf, "scf.if %%v%d {\n", cond);
+      int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j),
+          v = kilnScheduleFresh(g);
+      kilnStrBufAppendf(g->buf,
+                        "%%v%d = memref.load %%acc[%%v%d, %%v%d, %%v%d] : "
+                        "memref<%lldx%lldx%lldxf32>\n",
+                        v, tid, ci, cj, (long long)x->threads,
+                        (long long)x->t.r, (long long)x->t.c);
+      char prefix[48];
+      if (mlirOperationIsNull(x->epi->op)) {
+        snprintf(prefix, sizeof(prefix), "memref.store %%v%d, ", v);
+        appendAccess(g, x->ct, prefix, "C", &x->ct->c, x->vb, row, col, -1);
+      } else {
+        int idx[kMaxRank];
+        accessIndices(g, x->ct, &x->ct->c, x->vb, row, col, -1, idx);
+        genEpilogueStore(g, x->epi, v, idx);
+      }
+      if (cond >= 0)
+        kilnStrBufAppendf(g->buf, "}\n");
+    }
+  endPhase(g);
+}
+
+/* The whole template: a function of (A, B, C, init) whose body replaces the
+ * op. */
+static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
+                        const Epilogue *epi, const Tiles *t, bool fromC) {
+  Gen gen = {buf, 0}, *g = &gen;
+  Ctx x = {.ct = ct, .epi = epi, .t = *t};
+  x.bm = t->ty * t->r;
+  x.bn = t->tx * t->c;
+  x.threads = t->ty * t->tx;
+  /* Padding keeps a tile's stores free of bank conflicts when they run
+   * along its short dim. */
+  bool aRowFast = fastRole(ct, &ct->a) == kM;
+  bool bColFast = fastRole(ct, &ct->b) == kN;
+  char asType[64], bsType[64];
+  snprintf(asType, sizeof(asType), "memref<%lldx%lldxf32>", (long long)x.bm,
+           (long long)(t->bk + (aRowFast ? 1 : 0)));
+  snprintf(bsType, sizeof(bsType), "memref<%lldx%lldxf32>", (long long)t->bk,
+           (long long)(x.bn + (bColFast ? 0 : 1)));
+  kilnStrBufAppend(buf, "func.func @kiln_tile(%A: ", 24);
+  appendType(g, ct->a.type);
+  kilnStrBufAppend(buf, ", %B: ", 6);
+  appendType(g, ct->b.type);
+  kilnStrBufAppend(buf, ", %C: ", 6);
+  appendType(g, ct->c.type);
+  kilnStrBufAppend(buf, ", %init: f32", 12);
+  /* The epilogue's other inputs (%Ek, k its operand number) and output. */
+  if (!mlirOperationIsNull(epi->op)) {
+    for (intptr_t k = 0; k <= epi->nIns; ++k) {
+      if (k < epi->nIns && epi->inIsC[k])
+        continue;
+      if (k == epi->nIns && epi->outIsC)
+        break;
+      if (k < epi->nIns)
+        kilnStrBufAppendf(buf, ", %%E%d: ", (int)k);
+      else
+        kilnStrBufAppend(buf, ", %Out: ", 8);
+      appendType(g, epilogueType(epi, k));
+    }
+  }
+  kilnStrBufAppendf(buf, ") {\n"
+                         "%%zero = arith.constant 0.0 : f32\n");
+  x.c0 = kilnScheduleIndex(g, 0);
+  x.c1 = kilnScheduleIndex(g, 1);
+  x.cT = kilnScheduleIndex(g, x.threads);
+  kilnStrBufAppendf(buf,
+                    "scf.execute_region no_inline {\nmemref.alloca_scope {\n"
+                    "%%As = memref.alloca() {kiln.gpu.shared} : %s\n"
+                    "%%Bs = memref.alloca() {kiln.gpu.shared} : %s\n"
+                    "%%acc = memref.alloca() {kiln.gpu.private} : "
+                    "memref<%lldx%lldx%lldxf32>\n",
+                    asType, bsType, (long long)x.threads, (long long)t->r,
+                    (long long)t->c);
+  /* The grid: batch, block rows, block columns (dims of one block left
+   * out; at least one dim). */
+  int64_t trips[3] = {ct->batch, (ct->m + x.bm - 1) / x.bm,
+                      (ct->n + x.bn - 1) / x.bn};
+  int ivs[3], ubs[3], nd = 0, dimOf[3];
+  for (int d = 0; d < 3; ++d) {
+    dimOf[d] = -1;
+    if (trips[d] > 1 || (d == 2 && nd == 0)) {
+      dimOf[d] = nd;
+      ivs[nd] = kilnScheduleFresh(g);
+      ubs[nd++] = kilnScheduleIndex(g, trips[d]);
+    }
+  }
+  kilnStrBufAppend(buf, "scf.parallel (", 14);
+  for (int i = 0; i < nd; ++i)
+    kilnStrBufAppendf(buf, "%s%%v%d", i ? ", " : "", ivs[i]);
+  kilnStrBufAppend(buf, ") = (", 5);
+  for (int i = 0; i < nd; ++i)
+    kilnStrBufAppendf(buf, "%s%%v%d", i ? ", " : "", x.c0);
+  kilnStrBufAppend(buf, ") to (", 6);
+  for (int i = 0; i < nd; ++i)
+    kilnStrBufAppendf(buf, "%s%%v%d", i ? ", " : "", ubs[i]);
+  kilnStrBufAppend(buf, ") step (", 8);
+  for (int i = 0; i < nd; ++i)
+    kilnStrBufAppendf(buf, "%s%%v%d", i ? ", " : "", x.c1);
+  kilnStrBufAppend(buf, ") {\n", 4);
+  int blockIv[3];
+  for (int d = 0; d < 3; ++d)
+    blockIv[d] = dimOf[d] >= 0 ? ivs[dimOf[d]] : x.c0;
+  x.vb = blockIv[0];
+  x.m0 = kilnScheduleBinopConst(g, "muli", blockIv[1], x.bm);
+  x.n0 = kilnScheduleBinopConst(g, "muli", blockIv[2], x.bn);
+  genInitPhase(g, &x, fromC);
+  int k0 = kilnScheduleFresh(g), ck = kilnScheduleIndex(g, ct->k),
+      cbk = kilnScheduleIndex(g, t->bk);
+  kilnStrBufAppendf(buf, "scf.for %%v%d = %%v%d to %%v%d step %%v%d {\n", k0,
+                    x.c0, ck, cbk);
+  int tid;
+  beginPhase(g, &x, &tid);
+  genTileLoad(g, &x, tid, k0, &ct->a, "A", kM, x.bm, t->bk, x.m0, ct->m, "As",
+              asType);
+  genTileLoad(g, &x, tid, k0, &ct->b, "B", kN, x.bn, t->bk, x.n0, ct->n, "Bs",
+              bsType);
+  endPhase(g);
+  genComputePhase(g, &x, asType, bsType);
+  kilnStrBufAppend(buf, "}\n", 2);
+  genStorePhase(g, &x);
+  kilnStrBufAppendf(buf,
+                    "scf.reduce\n}\n}\nscf.yield\n}"
+                    " {kiln.gpu.block_size = %lld : i64}\nreturn\n}\n",
+                    (long long)x.threads);
+  if (!mlirOperationIsNull(epi->op)) {
+    kilnStrBufAppend(buf, "func.func private @kiln_epilogue", 32);
+    appendEpilogueSignature(g, epi);
+    kilnStrBufAppend(buf, "\n", 1);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+static Tiles chooseTiles(const Contraction *ct) {
+  /* A few rows (a fully connected layer at batch 1): one row of threads
+   * per row, 128 columns per block. Otherwise 64 x 64 blocks of 256
+   * threads, 4 x 4 outputs each. */
+  if (ct->m <= 8) {
+    int64_t ty = 1;
+    while (ty < ct->m)
+      ty *= 2;
+    return (Tiles){.ty = ty, .tx = 128 / ty, .r = 1, .c = 1, .bk = 16};
+  }
+  return (Tiles){.ty = 16, .tx = 16, .r = 4, .c = 4, .bk = 16};
+}
+
+/* The value a fill of `c` writes: a linalg.fill's, or a constant a
+ * linalg.generic without inputs yields to every element of `c` (how
+ * bufferization leaves a conv's zero init); null for other ops. */
+static MlirValue fillValue(MlirOperation p, MlirValue c) {
+  if (kilnOpNameIs(p, "linalg.fill"))
+    return mlirOperationGetNumOperands(p) == 2 &&
+                   !mlirOperationGetNumResults(p) &&
+                   mlirValueEqual(mlirOperationGetOperand(p, 1), c)
+               ? mlirOperationGetOperand(p, 0)
+               : (MlirValue){NULL};
+  if (!kilnOpNameIs(p, "linalg.generic") ||
+      mlirOperationGetNumOperands(p) != 1 || mlirOperationGetNumResults(p) ||
+      !mlirValueEqual(mlirOperationGetOperand(p, 0), c))
+    return (MlirValue){NULL};
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(c));
+  char kinds[kMaxRank];
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(p, kilnStr("indexing_maps"));
+  if (rank > kMaxRank || !kilnLinalgIteratorKinds(p, kinds, rank) ||
+      mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirArrayAttrGetNumElements(maps) != 1)
+    return (MlirValue){NULL};
+  for (intptr_t l = 0; l < rank; ++l)
+    if (kinds[l] != 'p')
+      return (MlirValue){NULL};
+  MlirAttribute m = mlirArrayAttrGetElement(maps, 0);
+  intptr_t dims[kMaxRank], n;
+  MlirAffineExpr exprs[kMaxRank];
+  if (!mlirAttributeIsAAffineMap(m))
+    return (MlirValue){NULL};
+  MlirAffineMap map = mlirAffineMapAttrGetValue(m);
+  if (mlirAffineMapGetNumSymbols(map) || mlirAffineMapGetNumDims(map) != rank ||
+      !kilnGpuMapDims(map, dims, exprs, false, &n) || n != rank)
+    return (MlirValue){NULL};
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(p, 0));
+  MlirOperation yield = mlirBlockGetFirstOperation(body);
+  if (mlirOperationIsNull(yield) || !kilnOpNameIs(yield, "linalg.yield") ||
+      mlirOperationGetNumOperands(yield) != 1)
+    return (MlirValue){NULL};
+  MlirValue v = mlirOperationGetOperand(yield, 0);
+  if (!mlirValueIsAOpResult(v) ||
+      !kilnOpNameIs(mlirOpResultGetOwner(v), "arith.constant") ||
+      mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(v)), body))
+    return (MlirValue){NULL};
+  return v;
+}
+
+/* The fill of `c` right before `op` (constants, weights and reshapes of
+ * them in between), if any: its value becomes the accumulators' initial
+ * value. */
+static MlirOperation precedingFill(MlirOperation op, MlirValue c) {
+  MlirOperation p = kilnPrevInBlock(op);
+  while (!mlirOperationIsNull(p) && (kilnOpNameIs(p, "arith.constant") ||
+                                     kilnOpNameIs(p, "memref.get_global") ||
+                                     kilnOpNameIs(p, "memref.expand_shape") ||
+                                     kilnOpNameIs(p, "memref.collapse_shape")))
+    p = kilnPrevInBlock(p);
+  if (mlirOperationIsNull(p) || mlirValueIsNull(fillValue(p, c)))
+    return (MlirOperation){NULL};
+  return p;
+}
+
+static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirOperation fill = precedingFill(op, ct->c.value);
+  Epilogue epi = {0};
+  if (epilogues)
+    kilnGpuMatchEpilogue(op, ct, fill, &epi);
+  bool fused = !mlirOperationIsNull(epi.op);
+  MlirOperation at = fused ? epi.op : op;
+  Tiles t = chooseTiles(ct);
+  KilnStrBuf text = {0};
+  genTemplate(&text, ct, &epi, &t, mlirOperationIsNull(fill));
+  MlirModule tmpl = mlirModuleCreateParse(ctx, kilnStr(kilnStrBufGet(&text)));
+  kilnStrBufDestroy(&text);
+  if (mlirModuleIsNull(tmpl)) {
+    kilnEmitErrorf(mlirOperationGetLocation(op),
+                   "kiln-gpu-tile-contractions: internal error: the schedule "
+                   "template does not parse");
+    return false;
+  }
+  MlirOperation func = mlirBlockGetFirstOperation(mlirModuleGetBody(tmpl));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  MlirValue init;
+  if (mlirOperationIsNull(fill)) {
+    MlirType f32 = mlirF32TypeGet(ctx);
+    MlirNamedAttribute value =
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("value")),
+                              mlirFloatAttrDoubleGet(ctx, f32, 0.0));
+    init = mlirOperationGetResult(
+        kilnInsertOp(op, "arith.constant", 0, NULL, 1, &f32, 1, &value), 0);
+  } else {
+    init = fillValue(fill, ct->c.value);
+  }
+  MlirValue args[4 + kMaxEpilogueIns + 1] = {ct->a.value, ct->b.value,
+                                             ct->c.value, init};
+  intptr_t nArgs = 4;
+  for (intptr_t k = 0; fused && k <= epi.nIns; ++k)
+    if (k == epi.nIns ? !epi.outIsC : !epi.inIsC[k])
+      args[nArgs++] = mlirOperationGetOperand(epi.op, k);
+  for (intptr_t i = 0; i < nArgs; ++i)
+    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, i), args[i]);
+  MlirOperation term = mlirBlockGetTerminator(body);
+  KilnOpList calls = {0};
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(o, term);) {
+    MlirOperation next = mlirOperationGetNextInBlock(o);
+    mlirOperationMoveBefore(o, at);
+    if (fused)
+      mlirOperationWalk(o, kilnGpuCollectEpilogueCalls, &calls,
+                        MlirWalkPostOrder);
+    o = next;
+  }
+  for (size_t i = 0; i < calls.len; ++i)
+    kilnGpuInlineEpilogue(calls.data[i], &epi);
+  kilnOpListDestroy(&calls);
+  mlirModuleDestroy(tmpl);
+  mlirOperationDestroy(op);
+  if (!mlirOperationIsNull(fill))
+    mlirOperationDestroy(fill);
+  if (fused) {
+    mlirOperationDestroy(epi.op);
+    if (!epi.outIsC)
+      kilnGpuEraseIfDead(kilnGpuViewRoot(ct->c.value));
+  }
+  return true;
+}
+
+static MlirWalkResult collectContractions(MlirOperation op, void *userData) {
+  Contraction ct;
+  if (matchContraction(op, &ct))
+    kilnOpListPush(userData, op);
+  return MlirWalkResultAdvance;
+}
+
+static void runTileContractions(MlirOperation func, MlirExternalPass pass,
+                                const KilnPassOptionValue *options) {
+  if (!options[kOptEnable].b)
+    return;
+  if (options[kOptMinFlops].i < 0) {
+    kilnEmitErrorf(mlirOperationGetLocation(func),
+                   "kiln-gpu-tile-contractions: min-flops=%lld: must not be "
+                   "negative",
+                   (long long)options[kOptMinFlops].i);
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
+  KilnOpList ops = {0};
+  mlirOperationWalk(func, collectContractions, &ops, MlirWalkPostOrder);
+  bool ok = true;
+  for (size_t i = 0; i < ops.len && ok; ++i) {
+    Contraction ct;
+    matchContraction(ops.data[i], &ct);
+    if (2 * ct.batch * ct.m * ct.n * ct.k < options[kOptMinFlops].i)
+      continue;
+    ok = tileOp(ops.data[i], &ct, options[kOptEpilogues].b);
+  }
+  kilnOpListDestroy(&ops);
+  if (!ok)
+    mlirExternalPassSignalFailure(pass);
+}
+
+static const KilnPassOptionSpec kOptions[kNumOptions] = {
+    [kOptEnable] = {"enable", KILN_PASS_OPTION_BOOL, "true",
+                    "Tile contractions (false: leave every op to the "
+                    "one-output-per-thread mapping)"},
+    [kOptMinFlops] = {"min-flops", KILN_PASS_OPTION_INT, "0",
+                      "Leave contractions of fewer floating-point operations "
+                      "(2*batch*M*N*K) alone"},
+    [kOptEpilogues] = {"epilogues", KILN_PASS_OPTION_BOOL, "true",
+                       "Fuse the elementwise op that consumes a product's "
+                       "result into its store phase"},
+};
+
+static const KilnDialectHandleGetter kDialects[] = {
+    mlirGetDialectHandle__scf__, mlirGetDialectHandle__memref__,
+    mlirGetDialectHandle__arith__};
+
+const KilnPassInfo kilnGpuTileContractionsPass = {
+    .argument = "kiln-gpu-tile-contractions",
+    .summary = "Tile static f32 matrix products for the GPU: block tiles in "
+               "shared memory, register tiles per thread, as block and "
+               "thread-phase loops",
+    .anchor = "func.func",
+    .options = kOptions,
+    .numOptions = kNumOptions,
+    .run = runTileContractions,
+    .dependentDialects = kDialects,
+    .numDependentDialects = 3,
+};

@@ -1,0 +1,91 @@
+/* Internal to kiln-gpu-tile-contractions (tile.c): the contraction it
+ * recognizes, and the elementwise epilogue fused into its store phase
+ * (epilogue.c). docs/gpu-codegen.md, "Matrix products". */
+#ifndef KILN_CONVERSIONS_LINALG_TO_GPU_TILE_H
+#define KILN_CONVERSIONS_LINALG_TO_GPU_TILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/IR.h"
+
+enum { kMaxRank = 8 };
+
+/* Roles of a contraction's dims. */
+enum { kNone = 0, kBatch = 'b', kM = 'm', kN = 'n', kK = 'k' };
+
+typedef struct Operand {
+  MlirValue value;
+  MlirType type;
+  intptr_t rank;
+  intptr_t loop[kMaxRank]; /* the loop of each memref dim, or -1: */
+  /* a compound index of an input (a conv's window read, as an implicit
+   * GEMM: oh * stride + kh * dilation), a sum of loops times constants. */
+  MlirAffineExpr expr[kMaxRank];
+} Operand;
+
+/* The loops fall in four groups, each flattened to one linear index:
+ * batch (in A, B and C), m (in A and C), n (in B and C) and k (in A and B,
+ * the reductions). Within a group the loops are ordered as in C (k: as in
+ * A); each loop's index is (linear / stride) % size. */
+typedef struct Contraction {
+  Operand a, b, c;
+  intptr_t loops;
+  char role[kMaxRank];
+  int64_t size[kMaxRank], stride[kMaxRank];
+  bool outer[kMaxRank]; /* first of its group: no remainder needed */
+  int64_t batch, m, n, k;
+} Contraction;
+
+typedef struct Tiles {
+  int64_t ty, tx, r, c, bk;
+} Tiles;
+
+/* An elementwise consumer of the product's C fused into its store phase
+ * (docs/gpu-codegen.md, "Matrix products"): a linalg.generic of parallel
+ * loops reading C through a permutation, its other inputs at indices the
+ * output index gives (dims or constants), its body arith/math ops. The
+ * store phase writes body(acc, other inputs) to the consumer's output. */
+enum { kMaxEpilogueIns = 8, kMaxEpilogueOps = 64 };
+
+typedef struct Epilogue {
+  MlirOperation op; /* the consumer; null: no epilogue */
+  intptr_t loops, nIns;
+  bool inIsC[kMaxEpilogueIns];
+  MlirAffineMap map[kMaxEpilogueIns + 1]; /* per operand, the output last */
+  intptr_t cDim[kMaxRank]; /* C's dim that each consumer loop indexes */
+  bool outIsC;             /* the consumer writes C in place */
+  bool outUsed;            /* its body reads the output's element */
+} Epilogue;
+
+/// The loop dim of each result of `map` (-1 and the expression in `exprs`
+/// for a compound one when `compound`), false unless the plain results
+/// are distinct dims.
+bool kilnGpuMapDims(MlirAffineMap map, intptr_t *dims, MlirAffineExpr *exprs,
+                    bool compound, intptr_t *n);
+
+/// Recognizes the elementwise consumer of `op`'s C that can be fused into
+/// its store phase (e->op stays null otherwise); `fill` is the fill folded
+/// into the accumulators, or null.
+void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
+                          MlirOperation fill, Epilogue *e);
+
+/// The consumer body's block (its ops are copied into the store phase).
+MlirBlock kilnGpuEpilogueBody(const Epilogue *e);
+
+/// Walk callback collecting the template's @kiln_epilogue calls.
+MlirWalkResult kilnGpuCollectEpilogueCalls(MlirOperation op, void *userData);
+
+/// Replaces one @kiln_epilogue call with a copy of the consumer's body.
+void kilnGpuInlineEpilogue(MlirOperation call, const Epilogue *e);
+
+/// The buffer a memref views (through views of it), or the value.
+MlirValue kilnGpuViewRoot(MlirValue v);
+
+/// Erases C's buffer once the fused product no longer reads or writes it
+/// (its allocation, views and deallocation).
+void kilnGpuEraseIfDead(MlirValue root);
+
+#endif

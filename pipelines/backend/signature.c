@@ -1,0 +1,196 @@
+/* The model's signature as model-library metadata records:
+ *   entry NAME
+ *   input <dtype> <rank> <d0> ... <name>
+ *   output <dtype> <rank> <d0> ... <name>
+ * recorded from the entry function before lowering rewrites it. */
+#define _POSIX_C_SOURCE 200809L /* strndup */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kiln/compile.h"
+#include "kiln/diagnostics.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "runtime/model_abi.h"
+#include "support/ir_build.h"
+
+struct KilnModelSignature {
+  char *entry;
+  KilnStrBuf records;
+};
+
+static MlirAttribute getAttr(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op,
+                                         mlirStringRefCreateFromCString(name));
+}
+
+MlirOperation kilnModelFindEntry(MlirOperation module) {
+  MlirOperation found = {NULL};
+  int numPublic = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!kilnOpNameIs(op, "func.func"))
+      continue;
+    MlirStringRef name = mlirStringAttrGetValue(getAttr(op, "sym_name"));
+    if (kilnStringRefEquals(name, "main_graph"))
+      return op;
+    if (kilnFuncIsPublicDefinition(op)) {
+      found = op;
+      ++numPublic;
+    }
+  }
+  return numPublic == 1 ? found : (MlirOperation){NULL};
+}
+
+bool kilnModelElementTypeOf(MlirType t, KilnElementType *out) {
+  if (mlirTypeIsAF32(t))
+    *out = KILN_ELEMENT_TYPE_F32;
+  else if (mlirTypeIsAF64(t))
+    *out = KILN_ELEMENT_TYPE_F64;
+  else if (mlirTypeIsAF16(t))
+    *out = KILN_ELEMENT_TYPE_F16;
+  else if (mlirTypeIsABF16(t))
+    *out = KILN_ELEMENT_TYPE_BF16;
+  else if (!mlirTypeIsAInteger(t))
+    return false;
+  else {
+    bool u = mlirIntegerTypeIsUnsigned(t);
+    switch (mlirIntegerTypeGetWidth(t)) {
+    case 1:
+      *out = KILN_ELEMENT_TYPE_BOOL;
+      break;
+    case 8:
+      *out = u ? KILN_ELEMENT_TYPE_U8 : KILN_ELEMENT_TYPE_I8;
+      break;
+    case 16:
+      *out = u ? KILN_ELEMENT_TYPE_U16 : KILN_ELEMENT_TYPE_I16;
+      break;
+    case 32:
+      *out = u ? KILN_ELEMENT_TYPE_U32 : KILN_ELEMENT_TYPE_I32;
+      break;
+    case 64:
+      *out = u ? KILN_ELEMENT_TYPE_U64 : KILN_ELEMENT_TYPE_I64;
+      break;
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The ABI's name for an element type, or NULL. */
+static const char *dtypeName(MlirType t) {
+  KilnElementType e;
+  return kilnModelElementTypeOf(t, &e) ? kilnElementTypeGetName(e) : NULL;
+}
+
+/* The onnx.name of entry `i` of `attrName` (arg_attrs or res_attrs). */
+static MlirStringRef onnxName(MlirOperation func, const char *attrName,
+                              intptr_t i) {
+  MlirAttribute all = getAttr(func, attrName);
+  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) ||
+      i >= mlirArrayAttrGetNumElements(all))
+    return mlirStringRefCreate(NULL, 0);
+  MlirAttribute dict = mlirArrayAttrGetElement(all, i);
+  if (!mlirAttributeIsADictionary(dict))
+    return mlirStringRefCreate(NULL, 0);
+  MlirAttribute name = mlirDictionaryAttrGetElementByName(
+      dict, mlirStringRefCreateFromCString("onnx.name"));
+  if (mlirAttributeIsNull(name) || !mlirAttributeIsAString(name))
+    return mlirStringRefCreate(NULL, 0);
+  return mlirStringAttrGetValue(name);
+}
+
+char *kilnModelValueNameCreate(MlirOperation func, bool result, intptr_t i) {
+  MlirStringRef name = onnxName(func, result ? "res_attrs" : "arg_attrs", i);
+  KilnStrBuf b = {0};
+  if (name.data)
+    kilnStrBufAppend(&b, name.data, name.length);
+  else
+    kilnStrBufAppendf(&b, "%s%lld", result ? "result" : "arg", (long long)i);
+  return b.data ? b.data : kilnStrDup("");
+}
+
+/* Appends a name escaped as the ABI says (runtime/model_abi.h). */
+static void appendEscaped(KilnStrBuf *b, MlirStringRef s) {
+  char *escaped = kilnModelAbiNameEncode(s.data, s.length);
+  kilnStrBufAppendf(b, "%s", escaped);
+  free(escaped);
+}
+
+/* Appends one input/output record; false after emitting an error. */
+static bool appendRecord(KilnStrBuf *b, MlirOperation func, const char *kind,
+                         MlirType type, intptr_t i) {
+  char *ownedName = kilnModelValueNameCreate(func, kind[0] != 'i', i);
+  MlirStringRef name = mlirStringRefCreateFromCString(ownedName);
+  const char *dtype = mlirTypeIsARankedTensor(type)
+                          ? dtypeName(mlirShapedTypeGetElementType(type))
+                          : NULL;
+  bool ok = dtype && mlirShapedTypeHasStaticShape(type);
+  if (!ok) {
+    KilnStrBuf t = {0};
+    kilnStrBufAppendType(&t, type);
+    kilnEmitErrorf(mlirOperationGetLocation(func),
+                   "unsupported: %s '%.*s' has type %s; a model library needs "
+                   "static shapes (see --input-shape) and plain element types",
+                   kind, (int)name.length, name.data, kilnStrBufGet(&t));
+    kilnStrBufDestroy(&t);
+  } else {
+    int64_t rank = mlirShapedTypeGetRank(type);
+    kilnStrBufAppendf(b, "%s %s %lld", kind, dtype, (long long)rank);
+    for (int64_t d = 0; d < rank; ++d)
+      kilnStrBufAppendf(b, " %lld",
+                        (long long)mlirShapedTypeGetDimSize(type, (intptr_t)d));
+    kilnStrBufAppend(b, " ", 1);
+    appendEscaped(b, name);
+    kilnStrBufAppend(b, "\n", 1);
+  }
+  free(ownedName);
+  return ok;
+}
+
+KilnModelSignature *kilnModelSignatureCreate(MlirModule module) {
+  MlirOperation func = kilnModelFindEntry(mlirModuleGetOperation(module));
+  if (mlirOperationIsNull(func)) {
+    kilnEmitErrorf(mlirOperationGetLocation(mlirModuleGetOperation(module)),
+                   "the module has no @main_graph and not exactly one public "
+                   "function to compile");
+    return NULL;
+  }
+  MlirStringRef entry = mlirStringAttrGetValue(getAttr(func, "sym_name"));
+  MlirType fnType = mlirTypeAttrGetValue(getAttr(func, "function_type"));
+  KilnModelSignature *s = calloc(1, sizeof(*s));
+  if (!s || !(s->entry = strndup(entry.data, entry.length)))
+    abort();
+  kilnStrBufAppendf(&s->records, "entry %s\n", s->entry);
+  bool ok = true;
+  for (intptr_t i = 0; ok && i < mlirFunctionTypeGetNumInputs(fnType); ++i)
+    ok = appendRecord(&s->records, func, "input",
+                      mlirFunctionTypeGetInput(fnType, i), i);
+  for (intptr_t i = 0; ok && i < mlirFunctionTypeGetNumResults(fnType); ++i)
+    ok = appendRecord(&s->records, func, "output",
+                      mlirFunctionTypeGetResult(fnType, i), i);
+  if (!ok) {
+    kilnModelSignatureDestroy(s);
+    return NULL;
+  }
+  return s;
+}
+
+void kilnModelSignatureDestroy(KilnModelSignature *signature) {
+  if (!signature)
+    return;
+  free(signature->entry);
+  kilnStrBufDestroy(&signature->records);
+  free(signature);
+}
+
+const char *kilnModelSignatureGetEntry(const KilnModelSignature *signature) {
+  return signature->entry;
+}
+
+const char *kilnModelSignatureGetRecords(const KilnModelSignature *signature) {
+  return kilnStrBufGet(&signature->records);
+}

@@ -1,0 +1,29 @@
+/* Where the bytes of Kiln's dense-resource attributes live. MLIR's C API
+ * reads a DenseResourceElementsAttr element by element only, so copying
+ * or reshaping a weight would take a pass over it and a second buffer.
+ * Kiln records the buffer of every resource attribute it creates instead:
+ * the lowering reshapes a weight by aliasing its buffer, and code
+ * generation writes the bytes into the object without an LLVM constant
+ * (docs/performance.md, "Compile time"). Thread-safe: passes run on
+ * MLIR's thread pool. */
+#ifndef KILN_SUPPORT_RESOURCE_DATA_H
+#define KILN_SUPPORT_RESOURCE_DATA_H
+
+#include <stddef.h>
+
+#include "mlir-c/IR.h"
+
+/// Records that resource attribute `attr` holds the `size` bytes at `data`,
+/// which stay valid until kilnResourceDataForget(data).
+void kilnResourceDataRegister(MlirAttribute attr, const void *data,
+                              size_t size);
+
+/// The bytes of `attr` (borrowed; *size receives their count), or NULL if
+/// `attr` was not registered.
+const void *kilnResourceDataLookup(MlirAttribute attr, size_t *size);
+
+/// Forgets every attribute registered with `data`: the blob deleter calls
+/// this before freeing the buffer.
+void kilnResourceDataForget(const void *data);
+
+#endif
