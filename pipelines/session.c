@@ -1,6 +1,6 @@
 /* The compiler session API (include/kiln/session.h): the stages of a
  * compilation, in one place for every tool and binding. */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#define _POSIX_C_SOURCE 200809L
 
 #include "kiln/session.h"
 
@@ -26,6 +26,7 @@
 #include "pipelines/backend/gpu.h"
 #include "runtime/model.h"
 #include "runtime/model_abi.h"
+#include "support/temp_dir.h"
 
 struct KilnSession {
   KilnSessionOptions options; /* strings and shapes below are copies */
@@ -646,14 +647,12 @@ typedef struct Objects {
   unsigned count;
   int writeErrno; /* an object could not be written: its errno */
   KilnStrBuf failedPath;
+  KilnStrBuf library; /* a library linked in `dir`, or empty */
 } Objects;
 
 static bool objectsCreate(Objects *objs, const KilnSession *s) {
-  const char *tmp = getenv("TMPDIR");
   *objs = (Objects){0};
-  kilnStrBufAppendf(&objs->dir, "%s/kiln-compile-XXXXXX",
-                    tmp && *tmp ? tmp : "/tmp");
-  if (mkdtemp(objs->dir.data))
+  if (kilnTempDirCreate("kiln-compile", &objs->dir))
     return true;
   messagef(s, "error", "cannot create the temporary directory '%s': %s",
            objs->dir.data, strerror(errno));
@@ -697,6 +696,9 @@ static void objectsDestroy(Objects *objs) {
     kilnStrBufDestroy(&objs->paths[i]);
   }
   free(objs->paths);
+  if (objs->library.data)
+    unlink(objs->library.data);
+  kilnStrBufDestroy(&objs->library);
   if (objs->dir.data)
     rmdir(objs->dir.data);
   kilnStrBufDestroy(&objs->dir);
@@ -726,31 +728,82 @@ static bool linkObjects(KilnInvocation *inv, const Objects *objects,
   return ok;
 }
 
-bool kilnInvocationWriteLibrary(KilnInvocation *inv, const char *path) {
-  if (!readyForCode(inv))
-    return false;
+/* Generates the objects into `objects` (created here; the caller destroys
+ * it) and links them into a library at `path` (NULL: "model.so" in the
+ * objects' directory, which `objects` then removes). On failure nothing is
+ * left at `path`. */
+static bool buildLibrary(KilnInvocation *inv, Objects *objects,
+                         const char *path) {
   KilnSession *s = inv->session;
-  Objects objects;
-  if (!objectsCreate(&objects, s))
+  if (!objectsCreate(objects, s))
     return fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+  if (!path) {
+    kilnStrBufAppendf(&objects->library, "%s/model.so", objects->dir.data);
+    path = objects->library.data;
+  }
   KilnCompileOptions co = compileOptions(inv, KILN_COMPILE_EMIT_OBJECT);
   KilnStrBuf err = {0};
   bool ok = mlirLogicalResultIsSuccess(
       kilnCompileToObjects(inv->module, &co, resolveJobs(s->options.jobs),
-                           collectObject, &objects, appendText, &err));
+                           collectObject, objects, appendText, &err));
   if (!ok) {
     message(s, "error", NULL, kilnStrBufGet(&err));
     inv->error = KILN_INVOCATION_ERROR_COMPILE;
-  } else if (objects.writeErrno) {
+  } else if (objects->writeErrno) {
     messagef(s, "error", "cannot write '%s': %s",
-             kilnStrBufGet(&objects.failedPath), strerror(objects.writeErrno));
+             kilnStrBufGet(&objects->failedPath),
+             strerror(objects->writeErrno));
     ok = fail(inv, KILN_INVOCATION_ERROR_COMPILE);
   } else {
-    ok = linkObjects(inv, &objects, path);
+    ok = linkObjects(inv, objects, path);
   }
   if (!ok)
     unlink(path);
   kilnStrBufDestroy(&err);
+  return ok;
+}
+
+bool kilnInvocationWriteLibrary(KilnInvocation *inv, const char *path) {
+  if (!readyForCode(inv))
+    return false;
+  Objects objects;
+  bool ok = buildLibrary(inv, &objects, path);
+  objectsDestroy(&objects);
+  return ok;
+}
+
+/* Passes the file at `path` to `callback` in pieces of 1 MiB. */
+static bool streamFile(const char *path, MlirStringCallback callback,
+                       void *userData) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return false;
+  enum { kChunk = 1 << 20 };
+  char *chunk = kilnXCalloc(kChunk, 1);
+  size_t n;
+  while ((n = fread(chunk, 1, kChunk, f)) > 0)
+    callback(mlirStringRefCreate(chunk, n), userData);
+  bool ok = !ferror(f);
+  free(chunk);
+  fclose(f);
+  return ok;
+}
+
+bool kilnInvocationEmitLibrary(KilnInvocation *inv, MlirStringCallback callback,
+                               void *userData) {
+  if (!readyForCode(inv))
+    return false;
+  Objects objects;
+  bool ok = buildLibrary(inv, &objects, NULL);
+  if (ok) {
+    const char *path = objects.library.data;
+    ok = streamFile(path, callback, userData);
+    if (!ok) {
+      messagef(inv->session, "error", "cannot read '%s': %s", path,
+               strerror(errno));
+      fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+    }
+  }
   objectsDestroy(&objects);
   return ok;
 }

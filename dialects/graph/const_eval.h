@@ -5,8 +5,11 @@
  * static, such chains are compile-time constants; this evaluator folds them
  * on the fly so type inference can see the values. Nothing is rewritten.
  *
- * Only integer- and bool-valued tensors are evaluated, through a fixed set
- * of ops (see const_eval.c). Work is bounded: a chain deeper than
+ * The value asked for must be an integer or bool tensor; the ops computing
+ * it may be any the graph-op evaluator knows (fold_eval.h: floats too, as
+ * in a size scaled by a float factor), plus graph.shape and graph.size,
+ * which need only their operand's static dims. Every value on the way
+ * needs a static type. Work is bounded: a chain deeper than
  * KILN_GRAPH_EVAL_MAX_DEPTH ops, or an intermediate tensor above
  * KILN_GRAPH_EVAL_MAX_ELEMENTS elements, is simply not a compile-time value.
  * Integer arithmetic is signed and wraps to the element type's width, as

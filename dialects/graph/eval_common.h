@@ -1,10 +1,7 @@
-/* Element arithmetic and broadcasting shared by Kiln's two compile-time
- * evaluators: const_eval.c (small integer shape computations, for type
- * inference) and transforms/fold_eval.c (graph-fold-constants). Not a
- * public header.
- *
- * Both must compute what the lowering computes, so the integer rules live
- * here once. */
+/* The integer and index rules of the compile-time evaluator
+ * (fold_eval.c): integer arithmetic, broadcasting, transposes and
+ * ScatterND's destinations, each as the graph-to-linalg lowering computes
+ * it. Not a public header. */
 #ifndef KILN_DIALECTS_GRAPH_EVAL_COMMON_H
 #define KILN_DIALECTS_GRAPH_EVAL_COMMON_H
 

@@ -165,6 +165,12 @@ bool kilnInvocationEmitCode(KilnInvocation *invocation, KilnCompileEmit kind,
 /// failure nothing is left there). Write to a path of your own and rename
 /// it into place to publish it atomically.
 bool kilnInvocationWriteLibrary(KilnInvocation *invocation, const char *path);
+/// As kilnInvocationWriteLibrary, linked in the session's private
+/// temporary directory ($TMPDIR, else /tmp) and passed to `callback` in
+/// pieces (of 1 MiB) instead: for a destination that is not a file the
+/// caller may rename over (stdout, a pipe), or one it publishes itself.
+bool kilnInvocationEmitLibrary(KilnInvocation *invocation,
+                               MlirStringCallback callback, void *userData);
 /// --target=cuda: runs to the llvm stage and passes the kernels' PTX (each
 /// kernel module after a "// ---- gpu.binary @NAME" line) or, with the
 /// session's `cubin`, the one kernel module's cubin, to `callback`.

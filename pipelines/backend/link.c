@@ -14,6 +14,7 @@
 #include "kiln/compile.h"
 #include "kiln/diagnostics.h"
 #include "runtime/library_digest.h"
+#include "support/temp_dir.h"
 
 #ifndef KILN_CLANG_PATH
 #define KILN_CLANG_PATH "clang-22"
@@ -164,15 +165,15 @@ kilnLinkSharedLibrary(const KilnTarget *target, const char *const *objectPaths,
     abort();
   int n = linkArgs(target, objectPaths, numObjects, libraryPath, bufs, argv);
   KilnStrBuf msg = {0};
-  char stubDir[] = "/tmp/kiln-link-XXXXXX";
+  KilnStrBuf stubDir = {0};
   char stubs[kNumCrossNeeded][kArgBytes] = {{0}};
   bool cross = !kilnTargetIsHostArch(target);
   if (cross) {
-    if (!mkdtemp(stubDir))
-      kilnStrBufAppendf(&msg, "cannot make a temporary directory: %s",
-                        strerror(errno));
+    if (!kilnTempDirCreate("kiln-link", &stubDir))
+      kilnStrBufAppendf(&msg, "cannot make the temporary directory '%s': %s",
+                        stubDir.data, strerror(errno));
     else
-      makeCrossStubs(target, stubDir, stubs, &msg);
+      makeCrossStubs(target, stubDir.data, stubs, &msg);
     for (int i = 0; i < kNumCrossNeeded; ++i)
       argv[n++] = stubs[i];
   }
@@ -183,9 +184,11 @@ kilnLinkSharedLibrary(const KilnTarget *target, const char *const *objectPaths,
   }
   if (cross) {
     for (int i = 0; i < kNumCrossNeeded; ++i)
-      unlink(stubs[i]);
-    rmdir(stubDir);
+      if (stubs[i][0])
+        unlink(stubs[i]);
+    rmdir(stubDir.data);
   }
+  kilnStrBufDestroy(&stubDir);
   /* Every library carries its integrity digest, checked at each load. */
   int sealError = msg.len ? 0 : kilnLibraryDigestAppend(libraryPath);
   if (sealError)

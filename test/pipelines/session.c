@@ -184,6 +184,65 @@ static void testCode(const char *dir) {
   kilnSessionDestroy(s);
 }
 
+/* The library streamed (kilnInvocationEmitLibrary) is the one written. */
+static void testEmitLibrary(const char *dir) {
+  fprintf(stderr, "TEST: emit_library\n");
+  KilnSession *s = createSession(NULL);
+  KilnInvocation *inv = parsed(s, kAdd);
+  size_t streamed = 0;
+  fprintf(stderr, "emitted: %d\n",
+          kilnInvocationEmitLibrary(inv, countBytes, &streamed));
+  char lib[4096];
+  snprintf(lib, sizeof(lib), "%s/add.so", dir);
+  FILE *f = fopen(lib, "rb");
+  long written = -1;
+  if (f && fseek(f, 0, SEEK_END) == 0)
+    written = ftell(f);
+  if (f)
+    fclose(f);
+  fprintf(stderr, "same size as the written one: %d\n",
+          written > 0 && (size_t)written == streamed);
+  kilnInvocationDestroy(inv);
+  kilnSessionDestroy(s);
+}
+
+static KilnTensor *tensor2x3(const float *values) {
+  int64_t dims[2] = {2, 3};
+  KilnTensor *t = NULL;
+  kilnStatusDestroy(kilnTensorCreate(KILN_ELEMENT_TYPE_F32, 2, dims, &t));
+  if (values)
+    memcpy(kilnTensorGetData(t), values, 6 * sizeof(float));
+  return t;
+}
+
+/* Running a lowered module in the JIT (kilnInvocationExecute): kAdd is
+ * (x + x) * (x + x) = 4x^2; then the errors (a memory plan over the limit
+ * and a failed run-time check: test/tools/kiln-run). */
+static void testExecute(void) {
+  fprintf(stderr, "TEST: execute\n");
+  KilnSession *s = createSession(NULL);
+  KilnInvocation *inv = kilnInvocationCreate(s);
+  const float x[6] = {0, 1, -2, 0.5f, 3, -1};
+  KilnTensor *in = tensor2x3(x), *out = tensor2x3(NULL);
+  fprintf(stderr, "no module: %d (error %d)\n",
+          kilnInvocationExecute(inv, "main_graph", &in, 1, &out, 1),
+          (int)kilnInvocationGetError(inv));
+  kilnInvocationParseText(inv, kAdd, strlen(kAdd), "test.mlir");
+  fprintf(stderr, "llvm: %d\n", kilnInvocationRunUntil(inv, KILN_STAGE_LLVM));
+  fprintf(stderr, "ran: %d\n",
+          kilnInvocationExecute(inv, "main_graph", &in, 1, &out, 1));
+  for (int i = 0; i < 6; ++i)
+    fprintf(stderr, "%g%s", kilnTensorGetElementAsDouble(out, i),
+            i < 5 ? " " : "\n");
+  fprintf(stderr, "no such entry: %d (error %d)\n",
+          kilnInvocationExecute(inv, "nothing", &in, 1, &out, 1),
+          (int)kilnInvocationGetError(inv));
+  kilnTensorDestroy(in);
+  kilnTensorDestroy(out);
+  kilnInvocationDestroy(inv);
+  kilnSessionDestroy(s);
+}
+
 static void testDynamic(void) {
   fprintf(stderr, "TEST: dynamic\n");
   KilnSession *s = createSession(NULL);
@@ -256,6 +315,8 @@ int main(int argc, char **argv) {
   testPipelines();
   testBadModels(argv[1]);
   testCode(argv[1]);
+  testEmitLibrary(argv[1]);
+  testExecute();
   testDynamic();
   testLostSignature();
   testTuningLog(argv[1]);

@@ -7,7 +7,7 @@
  * pipeline's two halves), translation to LLVM IR, LLVM optimization, code
  * generation, link; this file parses the command line, prints progress and
  * messages and writes the output. */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp, fileno */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include <errno.h>
 #include <getopt.h>
@@ -474,55 +474,23 @@ static bool writeModule(const KilnInvocation *inv, const char *path,
   return true;
 }
 
-/* Copies the file at `path` to `output` in pieces (a library holds the
- * weights: reading it whole would double the peak) and publishes it; false
- * after reporting. */
-static bool publishFile(const char *path, const char *output) {
-  FILE *in = fopen(path, "rb");
-  KilnToolOutput out;
-  if (!in || !kilnToolOutputOpen(&out, output)) {
-    if (in)
-      fclose(in);
-    toolFileError("write", output);
-    return false;
-  }
-  char *chunk = malloc(1 << 20);
-  if (!chunk)
-    abort();
-  size_t n;
-  while ((n = fread(chunk, 1, 1 << 20, in)) > 0)
-    kilnToolOutputWrite(&out, chunk, n);
-  bool ok = !ferror(in);
-  free(chunk);
-  fclose(in);
-  if (ok)
-    ok = kilnToolOutputCommit(&out, output);
-  else
-    kilnToolOutputDiscard(&out);
-  if (!ok)
-    toolFileError("write", output);
-  return ok;
-}
-
-/* Links the library in a private temporary directory and publishes it at
- * `output` ("-", a device or a file, replaced only when complete). */
+/* Generates the library and streams it to `output` ("-", a device, or a
+ * file replaced only when complete). */
 static bool writeLibrary(KilnInvocation *inv, const char *output) {
-  const char *tmp = getenv("TMPDIR");
-  KilnStrBuf dir = {0}, lib = {0};
-  kilnStrBufAppendf(&dir, "%s/kiln-compile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(dir.data)) {
-    toolFileError("create the temporary directory", dir.data);
-    kilnStrBufDestroy(&dir);
+  KilnToolOutput out;
+  if (!kilnToolOutputOpen(&out, output)) {
+    toolFileError("write", output);
     return false;
   }
-  kilnStrBufAppendf(&lib, "%s/model.so", dir.data);
-  bool ok = kilnInvocationWriteLibrary(inv, lib.data) &&
-            publishFile(lib.data, output);
-  unlink(lib.data);
-  rmdir(dir.data);
-  kilnStrBufDestroy(&lib);
-  kilnStrBufDestroy(&dir);
-  return ok;
+  if (!kilnInvocationEmitLibrary(inv, kilnToolOutputCallback, &out)) {
+    kilnToolOutputDiscard(&out);
+    return false;
+  }
+  if (!kilnToolOutputCommit(&out, output)) {
+    toolFileError("write", output);
+    return false;
+  }
+  return true;
 }
 
 /* An output written whole at the end (LLVM IR, assembly, an object, the

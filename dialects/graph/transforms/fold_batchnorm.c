@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/graph/transforms/fold_eval.h"
+#include "dialects/graph/fold_eval.h"
 #include "kiln/diagnostics.h"
 #include "kiln/graph_builder.h"
 #include "kiln/graph_tensor.h"

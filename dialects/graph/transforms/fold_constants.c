@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "dialects/graph/const_eval.h"
-#include "dialects/graph/transforms/fold_eval.h"
+#include "dialects/graph/fold_eval.h"
 #include "kiln/diagnostics.h"
 #include "kiln/graph_builder.h"
 #include "kiln/graph_tensor.h"

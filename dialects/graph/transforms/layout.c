@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dialects/graph/fold_tensor.h"
 #include "dialects/graph/transforms/dce.h"
-#include "dialects/graph/transforms/fold_tensor.h"
 #include "dialects/graph/transforms/simplify.h"
 #include "kiln/diagnostics.h"
 #include "kiln/graph_builder.h"

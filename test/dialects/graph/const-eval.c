@@ -1,4 +1,5 @@
-/* Checks kilnGraphEvalConstantInts (dialects/graph/const_eval.c) value by
+/* Checks kilnGraphEvalConstantInts (dialects/graph/const_eval.c, over the
+ * evaluator of fold_eval.h) value by
  * value: each case parses a function and evaluates the result of its last
  * op before the return, printing "<case>: n=<count> [values]" or
  * "<case>: unknown"; const-eval.test reads the output with FileCheck. */
@@ -227,6 +228,19 @@ static void testArithmetic(MlirContext ctx) {
   check(ctx, "negative_cast_to_float", X235,
         SHAPE235 "%f = \"graph.cast\"(%s) {to = f32} : (tensor<3xi64>) -> "
                  "tensor<3xf32>");
+  /* The value asked for is an integer, the way to it may pass floats:
+   * floor(shape * 0.5), as an exported Upsample's output size. */
+  check(ctx, "float_scale_roundtrip", X235,
+        SHAPE235 "%f = \"graph.cast\"(%s) {to = f32} : (tensor<3xi64>) -> "
+                 "tensor<3xf32>\n"
+                 "%h = \"graph.constant\"() {value = dense<0.5> : "
+                 "tensor<f32>} : () -> tensor<f32>\n"
+                 "%m = \"graph.mul\"(%f, %h) : (tensor<3xf32>, tensor<f32>) "
+                 "-> tensor<3xf32>\n"
+                 "%r = \"graph.floor\"(%m) : (tensor<3xf32>) -> "
+                 "tensor<3xf32>\n"
+                 "%i = \"graph.cast\"(%r) {to = i64} : (tensor<3xf32>) -> "
+                 "tensor<3xi64>");
   check(ctx, "reduce_prod_all", X235,
         SHAPE235 "%p = \"graph.reduce_prod\"(%s) {keepdims = 0 : i64} : "
                  "(tensor<3xi64>) -> tensor<i64>");

@@ -100,6 +100,38 @@ func.func @casts() -> (tensor<3xf16>, tensor<3xi32>, tensor<4x4xf32>) {
 
 // -----
 
+// Logical ops on i1, and integer sums and products of whole tensors (a
+// partial reduction stays).
+// CHECK-LABEL: func.func @logic_and_reductions
+// CHECK-DAG: "graph.constant"() {value = dense<[true, false, false, false]> : tensor<4xi1>}
+// CHECK-DAG: "graph.constant"() {value = dense<[true, true, true, false]> : tensor<4xi1>}
+// CHECK-DAG: "graph.constant"() {value = dense<[false, true, true, false]> : tensor<4xi1>}
+// CHECK-DAG: "graph.constant"() {value = dense<[false, false, true, true]> : tensor<4xi1>}
+// CHECK-DAG: "graph.constant"() {value = dense<10> : tensor<i64>}
+// CHECK-DAG: "graph.constant"() {value = dense<24> : tensor<1x1xi64>}
+// CHECK-DAG: "graph.reduce_sum"
+// CHECK-NOT: graph.and
+// CHECK-NOT: graph.or
+// CHECK-NOT: graph.xor
+// CHECK-NOT: graph.not
+// CHECK-NOT: graph.reduce_prod
+func.func @logic_and_reductions() -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<i64>, tensor<1x1xi64>, tensor<2x1xi64>) {
+  %a = "graph.constant"() {value = dense<[true, true, false, false]> : tensor<4xi1>} : () -> tensor<4xi1>
+  %b = "graph.constant"() {value = dense<[true, false, true, false]> : tensor<4xi1>} : () -> tensor<4xi1>
+  %and = "graph.and"(%a, %b) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %or = "graph.or"(%a, %b) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %xor = "graph.xor"(%a, %b) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %not = "graph.not"(%a) : (tensor<4xi1>) -> tensor<4xi1>
+  %x = "graph.constant"() {value = dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>} : () -> tensor<2x2xi64>
+  %sum = "graph.reduce_sum"(%x) {keepdims = 0 : i64} : (tensor<2x2xi64>) -> tensor<i64>
+  %prod = "graph.reduce_prod"(%x) : (tensor<2x2xi64>) -> tensor<1x1xi64>
+  %axis = "graph.constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %rows = "graph.reduce_sum"(%x, %axis) : (tensor<2x2xi64>, tensor<1xi64>) -> tensor<2x1xi64>
+  return %and, %or, %xor, %not, %sum, %prod, %rows : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<i64>, tensor<1x1xi64>, tensor<2x1xi64>
+}
+
+// -----
+
 // Slices, gathers on an inner axis, concat and unsqueeze of floats.
 // CHECK-LABEL: func.func @data_movement
 // CHECK-NEXT: "graph.constant"() {value = dense<{{\[}}[3.000000e+00, 1.000000e+00, 6.000000e+00, 4.000000e+00]]> : tensor<1x4xf32>}

@@ -1,8 +1,8 @@
-/* Host-side tensors for the graph folding passes (graph-fold-constants,
- * graph-fold-batchnorm): reading a graph.constant's value, whether a
- * DenseElementsAttr or a DenseResourceElementsAttr (the importer's
- * weights), into a flat buffer, and writing a buffer back as a
- * DenseElementsAttr.
+/* Host-side tensors for the compile-time evaluator (fold_eval.h) and the
+ * graph folding passes (graph-fold-constants, graph-fold-batchnorm): reading a
+ * graph.constant's value, whether a DenseElementsAttr or a
+ * DenseResourceElementsAttr (the importer's weights), into a flat buffer, and
+ * writing a buffer back as a DenseElementsAttr.
  *
  * Every element occupies one 64-bit slot: floats as a double holding a
  * value exactly representable in the element type (f16, bf16, f32, f64),
@@ -10,8 +10,8 @@
  * as 0 or 1. Arithmetic on such slots must round each result to the
  * element type (kilnFoldRoundFloat, kilnFoldWrapInt) so that folding gives
  * the values the lowering would compute. */
-#ifndef KILN_DIALECTS_GRAPH_TRANSFORMS_FOLD_TENSOR_H
-#define KILN_DIALECTS_GRAPH_TRANSFORMS_FOLD_TENSOR_H
+#ifndef KILN_DIALECTS_GRAPH_FOLD_TENSOR_H
+#define KILN_DIALECTS_GRAPH_FOLD_TENSOR_H
 
 #include <stdbool.h>
 #include <stdint.h>

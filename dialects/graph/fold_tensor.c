@@ -1,5 +1,5 @@
 /* Host-side tensors for the folding passes (see fold_tensor.h). */
-#include "dialects/graph/transforms/fold_tensor.h"
+#include "dialects/graph/fold_tensor.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,9 +1,11 @@
-/* A small evaluator of graph ops over constant host tensors, for
- * graph-fold-constants.
+/* Kiln's one compile-time evaluator of graph ops over constant host
+ * tensors: graph-fold-constants folds with it, and const_eval.h evaluates
+ * shape computations with it while types are inferred.
  *
  * It covers elementwise arithmetic with numpy broadcasting (mod too),
- * comparisons, casts, a few math functions, range, and the data-movement
- * ops (reshape-likes, transpose, concat, gather, slice, expand, tile,
+ * comparisons, logical ops, casts, a few math functions, range, integer
+ * sums and products of whole tensors, and the data-movement ops
+ * (reshape-likes, transpose, concat, gather, slice, expand, tile,
  * scatter_nd without reduction, constant_of_shape). Each
  * float result is computed the way the graph-to-linalg lowering computes
  * it: f32 (and f16/bf16, extended to f32) in single precision, f64 in
@@ -11,10 +13,10 @@
  * Cases whose value the lowering leaves undefined (integer division by
  * or remainder by zero, out-of-range float-to-integer casts, out-of-range
  * gather and scatter indices) are not evaluated. */
-#ifndef KILN_DIALECTS_GRAPH_TRANSFORMS_FOLD_EVAL_H
-#define KILN_DIALECTS_GRAPH_TRANSFORMS_FOLD_EVAL_H
+#ifndef KILN_DIALECTS_GRAPH_FOLD_EVAL_H
+#define KILN_DIALECTS_GRAPH_FOLD_EVAL_H
 
-#include "dialects/graph/transforms/fold_tensor.h"
+#include "dialects/graph/fold_tensor.h"
 
 /// Whether kilnFoldEvaluate knows graph op `op` (by name).
 bool kilnFoldCanEvaluate(MlirOperation op);

@@ -4,7 +4,7 @@
  * `out`, from inputs in ONNX operand order. Broadcasting and index
  * arithmetic go through offsets computed per result element: slower than
  * strided loops, but folding is bounded by max-elements and runs once. */
-#include "dialects/graph/transforms/fold_eval.h"
+#include "dialects/graph/fold_eval.h"
 #include "support/ir_build.h"
 
 #include <math.h>
@@ -70,7 +70,7 @@ static intptr_t offsetOf(const KilnFoldTensor *out, const intptr_t *strides,
  * Elementwise
  *===--------------------------------------------------------------------===*/
 
-/* The integer ops shared with const_eval.c come first (eval_common.h). */
+/* The integer ops of eval_common.h come first, in its order. */
 typedef enum Kind {
   K_ADD = KILN_EVAL_ADD,
   K_SUB = KILN_EVAL_SUB,
@@ -96,7 +96,13 @@ typedef enum Kind {
   K_SIGMOID,
   K_FLOOR,
   K_CEIL,
+  K_AND, /* the logical ops, on i1 */
+  K_OR,
+  K_XOR,
+  K_NOT,
 } Kind;
+
+static bool isLogical(Kind k) { return k >= K_AND && k <= K_NOT; }
 
 static bool isCompare(Kind k) { return k >= K_EQUAL && k <= K_GREATER_EQUAL; }
 
@@ -237,6 +243,18 @@ static bool intOp(Kind k, int64_t a, int64_t b, int64_t *r) {
   case K_RELU:
     *r = a < 0 ? 0 : a;
     return true;
+  case K_AND:
+    *r = a && b;
+    return true;
+  case K_OR:
+    *r = a || b;
+    return true;
+  case K_XOR:
+    *r = !a != !b;
+    return true;
+  case K_NOT:
+    *r = !a;
+    return true;
   default:
     return false;
   }
@@ -256,7 +274,8 @@ static bool evalElementwise(Kind k, int arity, const KilnFoldTensor *in,
    * unsigned bits do not fit the signed slot arithmetic. */
   if ((!mlirTypeEqual(a->elt, b->elt) && (k != K_POW || !a->isFloat)) ||
       (!a->isFloat && mlirIntegerTypeIsUnsigned(elt) &&
-       mlirIntegerTypeGetWidth(elt) == 64))
+       mlirIntegerTypeGetWidth(elt) == 64) ||
+      (isLogical(k) && a->isFloat))
     return false;
   if (isCompare(k) ? mlirIntegerTypeGetWidth(out->elt) != 1
                    : !mlirTypeEqual(out->elt, elt))
@@ -314,6 +333,10 @@ EW(evalRelu, K_RELU, 1)
 EW(evalSigmoid, K_SIGMOID, 1)
 EW(evalFloor, K_FLOOR, 1)
 EW(evalCeil, K_CEIL, 1)
+EW(evalAnd, K_AND, 2)
+EW(evalOr, K_OR, 2)
+EW(evalXor, K_XOR, 2)
+EW(evalNot, K_NOT, 1)
 #undef EW
 
 /* ONNX Mod: integers take the divisor's sign unless fmod = 1; floats need
@@ -383,6 +406,61 @@ static bool evalWhere(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
                        ? in[1].data[offsetOf(out, sx, i)]
                        : in[2].data[offsetOf(out, sy, i)];
   return true;
+}
+
+/*===--------------------------------------------------------------------===*
+ * Whole-tensor reductions
+ *===--------------------------------------------------------------------===*/
+
+/* ReduceSum/ReduceProd-18 on integers (a float sum's rounding depends on
+ * the lowering's order) when they reduce every axis (no axes, or axes
+ * naming them all) or none (empty axes with noop_with_empty_axes): the
+ * reductions of shape computations. */
+static bool evalReduce(MlirOperation op, const KilnFoldTensor *in, intptr_t nIn,
+                       bool prod, KilnFoldTensor *out) {
+  if (!present(in, nIn, 0) || in[0].isFloat ||
+      !mlirTypeEqual(in[0].elt, out->elt))
+    return false;
+  const KilnFoldTensor *data = &in[0];
+  const KilnFoldTensor *axes = present(in, nIn, 1) ? &in[1] : NULL;
+  bool noAxes = !axes || axes->n == 0;
+  if (noAxes && kilnOpGetIntAttr(op, "noop_with_empty_axes", 0)) {
+    if (out->n != data->n)
+      return false;
+    memcpy(out->data, data->data, (size_t)data->n * sizeof(KilnFoldSlot));
+    return true;
+  }
+  bool reduced[KILN_MAX_RANK];
+  for (intptr_t d = 0; d < data->rank; ++d)
+    reduced[d] = noAxes;
+  for (intptr_t i = 0; !noAxes && i < axes->n; ++i) {
+    int64_t a = axes->data[i].i;
+    a = a < 0 ? a + data->rank : a;
+    if (a < 0 || a >= data->rank)
+      return false;
+    reduced[a] = true;
+  }
+  for (intptr_t d = 0; d < data->rank; ++d)
+    if (!reduced[d] && data->shape[d] != 1)
+      return false; /* a partial reduction: not evaluated */
+  if (out->n != 1)
+    return false;
+  uint64_t acc = prod ? 1 : 0;
+  for (intptr_t i = 0; i < data->n; ++i)
+    acc = prod ? acc * (uint64_t)data->data[i].i
+               : acc + (uint64_t)data->data[i].i;
+  out->data[0].i = kilnFoldWrapInt(out->elt, (int64_t)acc);
+  return true;
+}
+
+static bool evalReduceSum(MlirOperation op, const KilnFoldTensor *in,
+                          intptr_t nIn, KilnFoldTensor *out) {
+  return evalReduce(op, in, nIn, false, out);
+}
+
+static bool evalReduceProd(MlirOperation op, const KilnFoldTensor *in,
+                           intptr_t nIn, KilnFoldTensor *out) {
+  return evalReduce(op, in, nIn, true, out);
 }
 
 /*===--------------------------------------------------------------------===*
@@ -679,6 +757,12 @@ static const struct {
     {"graph.sigmoid", evalSigmoid},
     {"graph.floor", evalFloor},
     {"graph.ceil", evalCeil},
+    {"graph.and", evalAnd},
+    {"graph.or", evalOr},
+    {"graph.xor", evalXor},
+    {"graph.not", evalNot},
+    {"graph.reduce_sum", evalReduceSum},
+    {"graph.reduce_prod", evalReduceProd},
     {"graph.cast", evalCast},
     {"graph.where", evalWhere},
     {"graph.identity", evalReshapeLike},
