@@ -31,6 +31,7 @@
 struct KilnSession {
   KilnSessionOptions options; /* strings and shapes below are copies */
   KilnOnnxInputShape *shapes;
+  KilnOnnxDimBinding *dims;
   KilnStrBuf recorded; /* the `options` metadata record */
   KilnTarget *target;
   MlirContext ctx;
@@ -127,6 +128,10 @@ static void recordOptions(KilnSession *s) {
       kilnStrBufAppendf(&s->recorded, "%s%lld", d ? "x" : "",
                         (long long)shape->dims[d]);
   }
+  for (intptr_t i = 0; i < s->options.numDims; ++i)
+    kilnStrBufAppendf(&s->recorded, " --dim=%s=%lld",
+                      s->dims[i].name ? s->dims[i].name : "",
+                      (long long)s->dims[i].size);
   if (s->options.cubin)
     kilnStrBufAppendf(&s->recorded, " --gpu-binary=cubin");
   if (s->options.profile)
@@ -156,6 +161,13 @@ static void copyOptions(KilnSession *s, const KilnSessionOptions *o) {
   }
   s->options.inputShapes = s->shapes;
   s->options.numInputShapes = n;
+  intptr_t numDims = o->numDims > 0 ? o->numDims : 0;
+  s->dims = kilnXCalloc((size_t)numDims, sizeof(*s->dims));
+  for (intptr_t i = 0; i < numDims; ++i)
+    s->dims[i] = (KilnOnnxDimBinding){.name = kilnStrDup(o->dims[i].name),
+                                      .size = o->dims[i].size};
+  s->options.dims = s->dims;
+  s->options.numDims = numDims;
 }
 
 void kilnSessionDestroy(KilnSession *s) {
@@ -169,6 +181,9 @@ void kilnSessionDestroy(KilnSession *s) {
     free((int64_t *)s->shapes[i].dims);
   }
   free(s->shapes);
+  for (intptr_t i = 0; i < s->options.numDims; ++i)
+    free((char *)s->dims[i].name);
+  free(s->dims);
   free((char *)s->options.target.target);
   free((char *)s->options.target.cpu);
   free((char *)s->options.target.gpuArch);
@@ -268,7 +283,9 @@ static bool adopt(KilnInvocation *inv, MlirModule module) {
 
 static KilnOnnxImportOptions importOptions(const KilnSession *s) {
   return (KilnOnnxImportOptions){.inputShapes = s->options.inputShapes,
-                                 .numInputShapes = s->options.numInputShapes};
+                                 .numInputShapes = s->options.numInputShapes,
+                                 .dims = s->options.dims,
+                                 .numDims = s->options.numDims};
 }
 
 static bool importFile(KilnInvocation *inv, const char *path,

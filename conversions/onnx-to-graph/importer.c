@@ -30,6 +30,7 @@
 #include "conversions/onnx-to-graph/composite.h"
 #include "conversions/onnx-to-graph/control_flow.h"
 #include "conversions/onnx-to-graph/import_util.h"
+#include "conversions/onnx-to-graph/input_dims.h"
 #include "conversions/onnx-to-graph/onnx_attr.h"
 #include "conversions/onnx-to-graph/onnx_tensor.h"
 #include "conversions/onnx-to-graph/opset_compat.h"
@@ -359,37 +360,6 @@ static bool importInputValues(Importer *im) {
   return true;
 }
 
-/* Dim `i` of graph input `name` (`d` in the model, `want` from the
- * options or NULL) into *out; false after an error at `loc`. */
-static bool inputDim(const char *name, size_t i,
-                     const Onnx__TensorShapeProto__Dimension *d,
-                     const KilnOnnxInputShape *want, MlirLocation loc,
-                     int64_t *out) {
-  bool known =
-      d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
-      d->dim_value >= 0;
-  if (known && want && want->dims[i] != d->dim_value) {
-    kilnEmitErrorf(loc,
-                   "input shape for '%s': dimension %zu is %lld, but the "
-                   "model fixes it to %lld",
-                   name, i, (long long)want->dims[i], (long long)d->dim_value);
-    return false;
-  }
-  if (known || want) {
-    *out = known ? d->dim_value : want->dims[i];
-    return true;
-  }
-  bool named =
-      d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
-  kilnEmitErrorf(loc,
-                 "graph input '%s' has dynamic dimension %zu%s%s%s; Kiln "
-                 "needs static input shapes (specialize it with --input-shape "
-                 "%s=D0xD1x...)",
-                 name, i, named ? " ('" : "", named ? d->dim_param : "",
-                 named ? "')" : "", name);
-  return false;
-}
-
 /* "a sequence" etc. for the ONNX types Kiln does not model; NULL for
  * tensors and unset types. */
 static const char *nonTensorKind(Onnx__TypeProto__ValueCase c) {
@@ -407,8 +377,10 @@ static const char *nonTensorKind(Onnx__TypeProto__ValueCase c) {
   }
 }
 
-/* The static tensor type of graph input `vi`; null after an error. */
-static MlirType inputType(const Importer *im, const Onnx__ValueInfoProto *vi) {
+/* The static tensor type of graph input `vi` (its dims sized by `sizes`);
+ * null after an error. */
+static MlirType inputType(const Importer *im, KilnInputDims *sizes,
+                          const Onnx__ValueInfoProto *vi) {
   MlirLocation loc =
       mlirLocationNameGet(im->ctx, kilnStr(vi->name), im->fileLoc);
   const Onnx__TypeProto *tp = vi->type;
@@ -454,13 +426,63 @@ static MlirType inputType(const Importer *im, const Onnx__ValueInfoProto *vi) {
     abort();
   MlirType type = {NULL};
   for (size_t i = 0; i < rank; ++i)
-    if (!inputDim(vi->name, i, tt->shape->dim[i], want, loc, &dims[i]))
+    if (!kilnInputDimsResolve(sizes, vi->name, i, tt->shape->dim[i], want, loc,
+                              &dims[i]))
       goto out;
   type = mlirRankedTensorTypeGet((intptr_t)rank, dims, elem,
                                  mlirAttributeGetNull());
 out:
   free(dims);
   return type;
+}
+
+/* Records the sizes that an input shape or value (`dims[rank]`) gives
+ * graph input `vi`'s named dims, so that a shared name's size reaches
+ * every input whatever their order; false after an error. A rank mismatch
+ * is inputType's or checkInputValues' to report. */
+static bool recordGivenDims(const Importer *im, KilnInputDims *sizes,
+                            const Onnx__ValueInfoProto *vi, const int64_t *dims,
+                            intptr_t rank) {
+  const Onnx__TypeProto *tp = vi->type;
+  if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
+      !tp->tensor_type->shape || tp->tensor_type->shape->n_dim != (size_t)rank)
+    return true;
+  const Onnx__TensorShapeProto *shape = tp->tensor_type->shape;
+  KilnOnnxInputShape given = {.name = vi->name, .dims = dims, .rank = rank};
+  MlirLocation loc =
+      mlirLocationNameGet(im->ctx, kilnStr(vi->name), im->fileLoc);
+  for (size_t i = 0; i < shape->n_dim; ++i) {
+    int64_t size;
+    if (shape->dim[i]->value_case ==
+            ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+        !kilnInputDimsResolve(sizes, vi->name, i, shape->dim[i], &given, loc,
+                              &size))
+      return false;
+  }
+  return true;
+}
+
+/* The input dims' sizes from the options' shapes, values and bindings
+ * (input_dims.h); NULL after errors. */
+static KilnInputDims *inputDimsCreate(const Importer *im) {
+  const Onnx__GraphProto *g = im->graph;
+  KilnInputDims *sizes = kilnInputDimsCreate(im->opts, im->fileLoc);
+  bool ok = sizes != NULL;
+  for (size_t i = 0; ok && i < g->n_input; ++i) {
+    const Onnx__ValueInfoProto *vi = g->input[i];
+    if (!vi->name || isInitializer(g, vi->name))
+      continue;
+    const KilnOnnxInputValue *value = findInputValue(im, vi->name);
+    const KilnOnnxInputShape *shape = findInputShape(im, vi->name);
+    if (value)
+      ok = recordGivenDims(im, sizes, vi, value->dims, value->rank);
+    else if (shape)
+      ok = recordGivenDims(im, sizes, vi, shape->dims, shape->rank);
+  }
+  if (ok)
+    return sizes;
+  kilnInputDimsDestroy(sizes);
+  return NULL;
 }
 
 /* {onnx.name = NAME}: keeps a graph input's or output's ONNX name on the
@@ -485,17 +507,21 @@ static MlirBlock createMainFunc(Importer *im, MlirModule module,
   if (!types || !locs || !names)
     abort();
   intptr_t n = 0;
-  bool ok = true;
-  for (size_t i = 0; i < g->n_input; ++i) {
+  KilnInputDims *sizes = inputDimsCreate(im);
+  bool ok = sizes != NULL;
+  for (size_t i = 0; sizes && i < g->n_input; ++i) {
     const Onnx__ValueInfoProto *vi = g->input[i];
     if (!vi->name || isInitializer(g, vi->name) || /* IR v3 lists weights */
         findInputValue(im, vi->name))
       continue;
-    types[n] = inputType(im, vi);
+    types[n] = inputType(im, sizes, vi);
     ok &= !mlirTypeIsNull(types[n]);
     locs[n] = kilnOnnxValueLoc(im->fileLoc, vi->name);
     names[n++] = nameDict(im->ctx, vi->name);
   }
+  /* Even after other errors: a misspelt binding explains them. */
+  ok = sizes && kilnInputDimsFinish(sizes, im->fileLoc) && ok;
+  kilnInputDimsDestroy(sizes);
   MlirBlock block = {NULL};
   if (!ok)
     goto out;

@@ -65,18 +65,31 @@ typedef struct KilnOnnxInputValue {
   size_t byteSize;
 } KilnOnnxInputValue;
 
+/// A size for a named dimension: every graph input dim whose ONNX
+/// `dim_param` is `name` gets `size` (as ONNX Runtime's free dimension
+/// overrides by name). Inputs that share a dim name share its size, so one
+/// binding sizes the batch of every input.
+typedef struct KilnOnnxDimBinding {
+  const char *name;
+  int64_t size; /* >= 0 */
+} KilnOnnxDimBinding;
+
 /// Import options; zero-initialize, then set what you need.
 typedef struct KilnOnnxImportOptions {
   const KilnOnnxInputShape *inputShapes;
   intptr_t numInputShapes;
   const KilnOnnxInputValue *inputValues;
   intptr_t numInputValues;
+  const KilnOnnxDimBinding *dims;
+  intptr_t numDims;
 } KilnOnnxImportOptions;
 
 /// As kilnOnnxImportFile with `options` (NULL: the defaults). Also errors
 /// for an input shape or value naming no graph input (or a position past
 /// the last), with the wrong rank or contradicting a static dim of the
-/// model, and for a value of the wrong element type or byte size.
+/// model, for a value of the wrong element type or byte size, for sizes of
+/// one dim name that disagree (two inputs' shapes, or a shape and a
+/// binding), and for a binding whose name no input dim has.
 MlirModule kilnOnnxImportFileWithOptions(MlirContext ctx, const char *path,
                                          const KilnOnnxImportOptions *options);
 

@@ -65,6 +65,9 @@ typedef struct KilnSessionOptions {
   /* Static shapes for symbolic or unknown input dims (copied). */
   const KilnOnnxInputShape *inputShapes;
   intptr_t numInputShapes;
+  /* Sizes for named input dims, every input's (copied; kiln/onnx.h). */
+  const KilnOnnxDimBinding *dims;
+  intptr_t numDims;
   const char *tuningLog; /* a kiln-tune log, or NULL (copied) */
   bool noRuntimeChecks;  /* no kiln-runtime-checks before graph-to-linalg */
   bool profile;          /* per-op timers (kiln-instrument-ops; CPU) */

@@ -24,6 +24,10 @@ class InputShape(ctypes.Structure):
                 ("rank", ctypes.c_ssize_t), ("position", ctypes.c_ssize_t)]
 
 
+class DimBinding(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("size", ctypes.c_int64)]
+
+
 MessageFn = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_char_p,
                              ctypes.c_char_p, ctypes.c_void_p)
 StageFn = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_void_p)
@@ -35,6 +39,8 @@ class SessionOptions(ctypes.Structure):
     _fields_ = [("target", TargetOptions),
                 ("inputShapes", ctypes.POINTER(InputShape)),
                 ("numInputShapes", ctypes.c_ssize_t),
+                ("dims", ctypes.POINTER(DimBinding)),
+                ("numDims", ctypes.c_ssize_t),
                 ("tuningLog", ctypes.c_char_p),
                 ("noRuntimeChecks", ctypes.c_bool),
                 ("profile", ctypes.c_bool), ("timePasses", ctypes.c_bool),

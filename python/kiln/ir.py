@@ -21,8 +21,8 @@ class Session:
     `messages` (severity, location or None, text) until taken."""
 
     def __init__(self, *, target="host", cpu=None, opt_level=3,
-                 input_shapes=None, tuning_log=None, gpu_arch=None,
-                 runtime_checks=True, profile=False, jobs=0):
+                 input_shapes=None, dims=None, tuning_log=None,
+                 gpu_arch=None, runtime_checks=True, profile=False, jobs=0):
         if opt_level not in (0, 1, 2, 3):
             raise ValueError("opt_level must be 0..3, not %r" % (opt_level,))
         lib = kc.lib()
@@ -37,10 +37,16 @@ class Session:
 
         shapes = list((input_shapes or {}).items())
         shape_array = (kc.InputShape * max(len(shapes), 1))()
-        for i, (name, dims) in enumerate(shapes):
-            arr = (ctypes.c_int64 * max(len(dims), 1))(*[int(d) for d in dims])
+        for i, (name, shape) in enumerate(shapes):
+            arr = (ctypes.c_int64 * max(len(shape), 1))(
+                *[int(d) for d in shape])
             self._keep += [arr, name.encode()]
-            shape_array[i] = kc.InputShape(self._keep[-1], arr, len(dims), 0)
+            shape_array[i] = kc.InputShape(self._keep[-1], arr, len(shape), 0)
+        bindings = list((dims or {}).items())
+        dim_array = (kc.DimBinding * max(len(bindings), 1))()
+        for i, (name, size) in enumerate(bindings):
+            self._keep.append(name.encode())
+            dim_array[i] = kc.DimBinding(self._keep[-1], int(size))
         self._on_message = kc.MessageFn(on_message)
         options = kc.SessionOptions(
             target=kc.TargetOptions(
@@ -48,10 +54,11 @@ class Session:
                 cpu.encode() if cpu else None, opt_level,
                 gpu_arch.encode() if gpu_arch else None),
             inputShapes=shape_array, numInputShapes=len(shapes),
+            dims=dim_array, numDims=len(bindings),
             tuningLog=os.fsencode(tuning_log) if tuning_log else None,
             noRuntimeChecks=not runtime_checks, profile=profile, jobs=jobs,
             onMessage=self._on_message, onStage=kc.StageFn())
-        self._keep.append(shape_array)
+        self._keep += [shape_array, dim_array]
         self._handle = lib.kilnSessionCreate(ctypes.byref(options))
         if not self._handle:
             raise CompileError(self.take_messages() or

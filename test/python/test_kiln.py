@@ -125,6 +125,17 @@ def test_compile_model_proto():
     np.testing.assert_array_equal(m.run(x)[0], x + x)
 
 
+def test_compile_dims():
+    # The input's dim "n" sized by name; a misspelt name is an error that
+    # suggests the model's.
+    m = kiln.compile(add_model(), dims={"n": 4}, opt_level=1)
+    assert m.inputs[0].shape == (4, 3)
+    x = np.ones((4, 3), dtype=np.float32)
+    np.testing.assert_array_equal(m.run(x)[0], x + x)
+    with pytest.raises(kiln.CompileError, match="did you mean 'n'"):
+        kiln.compile(add_model(), dims={"m": 4})
+
+
 def test_compile_errors():
     with pytest.raises(kiln.CompileError, match="twice"):
         kiln.compile(add_model("NoSuchOp"), input_shapes={"x": (2, 3)})

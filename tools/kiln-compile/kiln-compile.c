@@ -60,6 +60,8 @@ static void usage(FILE *out) {
       "  --input-shape=NAME=D0xD1x...\n"
       "                   fix the symbolic/unknown dims of graph input NAME\n"
       "                   (e.g. x=1x3x224x224); repeatable\n"
+      "  --dim=NAME=N     size every input dim named NAME in the model (its\n"
+      "                   ONNX dim_param, e.g. batch=8); repeatable\n"
       "  -o, --output=F   write to F (replaced only on success; default\n"
       "                   stdout)\n"
       "  -q, --quiet      no progress report\n"
@@ -138,6 +140,8 @@ typedef struct Options {
   Emit emit;
   KilnOnnxInputShape *shapes; /* owns each dims array (names are argv) */
   intptr_t numShapes;
+  KilnOnnxDimBinding *dims; /* names are argv */
+  intptr_t numDims;
   KilnTargetOptions target;
   bool debugInfo;        /* --mlir-print-debuginfo: print each op's location */
   bool quiet;            /* -q */
@@ -153,6 +157,7 @@ static void optionsDestroy(Options *o) {
   for (intptr_t i = 0; i < o->numShapes; ++i)
     free((int64_t *)o->shapes[i].dims);
   free(o->shapes);
+  free(o->dims);
 }
 
 static bool parseEmit(const char *text, Emit *out) {
@@ -238,12 +243,35 @@ static bool parseInputShape(char *text, KilnOnnxInputShape *out) {
   return true;
 }
 
+/* Parses "NAME=N" (NAME up to the last '=') into *out. Returns false after
+ * printing what is malformed. */
+static bool parseDimBinding(char *text, KilnOnnxDimBinding *out) {
+  char *eq = strrchr(text, '=');
+  char *end = NULL;
+  long long v = -1;
+  if (eq && eq != text && eq[1] >= '0' && eq[1] <= '9') {
+    errno = 0;
+    v = strtoll(eq + 1, &end, 10);
+  }
+  if (!end || *end || errno == ERANGE) {
+    fprintf(stderr,
+            "%s: error: --dim '%s': expected NAME=N, N a non-negative "
+            "integer\n",
+            kProg, text);
+    return false;
+  }
+  *eq = '\0'; /* the name ends here; argv strings may be modified */
+  *out = (KilnOnnxDimBinding){.name = text, .size = v};
+  return true;
+}
+
 /* Parses argv; returns -1 to go on, else the exit code. */
 static int parseArgs(int argc, char **argv, Options *o) {
   enum {
     kVersion = 256,
     kEmit,
     kInputShape,
+    kDim,
     kDebugInfo,
     kTarget,
     kCPU,
@@ -259,6 +287,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
       {"input-shape", required_argument, NULL, kInputShape},
+      {"dim", required_argument, NULL, kDim},
       {"output", required_argument, NULL, 'o'},
       {"target", required_argument, NULL, kTarget},
       {"cpu", required_argument, NULL, kCPU},
@@ -289,6 +318,13 @@ static int parseArgs(int argc, char **argv, Options *o) {
       if (!parseInputShape(optarg, &o->shapes[o->numShapes]))
         return kExitUsage;
       ++o->numShapes;
+      break;
+    case kDim:
+      if (!o->dims && !(o->dims = calloc((size_t)argc, sizeof(*o->dims))))
+        abort();
+      if (!parseDimBinding(optarg, &o->dims[o->numDims]))
+        return kExitUsage;
+      ++o->numDims;
       break;
     case 'o':
       o->output = optarg;
@@ -360,8 +396,9 @@ static int parseArgs(int argc, char **argv, Options *o) {
     return kExitUsage;
   }
   o->input = argv[optind];
-  if (o->numShapes && kilnStrHasSuffix(o->input, ".mlir")) {
-    toolError("%s", "--input-shape applies to ONNX models only");
+  if ((o->numShapes || o->numDims) && kilnStrHasSuffix(o->input, ".mlir")) {
+    toolError("%s", o->numShapes ? "--input-shape applies to ONNX models only"
+                                 : "--dim applies to ONNX models only");
     return kExitUsage;
   }
   bool cuda = o->target.target && !strcmp(o->target.target, "cuda");
@@ -565,6 +602,8 @@ int main(int argc, char **argv) {
   KilnSessionOptions so = {.target = o.target,
                            .inputShapes = o.shapes,
                            .numInputShapes = o.numShapes,
+                           .dims = o.dims,
+                           .numDims = o.numDims,
                            .tuningLog = o.tuningLog,
                            .noRuntimeChecks = o.noRuntimeChecks,
                            .profile = o.profile,

@@ -204,16 +204,13 @@ static bool collectTasks(Tuner *t, MlirContext ctx, int *exitCode) {
   char *graph = measurePath("%s/model.mlir", t->workDir);
   char *out = measurePath("%s/model.out", t->workDir);
   /* The graph with the model's input shapes; the kernels are static. */
-  const char **extra =
-      calloc((size_t)t->o.numInputShapes * 2 + 2, sizeof(*extra));
+  const char **extra = calloc((size_t)t->o.numShapeArgs + 2, sizeof(*extra));
   if (!extra)
     abort();
   int numExtra = 0;
   extra[numExtra++] = "--emit=graph";
-  for (int i = 0; i < t->o.numInputShapes; ++i) {
-    extra[numExtra++] = "--input-shape";
-    extra[numExtra++] = t->o.inputShapes[i];
-  }
+  for (int i = 0; i < t->o.numShapeArgs; ++i)
+    extra[numExtra++] = t->o.shapeArgs[i];
   char **argv = compileArgv(t, t->o.model, graph, extra);
   free(extra);
   MeasureJob job;

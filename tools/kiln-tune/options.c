@@ -36,6 +36,8 @@ static void usage(FILE *f) {
       "  --input-shape=NAME=D0xD1x...\n"
       "                     fix an ONNX input's dynamic dims, as for\n"
       "                     kiln-compile (repeatable)\n"
+      "  --dim=NAME=N       size the input dims named NAME, as for\n"
+      "                     kiln-compile (repeatable)\n"
       "  --list-tasks       print each workload's key, count and knobs;\n"
       "                     tune nothing\n"
       "  --trials=N         candidates per workload, the default schedule\n"
@@ -96,7 +98,8 @@ int tuneParseArgs(int argc, char **argv, Options *o) {
     kStrategy,
     kSeed,
     kListTasks,
-    kInputShape
+    kInputShape,
+    kDim
   };
   static const struct option longOpts[] = {
       {"output", required_argument, NULL, 'o'},
@@ -111,6 +114,7 @@ int tuneParseArgs(int argc, char **argv, Options *o) {
       {"seed", required_argument, NULL, kSeed},
       {"list-tasks", no_argument, NULL, kListTasks},
       {"input-shape", required_argument, NULL, kInputShape},
+      {"dim", required_argument, NULL, kDim},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, kVersion},
       {NULL, 0, NULL, 0}};
@@ -165,12 +169,14 @@ int tuneParseArgs(int argc, char **argv, Options *o) {
       o->listTasks = true;
       break;
     case kInputShape:
-      /* At most one per argument: argc bounds the array. kiln-compile
+    case kDim:
+      /* At most one per argument: 2 x argc bounds the array. kiln-compile
        * checks the text. */
-      if (!o->inputShapes &&
-          !(o->inputShapes = calloc((size_t)argc, sizeof(*o->inputShapes))))
+      if (!o->shapeArgs &&
+          !(o->shapeArgs = calloc((size_t)argc * 2, sizeof(*o->shapeArgs))))
         abort();
-      o->inputShapes[o->numInputShapes++] = optarg;
+      o->shapeArgs[o->numShapeArgs++] = c == kDim ? "--dim" : "--input-shape";
+      o->shapeArgs[o->numShapeArgs++] = optarg;
       break;
     case kStrategy:
       if (!kilnSearchStrategyParse(optarg, &o->strategy)) {
@@ -215,6 +221,6 @@ int tuneParseArgs(int argc, char **argv, Options *o) {
 }
 
 void tuneOptionsDestroy(Options *o) {
-  free(o->inputShapes);
-  o->inputShapes = NULL;
+  free(o->shapeArgs);
+  o->shapeArgs = NULL;
 }

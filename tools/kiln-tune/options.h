@@ -26,10 +26,10 @@ typedef struct Options {
   bool listTasks; /* --list-tasks: print the workloads, tune nothing */
   KilnSearchStrategy strategy;
   uint64_t seed;
-  /* --input-shape NAME=DIMS, passed to kiln-compile as given (argc
-   * entries at most; owned by argv). */
-  const char **inputShapes;
-  int numInputShapes;
+  /* --input-shape NAME=DIMS and --dim NAME=N, each as a flag and its
+   * value, passed to kiln-compile as given (the values owned by argv). */
+  const char **shapeArgs;
+  int numShapeArgs;
 } Options;
 
 /// Parses argv into *o (defaults already set); returns -1 to go on, else

@@ -56,6 +56,21 @@ def dynamic():
                  [vi("x", ["batch", 4])], [vi("y", ["batch", 4])])
 
 
+def shared_dims():
+    """Inputs that share the named dims batch and seq."""
+    return model([helper.make_node("Add", ["a", "b"], ["s"], name="add"),
+                  helper.make_node("Add", ["s", "c"], ["y"], name="bias")],
+                 [vi("a", ["batch", "seq"]), vi("b", ["batch", "seq"]),
+                  vi("c", ["seq"])],
+                 [vi("y", ["batch", "seq"])])
+
+
+def unnamed_dim():
+    """A dynamic dim without a name."""
+    return model([helper.make_node("Relu", ["x"], ["y"])],
+                 [vi("x", [None, 4])], [vi("y", [None, 4])])
+
+
 def undefined():
     return model([helper.make_node("Add", ["x", "missing_w"], ["y"],
                                    name="add0")],
