@@ -308,6 +308,20 @@ const int64_t *kilnModelGetInputDims(const KilnModel *model, int64_t i) {
   return s ? s->dims : NULL;
 }
 
+static const char *dimName(const KilnModelSlot *s, int64_t dim) {
+  return s && dim >= 0 && dim < s->rank ? s->dimNames[dim] : NULL;
+}
+
+const char *kilnModelGetInputDimName(const KilnModel *model, int64_t i,
+                                     int64_t dim) {
+  return dimName(inputSlot(model, i), dim);
+}
+
+const char *kilnModelGetOutputDimName(const KilnModel *model, int64_t i,
+                                      int64_t dim) {
+  return dimName(outputSlot(model, i), dim);
+}
+
 const char *kilnModelGetOutputName(const KilnModel *model, int64_t i) {
   const KilnModelSlot *s = outputSlot(model, i);
   return s ? s->name : NULL;

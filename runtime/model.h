@@ -19,6 +19,9 @@ typedef struct KilnModelSlot {
   KilnElementType type;
   int64_t rank;
   int64_t dims[KILN_TENSOR_MAX_RANK];
+  /* `dim-name` records: the model's name for each dim (its ONNX
+   * dim_param, decoded), NULL for a dim without one. */
+  char *dimNames[KILN_TENSOR_MAX_RANK];
 } KilnModelSlot;
 
 /// One `profile-op` record: a timed group of ONNX nodes.

@@ -115,6 +115,30 @@ static KilnStatus *appendSlot(KilnModelSlot **slots, int64_t *count,
   return NULL;
 }
 
+/* `dim-name input|output I D NAME`: slot I's (already read) dim D is
+ * called NAME. */
+static KilnStatus *setDimName(KilnModelMetadata *m, const char *v,
+                              const Line *l) {
+  const char *p = v;
+  bool input = l->end - p > 6 && !memcmp(p, "input ", 6);
+  bool output = l->end - p > 7 && !memcmp(p, "output ", 7);
+  p += input ? 6 : output ? 7 : 0;
+  KilnModelSlot *slots = input ? m->inputs : m->outputs;
+  int64_t count = input ? m->numInputs : m->numOutputs, i, d;
+  if ((!input && !output) || !parseNumber(&p, l->end, &i) ||
+      !parseNumber(&p, l->end, &d) || i >= count || d >= slots[i].rank ||
+      p == l->end)
+    return kilnStatusCreatef("metadata line %d: malformed 'dim-name' record "
+                             "(expected input|output I D NAME, after slot "
+                             "I's record)",
+                             l->number);
+  if (slots[i].dimNames[d])
+    return kilnStatusCreatef("metadata line %d: repeated 'dim-name' record",
+                             l->number);
+  slots[i].dimNames[d] = kilnModelAbiNameDecode(p, l->end);
+  return NULL;
+}
+
 /* A single-valued text record: repeated is an error. */
 static KilnStatus *setString(char **field, const char *key, const char *p,
                              const char *end, int line) {
@@ -333,6 +357,8 @@ static KilnStatus *parseLine(const Line *l, KilnModelMetadata *m, bool *sawAbi,
     return appendSlot(&m->inputs, &m->numInputs, v, l->end, l->number);
   if (keyIs(l, "output", &v))
     return appendSlot(&m->outputs, &m->numOutputs, v, l->end, l->number);
+  if (keyIs(l, "dim-name", &v))
+    return setDimName(m, v, l);
   if (keyIs(l, "memory", &v)) {
     const char *p = v;
     if (!parseNumber(&p, l->end, &m->memoryBytes) || p != l->end)
@@ -514,8 +540,11 @@ KilnStatus *kilnModelMetadataCheckHost(const KilnModelMetadata *m) {
 }
 
 static void destroySlots(KilnModelSlot *slots, int64_t n) {
-  for (int64_t i = 0; i < n; ++i)
+  for (int64_t i = 0; i < n; ++i) {
     free(slots[i].name);
+    for (int64_t d = 0; d < slots[i].rank; ++d)
+      free(slots[i].dimNames[d]);
+  }
   free(slots);
 }
 

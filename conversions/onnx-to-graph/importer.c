@@ -485,13 +485,42 @@ static KilnInputDims *inputDimsCreate(const Importer *im) {
   return NULL;
 }
 
-/* {onnx.name = NAME}: keeps a graph input's or output's ONNX name on the
- * function argument or result (func arg_attrs / res_attrs). */
-static MlirAttribute nameDict(MlirContext ctx, const char *name) {
-  MlirNamedAttribute entry =
+/* The attributes of a graph input or output on the function argument or
+ * result (func arg_attrs / res_attrs): {onnx.name = NAME} keeps its ONNX
+ * name, and, when its ONNX shape names a dim (dim_param),
+ * onnx.dim_names = ["batch", "", ...] keeps the names ("" for a dim
+ * without one), which the model library records. */
+static MlirAttribute valueAttrs(MlirContext ctx, const Onnx__ValueInfoProto *vi,
+                                const char *name) {
+  MlirNamedAttribute entries[2] = {
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("onnx.name")),
-                            mlirStringAttrGet(ctx, kilnStr(name)));
-  return mlirDictionaryAttrGet(ctx, 1, &entry);
+                            mlirStringAttrGet(ctx, kilnStr(name)))};
+  intptr_t n = 1;
+  const Onnx__TypeProto *tp = vi ? vi->type : NULL;
+  const Onnx__TensorShapeProto *shape =
+      tp && tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE
+          ? tp->tensor_type->shape
+          : NULL;
+  bool named = false;
+  for (size_t d = 0; shape && d < shape->n_dim; ++d)
+    named |= shape->dim[d]->value_case ==
+                 ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+             shape->dim[d]->dim_param && *shape->dim[d]->dim_param;
+  if (named) {
+    MlirAttribute *dims = kilnXCalloc(shape->n_dim, sizeof(MlirAttribute));
+    for (size_t d = 0; d < shape->n_dim; ++d) {
+      const Onnx__TensorShapeProto__Dimension *dim = shape->dim[d];
+      bool has = dim->value_case ==
+                     ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+                 dim->dim_param;
+      dims[d] = mlirStringAttrGet(ctx, kilnStr(has ? dim->dim_param : ""));
+    }
+    entries[n++] = mlirNamedAttributeGet(
+        mlirIdentifierGet(ctx, kilnStr("onnx.dim_names")),
+        mlirArrayAttrGet(ctx, (intptr_t)shape->n_dim, dims));
+    free(dims);
+  }
+  return mlirDictionaryAttrGet(ctx, n, entries);
 }
 
 /* Step 2: creates func.func @main_graph in `module` with one argument per
@@ -517,7 +546,7 @@ static MlirBlock createMainFunc(Importer *im, MlirModule module,
     types[n] = inputType(im, sizes, vi);
     ok &= !mlirTypeIsNull(types[n]);
     locs[n] = kilnOnnxValueLoc(im->fileLoc, vi->name);
-    names[n++] = nameDict(im->ctx, vi->name);
+    names[n++] = valueAttrs(im->ctx, vi, vi->name);
   }
   /* Even after other errors: a misspelt binding explains them. */
   ok = sizes && kilnInputDimsFinish(sizes, im->fileLoc) && ok;
@@ -789,7 +818,7 @@ static bool finishMainFunc(Importer *im, MlirOperation func, MlirBlock block) {
   for (size_t i = 0; i < g->n_output; ++i) {
     const char *name = g->output[i]->name ? g->output[i]->name : "";
     results[i] = valueMapGet(im, name);
-    names[i] = nameDict(im->ctx, name);
+    names[i] = valueAttrs(im->ctx, g->output[i], name);
     if (mlirValueIsNull(results[i])) {
       kilnEmitErrorf(kilnOnnxValueLoc(im->fileLoc, name),
                      "graph output '%s' is not produced by any node, input "

@@ -86,7 +86,8 @@ static void appendOrigin(KilnStrBuf *buf, const Named *n) {
     kilnStrBufAppendf(buf, "'%s' is bound to %lld", n->name,
                       (long long)n->size);
   else
-    kilnStrBufAppendf(buf, "input '%s' gives '%s' (its dimension %zu) the "
+    kilnStrBufAppendf(buf,
+                      "input '%s' gives '%s' (its dimension %zu) the "
                       "size %lld; inputs that share a dimension name share "
                       "its size",
                       n->input, n->name, n->dim, (long long)n->size);

@@ -229,6 +229,16 @@ KilnElementType kilnModelGetOutputElementType(const KilnModel *model,
 int64_t kilnModelGetOutputRank(const KilnModel *model, int64_t i);
 const int64_t *kilnModelGetOutputDims(const KilnModel *model, int64_t i);
 
+/// The name the model gives dim `dim` of input (or output) `i`: its ONNX
+/// dim_param, such as "batch" (borrowed, valid until kilnModelDestroy);
+/// NULL for a dim without one, and for indices out of range. A library is
+/// compiled for one size of each named dim (kiln-compile --dim NAME=SIZE);
+/// the names say which sizes another compilation could change.
+const char *kilnModelGetInputDimName(const KilnModel *model, int64_t i,
+                                     int64_t dim);
+const char *kilnModelGetOutputDimName(const KilnModel *model, int64_t i,
+                                      int64_t dim);
+
 /// Metadata strings (borrowed, valid until kilnModelDestroy; NULL for a
 /// NULL model): the Kiln version that built the model, its LLVM target
 /// triple, CPU name ("generic" if none), CPU features ("-" if none), the

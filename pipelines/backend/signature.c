@@ -86,25 +86,31 @@ static const char *dtypeName(MlirType t) {
   return kilnModelElementTypeOf(t, &e) ? kilnElementTypeGetName(e) : NULL;
 }
 
-/* The onnx.name of entry `i` of `attrName` (arg_attrs or res_attrs). */
-static MlirStringRef onnxName(MlirOperation func, const char *attrName,
-                              intptr_t i) {
-  MlirAttribute all = getAttr(func, attrName);
+/* Attribute `key` of entry `i` of `func`'s arg_attrs (or, with `result`,
+ * res_attrs); null when absent. */
+static MlirAttribute valueAttr(MlirOperation func, bool result, intptr_t i,
+                               const char *key) {
+  MlirAttribute all = getAttr(func, result ? "res_attrs" : "arg_attrs");
   if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) ||
       i >= mlirArrayAttrGetNumElements(all))
-    return mlirStringRefCreate(NULL, 0);
+    return mlirAttributeGetNull();
   MlirAttribute dict = mlirArrayAttrGetElement(all, i);
   if (!mlirAttributeIsADictionary(dict))
-    return mlirStringRefCreate(NULL, 0);
-  MlirAttribute name = mlirDictionaryAttrGetElementByName(
-      dict, mlirStringRefCreateFromCString("onnx.name"));
+    return mlirAttributeGetNull();
+  return mlirDictionaryAttrGetElementByName(
+      dict, mlirStringRefCreateFromCString(key));
+}
+
+/* The onnx.name of argument or result `i`. */
+static MlirStringRef onnxName(MlirOperation func, bool result, intptr_t i) {
+  MlirAttribute name = valueAttr(func, result, i, "onnx.name");
   if (mlirAttributeIsNull(name) || !mlirAttributeIsAString(name))
     return mlirStringRefCreate(NULL, 0);
   return mlirStringAttrGetValue(name);
 }
 
 char *kilnModelValueNameCreate(MlirOperation func, bool result, intptr_t i) {
-  MlirStringRef name = onnxName(func, result ? "res_attrs" : "arg_attrs", i);
+  MlirStringRef name = onnxName(func, result, i);
   KilnStrBuf b = {0};
   if (name.data)
     kilnStrBufAppend(&b, name.data, name.length);
@@ -118,6 +124,27 @@ static void appendEscaped(KilnStrBuf *b, MlirStringRef s) {
   char *escaped = kilnModelAbiNameEncode(s.data, s.length);
   kilnStrBufAppendf(b, "%s", escaped);
   free(escaped);
+}
+
+/* Appends a `dim-name KIND I D NAME` record for each dim of argument or
+ * result `i` that the model names (onnx.dim_names, from the ONNX shape's
+ * dim_params). */
+static void appendDimNames(KilnStrBuf *b, MlirOperation func, const char *kind,
+                           intptr_t i, int64_t rank) {
+  MlirAttribute names = valueAttr(func, kind[0] != 'i', i, "onnx.dim_names");
+  if (mlirAttributeIsNull(names) || !mlirAttributeIsAArray(names) ||
+      mlirArrayAttrGetNumElements(names) != rank)
+    return;
+  for (intptr_t d = 0; d < rank; ++d) {
+    MlirAttribute name = mlirArrayAttrGetElement(names, d);
+    if (!mlirAttributeIsAString(name) ||
+        mlirStringAttrGetValue(name).length == 0)
+      continue;
+    kilnStrBufAppendf(b, "dim-name %s %lld %lld ", kind, (long long)i,
+                      (long long)d);
+    appendEscaped(b, mlirStringAttrGetValue(name));
+    kilnStrBufAppend(b, "\n", 1);
+  }
 }
 
 /* Appends one input/output record; false after emitting an error. */
@@ -146,6 +173,7 @@ static bool appendRecord(KilnStrBuf *b, MlirOperation func, const char *kind,
     kilnStrBufAppend(b, " ", 1);
     appendEscaped(b, name);
     kilnStrBufAppend(b, "\n", 1);
+    appendDimNames(b, func, kind, i, rank);
   }
   free(ownedName);
   return ok;

@@ -45,6 +45,8 @@ for _side in ("Input", "Output"):
         ctypes.c_int64)
     _fn("kilnModelGet%sRank" % _side, ctypes.c_int64, _model, ctypes.c_int64)
     _fn("kilnModelGet%sDims" % _side, _i64p, _model, ctypes.c_int64)
+    _fn("kilnModelGet%sDimName" % _side, ctypes.c_char_p, _model,
+        ctypes.c_int64, ctypes.c_int64)
 for _name in ("KilnVersion", "Target", "Cpu", "Features", "Options", "Gpu"):
     _fn("kilnModelGet" + _name, ctypes.c_char_p, _model)
 _fn("kilnModelGetMemoryPlan", ctypes.c_int64, _model)

@@ -11,17 +11,22 @@ from ._runtime import KilnError
 
 class TensorInfo:
     """An input or output of a model: name, shape (a tuple), NumPy dtype
-    (None for bf16, which NumPy lacks) and Kiln's element type name."""
+    (None for bf16, which NumPy lacks), Kiln's element type name, and the
+    model's name for each dim (its ONNX dim_param, such as "batch"; None for
+    a dim without one)."""
 
-    def __init__(self, name, shape, dtype, element_type):
+    def __init__(self, name, shape, dtype, element_type, dim_names=None):
         self.name = name
         self.shape = shape
         self.dtype = dtype
         self.element_type = element_type
+        self.dim_names = dim_names or (None,) * len(shape)
 
     def __repr__(self):
-        return "TensorInfo(%r, %s, %s)" % (self.name, self.shape,
-                                           self.element_type)
+        dims = ", ".join("%s=%d" % (n, d) if n else str(d)
+                         for n, d in zip(self.dim_names, self.shape))
+        return "TensorInfo(%r, %s[%s])" % (self.name, self.element_type,
+                                           dims)
 
 
 def _infos(handle, side):
@@ -31,10 +36,13 @@ def _infos(handle, side):
         rank = get("Rank")(handle, i)
         dims = get("Dims")(handle, i)
         kind = get("ElementType")(handle, i)
+        names = tuple(get("DimName")(handle, i, d) for d in range(rank))
         infos.append(TensorInfo(get("Name")(handle, i).decode(),
                                 tuple(dims[d] for d in range(rank)),
                                 rt.ELEMENT_DTYPES[kind],
-                                rt.ELEMENT_NAMES[kind]))
+                                rt.ELEMENT_NAMES[kind],
+                                tuple(n.decode() if n is not None else None
+                                      for n in names)))
     return infos
 
 

@@ -130,6 +130,10 @@ def test_compile_dims():
     # suggests the model's.
     m = kiln.compile(add_model(), dims={"n": 4}, opt_level=1)
     assert m.inputs[0].shape == (4, 3)
+    # The library records which dims the model names.
+    assert m.inputs[0].dim_names == ("n", None)
+    assert m.outputs[0].dim_names == ("n", None)
+    assert repr(m.inputs[0]) == "TensorInfo('x', f32[n=4, 3])"
     x = np.ones((4, 3), dtype=np.float32)
     np.testing.assert_array_equal(m.run(x)[0], x + x)
     with pytest.raises(kiln.CompileError, match="did you mean 'n'"):

@@ -91,9 +91,14 @@ static void parseOne(const char *label, const char *text) {
   KilnStatus *s = kilnModelMetadataParse(text, strlen(text), &m);
   if (!s) {
     fprintf(stderr, "%s: ok, %lld inputs", label, (long long)m.numInputs);
-    for (int64_t i = 0; i < m.numInputs; ++i)
+    for (int64_t i = 0; i < m.numInputs; ++i) {
       fprintf(stderr, " '%s' rank %lld", m.inputs[i].name,
               (long long)m.inputs[i].rank);
+      for (int64_t d = 0; d < m.inputs[i].rank; ++d)
+        if (m.inputs[i].dimNames[d])
+          fprintf(stderr, " dim %lld '%s'", (long long)d,
+                  m.inputs[i].dimNames[d]);
+    }
     if (m.gpu)
       fprintf(stderr, ", gpu '%s'", m.gpu);
     if (m.memoryBytes)
@@ -151,6 +156,18 @@ static int testMetadata(void) {
   parseOne("negative_memory none", HEAD "memory\n");
   parseOne("negative_memory two", HEAD "memory 1 2\n");
   parseOne("negative_memory huge", HEAD "memory 99999999999999999999\n");
+  parseOne("dim names", HEAD "input f32 2 8 4 x\ndim-name input 0 0 bat ch%0A\n"
+                             "output f32 1 8 y\ndim-name output 0 0 batch\n");
+  parseOne("negative_dim-name before its slot", HEAD "dim-name input 0 0 n\n");
+  parseOne("negative_dim-name dim", HEAD "input f32 1 8 x\n"
+                                         "dim-name input 0 1 n\n");
+  parseOne("negative_dim-name kind", HEAD "input f32 1 8 x\n"
+                                          "dim-name inputs 0 0 n\n");
+  parseOne("negative_dim-name no name", HEAD "input f32 1 8 x\n"
+                                             "dim-name input 0 0\n");
+  parseOne("negative_dim-name twice", HEAD "input f32 1 8 x\n"
+                                           "dim-name input 0 0 n\n"
+                                           "dim-name input 0 0 m\n");
   return 0;
 }
 

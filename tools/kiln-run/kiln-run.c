@@ -528,6 +528,11 @@ int main(int argc, char **argv) {
               "(kiln-compile chose its level)\n",
               o.optLevel);
     rc = kilnRunLibrary(&o);
+  } else if (rc < 0 && o.summary) {
+    kilnRunError("--summary describes a model library: build one with "
+                 "kiln-compile %s -o MODEL.so and describe that",
+                 o.model);
+    rc = kExitUsage;
   } else if (rc < 0 && o.profile) {
     kilnRunError("--profile needs a model library: build one with "
                  "kiln-compile --profile %s -o MODEL.so and run that",

@@ -84,7 +84,11 @@ static void usage(FILE *out, bool libraryOnly) {
           "                        (defaults: 1e-3 and 1e-5 for f32/f64,\n"
           "                        1e-2 and 1e-3 for f16/bf16)\n"
           "  --output-dir DIR      write each output as DIR/NAME.npy\n"
-          "  --print-output        print the outputs (big ones truncated)\n");
+          "  --print-output        print the outputs (big ones truncated)\n"
+          "  --summary             %sprint what the library holds (target,\n"
+          "                        options, inputs and outputs with their\n"
+          "                        named dims, memory plan); run nothing\n",
+          libraryOnly ? "" : "(.so models) ");
   if (!libraryOnly)
     fprintf(
         out,
@@ -150,6 +154,7 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     kAtol,
     kOutDir,
     kPrint,
+    kSummary,
     kThreads,
     kBenchmark,
     kPipeline,
@@ -169,6 +174,7 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
       {"atol", required_argument, NULL, kAtol},
       {"output-dir", required_argument, NULL, kOutDir},
       {"print-output", no_argument, NULL, kPrint},
+      {"summary", no_argument, NULL, kSummary},
       {"threads", required_argument, NULL, kThreads},
       {"benchmark", required_argument, NULL, kBenchmark},
       {"profile", no_argument, NULL, kProfile},
@@ -206,6 +212,9 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
       break;
     case kPrint:
       o->printOutput = true;
+      break;
+    case kSummary:
+      o->summary = true;
       break;
     case kThreads: {
       char *end = NULL;

@@ -28,6 +28,7 @@ typedef struct Options {
   double rtol, atol; /* < 0: not given, the output type's default */
   const char *outputDir;
   bool printOutput, verbose;
+  bool summary;  /* --summary: describe the library, run nothing */
   int threads;   /* 0: OpenMP's default */
   int benchmark; /* timed runs after the checked one; 0: none */
   int optLevel;  /* -O0..-O3 (graph-ON before lowering); -1: not given */

@@ -43,6 +43,31 @@ static char **slotNames(const KilnModel *m, bool outputs) {
   return names;
 }
 
+/* For an input file whose size differs at a dim the model names: how to
+ * compile the library for it; "" otherwise. Static storage. */
+static const char *renamedDimHint(const KilnModel *m, int64_t i,
+                                  const KilnTensor *t) {
+  static char hint[256];
+  int64_t rank = kilnModelGetInputRank(m, i);
+  if (kilnTensorGetRank(t) != rank)
+    return "";
+  for (int64_t d = 0; d < rank; ++d) {
+    const char *name = kilnModelGetInputDimName(m, i, d);
+    int64_t size = kilnTensorGetDims(t)[d];
+    if (!name || size == kilnModelGetInputDims(m, i)[d])
+      continue;
+    char *printable = kilnPrintableTextCreate(name);
+    snprintf(hint, sizeof(hint),
+             " (dim %lld is '%s', which this library was compiled for "
+             "%lld: compile one with --dim %s=%lld)",
+             (long long)d, printable, (long long)kilnModelGetInputDims(m, i)[d],
+             printable, (long long)size);
+    free(printable);
+    return hint;
+  }
+  return "";
+}
+
 /* Does `t` have the type and dims of `m`'s input or output `i`? ONNX's
  * test data stores bf16 as u16 (numpy has no bfloat16): such a file is
  * retyped to bf16 bit for bit. On a mismatch prints an error. */
@@ -92,8 +117,8 @@ static bool fits(const KilnModel *m, bool output, int64_t i, KilnTensor **t) {
             kilnRunProgram, name, got, want);
   else
     kilnRunError("input '%s' has the wrong type or shape: the file holds "
-                 "%s], the model wants %s]",
-                 name, got, want);
+                 "%s], the model wants %s]%s",
+                 name, got, want, renamedDimHint(m, i, *t));
   return false;
 }
 
@@ -236,6 +261,46 @@ static int runAndCheck(const Options *o, KilnModel *m, KilnTensor **args,
   return rc;
 }
 
+/* Prints slot `i`'s line of the summary: name, element type and dims,
+ * each dim the model names as NAME=SIZE. */
+static void printSlot(const KilnModel *m, bool output, int64_t i) {
+  const char *name =
+      output ? kilnModelGetOutputName(m, i) : kilnModelGetInputName(m, i);
+  KilnElementType type = output ? kilnModelGetOutputElementType(m, i)
+                                : kilnModelGetInputElementType(m, i);
+  int64_t rank =
+      output ? kilnModelGetOutputRank(m, i) : kilnModelGetInputRank(m, i);
+  const int64_t *dims =
+      output ? kilnModelGetOutputDims(m, i) : kilnModelGetInputDims(m, i);
+  char *printable = kilnPrintableTextCreate(name);
+  printf("  %-6s %lld '%s': %s[", output ? "output" : "input", (long long)i,
+         printable, kilnElementTypeGetName(type));
+  free(printable);
+  for (int64_t d = 0; d < rank; ++d) {
+    const char *dimName = output ? kilnModelGetOutputDimName(m, i, d)
+                                 : kilnModelGetInputDimName(m, i, d);
+    char *dimText = dimName ? kilnPrintableTextCreate(dimName) : NULL;
+    printf("%s%s%s%lld", d ? ", " : "", dimText ? dimText : "",
+           dimText ? "=" : "", (long long)dims[d]);
+    free(dimText);
+  }
+  printf("]\n");
+}
+
+/* --summary: what the library holds, on stdout. */
+static void printSummary(const char *path, const KilnModel *m) {
+  char *options = kilnPrintableTextCreate(kilnModelGetOptions(m));
+  printf("%s: Kiln %s, %s, cpu %s%s%s\n", path, kilnModelGetKilnVersion(m),
+         kilnModelGetTarget(m), kilnModelGetCpu(m),
+         *options ? ", options " : "", options);
+  free(options);
+  for (int64_t i = 0; i < kilnModelGetNumInputs(m); ++i)
+    printSlot(m, false, i);
+  for (int64_t i = 0; i < kilnModelGetNumOutputs(m); ++i)
+    printSlot(m, true, i);
+  printf("  memory plan: %lld bytes\n", (long long)kilnModelGetMemoryPlan(m));
+}
+
 int kilnRunLibrary(const Options *o) {
   double t0 = nowSeconds();
   KilnModel *m = NULL;
@@ -250,6 +315,11 @@ int kilnRunLibrary(const Options *o) {
             kilnRunProgram, o->model, kilnModelGetKilnVersion(m),
             kilnModelGetTarget(m), kilnModelGetCpu(m),
             1e3 * (nowSeconds() - t0));
+  if (o->summary) {
+    printSummary(o->model, m);
+    kilnModelDestroy(m);
+    return kExitPass;
+  }
   int rc = kExitUsage;
   KilnRunTraceFile trace = {.fd = -1};
   KilnTensor **args =
