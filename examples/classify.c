@@ -134,11 +134,8 @@ static int run(KilnModel *model, KilnTensor *input, const Options *o,
   if (!outputs)
     return 1;
   int rc = 1;
-  KilnStatus *s = NULL;
-  for (int64_t k = 0; k < numOutputs && !s; ++k)
-    s = kilnTensorCreate(kilnModelGetOutputElementType(model, k),
-                         kilnModelGetOutputRank(model, k),
-                         kilnModelGetOutputDims(model, k), &outputs[k]);
+  /* Outputs sized for this input (a dynamic dim follows from the input's). */
+  KilnStatus *s = kilnModelCreateOutputs(model, &input, 1, outputs);
   if (!s && o->threads > 0)
     s = kilnModelSetThreadCount(model, o->threads);
   if (!s)

@@ -29,6 +29,9 @@
 #include "runtime/status.h"
 
 typedef int (*KilnModelRunFn)(void **args);
+/* The shape function of a model with dynamic output dims:
+ * kiln_model_output_dims(inputs, outputDims). */
+typedef int (*KilnModelOutputDimsFn)(void **inputs, int64_t **outputDims);
 
 enum { kProfileFields = 5 };
 
@@ -36,6 +39,7 @@ struct KilnModel {
   void *handle;
   char *path; /* as given to kilnModelLoad, for messages */
   KilnModelRunFn run;
+  KilnModelOutputDimsFn outputDims; /* NULL: every output dim is static */
   KilnModelMetadata meta;
   int threads; /* 0: the OpenMP runtime's default */
   /* The OpenMP runtime the library links (omp_set_num_threads and
@@ -183,6 +187,28 @@ static KilnStatus *findProfile(KilnModel *m) {
   return NULL;
 }
 
+static bool hasDynamicDim(const KilnModelSlot *s) {
+  for (int64_t d = 0; d < s->rank; ++d)
+    if (s->dims[d] == KILN_DIM_DYNAMIC)
+      return true;
+  return false;
+}
+
+/* A model with dynamic output dims needs its shape function. */
+static KilnStatus *findOutputDims(KilnModel *m) {
+  bool dynamic = false;
+  for (int64_t i = 0; i < m->meta.numOutputs; ++i)
+    dynamic |= hasDynamicDim(&m->meta.outputs[i]);
+  if (!dynamic)
+    return NULL;
+  void *fn = dlsym(m->handle, "kiln_model_output_dims");
+  if (!fn)
+    return kilnStatusCreatef("the model has outputs of dynamic shape but no "
+                             "kiln_model_output_dims function to size them");
+  memcpy(&m->outputDims, &fn, sizeof(m->outputDims));
+  return NULL;
+}
+
 static KilnStatus *loadFromHandle(KilnModel *m) {
   const char *meta = dlsym(m->handle, "kiln_model_metadata");
   if (!meta)
@@ -206,6 +232,8 @@ static KilnStatus *loadFromHandle(KilnModel *m) {
     s = kilnModelMetadataParse(meta, len, &m->meta);
   if (!s &&
       ((s = kilnModelMetadataCheckHost(&m->meta)) || (s = findProfile(m))))
+    kilnModelMetadataDestroy(&m->meta);
+  if (!s && (s = findOutputDims(m)))
     kilnModelMetadataDestroy(&m->meta);
   /* The GPU side last: it runs the library's GPU load function, which only
    * a checked library may. */
@@ -487,13 +515,15 @@ KilnStatus *kilnModelSetThreadCount(KilnModel *model, int n) {
   return NULL;
 }
 
-/* "f32[1x3x224x224]" into buf. */
+/* "f32[1x3x224x224]" into buf; a dynamic dim is "?". */
 static void formatShape(char *buf, size_t size, KilnElementType type,
                         int64_t rank, const int64_t *dims) {
   int n = snprintf(buf, size, "%s[", kilnElementTypeGetName(type));
   for (int64_t d = 0; d < rank && n > 0 && (size_t)n < size; ++d)
-    n += snprintf(buf + n, size - (size_t)n, "%s%lld", d ? "x" : "",
-                  (long long)dims[d]);
+    n += dims[d] == KILN_DIM_DYNAMIC
+             ? snprintf(buf + n, size - (size_t)n, "%s?", d ? "x" : "")
+             : snprintf(buf + n, size - (size_t)n, "%s%lld", d ? "x" : "",
+                        (long long)dims[d]);
   if (n > 0 && (size_t)n < size)
     snprintf(buf + n, size - (size_t)n, "]");
 }
@@ -505,7 +535,8 @@ static KilnStatus *checkTensor(const KilnModelSlot *slot, const KilnTensor *t,
   bool ok = kilnTensorGetElementType(t) == slot->type &&
             kilnTensorGetRank(t) == slot->rank;
   for (int64_t d = 0; ok && d < slot->rank; ++d)
-    ok = kilnTensorGetDims(t)[d] == slot->dims[d];
+    ok = slot->dims[d] == KILN_DIM_DYNAMIC ||
+         kilnTensorGetDims(t)[d] == slot->dims[d];
   if (ok)
     return NULL;
   char want[256], got[256];
@@ -533,25 +564,183 @@ static KilnStatus *checkTensors(const KilnModelSlot *slots, int64_t count,
   return NULL;
 }
 
-/* Calls the library with descriptors of `all[0, n)` (inputs then
- * outputs), built in one allocation. */
-static int invoke(KilnModel *m, KilnTensor *const *all, size_t n) {
+/* Inputs whose dims share a name must agree on its size (each input's
+ * own type and shape already checked). */
+static KilnStatus *checkDimNames(const KilnModelMetadata *meta,
+                                 KilnTensor *const *inputs) {
+  for (int64_t i = 0; i < meta->numInputs; ++i)
+    for (int64_t d = 0; d < meta->inputs[i].rank; ++d) {
+      const char *name = meta->inputs[i].dimNames[d];
+      int64_t size = kilnTensorGetDims(inputs[i])[d];
+      /* The first input dim of this name sets its size. */
+      for (int64_t j = 0; name && j <= i; ++j)
+        for (int64_t e = 0; e < (j < i ? meta->inputs[j].rank : d); ++e) {
+          const char *other = meta->inputs[j].dimNames[e];
+          int64_t given = kilnTensorGetDims(inputs[j])[e];
+          if (other && !strcmp(other, name) && given != size)
+            return kilnStatusCreatef(
+                "input %lld ('%s') dim %lld ('%s') is %lld, but input %lld "
+                "('%s') gives '%s' the size %lld; inputs that share a dim "
+                "name share its size",
+                (long long)i, meta->inputs[i].name, (long long)d, name,
+                (long long)size, (long long)j, meta->inputs[j].name, name,
+                (long long)given);
+        }
+    }
+  return NULL;
+}
+
+/* Descriptors of `tensors[0, n)` into `args` (n entries), built in one
+ * allocation returned (free it after the call). */
+static char *describe(KilnTensor *const *tensors, size_t n, void **args) {
   size_t bytes = 0;
   for (size_t i = 0; i < n; ++i)
-    bytes += kilnMemRefDescSize(kilnTensorGetRank(all[i]));
-  void **args = malloc((n ? n : 1) * sizeof(void *));
+    bytes += kilnMemRefDescSize(kilnTensorGetRank(tensors[i]));
   char *descs = malloc(bytes ? bytes : 1);
-  if (!args || !descs)
+  if (!descs)
     abort();
   size_t at = 0;
   for (size_t i = 0; i < n; ++i) {
     KilnMemRefDesc *d = (KilnMemRefDesc *)(descs + at);
-    int64_t rank = kilnTensorGetRank(all[i]);
-    kilnMemRefDescFill(d, kilnTensorGetData(all[i]), rank,
-                       kilnTensorGetDims(all[i]));
+    int64_t rank = kilnTensorGetRank(tensors[i]);
+    kilnMemRefDescFill(d, kilnTensorGetData(tensors[i]), rank,
+                       kilnTensorGetDims(tensors[i]));
     args[i] = d;
     at += kilnMemRefDescSize(rank);
   }
+  return descs;
+}
+
+/* Every output's dims for a run on `inputs` (checked) into `dims`
+ * (numOutputs rows of KILN_TENSOR_MAX_RANK). */
+static KilnStatus *outputDimsFor(KilnModel *m, KilnTensor *const *inputs,
+                                 size_t numInputs,
+                                 int64_t (*dims)[KILN_TENSOR_MAX_RANK]) {
+  KilnStatus *s = checkTensors(m->meta.inputs, m->meta.numInputs, inputs,
+                               numInputs, "input");
+  if (!s)
+    s = checkDimNames(&m->meta, inputs);
+  if (s)
+    return s;
+  int64_t **rows = calloc((size_t)m->meta.numOutputs + 1, sizeof(*rows));
+  if (!rows)
+    abort();
+  for (int64_t i = 0; i < m->meta.numOutputs; ++i) {
+    memcpy(dims[i], m->meta.outputs[i].dims,
+           (size_t)m->meta.outputs[i].rank * sizeof(int64_t));
+    rows[i] = dims[i];
+  }
+  int rc = 0;
+  if (m->outputDims) {
+    void **args = malloc((numInputs ? numInputs : 1) * sizeof(void *));
+    if (!args)
+      abort();
+    char *descs = describe(inputs, numInputs, args);
+    rc = m->outputDims(args, rows);
+    free(descs);
+    free(args);
+  }
+  free(rows);
+  if (rc > 0 && rc <= m->meta.numChecks)
+    return kilnModelCheckFailure(rc, m->meta.checks[rc - 1]);
+  if (rc != 0)
+    return kilnStatusCreatef("the model's shape function failed "
+                             "(kiln_model_output_dims returned %d)",
+                             rc);
+  for (int64_t i = 0; i < m->meta.numOutputs; ++i)
+    for (int64_t d = 0; d < m->meta.outputs[i].rank; ++d)
+      if (dims[i][d] < 0 || (m->meta.outputs[i].dims[d] != KILN_DIM_DYNAMIC &&
+                             dims[i][d] != m->meta.outputs[i].dims[d]))
+        return kilnStatusCreatef("the model's shape function gave output "
+                                 "%lld ('%s') the impossible dim %lld = %lld",
+                                 (long long)i, m->meta.outputs[i].name,
+                                 (long long)d, (long long)dims[i][d]);
+  return NULL;
+}
+
+/* outputDimsFor in a fresh allocation (free it). */
+static KilnStatus *allOutputDims(KilnModel *m, KilnTensor *const *inputs,
+                                 size_t numInputs,
+                                 int64_t (**dims)[KILN_TENSOR_MAX_RANK]) {
+  *dims = calloc((size_t)m->meta.numOutputs + 1, sizeof(**dims));
+  if (!*dims)
+    abort();
+  KilnStatus *s = outputDimsFor(m, inputs, numInputs, *dims);
+  if (s) {
+    free(*dims);
+    *dims = NULL;
+  }
+  return s;
+}
+
+KilnStatus *kilnModelGetOutputDimsFor(KilnModel *model,
+                                      KilnTensor *const *inputs,
+                                      size_t numInputs, int64_t i,
+                                      int64_t *dims) {
+  if (!model)
+    return kilnStatusCreatef("kilnModelGetOutputDimsFor: model is NULL");
+  if (i < 0 || i >= model->meta.numOutputs)
+    return kilnStatusCreatef("the model has %lld outputs: no output %lld",
+                             (long long)model->meta.numOutputs, (long long)i);
+  int64_t (*all)[KILN_TENSOR_MAX_RANK];
+  KilnStatus *s = allOutputDims(model, inputs, numInputs, &all);
+  if (s)
+    return s;
+  memcpy(dims, all[i], (size_t)model->meta.outputs[i].rank * sizeof(int64_t));
+  free(all);
+  return NULL;
+}
+
+KilnStatus *kilnModelCreateOutputs(KilnModel *model, KilnTensor *const *inputs,
+                                   size_t numInputs, KilnTensor **outputs) {
+  if (!model)
+    return kilnStatusCreatef("kilnModelCreateOutputs: model is NULL");
+  int64_t (*dims)[KILN_TENSOR_MAX_RANK];
+  KilnStatus *s = allOutputDims(model, inputs, numInputs, &dims);
+  for (int64_t i = 0; !s && i < model->meta.numOutputs; ++i) {
+    const KilnModelSlot *slot = &model->meta.outputs[i];
+    s = kilnTensorCreate(slot->type, slot->rank, dims[i], &outputs[i]);
+    if (!s)
+      kilnTensorSetName(outputs[i], slot->name);
+    for (int64_t j = 0; s && j < i; ++j) {
+      kilnTensorDestroy(outputs[j]);
+      outputs[j] = NULL;
+    }
+  }
+  free(dims);
+  return s;
+}
+
+/* Checks the inputs, then the outputs against the dims the model gives
+ * them for these inputs. */
+static KilnStatus *checkOutputs(KilnModel *m, KilnTensor *const *inputs,
+                                size_t numInputs, KilnTensor *const *outputs,
+                                size_t numOutputs) {
+  int64_t (*dims)[KILN_TENSOR_MAX_RANK];
+  KilnStatus *s = allOutputDims(m, inputs, numInputs, &dims);
+  if (s)
+    return s;
+  if ((int64_t)numOutputs != m->meta.numOutputs)
+    s = kilnStatusCreatef("the model has %lld outputs, %zu given",
+                          (long long)m->meta.numOutputs, numOutputs);
+  else if (numOutputs && !outputs)
+    s = kilnStatusCreatef("the output array is NULL");
+  for (size_t i = 0; !s && i < numOutputs; ++i) {
+    KilnModelSlot slot = m->meta.outputs[i];
+    memcpy(slot.dims, dims[i], (size_t)slot.rank * sizeof(int64_t));
+    s = checkTensor(&slot, outputs[i], "output", i);
+  }
+  free(dims);
+  return s;
+}
+
+/* Calls the library with descriptors of `all[0, n)` (inputs then
+ * outputs), built in one allocation. */
+static int invoke(KilnModel *m, KilnTensor *const *all, size_t n) {
+  void **args = malloc((n ? n : 1) * sizeof(void *));
+  if (!args)
+    abort();
+  char *descs = describe(all, n, args);
   /* omp_set_num_threads sets the calling thread's value: restore it so a
    * caller's own OpenMP code is unaffected. */
   bool setThreads = m->threads && m->setOmpThreads;
@@ -571,11 +760,7 @@ KilnStatus *kilnModelRun(KilnModel *model, KilnTensor *const *inputs,
                          size_t numOutputs) {
   if (!model)
     return kilnStatusCreatef("kilnModelRun: model is NULL");
-  KilnStatus *s = checkTensors(model->meta.inputs, model->meta.numInputs,
-                               inputs, numInputs, "input");
-  if (!s)
-    s = checkTensors(model->meta.outputs, model->meta.numOutputs, outputs,
-                     numOutputs, "output");
+  KilnStatus *s = checkOutputs(model, inputs, numInputs, outputs, numOutputs);
   if (s || (s = kilnRunGuardEnter(model->handle, model->path)))
     return s;
   size_t n = numInputs + numOutputs;

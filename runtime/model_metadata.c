@@ -81,16 +81,22 @@ static KilnStatus *parseSlot(const char *p, const char *end, int line,
     return kilnStatusCreatef("metadata line %d: unknown element type", line);
   if (!parseNumber(&p, end, &slot->rank) || slot->rank > KILN_TENSOR_MAX_RANK)
     return kilnStatusCreatef("metadata line %d: bad rank", line);
+  int64_t known[KILN_TENSOR_MAX_RANK]; /* dynamic dims as 1 */
   for (int64_t d = 0; d < slot->rank; ++d) {
     /* A dim right at the end of the line is fine (an empty name), but
-     * there must be one per rank. */
-    if (!parseNumber(&p, end, &slot->dims[d]))
+     * there must be one per rank; `?` is a dim of dynamic size. */
+    if (p < end && *p == '?' && (p + 1 == end || p[1] == ' ')) {
+      slot->dims[d] = KILN_DIM_DYNAMIC;
+      p += p + 1 == end ? 1 : 2;
+    } else if (!parseNumber(&p, end, &slot->dims[d])) {
       return kilnStatusCreatef("metadata line %d: bad or missing dim %lld",
                                line, (long long)d);
+    }
+    known[d] = slot->dims[d] < 0 ? 1 : slot->dims[d];
   }
   size_t bytes;
   KilnStatus *s =
-      kilnTensorComputeByteSize(slot->type, slot->rank, slot->dims, &bytes);
+      kilnTensorComputeByteSize(slot->type, slot->rank, known, &bytes);
   if (s) {
     KilnStatus *wrapped = kilnStatusCreatef("metadata line %d: %s", line,
                                             kilnStatusGetMessage(s));

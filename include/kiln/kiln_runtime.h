@@ -214,15 +214,21 @@ void kilnModelDestroy(KilnModel *model);
 int64_t kilnModelGetNumInputs(const KilnModel *model);
 int64_t kilnModelGetNumOutputs(const KilnModel *model);
 
+/// A dim whose size the model takes at run time (kilnModelGetInputDims).
+#define KILN_DIM_DYNAMIC ((int64_t)-1)
+
 /// Input `i`'s name (borrowed, valid until kilnModelDestroy), element type,
-/// rank and dims (borrowed, `rank` entries). An index out of range (or a
-/// NULL model) gives NULL, -1 as the type and rank, and NULL dims.
+/// rank and dims (borrowed, `rank` entries; KILN_DIM_DYNAMIC for a dim of
+/// any size, which inputs that share its name (kilnModelGetInputDimName)
+/// must agree on). An index out of range (or a NULL model) gives NULL, -1
+/// as the type and rank, and NULL dims.
 const char *kilnModelGetInputName(const KilnModel *model, int64_t i);
 KilnElementType kilnModelGetInputElementType(const KilnModel *model, int64_t i);
 int64_t kilnModelGetInputRank(const KilnModel *model, int64_t i);
 const int64_t *kilnModelGetInputDims(const KilnModel *model, int64_t i);
 
-/// As the input queries, for output `i`.
+/// As the input queries, for output `i`. A dynamic output dim's size
+/// follows from the inputs: kilnModelGetOutputDimsFor.
 const char *kilnModelGetOutputName(const KilnModel *model, int64_t i);
 KilnElementType kilnModelGetOutputElementType(const KilnModel *model,
                                               int64_t i);
@@ -267,9 +273,30 @@ const char *kilnModelGetGpu(const KilnModel *model);
 /// affects host code; a library without OpenMP runs on one thread anyway.
 KilnStatus *kilnModelSetThreadCount(KilnModel *model, int n);
 
+/// The dims output `i` has when `model` runs on `inputs[0, numInputs)`
+/// (checked as kilnModelRun checks them) into `dims` (the output's rank
+/// entries): its static dims, and the dynamic ones as the model's shape
+/// function computes them from the inputs. Query, then create the outputs
+/// and run.
+KilnStatus *kilnModelGetOutputDimsFor(KilnModel *model,
+                                      KilnTensor *const *inputs,
+                                      size_t numInputs, int64_t i,
+                                      int64_t *dims /* OUT */);
+
+/// Creates the outputs of a run on `inputs` (kilnModelGetOutputDimsFor for
+/// each, runtime-owned tensors named after the outputs) into
+/// `outputs[0, number of outputs)`.
+/// Destroy each with kilnTensorDestroy. On failure none are left.
+KilnStatus *kilnModelCreateOutputs(KilnModel *model, KilnTensor *const *inputs,
+                                   size_t numInputs,
+                                   KilnTensor **outputs /* OUT */);
+
 /// Runs `model` on `inputs[0, numInputs)`, writing `outputs[0, numOutputs)`
 /// in place. The caller creates every tensor; each must have the element
-/// type and dims the model reports for its slot. Fails, without running,
+/// type and dims the model reports for its slot: a dynamic input dim any
+/// size, the same for every input dim of the same name ("input 1 ('mask')
+/// dim 1 ('seq') is 64, but input 0 ('ids') gives 'seq' the size 128"),
+/// the outputs as kilnModelGetOutputDimsFor says. Fails, without running,
 /// on a NULL model, array or tensor, a wrong count, type or shape; fails
 /// if the model's code reports an error, such as a run-time check on the
 /// data ONNX defines as an error ("run-time check failed: ids (Gather): an

@@ -10,10 +10,10 @@ from ._runtime import KilnError
 
 
 class TensorInfo:
-    """An input or output of a model: name, shape (a tuple), NumPy dtype
-    (None for bf16, which NumPy lacks), Kiln's element type name, and the
-    model's name for each dim (its ONNX dim_param, such as "batch"; None for
-    a dim without one)."""
+    """An input or output of a model: name, shape (a tuple; None for a dim
+    of dynamic size), NumPy dtype (None for bf16, which NumPy lacks), Kiln's
+    element type name, and the model's name for each dim (its ONNX
+    dim_param, such as "batch"; None for a dim without one)."""
 
     def __init__(self, name, shape, dtype, element_type, dim_names=None):
         self.name = name
@@ -23,7 +23,8 @@ class TensorInfo:
         self.dim_names = dim_names or (None,) * len(shape)
 
     def __repr__(self):
-        dims = ", ".join("%s=%d" % (n, d) if n else str(d)
+        dims = ", ".join(("%s=%s" % (n, "?" if d is None else d)) if n
+                         else "?" if d is None else str(d)
                          for n, d in zip(self.dim_names, self.shape))
         return "TensorInfo(%r, %s[%s])" % (self.name, self.element_type,
                                            dims)
@@ -38,7 +39,8 @@ def _infos(handle, side):
         kind = get("ElementType")(handle, i)
         names = tuple(get("DimName")(handle, i, d) for d in range(rank))
         infos.append(TensorInfo(get("Name")(handle, i).decode(),
-                                tuple(dims[d] for d in range(rank)),
+                                tuple(None if dims[d] < 0 else dims[d]
+                                      for d in range(rank)),
                                 rt.ELEMENT_DTYPES[kind],
                                 rt.ELEMENT_NAMES[kind],
                                 tuple(n.decode() if n is not None else None
@@ -48,11 +50,11 @@ def _infos(handle, side):
 
 def _tensor_over(array, info):
     """A KilnTensor over `array`'s buffer (no copy)."""
-    dims = (ctypes.c_int64 * max(len(info.shape), 1))(*info.shape)
+    dims = (ctypes.c_int64 * max(array.ndim, 1))(*array.shape)
     out = ctypes.c_void_p()
     kind = rt.ELEMENT_NAMES.index(info.element_type)
     rt.check(rt.kilnTensorCreateWithBuffer(
-        kind, len(info.shape), dims, array.ctypes.data_as(ctypes.c_void_p),
+        kind, array.ndim, dims, array.ctypes.data_as(ctypes.c_void_p),
         max(array.nbytes, 1), ctypes.byref(out)))
     return out
 
@@ -195,11 +197,15 @@ class Model:
                 "with .astype(numpy.%s))" % (self.path, info.name, a.dtype,
                                              info.element_type,
                                              list(info.shape), info.dtype))
-        if a.shape != info.shape:
+        if len(a.shape) != len(info.shape) or any(
+                want is not None and got != want
+                for got, want in zip(a.shape, info.shape)):
             raise KilnError("%s: input '%s' has shape %s, the model takes %s"
                             % (self.path, info.name, list(a.shape),
-                               list(info.shape)))
-        return np.ascontiguousarray(a)
+                               "[%s]" % ", ".join("?" if d is None else str(d)
+                                                  for d in info.shape)))
+        # (ascontiguousarray would turn a 0-d array into a 1-d one.)
+        return np.ascontiguousarray(a).reshape(a.shape)
 
     def run(self, *args, **named):
         """Runs the model on the inputs (positional, in order, or by name)
@@ -211,14 +217,20 @@ class Model:
                 raise KilnError("%s: output '%s' is %s, which NumPy cannot "
                                 "hold" % (self.path, info.name,
                                           info.element_type))
-        outputs = [np.empty(info.shape, info.dtype) for info in self.outputs]
         tensors = []
         try:
-            for array, info in zip(inputs + outputs,
-                                   self.inputs + self.outputs):
+            for array, info in zip(inputs, self.inputs):
                 tensors.append(_tensor_over(array, info))
-            ins = (ctypes.c_void_p * max(len(inputs), 1))(
-                *tensors[:len(inputs)])
+            ins = (ctypes.c_void_p * max(len(inputs), 1))(*tensors)
+            # Query, then run: the outputs' dims follow from the inputs'.
+            outputs = []
+            for i, info in enumerate(self.outputs):
+                dims = (ctypes.c_int64 * max(len(info.shape), 1))()
+                rt.check(rt.kilnModelGetOutputDimsFor(handle, ins,
+                                                      len(inputs), i, dims))
+                outputs.append(np.empty(tuple(dims[:len(info.shape)]),
+                                        info.dtype))
+                tensors.append(_tensor_over(outputs[-1], info))
             outs = (ctypes.c_void_p * max(len(outputs), 1))(
                 *tensors[len(inputs):])
             rt.check(rt.kilnModelRun(handle, ins, len(inputs), outs,

@@ -290,3 +290,24 @@ def test_profile(library):
     assert sum(r["total_ms"] for r in records[:-1]) <= whole["total_ms"] * 1.5
     m.reset_profile()
     assert all(r["runs"] == 0 for r in m.profile())
+
+
+def test_dynamic_library():
+    # A library whose batch dim is dynamic (the runtime tests' hand-written
+    # one): any batch runs, the outputs are sized by the model's shape
+    # function, inputs that share 'batch' must agree on it.
+    path = os.path.join(KILN_BIN, "..", "lib", "kiln-fake-model-dynamic.so")
+    with kiln.load(path) as m:
+        assert m.inputs[0].shape == (None, 4)
+        assert m.inputs[0].dim_names == ("batch", None)
+        assert repr(m.outputs[0]) == "TensorInfo('y', f32[batch=?, 4])"
+        for batch in (1, 3, 6):
+            x = np.arange(4 * batch, dtype=np.float32).reshape(batch, 4)
+            scale = np.arange(1, batch + 1, dtype=np.float32)
+            (y,) = m.run(x, scale)
+            np.testing.assert_array_equal(y, x * scale[:, None])
+        with pytest.raises(kiln.KilnError, match="share its size"):
+            m.run(np.zeros((3, 4), np.float32), np.zeros(2, np.float32))
+        with pytest.raises(kiln.KilnError, match=r"the model takes \[\?, 4\]"):
+            m.run(np.zeros((3, 5), np.float32), np.zeros(3, np.float32))
+

@@ -68,16 +68,18 @@ static const char *renamedDimHint(const KilnModel *m, int64_t i,
   return "";
 }
 
-/* Does `t` have the type and dims of `m`'s input or output `i`? ONNX's
- * test data stores bf16 as u16 (numpy has no bfloat16): such a file is
- * retyped to bf16 bit for bit. On a mismatch prints an error. */
-static bool fits(const KilnModel *m, bool output, int64_t i, KilnTensor **t) {
+/* Does `t` have the type and dims of `m`'s input `i` (a dynamic dim: any
+ * size), or of output `i`, created for this run as `actual`? ONNX's test
+ * data stores bf16 as u16 (numpy has no bfloat16): such a file is retyped
+ * to bf16 bit for bit. On a mismatch prints an error. */
+static bool fits(const KilnModel *m, bool output, int64_t i,
+                 const KilnTensor *actual, KilnTensor **t) {
   KilnElementType type = output ? kilnModelGetOutputElementType(m, i)
                                 : kilnModelGetInputElementType(m, i);
   int64_t rank =
       output ? kilnModelGetOutputRank(m, i) : kilnModelGetInputRank(m, i);
   const int64_t *dims =
-      output ? kilnModelGetOutputDims(m, i) : kilnModelGetInputDims(m, i);
+      output ? kilnTensorGetDims(actual) : kilnModelGetInputDims(m, i);
   if (type == KILN_ELEMENT_TYPE_BF16 &&
       kilnTensorGetElementType(*t) == KILN_ELEMENT_TYPE_U16) {
     KilnTensor *bf16 = NULL;
@@ -94,14 +96,16 @@ static bool fits(const KilnModel *m, bool output, int64_t i, KilnTensor **t) {
   bool ok =
       kilnTensorGetElementType(*t) == type && kilnTensorGetRank(*t) == rank;
   for (int64_t d = 0; ok && d < rank; ++d)
-    ok = kilnTensorGetDims(*t)[d] == dims[d];
+    ok = dims[d] == KILN_DIM_DYNAMIC || kilnTensorGetDims(*t)[d] == dims[d];
   if (ok)
     return true;
   char want[256], got[256];
   int n = snprintf(want, sizeof(want), "%s[", kilnElementTypeGetName(type));
   for (int64_t d = 0; d < rank && n > 0 && n < (int)sizeof(want); ++d)
-    n += snprintf(want + n, sizeof(want) - (size_t)n, "%s%lld", d ? "x" : "",
-                  (long long)dims[d]);
+    n += dims[d] == KILN_DIM_DYNAMIC
+             ? snprintf(want + n, sizeof(want) - (size_t)n, "%s?", d ? "x" : "")
+             : snprintf(want + n, sizeof(want) - (size_t)n, "%s%lld",
+                        d ? "x" : "", (long long)dims[d]);
   n = snprintf(got, sizeof(got), "%s[",
                kilnElementTypeGetName(kilnTensorGetElementType(*t)));
   for (int64_t d = 0;
@@ -130,7 +134,7 @@ static bool bindInputs(const Options *o, const KilnModel *m,
   bool ok = kilnRunMatchSlots(o->inputs, o->numInputs, names, n, "input");
   for (int i = 0; ok && i < o->numInputs; ++i) {
     /* fits may retype the tensor; o->inputs keeps owning it. */
-    ok = fits(m, false, o->inputs[i].slot, &o->inputs[i].tensor);
+    ok = fits(m, false, o->inputs[i].slot, NULL, &o->inputs[i].tensor);
     args[o->inputs[i].slot] = o->inputs[i].tensor;
   }
   for (int64_t k = 0; ok && k < n; ++k) {
@@ -144,27 +148,21 @@ static bool bindInputs(const Options *o, const KilnModel *m,
   return ok;
 }
 
-static KilnTensor **createOutputs(const KilnModel *m) {
-  int64_t n = kilnModelGetNumOutputs(m);
-  KilnTensor **outputs = calloc((size_t)n + 1, sizeof(*outputs));
+/* The outputs of a run on `args` (kilnModelCreateOutputs: their dims
+ * follow from the inputs'); NULL after an error. */
+static KilnTensor **createOutputs(KilnModel *m, KilnTensor **args) {
+  KilnTensor **outputs =
+      calloc((size_t)kilnModelGetNumOutputs(m) + 1, sizeof(*outputs));
   if (!outputs)
     abort();
-  for (int64_t k = 0; k < n; ++k) {
-    KilnStatus *s = kilnTensorCreate(kilnModelGetOutputElementType(m, k),
-                                     kilnModelGetOutputRank(m, k),
-                                     kilnModelGetOutputDims(m, k), &outputs[k]);
-    if (s) {
-      kilnRunError("output '%s': %s", kilnModelGetOutputName(m, k),
-                   kilnStatusGetMessage(s));
-      kilnStatusDestroy(s);
-      for (int64_t j = 0; j < k; ++j)
-        kilnTensorDestroy(outputs[j]);
-      free(outputs);
-      return NULL;
-    }
-    kilnTensorSetName(outputs[k], kilnModelGetOutputName(m, k));
-  }
-  return outputs;
+  KilnStatus *s = kilnModelCreateOutputs(
+      m, args, (size_t)kilnModelGetNumInputs(m), outputs);
+  if (!s)
+    return outputs;
+  kilnRunError("%s", kilnStatusGetMessage(s));
+  kilnStatusDestroy(s);
+  free(outputs);
+  return NULL;
 }
 
 /* Compares each expected file with its output; the exit code. */
@@ -173,7 +171,7 @@ static int checkOutputs(const Options *o, const KilnModel *m,
   int rc = kExitPass;
   for (int i = 0; i < o->numExpected; ++i) {
     TensorArg *e = &o->expected[i];
-    if (!fits(m, true, e->slot, &e->tensor))
+    if (!fits(m, true, e->slot, outputs[e->slot], &e->tensor))
       rc = kExitMismatch;
     else if (!kilnRunCompare(kilnModelGetOutputName(m, e->slot),
                              outputs[e->slot], e->tensor, o->rtol, o->atol))
@@ -262,7 +260,7 @@ static int runAndCheck(const Options *o, KilnModel *m, KilnTensor **args,
 }
 
 /* Prints slot `i`'s line of the summary: name, element type and dims,
- * each dim the model names as NAME=SIZE. */
+ * each dim the model names as NAME=SIZE, a dynamic one's size as `?`. */
 static void printSlot(const KilnModel *m, bool output, int64_t i) {
   const char *name =
       output ? kilnModelGetOutputName(m, i) : kilnModelGetInputName(m, i);
@@ -280,8 +278,11 @@ static void printSlot(const KilnModel *m, bool output, int64_t i) {
     const char *dimName = output ? kilnModelGetOutputDimName(m, i, d)
                                  : kilnModelGetInputDimName(m, i, d);
     char *dimText = dimName ? kilnPrintableTextCreate(dimName) : NULL;
-    printf("%s%s%s%lld", d ? ", " : "", dimText ? dimText : "",
-           dimText ? "=" : "", (long long)dims[d]);
+    printf("%s%s%s", d ? ", " : "", dimText ? dimText : "", dimText ? "=" : "");
+    if (dims[d] == KILN_DIM_DYNAMIC)
+      printf("?");
+    else
+      printf("%lld", (long long)dims[d]);
     free(dimText);
   }
   printf("]\n");
@@ -339,8 +340,8 @@ int kilnRunLibrary(const Options *o) {
   }
   if (o->profile && !kilnRunProfilePrepare(o, m, &trace))
     goto out;
-  rc = kExitCompile;
-  if (!(outputs = createOutputs(m)))
+  /* The outputs' dims follow from the input files: a failure is theirs. */
+  if (!(outputs = createOutputs(m, args)))
     goto out;
   rc = runAndCheck(o, m, args, outputs);
   if (rc == kExitPass && o->profile)

@@ -14,6 +14,11 @@
  *   FAKE_NONE       neither symbol (an ordinary shared library)
  *   FAKE_MALFORMED  an output record with a missing dim
  *   FAKE_FAIL       as FAKE_GOOD, but kiln_model_run returns 7
+ *   FAKE_DYNAMIC    inputs f32[batch x 4] "x" and f32[batch] "scale",
+ *                   output f32[batch x 4] "y" = x * scale (per row), its
+ *                   dims from kiln_model_output_dims; a batch of 0 fails
+ *                   run-time check 1
+ *   FAKE_NO_DIMS    as FAKE_DYNAMIC without kiln_model_output_dims
  */
 #include <omp.h>
 #include <stdint.h>
@@ -56,7 +61,48 @@
 extern const char kiln_model_metadata[];
 int kiln_model_run(void **args);
 
-#if !defined(FAKE_NONE)
+#if defined(FAKE_DYNAMIC) || defined(FAKE_NO_DIMS)
+const char kiln_model_metadata[] = "kiln-model 1\n"
+                                   "kiln-version " VERSION "\n"
+                                   "target " TRIPLE "\n"
+                                   "input f32 2 ? 4 x\n"
+                                   "dim-name input 0 0 batch\n"
+                                   "input f32 1 ? scale\n"
+                                   "dim-name input 1 0 batch\n"
+                                   "output f32 2 ? 4 y\n"
+                                   "dim-name output 0 0 batch\n"
+                                   "check 1 the batch is empty\n";
+
+typedef struct MemRefF {
+  float *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+} MemRefF;
+
+int kiln_model_run(void **args) {
+  const MemRefF *x = args[0], *scale = args[1];
+  MemRefF *y = args[2];
+  if (x->sizes[0] == 0)
+    return 1;
+  if (scale->sizes[0] != x->sizes[0] || y->sizes[0] != x->sizes[0] ||
+      x->sizes[1] != 4 || y->sizes[1] != 4)
+    return 99;
+  for (int64_t r = 0; r < x->sizes[0]; ++r)
+    for (int64_t c = 0; c < 4; ++c)
+      y->aligned[r * 4 + c] = x->aligned[r * 4 + c] * scale->aligned[r];
+  return 0;
+}
+
+#if defined(FAKE_DYNAMIC)
+int kiln_model_output_dims(void **inputs, int64_t **dims);
+int kiln_model_output_dims(void **inputs, int64_t **dims) {
+  const MemRefF *x = inputs[0];
+  dims[0][0] = x->sizes[0];
+  dims[0][1] = 4;
+  return 0;
+}
+#endif
+
+#elif !defined(FAKE_NONE)
 const char kiln_model_metadata[] =
     "kiln-model " ABI "\n"
     "kiln-version " VERSION "\n"
@@ -70,6 +116,7 @@ const char kiln_model_metadata[] =
     "memory 1048576\n";
 #endif
 
+#if !defined(FAKE_DYNAMIC) && !defined(FAKE_NO_DIMS)
 typedef struct MemRef2D {
   float *allocated, *aligned;
   int64_t offset, sizes[2], strides[2];
@@ -99,4 +146,5 @@ int kiln_model_run(void **args) {
   return 0;
 #endif
 }
+#endif
 #endif
