@@ -116,7 +116,8 @@ int kilnLibraryDigestAppend(const char *path) {
   return err;
 }
 
-const char *kilnLibraryDigestCheck(int fd, uint64_t fileSize) {
+const char *kilnLibraryDigestCheck(int fd, uint64_t fileSize,
+                                   uint64_t *digest) {
   if (fileSize < KILN_DIGEST_TRAILER_SIZE)
     return "no integrity digest (the file is too short)";
   const unsigned char *bytes = mapFile(fd, fileSize);
@@ -129,6 +130,8 @@ const char *kilnLibraryDigestCheck(int fd, uint64_t fileSize) {
     why = "no integrity digest at the end of the file";
   else if (kilnDigest64(bytes, (size_t)load64(t + 8)) != load64(t + 16))
     why = "integrity digest mismatch";
+  else if (digest)
+    *digest = load64(t + 16);
   unmapFile(bytes, fileSize);
   return why;
 }

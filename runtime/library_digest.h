@@ -32,7 +32,8 @@ int kilnLibraryDigestAppend(const char *path);
 
 /// Checks the trailer of the open file `fd` of `fileSize` bytes: present,
 /// covering the rest of the file, and matching its bytes. Returns NULL if
-/// it does, else why not (a static string).
-const char *kilnLibraryDigestCheck(int fd, uint64_t fileSize);
+/// it does (the digest then in *digest, unless `digest` is NULL), else why
+/// not (a static string).
+const char *kilnLibraryDigestCheck(int fd, uint64_t fileSize, uint64_t *digest);
 
 #endif

@@ -136,8 +136,10 @@ static KilnStatus *checkElf(FILE *f, off_t fileSize) {
   return NULL;
 }
 
-static KilnStatus *openLibrary(const char *path, void **outHandle) {
-  *outHandle = NULL;
+/* Checks the file at `path` before dlopen trusts it: a regular file, an
+ * ELF shared object for this machine, its integrity digest (into *digest
+ * when not NULL). */
+static KilnStatus *checkLibraryFile(const char *path, uint64_t *digest) {
   FILE *f = fopen(path, "rb");
   if (!f)
     return kilnStatusCreatef("cannot open: %s", strerror(errno));
@@ -148,7 +150,8 @@ static KilnStatus *openLibrary(const char *path, void **outHandle) {
   else if (!S_ISREG(st.st_mode))
     s = kilnStatusCreatef("not a regular file");
   else if (!(s = checkElf(f, st.st_size))) {
-    const char *why = kilnLibraryDigestCheck(fileno(f), (uint64_t)st.st_size);
+    const char *why =
+        kilnLibraryDigestCheck(fileno(f), (uint64_t)st.st_size, digest);
     if (why)
       s = kilnStatusCreatef("%s: the library is damaged or was changed after "
                             "kiln-compile built it (recompile it, or copy it "
@@ -156,6 +159,24 @@ static KilnStatus *openLibrary(const char *path, void **outHandle) {
                             why);
   }
   fclose(f);
+  return s;
+}
+
+KilnStatus *kilnModelLibraryGetDigest(const char *path, uint64_t *digest) {
+  if (!path || !digest)
+    return kilnStatusCreatef("kilnModelLibraryGetDigest: NULL argument");
+  KilnStatus *s = checkLibraryFile(path, digest);
+  if (!s)
+    return NULL;
+  KilnStatus *named =
+      kilnStatusCreatef("%s: %s", path, kilnStatusGetMessage(s));
+  kilnStatusDestroy(s);
+  return named;
+}
+
+static KilnStatus *openLibrary(const char *path, void **outHandle) {
+  *outHandle = NULL;
+  KilnStatus *s = checkLibraryFile(path, NULL);
   if (s)
     return s;
   /* Without a '/', dlopen would search the library path instead. */

@@ -207,6 +207,13 @@ typedef struct KilnModel KilnModel;
 /// kilnModelDestroy.
 KilnStatus *kilnModelLoad(const char *path, KilnModel **out /* OUT */);
 
+/// The integrity digest of the model library at `path` (the 64-bit hash of
+/// its bytes that kiln-compile appends and kilnModelLoad checks), after the
+/// same file checks, without loading it: two libraries with one digest
+/// hold the same code and data (kiln-tune measures such candidates once).
+KilnStatus *kilnModelLibraryGetDigest(const char *path,
+                                      uint64_t *digest /* OUT */);
+
 /// Unloads `model`; NULL is a no-op. Tensors are independent of it.
 void kilnModelDestroy(KilnModel *model);
 

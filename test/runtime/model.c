@@ -2,6 +2,7 @@
  * Prints to stderr for FileCheck (model-*.test):
  *
  *   kiln-test-model load LIB...   load each library: its metadata or error
+ *   kiln-test-model digest LIB... each library's integrity digest or error
  *   kiln-test-model metadata      crafted metadata texts through the parser
  *   kiln-test-model run LIB       runs the fake model (Inputs/fake_model.c)
  *                                 correctly and with every kind of bad
@@ -337,9 +338,25 @@ static int testTensors(void) {
   return 0;
 }
 
+/* Prints each library's digest (kilnModelLibraryGetDigest) or error. */
+static int testDigest(int n, char **paths) {
+  for (int i = 0; i < n; ++i) {
+    uint64_t digest = 0;
+    KilnStatus *s = kilnModelLibraryGetDigest(paths[i], &digest);
+    if (s)
+      fprintf(stderr, "error: %s\n", kilnStatusGetMessage(s));
+    else
+      fprintf(stderr, "digest %016llx\n", (unsigned long long)digest);
+    kilnStatusDestroy(s);
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && !strcmp(argv[1], "load"))
     return testLoad(argc - 2, argv + 2);
+  if (argc >= 2 && !strcmp(argv[1], "digest"))
+    return testDigest(argc - 2, argv + 2);
   if (argc == 2 && !strcmp(argv[1], "metadata")) {
     testMetadata();
     testHostCheck();
@@ -349,7 +366,7 @@ int main(int argc, char **argv) {
     return testRun(argv[2]);
   if (argc == 2 && !strcmp(argv[1], "tensors"))
     return testTensors();
-  fprintf(stderr, "usage: kiln-test-model load LIB... | metadata | run LIB | "
-                  "tensors\n");
+  fprintf(stderr, "usage: kiln-test-model load LIB... | digest LIB... | "
+                  "metadata | run LIB | tensors\n");
   return 2;
 }

@@ -502,7 +502,7 @@ static void measureBatch(Tuner *t, int index, Candidate *batch, int n,
       c->error = c->compile.status == 124 ? "its compile timed out"
                                           : "it does not compile";
     } else {
-      c->hash = measureHashFile(c->libPath);
+      c->hash = measureLibraryDigest(c->libPath);
       int s = 0;
       while (s < *numSeen && (*seen)[s].hash != c->hash)
         ++s;

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "support/hash.h"
+#include "kiln/kiln_runtime.h"
 
 extern char **environ;
 
@@ -99,17 +99,10 @@ double measureReadMedian(const char *path) {
   return median;
 }
 
-uint64_t measureHashFile(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return 0;
-  uint64_t h = KILN_FNV1A_INIT;
-  unsigned char buf[1 << 16];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-    h = kilnFnv1a(h, buf, n);
-  fclose(f);
-  return h;
+uint64_t measureLibraryDigest(const char *path) {
+  uint64_t digest = 0;
+  kilnStatusDestroy(kilnModelLibraryGetDigest(path, &digest));
+  return digest;
 }
 
 char *measurePath(const char *fmt, ...) {

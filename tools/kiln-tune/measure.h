@@ -39,8 +39,9 @@ double measureNow(void);
 /// at `path`; negative if there is none.
 double measureReadMedian(const char *path);
 
-/// A 64-bit hash of the file at `path` (0 if unreadable): two candidates
-/// that compile to the same library need one measurement.
-uint64_t measureHashFile(const char *path);
+/// The integrity digest of the library at `path` (0 if it cannot be read
+/// or checked): two candidates that compile to the same library need one
+/// measurement.
+uint64_t measureLibraryDigest(const char *path);
 
 #endif
