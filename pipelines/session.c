@@ -922,39 +922,31 @@ static bool checksPassed(const KilnSession *s, MlirModule module,
   return false;
 }
 
-/* A descriptor of `t` (runtime/model_abi.h), malloc'd: the runtime's
- * tensors are dense and row-major, so it points at the data with offset 0
- * and contiguous strides. */
-static KilnMemRefDesc *descriptorCreate(KilnTensor *t) {
-  int64_t rank = kilnTensorGetRank(t);
-  KilnMemRefDesc *d = kilnXCalloc(1, kilnMemRefDescSize(rank));
-  kilnMemRefDescFill(d, kilnTensorGetData(t), rank, kilnTensorGetDims(t));
-  return d;
-}
-
 /* Calls _mlir_ciface_ENTRY(in0*, ..., out0*, ...) through the engine's
- * packed interface (a pointer to each argument). */
+ * packed interface (a pointer to each argument: here each descriptor's
+ * address, runtime/model_abi.h). */
 static bool callEntry(const KilnSession *s, MlirExecutionEngine jit,
                       const char *entry, KilnTensor *const *inputs,
                       intptr_t numInputs, KilnTensor *const *outputs,
                       intptr_t numOutputs) {
-  intptr_t n = numInputs + numOutputs;
-  KilnMemRefDesc **descs = kilnXCalloc((size_t)n, sizeof(*descs));
-  void **args = kilnXCalloc((size_t)n, sizeof(*args));
-  for (intptr_t i = 0; i < n; ++i) {
-    descs[i] =
-        descriptorCreate(i < numInputs ? inputs[i] : outputs[i - numInputs]);
+  size_t n = (size_t)(numInputs + numOutputs);
+  KilnTensor **all = kilnXCalloc(n, sizeof(*all));
+  for (intptr_t i = 0; i < numInputs + numOutputs; ++i)
+    all[i] = i < numInputs ? inputs[i] : outputs[i - numInputs];
+  void **descs = kilnXCalloc(n, sizeof(*descs));
+  void **args = kilnXCalloc(n, sizeof(*args));
+  char *storage = kilnMemRefDescsCreate(all, n, descs);
+  for (size_t i = 0; i < n; ++i)
     args[i] = &descs[i];
-  }
   bool ok = mlirLogicalResultIsSuccess(
       mlirExecutionEngineInvokePacked(jit, kilnStr(entry), args));
   if (!ok)
     messagef(s, "error", "cannot call '_mlir_ciface_%s' in the compiled module",
              entry);
-  for (intptr_t i = 0; i < n; ++i)
-    free(descs[i]);
+  free(storage);
   free(descs);
   free(args);
+  free(all);
   return ok;
 }
 

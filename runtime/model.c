@@ -611,27 +611,6 @@ static KilnStatus *checkDimNames(const KilnModelMetadata *meta,
   return NULL;
 }
 
-/* Descriptors of `tensors[0, n)` into `args` (n entries), built in one
- * allocation returned (free it after the call). */
-static char *describe(KilnTensor *const *tensors, size_t n, void **args) {
-  size_t bytes = 0;
-  for (size_t i = 0; i < n; ++i)
-    bytes += kilnMemRefDescSize(kilnTensorGetRank(tensors[i]));
-  char *descs = malloc(bytes ? bytes : 1);
-  if (!descs)
-    abort();
-  size_t at = 0;
-  for (size_t i = 0; i < n; ++i) {
-    KilnMemRefDesc *d = (KilnMemRefDesc *)(descs + at);
-    int64_t rank = kilnTensorGetRank(tensors[i]);
-    kilnMemRefDescFill(d, kilnTensorGetData(tensors[i]), rank,
-                       kilnTensorGetDims(tensors[i]));
-    args[i] = d;
-    at += kilnMemRefDescSize(rank);
-  }
-  return descs;
-}
-
 /* Every output's dims for a run on `inputs` (checked) into `dims`
  * (numOutputs rows of KILN_TENSOR_MAX_RANK). */
 static KilnStatus *outputDimsFor(KilnModel *m, KilnTensor *const *inputs,
@@ -656,7 +635,7 @@ static KilnStatus *outputDimsFor(KilnModel *m, KilnTensor *const *inputs,
     void **args = malloc((numInputs ? numInputs : 1) * sizeof(void *));
     if (!args)
       abort();
-    char *descs = describe(inputs, numInputs, args);
+    char *descs = kilnMemRefDescsCreate(inputs, numInputs, args);
     rc = m->outputDims(args, rows);
     free(descs);
     free(args);
@@ -696,20 +675,16 @@ static KilnStatus *allOutputDims(KilnModel *m, KilnTensor *const *inputs,
 
 KilnStatus *kilnModelGetOutputDimsFor(KilnModel *model,
                                       KilnTensor *const *inputs,
-                                      size_t numInputs, int64_t i,
-                                      int64_t *dims) {
-  if (!model)
-    return kilnStatusCreatef("kilnModelGetOutputDimsFor: model is NULL");
-  if (i < 0 || i >= model->meta.numOutputs)
-    return kilnStatusCreatef("the model has %lld outputs: no output %lld",
-                             (long long)model->meta.numOutputs, (long long)i);
+                                      size_t numInputs, int64_t *const *dims) {
+  if (!model || !dims)
+    return kilnStatusCreatef("kilnModelGetOutputDimsFor: NULL argument");
   int64_t (*all)[KILN_TENSOR_MAX_RANK];
   KilnStatus *s = allOutputDims(model, inputs, numInputs, &all);
-  if (s)
-    return s;
-  memcpy(dims, all[i], (size_t)model->meta.outputs[i].rank * sizeof(int64_t));
+  for (int64_t i = 0; !s && i < model->meta.numOutputs; ++i)
+    memcpy(dims[i], all[i],
+           (size_t)model->meta.outputs[i].rank * sizeof(int64_t));
   free(all);
-  return NULL;
+  return s;
 }
 
 KilnStatus *kilnModelCreateOutputs(KilnModel *model, KilnTensor *const *inputs,
@@ -761,7 +736,7 @@ static int invoke(KilnModel *m, KilnTensor *const *all, size_t n) {
   void **args = malloc((n ? n : 1) * sizeof(void *));
   if (!args)
     abort();
-  char *descs = describe(all, n, args);
+  char *descs = kilnMemRefDescsCreate(all, n, args);
   /* omp_set_num_threads sets the calling thread's value: restore it so a
    * caller's own OpenMP code is unaffected. */
   bool setThreads = m->threads && m->setOmpThreads;

@@ -99,3 +99,23 @@ char *kilnModelAbiNameDecode(const char *begin, const char *end) {
   *w = '\0';
   return s;
 }
+
+char *kilnMemRefDescsCreate(KilnTensor *const *tensors, size_t n,
+                            void **descs) {
+  size_t bytes = 0;
+  for (size_t i = 0; i < n; ++i)
+    bytes += kilnMemRefDescSize(kilnTensorGetRank(tensors[i]));
+  char *all = malloc(bytes ? bytes : 1);
+  if (!all)
+    abort();
+  size_t at = 0;
+  for (size_t i = 0; i < n; ++i) {
+    KilnMemRefDesc *d = (KilnMemRefDesc *)(all + at);
+    int64_t rank = kilnTensorGetRank(tensors[i]);
+    kilnMemRefDescFill(d, kilnTensorGetData(tensors[i]), rank,
+                       kilnTensorGetDims(tensors[i]));
+    descs[i] = d;
+    at += kilnMemRefDescSize(rank);
+  }
+  return all;
+}

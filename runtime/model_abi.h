@@ -31,6 +31,13 @@ size_t kilnMemRefDescSize(int64_t rank);
 void kilnMemRefDescFill(KilnMemRefDesc *desc, void *data, int64_t rank,
                         const int64_t *dims);
 
+struct KilnTensor;
+/// Descriptors of the dense tensors `tensors[0, n)` (kilnMemRefDescFill),
+/// built in one allocation, which is returned (free it after the call);
+/// `descs[i]` points at tensor i's, as a model's entry takes them.
+char *kilnMemRefDescsCreate(struct KilnTensor *const *tensors, size_t n,
+                            void **descs /* OUT, n entries */);
+
 /// A tensor name as a metadata record holds it: '%', '\n' and '\r' as %25,
 /// %0A and %0D, every other byte as is. Returns a malloc'd string.
 char *kilnModelAbiNameEncode(const char *name, size_t length);

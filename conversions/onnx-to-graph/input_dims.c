@@ -49,19 +49,21 @@ KilnInputDims *kilnInputDimsCreate(const KilnOnnxImportOptions *options,
   bool ok = true;
   for (intptr_t i = 0; i < options->numDims; ++i) {
     const KilnOnnxDimBinding *b = &options->dims[i];
-    if (!b->name || !*b->name) {
-      kilnEmitErrorf(loc, "a dimension binding has no name");
+    if (!b->name || !*b->name || b->size < 0) {
+      if (!b->name || !*b->name)
+        kilnEmitErrorf(loc, "a dimension binding has no name");
+      else
+        kilnEmitErrorf(loc, "dimension '%s' is bound to the negative size %lld",
+                       b->name, (long long)b->size);
       ok = false;
-    } else if (b->size < 0) {
-      kilnEmitErrorf(loc, "dimension '%s' is bound to the negative size %lld",
-                     b->name, (long long)b->size);
-      ok = false;
-    } else if (find(s, b->name) && find(s, b->name)->size != b->size) {
+      continue;
+    }
+    Named *earlier = find(s, b->name);
+    if (earlier && earlier->size != b->size) {
       kilnEmitErrorf(loc, "dimension '%s' is bound twice, to %lld and %lld",
-                     b->name, (long long)find(s, b->name)->size,
-                     (long long)b->size);
+                     b->name, (long long)earlier->size, (long long)b->size);
       ok = false;
-    } else if (!find(s, b->name)) {
+    } else if (!earlier) {
       Named *n = add(s, b->name);
       n->size = b->size;
       n->bound = true;

@@ -280,15 +280,15 @@ const char *kilnModelGetGpu(const KilnModel *model);
 /// affects host code; a library without OpenMP runs on one thread anyway.
 KilnStatus *kilnModelSetThreadCount(KilnModel *model, int n);
 
-/// The dims output `i` has when `model` runs on `inputs[0, numInputs)`
-/// (checked as kilnModelRun checks them) into `dims` (the output's rank
-/// entries): its static dims, and the dynamic ones as the model's shape
-/// function computes them from the inputs. Query, then create the outputs
-/// and run.
+/// The dims every output has when `model` runs on `inputs[0, numInputs)`
+/// (checked as kilnModelRun checks them), output i's into `dims[i]` (its
+/// rank entries): its static dims, and the dynamic ones as the model's
+/// shape function computes them from the inputs (run once for all).
+/// Query, then create the outputs and run.
 KilnStatus *kilnModelGetOutputDimsFor(KilnModel *model,
                                       KilnTensor *const *inputs,
-                                      size_t numInputs, int64_t i,
-                                      int64_t *dims /* OUT */);
+                                      size_t numInputs,
+                                      int64_t *const *dims /* OUT */);
 
 /// Creates the outputs of a run on `inputs` (kilnModelGetOutputDimsFor for
 /// each, runtime-owned tensors named after the outputs) into

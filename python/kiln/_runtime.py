@@ -40,7 +40,7 @@ kilnModelRun = _fn("kilnModelRun", _status, _model,
                    ctypes.POINTER(_tensor), ctypes.c_size_t)
 kilnModelGetOutputDimsFor = _fn(
     "kilnModelGetOutputDimsFor", _status, _model, ctypes.POINTER(_tensor),
-    ctypes.c_size_t, ctypes.c_int64, _i64p)
+    ctypes.c_size_t, ctypes.POINTER(_i64p))
 for _side in ("Input", "Output"):
     _fn("kilnModelGetNum%ss" % _side, ctypes.c_int64, _model)
     _fn("kilnModelGet%sName" % _side, ctypes.c_char_p, _model, ctypes.c_int64)

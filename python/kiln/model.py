@@ -223,12 +223,16 @@ class Model:
                 tensors.append(_tensor_over(array, info))
             ins = (ctypes.c_void_p * max(len(inputs), 1))(*tensors)
             # Query, then run: the outputs' dims follow from the inputs'.
+            dims = [(ctypes.c_int64 * max(len(info.shape), 1))()
+                    for info in self.outputs]
+            rows = (ctypes.POINTER(ctypes.c_int64) * max(len(dims), 1))(
+                *[ctypes.cast(d, ctypes.POINTER(ctypes.c_int64))
+                  for d in dims])
+            rt.check(rt.kilnModelGetOutputDimsFor(handle, ins, len(inputs),
+                                                  rows))
             outputs = []
-            for i, info in enumerate(self.outputs):
-                dims = (ctypes.c_int64 * max(len(info.shape), 1))()
-                rt.check(rt.kilnModelGetOutputDimsFor(handle, ins,
-                                                      len(inputs), i, dims))
-                outputs.append(np.empty(tuple(dims[:len(info.shape)]),
+            for d, info in zip(dims, self.outputs):
+                outputs.append(np.empty(tuple(d[:len(info.shape)]),
                                         info.dtype))
                 tensors.append(_tensor_over(outputs[-1], info))
             outs = (ctypes.c_void_p * max(len(outputs), 1))(

@@ -234,6 +234,9 @@ static void testExecute(void) {
   for (int i = 0; i < 6; ++i)
     fprintf(stderr, "%g%s", kilnTensorGetElementAsDouble(out, i),
             i < 5 ? " " : "\n");
+  fprintf(stderr, "no entry: %d (error %d)\n",
+          kilnInvocationExecute(inv, NULL, &in, 1, &out, 1),
+          (int)kilnInvocationGetError(inv));
   fprintf(stderr, "no such entry: %d (error %d)\n",
           kilnInvocationExecute(inv, "nothing", &in, 1, &out, 1),
           (int)kilnInvocationGetError(inv));

@@ -138,6 +138,12 @@ def test_compile_dims():
     np.testing.assert_array_equal(m.run(x)[0], x + x)
     with pytest.raises(kiln.CompileError, match="did you mean 'n'"):
         kiln.compile(add_model(), dims={"m": 4})
+    # Bindings the command line cannot spell, through the C API.
+    with pytest.raises(kiln.CompileError, match="has no name"):
+        kiln.compile(add_model(), dims={"": 4})
+    with pytest.raises(kiln.CompileError,
+                       match="'n' is bound to the negative size -1"):
+        kiln.compile(add_model(), dims={"n": -1})
 
 
 def test_compile_errors():

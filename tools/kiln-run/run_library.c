@@ -43,10 +43,22 @@ static char **slotNames(const KilnModel *m, bool outputs) {
   return names;
 }
 
+/* "f32[2x?x4" into buf (the callers close the bracket); a dynamic dim is
+ * "?". */
+static void formatShape(char *buf, size_t size, KilnElementType type,
+                        int64_t rank, const int64_t *dims) {
+  int n = snprintf(buf, size, "%s[", kilnElementTypeGetName(type));
+  for (int64_t d = 0; d < rank && n > 0 && (size_t)n < size; ++d)
+    n += dims[d] == KILN_DIM_DYNAMIC
+             ? snprintf(buf + n, size - (size_t)n, "%s?", d ? "x" : "")
+             : snprintf(buf + n, size - (size_t)n, "%s%lld", d ? "x" : "",
+                        (long long)dims[d]);
+}
+
 /* For an input file whose size differs at a dim the model names: how to
  * compile the library for it; "" otherwise. Static storage. */
-static const char *renamedDimHint(const KilnModel *m, int64_t i,
-                                  const KilnTensor *t) {
+static const char *namedDimHint(const KilnModel *m, int64_t i,
+                                const KilnTensor *t) {
   static char hint[256];
   int64_t rank = kilnModelGetInputRank(m, i);
   if (kilnTensorGetRank(t) != rank)
@@ -100,18 +112,9 @@ static bool fits(const KilnModel *m, bool output, int64_t i,
   if (ok)
     return true;
   char want[256], got[256];
-  int n = snprintf(want, sizeof(want), "%s[", kilnElementTypeGetName(type));
-  for (int64_t d = 0; d < rank && n > 0 && n < (int)sizeof(want); ++d)
-    n += dims[d] == KILN_DIM_DYNAMIC
-             ? snprintf(want + n, sizeof(want) - (size_t)n, "%s?", d ? "x" : "")
-             : snprintf(want + n, sizeof(want) - (size_t)n, "%s%lld",
-                        d ? "x" : "", (long long)dims[d]);
-  n = snprintf(got, sizeof(got), "%s[",
-               kilnElementTypeGetName(kilnTensorGetElementType(*t)));
-  for (int64_t d = 0;
-       d < kilnTensorGetRank(*t) && n > 0 && n < (int)sizeof(got); ++d)
-    n += snprintf(got + n, sizeof(got) - (size_t)n, "%s%lld", d ? "x" : "",
-                  (long long)kilnTensorGetDims(*t)[d]);
+  formatShape(want, sizeof(want), type, rank, dims);
+  formatShape(got, sizeof(got), kilnTensorGetElementType(*t),
+              kilnTensorGetRank(*t), kilnTensorGetDims(*t));
   const char *name =
       output ? kilnModelGetOutputName(m, i) : kilnModelGetInputName(m, i);
   if (output)
@@ -122,7 +125,7 @@ static bool fits(const KilnModel *m, bool output, int64_t i,
   else
     kilnRunError("input '%s' has the wrong type or shape: the file holds "
                  "%s], the model wants %s]%s",
-                 name, got, want, renamedDimHint(m, i, *t));
+                 name, got, want, namedDimHint(m, i, *t));
   return false;
 }
 

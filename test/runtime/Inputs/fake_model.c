@@ -17,7 +17,9 @@
  *   FAKE_DYNAMIC    inputs f32[batch x 4] "x" and f32[batch] "scale",
  *                   output f32[batch x 4] "y" = x * scale (per row), its
  *                   dims from kiln_model_output_dims; a batch of 0 fails
- *                   run-time check 1
+ *                   run-time check 1, one of 7 makes the shape function
+ *                   fail otherwise, one of 9 makes it contradict y's
+ *                   static dim
  *   FAKE_NO_DIMS    as FAKE_DYNAMIC without kiln_model_output_dims
  */
 #include <omp.h>
@@ -96,8 +98,10 @@ int kiln_model_run(void **args) {
 int kiln_model_output_dims(void **inputs, int64_t **dims);
 int kiln_model_output_dims(void **inputs, int64_t **dims) {
   const MemRefF *x = inputs[0];
+  if (x->sizes[0] == 7)
+    return 42; /* a failure that is no run-time check */
   dims[0][0] = x->sizes[0];
-  dims[0][1] = 4;
+  dims[0][1] = x->sizes[0] == 9 ? 5 : 4; /* 9: contradicts the static 4 */
   return 0;
 }
 #endif
