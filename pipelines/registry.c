@@ -34,6 +34,8 @@ extern const KilnPassInfo kilnMemrefCopyToLinalgPass;
 extern const KilnPassInfo kilnWidenStridedReadsPass;
 extern const KilnPassInfo kilnDistinctResultsPass;
 extern const KilnPassInfo kilnMemoryPlanPass;
+extern const KilnPassInfo kilnShapeFunctionPass;
+extern const KilnPassInfo kilnShapeChecksPass;
 extern const KilnPassInfo kilnOutlineRegionsPass;
 extern const KilnPassInfo kilnProfileNodesPass;
 extern const KilnPassInfo kilnInstrumentOpsPass;
@@ -111,8 +113,11 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .argument = "linalg-to-llvm-cpu",
     .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
     .pipeline =
-        "kiln-emit-c-interface,canonicalize,kiln-profile-nodes,"
-        "linalg-tile-and-fuse,func.func(kiln-concat-in-place),"
+        "resolve-ranked-shaped-type-result-dims,canonicalize,"
+        "kiln-shape-checks,kiln-shape-function,kiln-emit-c-interface,"
+        "canonicalize,"
+        "kiln-profile-nodes,linalg-tile-and-fuse,func.func(kiln-concat-in-"
+        "place),"
         "eliminate-empty-tensors," KILN_BUFFERIZE
         ",func.func(kiln-distinct-results)," KILN_OUT_PARAMS_AND_DEALLOC
         ",kiln-memory-plan,kiln-instrument-ops,"
@@ -310,6 +315,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kGraphO2Pipeline,
     &kGraphO3Pipeline,
     &kilnRuntimeChecksPass,
+    &kilnShapeChecksPass,
     &kilnApplyTuningPass,
     &kilnConvertGraphToLinalgPass,
     &kilnFuseGroupsPass,
@@ -327,6 +333,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnWidenStridedReadsPass,
     &kilnDistinctResultsPass,
     &kilnMemoryPlanPass,
+    &kilnShapeFunctionPass,
     &kilnOutlineRegionsPass,
     &kilnProfileNodesPass,
     &kilnInstrumentOpsPass,

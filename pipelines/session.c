@@ -132,6 +132,10 @@ static void recordOptions(KilnSession *s) {
     kilnStrBufAppendf(&s->recorded, " --dim=%s=%lld",
                       s->dims[i].name ? s->dims[i].name : "",
                       (long long)s->dims[i].size);
+  if (s->options.dynamicDims == KILN_ONNX_DIMS_DYNAMIC)
+    kilnStrBufAppendf(&s->recorded, " --dynamic");
+  else if (s->options.dynamicDims == KILN_ONNX_DIMS_ALL_DYNAMIC)
+    kilnStrBufAppendf(&s->recorded, " --dynamic=all");
   if (s->options.cubin)
     kilnStrBufAppendf(&s->recorded, " --gpu-binary=cubin");
   if (s->options.profile)
@@ -285,7 +289,8 @@ static KilnOnnxImportOptions importOptions(const KilnSession *s) {
   return (KilnOnnxImportOptions){.inputShapes = s->options.inputShapes,
                                  .numInputShapes = s->options.numInputShapes,
                                  .dims = s->options.dims,
-                                 .numDims = s->options.numDims};
+                                 .numDims = s->options.numDims,
+                                 .dynamicDims = s->options.dynamicDims};
 }
 
 static bool importFile(KilnInvocation *inv, const char *path,

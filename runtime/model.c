@@ -215,18 +215,21 @@ static bool hasDynamicDim(const KilnModelSlot *s) {
   return false;
 }
 
-/* A model with dynamic output dims needs its shape function. */
+/* The shape function, when the library has one: it also checks the
+ * inputs' dynamic dims against each other, so it runs before every run. A
+ * model with dynamic output dims needs it. */
 static KilnStatus *findOutputDims(KilnModel *m) {
+  void *fn = dlsym(m->handle, "kiln_model_output_dims");
+  if (fn) {
+    memcpy(&m->outputDims, &fn, sizeof(m->outputDims));
+    return NULL;
+  }
   bool dynamic = false;
   for (int64_t i = 0; i < m->meta.numOutputs; ++i)
     dynamic |= hasDynamicDim(&m->meta.outputs[i]);
-  if (!dynamic)
-    return NULL;
-  void *fn = dlsym(m->handle, "kiln_model_output_dims");
-  if (!fn)
+  if (dynamic)
     return kilnStatusCreatef("the model has outputs of dynamic shape but no "
                              "kiln_model_output_dims function to size them");
-  memcpy(&m->outputDims, &fn, sizeof(m->outputDims));
   return NULL;
 }
 

@@ -5,6 +5,7 @@
 
 #include "conversions/graph-to-linalg/lower.h"
 #include "mlir-c/Dialect/Linalg.h"
+#include "support/ir_build.h"
 
 MlirOperation kilnBuildInsert(KilnBuilder *b, MlirOperationState *state) {
   MlirOperation op = mlirOperationCreate(state);
@@ -298,6 +299,46 @@ MlirValue kilnEmpty(KilnBuilder *b, MlirType tensorType) {
   return kilnBuildOp1(b, "tensor.empty", tensorType, 0, NULL, 0, NULL);
 }
 
+MlirValue kilnDimValue(KilnBuilder *b, MlirValue tensor, intptr_t i) {
+  int64_t size = kilnDim(tensor, i);
+  if (!mlirShapedTypeIsDynamicSize(size))
+    return kilnConstIndex(b, size);
+  MlirValue ops[2] = {tensor, kilnConstIndex(b, i)};
+  return kilnBuildOp1(b, "tensor.dim", mlirIndexTypeGet(b->ctx), 2, ops, 0,
+                      NULL);
+}
+
+MlirValue kilnEmptySized(KilnBuilder *b, MlirType tensorType,
+                         const MlirValue *sizes) {
+  MlirValue dynamic[KILN_MAX_RANK];
+  intptr_t n = 0;
+  for (intptr_t i = 0; i < mlirShapedTypeGetRank(tensorType); ++i)
+    if (mlirShapedTypeIsDynamicDim(tensorType, i))
+      dynamic[n++] = sizes[i];
+  return kilnBuildOp1(b, "tensor.empty", tensorType, n, dynamic, 0, NULL);
+}
+
+MlirValue kilnEmptyLike(KilnBuilder *b, MlirType tensorType, MlirValue like) {
+  MlirValue sizes[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < mlirShapedTypeGetRank(tensorType); ++i)
+    if (mlirShapedTypeIsDynamicDim(tensorType, i))
+      sizes[i] = kilnDimValue(b, like, i);
+  return kilnEmptySized(b, tensorType, sizes);
+}
+
+void kilnAssertEqual(KilnBuilder *b, MlirValue x, MlirValue y,
+                     const char *message) {
+  int64_t cx, cy;
+  if (kilnConstantIndexValue(x, &cx) && kilnConstantIndexValue(y, &cy) &&
+      cx == cy)
+    return;
+  MlirValue eq = kilnCmpI(b, "eq", x, y);
+  MlirNamedAttribute msg = kilnNamedAttr(
+      b->ctx, "msg",
+      mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(message)));
+  kilnBuildOp(b, "cf.assert", 0, NULL, 1, &eq, 1, &msg);
+}
+
 static MlirNamedAttribute segments(MlirContext ctx, intptr_t n,
                                    const int32_t *sizes) {
   return kilnNamedAttr(ctx, "operandSegmentSizes",
@@ -385,10 +426,161 @@ static MlirValue collapseOrExpand(KilnBuilder *b, const char *name, MlirValue x,
   return kilnBuildOp1(b, name, to, 1, &x, n, attrs);
 }
 
+/* The number of elements of `x` as an index value. */
+static MlirValue numElementsValue(KilnBuilder *b, MlirValue x) {
+  MlirValue n = kilnConstIndex(b, 1);
+  for (intptr_t i = 0; i < kilnRank(x); ++i)
+    n = kilnArith2(b, "arith.muli", n, kilnDimValue(b, x, i));
+  return n;
+}
+
+static bool isStaticOne(MlirType t, intptr_t i) {
+  return mlirShapedTypeGetDimSize(t, i) == 1;
+}
+
+/* The groups of a reshape between `big` and `small` (rank at most big's)
+ * that only adds or drops static 1s: small's dim j gets a group of big's
+ * consecutive dims, its one dim that is not 1 with the 1s before it (a 1
+ * of small: one 1 of big); the trailing 1s join the last group. False
+ * when the dims that are not 1 differ (static sizes, or dynamic against
+ * static) or there is no such grouping. */
+static bool unitDimGroups(MlirType big, MlirType small, intptr_t *groupSizes,
+                          intptr_t *numGroups) {
+  intptr_t rb = mlirShapedTypeGetRank(big), rs = mlirShapedTypeGetRank(small);
+  intptr_t i = 0;
+  if (rs == 0)
+    return false;
+  for (intptr_t j = 0; j < rs; ++j) {
+    intptr_t first = i;
+    if (isStaticOne(small, j)) {
+      if (i >= rb || !isStaticOne(big, i))
+        return false;
+      groupSizes[j] = 1;
+      ++i;
+      continue;
+    }
+    while (i < rb && isStaticOne(big, i))
+      ++i;
+    if (i >= rb ||
+        mlirShapedTypeGetDimSize(big, i) != mlirShapedTypeGetDimSize(small, j))
+      return false;
+    groupSizes[j] = ++i - first;
+  }
+  for (; i < rb; ++i) {
+    if (!isStaticOne(big, i))
+      return false;
+    ++groupSizes[rs - 1];
+  }
+  *numGroups = rs;
+  return true;
+}
+
+/* tensor.expand_shape of `x` into `to` (groups of consecutive dims of
+ * `to`, `sizes[i]` for its dynamic dim i), or tensor.collapse_shape of `x`
+ * into `to` (groups of consecutive dims of `x`). */
+static MlirValue reshapeByGroups(KilnBuilder *b, MlirValue x, MlirType to,
+                                 intptr_t nGroups, const intptr_t *groupSizes,
+                                 const MlirValue *sizes) {
+  bool expand = mlirShapedTypeGetRank(to) > kilnRank(x);
+  MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
+  MlirAttribute groups[KILN_MAX_RANK], dims[KILN_MAX_RANK];
+  intptr_t d = 0;
+  for (intptr_t g = 0; g < nGroups; ++g) {
+    intptr_t first = d;
+    for (intptr_t i = 0; i < groupSizes[g]; ++i, ++d)
+      dims[d] = mlirIntegerAttrGet(i64, d);
+    groups[g] = mlirArrayAttrGet(b->ctx, d - first, &dims[first]);
+  }
+  MlirNamedAttribute attrs[2] = {kilnNamedAttr(
+      b->ctx, "reassociation", mlirArrayAttrGet(b->ctx, nGroups, groups))};
+  if (!expand)
+    return kilnBuildOp1(b, "tensor.collapse_shape", to, 1, &x, 1, attrs);
+  intptr_t r = mlirShapedTypeGetRank(to), n = 0;
+  int64_t shape[KILN_MAX_RANK];
+  MlirValue ops[KILN_MAX_RANK + 1] = {x};
+  for (intptr_t i = 0; i < r; ++i) {
+    shape[i] = mlirShapedTypeGetDimSize(to, i);
+    if (mlirShapedTypeIsDynamicSize(shape[i]))
+      ops[1 + n++] = sizes[i];
+  }
+  attrs[1] = kilnNamedAttr(b->ctx, "static_output_shape",
+                           mlirDenseI64ArrayGet(b->ctx, r, shape));
+  return kilnBuildOp1(b, "tensor.expand_shape", to, n + 1, ops, 2, attrs);
+}
+
+MlirValue kilnReshapeSized(KilnBuilder *b, MlirValue x, MlirType to,
+                           const MlirValue *sizes) {
+  MlirType from = mlirValueGetType(x);
+  if (mlirTypeEqual(from, to) && mlirShapedTypeHasStaticShape(to))
+    return x;
+  intptr_t rf = mlirShapedTypeGetRank(from), rt = mlirShapedTypeGetRank(to);
+  /* Adding or dropping static 1s: one expand or collapse, each group with
+   * one dim that is not 1 (MLIR 22's expand-strided-metadata cannot take a
+   * group with two dynamic dims). */
+  intptr_t groupSizes[KILN_MAX_RANK], nGroups;
+  if (rt > rf && unitDimGroups(to, from, groupSizes, &nGroups))
+    return reshapeByGroups(b, x, to, nGroups, groupSizes, sizes);
+  if (rt < rf && unitDimGroups(from, to, groupSizes, &nGroups))
+    return reshapeByGroups(b, x, to, nGroups, groupSizes, sizes);
+  /* Anything else: tensor.reshape with the shape as index values, which
+   * must hold as many elements as x (asserted). */
+  MlirValue dims[KILN_MAX_RANK];
+  MlirValue count = kilnConstIndex(b, 1);
+  for (intptr_t i = 0; i < rt; ++i) {
+    dims[i] = mlirShapedTypeIsDynamicDim(to, i)
+                  ? sizes[i]
+                  : kilnConstIndex(b, mlirShapedTypeGetDimSize(to, i));
+    count = kilnArith2(b, "arith.muli", count, dims[i]);
+  }
+  kilnAssertEqual(b, numElementsValue(b, x), count,
+                  "a reshape's new shape holds a different number of "
+                  "elements than its input at run time");
+  int64_t len = rt;
+  MlirValue shape = kilnBuildOp1(
+      b, "tensor.from_elements",
+      kilnTensorType(1, &len, mlirIndexTypeGet(b->ctx)), rt, dims, 0, NULL);
+  MlirValue ops[2] = {x, shape};
+  return kilnBuildOp1(b, "tensor.reshape", to, 2, ops, 0, NULL);
+}
+
+/* kilnReshape of a dynamic tensor or to a dynamic type: `to`'s dynamic
+ * dims take the sizes of `x`'s in order (a reshape that adds or drops
+ * static dims: keepdims, squeeze, unsqueeze); a lone dynamic dim of `to`
+ * beyond those takes what the element count leaves. */
+static MlirValue reshapeDynamic(KilnBuilder *b, MlirValue x, MlirType to) {
+  MlirValue sizes[KILN_MAX_RANK];
+  intptr_t rx = kilnRank(x), rt = mlirShapedTypeGetRank(to), next = 0;
+  intptr_t numDynamic = 0, last = -1;
+  int64_t staticTo = 1;
+  for (intptr_t i = 0; i < rt; ++i) {
+    if (mlirShapedTypeIsDynamicDim(to, i)) {
+      ++numDynamic;
+      last = i;
+    } else {
+      staticTo *= mlirShapedTypeGetDimSize(to, i);
+    }
+  }
+  if (numDynamic == 1) { /* exact: what the element count leaves */
+    sizes[last] = kilnArith2(b, "arith.divui", numElementsValue(b, x),
+                             kilnConstIndex(b, staticTo ? staticTo : 1));
+    return kilnReshapeSized(b, x, to, sizes);
+  }
+  for (intptr_t i = 0; i < rt; ++i) {
+    if (!mlirShapedTypeIsDynamicDim(to, i))
+      continue;
+    while (next < rx && !mlirShapedTypeIsDynamicSize(kilnDim(x, next)))
+      ++next;
+    sizes[i] = next < rx ? kilnDimValue(b, x, next++) : kilnConstIndex(b, 1);
+  }
+  return kilnReshapeSized(b, x, to, sizes);
+}
+
 MlirValue kilnReshape(KilnBuilder *b, MlirValue x, MlirType to) {
   MlirType from = mlirValueGetType(x);
   if (mlirTypeEqual(from, to))
     return x;
+  if (!mlirShapedTypeHasStaticShape(from) || !mlirShapedTypeHasStaticShape(to))
+    return reshapeDynamic(b, x, to);
   MlirType elt = mlirShapedTypeGetElementType(from);
   int64_t n = kilnNumElements(from);
   MlirType flatType = kilnTensorType(1, &n, elt);
@@ -497,7 +689,25 @@ MlirValue kilnCopyThroughMap(KilnBuilder *b, MlirValue x, MlirAttribute inMap,
   char iters[KILN_MAX_RANK + 1];
   memset(iters, 'p', (size_t)r);
   iters[r] = '\0';
-  MlirValue init = kilnEmpty(b, type);
+  /* A dynamic result dim i has the size of the input dim the map reads
+   * with loop i. */
+  MlirValue sizes[KILN_MAX_RANK];
+  MlirAffineMap map = mlirAffineMapAttrGetValue(inMap);
+  for (intptr_t i = 0; i < r; ++i) {
+    if (!mlirShapedTypeIsDynamicDim(type, i))
+      continue;
+    sizes[i] = (MlirValue){NULL};
+    for (intptr_t j = 0; j < mlirAffineMapGetNumResults(map); ++j) {
+      MlirAffineExpr e = mlirAffineMapGetResult(map, j);
+      if (mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) == i) {
+        sizes[i] = kilnDimValue(b, x, j);
+        break;
+      }
+    }
+    if (mlirValueIsNull(sizes[i])) /* not read: the loop runs once */
+      sizes[i] = kilnConstIndex(b, 1);
+  }
+  MlirValue init = kilnEmptySized(b, type, sizes);
   return mlirOperationGetResult(
       kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, kilnCopyBody, NULL), 0);
 }
@@ -564,6 +774,58 @@ MlirOperation kilnGeneric(KilnBuilder *b, intptr_t nInputs,
   return op;
 }
 
+/* The sizes of a broadcast result's dims (numpy's trailing alignment):
+ * each dynamic one from the first input with a dynamic dim there. Every
+ * other input dim of dynamic size there must equal it: the maps read it
+ * without broadcasting (a dim that is 1 only at run time is not
+ * broadcast), which an assert checks. */
+static void broadcastSizes(KilnBuilder *b, intptr_t nInputs,
+                           const MlirValue *inputs, MlirType resultType,
+                           MlirValue *sizes) {
+  intptr_t r = mlirShapedTypeGetRank(resultType);
+  for (intptr_t d = 0; d < r; ++d) {
+    bool dynamic = mlirShapedTypeIsDynamicDim(resultType, d);
+    MlirValue size = {NULL};
+    /* An input's static size other than 1 is the result's. */
+    for (intptr_t i = 0; dynamic && mlirValueIsNull(size) && i < nInputs; ++i) {
+      MlirType t = mlirValueGetType(inputs[i]);
+      intptr_t j =
+          mlirTypeIsAShaped(t) ? d - (r - mlirShapedTypeGetRank(t)) : -1;
+      if (j >= 0 && !mlirShapedTypeIsDynamicDim(t, j) &&
+          mlirShapedTypeGetDimSize(t, j) != 1)
+        size = kilnConstIndex(b, mlirShapedTypeGetDimSize(t, j));
+    }
+    for (intptr_t i = 0; i < nInputs; ++i) {
+      MlirType t = mlirValueGetType(inputs[i]);
+      intptr_t j =
+          mlirTypeIsAShaped(t) ? d - (r - mlirShapedTypeGetRank(t)) : -1;
+      if (j < 0 || !mlirShapedTypeIsDynamicDim(t, j))
+        continue;
+      MlirValue dim = kilnDimValue(b, inputs[i], j);
+      if (mlirValueIsNull(size))
+        size = dynamic
+                   ? dim
+                   : kilnConstIndex(b, mlirShapedTypeGetDimSize(resultType, d));
+      if (!mlirValueEqual(size, dim))
+        kilnAssertEqual(b, size, dim,
+                        "inputs that broadcast together have dims of "
+                        "different sizes at run time (a dynamic dim must "
+                        "equal the others: Kiln broadcasts only dims the "
+                        "model's shapes make 1)");
+    }
+    /* A dynamic result dim no input has dynamic: the inputs' static
+     * sizes there (inference keeps them; this is the cautious fallback). */
+    for (intptr_t i = 0; dynamic && mlirValueIsNull(size) && i < nInputs; ++i) {
+      MlirType t = mlirValueGetType(inputs[i]);
+      intptr_t j =
+          mlirTypeIsAShaped(t) ? d - (r - mlirShapedTypeGetRank(t)) : -1;
+      if (j >= 0)
+        size = kilnDimValue(b, inputs[i], j);
+    }
+    sizes[d] = mlirValueIsNull(size) ? kilnConstIndex(b, 1) : size;
+  }
+}
+
 MlirValue kilnElementwise(KilnBuilder *b, intptr_t nInputs,
                           const MlirValue *inputs, MlirType resultType,
                           KilnBodyFn body, void *userData) {
@@ -585,7 +847,9 @@ MlirValue kilnElementwise(KilnBuilder *b, intptr_t nInputs,
   char iters[KILN_MAX_RANK + 1];
   memset(iters, 'p', r);
   iters[r] = '\0';
-  MlirValue init = kilnEmpty(b, resultType);
+  MlirValue sizes[KILN_MAX_RANK];
+  broadcastSizes(b, nInputs, inputs, resultType, sizes);
+  MlirValue init = kilnEmptySized(b, resultType, sizes);
   MlirOperation op =
       kilnGeneric(b, nInputs, inputs, 1, &init, maps, r, iters, body, userData);
   free(maps);

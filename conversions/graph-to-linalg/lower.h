@@ -21,9 +21,14 @@
  * Ops whose name has no lowering at all are reported by the final legality
  * check: "unsupported: no lowering for 'graph.x'" at the op's ONNX node.
  *
- * Shapes: every operand and result handled here has a static shape (the
- * pass reports dynamic ones as unsupported before calling a lowering), so
- * lowerings may read dims from types freely. */
+ * Shapes: a lowering sees operands and results of dynamic shape only when
+ * its table entry says it takes them (KILN_LOWER_DYNAMIC); the pass reports
+ * them as unsupported before calling any other, which may read dims from
+ * types freely. A dynamic-shape lowering sizes what it builds from its
+ * operands' dims at run time, and asserts (cf.assert) each equality of
+ * dims its code relies on; kiln-shape-checks turns the asserts into the
+ * run-time checks that the library's shape function runs before each run
+ * (docs/dynamic-shapes.md). */
 #ifndef KILN_CONVERSIONS_GRAPH_TO_LINALG_LOWER_H
 #define KILN_CONVERSIONS_GRAPH_TO_LINALG_LOWER_H
 
@@ -142,6 +147,22 @@ MlirAttribute kilnMapBroadcast(MlirContext ctx, MlirType shaped, intptr_t nDims,
 
 /// tensor.empty of a static type.
 MlirValue kilnEmpty(KilnBuilder *b, MlirType tensorType);
+/// Dim `i` of `tensor` as an index value: a constant for a static dim,
+/// tensor.dim for a dynamic one.
+MlirValue kilnDimValue(KilnBuilder *b, MlirValue tensor, intptr_t i);
+/// tensor.empty of `tensorType`, its dynamic dim `i` of size `sizes[i]`
+/// (the entries for static dims are not read; `sizes` may be NULL for a
+/// static type).
+MlirValue kilnEmptySized(KilnBuilder *b, MlirType tensorType,
+                         const MlirValue *sizes);
+/// tensor.empty of `tensorType` whose dynamic dims have the sizes of
+/// `like`'s (a tensor of the same rank).
+MlirValue kilnEmptyLike(KilnBuilder *b, MlirType tensorType, MlirValue like);
+/// cf.assert that index values `x` and `y` are equal, with `message`;
+/// nothing when both are the same constant. kiln-shape-checks makes the
+/// assert a run-time check naming the op's ONNX node.
+void kilnAssertEqual(KilnBuilder *b, MlirValue x, MlirValue y,
+                     const char *message);
 /// linalg.fill of `init` with scalar `value` (converted to the element type
 /// by the caller).
 MlirValue kilnFill(KilnBuilder *b, MlirValue value, MlirValue init);
@@ -149,10 +170,15 @@ MlirValue kilnFill(KilnBuilder *b, MlirValue value, MlirValue init);
 MlirValue kilnFilled(KilnBuilder *b, MlirType tensorType, MlirValue value);
 /// tensor.cast when the types differ, else `x`.
 MlirValue kilnCastTo(KilnBuilder *b, MlirValue x, MlirType type);
-/// Reshapes a static tensor to a static type with the same element count
-/// (tensor.collapse_shape to 1-D + tensor.expand_shape, or tensor.reshape
-/// for rank 0; folded away when the types match).
+/// Reshapes a tensor to a type with the same element count
+/// (tensor.collapse_shape to 1-D + tensor.expand_shape; folded away when
+/// the types match). With dynamic dims, `to`'s dynamic dims take the sizes
+/// of `x`'s in order (a reshape that adds or drops static dims), a lone
+/// extra one what the element count leaves.
 MlirValue kilnReshape(KilnBuilder *b, MlirValue x, MlirType to);
+/// As kilnReshape, `to`'s dynamic dim i of size `sizes[i]`.
+MlirValue kilnReshapeSized(KilnBuilder *b, MlirValue x, MlirType to,
+                           const MlirValue *sizes);
 /// tensor.collapse_shape or tensor.expand_shape (whichever `to`'s rank
 /// asks for) of a static `x`: the larger type's dims in `nGroups` groups of
 /// consecutive dims, `groupSizes[i]` each; `x` itself when the types match.
@@ -281,9 +307,20 @@ bool kilnLowerAxis(KilnLowerOp *l, int64_t axis, int64_t rank, int64_t *out);
 /* ---- Family tables ----------------------------------------------------------
  */
 
+/* KilnLowering flags. */
+enum {
+  /* The lowering takes operands and results of dynamic shape: every tensor
+   * it builds is sized from its operands at run time (kilnDimValue,
+   * kilnEmptyLike, ...), and every dim it assumes equal to another it
+   * asserts (kilnAssertEqual). Without it, the pass reports dynamic shapes
+   * as unsupported before calling the lowering. */
+  KILN_LOWER_DYNAMIC = 1,
+};
+
 typedef struct KilnLowering {
   const char *name; /* graph op name without prefix: "add" */
   KilnLowerFn lower;
+  unsigned flags; /* KILN_LOWER_DYNAMIC */
 } KilnLowering;
 
 /// Each lower_<family>.c defines its table; pass.c looks ops up in all.

@@ -457,12 +457,12 @@ static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
 }
 
 const KilnLowering kilnLowerConv[] = {
-    {"conv", lowerConv},
-    {"conv_transpose", lowerConvTranspose},
-    {"max_pool", kilnLowerMaxPool},
-    {"average_pool", kilnLowerAveragePool},
-    {"global_average_pool", kilnLowerGlobalAveragePool},
-    {"global_max_pool", kilnLowerGlobalMaxPool},
-    {"max_unpool", kilnLowerMaxUnpool},
+    {"conv", lowerConv, 0},
+    {"conv_transpose", lowerConvTranspose, 0},
+    {"max_pool", kilnLowerMaxPool, 0},
+    {"average_pool", kilnLowerAveragePool, 0},
+    {"global_average_pool", kilnLowerGlobalAveragePool, 0},
+    {"global_max_pool", kilnLowerGlobalMaxPool, 0},
+    {"max_unpool", kilnLowerMaxUnpool, 0},
 };
 const int kilnLowerConvCount = sizeof(kilnLowerConv) / sizeof(kilnLowerConv[0]);

@@ -116,16 +116,16 @@ void kilnNNMeanVar(KilnBuilder *b, MlirValue x, const bool *reduce,
 }
 
 const KilnLowering kilnLowerNN[] = {
-    {"batch_norm", kilnLowerNNBatchNorm},
-    {"instance_norm", kilnLowerNNInstanceNorm},
-    {"layer_norm", kilnLowerNNLayerNorm},
-    {"lrn", kilnLowerNNLrn},
-    {"mean_variance_normalization", kilnLowerNNMeanVarianceNorm},
-    {"resize", kilnLowerNNResize},
-    {"grid_sample", kilnLowerNNGridSample},
-    {"roi_align", kilnLowerNNRoiAlign},
-    {"rnn", kilnLowerNNRnn},
-    {"gru", kilnLowerNNGru},
-    {"lstm", kilnLowerNNLstm},
+    {"batch_norm", kilnLowerNNBatchNorm, 0},
+    {"instance_norm", kilnLowerNNInstanceNorm, 0},
+    {"layer_norm", kilnLowerNNLayerNorm, 0},
+    {"lrn", kilnLowerNNLrn, 0},
+    {"mean_variance_normalization", kilnLowerNNMeanVarianceNorm, 0},
+    {"resize", kilnLowerNNResize, 0},
+    {"grid_sample", kilnLowerNNGridSample, 0},
+    {"roi_align", kilnLowerNNRoiAlign, 0},
+    {"rnn", kilnLowerNNRnn, 0},
+    {"gru", kilnLowerNNGru, 0},
+    {"lstm", kilnLowerNNLstm, 0},
 };
 const int kilnLowerNNCount = sizeof(kilnLowerNN) / sizeof(kilnLowerNN[0]);

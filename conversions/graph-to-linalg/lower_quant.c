@@ -671,13 +671,13 @@ static KilnLowerStatus lowerQLinearConv(KilnLowerOp *l) {
 }
 
 const KilnLowering kilnLowerQuant[] = {
-    {"quantize_linear", lowerQuantizeLinear},
-    {"dequantize_linear", lowerDequantizeLinear},
-    {"dynamic_quantize_linear", lowerDynamicQuantizeLinear},
-    {"matmul_integer", lowerMatMulInteger},
-    {"qlinear_matmul", lowerQLinearMatMul},
-    {"conv_integer", lowerConvInteger},
-    {"qlinear_conv", lowerQLinearConv},
+    {"quantize_linear", lowerQuantizeLinear, 0},
+    {"dequantize_linear", lowerDequantizeLinear, 0},
+    {"dynamic_quantize_linear", lowerDynamicQuantizeLinear, 0},
+    {"matmul_integer", lowerMatMulInteger, 0},
+    {"qlinear_matmul", lowerQLinearMatMul, 0},
+    {"conv_integer", lowerConvInteger, 0},
+    {"qlinear_conv", lowerQLinearConv, 0},
 };
 const int kilnLowerQuantCount =
     sizeof(kilnLowerQuant) / sizeof(kilnLowerQuant[0]);

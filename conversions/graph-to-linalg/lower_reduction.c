@@ -26,22 +26,35 @@ MlirAttribute kilnLowerRedDropMap(MlirContext ctx, intptr_t rank,
   return kilnMapDims(ctx, rank, n, dims);
 }
 
+/* A new tensor of `x`'s dims that `reduced` keeps, element type `elt`,
+ * filled with `init`. */
+static MlirValue keptFilled(KilnBuilder *b, MlirValue x, const bool *reduced,
+                            MlirType elt, MlirValue init) {
+  int64_t shape[KILN_MAX_RANK];
+  MlirValue sizes[KILN_MAX_RANK];
+  intptr_t n = 0;
+  for (intptr_t i = 0; i < kilnRank(x); ++i)
+    if (!reduced[i]) {
+      shape[n] = kilnDim(x, i);
+      if (mlirShapedTypeIsDynamicSize(shape[n]))
+        sizes[n] = kilnDimValue(b, x, i);
+      ++n;
+    }
+  MlirType type = kilnTensorType(n, shape, elt);
+  return kilnFill(b, init, kilnEmptySized(b, type, sizes));
+}
+
 MlirValue kilnLowerRedReduce(KilnBuilder *b, MlirValue x, intptr_t nExtra,
                              const MlirValue *extra,
                              const MlirAttribute *extraMaps,
                              const bool *reduced, MlirType elt, MlirValue init,
                              KilnBodyFn body, void *userData) {
   intptr_t r = kilnRank(x);
-  int64_t shape[KILN_MAX_RANK];
   char iters[KILN_MAX_RANK + 1];
-  intptr_t n = 0;
-  for (intptr_t i = 0; i < r; ++i) {
+  for (intptr_t i = 0; i < r; ++i)
     iters[i] = reduced[i] ? 'r' : 'p';
-    if (!reduced[i])
-      shape[n++] = kilnDim(x, i);
-  }
   iters[r] = '\0';
-  MlirValue out = kilnFilled(b, kilnTensorType(n, shape, elt), init);
+  MlirValue out = keptFilled(b, x, reduced, elt, init);
   MlirValue inputs[4];
   MlirAttribute maps[5];
   inputs[0] = x;
@@ -79,7 +92,9 @@ MlirValue kilnLowerRedMapped(KilnBuilder *b, intptr_t nInputs,
   char iters[KILN_MAX_RANK + 1];
   memset(iters, 'p', r);
   iters[r] = '\0';
-  MlirValue init = kilnEmpty(b, resultType);
+  MlirValue init = kilnRank(inputs[0]) == r
+                       ? kilnEmptyLike(b, resultType, inputs[0])
+                       : kilnEmpty(b, resultType);
   return mlirOperationGetResult(
       kilnGeneric(b, nInputs, inputs, 1, &init, all, r, iters, body, userData),
       0);
@@ -146,7 +161,8 @@ static void reduceBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
 
 typedef struct PostInfo {
   RedKind kind;
-  double count; /* elements per result (mean) */
+  double count;         /* elements per result (mean) */
+  MlirValue countValue; /* the same, as an index, when a dim is dynamic */
 } PostInfo;
 
 /* What follows the reduction, elementwise (args: sum, [max]). */
@@ -157,9 +173,18 @@ static void postBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
   MlirType t = mlirValueGetType(s);
   bool isFloat = kilnTypeIsFloat(t);
   switch (pi->kind) {
-  case RED_MEAN:
-    yields[0] = kilnArithNumeric(b, "div", s, kilnConstFloat(b, t, pi->count));
+  case RED_MEAN: {
+    MlirValue count =
+        mlirValueIsNull(pi->countValue)
+            ? kilnConstFloat(b, t, pi->count)
+            : kilnConvertScalar(
+                  b,
+                  kilnConvertScalar(b, pi->countValue,
+                                    mlirIntegerTypeGet(b->ctx, 64), false),
+                  t, false);
+    yields[0] = kilnArithNumeric(b, "div", s, count);
     return;
+  }
   case RED_L2:
     if (isFloat) {
       yields[0] = kilnArith1(b, "math.sqrt", s);
@@ -269,10 +294,17 @@ static KilnLowerStatus lowerReduce(KilnLowerOp *l, RedKind kind) {
   MlirValue acc = kilnLowerRedReduce(
       b, x, kind == RED_LOG_SUM_EXP ? 1 : 0, &shift, &dropMap, reduced, elt,
       reduceIdentity(b, kind, elt), reduceBody, &ri);
-  PostInfo pi = {kind, 1};
+  PostInfo pi = {kind, 1, {NULL}};
   for (intptr_t i = 0; i < rank; ++i)
-    if (reduced[i])
+    if (reduced[i] && mlirShapedTypeIsDynamicSize(kilnDim(x, i)))
+      pi.countValue = kilnConstIndex(b, 1);
+  for (intptr_t i = 0; i < rank; ++i)
+    if (reduced[i]) {
       pi.count *= (double)kilnDim(x, i);
+      if (!mlirValueIsNull(pi.countValue))
+        pi.countValue =
+            kilnArith2(b, "arith.muli", pi.countValue, kilnDimValue(b, x, i));
+    }
   if (kind == RED_MEAN || kind == RED_L2 || kind == RED_LOG_SUM ||
       kind == RED_LOG_SUM_EXP) {
     MlirValue in[2] = {acc, shift};
@@ -397,22 +429,17 @@ static void argBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
 static MlirValue argReduce(KilnBuilder *b, MlirValue x, const ArgInfo *ai) {
   intptr_t r = kilnRank(x);
   MlirType elt = kilnElementType(x), i64 = mlirIntegerTypeGet(b->ctx, 64);
-  int64_t shape[KILN_MAX_RANK];
   char iters[KILN_MAX_RANK + 1];
-  intptr_t n = 0;
   bool reduced[KILN_MAX_RANK] = {false};
   reduced[ai->axis] = true;
-  for (intptr_t i = 0; i < r; ++i) {
+  for (intptr_t i = 0; i < r; ++i)
     iters[i] = reduced[i] ? 'r' : 'p';
-    if (!reduced[i])
-      shape[n++] = kilnDim(x, i);
-  }
   iters[r] = '\0';
   MlirValue outs[2] = {
-      kilnFilled(b, kilnTensorType(n, shape, elt),
+      keptFilled(b, x, reduced, elt,
                  ai->isMax ? kilnConstLowest(b, elt)
                            : kilnConstHighest(b, elt)),
-      kilnFilled(b, kilnTensorType(n, shape, i64),
+      keptFilled(b, x, reduced, i64,
                  ai->selectLast ? kilnConstInt(b, i64, -1)
                                 : kilnConstHighest(b, i64)),
   };
@@ -567,29 +594,29 @@ static KilnLowerStatus lowerCumSum(KilnLowerOp *l) {
  */
 
 const KilnLowering kilnLowerReduction[] = {
-    {"matmul", kilnLowerRedMatMul},
-    {"gemm", kilnLowerRedGemm},
-    {"softmax", lowerSoftmax},
-    {"log_softmax", lowerLogSoftmax},
-    {"reduce_sum", lowerReduceSum},
-    {"reduce_mean", lowerReduceMean},
-    {"reduce_max", lowerReduceMax},
-    {"reduce_min", lowerReduceMin},
-    {"reduce_prod", lowerReduceProd},
-    {"reduce_l1", lowerReduceL1},
-    {"reduce_l2", lowerReduceL2},
-    {"reduce_log_sum", lowerReduceLogSum},
-    {"reduce_log_sum_exp", lowerReduceLogSumExp},
-    {"reduce_sum_square", lowerReduceSumSquare},
-    {"argmax", lowerArgMax},
-    {"argmin", lowerArgMin},
-    {"hardmax", lowerHardmax},
-    {"cum_sum", lowerCumSum},
-    {"top_k", kilnLowerRedTopK},
-    {"negative_log_likelihood_loss", kilnLowerRedNllLoss},
-    {"softmax_cross_entropy_loss", kilnLowerRedSceLoss},
-    {"einsum", kilnLowerRedEinsum},
-    {"det", kilnLowerRedDet},
+    {"matmul", kilnLowerRedMatMul, KILN_LOWER_DYNAMIC},
+    {"gemm", kilnLowerRedGemm, KILN_LOWER_DYNAMIC},
+    {"softmax", lowerSoftmax, KILN_LOWER_DYNAMIC},
+    {"log_softmax", lowerLogSoftmax, KILN_LOWER_DYNAMIC},
+    {"reduce_sum", lowerReduceSum, KILN_LOWER_DYNAMIC},
+    {"reduce_mean", lowerReduceMean, KILN_LOWER_DYNAMIC},
+    {"reduce_max", lowerReduceMax, KILN_LOWER_DYNAMIC},
+    {"reduce_min", lowerReduceMin, KILN_LOWER_DYNAMIC},
+    {"reduce_prod", lowerReduceProd, KILN_LOWER_DYNAMIC},
+    {"reduce_l1", lowerReduceL1, KILN_LOWER_DYNAMIC},
+    {"reduce_l2", lowerReduceL2, KILN_LOWER_DYNAMIC},
+    {"reduce_log_sum", lowerReduceLogSum, KILN_LOWER_DYNAMIC},
+    {"reduce_log_sum_exp", lowerReduceLogSumExp, KILN_LOWER_DYNAMIC},
+    {"reduce_sum_square", lowerReduceSumSquare, KILN_LOWER_DYNAMIC},
+    {"argmax", lowerArgMax, KILN_LOWER_DYNAMIC},
+    {"argmin", lowerArgMin, KILN_LOWER_DYNAMIC},
+    {"hardmax", lowerHardmax, KILN_LOWER_DYNAMIC},
+    {"cum_sum", lowerCumSum, 0},
+    {"top_k", kilnLowerRedTopK, 0},
+    {"negative_log_likelihood_loss", kilnLowerRedNllLoss, 0},
+    {"softmax_cross_entropy_loss", kilnLowerRedSceLoss, 0},
+    {"einsum", kilnLowerRedEinsum, 0},
+    {"det", kilnLowerRedDet, 0},
 };
 const int kilnLowerReductionCount =
     sizeof(kilnLowerReduction) / sizeof(kilnLowerReduction[0]);

@@ -7,10 +7,32 @@
 #include "conversions/graph-to-linalg/lower_reduction_internal.h"
 #include "kiln/diagnostics.h"
 
-static MlirValue zeros(KilnBuilder *b, MlirType type) {
-  return kilnFilled(b, type,
-                    kilnConstFloat(b, mlirShapedTypeGetElementType(type), 0));
+/* A new tensor of zeros, its dynamic dim i of size sizes[i]. */
+static MlirValue zeros(KilnBuilder *b, MlirType type, const MlirValue *sizes) {
+  return kilnFill(b, kilnConstFloat(b, mlirShapedTypeGetElementType(type), 0),
+                  kilnEmptySized(b, type, sizes));
 }
+
+static bool isDynamic(MlirValue x, intptr_t i) {
+  return mlirShapedTypeIsDynamicSize(kilnDim(x, i));
+}
+
+/* Dim i of x as a value when it is dynamic, else null (the sizes arrays
+ * are read only at dynamic dims; static models get no extra ops). */
+static MlirValue dynamicDim(KilnBuilder *b, MlirValue x, intptr_t i) {
+  return isDynamic(x, i) ? kilnDimValue(b, x, i) : (MlirValue){NULL};
+}
+
+/* Asserts dim i of x equals dim j of y when either is dynamic (a static
+ * mismatch is graph-verify's). */
+static void assertSameDim(KilnBuilder *b, MlirValue x, intptr_t i, MlirValue y,
+                          intptr_t j, const char *message) {
+  if (isDynamic(x, i) || isDynamic(y, j))
+    kilnAssertEqual(b, kilnDimValue(b, x, i), kilnDimValue(b, y, j), message);
+}
+
+static const char kInnerDims[] =
+    "the contracted dims of a matrix product differ at run time";
 
 /* acc + a * b (args: a, b, acc). */
 static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
@@ -25,7 +47,7 @@ static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
 /* The general case: loops (batch..., m, n, k); a size-1 batch dim of an
  * operand broadcasts (reads index 0). */
 static MlirValue matmulGeneric(KilnBuilder *b, MlirValue a, MlirValue bm,
-                               MlirType fullType) {
+                               MlirType fullType, const MlirValue *sizes) {
   intptr_t r = mlirShapedTypeGetRank(fullType), nb = r - 2, k = r;
   MlirValue ops[2] = {a, bm};
   MlirAttribute maps[3];
@@ -51,7 +73,7 @@ static MlirValue matmulGeneric(KilnBuilder *b, MlirValue a, MlirValue bm,
   memset(iters, 'p', r);
   iters[r] = 'r';
   iters[r + 1] = '\0';
-  MlirValue out = zeros(b, fullType);
+  MlirValue out = zeros(b, fullType, sizes);
   return mlirOperationGetResult(
       kilnGeneric(b, 2, ops, 1, &out, maps, r + 1, iters, macBody, NULL), 0);
 }
@@ -70,11 +92,20 @@ static bool sameBatch(MlirValue a, MlirValue bm) {
 static MlirValue collapseLeading(KilnBuilder *b, MlirValue x, intptr_t keep) {
   intptr_t r = kilnRank(x);
   int64_t shape[3] = {1, 1, 1};
-  for (intptr_t i = 0; i < r - keep; ++i)
+  bool dynamic = false;
+  for (intptr_t i = 0; i < r - keep; ++i) {
+    dynamic |= isDynamic(x, i);
     shape[0] *= kilnDim(x, i);
+  }
+  if (dynamic)
+    shape[0] = mlirShapedTypeGetDynamicSize();
   for (intptr_t i = 0; i < keep; ++i)
     shape[1 + i] = kilnDim(x, r - keep + i);
-  return kilnReshape(b, x, kilnTensorType(keep + 1, shape, kilnElementType(x)));
+  MlirType to = kilnTensorType(keep + 1, shape, kilnElementType(x));
+  if (!dynamic && mlirShapedTypeHasStaticShape(to))
+    return kilnReshape(b, x, to);
+  intptr_t groups[3] = {r - keep, 1, 1};
+  return kilnReshapeGroups(b, x, to, keep + 1, groups);
 }
 
 KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
@@ -93,34 +124,49 @@ KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
   intptr_t ra = kilnRank(a), rb = kilnRank(bm);
   intptr_t r = ra > rb ? ra : rb, nb = r - 2;
   int64_t shape[KILN_MAX_RANK];
+  MlirValue sizes[KILN_MAX_RANK]; /* of the dynamic dims */
   for (intptr_t i = 0; i < nb; ++i) {
     intptr_t ia = i - (nb - (ra - 2)), ib = i - (nb - (rb - 2));
     int64_t da = ia >= 0 ? kilnDim(a, ia) : 1,
             db = ib >= 0 ? kilnDim(bm, ib) : 1;
     shape[i] = da == 1 ? db : da;
+    sizes[i] = da != 1 ? dynamicDim(b, a, ia)
+               : ib >= 0 ? dynamicDim(b, bm, ib)
+                         : (MlirValue){NULL};
+    if (da != 1 && db != 1)
+      assertSameDim(b, a, ia, bm, ib,
+                    "the batch dims of a matrix product differ at run time "
+                    "(a dynamic dim must equal the other: Kiln broadcasts "
+                    "only dims the model's shapes make 1)");
   }
+  assertSameDim(b, a, ra - 1, bm, rb - 2, kInnerDims);
   shape[nb] = kilnDim(a, ra - 2);
   shape[nb + 1] = kilnDim(bm, rb - 1);
+  sizes[nb] = dynamicDim(b, a, ra - 2);
+  sizes[nb + 1] = dynamicDim(b, bm, rb - 1);
   MlirType fullType = kilnTensorType(r, shape, elt);
   MlirValue out;
   if (ra == 2 && rb == 2) {
     MlirValue in[2] = {a, bm};
-    out = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, fullType), 0, NULL);
+    out = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, fullType, sizes), 0,
+                      NULL);
   } else if (rb == 2) {
     /* [..., M, K] x [K, N]: one matmul over the rows of all batches. */
     MlirValue in[2] = {collapseLeading(b, a, 1), bm};
     int64_t s[2] = {kilnDim(in[0], 0), shape[nb + 1]};
+    MlirValue ss[2] = {dynamicDim(b, in[0], 0), sizes[nb + 1]};
     out = kilnNamedOp(b, "linalg.matmul", 2, in,
-                      zeros(b, kilnTensorType(2, s, elt)), 0, NULL);
-    out = kilnReshape(b, out, fullType);
+                      zeros(b, kilnTensorType(2, s, elt), ss), 0, NULL);
+    out = kilnReshapeSized(b, out, fullType, sizes);
   } else if (sameBatch(a, bm)) {
     MlirValue in[2] = {collapseLeading(b, a, 2), collapseLeading(b, bm, 2)};
     int64_t s[3] = {kilnDim(in[0], 0), shape[nb], shape[nb + 1]};
+    MlirValue ss[3] = {dynamicDim(b, in[0], 0), sizes[nb], sizes[nb + 1]};
     out = kilnNamedOp(b, "linalg.batch_matmul", 2, in,
-                      zeros(b, kilnTensorType(3, s, elt)), 0, NULL);
-    out = kilnReshape(b, out, fullType);
+                      zeros(b, kilnTensorType(3, s, elt), ss), 0, NULL);
+    out = kilnReshapeSized(b, out, fullType, sizes);
   } else {
-    out = matmulGeneric(b, a, bm, fullType);
+    out = matmulGeneric(b, a, bm, fullType, sizes);
   }
   l->results[0] = kilnReshape(b, out, kilnLowerResultType(l, 0));
   return KILN_LOWER_OK;
@@ -197,9 +243,13 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
     }
   }
   MlirValue in[2] = {a, bm};
+  assertSameDim(b, a, transA ? 0 : 1, bm, transB ? 1 : 0, kInnerDims);
+  MlirValue sizes[2] = {dynamicDim(b, a, transA ? 1 : 0),
+                        dynamicDim(b, bm, transB ? 0 : 1)};
   MlirValue ab;
   if (!transA && !transB) {
-    ab = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, resultType), 0, NULL);
+    ab = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, resultType, sizes), 0,
+                     NULL);
   } else {
     /* loops (m, n, k) */
     int64_t am[2] = {transA ? 2 : 0, transA ? 0 : 2};
@@ -208,7 +258,7 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
     MlirAttribute maps[3] = {kilnMapDims(b->ctx, 3, 2, am),
                              kilnMapDims(b->ctx, 3, 2, bmap),
                              kilnMapDims(b->ctx, 3, 2, om)};
-    MlirValue out = zeros(b, resultType);
+    MlirValue out = zeros(b, resultType, sizes);
     ab = mlirOperationGetResult(
         kilnGeneric(b, 2, in, 1, &out, maps, 3, "ppr", macBody, NULL), 0);
   }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_tensor.h"
+#include "support/ir_build.h"
 
 /* ---- Helpers shared with lower_tensor_gen.c ------------------------------ */
 
@@ -77,11 +78,103 @@ static KilnLowerStatus lowerIdentity(KilnLowerOp *l) {
   return KILN_LOWER_OK;
 }
 
-/* reshape, flatten, squeeze, unsqueeze: the result type says it all. */
-static KilnLowerStatus lowerReshapeLike(KilnLowerOp *l) {
-  l->results[0] =
-      kilnReshape(&l->b, kilnLowerOperand(l, 0), kilnLowerResultType(l, 0));
+/* The product of x's dims [from, to) as an index value. */
+static MlirValue dimProduct(KilnBuilder *b, MlirValue x, intptr_t from,
+                            intptr_t to) {
+  MlirValue p = kilnConstIndex(b, 1);
+  for (intptr_t i = from; i < to; ++i)
+    p = kilnArith2(b, "arith.muli", p, kilnDimValue(b, x, i));
+  return p;
+}
+
+/* The sizes of a reshape-like op's result dims (`rt` of them) from its
+ * input's dims and its operands: flatten's two products, the input dims
+ * squeeze keeps, unsqueeze's with 1s between, reshape's shape (0: the
+ * input's dim, -1: what the element count leaves). */
+static KilnLowerStatus reshapeSizes(KilnLowerOp *l, MlirValue x, intptr_t rt,
+                                    MlirValue *sizes) {
+  KilnBuilder *b = &l->b;
+  const char *op = l->info->name;
+  intptr_t rx = kilnRank(x);
+  int64_t v[KILN_MAX_RANK];
+  intptr_t n = -1;
+  if (!strcmp(op, "flatten")) {
+    int64_t axis = kilnInferAttrInt(&l->infer, "axis", 1);
+    if (axis < 0)
+      axis += rx;
+    if (axis < 0 || axis > rx)
+      return kilnLowerError(l, "axis %lld is out of range", (long long)axis);
+    sizes[0] = dimProduct(b, x, 0, axis);
+    sizes[1] = dimProduct(b, x, axis, rx);
+    return KILN_LOWER_OK;
+  }
+  if (!mlirValueIsNull(kilnLowerOperand(l, 1))) {
+    n = -1;
+    KilnLowerStatus st = constantIndices(l, 1, !strcmp(op, "reshape")
+                                                   ? "shape"
+                                                   : "axes",
+                                         v, &n);
+    if (st != KILN_LOWER_OK)
+      return st;
+  }
+  bool marked[KILN_MAX_RANK] = {false};
+  if (!strcmp(op, "squeeze") || !strcmp(op, "unsqueeze")) {
+    intptr_t r = !strcmp(op, "squeeze") ? rx : rt;
+    for (intptr_t i = 0; i < n; ++i) {
+      int64_t a = v[i] < 0 ? v[i] + r : v[i];
+      if (a < 0 || a >= r)
+        return kilnLowerError(l, "axis %lld is out of range", (long long)v[i]);
+      marked[a] = true;
+    }
+    for (intptr_t i = 0; n < 0 && i < rx; ++i) /* squeeze every static 1 */
+      marked[i] = kilnDim(x, i) == 1;
+    for (intptr_t i = 0, j = 0; i < (r == rx ? rx : rt); ++i) {
+      if (r == rx) { /* squeeze: the dims it keeps */
+        if (!marked[i])
+          sizes[j++] = kilnDimValue(b, x, i);
+      } else { /* unsqueeze: 1s at the axes, x's dims between */
+        sizes[i] = marked[i] ? kilnConstIndex(b, 1) : kilnDimValue(b, x, j++);
+      }
+    }
+    return KILN_LOWER_OK;
+  }
+  /* reshape */
+  if (n != rt)
+    return kilnLowerUnsupported(l, "with a shape unknown at compile time");
+  bool allowZero = kilnInferAttrInt(&l->infer, "allowzero", 0) != 0;
+  intptr_t inferred = -1;
+  MlirValue known = kilnConstIndex(b, 1);
+  for (intptr_t i = 0; i < rt; ++i) {
+    if (v[i] == -1) {
+      inferred = i;
+      continue;
+    }
+    sizes[i] = v[i] == 0 && !allowZero && i < rx ? kilnDimValue(b, x, i)
+                                                 : kilnConstIndex(b, v[i]);
+    known = kilnArith2(b, "arith.muli", known, sizes[i]);
+  }
+  if (inferred >= 0)
+    sizes[inferred] = kilnArith2(b, "arith.divui", dimProduct(b, x, 0, rx),
+                                 known);
   return KILN_LOWER_OK;
+}
+
+/* reshape, flatten, squeeze, unsqueeze: a static result type says it all;
+ * with dynamic dims, reshapeSizes. */
+static KilnLowerStatus lowerReshapeLike(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0);
+  MlirType to = kilnLowerResultType(l, 0);
+  if (kilnTypeIsStaticTensor(mlirValueGetType(x)) &&
+      kilnTypeIsStaticTensor(to)) {
+    l->results[0] = kilnReshape(&l->b, x, to);
+    return KILN_LOWER_OK;
+  }
+  MlirValue sizes[KILN_MAX_RANK];
+  KilnLowerStatus st =
+      reshapeSizes(l, x, mlirShapedTypeGetRank(to), sizes);
+  if (st == KILN_LOWER_OK)
+    l->results[0] = kilnReshapeSized(&l->b, x, to, sizes);
+  return st;
 }
 
 static KilnLowerStatus lowerTranspose(KilnLowerOp *l) {
@@ -273,15 +366,37 @@ static KilnLowerStatus lowerShape(KilnLowerOp *l) {
   start = clampI64(start < 0 ? start + r : start, 0, r);
   end = clampI64(end < 0 ? end + r : end, 0, r);
   int64_t dims[KILN_MAX_RANK], n = end > start ? end - start : 0;
-  for (int64_t i = 0; i < n; ++i)
+  bool dynamic = false;
+  for (int64_t i = 0; i < n; ++i) {
     dims[i] = kilnDim(x, start + i);
+    dynamic |= mlirShapedTypeIsDynamicSize(dims[i]);
+  }
+  MlirType i64 = mlirIntegerTypeGet(l->b.ctx, 64);
+  if (!dynamic) {
+    l->results[0] = kilnConstantI64s(&l->b, 1, &n, dims, i64);
+    return KILN_LOWER_OK;
+  }
+  MlirValue values[KILN_MAX_RANK];
+  for (int64_t i = 0; i < n; ++i)
+    values[i] =
+        kilnConvertScalar(&l->b, kilnDimValue(&l->b, x, start + i), i64, false);
   l->results[0] =
-      kilnConstantI64s(&l->b, 1, &n, dims, mlirIntegerTypeGet(l->b.ctx, 64));
+      kilnBuildOp1(&l->b, "tensor.from_elements", kilnTensorType(1, &n, i64),
+                   (intptr_t)n, values, 0, NULL);
   return KILN_LOWER_OK;
 }
 
 static KilnLowerStatus lowerSize(KilnLowerOp *l) {
-  int64_t n = kilnNumElements(mlirValueGetType(kilnLowerOperand(l, 0)));
+  MlirValue x = kilnLowerOperand(l, 0);
+  if (!kilnTypeIsStaticTensor(mlirValueGetType(x))) {
+    MlirValue n = dimProduct(&l->b, x, 0, kilnRank(x));
+    MlirType i64 = mlirIntegerTypeGet(l->b.ctx, 64);
+    n = kilnConvertScalar(&l->b, n, i64, false);
+    l->results[0] = kilnBuildOp1(&l->b, "tensor.from_elements",
+                                 kilnTensorType(0, NULL, i64), 1, &n, 0, NULL);
+    return KILN_LOWER_OK;
+  }
+  int64_t n = kilnNumElements(mlirValueGetType(x));
   l->results[0] =
       kilnConstantI64s(&l->b, 0, NULL, &n, mlirIntegerTypeGet(l->b.ctx, 64));
   return KILN_LOWER_OK;
@@ -327,27 +442,27 @@ static KilnLowerStatus lowerSpaceToDepth(KilnLowerOp *l) {
 }
 
 const KilnLowering kilnLowerTensor[] = {
-    {"identity", lowerIdentity},
-    {"reshape", lowerReshapeLike},
-    {"flatten", lowerReshapeLike},
-    {"squeeze", lowerReshapeLike},
-    {"unsqueeze", lowerReshapeLike},
-    {"transpose", lowerTranspose},
-    {"concat", lowerConcat},
-    {"split", lowerSplit},
-    {"slice", lowerSlice},
-    {"expand", lowerExpand},
-    {"tile", lowerTile},
-    {"shape", lowerShape},
-    {"size", lowerSize},
-    {"depth_to_space", lowerDepthToSpace},
-    {"space_to_depth", lowerSpaceToDepth},
-    {"range", kilnLowerTensorRange},
-    {"pad", kilnLowerTensorPad},
-    {"trilu", kilnLowerTensorTrilu},
-    {"constant_of_shape", kilnLowerTensorConstantOfShape},
-    {"eye_like", kilnLowerTensorEyeLike},
-    {"reverse_sequence", kilnLowerTensorReverseSequence},
+    {"identity", lowerIdentity, KILN_LOWER_DYNAMIC},
+    {"reshape", lowerReshapeLike, KILN_LOWER_DYNAMIC},
+    {"flatten", lowerReshapeLike, KILN_LOWER_DYNAMIC},
+    {"squeeze", lowerReshapeLike, KILN_LOWER_DYNAMIC},
+    {"unsqueeze", lowerReshapeLike, KILN_LOWER_DYNAMIC},
+    {"transpose", lowerTranspose, KILN_LOWER_DYNAMIC},
+    {"concat", lowerConcat, 0},
+    {"split", lowerSplit, 0},
+    {"slice", lowerSlice, 0},
+    {"expand", lowerExpand, 0},
+    {"tile", lowerTile, 0},
+    {"shape", lowerShape, KILN_LOWER_DYNAMIC},
+    {"size", lowerSize, KILN_LOWER_DYNAMIC},
+    {"depth_to_space", lowerDepthToSpace, 0},
+    {"space_to_depth", lowerSpaceToDepth, 0},
+    {"range", kilnLowerTensorRange, 0},
+    {"pad", kilnLowerTensorPad, 0},
+    {"trilu", kilnLowerTensorTrilu, 0},
+    {"constant_of_shape", kilnLowerTensorConstantOfShape, 0},
+    {"eye_like", kilnLowerTensorEyeLike, 0},
+    {"reverse_sequence", kilnLowerTensorReverseSequence, 0},
 };
 const int kilnLowerTensorCount =
     sizeof(kilnLowerTensor) / sizeof(kilnLowerTensor[0]);

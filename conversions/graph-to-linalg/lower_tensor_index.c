@@ -477,9 +477,12 @@ static KilnLowerStatus lowerOneHot(KilnLowerOp *l) {
 }
 
 const KilnLowering kilnLowerTensorIndex[] = {
-    {"gather", lowerGather},        {"gather_elements", lowerGatherElements},
-    {"gather_nd", lowerGatherND},   {"scatter_elements", lowerScatterElements},
-    {"scatter_nd", lowerScatterND}, {"one_hot", lowerOneHot},
+    {"gather", lowerGather, 0},
+    {"gather_elements", lowerGatherElements, 0},
+    {"gather_nd", lowerGatherND, 0},
+    {"scatter_elements", lowerScatterElements, 0},
+    {"scatter_nd", lowerScatterND, 0},
+    {"one_hot", lowerOneHot, 0},
 };
 const int kilnLowerTensorIndexCount =
     sizeof(kilnLowerTensorIndex) / sizeof(kilnLowerTensorIndex[0]);

@@ -20,6 +20,7 @@
 #include "kiln/diagnostics.h"
 #include "kiln/passes.h"
 #include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/ControlFlow.h"
 #include "mlir-c/Dialect/Linalg.h"
 #include "mlir-c/Dialect/Math.h"
 #include "mlir-c/Dialect/SCF.h"
@@ -198,8 +199,9 @@ static void emitDynamic(MlirOperation op, const KilnGraphOpInfo *info,
                     "unsupported: 'graph.%s' %s #%ld has a dynamic shape (",
                     info->name, what, (long)i);
   kilnStrBufAppendType(&buf, t);
-  kilnStrBufAppendf(&buf, "); Kiln compiles static shapes only (give input "
-                          "shapes, and bind shape-determining inputs)");
+  kilnStrBufAppendf(&buf, "); Kiln lowers this op for static shapes only "
+                          "(size the input dims with --dim or --input-shape, "
+                          "and bind shape-determining inputs)");
   mlirEmitError(mlirOperationGetLocation(op), kilnStrBufGet(&buf));
   kilnStrBufDestroy(&buf);
 }
@@ -222,6 +224,27 @@ static KilnLowerStatus replaceOp(KilnLowerOp *l) {
   }
   mlirOperationDestroy(l->op);
   return KILN_LOWER_OK;
+}
+
+/* Whether a lowering can take a value of type `t`: a static tensor, or
+ * with `dynamicOk`, any ranked tensor. */
+static bool isLowerable(MlirType t, bool dynamicOk) {
+  return kilnTypeIsStaticTensor(t) || (dynamicOk && mlirTypeIsARankedTensor(t));
+}
+
+/* Of an inferred type (maybe null) and the declared one, the one with
+ * more static dims. */
+static MlirType moreStatic(MlirType inferred, MlirType declared) {
+  if (mlirTypeIsNull(inferred) || !mlirTypeIsARankedTensor(inferred))
+    return declared;
+  if (!mlirTypeIsARankedTensor(declared))
+    return inferred;
+  intptr_t a = 0, b = 0;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(inferred); ++d)
+    a += !mlirShapedTypeIsDynamicDim(inferred, d);
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(declared); ++d)
+    b += !mlirShapedTypeIsDynamicDim(declared, d);
+  return a >= b ? inferred : declared;
 }
 
 static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering,
@@ -258,10 +281,11 @@ static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering,
       .convIm2col = convIm2col,
       .convChannelsInner = convChannelsInner,
   };
+  bool dynamicOk = lowering->flags & KILN_LOWER_DYNAMIC;
   for (intptr_t i = 0; i < nPos; ++i) {
     operands[i] = lookThroughCast(operands[i]);
     if (!mlirValueIsNull(operands[i]) &&
-        !kilnTypeIsStaticTensor(mlirValueGetType(operands[i]))) {
+        !isLowerable(mlirValueGetType(operands[i]), dynamicOk)) {
       emitDynamic(op, info, "operand", i, mlirValueGetType(operands[i]));
       status = KILN_LOWER_UNSUPPORTED;
       goto done;
@@ -274,8 +298,8 @@ static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering,
   for (intptr_t i = 0; i < nRes; ++i) {
     MlirType declared = mlirValueGetType(mlirOperationGetResult(op, i));
     if (mlirTypeIsNull(types[i]) || !kilnTypeIsStaticTensor(types[i]))
-      types[i] = declared;
-    if (!kilnTypeIsStaticTensor(types[i])) {
+      types[i] = moreStatic(types[i], declared);
+    if (!isLowerable(types[i], dynamicOk)) {
       emitDynamic(op, info, "result", i, declared);
       status = KILN_LOWER_UNSUPPORTED;
       goto done;
@@ -425,7 +449,7 @@ static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
 static const KilnDialectHandleGetter kDependentDialects[] = {
     mlirGetDialectHandle__arith__, mlirGetDialectHandle__linalg__,
     mlirGetDialectHandle__math__,  mlirGetDialectHandle__tensor__,
-    mlirGetDialectHandle__scf__,
+    mlirGetDialectHandle__scf__,   mlirGetDialectHandle__cf__,
 };
 
 static const KilnPassOptionSpec kOptions[] = {

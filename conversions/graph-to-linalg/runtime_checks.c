@@ -189,7 +189,12 @@ static void buildCheck(MlirOperation op, const IndexBounds *bounds,
       0);
   MlirValue flag = kilnBuildOp1(&b, "tensor.extract", i32, 1, &acc, 0, NULL);
   MlirValue failed = kilnCmpI(&b, "ne", flag, kilnConstInt(&b, i32, 0));
-  buildRecordFailure(&b, buildIf(&b, failed), id);
+  MlirBlock then = buildIf(&b, failed);
+  mlirOperationSetDiscardableAttributeByName(
+      mlirBlockGetParentOperation(then),
+      mlirStringRefCreateFromCString(KILN_DATA_CHECK_ATTR),
+      mlirUnitAttrGet(ctx));
+  buildRecordFailure(&b, then, id);
 }
 
 /* ---- messages and the module's parts ---------------------------------------
@@ -281,6 +286,87 @@ static void runRuntimeChecks(MlirOperation module, MlirExternalPass pass,
   kilnOpListDestroy(&ops);
 }
 
+/* ---- kiln-shape-checks -------------------------------------------------
+ *
+ * The lowerings of dynamic shapes assert the equalities of dims their code
+ * relies on (cf.assert, kilnAssertEqual in graph-to-linalg). This pass
+ * makes each assert a run-time check of the same kind as the ones above,
+ * numbered after them, its message the assert's prefixed with the ONNX
+ * node:
+ *
+ *   cf.assert %eq, "inputs that broadcast together have ..."
+ * becomes
+ *   %failed = arith.xori %eq, %true
+ *   scf.if %failed { store N into @kiln_check_status unless set }
+ *
+ * so that a failing check fails the run with a message instead of ending
+ * the process. Shape checks are not marked KILN_DATA_CHECK_ATTR: the
+ * library's shape function keeps them and runs them before every run
+ * (kiln-shape-function), so the code never runs on shapes it cannot take.
+ * (Not left out by --no-runtime-checks: the code relies on them.) */
+
+static MlirWalkResult collectAsserts(MlirOperation op, void *userData) {
+  if (kilnOpNameIs(op, "cf.assert"))
+    kilnOpListPush(userData, op);
+  return MlirWalkResultAdvance;
+}
+
+/* "NODE (OpType): MSG" for the assert `op`. */
+static MlirAttribute assertMessage(MlirOperation op) {
+  KilnStrBuf msg = {0};
+  kilnProfileForEachNode(mlirOperationGetLocation(op), takeFirstNode, &msg);
+  MlirStringRef text = mlirStringAttrGetValue(mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("msg")));
+  kilnStrBufAppendf(&msg, "%s%.*s", msg.len ? ": " : "", (int)text.length,
+                    text.data);
+  MlirAttribute attr =
+      mlirStringAttrGet(mlirOperationGetContext(op),
+                        mlirStringRefCreate(kilnStrBufGet(&msg), msg.len));
+  kilnStrBufDestroy(&msg);
+  return attr;
+}
+
+static void runShapeChecks(MlirOperation module, MlirExternalPass pass,
+                           const KilnPassOptionValue *options) {
+  (void)pass;
+  (void)options;
+  KilnOpList asserts = {0};
+  mlirOperationWalk(module, collectAsserts, &asserts, MlirWalkPreOrder);
+  if (!asserts.len) {
+    kilnOpListDestroy(&asserts);
+    return;
+  }
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirStringRef attrName =
+      mlirStringRefCreateFromCString(KILN_RUNTIME_CHECKS_ATTR);
+  MlirAttribute earlier =
+      mlirOperationGetDiscardableAttributeByName(module, attrName);
+  intptr_t n0 =
+      mlirAttributeIsNull(earlier) ? 0 : mlirArrayAttrGetNumElements(earlier);
+  MlirAttribute *messages =
+      kilnXCalloc((size_t)n0 + asserts.len, sizeof(MlirAttribute));
+  for (intptr_t i = 0; i < n0; ++i)
+    messages[i] = mlirArrayAttrGetElement(earlier, i);
+  if (mlirAttributeIsNull(earlier))
+    buildStatusWord(module);
+  for (size_t k = 0; k < asserts.len; ++k) {
+    MlirOperation op = asserts.data[k];
+    messages[n0 + (intptr_t)k] = assertMessage(op);
+    KilnBuilder b = {ctx, mlirOperationGetLocation(op),
+                     mlirOperationGetBlock(op), op};
+    MlirValue ok = mlirOperationGetOperand(op, 0);
+    MlirValue failed = kilnArith2(
+        &b, "arith.xori", ok, kilnConstInt(&b, mlirIntegerTypeGet(ctx, 1), 1));
+    buildRecordFailure(&b, buildIf(&b, failed), n0 + (int64_t)k + 1);
+    mlirOperationDestroy(op);
+  }
+  mlirOperationSetDiscardableAttributeByName(
+      module, attrName,
+      mlirArrayAttrGet(ctx, n0 + (intptr_t)asserts.len, messages));
+  free(messages);
+  kilnOpListDestroy(&asserts);
+}
+
 static const KilnDialectHandleGetter kDependentDialects[] = {
     mlirGetDialectHandle__arith__,  mlirGetDialectHandle__linalg__,
     mlirGetDialectHandle__tensor__, mlirGetDialectHandle__scf__,
@@ -293,6 +379,18 @@ const KilnPassInfo kilnRuntimeChecksPass = {
                "index fails the run, naming the ONNX node",
     .anchor = "builtin.module",
     .run = runRuntimeChecks,
+    .dependentDialects = kDependentDialects,
+    .numDependentDialects =
+        sizeof(kDependentDialects) / sizeof(kDependentDialects[0]),
+};
+
+const KilnPassInfo kilnShapeChecksPass = {
+    .argument = "kiln-shape-checks",
+    .summary = "Turn the shape asserts of dynamic-shape lowerings into "
+               "run-time checks (a failed one fails the run, naming the "
+               "ONNX node)",
+    .anchor = "builtin.module",
+    .run = runShapeChecks,
     .dependentDialects = kDependentDialects,
     .numDependentDialects =
         sizeof(kDependentDialects) / sizeof(kDependentDialects[0]),

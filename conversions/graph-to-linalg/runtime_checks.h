@@ -13,4 +13,9 @@
 /// them as `check N MESSAGE` metadata records.
 #define KILN_RUNTIME_CHECKS_ATTR "kiln.runtime_checks"
 
+/// The unit attribute on each check of data (an scf.if recording a
+/// failure): kiln-shape-function leaves these out of the shape function,
+/// which keeps only the checks of shapes.
+#define KILN_DATA_CHECK_ATTR "kiln.data_check"
+
 #endif

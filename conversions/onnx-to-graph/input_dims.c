@@ -6,6 +6,7 @@
 
 #include "kiln/diagnostics.h"
 #include "kiln/suggest.h"
+#include "mlir-c/BuiltinTypes.h"
 
 /* A dim name with its size: bound by the options (input NULL) or fixed by
  * the first input dim that had one. */
@@ -21,6 +22,7 @@ typedef struct Named {
 struct KilnInputDims {
   Named *names;
   size_t count, cap;
+  KilnOnnxDynamicDims dynamic;
 };
 
 static Named *find(KilnInputDims *s, const char *name) {
@@ -46,6 +48,7 @@ static Named *add(KilnInputDims *s, const char *name) {
 KilnInputDims *kilnInputDimsCreate(const KilnOnnxImportOptions *options,
                                    MlirLocation loc) {
   KilnInputDims *s = kilnXCalloc(1, sizeof(KilnInputDims));
+  s->dynamic = options->dynamicDims;
   bool ok = true;
   for (intptr_t i = 0; i < options->numDims; ++i) {
     const KilnOnnxDimBinding *b = &options->dims[i];
@@ -109,7 +112,9 @@ bool kilnInputDimsResolve(KilnInputDims *s, const char *input, size_t i,
                      (long long)d->dim_value);
       return false;
     }
-    *out = d->dim_value;
+    *out = given || s->dynamic != KILN_ONNX_DIMS_ALL_DYNAMIC
+               ? d->dim_value
+               : mlirShapedTypeGetDynamicSize();
     return true;
   }
   const char *name =
@@ -138,22 +143,22 @@ bool kilnInputDimsResolve(KilnInputDims *s, const char *input, size_t i,
     else if (n->size < 0)
       *n = (Named){.name = name, .size = size, .input = input, .dim = i};
   }
-  if (size >= 0) {
-    *out = size;
+  if (size >= 0 || s->dynamic != KILN_ONNX_DIMS_STATIC) {
+    *out = size >= 0 ? size : mlirShapedTypeGetDynamicSize();
     return true;
   }
   if (name)
     kilnEmitErrorf(loc,
                    "graph input '%s' has dynamic dimension %zu ('%s'); Kiln "
                    "needs static input shapes (bind the name with --dim "
-                   "%s=SIZE, or specialize the input with --input-shape "
-                   "%s=D0xD1x...)",
+                   "%s=SIZE, specialize the input with --input-shape "
+                   "%s=D0xD1x..., or keep it dynamic with --dynamic)",
                    input, i, name, name, input);
   else
     kilnEmitErrorf(loc,
                    "graph input '%s' has dynamic dimension %zu; Kiln needs "
                    "static input shapes (specialize it with --input-shape "
-                   "%s=D0xD1x...)",
+                   "%s=D0xD1x..., or keep it dynamic with --dynamic)",
                    input, i, input);
   return false;
 }

@@ -90,12 +90,13 @@ char *kilnModelValueNameCreate(MlirOperation func, bool result, intptr_t i);
 bool kilnModelElementTypeOf(MlirType type, KilnElementType *out /* OUT */);
 
 /// Records the entry of `module` (@main_graph, else its only public
-/// function) and the names, element types and static shapes of its
-/// arguments and results, as the metadata's `entry`, `input` and `output`
-/// records. Call it before lowering, which rewrites the signature. Names
+/// function) and the names, element types and shapes (`?` for a dynamic
+/// dim) of its arguments and results, as the metadata's `entry`, `input`
+/// and `output` records. Call it before lowering, which rewrites the
+/// signature. Names
 /// come from `onnx.name` argument/result attributes, else argN / resultN.
-/// Returns NULL after emitting a diagnostic (no entry, a dynamic shape, an
-/// element type the ABI cannot describe). Destroy with
+/// Returns NULL after emitting a diagnostic (no entry, an unranked tensor,
+/// an element type the ABI cannot describe). Destroy with
 /// kilnModelSignatureDestroy.
 KilnModelSignature *kilnModelSignatureCreate(MlirModule module);
 /// Destroys a signature; NULL is a no-op.
@@ -105,6 +106,18 @@ const char *kilnModelSignatureGetEntry(const KilnModelSignature *signature);
 /// The `entry`, `input` and `output` metadata records, one per line.
 /// Borrowed.
 const char *kilnModelSignatureGetRecords(const KilnModelSignature *signature);
+/// How many inputs and outputs the entry has.
+intptr_t kilnModelSignatureGetNumInputs(const KilnModelSignature *signature);
+intptr_t kilnModelSignatureGetNumOutputs(const KilnModelSignature *signature);
+/// The rank of output `i`.
+int64_t kilnModelSignatureGetOutputRank(const KilnModelSignature *signature,
+                                        intptr_t i);
+
+/// The function kiln-shape-function derives from an entry with dynamic
+/// dims: the entry's inputs, and one tensor<Nxi64> result holding every
+/// output's dims in order. The back end exports it as
+/// `kiln_model_output_dims`.
+#define KILN_SHAPE_FUNCTION "kiln_output_dims"
 
 /* ---- object code ------------------------------------------------------- */
 

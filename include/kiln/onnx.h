@@ -74,6 +74,19 @@ typedef struct KilnOnnxDimBinding {
   int64_t size; /* >= 0 */
 } KilnOnnxDimBinding;
 
+/// What becomes of a graph input dim that no shape, value or binding sizes.
+typedef enum KilnOnnxDynamicDims {
+  /* An error: every input dim the model leaves open needs a size. */
+  KILN_ONNX_DIMS_STATIC = 0,
+  /* The model's open dims (named by a dim_param, or unknown) stay dynamic:
+   * the code takes any size there at run time. */
+  KILN_ONNX_DIMS_DYNAMIC,
+  /* Every input dim no shape, value or binding sizes is dynamic, even one
+   * the model fixes (onnx-mlir's force-dynamic: testing shape-generic
+   * code). */
+  KILN_ONNX_DIMS_ALL_DYNAMIC,
+} KilnOnnxDynamicDims;
+
 /// Import options; zero-initialize, then set what you need.
 typedef struct KilnOnnxImportOptions {
   const KilnOnnxInputShape *inputShapes;
@@ -82,6 +95,7 @@ typedef struct KilnOnnxImportOptions {
   intptr_t numInputValues;
   const KilnOnnxDimBinding *dims;
   intptr_t numDims;
+  KilnOnnxDynamicDims dynamicDims;
 } KilnOnnxImportOptions;
 
 /// As kilnOnnxImportFile with `options` (NULL: the defaults). Also errors

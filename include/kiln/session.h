@@ -68,6 +68,8 @@ typedef struct KilnSessionOptions {
   /* Sizes for named input dims, every input's (copied; kiln/onnx.h). */
   const KilnOnnxDimBinding *dims;
   intptr_t numDims;
+  /* Input dims nothing sizes: an error, or dynamic (kiln/onnx.h). */
+  KilnOnnxDynamicDims dynamicDims;
   const char *tuningLog; /* a kiln-tune log, or NULL (copied) */
   bool noRuntimeChecks;  /* no kiln-runtime-checks before graph-to-linalg */
   bool profile;          /* per-op timers (kiln-instrument-ops; CPU) */

@@ -4,7 +4,10 @@
  *   int kiln_model_run(void **args);    calls _mlir_ciface_ENTRY(args...);
  *                                       0, or the number of the run-time
  *                                       check that failed (`check` records)
- * Everything else is made internal, so the library exports just these two
+ *   int kiln_model_output_dims(void **inputs, int64_t **outputDims);
+ *                                       with dynamic dims: the outputs'
+ *                                       dims (kiln-shape-function)
+ * Everything else is made internal, so the library exports just these
  * and the optimizer may inline the entry into kiln_model_run. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,15 +125,79 @@ static void exportProfileCounters(LLVMModuleRef m) {
 
 /* Counts the input/output records: the entry's parameter count after
  * buffer-results-to-out-params. */
-static unsigned countArgs(const char *records) {
-  unsigned n = 0;
-  for (const char *line = records; *line;) {
-    if (!strncmp(line, "input ", 6) || !strncmp(line, "output ", 7))
-      ++n;
-    const char *nl = strchr(line, '\n');
-    line = nl ? nl + 1 : line + strlen(line);
+/* Adds kiln_model_output_dims(void **inputs, int64_t **outputDims) over
+ * kiln-shape-function's function, when the module has one: it passes the
+ * input descriptors and a descriptor of a stack buffer for every output's
+ * dims (memref<Nxi64>), then copies output j's dims to outputDims[j] and
+ * returns the status word of the shape checks (0 when they passed). */
+static void addOutputDims(LLVMModuleRef m, const KilnModelSignature *sig,
+                          LLVMValueRef status) {
+  LLVMValueRef callee =
+      LLVMGetNamedFunction(m, "_mlir_ciface_" KILN_SHAPE_FUNCTION);
+  if (!callee || LLVMIsDeclaration(callee))
+    return;
+  intptr_t numInputs = kilnModelSignatureGetNumInputs(sig);
+  intptr_t numOutputs = kilnModelSignatureGetNumOutputs(sig);
+  int64_t n = 0;
+  for (intptr_t j = 0; j < numOutputs; ++j)
+    n += kilnModelSignatureGetOutputRank(sig, j);
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef params[2] = {ptr, ptr};
+  LLVMValueRef fn = LLVMAddFunction(m, "kiln_model_output_dims",
+                                    LLVMFunctionType(i32, params, 2, 0));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, fn, ""));
+  /* The memref<Nxi64> descriptor: allocated, aligned, offset, size,
+   * stride. */
+  LLVMTypeRef one = LLVMArrayType2(i64, 1);
+  LLVMTypeRef descFields[5] = {ptr, ptr, i64, one, one};
+  LLVMTypeRef descType = LLVMStructTypeInContext(ctx, descFields, 5, 0);
+  LLVMTypeRef bufType = LLVMArrayType2(i64, (uint64_t)(n ? n : 1));
+  LLVMValueRef buf = LLVMBuildAlloca(b, bufType, "dims");
+  LLVMValueRef desc = LLVMBuildAlloca(b, descType, "desc");
+  LLVMValueRef fields[5] = {buf, buf, LLVMConstInt(i64, 0, false),
+                            LLVMConstInt(i64, (unsigned long long)n, false),
+                            LLVMConstInt(i64, 1, false)};
+  for (unsigned f = 0; f < 5; ++f) {
+    LLVMValueRef at = LLVMBuildStructGEP2(b, descType, desc, f, "");
+    if (f >= 3)
+      at = LLVMBuildStructGEP2(b, one, at, 0, "");
+    LLVMBuildStore(b, fields[f], at);
   }
-  return n;
+  LLVMValueRef *args = calloc((size_t)numInputs + 2, sizeof(*args));
+  if (!args)
+    abort();
+  for (intptr_t i = 0; i < numInputs; ++i) {
+    LLVMValueRef idx = LLVMConstInt(i64, (unsigned long long)i, false);
+    LLVMValueRef slot = LLVMBuildGEP2(b, ptr, LLVMGetParam(fn, 0), &idx, 1, "");
+    args[i] = LLVMBuildLoad2(b, ptr, slot, "");
+  }
+  args[numInputs] = desc;
+  if (status)
+    LLVMBuildStore(b, LLVMConstInt(i32, 0, false), status);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(callee), callee, args,
+                 (unsigned)numInputs + 1, "");
+  free(args);
+  int64_t k = 0;
+  for (intptr_t j = 0; j < numOutputs; ++j) {
+    LLVMValueRef idx = LLVMConstInt(i64, (unsigned long long)j, false);
+    LLVMValueRef row = LLVMBuildLoad2(
+        b, ptr, LLVMBuildGEP2(b, ptr, LLVMGetParam(fn, 1), &idx, 1, ""), "");
+    for (int64_t d = 0; d < kilnModelSignatureGetOutputRank(sig, j); ++d, ++k) {
+      LLVMValueRef at[2] = {LLVMConstInt(i64, 0, false),
+                            LLVMConstInt(i64, (unsigned long long)k, false)};
+      LLVMValueRef v =
+          LLVMBuildLoad2(b, i64, LLVMBuildGEP2(b, bufType, buf, at, 2, ""), "");
+      LLVMValueRef di = LLVMConstInt(i64, (unsigned long long)d, false);
+      LLVMBuildStore(b, v, LLVMBuildGEP2(b, i64, row, &di, 1, ""));
+    }
+  }
+  LLVMBuildRet(b, status ? LLVMBuildLoad2(b, i32, status, "")
+                         : LLVMConstInt(i32, 0, false));
+  LLVMDisposeBuilder(b);
 }
 
 /* Makes every definition internal: only the ABI symbols stay exported. */
@@ -179,7 +246,8 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
   KilnStrBuf ciface = {0};
   kilnStrBufAppendf(&ciface, "_mlir_ciface_%s", entry);
   LLVMValueRef callee = LLVMGetNamedFunction(m, kilnStrBufGet(&ciface));
-  unsigned numArgs = countArgs(kilnModelSignatureGetRecords(o->signature));
+  unsigned numArgs = (unsigned)(kilnModelSignatureGetNumInputs(o->signature) +
+                                kilnModelSignatureGetNumOutputs(o->signature));
   LLVMTypeRef calleeType = callee ? LLVMGlobalGetValueType(callee) : NULL;
   bool ok = callee && !LLVMIsDeclaration(callee) &&
             LLVMCountParamTypes(calleeType) == numArgs;
@@ -204,8 +272,9 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
    * that the ABI symbols get their exact names. */
   static const char *const kAbiNames[] = {
       "kiln_model_metadata",   "kiln_model_run",        "kiln_model_gpu_load",
-      "kiln_model_gpu_unload", "kiln_model_gpu_upload", "kiln_model_profile"};
-  for (int i = 0; i < 6; ++i) {
+      "kiln_model_gpu_unload", "kiln_model_gpu_upload", "kiln_model_profile",
+      "kiln_model_output_dims"};
+  for (int i = 0; i < 7; ++i) {
     LLVMValueRef clash = LLVMGetNamedFunction(m, kAbiNames[i]);
     if (!clash)
       clash = LLVMGetNamedGlobal(m, kAbiNames[i]);
@@ -270,6 +339,7 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
                          : LLVMConstInt(i32, 0, false));
   free(args);
   LLVMDisposeBuilder(b);
+  addOutputDims(m, o->signature, status);
   return true;
 }
 

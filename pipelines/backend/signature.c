@@ -18,6 +18,8 @@
 struct KilnModelSignature {
   char *entry;
   KilnStrBuf records;
+  intptr_t numInputs, numOutputs;
+  int64_t *outputRanks; /* numOutputs */
 };
 
 static MlirAttribute getAttr(MlirOperation op, const char *name) {
@@ -155,21 +157,25 @@ static bool appendRecord(KilnStrBuf *b, MlirOperation func, const char *kind,
   const char *dtype = mlirTypeIsARankedTensor(type)
                           ? dtypeName(mlirShapedTypeGetElementType(type))
                           : NULL;
-  bool ok = dtype && mlirShapedTypeHasStaticShape(type);
+  bool ok = dtype != NULL;
   if (!ok) {
     KilnStrBuf t = {0};
     kilnStrBufAppendType(&t, type);
     kilnEmitErrorf(mlirOperationGetLocation(func),
                    "unsupported: %s '%.*s' has type %s; a model library needs "
-                   "static shapes (see --input-shape) and plain element types",
+                   "ranked tensors of plain element types",
                    kind, (int)name.length, name.data, kilnStrBufGet(&t));
     kilnStrBufDestroy(&t);
   } else {
     int64_t rank = mlirShapedTypeGetRank(type);
     kilnStrBufAppendf(b, "%s %s %lld", kind, dtype, (long long)rank);
-    for (int64_t d = 0; d < rank; ++d)
-      kilnStrBufAppendf(b, " %lld",
-                        (long long)mlirShapedTypeGetDimSize(type, (intptr_t)d));
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = mlirShapedTypeGetDimSize(type, (intptr_t)d);
+      if (mlirShapedTypeIsDynamicSize(size))
+        kilnStrBufAppend(b, " ?", 2);
+      else
+        kilnStrBufAppendf(b, " %lld", (long long)size);
+    }
     kilnStrBufAppend(b, " ", 1);
     appendEscaped(b, name);
     kilnStrBufAppend(b, "\n", 1);
@@ -193,13 +199,19 @@ KilnModelSignature *kilnModelSignatureCreate(MlirModule module) {
   if (!s || !(s->entry = strndup(entry.data, entry.length)))
     abort();
   kilnStrBufAppendf(&s->records, "entry %s\n", s->entry);
+  s->numInputs = mlirFunctionTypeGetNumInputs(fnType);
+  s->numOutputs = mlirFunctionTypeGetNumResults(fnType);
+  s->outputRanks = kilnXCalloc((size_t)s->numOutputs + 1, sizeof(int64_t));
   bool ok = true;
   for (intptr_t i = 0; ok && i < mlirFunctionTypeGetNumInputs(fnType); ++i)
     ok = appendRecord(&s->records, func, "input",
                       mlirFunctionTypeGetInput(fnType, i), i);
-  for (intptr_t i = 0; ok && i < mlirFunctionTypeGetNumResults(fnType); ++i)
-    ok = appendRecord(&s->records, func, "output",
-                      mlirFunctionTypeGetResult(fnType, i), i);
+  for (intptr_t i = 0; ok && i < mlirFunctionTypeGetNumResults(fnType); ++i) {
+    MlirType type = mlirFunctionTypeGetResult(fnType, i);
+    ok = appendRecord(&s->records, func, "output", type, i);
+    if (ok)
+      s->outputRanks[i] = mlirShapedTypeGetRank(type);
+  }
   if (!ok) {
     kilnModelSignatureDestroy(s);
     return NULL;
@@ -211,6 +223,7 @@ void kilnModelSignatureDestroy(KilnModelSignature *signature) {
   if (!signature)
     return;
   free(signature->entry);
+  free(signature->outputRanks);
   kilnStrBufDestroy(&signature->records);
   free(signature);
 }
@@ -221,4 +234,17 @@ const char *kilnModelSignatureGetEntry(const KilnModelSignature *signature) {
 
 const char *kilnModelSignatureGetRecords(const KilnModelSignature *signature) {
   return kilnStrBufGet(&signature->records);
+}
+
+intptr_t kilnModelSignatureGetNumInputs(const KilnModelSignature *signature) {
+  return signature->numInputs;
+}
+
+intptr_t kilnModelSignatureGetNumOutputs(const KilnModelSignature *signature) {
+  return signature->numOutputs;
+}
+
+int64_t kilnModelSignatureGetOutputRank(const KilnModelSignature *signature,
+                                        intptr_t i) {
+  return signature->outputRanks[i];
 }

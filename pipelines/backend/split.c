@@ -111,7 +111,8 @@ static bool isPinned(LLVMValueRef v) {
   size_t len;
   const char *name = LLVMGetValueName2(v, &len);
   if (!strcmp(name, "kiln_model_metadata") || !strcmp(name, "kiln_model_run") ||
-      !strcmp(name, "kiln_model_profile"))
+      !strcmp(name, "kiln_model_profile") ||
+      !strcmp(name, "kiln_model_output_dims"))
     return true;
   return LLVMGetComdat(v) || LLVMGetLinkage(v) != LLVMExternalLinkage;
 }

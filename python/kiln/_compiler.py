@@ -41,6 +41,7 @@ class SessionOptions(ctypes.Structure):
                 ("numInputShapes", ctypes.c_ssize_t),
                 ("dims", ctypes.POINTER(DimBinding)),
                 ("numDims", ctypes.c_ssize_t),
+                ("dynamicDims", ctypes.c_int),
                 ("tuningLog", ctypes.c_char_p),
                 ("noRuntimeChecks", ctypes.c_bool),
                 ("profile", ctypes.c_bool), ("timePasses", ctypes.c_bool),

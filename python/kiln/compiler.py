@@ -35,15 +35,18 @@ def _onnx_source(model, example_inputs, workdir):
 
 
 def compile(model, *, target="host", cpu=None, opt_level=3,
-            input_shapes=None, dims=None, output=None, example_inputs=None,
-            tuning_log=None, threads=None, profile=False):
+            input_shapes=None, dims=None, dynamic=False, output=None,
+            example_inputs=None, tuning_log=None, threads=None,
+            profile=False):
     """Compiles `model` ahead of time.
 
     With `output`, writes the library there and returns its path; without,
     returns the loaded kiln.Model. `input_shapes` maps input names to
     shapes for dims the model leaves symbolic, `dims` dim names (ONNX
     dim_params, such as "batch") to sizes for every input that has them;
-    `example_inputs` is needed
+    with `dynamic`, the dims neither gives stay dynamic (the library takes
+    any size there; "all": every input dim not given); `example_inputs`
+    is needed
     for a torch.nn.Module (exported with torch.onnx); `tuning_log` is a
     kiln-tune log; `profile` times every op group at run time
     (Model.profile()). Raises kiln.CompileError carrying the diagnostics.
@@ -53,8 +56,8 @@ def compile(model, *, target="host", cpu=None, opt_level=3,
         module = ir.Module.from_onnx(
             _onnx_source(model, example_inputs, workdir.name),
             target=target, cpu=cpu, opt_level=opt_level,
-            input_shapes=input_shapes, dims=dims, tuning_log=tuning_log,
-            profile=profile)
+            input_shapes=input_shapes, dims=dims, dynamic=dynamic,
+            tuning_log=tuning_log, profile=profile)
         if output is not None:
             return module.write_library(output)
         library = module.write_library(os.path.join(workdir.name,

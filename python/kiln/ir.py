@@ -21,10 +21,13 @@ class Session:
     `messages` (severity, location or None, text) until taken."""
 
     def __init__(self, *, target="host", cpu=None, opt_level=3,
-                 input_shapes=None, dims=None, tuning_log=None,
+                 input_shapes=None, dims=None, dynamic=False, tuning_log=None,
                  gpu_arch=None, runtime_checks=True, profile=False, jobs=0):
         if opt_level not in (0, 1, 2, 3):
             raise ValueError("opt_level must be 0..3, not %r" % (opt_level,))
+        if dynamic not in (False, True, "all"):
+            raise ValueError("dynamic must be False, True or 'all', not %r"
+                             % (dynamic,))
         lib = kc.lib()
         self.messages = []
         self._keep = []  # ctypes objects the session points at
@@ -55,6 +58,7 @@ class Session:
                 gpu_arch.encode() if gpu_arch else None),
             inputShapes=shape_array, numInputShapes=len(shapes),
             dims=dim_array, numDims=len(bindings),
+            dynamicDims=2 if dynamic == "all" else int(dynamic),
             tuningLog=os.fsencode(tuning_log) if tuning_log else None,
             noRuntimeChecks=not runtime_checks, profile=profile, jobs=jobs,
             onMessage=self._on_message, onStage=kc.StageFn())

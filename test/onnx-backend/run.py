@@ -135,7 +135,7 @@ def run_data_set(args, model, data_set):
         cmd += ["--expected", f]
     cmd += ["--rtol", repr(args.rtol), "--atol", repr(args.atol),
             "--threads", str(args.threads)]
-    if args.opt_level is not None and not args.cuda:
+    if args.opt_level is not None and not (args.cuda or args.dynamic):
         cmd += [f"-O{args.opt_level}"]
     if args.pipeline:
         cmd += [f"--pipeline={args.pipeline}"]
@@ -236,6 +236,33 @@ def cuda_library(args, test_dir, model, tmp_dir):
     return lib, message
 
 
+def compile_dynamic(args, model, out_dir):
+    """--dynamic: (library path or None, status, message) of kiln-compile
+    --dynamic=all: every input dim dynamic, so the library is compiled
+    without the shapes of the data it then runs on."""
+    lib = os.path.join(out_dir, "model.so")
+    cmd = [os.path.join(os.path.dirname(args.kiln_run), "kiln-compile"),
+           model, "--dynamic=all", "-q", "-j", "1", "-o", lib]
+    if args.opt_level is not None:
+        cmd += [f"-O{args.opt_level}"]
+    preexec = None if args.asan or not args.memory_mb else \
+        limit_memory(args.memory_mb << 20)
+    try:
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=args.timeout, preexec_fn=preexec)
+    except subprocess.TimeoutExpired:
+        return None, "timeout", \
+            f"kiln-compile: no result within {args.timeout:g} s"
+    if p.returncode == 0:
+        return lib, "pass", ""
+    status, message = classify(p.returncode,
+                               p.stdout.decode("utf-8", "replace"))
+    if status == "wrong":  # exit 1 from the compiler: a failed compile
+        status = "compile-error"
+    return None, status, message
+
+
 def run_test(args, test_dir):
     """(status, message, seconds, number of data sets run)."""
     start = time.monotonic()
@@ -253,6 +280,10 @@ def run_test(args, test_dir):
                 return "unsupported", message, time.monotonic() - start, 0
             if args.compile_only:
                 return "pass", "compiled", time.monotonic() - start, 0
+        elif args.dynamic:
+            model, status, message = compile_dynamic(args, model, lib_dir)
+            if not model:
+                return status, message, time.monotonic() - start, 0
         for d in sets:
             ran += 1
             status, message = run_data_set(args, model,
@@ -416,6 +447,11 @@ def parse_args(argv):
     ap.add_argument("--compile-only", action="store_true",
                     help="with --cuda --library-dir: only compile the "
                     "libraries (a compiled test counts as passed)")
+    ap.add_argument("--dynamic", action="store_true",
+                    help="compile each model once with every input dim "
+                    "dynamic (kiln-compile --dynamic=all), then run the "
+                    "library on each data set (onnx-mlir's dynamic "
+                    "variant)")
     ap.add_argument("--rtol", type=float, default=RTOL)
     ap.add_argument("--atol", type=float, default=ATOL)
     ap.add_argument("--report", help="write a JSON report here")

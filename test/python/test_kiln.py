@@ -146,6 +146,70 @@ def test_compile_dims():
         kiln.compile(add_model(), dims={"n": -1})
 
 
+def encoder_block_model():
+    # An attention-score-like block over dynamic batch and sequence:
+    # softmax(x * scale + mask) summed over the sequence, and a ReduceMean
+    # with keepdims; "mask" shares "batch" and "seq" with "x".
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                      ["batch", "seq", 8])
+    mask = helper.make_tensor_value_info("mask", TensorProto.FLOAT,
+                                         ["batch", "seq", 1])
+    p = helper.make_tensor_value_info("p", TensorProto.FLOAT,
+                                      ["batch", "seq", 8])
+    mean = helper.make_tensor_value_info("mean", TensorProto.FLOAT,
+                                         ["batch", 1, 8])
+    scale = helper.make_tensor("scale", TensorProto.FLOAT, [8],
+                               [0.5, 1, 1.5, 2, -1, -0.5, 0.25, 3])
+    nodes = [
+        helper.make_node("Mul", ["x", "scale"], ["xs"], name="scaled"),
+        helper.make_node("Add", ["xs", "mask"], ["xm"], name="masked"),
+        helper.make_node("Softmax", ["xm"], ["p"], axis=1, name="softmax"),
+        helper.make_node("ReduceMean", ["p"], ["mean"], axes=[1],
+                         keepdims=1, name="mean"),
+    ]
+    graph = helper.make_graph(nodes, "g", [x, mask], [p, mean],
+                              initializer=[scale])
+    return helper.make_model(graph,
+                             opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_compile_dynamic():
+    # One library for every batch and sequence length: the outputs' dims
+    # come from its shape function, each run matches NumPy.
+    m = kiln.compile(encoder_block_model(), dynamic=True)
+    assert m.inputs[0].shape == (None, None, 8)
+    assert m.inputs[0].dim_names == ("batch", "seq", None)
+    assert m.outputs[1].shape == (None, 1, 8)
+    scale = np.array([0.5, 1, 1.5, 2, -1, -0.5, 0.25, 3], np.float32)
+    rng = np.random.default_rng(7)
+    for batch, seq in ((1, 1), (2, 5), (3, 17)):
+        x = rng.standard_normal((batch, seq, 8)).astype(np.float32)
+        mask = rng.standard_normal((batch, seq, 1)).astype(np.float32)
+        p, mean = m.run(x, mask)
+        z = x * scale + mask
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        want = e / e.sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(p, want, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(mean, want.mean(axis=1, keepdims=True),
+                                   rtol=1e-5, atol=1e-6)
+    # Inputs that share a dim name must agree on its size.
+    with pytest.raises(kiln.KilnError, match="share its size"):
+        m.run(np.zeros((2, 5, 8), np.float32), np.zeros((2, 4, 1), np.float32))
+    # --dynamic=all: even the model's fixed dims; a dim the code reads
+    # without broadcasting must equal the others (a run-time check that
+    # names the ONNX node, before the run).
+    m = kiln.compile(add_model("Mul"), dynamic="all")
+    assert m.inputs[0].shape == (None, None)
+    x = np.arange(10, dtype=np.float32).reshape(5, 2)
+    np.testing.assert_array_equal(m.run(x)[0], x * x)
+    m = kiln.compile(encoder_block_model(), dynamic="all")
+    with pytest.raises(kiln.KilnError, match=r"masked \(Add\): inputs that "
+                       "broadcast together"):
+        m.run(np.zeros((2, 5, 8), np.float32), np.zeros((2, 5, 4), np.float32))
+    with pytest.raises(ValueError, match="dynamic must be"):
+        kiln.compile(add_model(), dynamic="some")
+
+
 def test_compile_errors():
     with pytest.raises(kiln.CompileError, match="twice"):
         kiln.compile(add_model("NoSuchOp"), input_shapes={"x": (2, 3)})

@@ -62,6 +62,11 @@ static void usage(FILE *out) {
       "                   (e.g. x=1x3x224x224); repeatable\n"
       "  --dim=NAME=N     size every input dim named NAME in the model (its\n"
       "                   ONNX dim_param, e.g. batch=8); repeatable\n"
+      "  --dynamic        keep the input dims that no --input-shape or\n"
+      "                   --dim sizes dynamic: the library takes any size\n"
+      "                   there at run time (docs/dynamic-shapes.md);\n"
+      "                   --dynamic=all: every input dim not given\n"
+      "                   (testing shape-generic code)\n"
       "  -o, --output=F   write to F (replaced only on success; default\n"
       "                   stdout)\n"
       "  -q, --quiet      no progress report\n"
@@ -142,6 +147,7 @@ typedef struct Options {
   intptr_t numShapes;
   KilnOnnxDimBinding *dims; /* names are argv */
   intptr_t numDims;
+  KilnOnnxDynamicDims dynamicDims; /* --dynamic[=all] */
   KilnTargetOptions target;
   bool debugInfo;        /* --mlir-print-debuginfo: print each op's location */
   bool quiet;            /* -q */
@@ -272,6 +278,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kEmit,
     kInputShape,
     kDim,
+    kDynamic,
     kDebugInfo,
     kTarget,
     kCPU,
@@ -288,6 +295,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"emit", required_argument, NULL, kEmit},
       {"input-shape", required_argument, NULL, kInputShape},
       {"dim", required_argument, NULL, kDim},
+      {"dynamic", optional_argument, NULL, kDynamic},
       {"output", required_argument, NULL, 'o'},
       {"target", required_argument, NULL, kTarget},
       {"cpu", required_argument, NULL, kCPU},
@@ -325,6 +333,15 @@ static int parseArgs(int argc, char **argv, Options *o) {
       if (!parseDimBinding(optarg, &o->dims[o->numDims]))
         return kExitUsage;
       ++o->numDims;
+      break;
+    case kDynamic:
+      if (optarg && strcmp(optarg, "all")) {
+        toolError("--dynamic='%s': expected --dynamic or --dynamic=all",
+                  optarg);
+        return kExitUsage;
+      }
+      o->dynamicDims =
+          optarg ? KILN_ONNX_DIMS_ALL_DYNAMIC : KILN_ONNX_DIMS_DYNAMIC;
       break;
     case 'o':
       o->output = optarg;
@@ -396,9 +413,11 @@ static int parseArgs(int argc, char **argv, Options *o) {
     return kExitUsage;
   }
   o->input = argv[optind];
-  if ((o->numShapes || o->numDims) && kilnStrHasSuffix(o->input, ".mlir")) {
+  if ((o->numShapes || o->numDims || o->dynamicDims) &&
+      kilnStrHasSuffix(o->input, ".mlir")) {
     toolError("%s", o->numShapes ? "--input-shape applies to ONNX models only"
-                                 : "--dim applies to ONNX models only");
+                    : o->numDims ? "--dim applies to ONNX models only"
+                                 : "--dynamic applies to ONNX models only");
     return kExitUsage;
   }
   bool cuda = o->target.target && !strcmp(o->target.target, "cuda");
@@ -604,6 +623,7 @@ int main(int argc, char **argv) {
                            .numInputShapes = o.numShapes,
                            .dims = o.dims,
                            .numDims = o.numDims,
+                           .dynamicDims = o.dynamicDims,
                            .tuningLog = o.tuningLog,
                            .noRuntimeChecks = o.noRuntimeChecks,
                            .profile = o.profile,

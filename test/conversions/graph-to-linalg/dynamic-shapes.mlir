@@ -1,0 +1,69 @@
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg))' \
+// RUN:   | FileCheck %s
+
+// Dynamic-shape lowerings (KILN_LOWER_DYNAMIC) size what they build from
+// their operands at run time and assert the dims their code reads as equal.
+
+// A broadcast: the result's dynamic dims come from the first operand with a
+// dynamic dim there; the other operand's dynamic dim must equal it (the
+// maps read it without broadcasting); a static 1 broadcasts.
+// CHECK-LABEL: func.func @add_dynamic
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
+// CHECK: %[[N2:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?x1xf32>
+// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[N]], %[[N2]] : index
+// CHECK: cf.assert %[[EQ]], "inputs that broadcast together have dims of different sizes at run time
+// CHECK: %[[M:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]], %[[M]]) : tensor<?x?xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%arg0, %arg1 : tensor<?x?xf32>, tensor<?x1xf32>) outs(%[[E]] : tensor<?x?xf32>)
+func.func @add_dynamic(%a: tensor<?x?xf32>, %b: tensor<?x1xf32>) -> tensor<?x?xf32> {
+  %0 = "graph.add"(%a, %b) : (tensor<?x?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// A static size other than 1 is the result's: the dynamic dim must be it.
+// CHECK-LABEL: func.func @mul_static_wins
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[D:.*]] = tensor.dim %arg0, %c1 : tensor<?x?xf32>
+// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[C8]], %[[D]] : index
+// CHECK: cf.assert %[[EQ]]
+// CHECK: tensor.empty(%{{.*}}) : tensor<?x8xf32>
+func.func @mul_static_wins(%a: tensor<?x?xf32>, %b: tensor<8xf32>) -> tensor<?x?xf32> {
+  %0 = "graph.mul"(%a, %b) : (tensor<?x?xf32>, tensor<8xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// A reduction with keepdims: the kept dims sized from the input, the mean
+// divided by the run-time count, the reduced dim expanded back as a 1.
+// CHECK-LABEL: func.func @reduce_mean_dynamic
+// CHECK: %[[B:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?x4xf32>
+// CHECK: %[[E:.*]] = tensor.empty(%[[B]]) : tensor<?x4xf32>
+// CHECK: %[[S:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?x4xf32>
+// CHECK: %[[COUNT:.*]] = arith.muli %{{.*}}, %[[S]] : index
+// CHECK: arith.index_cast %[[COUNT]] : index to i64
+// CHECK-NOT: arith.constant -9
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [%{{.*}}, 1, 4] : tensor<?x4xf32> into tensor<?x1x4xf32>
+func.func @reduce_mean_dynamic(%x: tensor<?x?x4xf32>) -> tensor<?x1x4xf32> {
+  %axes = "graph.constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = "graph.reduce_mean"(%x, %axes) : (tensor<?x?x4xf32>, tensor<1xi64>) -> tensor<?x1x4xf32>
+  return %0 : tensor<?x1x4xf32>
+}
+
+// -----
+
+// Softmax over a dynamic axis: the statistics sized by the kept dim, the
+// result like the input.
+// CHECK-LABEL: func.func @softmax_dynamic
+// CHECK: %[[D0:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
+// CHECK: tensor.empty(%[[D0]]) : tensor<?xf32>
+// CHECK: %[[E1:.*]] = tensor.dim %arg0, %c1 : tensor<?x?xf32>
+// CHECK: tensor.empty(%{{.*}}, %[[E1]]) : tensor<?x?xf32>
+func.func @softmax_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = "graph.softmax"(%x) {axis = 1 : i64} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
