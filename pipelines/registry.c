@@ -36,6 +36,7 @@ extern const KilnPassInfo kilnDistinctResultsPass;
 extern const KilnPassInfo kilnMemoryPlanPass;
 extern const KilnPassInfo kilnShapeFunctionPass;
 extern const KilnPassInfo kilnShapeChecksPass;
+extern const KilnPassInfo kilnExpandDynamicGroupsPass;
 extern const KilnPassInfo kilnOutlineRegionsPass;
 extern const KilnPassInfo kilnProfileNodesPass;
 extern const KilnPassInfo kilnInstrumentOpsPass;
@@ -126,7 +127,8 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
         "scf-forall-to-parallel,convert-linalg-to-parallel-loops,"
         "canonicalize,convert-vector-to-scf{full-unroll=true},"
         "func.func(kiln-serialize-nested-parallel),"
-        "kiln-outline-regions,convert-scf-to-openmp,expand-strided-metadata,"
+        "kiln-outline-regions,convert-scf-to-openmp,"
+        "kiln-expand-dynamic-groups,expand-strided-metadata,"
         "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
         "convert-vector-to-llvm,convert-ub-to-llvm,convert-math-to-llvm,"
         "convert-math-to-funcs,convert-math-to-libm,"
@@ -334,6 +336,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnDistinctResultsPass,
     &kilnMemoryPlanPass,
     &kilnShapeFunctionPass,
+    &kilnExpandDynamicGroupsPass,
     &kilnOutlineRegionsPass,
     &kilnProfileNodesPass,
     &kilnInstrumentOpsPass,

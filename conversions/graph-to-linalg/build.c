@@ -653,6 +653,70 @@ MlirValue kilnInsertSlice(KilnBuilder *b, MlirValue src, MlirValue dest,
   return kilnInsertSliceSized(b, src, dest, offsets, sizes, strides);
 }
 
+/* Mixed static/dynamic index values: a constant into `statics`, anything
+ * else as kDynamic there and appended to `dynamic` (count in *n). */
+static void splitMixed(intptr_t r, const MlirValue *values, int64_t *statics,
+                       MlirValue *dynamic, intptr_t *n) {
+  for (intptr_t i = 0; i < r; ++i) {
+    if (kilnConstantIndexValue(values[i], &statics[i]))
+      continue;
+    statics[i] = mlirShapedTypeGetDynamicSize();
+    dynamic[(*n)++] = values[i];
+  }
+}
+
+MlirValue kilnInsertSliceAt(KilnBuilder *b, MlirValue src, MlirValue dest,
+                            const MlirValue *offsets) {
+  intptr_t r = kilnRank(dest);
+  MlirValue sizes[KILN_MAX_RANK], ops[2 + 2 * KILN_MAX_RANK] = {src, dest};
+  int64_t staticOffsets[KILN_MAX_RANK], staticSizes[KILN_MAX_RANK],
+      strides[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    sizes[i] = kilnDimValue(b, src, i);
+    strides[i] = 1;
+  }
+  intptr_t n = 2;
+  splitMixed(r, offsets, staticOffsets, ops, &n);
+  intptr_t nOffsets = n - 2;
+  splitMixed(r, sizes, staticSizes, ops, &n);
+  int32_t seg[5] = {1, 1, (int32_t)nOffsets, (int32_t)(n - 2 - nOffsets), 0};
+  MlirNamedAttribute attrs[4] = {
+      segments(b->ctx, 5, seg),
+      kilnNamedAttr(b->ctx, "static_offsets",
+                    mlirDenseI64ArrayGet(b->ctx, r, staticOffsets)),
+      kilnNamedAttr(b->ctx, "static_sizes",
+                    mlirDenseI64ArrayGet(b->ctx, r, staticSizes)),
+      kilnNamedAttr(b->ctx, "static_strides",
+                    mlirDenseI64ArrayGet(b->ctx, r, strides)),
+  };
+  return kilnBuildOp1(b, "tensor.insert_slice", mlirValueGetType(dest), n, ops,
+                      4, attrs);
+}
+
+MlirValue kilnExtractSliceAt(KilnBuilder *b, MlirValue x,
+                             const MlirValue *offsets, const MlirValue *sizes,
+                             const int64_t *strides) {
+  intptr_t r = kilnRank(x);
+  MlirValue ops[1 + 2 * KILN_MAX_RANK] = {x};
+  int64_t staticOffsets[KILN_MAX_RANK], staticSizes[KILN_MAX_RANK];
+  intptr_t n = 1;
+  splitMixed(r, offsets, staticOffsets, ops, &n);
+  intptr_t nOffsets = n - 1;
+  splitMixed(r, sizes, staticSizes, ops, &n);
+  int32_t seg[4] = {1, (int32_t)nOffsets, (int32_t)(n - 1 - nOffsets), 0};
+  MlirNamedAttribute attrs[4] = {
+      segments(b->ctx, 4, seg),
+      kilnNamedAttr(b->ctx, "static_offsets",
+                    mlirDenseI64ArrayGet(b->ctx, r, staticOffsets)),
+      kilnNamedAttr(b->ctx, "static_sizes",
+                    mlirDenseI64ArrayGet(b->ctx, r, staticSizes)),
+      kilnNamedAttr(b->ctx, "static_strides",
+                    mlirDenseI64ArrayGet(b->ctx, r, strides)),
+  };
+  MlirType type = kilnTensorType(r, staticSizes, kilnElementType(x));
+  return kilnBuildOp1(b, "tensor.extract_slice", type, n, ops, 4, attrs);
+}
+
 MlirValue kilnInsertSliceSized(KilnBuilder *b, MlirValue src, MlirValue dest,
                                const int64_t *offsets, const int64_t *sizes,
                                const int64_t *strides) {

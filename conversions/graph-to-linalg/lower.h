@@ -196,6 +196,16 @@ MlirValue kilnInsertSlice(KilnBuilder *b, MlirValue src, MlirValue dest,
 MlirValue kilnInsertSliceSized(KilnBuilder *b, MlirValue src, MlirValue dest,
                                const int64_t *offsets, const int64_t *sizes,
                                const int64_t *strides);
+/// tensor.insert_slice of `src` into `dest` (same rank) at `offsets`
+/// (index values: constants become static offsets), strides 1, sizes
+/// `src`'s dims (dynamic ones read at run time).
+MlirValue kilnInsertSliceAt(KilnBuilder *b, MlirValue src, MlirValue dest,
+                            const MlirValue *offsets);
+/// tensor.extract_slice of `x` at `offsets` with `sizes` (index values:
+/// constants become static) and static `strides`; no dropped dims.
+MlirValue kilnExtractSliceAt(KilnBuilder *b, MlirValue x,
+                             const MlirValue *offsets, const MlirValue *sizes,
+                             const int64_t *strides);
 /// A constant tensor from a dense or dense-resource elements attribute,
 /// emitted as a 1-D constant + reshape (docs/graph-to-linalg.md: nested LLVM
 /// arrays are slow to translate).
@@ -300,6 +310,9 @@ KilnLowerStatus kilnLowerError(KilnLowerOp *l, const char *fmt, ...)
 MlirValue kilnLowerOperand(KilnLowerOp *l, intptr_t i);
 /// The declared type of result i.
 MlirType kilnLowerResultType(KilnLowerOp *l, intptr_t i);
+/// Whether an operand or a result of the op has a dynamic dim (what a
+/// KILN_LOWER_DYNAMIC lowering with a separate dynamic path tests).
+bool kilnLowerIsDynamic(KilnLowerOp *l);
 /// Normalizes an ONNX axis against `rank` (errors out of range: returns
 /// false after kilnLowerError).
 bool kilnLowerAxis(KilnLowerOp *l, int64_t axis, int64_t rank, int64_t *out);

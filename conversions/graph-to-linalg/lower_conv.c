@@ -11,6 +11,7 @@
  * broadcast into the accumulator the conv starts from. */
 #include "conversions/graph-to-linalg/lower_conv_window.h"
 #include "conversions/graph-to-linalg/lower_tensor.h"
+#include "conversions/graph-to-linalg/lower_window_dynamic.h"
 #include "support/ir_build.h"
 
 #include <string.h>
@@ -312,6 +313,8 @@ static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
 }
 
 static KilnLowerStatus lowerConv(KilnLowerOp *l) {
+  if (kilnLowerIsDynamic(l))
+    return kilnLowerConvDynamic(l);
   if (isChannelsLast(l))
     return lowerConvLast(l);
   MlirValue x = kilnLowerOperand(l, 0), w = kilnLowerOperand(l, 1);
@@ -457,12 +460,12 @@ static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
 }
 
 const KilnLowering kilnLowerConv[] = {
-    {"conv", lowerConv, 0},
+    {"conv", lowerConv, KILN_LOWER_DYNAMIC},
     {"conv_transpose", lowerConvTranspose, 0},
-    {"max_pool", kilnLowerMaxPool, 0},
-    {"average_pool", kilnLowerAveragePool, 0},
-    {"global_average_pool", kilnLowerGlobalAveragePool, 0},
-    {"global_max_pool", kilnLowerGlobalMaxPool, 0},
+    {"max_pool", kilnLowerMaxPool, KILN_LOWER_DYNAMIC},
+    {"average_pool", kilnLowerAveragePool, KILN_LOWER_DYNAMIC},
+    {"global_average_pool", kilnLowerGlobalAveragePool, KILN_LOWER_DYNAMIC},
+    {"global_max_pool", kilnLowerGlobalMaxPool, KILN_LOWER_DYNAMIC},
     {"max_unpool", kilnLowerMaxUnpool, 0},
 };
 const int kilnLowerConvCount = sizeof(kilnLowerConv) / sizeof(kilnLowerConv[0]);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_conv_window.h"
+#include "conversions/graph-to-linalg/lower_window_dynamic.h"
 
 static MlirAffineExpr cst(MlirContext ctx, int64_t v) {
   return mlirAffineConstantExprGet(ctx, v);
@@ -200,6 +201,8 @@ static MlirValue maxPoolTaps(KilnBuilder *b, MlirValue padded,
 }
 
 KilnLowerStatus kilnLowerMaxPool(KilnLowerOp *l) {
+  if (kilnLowerIsDynamic(l))
+    return kilnLowerMaxPoolDynamic(l);
   KilnBuilder *b = &l->b;
   MlirValue x = kilnLowerOperand(l, 0);
   MlirType yType = kilnLowerResultType(l, 0);
@@ -344,6 +347,8 @@ static MlirValue windowCounts(KilnBuilder *b, const KilnWindow *w, intptr_t i,
 }
 
 KilnLowerStatus kilnLowerAveragePool(KilnLowerOp *l) {
+  if (kilnLowerIsDynamic(l))
+    return kilnLowerAveragePoolDynamic(l);
   KilnBuilder *b = &l->b;
   MlirValue x = kilnLowerOperand(l, 0);
   MlirType yType = kilnLowerResultType(l, 0);
@@ -406,14 +411,22 @@ static void globalBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
 
 typedef struct Scale {
   double divisor;
+  MlirValue dynamicDivisor; /* an index, when a spatial dim is dynamic */
 } Scale;
 
 static void scaleBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                       void *userData) {
   const Scale *s = userData;
   MlirType e = mlirValueGetType(args[0]);
-  yields[0] =
-      kilnArith2(b, "arith.divf", args[0], kilnConstFloat(b, e, s->divisor));
+  MlirValue d =
+      mlirValueIsNull(s->dynamicDivisor)
+          ? kilnConstFloat(b, e, s->divisor)
+          : kilnConvertScalar(b,
+                              kilnConvertScalar(b, s->dynamicDivisor,
+                                                mlirIntegerTypeGet(b->ctx, 64),
+                                                false),
+                              e, false);
+  yields[0] = kilnArith2(b, "arith.divf", args[0], d);
 }
 
 /* Reduces x (N x C x D..) over its spatial dims with "add" or "max" to
@@ -427,7 +440,7 @@ static KilnLowerStatus lowerGlobal(KilnLowerOp *l, const char *op) {
   MlirType ncType = kilnTensorType(2, nc, e);
   MlirValue start =
       !strcmp(op, "max") ? kilnConstLowest(b, e) : kilnConstFloat(b, e, 0);
-  MlirValue init = kilnFilled(b, ncType, start);
+  MlirValue init = kilnFill(b, start, kilnEmptyLike(b, ncType, x));
   MlirAttribute maps[2] = {kilnMapIdentity(b->ctx, r),
                            kilnMapDims(b->ctx, r, 2, keep)};
   char iters[KILN_MAX_RANK + 1];
@@ -438,9 +451,15 @@ static KilnLowerStatus lowerGlobal(KilnLowerOp *l, const char *op) {
       kilnGeneric(b, 1, &x, 1, &init, maps, r, iters, globalBody, (void *)op),
       0);
   if (strcmp(op, "max")) {
-    Scale s = {1};
-    for (intptr_t i = 2; i < r; ++i)
+    Scale s = {1, {NULL}};
+    for (intptr_t i = 2; i < r; ++i) {
       s.divisor *= (double)kilnDim(x, i);
+      if (mlirShapedTypeIsDynamicSize(kilnDim(x, i)))
+        s.dynamicDivisor = kilnConstIndex(b, 1);
+    }
+    for (intptr_t i = 2; !mlirValueIsNull(s.dynamicDivisor) && i < r; ++i)
+      s.dynamicDivisor =
+          kilnArith2(b, "arith.muli", s.dynamicDivisor, kilnDimValue(b, x, i));
     y = kilnElementwise(b, 1, &y, ncType, scaleBody, &s);
   }
   l->results[0] = kilnReshape(b, y, kilnLowerResultType(l, 0));

@@ -130,7 +130,7 @@ KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
     int64_t da = ia >= 0 ? kilnDim(a, ia) : 1,
             db = ib >= 0 ? kilnDim(bm, ib) : 1;
     shape[i] = da == 1 ? db : da;
-    sizes[i] = da != 1 ? dynamicDim(b, a, ia)
+    sizes[i] = da != 1   ? dynamicDim(b, a, ia)
                : ib >= 0 ? dynamicDim(b, bm, ib)
                          : (MlirValue){NULL};
     if (da != 1 && db != 1)

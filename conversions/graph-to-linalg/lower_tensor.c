@@ -87,6 +87,46 @@ static MlirValue dimProduct(KilnBuilder *b, MlirValue x, intptr_t from,
   return p;
 }
 
+/* Reshape's sizes from a shape known only at run time (computed from
+ * dims: Shape, Gather, Concat...): entry i is v_i, x's dim i where v_i is
+ * 0 (without allowzero), and what the element count leaves where it is
+ * -1:
+ *   known_i = v_i == -1 ? 1 : v_i == 0 ? dim_i : v_i
+ *   size_i  = v_i == -1 ? numel(x) / prod(known) : known_i
+ * (the tensor.reshape that follows asserts the count). */
+static KilnLowerStatus runtimeReshapeSizes(KilnLowerOp *l, MlirValue x,
+                                           intptr_t rt, MlirValue *sizes) {
+  KilnBuilder *b = &l->b;
+  MlirValue shape = kilnLowerOperand(l, 1);
+  MlirType st = mlirValueGetType(shape);
+  if (kilnRank(shape) != 1 || mlirShapedTypeGetDimSize(st, 0) != rt)
+    return kilnLowerUnsupported(l, "with a shape of unknown length");
+  bool allowZero = kilnInferAttrInt(&l->infer, "allowzero", 0) != 0;
+  MlirType index = mlirIndexTypeGet(b->ctx);
+  MlirValue one = kilnConstIndex(b, 1), minusOne = kilnConstIndex(b, -1);
+  MlirValue zero = kilnConstIndex(b, 0), prod = one;
+  MlirValue v[KILN_MAX_RANK], isInferred[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < rt; ++i) {
+    MlirValue at = kilnConstIndex(b, i);
+    v[i] =
+        kilnConvertScalar(b, kilnTensorExtractAt(b, shape, &at), index, false);
+    isInferred[i] = kilnCmpI(b, "eq", v[i], minusOne);
+    MlirValue known = v[i];
+    if (!allowZero && i < kilnRank(x))
+      known = kilnSelect(b, kilnCmpI(b, "eq", v[i], zero),
+                         kilnDimValue(b, x, i), known);
+    sizes[i] = kilnSelect(b, isInferred[i], one, known);
+    prod = kilnArith2(b, "arith.muli", prod, sizes[i]);
+  }
+  MlirValue numel = dimProduct(b, x, 0, kilnRank(x));
+  /* A zero product leaves nothing to infer (and must not divide). */
+  MlirValue safe = kilnSelect(b, kilnCmpI(b, "eq", prod, zero), one, prod);
+  MlirValue left = kilnArith2(b, "arith.divui", numel, safe);
+  for (intptr_t i = 0; i < rt; ++i)
+    sizes[i] = kilnSelect(b, isInferred[i], left, sizes[i]);
+  return KILN_LOWER_OK;
+}
+
 /* The sizes of a reshape-like op's result dims (`rt` of them) from its
  * input's dims and its operands: flatten's two products, the input dims
  * squeeze keeps, unsqueeze's with 1s between, reshape's shape (0: the
@@ -108,12 +148,13 @@ static KilnLowerStatus reshapeSizes(KilnLowerOp *l, MlirValue x, intptr_t rt,
     sizes[1] = dimProduct(b, x, axis, rx);
     return KILN_LOWER_OK;
   }
+  if (!strcmp(op, "reshape") &&
+      kilnInferConstantInts(&l->infer, 1, v, KILN_MAX_RANK) < 0)
+    return runtimeReshapeSizes(l, x, rt, sizes);
   if (!mlirValueIsNull(kilnLowerOperand(l, 1))) {
     n = -1;
-    KilnLowerStatus st = constantIndices(l, 1, !strcmp(op, "reshape")
-                                                   ? "shape"
-                                                   : "axes",
-                                         v, &n);
+    KilnLowerStatus st =
+        constantIndices(l, 1, !strcmp(op, "reshape") ? "shape" : "axes", v, &n);
     if (st != KILN_LOWER_OK)
       return st;
   }
@@ -154,8 +195,8 @@ static KilnLowerStatus reshapeSizes(KilnLowerOp *l, MlirValue x, intptr_t rt,
     known = kilnArith2(b, "arith.muli", known, sizes[i]);
   }
   if (inferred >= 0)
-    sizes[inferred] = kilnArith2(b, "arith.divui", dimProduct(b, x, 0, rx),
-                                 known);
+    sizes[inferred] =
+        kilnArith2(b, "arith.divui", dimProduct(b, x, 0, rx), known);
   return KILN_LOWER_OK;
 }
 
@@ -170,8 +211,7 @@ static KilnLowerStatus lowerReshapeLike(KilnLowerOp *l) {
     return KILN_LOWER_OK;
   }
   MlirValue sizes[KILN_MAX_RANK];
-  KilnLowerStatus st =
-      reshapeSizes(l, x, mlirShapedTypeGetRank(to), sizes);
+  KilnLowerStatus st = reshapeSizes(l, x, mlirShapedTypeGetRank(to), sizes);
   if (st == KILN_LOWER_OK)
     l->results[0] = kilnReshapeSized(&l->b, x, to, sizes);
   return st;

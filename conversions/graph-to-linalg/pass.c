@@ -117,6 +117,18 @@ MlirType kilnLowerResultType(KilnLowerOp *l, intptr_t i) {
   return l->infer.resultTypes[i];
 }
 
+bool kilnLowerIsDynamic(KilnLowerOp *l) {
+  for (intptr_t i = 0; i < l->infer.numOperands; ++i) {
+    MlirValue v = l->infer.operands[i];
+    if (!mlirValueIsNull(v) && !kilnTypeIsStaticTensor(mlirValueGetType(v)))
+      return true;
+  }
+  for (intptr_t i = 0; i < l->numResults; ++i)
+    if (!kilnTypeIsStaticTensor(kilnLowerResultType(l, i)))
+      return true;
+  return false;
+}
+
 bool kilnLowerAxis(KilnLowerOp *l, int64_t axis, int64_t rank, int64_t *out) {
   if (axis < -rank || axis >= (rank ? rank : 1) || (rank == 0 && axis != 0)) {
     kilnLowerError(l, "axis %ld is out of range for rank %ld", (long)axis,

@@ -18,10 +18,13 @@
  * into empty pieces, an op whose two results fold to one value) crashes
  * buffer-results-to-out-params, which moves each returned allocation into
  * its out-parameter: the second result gets a fresh allocation and a copy. */
+#include <string.h>
+
 #include "kiln/passes.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Arith.h"
 #include "mlir-c/Dialect/Linalg.h"
 #include "mlir-c/Dialect/MemRef.h"
 #include "mlir-c/IR.h"
@@ -217,4 +220,135 @@ const KilnPassInfo kilnDistinctResultsPass = {
     .run = runDistinctResults,
     .dependentDialects = kMemRefDialect,
     .numDependentDialects = 1,
+};
+
+/* kiln-expand-dynamic-groups: MLIR 22's expand-strided-metadata crashes
+ * on a memref.expand_shape with two dynamic dims in one group (building
+ * the result's strides, docs/mlir22-notes.md). Such an expand of a
+ * contiguous (identity-layout) buffer is a reinterpretation of the same
+ * elements with the row-major strides of its sizes:
+ *
+ *   %e = memref.expand_shape %m [[0, 1], [2]] output_shape [%a, %b, 8]
+ *          : memref<?x8xf32> into memref<?x?x8xf32>
+ * becomes
+ *   %s0 = arith.muli %b, %c8
+ *   %e = memref.reinterpret_cast %m to offset: [0], sizes: [%a, %b, 8],
+ *          strides: [%s0, 8, 1] : memref<?x8xf32> to memref<?x?x8xf32> */
+
+static bool hasTwoDynamicInAGroup(MlirOperation expand) {
+  MlirAttribute groups = mlirOperationGetAttributeByName(
+      expand, mlirStringRefCreateFromCString("reassociation"));
+  MlirType type = mlirValueGetType(mlirOperationGetResult(expand, 0));
+  for (intptr_t g = 0; g < mlirArrayAttrGetNumElements(groups); ++g) {
+    MlirAttribute group = mlirArrayAttrGetElement(groups, g);
+    int dynamic = 0;
+    for (intptr_t k = 0; k < mlirArrayAttrGetNumElements(group); ++k)
+      dynamic += mlirShapedTypeIsDynamicDim(
+          type, mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(group, k)));
+    if (dynamic > 1)
+      return true;
+  }
+  return false;
+}
+
+static MlirWalkResult collectDynamicExpands(MlirOperation op, void *userData) {
+  if (kilnOpNameIs(op, "memref.expand_shape") &&
+      hasIdentityLayout(mlirValueGetType(mlirOperationGetOperand(op, 0))) &&
+      hasIdentityLayout(mlirValueGetType(mlirOperationGetResult(op, 0))) &&
+      hasTwoDynamicInAGroup(op))
+    kilnOpListPush(userData, op);
+  return MlirWalkResultAdvance;
+}
+
+static void expandToReinterpretCast(MlirOperation expand) {
+  MlirContext ctx = mlirOperationGetContext(expand);
+  MlirType type = mlirValueGetType(mlirOperationGetResult(expand, 0));
+  intptr_t r = mlirShapedTypeGetRank(type);
+  int64_t dyn = mlirShapedTypeGetDynamicSize();
+  /* The dynamic sizes are the expand's output_shape operands, in order. */
+  MlirValue operands[1 + 2 * 16];
+  int64_t sizes[16], strides[16];
+  if (r > 16)
+    return;
+  MlirValue sizeValues[16], dynamicSizes[16], dynamicStrides[16];
+  intptr_t nSizes = 0, nStrides = 0;
+  for (intptr_t i = 0; i < r; ++i) {
+    sizes[i] = mlirShapedTypeGetDimSize(type, i);
+    sizeValues[i] = mlirShapedTypeIsDynamicSize(sizes[i])
+                        ? mlirOperationGetOperand(expand, 1 + nSizes)
+                        : kilnInsertIndexConstant(expand, sizes[i]);
+    if (mlirShapedTypeIsDynamicSize(sizes[i]))
+      dynamicSizes[nSizes++] = sizeValues[i];
+  }
+  /* Row-major strides: static while every size after them is. */
+  MlirValue stride = kilnInsertIndexConstant(expand, 1);
+  bool staticSoFar = true;
+  int64_t staticStride = 1;
+  MlirValue strideValues[16];
+  for (intptr_t i = r - 1; i >= 0; --i) {
+    strides[i] = staticSoFar ? staticStride : dyn;
+    strideValues[i] = stride;
+    MlirType index = mlirIndexTypeGet(ctx);
+    MlirValue mul[2] = {stride, sizeValues[i]};
+    stride = mlirOperationGetResult(
+        kilnInsertOp(expand, "arith.muli", 2, mul, 1, &index, 0, NULL), 0);
+    staticSoFar &= !mlirShapedTypeIsDynamicSize(sizes[i]);
+    if (staticSoFar)
+      staticStride *= sizes[i];
+  }
+  for (intptr_t i = 0; i < r; ++i)
+    if (mlirShapedTypeIsDynamicSize(strides[i]))
+      dynamicStrides[nStrides++] = strideValues[i];
+  operands[0] = mlirOperationGetOperand(expand, 0);
+  memcpy(operands + 1, dynamicSizes, (size_t)nSizes * sizeof(MlirValue));
+  memcpy(operands + 1 + nSizes, dynamicStrides,
+         (size_t)nStrides * sizeof(MlirValue));
+  int64_t zero = 0;
+  MlirNamedAttribute attrs[4] = {
+      kilnSegmentSizesAttr(
+          ctx, 4, (const int32_t[]){1, 0, (int32_t)nSizes, (int32_t)nStrides}),
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx,
+                            mlirStringRefCreateFromCString("static_offsets")),
+          mlirDenseI64ArrayGet(ctx, 1, &zero)),
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx,
+                            mlirStringRefCreateFromCString("static_sizes")),
+          mlirDenseI64ArrayGet(ctx, r, sizes)),
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx,
+                            mlirStringRefCreateFromCString("static_strides")),
+          mlirDenseI64ArrayGet(ctx, r, strides)),
+  };
+  MlirOperation cast =
+      kilnInsertOp(expand, "memref.reinterpret_cast", 1 + nSizes + nStrides,
+                   operands, 1, &type, 4, attrs);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(expand, 0),
+                                mlirOperationGetResult(cast, 0));
+  mlirOperationDestroy(expand);
+}
+
+static void runExpandDynamicGroups(MlirOperation op, MlirExternalPass pass,
+                                   const KilnPassOptionValue *options) {
+  (void)pass;
+  (void)options;
+  KilnOpList expands = {0};
+  mlirOperationWalk(op, collectDynamicExpands, &expands, MlirWalkPreOrder);
+  for (size_t i = 0; i < expands.len; ++i)
+    expandToReinterpretCast(expands.data[i]);
+  kilnOpListDestroy(&expands);
+}
+
+static const KilnDialectHandleGetter kMemRefArithDialects[] = {
+    mlirGetDialectHandle__memref__, mlirGetDialectHandle__arith__};
+
+const KilnPassInfo kilnExpandDynamicGroupsPass = {
+    .argument = "kiln-expand-dynamic-groups",
+    .summary = "Rewrite memref.expand_shape with two dynamic dims in a group "
+               "(which expand-strided-metadata cannot take) as "
+               "memref.reinterpret_cast of the contiguous buffer",
+    .anchor = NULL,
+    .run = runExpandDynamicGroups,
+    .dependentDialects = kMemRefArithDialects,
+    .numDependentDialects = 2,
 };

@@ -108,8 +108,7 @@ static void returnDims(MlirOperation fn) {
     MlirValue result = mlirOperationGetOperand(ret, i);
     intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(result));
     for (intptr_t d = 0; d < rank; ++d)
-      kilnOpListPush(&dims,
-                     mlirOpResultGetOwner(dimAsI64(ret, result, d)));
+      kilnOpListPush(&dims, mlirOpResultGetOwner(dimAsI64(ret, result, d)));
   }
   MlirValue *elements = calloc(dims.len + 1, sizeof(MlirValue));
   if (!elements)
@@ -118,11 +117,12 @@ static void returnDims(MlirOperation fn) {
     elements[k] = mlirOperationGetResult(dims.data[k], 0);
   int64_t n = (int64_t)dims.len;
   MlirType i64 = mlirIntegerTypeGet(ctx, 64);
-  MlirType dimsType = mlirRankedTensorTypeGet(1, &n, i64, mlirAttributeGetNull());
-  MlirValue all = mlirOperationGetResult(
-      build(ret, "tensor.from_elements", dimsType, (intptr_t)dims.len,
-            elements, 0, NULL),
-      0);
+  MlirType dimsType =
+      mlirRankedTensorTypeGet(1, &n, i64, mlirAttributeGetNull());
+  MlirValue all =
+      mlirOperationGetResult(build(ret, "tensor.from_elements", dimsType,
+                                   (intptr_t)dims.len, elements, 0, NULL),
+                             0);
   free(elements);
   kilnOpListDestroy(&dims);
   build(ret, "func.return", (MlirType){NULL}, 1, &all, 0, NULL);
@@ -138,10 +138,11 @@ static void returnDims(MlirOperation fn) {
     inputs[i] = mlirFunctionTypeGetInput(fnType, i);
   mlirOperationSetAttributeByName(
       fn, mlirStringRefCreateFromCString("function_type"),
-      mlirTypeAttrGet(mlirFunctionTypeGet(ctx, numInputs, inputs, 1, &dimsType)));
+      mlirTypeAttrGet(
+          mlirFunctionTypeGet(ctx, numInputs, inputs, 1, &dimsType)));
   free(inputs);
-  mlirOperationRemoveAttributeByName(fn,
-                                     mlirStringRefCreateFromCString("res_attrs"));
+  mlirOperationRemoveAttributeByName(
+      fn, mlirStringRefCreateFromCString("res_attrs"));
   mlirOperationSetAttributeByName(
       fn, mlirStringRefCreateFromCString("sym_name"),
       mlirStringAttrGet(ctx,

@@ -126,10 +126,11 @@ def limit_memory(limit_bytes):
     return apply
 
 
-def run_data_set(args, model, data_set):
-    """(status, message) of one kiln-run invocation on one data set."""
+def run_data_set(args, model, data_set, inputs=None):
+    """(status, message) of one kiln-run invocation on one data set (on
+    `inputs`, default all the data set's input files)."""
     cmd = [args.kiln_run, model]
-    for f in numbered_files(data_set, "input_"):
+    for f in numbered_files(data_set, "input_") if inputs is None else inputs:
         cmd += ["--input", f]
     for f in [] if args.no_compare else numbered_files(data_set, "output_"):
         cmd += ["--expected", f]
@@ -236,13 +237,82 @@ def cuda_library(args, test_dir, model, tmp_dir):
     return lib, message
 
 
-def compile_dynamic(args, model, out_dir):
-    """--dynamic: (library path or None, status, message) of kiln-compile
-    --dynamic=all: every input dim dynamic, so the library is compiled
-    without the shapes of the data it then runs on."""
+def read_varint(data, i):
+    value, shift = 0, 0
+    while True:
+        byte = data[i]
+        i += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, i
+
+
+def tensor_header(path):
+    """(name, data_type, dims) of an ONNX TensorProto file: fields 8, 2
+    and 1 (the rest skipped by wire type)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    name, dtype, dims, i = None, 0, [], 0
+    while i < len(data):
+        key, i = read_varint(data, i)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = read_varint(data, i)
+            if field == 1:
+                dims.append(value)
+            elif field == 2:
+                dtype = value
+        elif wire == 2:
+            length, i = read_varint(data, i)
+            chunk = data[i:i + length]
+            i += length
+            if field == 8:
+                name = chunk.decode("utf-8", "replace")
+            elif field == 1:  # packed dims
+                j = 0
+                while j < len(chunk):
+                    value, j = read_varint(chunk, j)
+                    dims.append(value)
+        elif wire == 5:
+            i += 4
+        elif wire == 1:
+            i += 8
+        else:
+            break
+    return name, dtype, dims
+
+
+ONNX_INT32, ONNX_INT64 = 6, 7
+
+
+def shape_like(path):
+    """The graph input name of a tensor file that decides shapes rather
+    than holding data: an int32/int64 scalar or vector of at most 16
+    elements (a shape, axes, pads, repeats, starts, k), else None. The
+    dynamic mode binds these as constants (onnx-mlir's dynamic variant
+    keeps them constant too); every other input dim is dynamic."""
+    name, dtype, dims = tensor_header(path)
+    if not name or dtype not in (ONNX_INT32, ONNX_INT64) or len(dims) > 1:
+        return None
+    return name if not dims or dims[0] <= 16 else None
+
+
+def compile_dynamic(args, model, out_dir, data_set):
+    """--dynamic: (library path or None, inputs to run it on, status,
+    message) of kiln-compile --dynamic=all: every input dim dynamic, so the
+    library is compiled without the shapes of the data it then runs on;
+    the data set's shape-like inputs (shape_like) become constants."""
     lib = os.path.join(out_dir, "model.so")
     cmd = [os.path.join(os.path.dirname(args.kiln_run), "kiln-compile"),
            model, "--dynamic=all", "-q", "-j", "1", "-o", lib]
+    inputs = []
+    for f in numbered_files(data_set, "input_"):
+        name = shape_like(f)
+        if name:
+            cmd += [f"--input-value={name}={f}"]
+        else:
+            inputs.append(f)
     if args.opt_level is not None:
         cmd += [f"-O{args.opt_level}"]
     preexec = None if args.asan or not args.memory_mb else \
@@ -252,15 +322,15 @@ def compile_dynamic(args, model, out_dir):
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            timeout=args.timeout, preexec_fn=preexec)
     except subprocess.TimeoutExpired:
-        return None, "timeout", \
+        return None, inputs, "timeout", \
             f"kiln-compile: no result within {args.timeout:g} s"
     if p.returncode == 0:
-        return lib, "pass", ""
+        return lib, inputs, "pass", ""
     status, message = classify(p.returncode,
                                p.stdout.decode("utf-8", "replace"))
     if status == "wrong":  # exit 1 from the compiler: a failed compile
         status = "compile-error"
-    return None, status, message
+    return None, inputs, status, message
 
 
 def run_test(args, test_dir):
@@ -280,14 +350,16 @@ def run_test(args, test_dir):
                 return "unsupported", message, time.monotonic() - start, 0
             if args.compile_only:
                 return "pass", "compiled", time.monotonic() - start, 0
-        elif args.dynamic:
-            model, status, message = compile_dynamic(args, model, lib_dir)
-            if not model:
-                return status, message, time.monotonic() - start, 0
         for d in sets:
             ran += 1
-            status, message = run_data_set(args, model,
-                                           os.path.join(test_dir, d))
+            data_set, inputs, lib = os.path.join(test_dir, d), None, model
+            if args.dynamic:  # each data set may bind other constants
+                lib, inputs, status, message = compile_dynamic(
+                    args, model, lib_dir, data_set)
+                if not lib:
+                    message = f"{d}: {message}" if len(sets) > 1 else message
+                    break
+            status, message = run_data_set(args, lib, data_set, inputs)
             if status != "pass":
                 message = f"{d}: {message}" if len(sets) > 1 else message
                 break

@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #include "kiln/diagnostics.h"
+#include "kiln/kiln_runtime.h"
 #include "kiln/session.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "tools/common/tool_cli.h"
 #include "tools/common/tool_diag.h"
 #include "tools/common/tool_io.h"
@@ -62,6 +64,10 @@ static void usage(FILE *out) {
       "                   (e.g. x=1x3x224x224); repeatable\n"
       "  --dim=NAME=N     size every input dim named NAME in the model (its\n"
       "                   ONNX dim_param, e.g. batch=8); repeatable\n"
+      "  --input-value=NAME=FILE\n"
+      "                   make graph input NAME a constant of the tensor in\n"
+      "                   FILE (.npy or ONNX .pb), e.g. a shape that\n"
+      "                   decides others; repeatable\n"
       "  --dynamic        keep the input dims that no --input-shape or\n"
       "                   --dim sizes dynamic: the library takes any size\n"
       "                   there at run time (docs/dynamic-shapes.md);\n"
@@ -148,6 +154,10 @@ typedef struct Options {
   KilnOnnxDimBinding *dims; /* names are argv */
   intptr_t numDims;
   KilnOnnxDynamicDims dynamicDims; /* --dynamic[=all] */
+  /* --input-value NAME=FILE: the inputs made constants (names are argv) */
+  const char **valueNames;
+  KilnTensor **values;
+  intptr_t numValues;
   KilnTargetOptions target;
   bool debugInfo;        /* --mlir-print-debuginfo: print each op's location */
   bool quiet;            /* -q */
@@ -164,6 +174,63 @@ static void optionsDestroy(Options *o) {
     free((int64_t *)o->shapes[i].dims);
   free(o->shapes);
   free(o->dims);
+  for (intptr_t i = 0; i < o->numValues; ++i)
+    kilnTensorDestroy(o->values[i]);
+  free(o->values);
+  free(o->valueNames);
+}
+
+/* Reads the tensor of "--input-value NAME=FILE" (.npy, else an ONNX
+ * TensorProto) into o; false after printing why. */
+static bool parseInputValue(char *text, Options *o) {
+  char *eq = strchr(text, '=');
+  if (!eq || eq == text || !eq[1]) {
+    fprintf(stderr, "%s: error: --input-value '%s': expected NAME=FILE\n",
+            kProg, text);
+    return false;
+  }
+  *eq = '\0';
+  const char *path = eq + 1;
+  KilnTensor *t = NULL;
+  KilnStatus *s = kilnStrHasSuffix(path, ".npy")
+                      ? kilnTensorReadNpyFile(path, &t)
+                      : kilnTensorReadPbFile(path, &t);
+  if (s) {
+    fprintf(stderr, "%s: error: --input-value %s=%s: %s\n", kProg, text, path,
+            kilnStatusGetMessage(s));
+    kilnStatusDestroy(s);
+    return false;
+  }
+  o->valueNames[o->numValues] = text;
+  o->values[o->numValues++] = t;
+  return true;
+}
+
+/* The MLIR element type of a tensor file's element type (as the importer
+ * types ONNX's: unsigned integers as uiN, bool as i1). */
+static MlirType mlirElementTypeOf(MlirContext ctx, KilnElementType t) {
+  switch (t) {
+  case KILN_ELEMENT_TYPE_F16:
+    return mlirF16TypeGet(ctx);
+  case KILN_ELEMENT_TYPE_BF16:
+    return mlirBF16TypeGet(ctx);
+  case KILN_ELEMENT_TYPE_F32:
+    return mlirF32TypeGet(ctx);
+  case KILN_ELEMENT_TYPE_F64:
+    return mlirF64TypeGet(ctx);
+  case KILN_ELEMENT_TYPE_I8:
+  case KILN_ELEMENT_TYPE_I16:
+  case KILN_ELEMENT_TYPE_I32:
+  case KILN_ELEMENT_TYPE_I64:
+    return mlirIntegerTypeGet(ctx, 8u << (t - KILN_ELEMENT_TYPE_I8));
+  case KILN_ELEMENT_TYPE_U8:
+  case KILN_ELEMENT_TYPE_U16:
+  case KILN_ELEMENT_TYPE_U32:
+  case KILN_ELEMENT_TYPE_U64:
+    return mlirIntegerTypeUnsignedGet(ctx, 8u << (t - KILN_ELEMENT_TYPE_U8));
+  default:
+    return mlirIntegerTypeGet(ctx, 1);
+  }
 }
 
 static bool parseEmit(const char *text, Emit *out) {
@@ -279,6 +346,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kInputShape,
     kDim,
     kDynamic,
+    kInputValue,
     kDebugInfo,
     kTarget,
     kCPU,
@@ -296,6 +364,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"input-shape", required_argument, NULL, kInputShape},
       {"dim", required_argument, NULL, kDim},
       {"dynamic", optional_argument, NULL, kDynamic},
+      {"input-value", required_argument, NULL, kInputValue},
       {"output", required_argument, NULL, 'o'},
       {"target", required_argument, NULL, kTarget},
       {"cpu", required_argument, NULL, kCPU},
@@ -333,6 +402,14 @@ static int parseArgs(int argc, char **argv, Options *o) {
       if (!parseDimBinding(optarg, &o->dims[o->numDims]))
         return kExitUsage;
       ++o->numDims;
+      break;
+    case kInputValue:
+      if (!o->values &&
+          (!(o->values = calloc((size_t)argc, sizeof(*o->values))) ||
+           !(o->valueNames = calloc((size_t)argc, sizeof(*o->valueNames)))))
+        abort();
+      if (!parseInputValue(optarg, o))
+        return kExitUsage;
       break;
     case kDynamic:
       if (optarg && strcmp(optarg, "all")) {
@@ -413,11 +490,12 @@ static int parseArgs(int argc, char **argv, Options *o) {
     return kExitUsage;
   }
   o->input = argv[optind];
-  if ((o->numShapes || o->numDims || o->dynamicDims) &&
+  if ((o->numShapes || o->numDims || o->dynamicDims || o->numValues) &&
       kilnStrHasSuffix(o->input, ".mlir")) {
-    toolError("%s", o->numShapes ? "--input-shape applies to ONNX models only"
-                    : o->numDims ? "--dim applies to ONNX models only"
-                                 : "--dynamic applies to ONNX models only");
+    toolError("%s", o->numShapes   ? "--input-shape applies to ONNX models only"
+                    : o->numDims   ? "--dim applies to ONNX models only"
+                    : o->numValues ? "--input-value applies to ONNX models only"
+                                   : "--dynamic applies to ONNX models only");
     return kExitUsage;
   }
   bool cuda = o->target.target && !strcmp(o->target.target, "cuda");
@@ -575,10 +653,34 @@ static KilnStage moduleStage(Emit emit) {
   }
 }
 
+/* Parses or imports the model, with the --input-value tensors as
+ * constants; false after reporting. */
+static bool loadModel(KilnInvocation *inv, MlirContext ctx, const Options *o) {
+  if (!o->numValues)
+    return kilnInvocationParseSource(inv, o->input);
+  KilnOnnxInputValue *values = calloc((size_t)o->numValues, sizeof(*values));
+  if (!values)
+    abort();
+  for (intptr_t i = 0; i < o->numValues; ++i) {
+    const KilnTensor *t = o->values[i];
+    values[i] = (KilnOnnxInputValue){
+        .name = o->valueNames[i],
+        .elementType = mlirElementTypeOf(ctx, kilnTensorGetElementType(t)),
+        .dims = kilnTensorGetDims(t),
+        .rank = (intptr_t)kilnTensorGetRank(t),
+        .data = kilnTensorGetConstData(t),
+        .byteSize = kilnTensorGetByteSize(t)};
+  }
+  bool ok = kilnInvocationImportOnnxFile(inv, o->input, values, o->numValues);
+  free(values);
+  return ok;
+}
+
 /* The model through the session's stages to o->emit; false after
  * reporting. */
-static bool compile(KilnInvocation *inv, const Options *o, Progress *progress) {
-  if (!kilnInvocationParseSource(inv, o->input))
+static bool compile(KilnInvocation *inv, MlirContext ctx, const Options *o,
+                    Progress *progress) {
+  if (!loadModel(inv, ctx, o))
     return false;
   KilnStage stage = moduleStage(o->emit);
   bool ok;
@@ -645,7 +747,7 @@ int main(int argc, char **argv) {
   }
   gProgress = &progress;
   KilnInvocation *inv = kilnInvocationCreate(session);
-  bool ok = compile(inv, &o, &progress);
+  bool ok = compile(inv, kilnSessionGetContext(session), &o, &progress);
   progressEnd(&progress, ok);
   rc = ok                                                           ? kExitPass
        : kilnInvocationGetError(inv) == KILN_INVOCATION_ERROR_USAGE ? kExitUsage

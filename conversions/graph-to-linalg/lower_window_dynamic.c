@@ -1,0 +1,399 @@
+/* Convolutions and pools of dynamic shape (lower_conv.c and lower_pool.c
+ * call these when an operand or the result has a dynamic dim): one
+ * linalg.generic each, every size from the operands' dims at run time.
+ *
+ *   conv:     loops (n, m, o1..on | c, k1..kn)
+ *             x[n, (m floordiv M/G) * C/G + c, o_i * s_i + k_i * d_i]
+ *             w[m, c, k..]   out[n, m, o..] += x * w  (init: bias or 0)
+ *   max_pool: loops (n, c, o.. | k..), out = max(out, x[n, c, o*s + k*d])
+ *   average:  the same sum over x and over a tensor of ones padded like
+ *             it, divided: the count of a window is what it covers
+ *             (count_include_pad: the pads count as covered).
+ *
+ * The input is first padded to (padBegin + in + padEnd) per spatial dim
+ * with the pad value (0, or the lowest value for max) by insert_slice into
+ * a filled tensor. Output sizes are (padded - dilated kernel) / stride + 1.
+ * What this file does not take (auto_pad SAME or ceil_mode with a dynamic
+ * spatial dim, a grouped conv whose channels are dynamic, MaxPool's
+ * indices) is reported as unsupported. The static lowerings keep their
+ * schedules (im2col, named ops, taps); these are the generic fallbacks. */
+#include <string.h>
+
+#include "conversions/graph-to-linalg/lower_conv_window.h"
+#include "conversions/graph-to-linalg/lower_window_dynamic.h"
+#include "support/ir_build.h"
+
+/* A window's sizes as values: static ones as constants. */
+typedef struct DynWindow {
+  intptr_t n;
+  int64_t strides[KILN_MAX_RANK], dilations[KILN_MAX_RANK];
+  int64_t padBegin[KILN_MAX_RANK], padEnd[KILN_MAX_RANK];
+  int64_t reach[KILN_MAX_RANK]; /* of padEnd, what ceil_mode adds */
+  MlirValue kernel[KILN_MAX_RANK]; /* sizes of the kernel dims */
+  MlirValue in[KILN_MAX_RANK];     /* spatial input sizes */
+  MlirValue out[KILN_MAX_RANK];    /* spatial output sizes */
+} DynWindow;
+
+static bool spatialStatic(MlirValue x) {
+  for (intptr_t i = 2; i < kilnRank(x); ++i)
+    if (mlirShapedTypeIsDynamicSize(kilnDim(x, i)))
+      return false;
+  return true;
+}
+
+static MlirValue arith(KilnBuilder *b, const char *op, MlirValue x,
+                       MlirValue y) {
+  return kilnArith2(b, op, x, y);
+}
+
+/* Reads the window of `l` over x (N x C x D..) with kernel sizes
+ * `kernel`. With static spatial dims, kilnWindowRead resolves every
+ * attribute (auto_pad, ceil_mode) statically; otherwise pads must be
+ * explicit (or VALID) and ceil_mode off. */
+static KilnLowerStatus readWindow(KilnLowerOp *l, MlirValue x,
+                                  const MlirValue *kernel, DynWindow *w) {
+  KilnBuilder *b = &l->b;
+  intptr_t n = kilnRank(x) - 2;
+  w->n = n;
+  memcpy(w->kernel, kernel, (size_t)n * sizeof(MlirValue));
+  int64_t staticKernel[KILN_MAX_RANK];
+  bool kernelStatic = true;
+  for (intptr_t i = 0; i < n; ++i)
+    kernelStatic &= kilnConstantIndexValue(kernel[i], &staticKernel[i]);
+  MlirType result = kilnLowerResultType(l, 0);
+  if (spatialStatic(x) && kernelStatic) {
+    bool resultStatic = true;
+    for (intptr_t i = 0; i < n; ++i)
+      resultStatic &= !mlirShapedTypeIsDynamicDim(result, 2 + i);
+    if (resultStatic) {
+      KilnWindow sw;
+      kilnWindowRead(l, x, result, staticKernel, &sw);
+      for (intptr_t i = 0; i < n; ++i) {
+        w->strides[i] = sw.strides[i];
+        w->dilations[i] = sw.dilations[i];
+        w->padBegin[i] = sw.padBegin[i];
+        /* ceil_mode windows may reach past the end pad: pad to reach. */
+        int64_t reach =
+            (sw.out[i] - 1) * sw.strides[i] + kilnWindowDilatedKernel(&sw, i);
+        int64_t end = sw.padBegin[i] + sw.in[i] + sw.padEnd[i];
+        w->reach[i] = reach > end ? reach - end : 0;
+        w->padEnd[i] = sw.padEnd[i] + w->reach[i];
+        w->in[i] = kilnConstIndex(b, sw.in[i]);
+        w->out[i] = kilnConstIndex(b, sw.out[i]);
+      }
+      return KILN_LOWER_OK;
+    }
+  }
+  int autoPad = kilnWindowAutoPad(l);
+  if (autoPad == KILN_PAD_SAME_UPPER || autoPad == KILN_PAD_SAME_LOWER)
+    return kilnLowerUnsupported(l, "with auto_pad SAME and a dynamic spatial "
+                                   "dim");
+  if (kilnInferAttrInt(&l->infer, "ceil_mode", 0))
+    return kilnLowerUnsupported(l, "with ceil_mode and a dynamic spatial dim");
+  int64_t v[2 * KILN_MAX_RANK];
+  intptr_t len;
+  len = kilnInferAttrInts(&l->infer, "strides", v, KILN_MAX_RANK);
+  for (intptr_t i = 0; i < n; ++i)
+    w->strides[i] = len == n ? v[i] : 1;
+  len = kilnInferAttrInts(&l->infer, "dilations", v, KILN_MAX_RANK);
+  for (intptr_t i = 0; i < n; ++i)
+    w->dilations[i] = len == n ? v[i] : 1;
+  len = kilnInferAttrInts(&l->infer, "pads", v, 2 * KILN_MAX_RANK);
+  for (intptr_t i = 0; i < n; ++i) {
+    bool explicitPads = autoPad == KILN_PAD_NOTSET && len == 2 * n;
+    w->padBegin[i] = explicitPads ? v[i] : 0;
+    w->padEnd[i] = explicitPads ? v[n + i] : 0;
+    w->reach[i] = 0;
+    w->in[i] = kilnDimValue(b, x, 2 + i);
+    /* out = (padded - ((k - 1) * d + 1)) / s + 1 */
+    MlirValue one = kilnConstIndex(b, 1);
+    MlirValue dk =
+        arith(b, "arith.addi",
+              arith(b, "arith.muli", arith(b, "arith.subi", kernel[i], one),
+                    kilnConstIndex(b, w->dilations[i])),
+              one);
+    MlirValue padded =
+        arith(b, "arith.addi", w->in[i],
+              kilnConstIndex(b, w->padBegin[i] + w->padEnd[i]));
+    w->out[i] =
+        arith(b, "arith.addi",
+              arith(b, "arith.floordivsi", arith(b, "arith.subi", padded, dk),
+                    kilnConstIndex(b, w->strides[i])),
+              one);
+  }
+  return KILN_LOWER_OK;
+}
+
+/* x (N x C x D..) padded with `value`: padBegin before and padEnd after
+ * each spatial dim; x itself without padding. */
+static MlirValue pad(KilnBuilder *b, MlirValue x, const DynWindow *w,
+                     MlirValue value) {
+  bool needed = false;
+  for (intptr_t i = 0; i < w->n; ++i)
+    needed |= w->padBegin[i] || w->padEnd[i];
+  if (!needed)
+    return x;
+  intptr_t r = kilnRank(x);
+  int64_t shape[KILN_MAX_RANK];
+  MlirValue sizes[KILN_MAX_RANK], offsets[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    int64_t grow = i >= 2 ? w->padBegin[i - 2] + w->padEnd[i - 2] : 0;
+    shape[i] = kilnDim(x, i);
+    if (!mlirShapedTypeIsDynamicSize(shape[i]))
+      shape[i] += grow;
+    sizes[i] = arith(b, "arith.addi", kilnDimValue(b, x, i),
+                     kilnConstIndex(b, grow));
+    offsets[i] = kilnConstIndex(b, i >= 2 ? w->padBegin[i - 2] : 0);
+  }
+  MlirType type = kilnTensorType(r, shape, kilnElementType(x));
+  MlirValue filled = kilnFill(b, value, kilnEmptySized(b, type, sizes));
+  return kilnInsertSliceAt(b, x, filled, offsets);
+}
+
+/* The result tensor N x F x O.. (F: `features`, a dim value), filled with
+ * `init`. */
+static MlirValue outputFilled(KilnBuilder *b, MlirValue x, MlirValue features,
+                              const DynWindow *w, MlirValue init) {
+  intptr_t r = w->n + 2;
+  int64_t shape[KILN_MAX_RANK];
+  MlirValue sizes[KILN_MAX_RANK] = {kilnDimValue(b, x, 0), features};
+  for (intptr_t i = 0; i < r; ++i) {
+    if (i >= 2)
+      sizes[i] = w->out[i - 2];
+    int64_t c;
+    shape[i] = kilnConstantIndexValue(sizes[i], &c)
+                   ? c
+                   : mlirShapedTypeGetDynamicSize();
+  }
+  MlirType type = kilnTensorType(r, shape, kilnElementType(x));
+  return kilnFill(b, init, kilnEmptySized(b, type, sizes));
+}
+
+/* x's map: (n, f, o.., [c,] k..) -> (n, channel, o_i * s_i + k_i * d_i),
+ * with the window loops after `first` (the o loops at 2..). */
+static MlirAttribute windowInputMap(MlirContext ctx, const DynWindow *w,
+                                    intptr_t nLoops, MlirAffineExpr channel,
+                                    intptr_t firstKernelLoop) {
+  MlirAffineExpr e[KILN_MAX_RANK];
+  e[0] = mlirAffineDimExprGet(ctx, 0);
+  e[1] = channel;
+  for (intptr_t i = 0; i < w->n; ++i)
+    e[2 + i] = mlirAffineAddExprGet(
+        mlirAffineMulExprGet(mlirAffineDimExprGet(ctx, 2 + i),
+                             mlirAffineConstantExprGet(ctx, w->strides[i])),
+        mlirAffineMulExprGet(
+            mlirAffineDimExprGet(ctx, firstKernelLoop + i),
+            mlirAffineConstantExprGet(ctx, w->dilations[i])));
+  return kilnMapExprs(ctx, nLoops, w->n + 2, e);
+}
+
+static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                    void *userData) {
+  (void)userData;
+  yields[0] = kilnArithNumeric(
+      b, "add", args[2], kilnArithNumeric(b, "mul", args[0], args[1]));
+}
+
+KilnLowerStatus kilnLowerConvDynamic(KilnLowerOp *l) {
+  KilnBuilder *b = &l->b;
+  MlirContext ctx = b->ctx;
+  MlirValue x = kilnLowerOperand(l, 0), wt = kilnLowerOperand(l, 1),
+            bias = kilnLowerOperand(l, 2);
+  intptr_t n = kilnRank(x) - 2;
+  int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
+  int64_t c = kilnDim(x, 1), m = kilnDim(wt, 0);
+  bool channelsDynamic =
+      mlirShapedTypeIsDynamicSize(c) || mlirShapedTypeIsDynamicSize(m);
+  if (group != 1 && channelsDynamic)
+    return kilnLowerUnsupported(l, "grouped, with a dynamic channel count");
+  MlirValue kernel[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < n; ++i)
+    kernel[i] = kilnDimValue(b, wt, 2 + i);
+  DynWindow w;
+  KilnLowerStatus st = readWindow(l, x, kernel, &w);
+  if (st != KILN_LOWER_OK)
+    return st;
+  /* x's channels are the filters' (per group). */
+  kilnAssertEqual(b, kilnDimValue(b, x, 1),
+                  arith(b, "arith.muli", kilnDimValue(b, wt, 1),
+                        kilnConstIndex(b, group)),
+                  "the input's channels are not the filters' channels "
+                  "times the group count at run time");
+  MlirType e = kilnElementType(x);
+  MlirValue padded = pad(b, x, &w, kilnConstFloat(b, e, 0));
+  MlirValue out =
+      outputFilled(b, x, kilnDimValue(b, wt, 0), &w, kilnConstFloat(b, e, 0));
+  if (!mlirValueIsNull(bias)) {
+    int64_t one = 1;
+    MlirAttribute maps[2] = {kilnMapDims(ctx, n + 2, 1, &one),
+                             kilnMapIdentity(ctx, n + 2)};
+    char iters[KILN_MAX_RANK + 1];
+    memset(iters, 'p', (size_t)n + 2);
+    iters[n + 2] = '\0';
+    out = mlirOperationGetResult(kilnGeneric(b, 1, &bias, 1, &out, maps, n + 2,
+                                             iters, kilnCopyBody, NULL),
+                                 0);
+  }
+  /* loops: n, m, o.., c, k.. */
+  intptr_t nLoops = 3 + 2 * n, cLoop = 2 + n;
+  MlirAffineExpr channel = mlirAffineDimExprGet(ctx, cLoop);
+  if (group != 1) {
+    MlirAffineExpr g = mlirAffineFloorDivExprGet(
+        mlirAffineDimExprGet(ctx, 1), mlirAffineConstantExprGet(ctx, m / group));
+    channel = mlirAffineAddExprGet(
+        mlirAffineMulExprGet(g, mlirAffineConstantExprGet(ctx, c / group)),
+        channel);
+  }
+  int64_t wDims[KILN_MAX_RANK + 2] = {1, cLoop}, oDims[KILN_MAX_RANK + 2];
+  for (intptr_t i = 0; i < n; ++i)
+    wDims[2 + i] = cLoop + 1 + i;
+  for (intptr_t i = 0; i < n + 2; ++i)
+    oDims[i] = i;
+  MlirAttribute maps[3] = {windowInputMap(ctx, &w, nLoops, channel, cLoop + 1),
+                           kilnMapDims(ctx, nLoops, n + 2, wDims),
+                           kilnMapDims(ctx, nLoops, n + 2, oDims)};
+  char iters[2 * KILN_MAX_RANK + 4];
+  memset(iters, 'p', (size_t)cLoop);
+  memset(iters + cLoop, 'r', (size_t)n + 1);
+  iters[nLoops] = '\0';
+  MlirValue in[2] = {padded, wt};
+  l->results[0] = mlirOperationGetResult(
+      kilnGeneric(b, 2, in, 1, &out, maps, nLoops, iters, macBody, NULL), 0);
+  return KILN_LOWER_OK;
+}
+
+/* A window reduction over x (loops n, c, o.., k..; the kernel's extent
+ * from a kernel-shaped tensor) with `body` (args: x, kernel, acc). */
+static MlirValue windowReduce(KilnBuilder *b, MlirValue x, const DynWindow *w,
+                              const int64_t *kernel, MlirValue init,
+                              KilnBodyFn body, void *userData) {
+  MlirContext ctx = b->ctx;
+  intptr_t n = w->n, nLoops = 2 + 2 * n;
+  MlirValue in[2] = {
+      x, kilnEmpty(b, kilnTensorType(n, kernel, kilnElementType(x)))};
+  int64_t kDims[KILN_MAX_RANK], oDims[KILN_MAX_RANK + 2];
+  for (intptr_t i = 0; i < n; ++i)
+    kDims[i] = 2 + n + i;
+  for (intptr_t i = 0; i < n + 2; ++i)
+    oDims[i] = i;
+  MlirAttribute maps[3] = {
+      windowInputMap(ctx, w, nLoops, mlirAffineDimExprGet(ctx, 1), 2 + n),
+      kilnMapDims(ctx, nLoops, n, kDims), kilnMapDims(ctx, nLoops, n + 2, oDims)};
+  char iters[2 * KILN_MAX_RANK + 3];
+  memset(iters, 'p', (size_t)n + 2);
+  memset(iters + n + 2, 'r', (size_t)n);
+  iters[nLoops] = '\0';
+  return mlirOperationGetResult(
+      kilnGeneric(b, 2, in, 1, &init, maps, nLoops, iters, body, userData), 0);
+}
+
+static void maxBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                    void *userData) {
+  (void)userData;
+  yields[0] = kilnArithNumeric(b, "max", args[2], args[0]);
+}
+
+static void sumBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                    void *userData) {
+  (void)userData;
+  yields[0] = kilnArithNumeric(b, "add", args[2], args[0]);
+}
+
+static void divBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                    void *userData) {
+  (void)userData;
+  yields[0] = kilnArith2(b, "arith.divf", args[0], args[1]);
+}
+
+/* The pool's window with its kernel_shape (static, required by ONNX). */
+static KilnLowerStatus readPoolWindow(KilnLowerOp *l, MlirValue x,
+                                      int64_t *kernel, DynWindow *w) {
+  intptr_t n = kilnRank(x) - 2;
+  if (kilnInferAttrInts(&l->infer, "kernel_shape", kernel, KILN_MAX_RANK) != n)
+    return kilnLowerError(l, "kernel_shape must have %ld entries", (long)n);
+  MlirValue k[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < n; ++i)
+    k[i] = kilnConstIndex(&l->b, kernel[i]);
+  return readWindow(l, x, k, w);
+}
+
+KilnLowerStatus kilnLowerMaxPoolDynamic(KilnLowerOp *l) {
+  KilnBuilder *b = &l->b;
+  MlirValue x = kilnLowerOperand(l, 0);
+  MlirType e = kilnElementType(x);
+  if (l->numResults > 1)
+    return kilnLowerUnsupported(l, "with indices and a dynamic shape");
+  if (!kilnTypeIsFloat(e))
+    return kilnLowerUnsupported(l, "on integers with a dynamic shape");
+  int64_t kernel[KILN_MAX_RANK];
+  DynWindow w;
+  KilnLowerStatus st = readPoolWindow(l, x, kernel, &w);
+  if (st != KILN_LOWER_OK)
+    return st;
+  MlirValue lowest = kilnConstLowest(b, e);
+  MlirValue padded = pad(b, x, &w, lowest);
+  MlirValue init = outputFilled(b, x, kilnDimValue(b, x, 1), &w, lowest);
+  l->results[0] = windowReduce(b, padded, &w, kernel, init, maxBody, NULL);
+  return KILN_LOWER_OK;
+}
+
+/* A tensor 1 x 1 x S.. filled with `value`. */
+static MlirValue unitBatchFilled(KilnBuilder *b, MlirType e, intptr_t n,
+                                 const MlirValue *spatial, MlirValue value) {
+  MlirValue one = kilnConstIndex(b, 1);
+  MlirValue sizes[KILN_MAX_RANK] = {one, one};
+  int64_t shape[KILN_MAX_RANK] = {1, 1};
+  for (intptr_t i = 0; i < n; ++i) {
+    sizes[2 + i] = spatial[i];
+    int64_t c;
+    shape[2 + i] = kilnConstantIndexValue(spatial[i], &c)
+                       ? c
+                       : mlirShapedTypeGetDynamicSize();
+  }
+  return kilnFill(b, value,
+                  kilnEmptySized(b, kilnTensorType(n + 2, shape, e), sizes));
+}
+
+KilnLowerStatus kilnLowerAveragePoolDynamic(KilnLowerOp *l) {
+  KilnBuilder *b = &l->b;
+  MlirValue x = kilnLowerOperand(l, 0);
+  MlirType e = kilnElementType(x);
+  if (!kilnTypeIsFloat(e))
+    return kilnLowerUnsupported(l, "on integers with a dynamic shape");
+  int64_t kernel[KILN_MAX_RANK];
+  DynWindow w;
+  KilnLowerStatus st = readPoolWindow(l, x, kernel, &w);
+  if (st != KILN_LOWER_OK)
+    return st;
+  MlirValue zero = kilnConstFloat(b, e, 0), one = kilnConstFloat(b, e, 1);
+  MlirValue sum = windowReduce(
+      b, pad(b, x, &w, zero), &w, kernel,
+      outputFilled(b, x, kilnDimValue(b, x, 1), &w, zero), sumBody, NULL);
+  /* Each window's count: the same sum over ones where x is (and, with
+   * count_include_pad, where its explicit pads are), zeros elsewhere
+   * (ceil_mode's reach past the pads never counts), for one batch and
+   * channel: 1 x 1 x O.. */
+  bool includePad = kilnInferAttrInt(&l->infer, "count_include_pad", 0) == 1;
+  intptr_t n = w.n;
+  MlirValue covered[KILN_MAX_RANK];
+  DynWindow around = w;
+  for (intptr_t i = 0; i < n; ++i) {
+    covered[i] = w.in[i];
+    if (includePad) {
+      int64_t explicitPads = w.padBegin[i] + w.padEnd[i] - w.reach[i];
+      covered[i] = arith(b, "arith.addi", w.in[i],
+                         kilnConstIndex(b, explicitPads));
+      around.padBegin[i] = 0;
+      around.padEnd[i] = w.reach[i];
+    }
+  }
+  MlirValue ones = pad(b, unitBatchFilled(b, e, n, covered, one), &around,
+                       zero);
+  MlirValue counts = windowReduce(b, ones, &w, kernel,
+                                  unitBatchFilled(b, e, n, w.out, zero),
+                                  sumBody, NULL);
+  MlirValue in[2] = {sum, counts};
+  l->results[0] =
+      kilnElementwise(b, 2, in, mlirValueGetType(sum), divBody, NULL);
+  return KILN_LOWER_OK;
+}
