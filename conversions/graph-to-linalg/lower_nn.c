@@ -58,8 +58,8 @@ static void sumBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
 MlirValue kilnNNSumKeepDims(KilnBuilder *b, MlirValue x, const bool *reduce) {
   intptr_t r = kilnRank(x);
   MlirType elt = kilnElementType(x);
-  MlirValue init =
-      kilnFilled(b, keepDimsType(x, reduce), kilnConstFloat(b, elt, 0));
+  MlirValue init = kilnFill(b, kilnConstFloat(b, elt, 0),
+                            kilnEmptyLike(b, keepDimsType(x, reduce), x));
   MlirAttribute maps[2] = {kilnMapIdentity(b->ctx, r),
                            keepDimsMap(b->ctx, r, reduce)};
   char iters[KILN_MAX_RANK + 1];
@@ -77,31 +77,58 @@ static void squaredDeviationBody(KilnBuilder *b, const MlirValue *args,
       kilnArith2(b, "arith.addf", args[2], kilnArith2(b, "arith.mulf", d, d));
 }
 
+/* 1 / count, static or (when a reduced dim is dynamic) an index value
+ * converted in the body; 0 for no elements. */
+typedef struct Inverse {
+  double value;
+  MlirValue count; /* null: static */
+} Inverse;
+
 static void scaleBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                       void *userData) {
-  MlirValue k =
-      kilnConstFloat(b, mlirValueGetType(args[0]), *(double *)userData);
-  yields[0] = kilnArith2(b, "arith.mulf", args[0], k);
+  const Inverse *inv = userData;
+  MlirType t = mlirValueGetType(args[0]);
+  if (mlirValueIsNull(inv->count)) {
+    yields[0] =
+        kilnArith2(b, "arith.mulf", args[0], kilnConstFloat(b, t, inv->value));
+    return;
+  }
+  MlirValue n = kilnConvertScalar(
+      b,
+      kilnConvertScalar(b, inv->count, mlirIntegerTypeGet(b->ctx, 64), false),
+      t, false);
+  MlirValue zero = kilnConstFloat(b, t, 0);
+  MlirValue q = kilnArith2(b, "arith.divf", args[0], n);
+  yields[0] = kilnSelect(b, kilnCmpF(b, "oeq", n, zero), zero, q);
 }
 
-static MlirValue scaled(KilnBuilder *b, MlirValue x, double k) {
-  return kilnElementwise(b, 1, &x, mlirValueGetType(x), scaleBody, &k);
+static MlirValue scaled(KilnBuilder *b, MlirValue x, const Inverse *inv) {
+  return kilnElementwise(b, 1, &x, mlirValueGetType(x), scaleBody, (void *)inv);
 }
 
 void kilnNNMeanVar(KilnBuilder *b, MlirValue x, const bool *reduce,
                    MlirValue *mean, MlirValue *var) {
   intptr_t r = kilnRank(x);
   int64_t count = 1;
+  Inverse inv = {0, {NULL}};
   for (intptr_t i = 0; i < r; ++i)
-    if (reduce[i])
+    if (reduce[i] && mlirShapedTypeIsDynamicSize(kilnDim(x, i)))
+      inv.count = kilnConstIndex(b, 1);
+  for (intptr_t i = 0; i < r; ++i)
+    if (reduce[i]) {
       count *= kilnDim(x, i);
-  double inv = count ? 1.0 / (double)count : 0.0;
-  *mean = scaled(b, kilnNNSumKeepDims(b, x, reduce), inv);
+      if (!mlirValueIsNull(inv.count))
+        inv.count =
+            kilnArith2(b, "arith.muli", inv.count, kilnDimValue(b, x, i));
+    }
+  if (mlirValueIsNull(inv.count))
+    inv.value = count ? 1.0 / (double)count : 0.0;
+  *mean = scaled(b, kilnNNSumKeepDims(b, x, reduce), &inv);
   /* Two passes (sum of squared deviations), not E[x²] - E[x]²: no
    * cancellation when the mean is large against the spread. */
   MlirType elt = kilnElementType(x);
-  MlirValue init =
-      kilnFilled(b, keepDimsType(x, reduce), kilnConstFloat(b, elt, 0));
+  MlirValue init = kilnFill(b, kilnConstFloat(b, elt, 0),
+                            kilnEmptyLike(b, keepDimsType(x, reduce), x));
   MlirAttribute maps[3] = {kilnMapIdentity(b->ctx, r),
                            keepDimsMap(b->ctx, r, reduce),
                            keepDimsMap(b->ctx, r, reduce)};
@@ -112,13 +139,13 @@ void kilnNNMeanVar(KilnBuilder *b, MlirValue x, const bool *reduce,
       mlirOperationGetResult(kilnGeneric(b, 2, in, 1, &init, maps, r, iters,
                                          squaredDeviationBody, NULL),
                              0);
-  *var = scaled(b, ssd, inv);
+  *var = scaled(b, ssd, &inv);
 }
 
 const KilnLowering kilnLowerNN[] = {
-    {"batch_norm", kilnLowerNNBatchNorm, 0},
-    {"instance_norm", kilnLowerNNInstanceNorm, 0},
-    {"layer_norm", kilnLowerNNLayerNorm, 0},
+    {"batch_norm", kilnLowerNNBatchNorm, KILN_LOWER_DYNAMIC},
+    {"instance_norm", kilnLowerNNInstanceNorm, KILN_LOWER_DYNAMIC},
+    {"layer_norm", kilnLowerNNLayerNorm, KILN_LOWER_DYNAMIC},
     {"lrn", kilnLowerNNLrn, 0},
     {"mean_variance_normalization", kilnLowerNNMeanVarianceNorm, 0},
     {"resize", kilnLowerNNResize, 0},

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_nn.h"
+#include "support/ir_build.h"
 
 /* The final elementwise step: inputs x, mean, var, then scale and bias when
  * present; every input is converted to `ct` in the body. */
@@ -139,6 +140,10 @@ static void runningBody(KilnBuilder *b, const MlirValue *args,
 static MlirValue runningStat(KilnLowerOp *l, intptr_t result, MlirValue input,
                              MlirValue batch, double *momentum) {
   MlirType t = kilnLowerResultType(l, result);
+  if (!kilnTypeIsStaticTensor(t)) /* [C]: the same reshape, sized at run time */
+    return kilnElementwise(&l->b, 2,
+                           (MlirValue[]){input, kilnReshape(&l->b, batch, t)},
+                           t, runningBody, momentum);
   int64_t c = kilnNumElements(t);
   MlirValue vec =
       kilnReshape(&l->b, batch, kilnTensorType(1, &c, kilnElementType(batch)));

@@ -613,8 +613,8 @@ const KilnLowering kilnLowerReduction[] = {
     {"hardmax", lowerHardmax, KILN_LOWER_DYNAMIC},
     {"cum_sum", lowerCumSum, 0},
     {"top_k", kilnLowerRedTopK, 0},
-    {"negative_log_likelihood_loss", kilnLowerRedNllLoss, 0},
-    {"softmax_cross_entropy_loss", kilnLowerRedSceLoss, 0},
+    {"negative_log_likelihood_loss", kilnLowerRedNllLoss, KILN_LOWER_DYNAMIC},
+    {"softmax_cross_entropy_loss", kilnLowerRedSceLoss, KILN_LOWER_DYNAMIC},
     {"einsum", kilnLowerRedEinsum, 0},
     {"det", kilnLowerRedDet, 0},
 };

@@ -178,8 +178,8 @@ static KilnLowerStatus nllLoss(KilnLowerOp *l, MlirValue input) {
   MlirType elt = kilnElementType(input);
   MlirType lossType = kilnTensorType(r - 1, shape, elt);
   MlirValue zero = kilnConstFloat(b, elt, 0);
-  MlirValue outs[2] = {kilnFilled(b, lossType, zero),
-                       kilnFilled(b, lossType, zero)};
+  MlirValue outs[2] = {kilnFill(b, zero, kilnEmptyLike(b, lossType, target)),
+                       kilnFill(b, zero, kilnEmptyLike(b, lossType, target))};
   char iters[KILN_MAX_RANK + 1];
   memset(iters, 'p', r - 1);
   iters[r - 1] = 'r';

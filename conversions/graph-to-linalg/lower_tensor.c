@@ -230,12 +230,39 @@ static KilnLowerStatus lowerTranspose(KilnLowerOp *l) {
 
 /* ---- concat, split, slice ------------------------------------------------ */
 
+/* Concat of dynamic shape: the other dims a's (c's must equal them), the
+ * axis the sum; c inserted at a's extent. */
+static MlirValue concatDynamic(KilnBuilder *b, MlirValue a, MlirValue c,
+                               int64_t axis, MlirType type) {
+  intptr_t r = kilnRank(a);
+  MlirValue sizes[KILN_MAX_RANK], offsets[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    sizes[i] = kilnDimValue(b, a, i);
+    offsets[i] = kilnConstIndex(b, 0);
+    if (i == axis)
+      sizes[i] = kilnArith2(b, "arith.addi", sizes[i], kilnDimValue(b, c, i));
+    else if (mlirShapedTypeIsDynamicSize(kilnDim(a, i)) ||
+             mlirShapedTypeIsDynamicSize(kilnDim(c, i)))
+      kilnAssertEqual(b, sizes[i], kilnDimValue(b, c, i),
+                      "inputs of a concatenation differ at run time in a "
+                      "dim other than the axis");
+  }
+  MlirValue out =
+      kilnInsertSliceAt(b, a, kilnEmptySized(b, type, sizes), offsets);
+  offsets[axis] = kilnDimValue(b, a, axis);
+  return kilnInsertSliceAt(b, c, out, offsets);
+}
+
 static KilnLowerStatus lowerConcat(KilnLowerOp *l) {
   MlirValue a = kilnLowerOperand(l, 0), c = kilnLowerOperand(l, 1);
   intptr_t r = kilnRank(a);
   int64_t axis;
   if (!kilnLowerAxis(l, kilnInferAttrInt(&l->infer, "axis", 0), r, &axis))
     return KILN_LOWER_ERROR;
+  if (kilnLowerIsDynamic(l)) {
+    l->results[0] = concatDynamic(&l->b, a, c, axis, kilnLowerResultType(l, 0));
+    return KILN_LOWER_OK;
+  }
   int64_t offsets[KILN_MAX_RANK] = {0}, strides[KILN_MAX_RANK];
   for (intptr_t i = 0; i < r; ++i)
     strides[i] = 1;
@@ -261,6 +288,26 @@ static KilnLowerStatus lowerSplit(KilnLowerOp *l) {
   int64_t offsets[KILN_MAX_RANK] = {0}, sizes[KILN_MAX_RANK],
           strides[KILN_MAX_RANK];
   MlirType piece = kilnLowerResultType(l, 0);
+  if (kilnLowerIsDynamic(l)) { /* equal pieces of the axis, at run time */
+    KilnBuilder *b = &l->b;
+    MlirValue at[KILN_MAX_RANK], size[KILN_MAX_RANK];
+    MlirValue count = kilnConstIndex(b, l->numResults);
+    for (intptr_t i = 0; i < r; ++i) {
+      at[i] = kilnConstIndex(b, 0);
+      size[i] = kilnDimValue(b, x, i);
+      strides[i] = 1;
+    }
+    MlirValue whole = size[axis];
+    size[axis] = kilnArith2(b, "arith.divui", whole, count);
+    kilnAssertEqual(b, kilnArith2(b, "arith.muli", size[axis], count), whole,
+                    "a split's axis does not divide into equal pieces at "
+                    "run time");
+    for (intptr_t k = 0; k < l->numResults; ++k) {
+      at[axis] = kilnArith2(b, "arith.muli", size[axis], kilnConstIndex(b, k));
+      l->results[k] = kilnExtractSliceAt(b, x, at, size, strides);
+    }
+    return KILN_LOWER_OK;
+  }
   for (intptr_t i = 0; i < r; ++i) {
     sizes[i] = mlirShapedTypeGetDimSize(piece, i);
     strides[i] = 1;
@@ -310,6 +357,72 @@ static MlirValue reversedSlice(KilnBuilder *b, MlirValue x, MlirType type,
   return kilnCopyThroughMap(b, x, kilnMapExprs(b->ctx, r, r, exprs), type);
 }
 
+static MlirValue clampIndex(KilnBuilder *b, MlirValue v, MlirValue lo,
+                            MlirValue hi) {
+  MlirValue low = kilnSelect(b, kilnCmpI(b, "slt", v, lo), lo, v);
+  return kilnSelect(b, kilnCmpI(b, "sgt", low, hi), hi, low);
+}
+
+/* sliceAxis at run time, for a positive step on a dim of dynamic size:
+ * first = clamp(start (+ dim if negative), 0, dim), count =
+ * ceil((clamp(end (+ dim if negative), 0, dim) - first) / step), 0 if
+ * negative. */
+static void sliceAxisDynamic(KilnBuilder *b, MlirValue dim, int64_t start,
+                             int64_t end, int64_t step, MlirValue *first,
+                             MlirValue *count) {
+  MlirValue zero = kilnConstIndex(b, 0);
+  MlirValue s = kilnConstIndex(b, start), e = kilnConstIndex(b, end);
+  if (start < 0)
+    s = kilnArith2(b, "arith.addi", s, dim);
+  if (end < 0)
+    e = kilnArith2(b, "arith.addi", e, dim);
+  *first = clampIndex(b, s, zero, dim);
+  MlirValue span =
+      kilnArith2(b, "arith.subi", clampIndex(b, e, zero, dim), *first);
+  MlirValue steps =
+      kilnArith2(b, "arith.ceildivsi", span, kilnConstIndex(b, step));
+  *count = kilnSelect(b, kilnCmpI(b, "sgt", steps, zero), steps, zero);
+}
+
+/* Slice of dynamic shape: constant starts, ends and positive steps; the
+ * offsets and sizes of dynamic axes at run time. */
+static KilnLowerStatus sliceDynamic(KilnLowerOp *l, MlirValue x, intptr_t n,
+                                    const int64_t *starts, const int64_t *ends,
+                                    const int64_t *axes, const int64_t *steps) {
+  KilnBuilder *b = &l->b;
+  intptr_t r = kilnRank(x);
+  MlirValue first[KILN_MAX_RANK], sizes[KILN_MAX_RANK];
+  int64_t strides[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    first[i] = kilnConstIndex(b, 0);
+    sizes[i] = kilnDimValue(b, x, i);
+    strides[i] = 1;
+  }
+  for (intptr_t k = 0; k < n; ++k) {
+    int64_t a;
+    if (!kilnLowerAxis(l, axes ? axes[k] : k, r, &a))
+      return KILN_LOWER_ERROR;
+    int64_t step = steps ? steps[k] : 1;
+    if (step <= 0)
+      return step ? kilnLowerUnsupported(
+                        l, "with a negative step on a dynamic shape")
+                  : kilnLowerError(l, "operand 'steps' must not contain 0");
+    int64_t dim = kilnDim(x, a);
+    if (mlirShapedTypeIsDynamicSize(dim)) {
+      sliceAxisDynamic(b, sizes[a], starts[k], ends[k], step, &first[a],
+                       &sizes[a]);
+    } else {
+      int64_t f, c;
+      sliceAxis(dim, starts[k], ends[k], step, &f, &c);
+      first[a] = kilnConstIndex(b, f);
+      sizes[a] = kilnConstIndex(b, c);
+    }
+    strides[a] = step;
+  }
+  l->results[0] = kilnExtractSliceAt(b, x, first, sizes, strides);
+  return KILN_LOWER_OK;
+}
+
 static KilnLowerStatus lowerSlice(KilnLowerOp *l) {
   MlirValue x = kilnLowerOperand(l, 0);
   MlirType type = kilnLowerResultType(l, 0);
@@ -327,6 +440,9 @@ static KilnLowerStatus lowerSlice(KilnLowerOp *l) {
     status = constantIndices(l, 4, "steps", steps, &n);
   if (status != KILN_LOWER_OK)
     return status;
+  if (kilnLowerIsDynamic(l))
+    return sliceDynamic(l, x, n, starts, ends, hasAxes ? axes : NULL,
+                        hasSteps ? steps : NULL);
   int64_t first[KILN_MAX_RANK] = {0}, sizes[KILN_MAX_RANK],
           strides[KILN_MAX_RANK];
   for (intptr_t i = 0; i < r; ++i) {
@@ -359,8 +475,52 @@ static KilnLowerStatus lowerSlice(KilnLowerOp *l) {
 
 static KilnLowerStatus lowerExpand(KilnLowerOp *l) {
   MlirValue x = kilnLowerOperand(l, 0);
-  l->results[0] = kilnElementwise(&l->b, 1, &x, kilnLowerResultType(l, 0),
-                                  kilnCopyBody, NULL);
+  MlirType type = kilnLowerResultType(l, 0);
+  if (!kilnTypeIsStaticTensor(type)) {
+    /* The result's dims from the shape operand (at run time when it is
+     * not a constant): numpy broadcasting of x and the shape, x's dims
+     * that are not 1 kept. */
+    KilnBuilder *b = &l->b;
+    MlirValue shape = kilnLowerOperand(l, 1);
+    intptr_t r = mlirShapedTypeGetRank(type), rx = kilnRank(x);
+    intptr_t rs = kilnRank(shape) == 1 ? kilnDim(shape, 0) : -1;
+    if (rs < 0 || rs > r)
+      return kilnLowerUnsupported(l, "with a shape of unknown length");
+    MlirType index = mlirIndexTypeGet(b->ctx);
+    MlirValue one = kilnConstIndex(b, 1), sizes[KILN_MAX_RANK];
+    for (intptr_t d = 0; d < r; ++d) {
+      intptr_t j = d - (r - rs), i = d - (r - rx);
+      MlirValue at = kilnConstIndex(b, j);
+      MlirValue s =
+          j >= 0 ? kilnConvertScalar(b, kilnTensorExtractAt(b, shape, &at),
+                                     index, false)
+                 : one;
+      MlirValue xd = i >= 0 ? kilnDimValue(b, x, i) : one;
+      sizes[d] = kilnSelect(b, kilnCmpI(b, "eq", xd, one), s, xd);
+    }
+    MlirValue out = kilnEmptySized(b, type, sizes);
+    int64_t rShape[KILN_MAX_RANK];
+    for (intptr_t d = 0; d < r; ++d)
+      rShape[d] = mlirShapedTypeGetDimSize(type, d);
+    MlirAttribute maps[2] = {
+        kilnMapBroadcast(b->ctx, mlirValueGetType(x), r, rShape),
+        kilnMapIdentity(b->ctx, r)};
+    for (intptr_t d = 0; d < r; ++d) { /* a dynamic dim of x is read as is */
+      intptr_t i = d - (r - rx);
+      if (i >= 0 && mlirShapedTypeIsDynamicSize(kilnDim(x, i)))
+        kilnAssertEqual(b, kilnDimValue(b, x, i), sizes[d],
+                        "an expanded input's dynamic dim is 1 at run time "
+                        "while the shape asks for more (Kiln broadcasts only "
+                        "dims the model's shapes make 1)");
+    }
+    char iters[KILN_MAX_RANK + 1];
+    memset(iters, 'p', (size_t)r);
+    iters[r] = '\0';
+    l->results[0] = mlirOperationGetResult(
+        kilnGeneric(b, 1, &x, 1, &out, maps, r, iters, kilnCopyBody, NULL), 0);
+    return KILN_LOWER_OK;
+  }
+  l->results[0] = kilnElementwise(&l->b, 1, &x, type, kilnCopyBody, NULL);
   return KILN_LOWER_OK;
 }
 
@@ -488,10 +648,10 @@ const KilnLowering kilnLowerTensor[] = {
     {"squeeze", lowerReshapeLike, KILN_LOWER_DYNAMIC},
     {"unsqueeze", lowerReshapeLike, KILN_LOWER_DYNAMIC},
     {"transpose", lowerTranspose, KILN_LOWER_DYNAMIC},
-    {"concat", lowerConcat, 0},
-    {"split", lowerSplit, 0},
-    {"slice", lowerSlice, 0},
-    {"expand", lowerExpand, 0},
+    {"concat", lowerConcat, KILN_LOWER_DYNAMIC},
+    {"split", lowerSplit, KILN_LOWER_DYNAMIC},
+    {"slice", lowerSlice, KILN_LOWER_DYNAMIC},
+    {"expand", lowerExpand, KILN_LOWER_DYNAMIC},
     {"tile", lowerTile, 0},
     {"shape", lowerShape, KILN_LOWER_DYNAMIC},
     {"size", lowerSize, KILN_LOWER_DYNAMIC},
@@ -499,9 +659,9 @@ const KilnLowering kilnLowerTensor[] = {
     {"space_to_depth", lowerSpaceToDepth, 0},
     {"range", kilnLowerTensorRange, 0},
     {"pad", kilnLowerTensorPad, 0},
-    {"trilu", kilnLowerTensorTrilu, 0},
+    {"trilu", kilnLowerTensorTrilu, KILN_LOWER_DYNAMIC},
     {"constant_of_shape", kilnLowerTensorConstantOfShape, 0},
-    {"eye_like", kilnLowerTensorEyeLike, 0},
+    {"eye_like", kilnLowerTensorEyeLike, KILN_LOWER_DYNAMIC},
     {"reverse_sequence", kilnLowerTensorReverseSequence, 0},
 };
 const int kilnLowerTensorCount =

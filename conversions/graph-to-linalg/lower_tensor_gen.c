@@ -9,12 +9,13 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_tensor.h"
+#include "support/ir_build.h"
 
 /* A result with no elements needs no computation (and generics with
  * offset maps over empty loops fail linalg's static bounds check). */
 static bool emptyResult(KilnLowerOp *l) {
   MlirType type = kilnLowerResultType(l, 0);
-  if (kilnNumElements(type) != 0)
+  if (!kilnTypeIsStaticTensor(type) || kilnNumElements(type) != 0)
     return false;
   l->results[0] = kilnEmpty(&l->b, type);
   return true;
@@ -38,6 +39,20 @@ static MlirValue indexGeneric(KilnBuilder *b, MlirType type, intptr_t nInputs,
   return mlirOperationGetResult(
       kilnGeneric(b, nInputs, inputs, 1, &init, maps, r, iters, body, userData),
       0);
+}
+
+/* indexGeneric over the shape of `like` (a tensor of type's rank, whose
+ * dims size the dynamic ones). */
+static MlirValue indexGenericLike(KilnBuilder *b, MlirType type, MlirValue like,
+                                  KilnBodyFn body, void *userData) {
+  intptr_t r = mlirShapedTypeGetRank(type);
+  MlirAttribute map = kilnMapIdentity(b->ctx, r);
+  char iters[KILN_MAX_RANK + 1];
+  memset(iters, 'p', (size_t)r);
+  iters[r] = '\0';
+  MlirValue init = kilnEmptyLike(b, type, like);
+  return mlirOperationGetResult(
+      kilnGeneric(b, 0, NULL, 1, &init, &map, r, iters, body, userData), 0);
 }
 
 static MlirValue subIndex(KilnBuilder *b, MlirValue x, MlirValue y) {
@@ -288,8 +303,8 @@ KilnLowerStatus kilnLowerTensorEyeLike(KilnLowerOp *l) {
     return KILN_LOWER_OK;
   DiagInfo d = {kilnConstIndex(&l->b, kilnInferAttrInt(&l->infer, "k", 0)), 0,
                 false};
-  l->results[0] = indexGeneric(&l->b, kilnLowerResultType(l, 0), 0, NULL, NULL,
-                               eyeBody, &d);
+  l->results[0] = indexGenericLike(&l->b, kilnLowerResultType(l, 0),
+                                   kilnLowerOperand(l, 0), eyeBody, &d);
   return KILN_LOWER_OK;
 }
 

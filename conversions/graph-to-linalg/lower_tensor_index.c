@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower.h"
+#include "support/ir_build.h"
 
 /* ---- Small builders ------------------------------------------------------ */
 
@@ -54,13 +55,26 @@ MlirValue kilnIndexElementToIndex(KilnBuilder *b, MlirValue v) {
 /* An index element (any integer type) as an `index` in [0, size): negative
  * values count from the end, then the value is clamped (size > 0).
  * kiln-runtime-checks reports the values this changes (runtime_checks.c). */
-static MlirValue clampIndex(KilnBuilder *b, MlirValue v, int64_t size) {
+/* Index element v wrapped (negative: from the end) and clamped into
+ * [0, size - 1]; `dynamicSize` (an index value from outside the body)
+ * replaces `size` when the dim is dynamic. */
+static MlirValue clampIndexTo(KilnBuilder *b, MlirValue v, int64_t size,
+                              MlirValue dynamicSize) {
+  bool dynamic = !mlirValueIsNull(dynamicSize);
   MlirValue i = kilnIndexElementToIndex(b, v);
   MlirValue zero = kilnConstIndex(b, 0);
-  MlirValue wrapped = kilnArith2(b, "arith.addi", i, kilnConstIndex(b, size));
+  MlirValue n = dynamic ? dynamicSize : kilnConstIndex(b, size);
+  MlirValue wrapped = kilnArith2(b, "arith.addi", i, n);
   i = kilnSelect(b, kilnCmpI(b, "slt", i, zero), wrapped, i);
   i = kilnArith2(b, "arith.maxsi", i, zero);
-  return kilnArith2(b, "arith.minsi", i, kilnConstIndex(b, size - 1));
+  MlirValue last = dynamic
+                       ? kilnArith2(b, "arith.subi", n, kilnConstIndex(b, 1))
+                       : kilnConstIndex(b, size - 1);
+  return kilnArith2(b, "arith.minsi", i, last);
+}
+
+static MlirValue clampIndex(KilnBuilder *b, MlirValue v, int64_t size) {
+  return clampIndexTo(b, v, size, (MlirValue){NULL});
 }
 
 /* The row-major coordinates of flat index `iv` in a static `shape`. */
@@ -82,7 +96,8 @@ static void shapeOf(MlirValue t, int64_t *shape) {
 
 /* Whether `t` has an element and a zero-size dim `size` would be indexed. */
 static bool indexesEmptyDim(MlirType resultType, int64_t size) {
-  return size == 0 && kilnNumElements(resultType) > 0;
+  return size == 0 && kilnTypeIsStaticTensor(resultType) &&
+         kilnNumElements(resultType) > 0;
 }
 
 /* ---- scf.for carrying one tensor ----------------------------------------- */
@@ -120,6 +135,7 @@ static MlirValue forLoop(KilnBuilder *b, int64_t n, MlirValue init,
 typedef struct Gather {
   MlirValue data;
   int64_t axis, q, size;
+  MlirValue dynamicSize; /* the axis' size when it is dynamic, else null */
 } Gather;
 
 static void gatherBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
@@ -128,20 +144,23 @@ static void gatherBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
   intptr_t r = kilnRank(g->data);
   MlirValue coords[KILN_MAX_RANK];
   for (intptr_t j = 0; j < r; ++j)
-    coords[j] = j < g->axis    ? kilnLinalgIndex(b, j)
-                : j == g->axis ? clampIndex(b, args[0], g->size)
-                               : kilnLinalgIndex(b, j - 1 + g->q);
+    coords[j] = j < g->axis ? kilnLinalgIndex(b, j)
+                : j == g->axis
+                    ? clampIndexTo(b, args[0], g->size, g->dynamicSize)
+                    : kilnLinalgIndex(b, j - 1 + g->q);
   yields[0] = extract(b, g->data, r, coords);
 }
 
 static KilnLowerStatus lowerGather(KilnLowerOp *l) {
   MlirValue data = kilnLowerOperand(l, 0), indices = kilnLowerOperand(l, 1);
   MlirType resultType = kilnLowerResultType(l, 0);
-  Gather g = {data, 0, kilnRank(indices), 0};
+  Gather g = {data, 0, kilnRank(indices), 0, {NULL}};
   if (!kilnLowerAxis(l, kilnInferAttrInt(&l->infer, "axis", 0), kilnRank(data),
                      &g.axis))
     return KILN_LOWER_ERROR;
   g.size = kilnDim(data, g.axis);
+  if (mlirShapedTypeIsDynamicSize(g.size))
+    g.dynamicSize = kilnDimValue(&l->b, data, g.axis);
   if (indexesEmptyDim(resultType, g.size))
     return kilnLowerUnsupported(l, "gathers from an empty axis");
   intptr_t n = mlirShapedTypeGetRank(resultType);
@@ -153,7 +172,14 @@ static KilnLowerStatus lowerGather(KilnLowerOp *l) {
   char iters[KILN_MAX_RANK * 2 + 1];
   memset(iters, 'p', n);
   iters[n] = '\0';
-  MlirValue init = kilnEmpty(&l->b, resultType);
+  /* data's dims before the axis, the indices', data's after it */
+  MlirValue sizes[KILN_MAX_RANK];
+  for (intptr_t j = 0; j < n; ++j)
+    if (mlirShapedTypeIsDynamicDim(resultType, j))
+      sizes[j] = j < g.axis         ? kilnDimValue(&l->b, data, j)
+                 : j < g.axis + g.q ? kilnDimValue(&l->b, indices, j - g.axis)
+                                    : kilnDimValue(&l->b, data, j - g.q + 1);
+  MlirValue init = kilnEmptySized(&l->b, resultType, sizes);
   l->results[0] = mlirOperationGetResult(
       kilnGeneric(&l->b, 1, &indices, 1, &init, maps, n, iters, gatherBody, &g),
       0);
@@ -168,8 +194,8 @@ static void gatherElementsBody(KilnBuilder *b, const MlirValue *args,
   intptr_t r = kilnRank(g->data);
   MlirValue coords[KILN_MAX_RANK];
   for (intptr_t j = 0; j < r; ++j)
-    coords[j] =
-        j == g->axis ? clampIndex(b, args[0], g->size) : kilnLinalgIndex(b, j);
+    coords[j] = j == g->axis ? clampIndexTo(b, args[0], g->size, g->dynamicSize)
+                             : kilnLinalgIndex(b, j);
   yields[0] = extract(b, g->data, r, coords);
 }
 
@@ -178,7 +204,9 @@ static bool indicesFit(MlirValue data, MlirValue indices, int64_t axis) {
   if (kilnRank(indices) != kilnRank(data))
     return false;
   for (intptr_t j = 0; j < kilnRank(data); ++j)
-    if (j != axis && kilnDim(indices, j) > kilnDim(data, j))
+    if (j != axis && !mlirShapedTypeIsDynamicSize(kilnDim(indices, j)) &&
+        !mlirShapedTypeIsDynamicSize(kilnDim(data, j)) &&
+        kilnDim(indices, j) > kilnDim(data, j))
       return false;
   return true;
 }
@@ -186,11 +214,13 @@ static bool indicesFit(MlirValue data, MlirValue indices, int64_t axis) {
 static KilnLowerStatus lowerGatherElements(KilnLowerOp *l) {
   MlirValue data = kilnLowerOperand(l, 0), indices = kilnLowerOperand(l, 1);
   MlirType resultType = kilnLowerResultType(l, 0);
-  Gather g = {data, 0, 0, 0};
+  Gather g = {data, 0, 0, 0, {NULL}};
   if (!kilnLowerAxis(l, kilnInferAttrInt(&l->infer, "axis", 0), kilnRank(data),
                      &g.axis))
     return KILN_LOWER_ERROR;
   g.size = kilnDim(data, g.axis);
+  if (mlirShapedTypeIsDynamicSize(g.size))
+    g.dynamicSize = kilnDimValue(&l->b, data, g.axis);
   if (!indicesFit(data, indices, g.axis))
     return kilnLowerError(l, "'indices' must have the rank of 'data' and "
                              "no larger dims outside the axis");
@@ -477,8 +507,8 @@ static KilnLowerStatus lowerOneHot(KilnLowerOp *l) {
 }
 
 const KilnLowering kilnLowerTensorIndex[] = {
-    {"gather", lowerGather, 0},
-    {"gather_elements", lowerGatherElements, 0},
+    {"gather", lowerGather, KILN_LOWER_DYNAMIC},
+    {"gather_elements", lowerGatherElements, KILN_LOWER_DYNAMIC},
     {"gather_nd", lowerGatherND, 0},
     {"scatter_elements", lowerScatterElements, 0},
     {"scatter_nd", lowerScatterND, 0},

@@ -28,7 +28,7 @@ typedef struct DynWindow {
   intptr_t n;
   int64_t strides[KILN_MAX_RANK], dilations[KILN_MAX_RANK];
   int64_t padBegin[KILN_MAX_RANK], padEnd[KILN_MAX_RANK];
-  int64_t reach[KILN_MAX_RANK]; /* of padEnd, what ceil_mode adds */
+  int64_t reach[KILN_MAX_RANK];    /* of padEnd, what ceil_mode adds */
   MlirValue kernel[KILN_MAX_RANK]; /* sizes of the kernel dims */
   MlirValue in[KILN_MAX_RANK];     /* spatial input sizes */
   MlirValue out[KILN_MAX_RANK];    /* spatial output sizes */
@@ -112,9 +112,8 @@ static KilnLowerStatus readWindow(KilnLowerOp *l, MlirValue x,
               arith(b, "arith.muli", arith(b, "arith.subi", kernel[i], one),
                     kilnConstIndex(b, w->dilations[i])),
               one);
-    MlirValue padded =
-        arith(b, "arith.addi", w->in[i],
-              kilnConstIndex(b, w->padBegin[i] + w->padEnd[i]));
+    MlirValue padded = arith(b, "arith.addi", w->in[i],
+                             kilnConstIndex(b, w->padBegin[i] + w->padEnd[i]));
     w->out[i] =
         arith(b, "arith.addi",
               arith(b, "arith.floordivsi", arith(b, "arith.subi", padded, dk),
@@ -141,8 +140,8 @@ static MlirValue pad(KilnBuilder *b, MlirValue x, const DynWindow *w,
     shape[i] = kilnDim(x, i);
     if (!mlirShapedTypeIsDynamicSize(shape[i]))
       shape[i] += grow;
-    sizes[i] = arith(b, "arith.addi", kilnDimValue(b, x, i),
-                     kilnConstIndex(b, grow));
+    sizes[i] =
+        arith(b, "arith.addi", kilnDimValue(b, x, i), kilnConstIndex(b, grow));
     offsets[i] = kilnConstIndex(b, i >= 2 ? w->padBegin[i - 2] : 0);
   }
   MlirType type = kilnTensorType(r, shape, kilnElementType(x));
@@ -181,17 +180,16 @@ static MlirAttribute windowInputMap(MlirContext ctx, const DynWindow *w,
     e[2 + i] = mlirAffineAddExprGet(
         mlirAffineMulExprGet(mlirAffineDimExprGet(ctx, 2 + i),
                              mlirAffineConstantExprGet(ctx, w->strides[i])),
-        mlirAffineMulExprGet(
-            mlirAffineDimExprGet(ctx, firstKernelLoop + i),
-            mlirAffineConstantExprGet(ctx, w->dilations[i])));
+        mlirAffineMulExprGet(mlirAffineDimExprGet(ctx, firstKernelLoop + i),
+                             mlirAffineConstantExprGet(ctx, w->dilations[i])));
   return kilnMapExprs(ctx, nLoops, w->n + 2, e);
 }
 
 static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                     void *userData) {
   (void)userData;
-  yields[0] = kilnArithNumeric(
-      b, "add", args[2], kilnArithNumeric(b, "mul", args[0], args[1]));
+  yields[0] = kilnArithNumeric(b, "add", args[2],
+                               kilnArithNumeric(b, "mul", args[0], args[1]));
 }
 
 KilnLowerStatus kilnLowerConvDynamic(KilnLowerOp *l) {
@@ -214,11 +212,11 @@ KilnLowerStatus kilnLowerConvDynamic(KilnLowerOp *l) {
   if (st != KILN_LOWER_OK)
     return st;
   /* x's channels are the filters' (per group). */
-  kilnAssertEqual(b, kilnDimValue(b, x, 1),
-                  arith(b, "arith.muli", kilnDimValue(b, wt, 1),
-                        kilnConstIndex(b, group)),
-                  "the input's channels are not the filters' channels "
-                  "times the group count at run time");
+  kilnAssertEqual(
+      b, kilnDimValue(b, x, 1),
+      arith(b, "arith.muli", kilnDimValue(b, wt, 1), kilnConstIndex(b, group)),
+      "the input's channels are not the filters' channels "
+      "times the group count at run time");
   MlirType e = kilnElementType(x);
   MlirValue padded = pad(b, x, &w, kilnConstFloat(b, e, 0));
   MlirValue out =
@@ -238,8 +236,9 @@ KilnLowerStatus kilnLowerConvDynamic(KilnLowerOp *l) {
   intptr_t nLoops = 3 + 2 * n, cLoop = 2 + n;
   MlirAffineExpr channel = mlirAffineDimExprGet(ctx, cLoop);
   if (group != 1) {
-    MlirAffineExpr g = mlirAffineFloorDivExprGet(
-        mlirAffineDimExprGet(ctx, 1), mlirAffineConstantExprGet(ctx, m / group));
+    MlirAffineExpr g =
+        mlirAffineFloorDivExprGet(mlirAffineDimExprGet(ctx, 1),
+                                  mlirAffineConstantExprGet(ctx, m / group));
     channel = mlirAffineAddExprGet(
         mlirAffineMulExprGet(g, mlirAffineConstantExprGet(ctx, c / group)),
         channel);
@@ -278,7 +277,8 @@ static MlirValue windowReduce(KilnBuilder *b, MlirValue x, const DynWindow *w,
     oDims[i] = i;
   MlirAttribute maps[3] = {
       windowInputMap(ctx, w, nLoops, mlirAffineDimExprGet(ctx, 1), 2 + n),
-      kilnMapDims(ctx, nLoops, n, kDims), kilnMapDims(ctx, nLoops, n + 2, oDims)};
+      kilnMapDims(ctx, nLoops, n, kDims),
+      kilnMapDims(ctx, nLoops, n + 2, oDims)};
   char iters[2 * KILN_MAX_RANK + 3];
   memset(iters, 'p', (size_t)n + 2);
   memset(iters + n + 2, 'r', (size_t)n);
@@ -381,17 +381,17 @@ KilnLowerStatus kilnLowerAveragePoolDynamic(KilnLowerOp *l) {
     covered[i] = w.in[i];
     if (includePad) {
       int64_t explicitPads = w.padBegin[i] + w.padEnd[i] - w.reach[i];
-      covered[i] = arith(b, "arith.addi", w.in[i],
-                         kilnConstIndex(b, explicitPads));
+      covered[i] =
+          arith(b, "arith.addi", w.in[i], kilnConstIndex(b, explicitPads));
       around.padBegin[i] = 0;
       around.padEnd[i] = w.reach[i];
     }
   }
-  MlirValue ones = pad(b, unitBatchFilled(b, e, n, covered, one), &around,
-                       zero);
-  MlirValue counts = windowReduce(b, ones, &w, kernel,
-                                  unitBatchFilled(b, e, n, w.out, zero),
-                                  sumBody, NULL);
+  MlirValue ones =
+      pad(b, unitBatchFilled(b, e, n, covered, one), &around, zero);
+  MlirValue counts =
+      windowReduce(b, ones, &w, kernel, unitBatchFilled(b, e, n, w.out, zero),
+                   sumBody, NULL);
   MlirValue in[2] = {sum, counts};
   l->results[0] =
       kilnElementwise(b, 2, in, mlirValueGetType(sum), divBody, NULL);

@@ -14,9 +14,20 @@ func.func @negative_unpool_output_shape(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x
 
 // -----
 
-// negative_conv_dynamic_batch: a dynamic batch size.
-func.func @negative_conv_dynamic_batch(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<?x4x6x6xf32> {
-  // expected-error@+1 {{unsupported: 'graph.conv' operand #0 has a dynamic shape}}
-  %0 = "graph.conv"(%x, %w) : (tensor<?x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x6x6xf32>
-  return %0 : tensor<?x4x6x6xf32>
+// negative_grouped_conv_dynamic_channels: a grouped conv whose channel
+// count is known only at run time (its window maps need the group size).
+func.func @negative_grouped_conv_dynamic_channels(%x: tensor<1x?x8x8xf32>, %w: tensor<4x?x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error@+1 {{unsupported: 'graph.conv' grouped, with a dynamic channel count}}
+  %0 = "graph.conv"(%x, %w) {group = 2 : i64} : (tensor<1x?x8x8xf32>, tensor<4x?x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// negative_pool_same_dynamic: auto_pad SAME pads by the input's size,
+// which a dynamic spatial dim leaves unknown.
+func.func @negative_pool_same_dynamic(%x: tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32> {
+  // expected-error@+1 {{unsupported: 'graph.max_pool' with auto_pad SAME and a dynamic spatial dim}}
+  %0 = "graph.max_pool"(%x) {auto_pad = "SAME_UPPER", kernel_shape = array<i64: 3, 3>} : (tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32>
+  return %0 : tensor<1x1x?x?xf32>
 }

@@ -3,10 +3,24 @@
 
 // A lowering not written for dynamic shapes is not called on them: the op
 // is reported, with what to do about it.
-func.func @negative_matmul_dynamic(%a: tensor<?x4xf32>, %b: tensor<4x3xf32>) -> tensor<?x3xf32> {
-  // expected-error@+1 {{unsupported: 'graph.matmul' operand #0 has a dynamic shape (tensor<?x4xf32>); Kiln lowers this op for static shapes only (size the input dims with --dim or --input-shape, and bind shape-determining inputs)}}
-  %0 = "graph.matmul"(%a, %b) : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
-  return %0 : tensor<?x3xf32>
+func.func @negative_cum_sum_dynamic(%x: tensor<?x4xf32>, %axis: tensor<i64>) -> tensor<?x4xf32> {
+  // expected-error@+1 {{unsupported: 'graph.cum_sum' operand #0 has a dynamic shape (tensor<?x4xf32>); Kiln lowers this op for static shapes only (size the input dims with --dim or --input-shape, and bind shape-determining inputs)}}
+  %0 = "graph.cum_sum"(%x, %axis) : (tensor<?x4xf32>, tensor<i64>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+// A slice with a negative step along a dynamic dim (its first index
+// depends on the dim's size, which a reversed window map cannot hold).
+func.func @negative_slice_reversed_dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %s = "graph.constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %e = "graph.constant"() {value = dense<-100> : tensor<1xi64>} : () -> tensor<1xi64>
+  %a = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %st = "graph.constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  // expected-error@+1 {{unsupported: 'graph.slice' with a negative step on a dynamic shape}}
+  %0 = "graph.slice"(%x, %s, %e, %a, %st) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>} : (tensor<?xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
 }
 
 // -----
