@@ -40,6 +40,12 @@ conformance_o0=pass
   --kiln-run build/bin/kiln-run --strict \
   --check test/onnx-backend/expected-pass.txt ||
   { conformance_o0=fail; status=1; }
+echo "== ONNX execution conformance with dynamic shapes (each test compiled once with every input dim dynamic, run on its data; docs/dynamic-shapes.md)"
+conformance_dynamic=pass
+/usr/bin/python3 test/onnx-backend/run.py --dynamic --quiet --strict \
+  --kiln-run build/bin/kiln-run --report build/onnx-conformance-dynamic.json \
+  --check test/onnx-backend/expected-pass-dynamic.txt ||
+  { conformance_dynamic=fail; status=1; }
 echo "== ONNX execution conformance with the GPU schedules run on the CPU (--pipeline=gpu-on-cpu, expected-pass tests only)"
 conformance_gpu=pass
 /usr/bin/python3 test/onnx-backend/run.py --pipeline=gpu-on-cpu --only-listed \
@@ -90,10 +96,10 @@ count() {
 }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") ))
-# The format check, the coverage check, the four conformance checks and
+# The format check, the coverage check, the five conformance checks and
 # the GPU host-path check count as one test each.
 for check in "$format" "$coverage" "$conformance" "$conformance_o0" \
-  "$conformance_gpu" "$gpu_host" "$conformance_asan"; do
+  "$conformance_dynamic" "$conformance_gpu" "$gpu_host" "$conformance_asan"; do
   if [ "$check" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 [ "$failed" -eq 0 ] || status=1

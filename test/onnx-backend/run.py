@@ -374,15 +374,19 @@ def read_list(path):
                 if l.strip() and not l.lstrip().startswith("#")}
 
 
-LIST_HEADER = (
-    "# libonnx-testdata tests that pass with kiln-run; the test command fails"
-    " if one stops.\n# Add the passing ones: test/onnx-backend/run.py "
-    "--kiln-run build/bin/kiln-run --update-expected THIS_FILE\n")
+def list_header(args):
+    mode = " --dynamic" if args.dynamic else ""
+    what = ("compiled with every input dim dynamic (kiln-compile "
+            "--dynamic=all)" if args.dynamic else "with kiln-run")
+    return (f"# libonnx-testdata tests that pass {what}; the test command "
+            f"fails if one stops.\n# Add the passing ones: "
+            f"test/onnx-backend/run.py --kiln-run build/bin/kiln-run{mode} "
+            f"--update-expected THIS_FILE\n")
 
 
-def write_list(path, names):
+def write_list(args, path, names):
     with open(path, "w") as f:
-        f.write(LIST_HEADER + "".join(f"{n}\n" for n in sorted(names)))
+        f.write(list_header(args) + "".join(f"{n}\n" for n in sorted(names)))
 
 
 def summarize(results):
@@ -646,7 +650,7 @@ def update_expected(args, results):
     if args.allow_removals:
         names = {n for n in names if ran.get(n, "pass") == "pass"}
     names |= {n for n, s in ran.items() if s == "pass"}
-    write_list(path, names)
+    write_list(args, path, names)
     print(f"update-expected: {len(names)} test(s) in {path}")
 
 
