@@ -92,9 +92,14 @@ MlirValue kilnLowerRedMapped(KilnBuilder *b, intptr_t nInputs,
   char iters[KILN_MAX_RANK + 1];
   memset(iters, 'p', r);
   iters[r] = '\0';
-  MlirValue init = kilnRank(inputs[0]) == r
-                       ? kilnEmptyLike(b, resultType, inputs[0])
-                       : kilnEmpty(b, resultType);
+  /* Sized like the first input of the result's rank (the others, if
+   * any, are broadcast statistics or scalars). */
+  MlirValue like = {NULL};
+  for (intptr_t i = 0; i < nInputs && mlirValueIsNull(like); ++i)
+    if (kilnRank(inputs[i]) == r)
+      like = inputs[i];
+  MlirValue init = mlirValueIsNull(like) ? kilnEmpty(b, resultType)
+                                         : kilnEmptyLike(b, resultType, like);
   return mlirOperationGetResult(
       kilnGeneric(b, nInputs, inputs, 1, &init, all, r, iters, body, userData),
       0);
@@ -529,7 +534,8 @@ static MlirValue cumSumAlong(KilnBuilder *b, MlirValue x, int64_t axis,
   iters[r] = 'r';
   iters[r + 1] = '\0';
   MlirType elt = kilnElementType(x);
-  MlirValue out = kilnFilled(b, mlirValueGetType(x), kilnConstFloat(b, elt, 0));
+  MlirValue out = kilnFill(b, kilnConstFloat(b, elt, 0),
+                           kilnEmptyLike(b, mlirValueGetType(x), x));
   return mlirOperationGetResult(
       kilnGeneric(b, 1, &x, 1, &out, maps, r + 1, iters, cumSumBody, &ci), 0);
 }
@@ -611,7 +617,7 @@ const KilnLowering kilnLowerReduction[] = {
     {"argmax", lowerArgMax, KILN_LOWER_DYNAMIC},
     {"argmin", lowerArgMin, KILN_LOWER_DYNAMIC},
     {"hardmax", lowerHardmax, KILN_LOWER_DYNAMIC},
-    {"cum_sum", lowerCumSum, 0},
+    {"cum_sum", lowerCumSum, KILN_LOWER_DYNAMIC},
     {"top_k", kilnLowerRedTopK, 0},
     {"negative_log_likelihood_loss", kilnLowerRedNllLoss, KILN_LOWER_DYNAMIC},
     {"softmax_cross_entropy_loss", kilnLowerRedSceLoss, KILN_LOWER_DYNAMIC},

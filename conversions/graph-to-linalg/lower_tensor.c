@@ -526,10 +526,47 @@ static KilnLowerStatus lowerExpand(KilnLowerOp *l) {
 
 /* tile: broadcast x (d0 x d1 ...) into (r0 x d0 x r1 x d1 ...) with a
  * projection map, then collapse each (ri, di) pair; no modulo indexing. */
+/* tile of dynamic shape (constant repeats): the same broadcast into
+ * (r0 x d0 x r1 x d1 ...), each d sized at run time, then each pair
+ * collapsed. */
+static KilnLowerStatus tileDynamic(KilnLowerOp *l, MlirValue x, MlirType type) {
+  KilnBuilder *b = &l->b;
+  intptr_t r = kilnRank(x), n = r;
+  int64_t repeats[KILN_MAX_RANK];
+  KilnLowerStatus st = constantIndices(l, 1, "repeats", repeats, &n);
+  if (st != KILN_LOWER_OK)
+    return st;
+  int64_t shape[2 * KILN_MAX_RANK], dims[KILN_MAX_RANK];
+  MlirValue sizes[2 * KILN_MAX_RANK];
+  intptr_t groups[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    dims[i] = 2 * i + 1;
+    shape[2 * i] = repeats[i];
+    shape[2 * i + 1] = kilnDim(x, i);
+    sizes[2 * i] = kilnConstIndex(b, repeats[i]);
+    sizes[2 * i + 1] = kilnDimValue(b, x, i);
+    groups[i] = 2;
+  }
+  MlirType wide = kilnTensorType(2 * r, shape, kilnElementType(x));
+  MlirAttribute maps[2] = {kilnMapDims(b->ctx, 2 * r, r, dims),
+                           kilnMapIdentity(b->ctx, 2 * r)};
+  char iters[2 * KILN_MAX_RANK + 1];
+  memset(iters, 'p', (size_t)(2 * r));
+  iters[2 * r] = '\0';
+  MlirValue init = kilnEmptySized(b, wide, sizes);
+  MlirValue tiled = mlirOperationGetResult(
+      kilnGeneric(b, 1, &x, 1, &init, maps, 2 * r, iters, kilnCopyBody, NULL),
+      0);
+  l->results[0] = kilnReshapeGroups(b, tiled, type, r, groups);
+  return KILN_LOWER_OK;
+}
+
 static KilnLowerStatus lowerTile(KilnLowerOp *l) {
   MlirValue x = kilnLowerOperand(l, 0);
   MlirType type = kilnLowerResultType(l, 0);
   intptr_t r = kilnRank(x);
+  if (kilnLowerIsDynamic(l) && r > 0)
+    return tileDynamic(l, x, type);
   if (kilnNumElements(type) == 0 || r == 0) {
     l->results[0] = kilnNumElements(type) == 0 ? kilnEmpty(&l->b, type) : x;
     return KILN_LOWER_OK;
@@ -613,7 +650,53 @@ static MlirValue reshapeTransposeReshape(KilnBuilder *b, MlirValue x,
   return kilnReshape(b, y, type);
 }
 
+/* reshapeTransposeReshape with dynamic dims: the 6-D sizes and the
+ * result's as values. */
+static MlirValue reshapeTransposeReshapeSized(KilnBuilder *b, MlirValue x,
+                                              const MlirValue *sizes6,
+                                              const int64_t *perm,
+                                              MlirType type,
+                                              const MlirValue *sizes) {
+  int64_t shape6[6];
+  for (int i = 0; i < 6; ++i) {
+    int64_t c;
+    shape6[i] = kilnConstantIndexValue(sizes6[i], &c)
+                    ? c
+                    : mlirShapedTypeGetDynamicSize();
+  }
+  MlirType t6 = kilnTensorType(6, shape6, kilnElementType(x));
+  MlirValue y =
+      kilnTensorTranspose(b, kilnReshapeSized(b, x, t6, sizes6), perm);
+  return kilnReshapeSized(b, y, type, sizes);
+}
+
+static MlirValue divIndex(KilnBuilder *b, MlirValue x, int64_t d) {
+  return kilnArith2(b, "arith.divui", x, kilnConstIndex(b, d));
+}
+
+static MlirValue mulIndex(KilnBuilder *b, MlirValue x, int64_t m) {
+  return kilnArith2(b, "arith.muli", x, kilnConstIndex(b, m));
+}
+
 static KilnLowerStatus lowerDepthToSpace(KilnLowerOp *l) {
+  if (kilnLowerIsDynamic(l)) {
+    KilnBuilder *b = &l->b;
+    MlirValue x = kilnLowerOperand(l, 0);
+    int64_t bs = kilnInferAttrInt(&l->infer, "blocksize", 1);
+    MlirStringRef mode = kilnInferAttrString(&l->infer, "mode", "DCR");
+    bool crd = mode.length == 3 && !memcmp(mode.data, "CRD", 3);
+    MlirValue n = kilnDimValue(b, x, 0),
+              c = divIndex(b, kilnDimValue(b, x, 1), bs * bs),
+              h = kilnDimValue(b, x, 2), w = kilnDimValue(b, x, 3),
+              s = kilnConstIndex(b, bs);
+    MlirValue dcr[6] = {n, s, s, c, h, w}, crdShape[6] = {n, c, s, s, h, w};
+    int64_t dcrPerm[6] = {0, 3, 4, 1, 5, 2}, crdPerm[6] = {0, 1, 4, 2, 5, 3};
+    MlirValue sizes[4] = {n, c, mulIndex(b, h, bs), mulIndex(b, w, bs)};
+    l->results[0] = reshapeTransposeReshapeSized(
+        b, x, crd ? crdShape : dcr, crd ? crdPerm : dcrPerm,
+        kilnLowerResultType(l, 0), sizes);
+    return KILN_LOWER_OK;
+  }
   MlirValue x = kilnLowerOperand(l, 0);
   int64_t bs = kilnInferAttrInt(&l->infer, "blocksize", 1);
   MlirStringRef mode = kilnInferAttrString(&l->infer, "mode", "DCR");
@@ -632,6 +715,19 @@ static KilnLowerStatus lowerDepthToSpace(KilnLowerOp *l) {
 static KilnLowerStatus lowerSpaceToDepth(KilnLowerOp *l) {
   MlirValue x = kilnLowerOperand(l, 0);
   int64_t bs = kilnInferAttrInt(&l->infer, "blocksize", 1);
+  if (kilnLowerIsDynamic(l)) {
+    KilnBuilder *b = &l->b;
+    MlirValue s = kilnConstIndex(b, bs), n = kilnDimValue(b, x, 0),
+              c = kilnDimValue(b, x, 1),
+              h = divIndex(b, kilnDimValue(b, x, 2), bs),
+              w = divIndex(b, kilnDimValue(b, x, 3), bs);
+    MlirValue shape6[6] = {n, c, h, s, w, s};
+    int64_t perm[6] = {0, 3, 5, 1, 2, 4};
+    MlirValue sizes[4] = {n, mulIndex(b, c, bs * bs), h, w};
+    l->results[0] = reshapeTransposeReshapeSized(
+        b, x, shape6, perm, kilnLowerResultType(l, 0), sizes);
+    return KILN_LOWER_OK;
+  }
   int64_t shape[6] = {kilnDim(x, 0),      kilnDim(x, 1),
                       kilnDim(x, 2) / bs, bs,
                       kilnDim(x, 3) / bs, bs};
@@ -652,13 +748,13 @@ const KilnLowering kilnLowerTensor[] = {
     {"split", lowerSplit, KILN_LOWER_DYNAMIC},
     {"slice", lowerSlice, KILN_LOWER_DYNAMIC},
     {"expand", lowerExpand, KILN_LOWER_DYNAMIC},
-    {"tile", lowerTile, 0},
+    {"tile", lowerTile, KILN_LOWER_DYNAMIC},
     {"shape", lowerShape, KILN_LOWER_DYNAMIC},
     {"size", lowerSize, KILN_LOWER_DYNAMIC},
-    {"depth_to_space", lowerDepthToSpace, 0},
-    {"space_to_depth", lowerSpaceToDepth, 0},
+    {"depth_to_space", lowerDepthToSpace, KILN_LOWER_DYNAMIC},
+    {"space_to_depth", lowerSpaceToDepth, KILN_LOWER_DYNAMIC},
     {"range", kilnLowerTensorRange, 0},
-    {"pad", kilnLowerTensorPad, 0},
+    {"pad", kilnLowerTensorPad, KILN_LOWER_DYNAMIC},
     {"trilu", kilnLowerTensorTrilu, KILN_LOWER_DYNAMIC},
     {"constant_of_shape", kilnLowerTensorConstantOfShape, 0},
     {"eye_like", kilnLowerTensorEyeLike, KILN_LOWER_DYNAMIC},

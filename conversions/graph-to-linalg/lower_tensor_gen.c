@@ -153,6 +153,26 @@ static MlirValue padConstant(KilnLowerOp *l, const PadInfo *p, MlirType type) {
   return kilnInsertSlice(b, x, out, at, ones);
 }
 
+/* Constant mode on a dynamic shape (pads not negative): a filled tensor
+ * of x's dims plus the pads with x inserted at the leading pads. */
+static MlirValue padConstantDynamic(KilnLowerOp *l, const PadInfo *p,
+                                    MlirType type) {
+  KilnBuilder *b = &l->b;
+  intptr_t r = kilnRank(p->x);
+  MlirValue cv = kilnLowerOperand(l, 2);
+  MlirValue value = mlirValueIsNull(cv)
+                        ? kilnConstFloat(b, kilnElementType(p->x), 0)
+                        : kilnTensorExtractFirst(b, cv);
+  MlirValue sizes[KILN_MAX_RANK], at[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    sizes[i] = kilnArith2(b, "arith.addi", kilnDimValue(b, p->x, i),
+                          kilnConstIndex(b, p->before[i] + p->after[i]));
+    at[i] = kilnConstIndex(b, p->before[i]);
+  }
+  MlirValue out = kilnFill(b, value, kilnEmptySized(b, type, sizes));
+  return kilnInsertSliceAt(b, p->x, out, at);
+}
+
 /* Non-constant modes crop first (negative pads), then pad what is left:
  * reflection and wrapping see the cropped tensor. */
 static void cropNegativePads(KilnBuilder *b, PadInfo *p) {
@@ -228,6 +248,17 @@ KilnLowerStatus kilnLowerTensorPad(KilnLowerOp *l) {
     return kilnLowerUnsupported(l, "with mode '%.*s'", (int)mode.length,
                                 mode.data);
   p.mode = (PadMode)m;
+  if (kilnLowerIsDynamic(l)) {
+    for (intptr_t i = 0; i < r; ++i)
+      if (p.before[i] < 0 || p.after[i] < 0)
+        return kilnLowerUnsupported(l, "with negative pads on a dynamic "
+                                       "shape");
+    if (p.mode != PAD_CONSTANT)
+      return kilnLowerUnsupported(l, "in mode '%s' on a dynamic shape",
+                                  kModes[m]);
+    l->results[0] = padConstantDynamic(l, &p, type);
+    return KILN_LOWER_OK;
+  }
   if (emptyResult(l))
     return KILN_LOWER_OK;
   if (p.mode == PAD_CONSTANT) {

@@ -13,10 +13,12 @@
  * The input is first padded to (padBegin + in + padEnd) per spatial dim
  * with the pad value (0, or the lowest value for max) by insert_slice into
  * a filled tensor. Output sizes are (padded - dilated kernel) / stride + 1.
- * What this file does not take (auto_pad SAME or ceil_mode with a dynamic
- * spatial dim, a grouped conv whose channels are dynamic, MaxPool's
- * indices) is reported as unsupported. The static lowerings keep their
- * schedules (im2col, named ops, taps); these are the generic fallbacks. */
+ * With a dynamic spatial dim, auto_pad SAME's pads are computed at run
+ * time too. What this file does not take (ceil_mode with explicit pads on
+ * a dynamic spatial dim, a grouped conv whose channels are dynamic,
+ * MaxPool's indices) is reported as unsupported. The static lowerings keep
+ * their schedules (im2col, named ops, taps); these are the generic fallbacks.
+ */
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower_conv_window.h"
@@ -27,8 +29,8 @@
 typedef struct DynWindow {
   intptr_t n;
   int64_t strides[KILN_MAX_RANK], dilations[KILN_MAX_RANK];
-  int64_t padBegin[KILN_MAX_RANK], padEnd[KILN_MAX_RANK];
-  int64_t reach[KILN_MAX_RANK];    /* of padEnd, what ceil_mode adds */
+  MlirValue padBegin[KILN_MAX_RANK], padEnd[KILN_MAX_RANK];
+  MlirValue reach[KILN_MAX_RANK];  /* of padEnd, what ceil_mode adds */
   MlirValue kernel[KILN_MAX_RANK]; /* sizes of the kernel dims */
   MlirValue in[KILN_MAX_RANK];     /* spatial input sizes */
   MlirValue out[KILN_MAX_RANK];    /* spatial output sizes */
@@ -71,13 +73,14 @@ static KilnLowerStatus readWindow(KilnLowerOp *l, MlirValue x,
       for (intptr_t i = 0; i < n; ++i) {
         w->strides[i] = sw.strides[i];
         w->dilations[i] = sw.dilations[i];
-        w->padBegin[i] = sw.padBegin[i];
+        w->padBegin[i] = kilnConstIndex(b, sw.padBegin[i]);
         /* ceil_mode windows may reach past the end pad: pad to reach. */
         int64_t reach =
             (sw.out[i] - 1) * sw.strides[i] + kilnWindowDilatedKernel(&sw, i);
         int64_t end = sw.padBegin[i] + sw.in[i] + sw.padEnd[i];
-        w->reach[i] = reach > end ? reach - end : 0;
-        w->padEnd[i] = sw.padEnd[i] + w->reach[i];
+        int64_t extra = reach > end ? reach - end : 0;
+        w->reach[i] = kilnConstIndex(b, extra);
+        w->padEnd[i] = kilnConstIndex(b, sw.padEnd[i] + extra);
         w->in[i] = kilnConstIndex(b, sw.in[i]);
         w->out[i] = kilnConstIndex(b, sw.out[i]);
       }
@@ -85,10 +88,8 @@ static KilnLowerStatus readWindow(KilnLowerOp *l, MlirValue x,
     }
   }
   int autoPad = kilnWindowAutoPad(l);
-  if (autoPad == KILN_PAD_SAME_UPPER || autoPad == KILN_PAD_SAME_LOWER)
-    return kilnLowerUnsupported(l, "with auto_pad SAME and a dynamic spatial "
-                                   "dim");
-  if (kilnInferAttrInt(&l->infer, "ceil_mode", 0))
+  bool same = autoPad == KILN_PAD_SAME_UPPER || autoPad == KILN_PAD_SAME_LOWER;
+  if (kilnInferAttrInt(&l->infer, "ceil_mode", 0) && !same)
     return kilnLowerUnsupported(l, "with ceil_mode and a dynamic spatial dim");
   int64_t v[2 * KILN_MAX_RANK];
   intptr_t len;
@@ -101,24 +102,44 @@ static KilnLowerStatus readWindow(KilnLowerOp *l, MlirValue x,
   len = kilnInferAttrInts(&l->infer, "pads", v, 2 * KILN_MAX_RANK);
   for (intptr_t i = 0; i < n; ++i) {
     bool explicitPads = autoPad == KILN_PAD_NOTSET && len == 2 * n;
-    w->padBegin[i] = explicitPads ? v[i] : 0;
-    w->padEnd[i] = explicitPads ? v[n + i] : 0;
-    w->reach[i] = 0;
+    MlirValue zero = kilnConstIndex(b, 0), one = kilnConstIndex(b, 1);
+    MlirValue stride = kilnConstIndex(b, w->strides[i]);
+    w->padBegin[i] = kilnConstIndex(b, explicitPads ? v[i] : 0);
+    w->padEnd[i] = kilnConstIndex(b, explicitPads ? v[n + i] : 0);
+    w->reach[i] = zero;
     w->in[i] = kilnDimValue(b, x, 2 + i);
-    /* out = (padded - ((k - 1) * d + 1)) / s + 1 */
-    MlirValue one = kilnConstIndex(b, 1);
     MlirValue dk =
         arith(b, "arith.addi",
               arith(b, "arith.muli", arith(b, "arith.subi", kernel[i], one),
                     kilnConstIndex(b, w->dilations[i])),
               one);
-    MlirValue padded = arith(b, "arith.addi", w->in[i],
-                             kilnConstIndex(b, w->padBegin[i] + w->padEnd[i]));
-    w->out[i] =
-        arith(b, "arith.addi",
-              arith(b, "arith.floordivsi", arith(b, "arith.subi", padded, dk),
-                    kilnConstIndex(b, w->strides[i])),
-              one);
+    if (same) {
+      /* ONNX: out = ceil(in / s), total = max((out - 1) * s + dk - in, 0),
+       * the odd element at the end (SAME_UPPER) or the beginning. */
+      w->out[i] = arith(b, "arith.ceildivsi", w->in[i], stride);
+      MlirValue total =
+          arith(b, "arith.subi",
+                arith(b, "arith.addi",
+                      arith(b, "arith.muli",
+                            arith(b, "arith.subi", w->out[i], one), stride),
+                      dk),
+                w->in[i]);
+      total = arith(b, "arith.maxsi", total, zero);
+      MlirValue half = arith(b, "arith.divsi", total, kilnConstIndex(b, 2));
+      w->padBegin[i] = autoPad == KILN_PAD_SAME_UPPER
+                           ? half
+                           : arith(b, "arith.subi", total, half);
+      w->padEnd[i] = arith(b, "arith.subi", total, w->padBegin[i]);
+      continue;
+    }
+    /* out = (padded - ((k - 1) * d + 1)) / s + 1 */
+    MlirValue padded =
+        arith(b, "arith.addi", w->in[i],
+              arith(b, "arith.addi", w->padBegin[i], w->padEnd[i]));
+    w->out[i] = arith(b, "arith.addi",
+                      arith(b, "arith.floordivsi",
+                            arith(b, "arith.subi", padded, dk), stride),
+                      one);
   }
   return KILN_LOWER_OK;
 }
@@ -128,21 +149,27 @@ static KilnLowerStatus readWindow(KilnLowerOp *l, MlirValue x,
 static MlirValue pad(KilnBuilder *b, MlirValue x, const DynWindow *w,
                      MlirValue value) {
   bool needed = false;
-  for (intptr_t i = 0; i < w->n; ++i)
-    needed |= w->padBegin[i] || w->padEnd[i];
+  for (intptr_t i = 0; i < w->n; ++i) {
+    int64_t begin, end;
+    needed |= !kilnConstantIndexValue(w->padBegin[i], &begin) ||
+              !kilnConstantIndexValue(w->padEnd[i], &end) || begin || end;
+  }
   if (!needed)
     return x;
   intptr_t r = kilnRank(x);
   int64_t shape[KILN_MAX_RANK];
   MlirValue sizes[KILN_MAX_RANK], offsets[KILN_MAX_RANK];
   for (intptr_t i = 0; i < r; ++i) {
-    int64_t grow = i >= 2 ? w->padBegin[i - 2] + w->padEnd[i - 2] : 0;
-    shape[i] = kilnDim(x, i);
-    if (!mlirShapedTypeIsDynamicSize(shape[i]))
-      shape[i] += grow;
-    sizes[i] =
-        arith(b, "arith.addi", kilnDimValue(b, x, i), kilnConstIndex(b, grow));
-    offsets[i] = kilnConstIndex(b, i >= 2 ? w->padBegin[i - 2] : 0);
+    MlirValue grow =
+        i >= 2 ? arith(b, "arith.addi", w->padBegin[i - 2], w->padEnd[i - 2])
+               : kilnConstIndex(b, 0);
+    sizes[i] = arith(b, "arith.addi", kilnDimValue(b, x, i), grow);
+    offsets[i] = i >= 2 ? w->padBegin[i - 2] : kilnConstIndex(b, 0);
+    int64_t dim = kilnDim(x, i), g;
+    shape[i] =
+        !mlirShapedTypeIsDynamicSize(dim) && kilnConstantIndexValue(grow, &g)
+            ? dim + g
+            : mlirShapedTypeGetDynamicSize();
   }
   MlirType type = kilnTensorType(r, shape, kilnElementType(x));
   MlirValue filled = kilnFill(b, value, kilnEmptySized(b, type, sizes));
@@ -380,10 +407,11 @@ KilnLowerStatus kilnLowerAveragePoolDynamic(KilnLowerOp *l) {
   for (intptr_t i = 0; i < n; ++i) {
     covered[i] = w.in[i];
     if (includePad) {
-      int64_t explicitPads = w.padBegin[i] + w.padEnd[i] - w.reach[i];
-      covered[i] =
-          arith(b, "arith.addi", w.in[i], kilnConstIndex(b, explicitPads));
-      around.padBegin[i] = 0;
+      MlirValue explicitPads =
+          arith(b, "arith.subi",
+                arith(b, "arith.addi", w.padBegin[i], w.padEnd[i]), w.reach[i]);
+      covered[i] = arith(b, "arith.addi", w.in[i], explicitPads);
+      around.padBegin[i] = kilnConstIndex(b, 0);
       around.padEnd[i] = w.reach[i];
     }
   }

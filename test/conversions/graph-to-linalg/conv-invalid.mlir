@@ -24,10 +24,10 @@ func.func @negative_grouped_conv_dynamic_channels(%x: tensor<1x?x8x8xf32>, %w: t
 
 // -----
 
-// negative_pool_same_dynamic: auto_pad SAME pads by the input's size,
-// which a dynamic spatial dim leaves unknown.
-func.func @negative_pool_same_dynamic(%x: tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32> {
-  // expected-error@+1 {{unsupported: 'graph.max_pool' with auto_pad SAME and a dynamic spatial dim}}
-  %0 = "graph.max_pool"(%x) {auto_pad = "SAME_UPPER", kernel_shape = array<i64: 3, 3>} : (tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32>
+// negative_pool_ceil_dynamic: ceil_mode with explicit pads on a dynamic
+// spatial dim (whose last window may start past the end).
+func.func @negative_pool_ceil_dynamic(%x: tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32> {
+  // expected-error@+1 {{unsupported: 'graph.max_pool' with ceil_mode and a dynamic spatial dim}}
+  %0 = "graph.max_pool"(%x) {ceil_mode = 1 : i64, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32>
   return %0 : tensor<1x1x?x?xf32>
 }
