@@ -124,9 +124,13 @@ static void recordOptions(KilnSession *s) {
     const KilnOnnxInputShape *shape = &s->shapes[i];
     kilnStrBufAppendf(&s->recorded,
                       " --input-shape=%s=", shape->name ? shape->name : "");
-    for (intptr_t d = 0; d < shape->rank; ++d)
-      kilnStrBufAppendf(&s->recorded, "%s%lld", d ? "x" : "",
-                        (long long)shape->dims[d]);
+    for (intptr_t d = 0; d < shape->rank; ++d) {
+      if (shape->dims[d] < 0)
+        kilnStrBufAppendf(&s->recorded, "%s?", d ? "x" : "");
+      else
+        kilnStrBufAppendf(&s->recorded, "%s%lld", d ? "x" : "",
+                          (long long)shape->dims[d]);
+    }
   }
   for (intptr_t i = 0; i < s->options.numDims; ++i)
     kilnStrBufAppendf(&s->recorded, " --dim=%s=%lld",

@@ -28,24 +28,26 @@ coverage=pass
   --check test/conversions/onnx-to-graph/import-expected-pass.txt \
   --markdown build/onnx-coverage.md || { coverage=fail; status=1; }
 
-echo "== ONNX execution conformance (test/onnx-backend/run.py)"
-conformance=pass
-/usr/bin/python3 test/onnx-backend/run.py --kiln-run build/bin/kiln-run \
-  --check test/onnx-backend/expected-pass.txt --strict \
-  --report build/onnx-conformance.json --quiet \
-  --markdown build/onnx-coverage.md || { conformance=fail; status=1; }
-echo "== ONNX execution conformance at -O0 (expected-pass tests only; the run above is the default -O3)"
-conformance_o0=pass
-/usr/bin/python3 test/onnx-backend/run.py -O0 --only-listed --quiet \
-  --kiln-run build/bin/kiln-run --strict \
-  --check test/onnx-backend/expected-pass.txt ||
-  { conformance_o0=fail; status=1; }
 echo "== ONNX execution conformance with dynamic shapes (each test compiled once with every input dim dynamic, run on its data; docs/dynamic-shapes.md)"
 conformance_dynamic=pass
 /usr/bin/python3 test/onnx-backend/run.py --dynamic --quiet --strict \
   --kiln-run build/bin/kiln-run --report build/onnx-conformance-dynamic.json \
   --check test/onnx-backend/expected-pass-dynamic.txt ||
   { conformance_dynamic=fail; status=1; }
+echo "== ONNX execution conformance (test/onnx-backend/run.py)"
+conformance=pass
+/usr/bin/python3 test/onnx-backend/run.py --kiln-run build/bin/kiln-run \
+  --check test/onnx-backend/expected-pass.txt --strict \
+  --report build/onnx-conformance.json --quiet \
+  --markdown build/onnx-coverage.md \
+  --dynamic-report build/onnx-conformance-dynamic.json ||
+  { conformance=fail; status=1; }
+echo "== ONNX execution conformance at -O0 (expected-pass tests only; the run above is the default -O3)"
+conformance_o0=pass
+/usr/bin/python3 test/onnx-backend/run.py -O0 --only-listed --quiet \
+  --kiln-run build/bin/kiln-run --strict \
+  --check test/onnx-backend/expected-pass.txt ||
+  { conformance_o0=fail; status=1; }
 echo "== ONNX execution conformance with the GPU schedules run on the CPU (--pipeline=gpu-on-cpu, expected-pass tests only)"
 conformance_gpu=pass
 /usr/bin/python3 test/onnx-backend/run.py --pipeline=gpu-on-cpu --only-listed \

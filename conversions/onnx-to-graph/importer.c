@@ -181,7 +181,7 @@ static bool checkInputShapes(const Importer *im) {
       ok = false;
     }
     for (intptr_t d = 0; d < s->rank; ++d)
-      if (s->dims[d] < 0) {
+      if (s->dims[d] < -1) { /* -1: dynamic */
         kilnEmitErrorf(im->fileLoc,
                        "input shape for '%s': dimension %lld is negative",
                        s->name, (long long)d);

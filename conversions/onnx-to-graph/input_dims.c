@@ -102,8 +102,14 @@ bool kilnInputDimsResolve(KilnInputDims *s, const char *input, size_t i,
                           const Onnx__TensorShapeProto__Dimension *d,
                           const KilnOnnxInputShape *given, MlirLocation loc,
                           int64_t *out) {
+  /* A given size of -1 (`?`) keeps the dim dynamic, whatever the model. */
+  bool givenDynamic = given && given->dims[i] < 0;
   if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
       d->dim_value >= 0) {
+    if (givenDynamic) {
+      *out = mlirShapedTypeGetDynamicSize();
+      return true;
+    }
     if (given && given->dims[i] != d->dim_value) {
       kilnEmitErrorf(loc,
                      "input shape for '%s': dimension %zu is %lld, but the "
@@ -143,7 +149,7 @@ bool kilnInputDimsResolve(KilnInputDims *s, const char *input, size_t i,
     else if (n->size < 0)
       *n = (Named){.name = name, .size = size, .input = input, .dim = i};
   }
-  if (size >= 0 || s->dynamic != KILN_ONNX_DIMS_STATIC) {
+  if (size >= 0 || givenDynamic || s->dynamic != KILN_ONNX_DIMS_STATIC) {
     *out = size >= 0 ? size : mlirShapedTypeGetDynamicSize();
     return true;
   }

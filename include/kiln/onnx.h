@@ -42,7 +42,7 @@ MlirModule kilnOnnxImportBuffer(MlirContext ctx, const void *data, size_t len,
 /// arrays: only read during the import call.
 typedef struct KilnOnnxInputShape {
   const char *name;    /* graph input name; NULL: use `position` */
-  const int64_t *dims; /* `rank` dims, each >= 0 */
+  const int64_t *dims; /* `rank` dims, each >= 0, or -1: dynamic */
   intptr_t rank;
   /* With a NULL name: the input's index among the graph inputs that are
    * not initializers (0 = the first). */

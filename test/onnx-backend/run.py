@@ -461,6 +461,46 @@ def markdown(results, args):
             msg = r["error"].replace("|", "\\|")[:200]
             out.append(f"| {r['suite']} | {r['test']} | {r['status']} | "
                        f"{msg} |")
+    if args.dynamic_report and os.path.exists(args.dynamic_report):
+        out += dynamic_markdown(args)
+    return out
+
+
+def dynamic_markdown(args):
+    """The dynamic-shapes section, from a --dynamic run's report."""
+    with open(args.dynamic_report) as f:
+        dyn = json.load(f)["tests"]
+    listed = read_list(args.check) if args.check else set()
+    passing = {f"{r['suite']}/{r['test']}" for r in dyn
+               if r["status"] == "pass"}
+    out = ["", "## Dynamic shapes", "",
+           "`run.py --dynamic` compiles each test's model once with every "
+           "input dim dynamic (`kiln-compile --dynamic=all`; shape-like "
+           "integer inputs of at most 16 elements bound as constants with "
+           "`--input-value`) and runs the library on each data set "
+           "([dynamic-shapes.md](dynamic-shapes.md)). The test command "
+           "checks it against `test/onnx-backend/expected-pass-dynamic.txt`."]
+    if listed:
+        both = len(listed & passing)
+        out += ["", f"Of the {len(listed)} tests that pass with static "
+                f"shapes, {both} ({100.0 * both / len(listed):.1f}%) pass "
+                "with dynamic shapes."]
+    out += ["", "| suite | tests | pass | wrong | unsupported | compile "
+            "error | crash | timeout |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for suite, c in summarize(dyn).items():
+        out.append(f"| {suite} | {sum(c.values())} | " +
+                   " | ".join(str(c[s]) for s in STATUSES) + " |")
+    ops = collections.Counter()
+    for r in dyn:
+        m = re.search(r"'graph\.(\w+)' (operand|result) #\d+ has a dynamic "
+                      r"shape", r["error"])
+        if r["status"] != "pass" and m:
+            ops[m.group(1)] += 1
+    if ops:
+        out += ["", "Graph ops not yet lowered for dynamic shapes, by the "
+                "number of tests they stop: " +
+                ", ".join(f"{op} ({n})" for op, n in ops.most_common()) + "."]
     return out
 
 
@@ -531,6 +571,9 @@ def parse_args(argv):
     ap.add_argument("--rtol", type=float, default=RTOL)
     ap.add_argument("--atol", type=float, default=ATOL)
     ap.add_argument("--report", help="write a JSON report here")
+    ap.add_argument("--dynamic-report", metavar="JSON",
+                    help="with --markdown: add a dynamic-shapes section "
+                    "from a --dynamic run's report")
     ap.add_argument("--markdown", help="write the execution section of "
                     "this markdown file (docs/onnx-coverage.md)")
     ap.add_argument("--check", help="expected-pass list: exit 1 when a "

@@ -61,7 +61,8 @@ static void usage(FILE *out) {
       "                   default and 0: one per CPU, at most 8; 1: none)\n"
       "  --input-shape=NAME=D0xD1x...\n"
       "                   fix the symbolic/unknown dims of graph input NAME\n"
-      "                   (e.g. x=1x3x224x224); repeatable\n"
+      "                   (e.g. x=1x3x224x224; a dim '?' stays dynamic:\n"
+      "                   x=?x3x224x224); repeatable\n"
       "  --dim=NAME=N     size every input dim named NAME in the model (its\n"
       "                   ONNX dim_param, e.g. batch=8); repeatable\n"
       "  --input-value=NAME=FILE\n"
@@ -284,19 +285,26 @@ static bool parseInputShape(char *text, KilnOnnxInputShape *out) {
   int64_t *dims = NULL;
   intptr_t rank = 0;
   for (const char *p = eq ? eq + 1 : ""; !why && *p; ++rank) {
-    if (*p < '0' || *p > '9') {
-      why = "dimensions must be non-negative integers separated by 'x'";
-      break;
-    }
     char *end;
+    long long v;
     errno = 0;
-    long long v = strtoll(p, &end, 10);
+    if (*p == '?') { /* a dynamic dim */
+      v = -1;
+      end = (char *)p + 1;
+    } else if (*p < '0' || *p > '9') {
+      why = "dimensions must be non-negative integers or '?' separated by "
+            "'x'";
+      break;
+    } else {
+      v = strtoll(p, &end, 10);
+    }
     if (errno == ERANGE) {
       why = "a dimension is out of range";
       break;
     }
     if (*end && (*end != 'x' || !end[1])) {
-      why = "dimensions must be non-negative integers separated by 'x'";
+      why = "dimensions must be non-negative integers or '?' separated by "
+            "'x'";
       break;
     }
     int64_t *grown = realloc(dims, (size_t)(rank + 1) * sizeof(int64_t));

@@ -3,10 +3,10 @@
 
 // A lowering not written for dynamic shapes is not called on them: the op
 // is reported, with what to do about it.
-func.func @negative_cum_sum_dynamic(%x: tensor<?x4xf32>, %axis: tensor<i64>) -> tensor<?x4xf32> {
-  // expected-error@+1 {{unsupported: 'graph.cum_sum' operand #0 has a dynamic shape (tensor<?x4xf32>); Kiln lowers this op for static shapes only (size the input dims with --dim or --input-shape, and bind shape-determining inputs)}}
-  %0 = "graph.cum_sum"(%x, %axis) : (tensor<?x4xf32>, tensor<i64>) -> tensor<?x4xf32>
-  return %0 : tensor<?x4xf32>
+func.func @negative_lrn_dynamic(%x: tensor<?x4x2x2xf32>) -> tensor<?x4x2x2xf32> {
+  // expected-error@+1 {{unsupported: 'graph.lrn' operand #0 has a dynamic shape (tensor<?x4x2x2xf32>); Kiln lowers this op for static shapes only (size the input dims with --dim or --input-shape, and bind shape-determining inputs)}}
+  %0 = "graph.lrn"(%x) {size = 3 : i64} : (tensor<?x4x2x2xf32>) -> tensor<?x4x2x2xf32>
+  return %0 : tensor<?x4x2x2xf32>
 }
 
 // -----
