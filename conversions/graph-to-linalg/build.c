@@ -952,3 +952,26 @@ MlirValue kilnFromSignless(KilnBuilder *b, MlirValue x, MlirType to) {
     return x;
   return unrealizedCast(b, x, to);
 }
+
+MlirValue kilnForLoop(KilnBuilder *b, MlirValue n, MlirValue init,
+                      KilnLoopBodyFn body, void *userData) {
+  MlirType t = mlirValueGetType(init);
+  MlirValue ops[4] = {kilnConstIndex(b, 0), n, kilnConstIndex(b, 1), init};
+  MlirType argTypes[2] = {mlirIndexTypeGet(b->ctx), t};
+  MlirLocation locs[2] = {b->loc, b->loc};
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock block = mlirBlockCreate(2, argTypes, locs);
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.for"), b->loc);
+  mlirOperationStateAddResults(&st, 1, &t);
+  mlirOperationStateAddOperands(&st, 4, ops);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation op = kilnBuildInsert(b, &st);
+  KilnBuilder inner = {b->ctx, b->loc, block, {NULL}};
+  MlirValue next;
+  body(&inner, mlirBlockGetArgument(block, 0), mlirBlockGetArgument(block, 1),
+       &next, userData);
+  kilnBuildOp(&inner, "scf.yield", 0, NULL, 1, &next, 0, NULL);
+  return mlirOperationGetResult(op, 0);
+}

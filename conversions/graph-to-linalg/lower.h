@@ -233,6 +233,13 @@ MlirValue kilnConstantI64s(KilnBuilder *b, intptr_t rank, const int64_t *shape,
 /// `yields`. `b` inserts into the body.
 typedef void (*KilnBodyFn)(KilnBuilder *b, const MlirValue *args,
                            MlirValue *yields, void *userData);
+/// The body of kilnForLoop: the step's builder, induction variable and
+/// carried tensor; store the next value of the tensor in *next.
+typedef void (*KilnLoopBodyFn)(KilnBuilder *b, MlirValue iv, MlirValue acc,
+                               MlirValue *next, void *userData);
+/// scf.for iv in [0, n) carrying one tensor from `init`; returns the last.
+MlirValue kilnForLoop(KilnBuilder *b, MlirValue n, MlirValue init,
+                      KilnLoopBodyFn body, void *userData);
 /// A body that yields its first argument (a copy or broadcast generic).
 void kilnCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                   void *userData);

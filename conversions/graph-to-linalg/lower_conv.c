@@ -312,9 +312,30 @@ static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
   return KILN_LOWER_OK;
 }
 
+/* The static conv of one sample (a batch-1 slice of x, result type
+ * `sampleType`): kilnLowerPerSample's step. */
+static MlirValue convSample(KilnLowerOp *l, KilnBuilder *b, MlirValue sample,
+                            MlirType sampleType) {
+  MlirValue w = kilnLowerOperand(l, 1);
+  int64_t kernel[KILN_MAX_RANK];
+  for (intptr_t i = 0; i + 2 < kilnRank(w); ++i)
+    kernel[i] = kilnDim(w, i + 2);
+  KilnWindow win;
+  kilnWindowRead(l, sample, sampleType, kernel, &win);
+  MlirValue zero = kilnConstFloat(b, kilnElementType(sample), 0);
+  MlirValue padded = kilnWindowPadInput(b, sample, &win, zero);
+  return convCore(b, padded, w, kilnLowerOperand(l, 2),
+                  kilnInferAttrInt(&l->infer, "group", 1), &win, sampleType,
+                  l->convIm2col, l->convChannelsInner);
+}
+
 static KilnLowerStatus lowerConv(KilnLowerOp *l) {
-  if (kilnLowerIsDynamic(l))
-    return kilnLowerConvDynamic(l);
+  if (kilnLowerIsDynamic(l)) {
+    if (isChannelsLast(l))
+      return kilnLowerUnsupported(l, "channels-last with a dynamic shape");
+    return kilnLowerOnlyBatchDynamic(l) ? kilnLowerPerSample(l, convSample)
+                                        : kilnLowerConvDynamic(l);
+  }
   if (isChannelsLast(l))
     return lowerConvLast(l);
   MlirValue x = kilnLowerOperand(l, 0), w = kilnLowerOperand(l, 1);

@@ -200,12 +200,23 @@ static MlirValue maxPoolTaps(KilnBuilder *b, MlirValue padded,
       kilnGeneric(b, n, taps, 1, &out, maps, rank, iters, tapsMaxBody, &n), 0);
 }
 
+static MlirValue maxPoolSample(KilnLowerOp *l, KilnBuilder *b, MlirValue x,
+                               MlirType yType);
+
 KilnLowerStatus kilnLowerMaxPool(KilnLowerOp *l) {
   if (kilnLowerIsDynamic(l))
-    return kilnLowerMaxPoolDynamic(l);
-  KilnBuilder *b = &l->b;
-  MlirValue x = kilnLowerOperand(l, 0);
-  MlirType yType = kilnLowerResultType(l, 0);
+    return kilnLowerOnlyBatchDynamic(l)
+               ? kilnLowerPerSample(l, maxPoolSample)
+               : kilnLowerMaxPoolDynamic(l);
+  l->results[0] =
+      maxPoolSample(l, &l->b, kilnLowerOperand(l, 0), kilnLowerResultType(l, 0));
+  return KILN_LOWER_OK;
+}
+
+/* MaxPool of static x into yType (with the indices into l->results[1] when
+ * the op has them). */
+static MlirValue maxPoolSample(KilnLowerOp *l, KilnBuilder *b, MlirValue x,
+                               MlirType yType) {
   KilnWindow w;
   kilnWindowRead(l, x, yType, NULL, &w);
   MlirType e = kilnElementType(x);
@@ -226,16 +237,14 @@ KilnLowerStatus kilnLowerMaxPool(KilnLowerOp *l) {
   if (!withIndex && kilnTypeIsFloat(e)) {
     MlirValue y = maxPoolTaps(b, padded, &w, yType);
     if (!mlirValueIsNull(y)) {
-      l->results[0] = y;
-      return KILN_LOWER_OK;
+      return y;
     }
   }
   MlirValue init = kilnFilled(b, yType, lowest);
   if (!withIndex && w.n <= 2 && !isUnsigned) {
-    l->results[0] = strideAttrsPool(
+    return strideAttrsPool(
         b, w.n == 1 ? "linalg.pooling_ncw_max" : "linalg.pooling_nchw_max",
         padded, &w, init);
-    return KILN_LOWER_OK;
   }
   MaxPoolBody body = {&w, kilnDim(x, 1),
                       kilnInferAttrInt(&l->infer, "storage_order", 0) == 1,
@@ -251,10 +260,9 @@ KilnLowerStatus kilnLowerMaxPool(KilnLowerOp *l) {
   windowIterators(&w, iters);
   MlirOperation op = kilnGeneric(b, 2, in, withIndex ? 2 : 1, outs, maps,
                                  2 + 2 * w.n, iters, maxPoolBody, &body);
-  l->results[0] = mlirOperationGetResult(op, 0);
   if (withIndex)
     l->results[1] = mlirOperationGetResult(op, 1);
-  return KILN_LOWER_OK;
+  return mlirOperationGetResult(op, 0);
 }
 
 /* ---- average_pool ----------------------------------------------------- */
@@ -346,12 +354,22 @@ static MlirValue windowCounts(KilnBuilder *b, const KilnWindow *w, intptr_t i,
   return v;
 }
 
+static MlirValue averagePoolSample(KilnLowerOp *l, KilnBuilder *b, MlirValue x,
+                                   MlirType yType);
+
 KilnLowerStatus kilnLowerAveragePool(KilnLowerOp *l) {
   if (kilnLowerIsDynamic(l))
-    return kilnLowerAveragePoolDynamic(l);
-  KilnBuilder *b = &l->b;
-  MlirValue x = kilnLowerOperand(l, 0);
-  MlirType yType = kilnLowerResultType(l, 0);
+    return kilnLowerOnlyBatchDynamic(l)
+               ? kilnLowerPerSample(l, averagePoolSample)
+               : kilnLowerAveragePoolDynamic(l);
+  l->results[0] = averagePoolSample(l, &l->b, kilnLowerOperand(l, 0),
+                                    kilnLowerResultType(l, 0));
+  return KILN_LOWER_OK;
+}
+
+/* AveragePool of static x into yType. */
+static MlirValue averagePoolSample(KilnLowerOp *l, KilnBuilder *b, MlirValue x,
+                                   MlirType yType) {
   KilnWindow w;
   kilnWindowRead(l, x, yType, NULL, &w);
   MlirType e = kilnElementType(x);
@@ -377,11 +395,10 @@ KilnLowerStatus kilnLowerAveragePool(KilnLowerOp *l) {
     parallelIterators(rank, iters);
     TapsAverage body = {nTaps, w.n};
     MlirValue out = kilnEmpty(b, yType);
-    l->results[0] = mlirOperationGetResult(
-        kilnGeneric(b, nTaps + w.n, taps, 1, &out, tapMaps, rank, iters,
-                    tapsAverageBody, &body),
-        0);
-    return KILN_LOWER_OK;
+    return mlirOperationGetResult(kilnGeneric(b, nTaps + w.n, taps, 1, &out,
+                                              tapMaps, rank, iters,
+                                              tapsAverageBody, &body),
+                                  0);
   }
   MlirValue sum = windowSum(b, padded, &w, yType);
   intptr_t n = w.n, r = n + 2;
@@ -397,9 +414,8 @@ KilnLowerStatus kilnLowerAveragePool(KilnLowerOp *l) {
   memset(iters, 'p', r);
   iters[r] = '\0';
   MlirValue init = kilnEmpty(b, yType);
-  l->results[0] = mlirOperationGetResult(
+  return mlirOperationGetResult(
       kilnGeneric(b, n + 1, in, 1, &init, maps, r, iters, divideBody, &n), 0);
-  return KILN_LOWER_OK;
 }
 
 /* ---- global pools ----------------------------------------------------- */

@@ -100,36 +100,6 @@ static bool indexesEmptyDim(MlirType resultType, int64_t size) {
          kilnNumElements(resultType) > 0;
 }
 
-/* ---- scf.for carrying one tensor ----------------------------------------- */
-
-typedef void (*LoopBodyFn)(KilnBuilder *b, MlirValue iv, MlirValue acc,
-                           MlirValue *next, void *userData);
-
-/* for iv in [0, n): acc = body(iv, acc); returns the final acc. */
-static MlirValue forLoop(KilnBuilder *b, int64_t n, MlirValue init,
-                         LoopBodyFn body, void *userData) {
-  MlirType t = mlirValueGetType(init);
-  MlirValue ops[4] = {kilnConstIndex(b, 0), kilnConstIndex(b, n),
-                      kilnConstIndex(b, 1), init};
-  MlirType argTypes[2] = {indexType(b), t};
-  MlirLocation locs[2] = {b->loc, b->loc};
-  MlirRegion region = mlirRegionCreate();
-  MlirBlock block = mlirBlockCreate(2, argTypes, locs);
-  mlirRegionAppendOwnedBlock(region, block);
-  MlirOperationState st =
-      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.for"), b->loc);
-  mlirOperationStateAddResults(&st, 1, &t);
-  mlirOperationStateAddOperands(&st, 4, ops);
-  mlirOperationStateAddOwnedRegions(&st, 1, &region);
-  MlirOperation op = kilnBuildInsert(b, &st);
-  KilnBuilder inner = {b->ctx, b->loc, block, {NULL}};
-  MlirValue next;
-  body(&inner, mlirBlockGetArgument(block, 0), mlirBlockGetArgument(block, 1),
-       &next, userData);
-  kilnBuildOp(&inner, "scf.yield", 0, NULL, 1, &next, 0, NULL);
-  return mlirOperationGetResult(op, 0);
-}
-
 /* ---- gather -------------------------------------------------------------- */
 
 typedef struct Gather {
@@ -390,7 +360,7 @@ static KilnLowerStatus lowerScatterElements(KilnLowerOp *l) {
   int64_t n = kilnNumElements(mlirValueGetType(s.indices));
   if (n > 0 && s.size == 0)
     return kilnLowerUnsupported(l, "scatters into an empty axis");
-  l->results[0] = n ? forLoop(&l->b, n, data, scatterElementsBody, &s) : data;
+  l->results[0] = n ? kilnForLoop(&l->b, kilnConstIndex(&l->b, n), data, scatterElementsBody, &s) : data;
   return KILN_LOWER_OK;
 }
 
@@ -443,7 +413,7 @@ static KilnLowerStatus lowerScatterND(KilnLowerOp *l) {
   for (int64_t j = 0; j < s.k; ++j)
     if (n > 0 && dataShape[j] == 0)
       return kilnLowerUnsupported(l, "scatters into an empty dim");
-  l->results[0] = n ? forLoop(&l->b, n, data, scatterNDBody, &s) : data;
+  l->results[0] = n ? kilnForLoop(&l->b, kilnConstIndex(&l->b, n), data, scatterNDBody, &s) : data;
   return KILN_LOWER_OK;
 }
 
