@@ -289,12 +289,15 @@ static MlirAttribute nodesAttr(MlirContext ctx, const Nodes *t) {
     abort();
   MlirType i64 = mlirIntegerTypeGet(ctx, 64);
   for (size_t i = 0; i < t->len; ++i) {
+    /* A node seen only in ops without a tensor result (a shape check)
+     * has no output type. */
+    bool typed = !mlirTypeIsNull(t->data[i].type);
     MlirNamedAttribute fields[2] = {
         mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("flops")),
-                              mlirIntegerAttrGet(i64, t->data[i].flops)),
-        mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("type")),
-                              mlirTypeAttrGet(t->data[i].type))};
-    bool typed = !mlirTypeIsNull(t->data[i].type);
+                              mlirIntegerAttrGet(i64, t->data[i].flops))};
+    if (typed)
+      fields[1] = mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("type")),
+                                        mlirTypeAttrGet(t->data[i].type));
     entries[i] = mlirNamedAttributeGet(
         mlirIdentifierGet(ctx, t->data[i].key),
         mlirDictionaryAttrGet(ctx, typed ? 2 : 1, fields));
