@@ -205,11 +205,10 @@ static MlirValue maxPoolSample(KilnLowerOp *l, KilnBuilder *b, MlirValue x,
 
 KilnLowerStatus kilnLowerMaxPool(KilnLowerOp *l) {
   if (kilnLowerIsDynamic(l))
-    return kilnLowerOnlyBatchDynamic(l)
-               ? kilnLowerPerSample(l, maxPoolSample)
-               : kilnLowerMaxPoolDynamic(l);
-  l->results[0] =
-      maxPoolSample(l, &l->b, kilnLowerOperand(l, 0), kilnLowerResultType(l, 0));
+    return kilnLowerOnlyBatchDynamic(l) ? kilnLowerPerSample(l, maxPoolSample)
+                                        : kilnLowerMaxPoolDynamic(l);
+  l->results[0] = maxPoolSample(l, &l->b, kilnLowerOperand(l, 0),
+                                kilnLowerResultType(l, 0));
   return KILN_LOWER_OK;
 }
 

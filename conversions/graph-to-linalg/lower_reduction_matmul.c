@@ -6,6 +6,7 @@
 
 #include "conversions/graph-to-linalg/lower_reduction_internal.h"
 #include "kiln/diagnostics.h"
+#include "support/ir_build.h"
 
 /* A new tensor of zeros, its dynamic dim i of size sizes[i]. */
 static MlirValue zeros(KilnBuilder *b, MlirType type, const MlirValue *sizes) {
@@ -108,6 +109,65 @@ static MlirValue collapseLeading(KilnBuilder *b, MlirValue x, intptr_t keep) {
   return kilnReshapeGroups(b, x, to, keep + 1, groups);
 }
 
+/* Rows of the static-row chunks of rowChunks: as many as a register-tiled
+ * kernel fills well, few enough that the padded last chunk wastes little. */
+enum { kRowChunk = 64 };
+
+typedef struct RowChunks {
+  MlirValue a, bm, rows; /* A [M x K], B [K x N], M */
+} RowChunks;
+
+/* Chunk c: rows [c * R, min(M, (c + 1) * R)) of A, placed in a zero
+ * R x K tensor, times B (a static matmul), the valid rows inserted into
+ * the result. */
+static void rowChunkBody(KilnBuilder *b, MlirValue c, MlirValue acc,
+                         MlirValue *next, void *userData) {
+  const RowChunks *rc = userData;
+  MlirType elt = kilnElementType(rc->a);
+  int64_t k = kilnDim(rc->a, 1), n = kilnDim(rc->bm, 1);
+  MlirValue zero = kilnConstIndex(b, 0), r = kilnConstIndex(b, kRowChunk);
+  MlirValue start = kilnArith2(b, "arith.muli", c, r);
+  MlirValue rows = kilnArith2(b, "arith.minsi", r,
+                              kilnArith2(b, "arith.subi", rc->rows, start));
+  int64_t ones[2] = {1, 1};
+  MlirValue at[2] = {start, zero}, origin[2] = {zero, zero};
+  MlirValue aSizes[2] = {rows, kilnConstIndex(b, k)};
+  MlirValue chunk = kilnExtractSliceAt(b, rc->a, at, aSizes, ones);
+  int64_t padShape[2] = {kRowChunk, k}, yShape[2] = {kRowChunk, n};
+  MlirValue padded =
+      kilnInsertSliceAt(b, chunk,
+                        kilnFilled(b, kilnTensorType(2, padShape, elt),
+                                   kilnConstFloat(b, elt, 0)),
+                        origin);
+  MlirValue in[2] = {padded, rc->bm};
+  MlirValue y =
+      kilnNamedOp(b, "linalg.matmul", 2, in,
+                  zeros(b, kilnTensorType(2, yShape, elt), NULL), 0, NULL);
+  MlirValue ySizes[2] = {rows, kilnConstIndex(b, n)};
+  *next = kilnInsertSliceAt(b, kilnExtractSliceAt(b, y, origin, ySizes, ones),
+                            acc, at);
+}
+
+/* A [M x K] x B [K x N] with only M dynamic and B static: static R-row
+ * chunks, each a static matmul that the CPU schedules register-tile and
+ * vectorize (a matmul of dynamic shape gets plain loops). */
+static MlirValue rowChunks(KilnBuilder *b, MlirValue a, MlirValue bm,
+                           MlirType type) {
+  RowChunks rc = {a, bm, kilnDimValue(b, a, 0)};
+  MlirValue count =
+      kilnArith2(b, "arith.ceildivsi", rc.rows, kilnConstIndex(b, kRowChunk));
+  MlirValue sizes[2] = {rc.rows};
+  return kilnForLoop(b, count, kilnEmptySized(b, type, sizes), rowChunkBody,
+                     &rc);
+}
+
+/* Whether A (2-D) x B suits rowChunks: float, M dynamic, K and B static. */
+static bool fitsRowChunks(MlirValue a, MlirValue bm) {
+  return kilnRank(a) == 2 && kilnRank(bm) == 2 &&
+         kilnTypeIsFloat(kilnElementType(a)) && isDynamic(a, 0) &&
+         !isDynamic(a, 1) && kilnTypeIsStaticTensor(mlirValueGetType(bm));
+}
+
 KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
   KilnBuilder *b = &l->b;
   MlirValue a = kilnLowerOperand(l, 0), bm = kilnLowerOperand(l, 1);
@@ -148,15 +208,20 @@ KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
   MlirValue out;
   if (ra == 2 && rb == 2) {
     MlirValue in[2] = {a, bm};
-    out = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, fullType, sizes), 0,
-                      NULL);
+    out = fitsRowChunks(a, bm)
+              ? rowChunks(b, a, bm, fullType)
+              : kilnNamedOp(b, "linalg.matmul", 2, in,
+                            zeros(b, fullType, sizes), 0, NULL);
   } else if (rb == 2) {
     /* [..., M, K] x [K, N]: one matmul over the rows of all batches. */
     MlirValue in[2] = {collapseLeading(b, a, 1), bm};
     int64_t s[2] = {kilnDim(in[0], 0), shape[nb + 1]};
     MlirValue ss[2] = {dynamicDim(b, in[0], 0), sizes[nb + 1]};
-    out = kilnNamedOp(b, "linalg.matmul", 2, in,
-                      zeros(b, kilnTensorType(2, s, elt), ss), 0, NULL);
+    MlirType flatType = kilnTensorType(2, s, elt);
+    out = fitsRowChunks(in[0], bm)
+              ? rowChunks(b, in[0], bm, flatType)
+              : kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, flatType, ss),
+                            0, NULL);
     out = kilnReshapeSized(b, out, fullType, sizes);
   } else if (sameBatch(a, bm)) {
     MlirValue in[2] = {collapseLeading(b, a, 2), collapseLeading(b, bm, 2)};
@@ -247,7 +312,9 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
   MlirValue sizes[2] = {dynamicDim(b, a, transA ? 1 : 0),
                         dynamicDim(b, bm, transB ? 0 : 1)};
   MlirValue ab;
-  if (!transA && !transB) {
+  if (!transA && !transB && fitsRowChunks(a, bm)) {
+    ab = rowChunks(b, a, bm, resultType);
+  } else if (!transA && !transB) {
     ab = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, resultType, sizes), 0,
                      NULL);
   } else {

@@ -360,7 +360,9 @@ static KilnLowerStatus lowerScatterElements(KilnLowerOp *l) {
   int64_t n = kilnNumElements(mlirValueGetType(s.indices));
   if (n > 0 && s.size == 0)
     return kilnLowerUnsupported(l, "scatters into an empty axis");
-  l->results[0] = n ? kilnForLoop(&l->b, kilnConstIndex(&l->b, n), data, scatterElementsBody, &s) : data;
+  l->results[0] = n ? kilnForLoop(&l->b, kilnConstIndex(&l->b, n), data,
+                                  scatterElementsBody, &s)
+                    : data;
   return KILN_LOWER_OK;
 }
 
@@ -413,7 +415,9 @@ static KilnLowerStatus lowerScatterND(KilnLowerOp *l) {
   for (int64_t j = 0; j < s.k; ++j)
     if (n > 0 && dataShape[j] == 0)
       return kilnLowerUnsupported(l, "scatters into an empty dim");
-  l->results[0] = n ? kilnForLoop(&l->b, kilnConstIndex(&l->b, n), data, scatterNDBody, &s) : data;
+  l->results[0] =
+      n ? kilnForLoop(&l->b, kilnConstIndex(&l->b, n), data, scatterNDBody, &s)
+        : data;
   return KILN_LOWER_OK;
 }
 
