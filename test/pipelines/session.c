@@ -54,9 +54,11 @@ static const char kAdd[] =
     "}\n";
 
 static const char kDynamic[] =
-    "func.func @main_graph(%x: tensor<?x3xf32>) -> tensor<3x?xf32> {\n"
-    "  %0 = \"graph.transpose\"(%x) : (tensor<?x3xf32>) -> tensor<3x?xf32>\n"
-    "  return %0 : tensor<3x?xf32>\n"
+    "func.func @main_graph(%x: tensor<?x3x2x2xf32>) -> tensor<?x3x2x2xf32> "
+    "{\n"
+    "  %0 = \"graph.lrn\"(%x) {size = 3 : i64} : (tensor<?x3x2x2xf32>) -> "
+    "tensor<?x3x2x2xf32>\n"
+    "  return %0 : tensor<?x3x2x2xf32>\n"
     "}\n";
 
 static KilnInvocation *parsed(KilnSession *s, const char *text) {
