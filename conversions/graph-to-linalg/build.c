@@ -543,10 +543,11 @@ MlirValue kilnReshapeSized(KilnBuilder *b, MlirValue x, MlirType to,
   return kilnBuildOp1(b, "tensor.reshape", to, 2, ops, 0, NULL);
 }
 
-/* kilnReshape of a dynamic tensor or to a dynamic type: `to`'s dynamic
- * dims take the sizes of `x`'s in order (a reshape that adds or drops
- * static dims: keepdims, squeeze, unsqueeze); a lone dynamic dim of `to`
- * beyond those takes what the element count leaves. */
+/* kilnReshape of a dynamic tensor or to a dynamic type: a lone dynamic
+ * dim of `to` takes what the element count leaves (exact); several take
+ * the sizes of `x`'s dynamic dims in order (a reshape that adds or drops
+ * static dims: keepdims, squeeze, unsqueeze), which kilnReshapeSized's
+ * element-count assert guards where they are not that. */
 static MlirValue reshapeDynamic(KilnBuilder *b, MlirValue x, MlirType to) {
   MlirValue sizes[KILN_MAX_RANK];
   intptr_t rx = kilnRank(x), rt = mlirShapedTypeGetRank(to), next = 0;
@@ -886,7 +887,8 @@ static void broadcastSizes(KilnBuilder *b, intptr_t nInputs,
       if (j >= 0)
         size = kilnDimValue(b, inputs[i], j);
     }
-    sizes[d] = mlirValueIsNull(size) ? kilnConstIndex(b, 1) : size;
+    if (dynamic) /* sizes of static dims are not read */
+      sizes[d] = mlirValueIsNull(size) ? kilnConstIndex(b, 1) : size;
   }
 }
 

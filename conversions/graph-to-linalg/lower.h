@@ -172,9 +172,10 @@ MlirValue kilnFilled(KilnBuilder *b, MlirType tensorType, MlirValue value);
 MlirValue kilnCastTo(KilnBuilder *b, MlirValue x, MlirType type);
 /// Reshapes a tensor to a type with the same element count
 /// (tensor.collapse_shape to 1-D + tensor.expand_shape; folded away when
-/// the types match). With dynamic dims, `to`'s dynamic dims take the sizes
-/// of `x`'s in order (a reshape that adds or drops static dims), a lone
-/// extra one what the element count leaves.
+/// the types match). With dynamic dims: a lone dynamic dim of `to` takes
+/// what the element count leaves; several take the sizes of `x`'s dynamic
+/// dims in order (a reshape that adds or drops static dims; use
+/// kilnReshapeSized otherwise).
 MlirValue kilnReshape(KilnBuilder *b, MlirValue x, MlirType to);
 /// As kilnReshape, `to`'s dynamic dim i of size `sizes[i]`.
 MlirValue kilnReshapeSized(KilnBuilder *b, MlirValue x, MlirType to,

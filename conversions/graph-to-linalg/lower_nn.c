@@ -116,8 +116,9 @@ void kilnNNMeanVar(KilnBuilder *b, MlirValue x, const bool *reduce,
       inv.count = kilnConstIndex(b, 1);
   for (intptr_t i = 0; i < r; ++i)
     if (reduce[i]) {
-      count *= kilnDim(x, i);
-      if (!mlirValueIsNull(inv.count))
+      if (mlirValueIsNull(inv.count))
+        count *= kilnDim(x, i);
+      else
         inv.count =
             kilnArith2(b, "arith.muli", inv.count, kilnDimValue(b, x, i));
     }

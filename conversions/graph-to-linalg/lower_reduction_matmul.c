@@ -96,7 +96,8 @@ static MlirValue collapseLeading(KilnBuilder *b, MlirValue x, intptr_t keep) {
   bool dynamic = false;
   for (intptr_t i = 0; i < r - keep; ++i) {
     dynamic |= isDynamic(x, i);
-    shape[0] *= kilnDim(x, i);
+    if (!dynamic)
+      shape[0] *= kilnDim(x, i);
   }
   if (dynamic)
     shape[0] = mlirShapedTypeGetDynamicSize();

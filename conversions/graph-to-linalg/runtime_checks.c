@@ -72,8 +72,8 @@ static bool indexBoundsOf(MlirOperation op, IndexBounds *out) {
     return false;
   MlirValue data = mlirOperationGetOperand(op, 0);
   MlirValue indices = mlirOperationGetOperand(op, 1);
-  if (!kilnTypeIsStaticTensor(mlirValueGetType(data)) ||
-      !kilnTypeIsStaticTensor(mlirValueGetType(indices)))
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(data)) ||
+      !mlirTypeIsARankedTensor(mlirValueGetType(indices)))
     return false;
   MlirOperation def = mlirOpResultGetOwner(indices);
   if (mlirValueIsAOpResult(indices) && kilnOpNameIs(def, "graph.constant"))
@@ -92,7 +92,8 @@ static bool indexBoundsOf(MlirOperation op, IndexBounds *out) {
   }
   int64_t batch = kilnOpGetIntAttr(op, "batch_dims", 0);
   int64_t k = q ? kilnDim(indices, q - 1) : 0;
-  if (q < 1 || batch < 0 || batch + k > r || k > KILN_MAX_RANK)
+  if (q < 1 || mlirShapedTypeIsDynamicSize(k) || batch < 0 || batch + k > r ||
+      k > KILN_MAX_RANK)
     return false;
   out->numBounds = (intptr_t)k;
   for (int64_t j = 0; j < k; ++j) {
@@ -108,19 +109,28 @@ static bool indexBoundsOf(MlirOperation op, IndexBounds *out) {
 typedef struct CheckBody {
   const IndexBounds *bounds;
   intptr_t rank; /* of the indices */
+  /* The bounds that are dims of dynamic size, read before the check (null
+   * for static ones). */
+  MlirValue dynamicBounds[KILN_MAX_RANK];
 } CheckBody;
+
+static MlirValue boundValue(KilnBuilder *b, const CheckBody *c, intptr_t t) {
+  return mlirValueIsNull(c->dynamicBounds[t])
+             ? kilnConstIndex(b, c->bounds->bounds[t])
+             : c->dynamicBounds[t];
+}
 
 /* acc |= (i < -s || i >= s), with s the bound of this element's position. */
 static void checkBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                       void *userData) {
   const CheckBody *c = userData;
   MlirValue i = kilnIndexElementToIndex(b, args[0]);
-  MlirValue s = kilnConstIndex(b, c->bounds->bounds[0]);
+  MlirValue s = boundValue(b, c, 0);
   if (c->bounds->numBounds > 1) {
     MlirValue j = kilnLinalgIndex(b, c->rank - 1);
     for (intptr_t t = 1; t < c->bounds->numBounds; ++t)
       s = kilnSelect(b, kilnCmpI(b, "eq", j, kilnConstIndex(b, t)),
-                     kilnConstIndex(b, c->bounds->bounds[t]), s);
+                     boundValue(b, c, t), s);
   }
   MlirValue negS = kilnArith2(b, "arith.subi", kilnConstIndex(b, 0), s);
   MlirValue bad = kilnArith2(b, "arith.ori", kilnCmpI(b, "slt", i, negS),
@@ -183,7 +193,11 @@ static void buildCheck(MlirOperation op, const IndexBounds *bounds,
   char iters[KILN_MAX_RANK + 1];
   memset(iters, 'r', (size_t)q);
   iters[q] = '\0';
-  CheckBody body = {bounds, q};
+  CheckBody body = {bounds, q, {{NULL}}};
+  MlirValue data = mlirOperationGetOperand(op, 0);
+  for (intptr_t t = 0; t < bounds->numBounds; ++t)
+    if (mlirShapedTypeIsDynamicSize(bounds->bounds[t]))
+      body.dynamicBounds[t] = kilnDimValue(&b, data, bounds->dataDims[t]);
   MlirValue acc = mlirOperationGetResult(
       kilnGeneric(&b, 1, &indices, 1, &init, maps, q, iters, checkBody, &body),
       0);
@@ -216,9 +230,14 @@ static void appendMessage(KilnStrBuf *msg, MlirOperation op,
   }
   kilnStrBufAppendf(msg, ": an index is out of range: ONNX requires indices "
                          "in [-s, s-1] for");
-  for (intptr_t t = 0; t < bounds->numBounds; ++t)
-    kilnStrBufAppendf(msg, "%s s = %" PRId64 " (data dim %" PRId64 ")",
-                      t ? "," : "", bounds->bounds[t], bounds->dataDims[t]);
+  for (intptr_t t = 0; t < bounds->numBounds; ++t) {
+    if (mlirShapedTypeIsDynamicSize(bounds->bounds[t]))
+      kilnStrBufAppendf(msg, "%s s = data dim %" PRId64, t ? "," : "",
+                        bounds->dataDims[t]);
+    else
+      kilnStrBufAppendf(msg, "%s s = %" PRId64 " (data dim %" PRId64 ")",
+                        t ? "," : "", bounds->bounds[t], bounds->dataDims[t]);
+  }
 }
 
 /* memref.global @kiln_check_status : memref<i32> = dense<0>, at the start

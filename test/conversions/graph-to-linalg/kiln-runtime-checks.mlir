@@ -65,6 +65,21 @@ func.func @tuples(%d: tensor<2x3x4xf32>, %i: tensor<2x5x2xi64>, %e: tensor<4x7xf
 
 // -----
 
+// A dim of dynamic size: the bound is read with tensor.dim before the
+// check, and the message names the data dim.
+// CHECK: module attributes {kiln.runtime_checks = ["'graph.gather': an index is out of range: ONNX requires indices in [-s, s-1] for s = data dim 0"]}
+// CHECK-LABEL: func.func @dynamic_bound
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x3xf32>
+// CHECK: linalg.generic
+// CHECK: arith.subi %{{.*}}, %[[N]] : index
+// CHECK: arith.cmpi sge, %{{.*}}, %[[N]] : index
+func.func @dynamic_bound(%d: tensor<?x3xf32>, %i: tensor<?xi64>) -> tensor<?x3xf32> {
+  %0 = "graph.gather"(%d, %i) {axis = 0 : i64} : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
 // Constant indices are not checked (the graph passes fold or verify
 // them), nor are ops that index nothing: no status word, no attribute.
 // CHECK-NOT: kiln.runtime_checks
