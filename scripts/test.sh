@@ -90,6 +90,16 @@ LSAN_OPTIONS=suppressions=$PWD/test/lsan.supp:print_suppressions=0 \
   --check test/onnx-backend/expected-pass.txt ||
   { conformance_asan=fail; status=1; }
 
+echo "== ONNX execution conformance with dynamic shapes under ASan (expected-pass tests only)"
+conformance_dynamic_asan=pass
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+LSAN_OPTIONS=suppressions=$PWD/test/lsan.supp:print_suppressions=0 \
+  /usr/bin/python3 test/onnx-backend/run.py --dynamic --asan --only-listed \
+  --quiet --kiln-run build-asan/bin/kiln-run \
+  --check test/onnx-backend/expected-pass-dynamic.txt ||
+  { conformance_dynamic_asan=fail; status=1; }
+
 # lit prints "  Passed     : N (…)", "  Failed     : N (…)", "  Timed Out  : N"
 # and so on, once per run.
 count() {
@@ -98,10 +108,11 @@ count() {
 }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") ))
-# The format check, the coverage check, the five conformance checks and
+# The format check, the coverage check, the six conformance checks and
 # the GPU host-path check count as one test each.
 for check in "$format" "$coverage" "$conformance" "$conformance_o0" \
-  "$conformance_dynamic" "$conformance_gpu" "$gpu_host" "$conformance_asan"; do
+  "$conformance_dynamic" "$conformance_gpu" "$gpu_host" "$conformance_asan" \
+  "$conformance_dynamic_asan"; do
   if [ "$check" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 [ "$failed" -eq 0 ] || status=1
