@@ -20,6 +20,7 @@
 #include "kiln/passes.h"
 #include "kiln/tuning.h"
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/ExecutionEngine.h"
 #include "mlir-c/Pass.h"
@@ -466,6 +467,38 @@ static bool recordSignature(KilnInvocation *inv, bool required) {
                                      : fail(inv, KILN_INVOCATION_ERROR_COMPILE);
 }
 
+/* The CUDA target's schedules take static shapes only: a dynamic dim of
+ * the entry's inputs or outputs is refused before lowering, naming it. */
+static bool checkStaticForGpu(KilnInvocation *inv) {
+  MlirOperation entry = kilnModelFindEntry(mlirModuleGetOperation(inv->module));
+  if (mlirOperationIsNull(entry))
+    return true;
+  MlirType fnType = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(
+      entry, mlirStringRefCreateFromCString("function_type")));
+  intptr_t numInputs = mlirFunctionTypeGetNumInputs(fnType);
+  intptr_t n = numInputs + mlirFunctionTypeGetNumResults(fnType);
+  for (intptr_t i = 0; i < n; ++i) {
+    bool result = i >= numInputs;
+    MlirType t = result ? mlirFunctionTypeGetResult(fnType, i - numInputs)
+                        : mlirFunctionTypeGetInput(fnType, i);
+    if (!mlirTypeIsAShaped(t) || mlirShapedTypeHasStaticShape(t))
+      continue;
+    char *name =
+        kilnModelValueNameCreate(entry, result, result ? i - numInputs : i);
+    KilnStrBuf type = {0};
+    kilnStrBufAppendType(&type, t);
+    kilnEmitErrorf(mlirOperationGetLocation(entry),
+                   "unsupported: %s '%s' has the dynamic shape %s; the CUDA "
+                   "target compiles static shapes only (size its dims with "
+                   "--input-shape or --dim)",
+                   result ? "output" : "input", name, kilnStrBufGet(&type));
+    kilnStrBufDestroy(&type);
+    free(name);
+    return fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+  }
+  return true;
+}
+
 /* linalg → LLVM dialect through the GPU kernels: compiled to PTX or cubin. */
 static bool lowerGpuKernels(KilnInvocation *inv) {
   KilnSession *s = inv->session;
@@ -516,7 +549,8 @@ static bool advance(KilnInvocation *inv, bool needSignature) {
     inv->stage = KILN_STAGE_GRAPH;
     return true;
   case KILN_STAGE_GRAPH:
-    if (!recordSignature(inv, needSignature))
+    if (!recordSignature(inv, needSignature) ||
+        (isGpu(s) && !checkStaticForGpu(inv)))
       return false;
     stage(s, "lower graph to linalg");
     /* Run-time checks on the CPU only, so far (runtime_checks.c). */
