@@ -629,12 +629,21 @@ MlirValue kilnReshapeGroups(KilnBuilder *b, MlirValue x, MlirType to,
                       to, 1, &x, n, attrs);
 }
 
-MlirValue kilnExtractSlice(KilnBuilder *b, MlirValue x, const int64_t *offsets,
-                           const int64_t *sizes, const int64_t *strides) {
-  intptr_t r = kilnRank(x);
-  int32_t seg[4] = {1, 0, 0, 0};
+/* tensor.extract_slice (`nTensors` 1: ops = x) or tensor.insert_slice
+ * (2: ops = src, dest) of rank r with the static offsets, sizes and
+ * strides given, kDynamic where ops holds the value: after the tensors,
+ * `nOffsets` dynamic offsets, then `nSizes` dynamic sizes. */
+static MlirValue sliceOp(KilnBuilder *b, const char *name, MlirType type,
+                         intptr_t r, intptr_t nTensors, const MlirValue *ops,
+                         intptr_t nOffsets, intptr_t nSizes,
+                         const int64_t *offsets, const int64_t *sizes,
+                         const int64_t *strides) {
+  int32_t seg[5] = {1, 1, 0, 0, 0};
+  seg[nTensors] = (int32_t)nOffsets;
+  seg[nTensors + 1] = (int32_t)nSizes;
+  seg[nTensors + 2] = 0;
   MlirNamedAttribute attrs[4] = {
-      segments(b->ctx, 4, seg),
+      segments(b->ctx, nTensors + 3, seg),
       kilnNamedAttr(b->ctx, "static_offsets",
                     mlirDenseI64ArrayGet(b->ctx, r, offsets)),
       kilnNamedAttr(b->ctx, "static_sizes",
@@ -642,8 +651,16 @@ MlirValue kilnExtractSlice(KilnBuilder *b, MlirValue x, const int64_t *offsets,
       kilnNamedAttr(b->ctx, "static_strides",
                     mlirDenseI64ArrayGet(b->ctx, r, strides)),
   };
+  return kilnBuildOp1(b, name, type, nTensors + nOffsets + nSizes, ops, 4,
+                      attrs);
+}
+
+MlirValue kilnExtractSlice(KilnBuilder *b, MlirValue x, const int64_t *offsets,
+                           const int64_t *sizes, const int64_t *strides) {
+  intptr_t r = kilnRank(x);
   MlirType type = kilnTensorType(r, sizes, kilnElementType(x));
-  return kilnBuildOp1(b, "tensor.extract_slice", type, 1, &x, 4, attrs);
+  return sliceOp(b, "tensor.extract_slice", type, r, 1, &x, 0, 0, offsets,
+                 sizes, strides);
 }
 
 MlirValue kilnInsertSlice(KilnBuilder *b, MlirValue src, MlirValue dest,
@@ -680,18 +697,9 @@ MlirValue kilnInsertSliceAt(KilnBuilder *b, MlirValue src, MlirValue dest,
   splitMixed(r, offsets, staticOffsets, ops, &n);
   intptr_t nOffsets = n - 2;
   splitMixed(r, sizes, staticSizes, ops, &n);
-  int32_t seg[5] = {1, 1, (int32_t)nOffsets, (int32_t)(n - 2 - nOffsets), 0};
-  MlirNamedAttribute attrs[4] = {
-      segments(b->ctx, 5, seg),
-      kilnNamedAttr(b->ctx, "static_offsets",
-                    mlirDenseI64ArrayGet(b->ctx, r, staticOffsets)),
-      kilnNamedAttr(b->ctx, "static_sizes",
-                    mlirDenseI64ArrayGet(b->ctx, r, staticSizes)),
-      kilnNamedAttr(b->ctx, "static_strides",
-                    mlirDenseI64ArrayGet(b->ctx, r, strides)),
-  };
-  return kilnBuildOp1(b, "tensor.insert_slice", mlirValueGetType(dest), n, ops,
-                      4, attrs);
+  return sliceOp(b, "tensor.insert_slice", mlirValueGetType(dest), r, 2, ops,
+                 nOffsets, n - 2 - nOffsets, staticOffsets, staticSizes,
+                 strides);
 }
 
 MlirValue kilnExtractSliceAt(KilnBuilder *b, MlirValue x,
@@ -704,37 +712,17 @@ MlirValue kilnExtractSliceAt(KilnBuilder *b, MlirValue x,
   splitMixed(r, offsets, staticOffsets, ops, &n);
   intptr_t nOffsets = n - 1;
   splitMixed(r, sizes, staticSizes, ops, &n);
-  int32_t seg[4] = {1, (int32_t)nOffsets, (int32_t)(n - 1 - nOffsets), 0};
-  MlirNamedAttribute attrs[4] = {
-      segments(b->ctx, 4, seg),
-      kilnNamedAttr(b->ctx, "static_offsets",
-                    mlirDenseI64ArrayGet(b->ctx, r, staticOffsets)),
-      kilnNamedAttr(b->ctx, "static_sizes",
-                    mlirDenseI64ArrayGet(b->ctx, r, staticSizes)),
-      kilnNamedAttr(b->ctx, "static_strides",
-                    mlirDenseI64ArrayGet(b->ctx, r, strides)),
-  };
   MlirType type = kilnTensorType(r, staticSizes, kilnElementType(x));
-  return kilnBuildOp1(b, "tensor.extract_slice", type, n, ops, 4, attrs);
+  return sliceOp(b, "tensor.extract_slice", type, r, 1, ops, nOffsets,
+                 n - 1 - nOffsets, staticOffsets, staticSizes, strides);
 }
 
 MlirValue kilnInsertSliceSized(KilnBuilder *b, MlirValue src, MlirValue dest,
                                const int64_t *offsets, const int64_t *sizes,
                                const int64_t *strides) {
-  intptr_t r = kilnRank(dest);
-  int32_t seg[5] = {1, 1, 0, 0, 0};
-  MlirNamedAttribute attrs[4] = {
-      segments(b->ctx, 5, seg),
-      kilnNamedAttr(b->ctx, "static_offsets",
-                    mlirDenseI64ArrayGet(b->ctx, r, offsets)),
-      kilnNamedAttr(b->ctx, "static_sizes",
-                    mlirDenseI64ArrayGet(b->ctx, r, sizes)),
-      kilnNamedAttr(b->ctx, "static_strides",
-                    mlirDenseI64ArrayGet(b->ctx, r, strides)),
-  };
   MlirValue ops[2] = {src, dest};
-  return kilnBuildOp1(b, "tensor.insert_slice", mlirValueGetType(dest), 2, ops,
-                      4, attrs);
+  return sliceOp(b, "tensor.insert_slice", mlirValueGetType(dest),
+                 kilnRank(dest), 2, ops, 0, 0, offsets, sizes, strides);
 }
 
 /* ---- linalg -----------------------------------------------------------------

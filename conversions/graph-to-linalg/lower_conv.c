@@ -312,8 +312,8 @@ static KilnLowerStatus lowerConvLast(KilnLowerOp *l) {
   return KILN_LOWER_OK;
 }
 
-/* The static conv of one sample (a batch-1 slice of x, result type
- * `sampleType`): kilnLowerPerSample's step. */
+/* The static conv of x (the op's input, or kilnLowerPerSample's batch-1
+ * slice of it) into `sampleType`. */
 static MlirValue convSample(KilnLowerOp *l, KilnBuilder *b, MlirValue sample,
                             MlirType sampleType) {
   MlirValue w = kilnLowerOperand(l, 1);
@@ -338,19 +338,8 @@ static KilnLowerStatus lowerConv(KilnLowerOp *l) {
   }
   if (isChannelsLast(l))
     return lowerConvLast(l);
-  MlirValue x = kilnLowerOperand(l, 0), w = kilnLowerOperand(l, 1);
-  MlirType resultType = kilnLowerResultType(l, 0);
-  int64_t kernel[KILN_MAX_RANK];
-  for (intptr_t i = 0; i + 2 < kilnRank(w); ++i)
-    kernel[i] = kilnDim(w, i + 2);
-  KilnWindow win;
-  kilnWindowRead(l, x, resultType, kernel, &win);
-  MlirValue zero = kilnConstFloat(&l->b, kilnElementType(x), 0);
-  MlirValue padded = kilnWindowPadInput(&l->b, x, &win, zero);
-  int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
   l->results[0] =
-      convCore(&l->b, padded, w, kilnLowerOperand(l, 2), group, &win,
-               resultType, l->convIm2col, l->convChannelsInner);
+      convSample(l, &l->b, kilnLowerOperand(l, 0), kilnLowerResultType(l, 0));
   return KILN_LOWER_OK;
 }
 
