@@ -476,14 +476,15 @@ static bool unitDimGroups(MlirType big, MlirType small, intptr_t *groupSizes,
 }
 
 /* tensor.expand_shape of `x` into `to` (groups of consecutive dims of
- * `to`, `sizes[i]` for its dynamic dim i), or tensor.collapse_shape of `x`
- * into `to` (groups of consecutive dims of `x`). */
+ * `to`, `sizes[i]` for its dynamic dim i; `sizes` may be NULL for a static
+ * `to`), or tensor.collapse_shape of `x` into `to` (groups of consecutive
+ * dims of `x`). */
 static MlirValue reshapeByGroups(KilnBuilder *b, MlirValue x, MlirType to,
                                  intptr_t nGroups, const intptr_t *groupSizes,
                                  const MlirValue *sizes) {
   bool expand = mlirShapedTypeGetRank(to) > kilnRank(x);
   MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
-  MlirAttribute groups[KILN_MAX_RANK], dims[KILN_MAX_RANK];
+  MlirAttribute groups[KILN_MAX_RANK], dims[2 * KILN_MAX_RANK];
   intptr_t d = 0;
   for (intptr_t g = 0; g < nGroups; ++g) {
     intptr_t first = d;
@@ -496,8 +497,8 @@ static MlirValue reshapeByGroups(KilnBuilder *b, MlirValue x, MlirType to,
   if (!expand)
     return kilnBuildOp1(b, "tensor.collapse_shape", to, 1, &x, 1, attrs);
   intptr_t r = mlirShapedTypeGetRank(to), n = 0;
-  int64_t shape[KILN_MAX_RANK];
-  MlirValue ops[KILN_MAX_RANK + 1] = {x};
+  int64_t shape[2 * KILN_MAX_RANK];
+  MlirValue ops[2 * KILN_MAX_RANK + 1] = {x};
   for (intptr_t i = 0; i < r; ++i) {
     shape[i] = mlirShapedTypeGetDimSize(to, i);
     if (mlirShapedTypeIsDynamicSize(shape[i]))
@@ -600,33 +601,9 @@ MlirValue kilnReshape(KilnBuilder *b, MlirValue x, MlirType to) {
 
 MlirValue kilnReshapeGroups(KilnBuilder *b, MlirValue x, MlirType to,
                             intptr_t nGroups, const intptr_t *groupSizes) {
-  MlirType from = mlirValueGetType(x);
-  if (mlirTypeEqual(from, to))
+  if (mlirTypeEqual(mlirValueGetType(x), to))
     return x;
-  bool expand = mlirShapedTypeGetRank(to) > mlirShapedTypeGetRank(from);
-  MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
-  MlirAttribute groups[KILN_MAX_RANK], dims[2 * KILN_MAX_RANK];
-  intptr_t d = 0;
-  for (intptr_t g = 0; g < nGroups; ++g) {
-    intptr_t first = d;
-    for (intptr_t i = 0; i < groupSizes[g]; ++i, ++d)
-      dims[d] = mlirIntegerAttrGet(i64, d);
-    groups[g] = mlirArrayAttrGet(b->ctx, d - first, &dims[first]);
-  }
-  MlirNamedAttribute attrs[2] = {kilnNamedAttr(
-      b->ctx, "reassociation", mlirArrayAttrGet(b->ctx, nGroups, groups))};
-  intptr_t n = 1;
-  if (expand) {
-    intptr_t r = mlirShapedTypeGetRank(to);
-    int64_t shape[2 * KILN_MAX_RANK];
-    for (intptr_t i = 0; i < r; ++i)
-      shape[i] = mlirShapedTypeGetDimSize(to, i);
-    attrs[n++] = kilnNamedAttr(b->ctx, "static_output_shape",
-                               mlirDenseI64ArrayGet(b->ctx, r, shape));
-  }
-  return kilnBuildOp1(b,
-                      expand ? "tensor.expand_shape" : "tensor.collapse_shape",
-                      to, 1, &x, n, attrs);
+  return reshapeByGroups(b, x, to, nGroups, groupSizes, NULL);
 }
 
 /* tensor.extract_slice (`nTensors` 1: ops = x) or tensor.insert_slice

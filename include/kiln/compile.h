@@ -88,6 +88,10 @@ char *kilnModelValueNameCreate(MlirOperation func, bool result, intptr_t i);
 /// (f16, bf16, f32, f64, signless or unsigned integers of 1, 8, 16, 32 or
 /// 64 bits; i1 is bool); false for one the ABI cannot describe.
 bool kilnModelElementTypeOf(MlirType type, KilnElementType *out /* OUT */);
+/// The inverse: the MLIR element type of the ABI's `type` (unsigned
+/// integers as uiN, bool as i1, as the importer types ONNX's); a null type
+/// for a value outside the enum.
+MlirType kilnModelElementTypeGet(MlirContext ctx, KilnElementType type);
 
 /// Records the entry of `module` (@main_graph, else its only public
 /// function) and the names, element types and shapes (`?` for a dynamic

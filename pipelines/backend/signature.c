@@ -82,6 +82,32 @@ bool kilnModelElementTypeOf(MlirType t, KilnElementType *out) {
   return true;
 }
 
+MlirType kilnModelElementTypeGet(MlirContext ctx, KilnElementType type) {
+  switch (type) {
+  case KILN_ELEMENT_TYPE_F16:
+    return mlirF16TypeGet(ctx);
+  case KILN_ELEMENT_TYPE_BF16:
+    return mlirBF16TypeGet(ctx);
+  case KILN_ELEMENT_TYPE_F32:
+    return mlirF32TypeGet(ctx);
+  case KILN_ELEMENT_TYPE_F64:
+    return mlirF64TypeGet(ctx);
+  case KILN_ELEMENT_TYPE_I8:
+  case KILN_ELEMENT_TYPE_I16:
+  case KILN_ELEMENT_TYPE_I32:
+  case KILN_ELEMENT_TYPE_I64:
+    return mlirIntegerTypeGet(ctx, 8u << (type - KILN_ELEMENT_TYPE_I8));
+  case KILN_ELEMENT_TYPE_U8:
+  case KILN_ELEMENT_TYPE_U16:
+  case KILN_ELEMENT_TYPE_U32:
+  case KILN_ELEMENT_TYPE_U64:
+    return mlirIntegerTypeUnsignedGet(ctx, 8u << (type - KILN_ELEMENT_TYPE_U8));
+  case KILN_ELEMENT_TYPE_BOOL:
+    return mlirIntegerTypeGet(ctx, 1);
+  }
+  return (MlirType){NULL};
+}
+
 /* The ABI's name for an element type, or NULL. */
 static const char *dtypeName(MlirType t) {
   KilnElementType e;

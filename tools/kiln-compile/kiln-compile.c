@@ -22,7 +22,6 @@
 #include "kiln/diagnostics.h"
 #include "kiln/kiln_runtime.h"
 #include "kiln/session.h"
-#include "mlir-c/BuiltinTypes.h"
 #include "tools/common/tool_cli.h"
 #include "tools/common/tool_diag.h"
 #include "tools/common/tool_io.h"
@@ -205,33 +204,6 @@ static bool parseInputValue(char *text, Options *o) {
   o->valueNames[o->numValues] = text;
   o->values[o->numValues++] = t;
   return true;
-}
-
-/* The MLIR element type of a tensor file's element type (as the importer
- * types ONNX's: unsigned integers as uiN, bool as i1). */
-static MlirType mlirElementTypeOf(MlirContext ctx, KilnElementType t) {
-  switch (t) {
-  case KILN_ELEMENT_TYPE_F16:
-    return mlirF16TypeGet(ctx);
-  case KILN_ELEMENT_TYPE_BF16:
-    return mlirBF16TypeGet(ctx);
-  case KILN_ELEMENT_TYPE_F32:
-    return mlirF32TypeGet(ctx);
-  case KILN_ELEMENT_TYPE_F64:
-    return mlirF64TypeGet(ctx);
-  case KILN_ELEMENT_TYPE_I8:
-  case KILN_ELEMENT_TYPE_I16:
-  case KILN_ELEMENT_TYPE_I32:
-  case KILN_ELEMENT_TYPE_I64:
-    return mlirIntegerTypeGet(ctx, 8u << (t - KILN_ELEMENT_TYPE_I8));
-  case KILN_ELEMENT_TYPE_U8:
-  case KILN_ELEMENT_TYPE_U16:
-  case KILN_ELEMENT_TYPE_U32:
-  case KILN_ELEMENT_TYPE_U64:
-    return mlirIntegerTypeUnsignedGet(ctx, 8u << (t - KILN_ELEMENT_TYPE_U8));
-  default:
-    return mlirIntegerTypeGet(ctx, 1);
-  }
 }
 
 static bool parseEmit(const char *text, Emit *out) {
@@ -671,13 +643,13 @@ static bool loadModel(KilnInvocation *inv, MlirContext ctx, const Options *o) {
     abort();
   for (intptr_t i = 0; i < o->numValues; ++i) {
     const KilnTensor *t = o->values[i];
-    values[i] = (KilnOnnxInputValue){
-        .name = o->valueNames[i],
-        .elementType = mlirElementTypeOf(ctx, kilnTensorGetElementType(t)),
-        .dims = kilnTensorGetDims(t),
-        .rank = (intptr_t)kilnTensorGetRank(t),
-        .data = kilnTensorGetConstData(t),
-        .byteSize = kilnTensorGetByteSize(t)};
+    values[i] = (KilnOnnxInputValue){.name = o->valueNames[i],
+                                     .elementType = kilnModelElementTypeGet(
+                                         ctx, kilnTensorGetElementType(t)),
+                                     .dims = kilnTensorGetDims(t),
+                                     .rank = (intptr_t)kilnTensorGetRank(t),
+                                     .data = kilnTensorGetConstData(t),
+                                     .byteSize = kilnTensorGetByteSize(t)};
   }
   bool ok = kilnInvocationImportOnnxFile(inv, o->input, values, o->numValues);
   free(values);

@@ -156,19 +156,6 @@ static bool isBindableInput(const KilnTensor *t) {
           n <= kMaxBoundFloats);
 }
 
-static MlirType bindableElementType(MlirContext ctx, const KilnTensor *t) {
-  switch (kilnTensorGetElementType(t)) {
-  case KILN_ELEMENT_TYPE_I32:
-    return mlirIntegerTypeGet(ctx, 32);
-  case KILN_ELEMENT_TYPE_I64:
-    return mlirIntegerTypeGet(ctx, 64);
-  case KILN_ELEMENT_TYPE_F64:
-    return mlirF64TypeGet(ctx);
-  default:
-    return mlirF32TypeGet(ctx);
-  }
-}
-
 /* A compilation of the model: its session and invocation. */
 typedef struct Compilation {
   KilnSession *session;
@@ -221,7 +208,8 @@ static bool startCompilation(Compilation *c, Options *o, DiagState *diags,
       if (o->inputs[i].bound)
         values[numValues++] =
             (KilnOnnxInputValue){.name = o->inputs[i].name,
-                                 .elementType = bindableElementType(ctx, t),
+                                 .elementType = kilnModelElementTypeGet(
+                                     ctx, kilnTensorGetElementType(t)),
                                  .dims = kilnTensorGetDims(t),
                                  .rank = (intptr_t)kilnTensorGetRank(t),
                                  .data = kilnTensorGetConstData(t),
