@@ -31,3 +31,32 @@ func.func @negative_clip_dynamic_bound(%x: tensor<?xf32>, %lo: tensor<?xf32>) ->
   %0 = "graph.clip"(%x, %lo) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// MaxPool's indices output takes static shapes only.
+func.func @negative_max_pool_indices_dynamic(%x: tensor<?x1x4x4xf32>) -> (tensor<?x1x2x2xf32>, tensor<?x1x2x2xi64>) {
+  // expected-error@+1 {{unsupported: 'graph.max_pool' with indices and a dynamic shape}}
+  %0:2 = "graph.max_pool"(%x) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<?x1x4x4xf32>) -> (tensor<?x1x2x2xf32>, tensor<?x1x2x2xi64>)
+  return %0#0, %0#1 : tensor<?x1x2x2xf32>, tensor<?x1x2x2xi64>
+}
+
+// -----
+
+// Pad modes other than constant take static shapes only.
+func.func @negative_pad_reflect_dynamic(%x: tensor<?x4xf32>) -> tensor<?x6xf32> {
+  %p = "graph.constant"() {value = dense<[0, 1, 0, 1]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error@+1 {{unsupported: 'graph.pad' in mode 'reflect' on a dynamic shape}}
+  %0 = "graph.pad"(%x, %p) {mode = "reflect", operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<?x4xf32>, tensor<4xi64>) -> tensor<?x6xf32>
+  return %0 : tensor<?x6xf32>
+}
+
+// -----
+
+// Negative pads crop, which takes static shapes only.
+func.func @negative_pad_crop_dynamic(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
+  %p = "graph.constant"() {value = dense<[0, -1, 0, -1]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error@+1 {{unsupported: 'graph.pad' with negative pads on a dynamic shape}}
+  %0 = "graph.pad"(%x, %p) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<?x4xf32>, tensor<4xi64>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
