@@ -463,6 +463,11 @@ static bool recordSignature(KilnInvocation *inv, bool required) {
   inv->signature = kilnModelSignatureCreate(inv->module);
   if (!required)
     mlirContextDetachDiagnosticHandler(inv->session->ctx, quiet);
+  if (inv->signature && kilnModelSignatureIsDynamic(inv->signature))
+    mlirOperationSetAttributeByName(
+        kilnModelFindEntry(mlirModuleGetOperation(inv->module)),
+        mlirStringRefCreateFromCString(KILN_DYNAMIC_SIGNATURE_ATTR),
+        mlirUnitAttrGet(inv->session->ctx));
   return inv->signature || !required ? true
                                      : fail(inv, KILN_INVOCATION_ERROR_COMPILE);
 }

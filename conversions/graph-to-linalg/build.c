@@ -326,17 +326,45 @@ MlirValue kilnEmptyLike(KilnBuilder *b, MlirType tensorType, MlirValue like) {
   return kilnEmptySized(b, tensorType, sizes);
 }
 
+void kilnAssert(KilnBuilder *b, MlirValue cond, const char *message) {
+  MlirNamedAttribute msg = kilnNamedAttr(
+      b->ctx, "msg",
+      mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(message)));
+  kilnBuildOp(b, "cf.assert", 0, NULL, 1, &cond, 1, &msg);
+}
+
 void kilnAssertEqual(KilnBuilder *b, MlirValue x, MlirValue y,
                      const char *message) {
   int64_t cx, cy;
   if (kilnConstantIndexValue(x, &cx) && kilnConstantIndexValue(y, &cy) &&
       cx == cy)
     return;
-  MlirValue eq = kilnCmpI(b, "eq", x, y);
-  MlirNamedAttribute msg = kilnNamedAttr(
-      b->ctx, "msg",
-      mlirStringAttrGet(b->ctx, mlirStringRefCreateFromCString(message)));
-  kilnBuildOp(b, "cf.assert", 0, NULL, 1, &eq, 1, &msg);
+  kilnAssert(b, kilnCmpI(b, "eq", x, y), message);
+}
+
+/* One branch of kilnIfElse: a block that ends in scf.yield of what `fn`
+ * builds in it. */
+static MlirRegion branchRegion(KilnBuilder *b, KilnBranchFn fn,
+                               void *userData) {
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock block = mlirBlockCreate(0, NULL, NULL);
+  mlirRegionAppendOwnedBlock(region, block);
+  KilnBuilder inner = {b->ctx, b->loc, block, {NULL}};
+  MlirValue result = fn(&inner, userData);
+  kilnBuildOp(&inner, "scf.yield", 0, NULL, 1, &result, 0, NULL);
+  return region;
+}
+
+MlirValue kilnIfElse(KilnBuilder *b, MlirValue cond, MlirType type,
+                     KilnBranchFn thenFn, KilnBranchFn elseFn, void *userData) {
+  MlirRegion regions[2] = {branchRegion(b, thenFn, userData),
+                           branchRegion(b, elseFn, userData)};
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.if"), b->loc);
+  mlirOperationStateAddResults(&st, 1, &type);
+  mlirOperationStateAddOperands(&st, 1, &cond);
+  mlirOperationStateAddOwnedRegions(&st, 2, regions);
+  return mlirOperationGetResult(kilnBuildInsert(b, &st), 0);
 }
 
 static MlirNamedAttribute segments(MlirContext ctx, intptr_t n,
@@ -804,20 +832,23 @@ MlirOperation kilnGeneric(KilnBuilder *b, intptr_t nInputs,
   return op;
 }
 
-/* The sizes of a broadcast result's dims (numpy's trailing alignment):
- * each dynamic one from the first input with a dynamic dim there. Every
- * other input dim of dynamic size there must equal it: the maps read it
- * without broadcasting (a dim that is 1 only at run time is not
- * broadcast), which an assert checks. */
+/* The sizes of a broadcast result's dims (numpy's trailing alignment), one
+ * index value per dim: an input's static size other than 1 where there is
+ * one; else the inputs' dynamic dims folded with numpy's rule (the first
+ * size that is not 1), read at run time. kilnBroadcastDynamicOnes then
+ * checks each input against them. */
 static void broadcastSizes(KilnBuilder *b, intptr_t nInputs,
                            const MlirValue *inputs, MlirType resultType,
                            MlirValue *sizes) {
   intptr_t r = mlirShapedTypeGetRank(resultType);
+  MlirValue one = kilnConstIndex(b, 1);
   for (intptr_t d = 0; d < r; ++d) {
-    bool dynamic = mlirShapedTypeIsDynamicDim(resultType, d);
+    if (!mlirShapedTypeIsDynamicDim(resultType, d)) {
+      sizes[d] = kilnConstIndex(b, mlirShapedTypeGetDimSize(resultType, d));
+      continue;
+    }
     MlirValue size = {NULL};
-    /* An input's static size other than 1 is the result's. */
-    for (intptr_t i = 0; dynamic && mlirValueIsNull(size) && i < nInputs; ++i) {
+    for (intptr_t i = 0; mlirValueIsNull(size) && i < nInputs; ++i) {
       MlirType t = mlirValueGetType(inputs[i]);
       intptr_t j =
           mlirTypeIsAShaped(t) ? d - (r - mlirShapedTypeGetRank(t)) : -1;
@@ -825,36 +856,105 @@ static void broadcastSizes(KilnBuilder *b, intptr_t nInputs,
           mlirShapedTypeGetDimSize(t, j) != 1)
         size = kilnConstIndex(b, mlirShapedTypeGetDimSize(t, j));
     }
-    for (intptr_t i = 0; i < nInputs; ++i) {
-      MlirType t = mlirValueGetType(inputs[i]);
-      intptr_t j =
-          mlirTypeIsAShaped(t) ? d - (r - mlirShapedTypeGetRank(t)) : -1;
-      if (j < 0 || !mlirShapedTypeIsDynamicDim(t, j))
-        continue;
-      MlirValue dim = kilnDimValue(b, inputs[i], j);
-      if (mlirValueIsNull(size))
-        size = dynamic
+    if (mlirValueIsNull(size)) {
+      for (intptr_t i = 0; i < nInputs; ++i) {
+        MlirType t = mlirValueGetType(inputs[i]);
+        intptr_t j =
+            mlirTypeIsAShaped(t) ? d - (r - mlirShapedTypeGetRank(t)) : -1;
+        if (j < 0 || !mlirShapedTypeIsDynamicDim(t, j))
+          continue;
+        MlirValue dim = kilnDimValue(b, inputs[i], j);
+        size = mlirValueIsNull(size)
                    ? dim
-                   : kilnConstIndex(b, mlirShapedTypeGetDimSize(resultType, d));
-      if (!mlirValueEqual(size, dim))
-        kilnAssertEqual(b, size, dim,
-                        "inputs that broadcast together have dims of "
-                        "different sizes at run time (a dynamic dim must "
-                        "equal the others: Kiln broadcasts only dims the "
-                        "model's shapes make 1)");
+                   : kilnSelect(b, kilnCmpI(b, "eq", size, one), dim, size);
+      }
     }
-    /* A dynamic result dim no input has dynamic: the inputs' static
-     * sizes there (inference keeps them; this is the cautious fallback). */
-    for (intptr_t i = 0; dynamic && mlirValueIsNull(size) && i < nInputs; ++i) {
-      MlirType t = mlirValueGetType(inputs[i]);
-      intptr_t j =
-          mlirTypeIsAShaped(t) ? d - (r - mlirShapedTypeGetRank(t)) : -1;
-      if (j >= 0)
-        size = kilnDimValue(b, inputs[i], j);
-    }
-    if (dynamic) /* sizes of static dims are not read */
-      sizes[d] = mlirValueIsNull(size) ? kilnConstIndex(b, 1) : size;
+    sizes[d] = mlirValueIsNull(size) ? one : size; /* every input 1 there */
   }
+}
+
+/* Whether `size` is `tensor.dim x, j` (the very dim: it needs no check). */
+static bool isDimOf(MlirValue size, MlirValue x, intptr_t j) {
+  if (!mlirValueIsAOpResult(size))
+    return false;
+  MlirOperation op = mlirOpResultGetOwner(size);
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  int64_t at;
+  return name.length == 10 && !strncmp(name.data, "tensor.dim", 10) &&
+         mlirValueEqual(mlirOperationGetOperand(op, 0), x) &&
+         kilnConstantIndexValue(mlirOperationGetOperand(op, 1), &at) && at == j;
+}
+
+typedef struct StretchOnes {
+  MlirValue x;
+  intptr_t rank;
+  MlirValue dims[KILN_MAX_RANK];  /* x's dims */
+  MlirValue sizes[KILN_MAX_RANK]; /* the stretched copy's dims */
+  MlirValue isOne[KILN_MAX_RANK]; /* null where x's dim is read as is */
+} StretchOnes;
+
+static MlirValue stretchNone(KilnBuilder *b, void *userData) {
+  (void)b;
+  return ((StretchOnes *)userData)->x;
+}
+
+/* The copy's element at i is x at i, with 0 for each dim that is 1. */
+static void stretchBody(KilnBuilder *b, const MlirValue *args,
+                        MlirValue *yields, void *userData) {
+  (void)args;
+  StretchOnes *s = userData;
+  MlirValue at[KILN_MAX_RANK + 1];
+  at[0] = s->x;
+  for (intptr_t j = 0; j < s->rank; ++j) {
+    at[j + 1] = kilnLinalgIndex(b, j);
+    if (!mlirValueIsNull(s->isOne[j]))
+      at[j + 1] = kilnSelect(b, s->isOne[j], kilnConstIndex(b, 0), at[j + 1]);
+  }
+  yields[0] = kilnBuildOp1(b, "tensor.extract", kilnElementType(s->x),
+                           s->rank + 1, at, 0, NULL);
+}
+
+static MlirValue stretchCopy(KilnBuilder *b, void *userData) {
+  StretchOnes *s = userData;
+  MlirType type = mlirValueGetType(s->x);
+  MlirValue init = kilnEmptySized(b, type, s->sizes);
+  MlirAttribute map = kilnMapIdentity(b->ctx, s->rank);
+  char iters[KILN_MAX_RANK + 1];
+  memset(iters, 'p', (size_t)s->rank);
+  iters[s->rank] = '\0';
+  return mlirOperationGetResult(
+      kilnGeneric(b, 0, NULL, 1, &init, &map, s->rank, iters, stretchBody, s),
+      0);
+}
+
+MlirValue kilnBroadcastDynamicOnes(KilnBuilder *b, MlirValue x, intptr_t rank,
+                                   const MlirValue *sizes,
+                                   const char *message) {
+  MlirType type = mlirValueGetType(x);
+  if (!mlirTypeIsAShaped(type) || mlirShapedTypeHasStaticShape(type))
+    return x;
+  StretchOnes s = {.x = x, .rank = mlirShapedTypeGetRank(type)};
+  MlirValue one = kilnConstIndex(b, 1), same = {NULL};
+  for (intptr_t j = 0; j < s.rank; ++j) {
+    s.isOne[j] = (MlirValue){NULL};
+    s.dims[j] = s.sizes[j] = kilnDimValue(b, x, j);
+    MlirValue size = sizes[j + rank - s.rank];
+    int64_t c;
+    if (!mlirShapedTypeIsDynamicDim(type, j) || isDimOf(size, x, j))
+      continue;
+    if (kilnConstantIndexValue(size, &c) && c == 1) {
+      kilnAssertEqual(b, s.dims[j], size, message);
+      continue;
+    }
+    MlirValue eq = kilnCmpI(b, "eq", s.dims[j], size);
+    s.isOne[j] = kilnCmpI(b, "eq", s.dims[j], one);
+    kilnAssert(b, kilnArith2(b, "arith.ori", eq, s.isOne[j]), message);
+    same = mlirValueIsNull(same) ? eq : kilnArith2(b, "arith.andi", same, eq);
+    s.sizes[j] = size;
+  }
+  if (mlirValueIsNull(same))
+    return x;
+  return kilnIfElse(b, same, type, stretchNone, stretchCopy, &s);
 }
 
 MlirValue kilnElementwise(KilnBuilder *b, intptr_t nInputs,
@@ -879,10 +979,19 @@ MlirValue kilnElementwise(KilnBuilder *b, intptr_t nInputs,
   memset(iters, 'p', r);
   iters[r] = '\0';
   MlirValue sizes[KILN_MAX_RANK];
+  MlirValue *read = malloc((nInputs + 1) * sizeof(MlirValue));
+  if (!read)
+    abort();
   broadcastSizes(b, nInputs, inputs, resultType, sizes);
+  for (intptr_t i = 0; i < nInputs; ++i)
+    read[i] = kilnBroadcastDynamicOnes(
+        b, inputs[i], r, sizes,
+        "inputs that broadcast together have dims of different sizes at run "
+        "time, neither of them 1");
   MlirValue init = kilnEmptySized(b, resultType, sizes);
   MlirOperation op =
-      kilnGeneric(b, nInputs, inputs, 1, &init, maps, r, iters, body, userData);
+      kilnGeneric(b, nInputs, read, 1, &init, maps, r, iters, body, userData);
+  free(read);
   free(maps);
   return mlirOperationGetResult(op, 0);
 }

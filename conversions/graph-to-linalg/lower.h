@@ -158,6 +158,8 @@ MlirValue kilnEmptySized(KilnBuilder *b, MlirType tensorType,
 /// tensor.empty of `tensorType` whose dynamic dims have the sizes of
 /// `like`'s (a tensor of the same rank).
 MlirValue kilnEmptyLike(KilnBuilder *b, MlirType tensorType, MlirValue like);
+/// cf.assert of i1 `cond` with `message`.
+void kilnAssert(KilnBuilder *b, MlirValue cond, const char *message);
 /// cf.assert that index values `x` and `y` are equal, with `message`;
 /// nothing when both are the same constant. kiln-shape-checks makes the
 /// assert a run-time check naming the op's ONNX node.
@@ -238,6 +240,12 @@ typedef void (*KilnBodyFn)(KilnBuilder *b, const MlirValue *args,
 /// carried tensor; store the next value of the tensor in *next.
 typedef void (*KilnLoopBodyFn)(KilnBuilder *b, MlirValue iv, MlirValue acc,
                                MlirValue *next, void *userData);
+/// A branch of kilnIfElse: builds its value with `b`, returns it.
+typedef MlirValue (*KilnBranchFn)(KilnBuilder *b, void *userData);
+/// scf.if `cond` with one result of `type`, each branch built by its
+/// function (both get `userData`).
+MlirValue kilnIfElse(KilnBuilder *b, MlirValue cond, MlirType type,
+                     KilnBranchFn thenFn, KilnBranchFn elseFn, void *userData);
 /// scf.for iv in [0, n) carrying one tensor from `init`; returns the last.
 MlirValue kilnForLoop(KilnBuilder *b, MlirValue n, MlirValue init,
                       KilnLoopBodyFn body, void *userData);
@@ -266,6 +274,18 @@ MlirOperation kilnGeneric(KilnBuilder *b, intptr_t nInputs,
 MlirValue kilnElementwise(KilnBuilder *b, intptr_t nInputs,
                           const MlirValue *inputs, MlirType resultType,
                           KilnBodyFn body, void *userData);
+
+/// Dynamic dims of `x` that are 1 at run time, broadcast: `x` read into an
+/// iteration space of `rank` dims whose sizes are `sizes` (index values,
+/// one per dim; numpy's trailing alignment). Asserts that each dynamic dim
+/// of `x` is 1 or its size in `sizes` (`message` names the op's rule).
+/// Returns `x` when no dim can be 1 against a larger size (static dims,
+/// or a size read from that very dim); else `scf.if` (every such dim equals
+/// its size) `x`, else a copy of `x` with those dims stretched to their
+/// sizes: the same type, so the caller's maps read it without broadcasting
+/// there. The common case costs one comparison per dim.
+MlirValue kilnBroadcastDynamicOnes(KilnBuilder *b, MlirValue x, intptr_t rank,
+                                   const MlirValue *sizes, const char *message);
 
 /// linalg.index inside a body.
 MlirValue kilnLinalgIndex(KilnBuilder *b, int64_t dim);

@@ -478,8 +478,8 @@ static KilnLowerStatus lowerExpand(KilnLowerOp *l) {
   MlirType type = kilnLowerResultType(l, 0);
   if (!kilnTypeIsStaticTensor(type)) {
     /* The result's dims from the shape operand (at run time when it is
-     * not a constant): numpy broadcasting of x and the shape, x's dims
-     * that are not 1 kept. */
+     * not a constant): numpy broadcasting of x and the shape, a dynamic
+     * dim of x that is 1 at run time stretched (kilnBroadcastDynamicOnes). */
     KilnBuilder *b = &l->b;
     MlirValue shape = kilnLowerOperand(l, 1);
     intptr_t r = mlirShapedTypeGetRank(type), rx = kilnRank(x);
@@ -497,7 +497,15 @@ static KilnLowerStatus lowerExpand(KilnLowerOp *l) {
                  : one;
       MlirValue xd = i >= 0 ? kilnDimValue(b, x, i) : one;
       sizes[d] = kilnSelect(b, kilnCmpI(b, "eq", xd, one), s, xd);
+      kilnAssert(b,
+                 kilnArith2(b, "arith.ori", kilnCmpI(b, "eq", s, one),
+                            kilnCmpI(b, "eq", s, sizes[d])),
+                 "the shape asks for a dim that is neither 1 nor the "
+                 "input's");
     }
+    x = kilnBroadcastDynamicOnes(b, x, r, sizes,
+                                 "the input's dim is neither 1 nor the "
+                                 "shape's");
     MlirValue out = kilnEmptySized(b, type, sizes);
     int64_t rShape[KILN_MAX_RANK];
     for (intptr_t d = 0; d < r; ++d)
@@ -505,14 +513,6 @@ static KilnLowerStatus lowerExpand(KilnLowerOp *l) {
     MlirAttribute maps[2] = {
         kilnMapBroadcast(b->ctx, mlirValueGetType(x), r, rShape),
         kilnMapIdentity(b->ctx, r)};
-    for (intptr_t d = 0; d < r; ++d) { /* a dynamic dim of x is read as is */
-      intptr_t i = d - (r - rx);
-      if (i >= 0 && mlirShapedTypeIsDynamicSize(kilnDim(x, i)))
-        kilnAssertEqual(b, kilnDimValue(b, x, i), sizes[d],
-                        "an expanded input's dynamic dim is 1 at run time "
-                        "while the shape asks for more (Kiln broadcasts only "
-                        "dims the model's shapes make 1)");
-    }
     char iters[KILN_MAX_RANK + 1];
     memset(iters, 'p', (size_t)r);
     iters[r] = '\0';

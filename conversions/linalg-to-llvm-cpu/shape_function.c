@@ -163,7 +163,9 @@ static void runShapeFunction(MlirOperation module, MlirExternalPass pass,
     return; /* nothing to size: the signature reports a missing entry */
   MlirType fnType = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(
       entry, mlirStringRefCreateFromCString("function_type")));
-  if (!hasDynamicDim(fnType))
+  if (!hasDynamicDim(fnType) &&
+      mlirAttributeIsNull(mlirOperationGetAttributeByName(
+          entry, mlirStringRefCreateFromCString(KILN_DYNAMIC_SIGNATURE_ATTR))))
     return;
   MlirBlock moduleBody =
       mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));

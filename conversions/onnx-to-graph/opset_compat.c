@@ -212,9 +212,11 @@ static bool legacyBroadcast(KilnGraphBuilder *b, const Onnx__NodeProto *n,
   intptr_t ra = shapeOf(operands[0], a), rb = shapeOf(operands[1], bd);
   if (ra < 0 || rb < 0)
     return true;
+  /* A dynamic dim may be the same: the elementwise op checks at run time. */
   bool same = ra == rb;
   for (intptr_t i = 0; same && i < ra; ++i)
-    same = a[i] == bd[i];
+    same = a[i] == bd[i] || mlirShapedTypeIsDynamicSize(a[i]) ||
+           mlirShapedTypeIsDynamicSize(bd[i]);
   if (!broadcast && !same) {
     kilnEmitErrorf(loc,
                    "%s-%lld: inputs of different shapes need broadcast=1 "
@@ -318,7 +320,10 @@ static bool legacyPReluSlope(KilnGraphBuilder *b, const Onnx__NodeProto *n,
     return true;
   int64_t x[16], slope[16];
   intptr_t rx = shapeOf(operands[0], x), rs = shapeOf(operands[1], slope);
-  if (rx < 3 || rs != 1 || slope[0] == 1 || slope[0] != x[1] ||
+  /* X's dynamic channel count is taken to be the slope's (the elementwise
+   * op checks it at run time). */
+  if (rx < 3 || rs != 1 || slope[0] == 1 ||
+      (slope[0] != x[1] && !mlirShapedTypeIsDynamicSize(x[1])) ||
       mlirShapedTypeIsDynamicSize(slope[0]))
     return true; /* nothing to align; the op's own rules apply */
   int64_t shape[16];

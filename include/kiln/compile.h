@@ -113,6 +113,8 @@ const char *kilnModelSignatureGetRecords(const KilnModelSignature *signature);
 /// How many inputs and outputs the entry has.
 intptr_t kilnModelSignatureGetNumInputs(const KilnModelSignature *signature);
 intptr_t kilnModelSignatureGetNumOutputs(const KilnModelSignature *signature);
+/// Whether an input or output has a dim of dynamic size.
+bool kilnModelSignatureIsDynamic(const KilnModelSignature *signature);
 /// The rank of output `i`.
 int64_t kilnModelSignatureGetOutputRank(const KilnModelSignature *signature,
                                         intptr_t i);
@@ -122,6 +124,11 @@ int64_t kilnModelSignatureGetOutputRank(const KilnModelSignature *signature,
 /// output's dims in order. The back end exports it as
 /// `kiln_model_output_dims`.
 #define KILN_SHAPE_FUNCTION "kiln_output_dims"
+/// A unit attribute on an entry whose signature (recorded before lowering)
+/// has a dynamic dim: kiln-shape-function derives the shape function even
+/// when lowering made every dim static (a Range whose limit became a
+/// constant), since the runtime sizes such outputs only through it.
+#define KILN_DYNAMIC_SIGNATURE_ATTR "kiln.dynamic_signature"
 
 /* ---- object code ------------------------------------------------------- */
 

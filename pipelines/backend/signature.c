@@ -20,6 +20,7 @@ struct KilnModelSignature {
   KilnStrBuf records;
   intptr_t numInputs, numOutputs;
   int64_t *outputRanks; /* numOutputs */
+  bool dynamic;         /* some input or output dim is dynamic */
 };
 
 static MlirAttribute getAttr(MlirOperation op, const char *name) {
@@ -242,6 +243,12 @@ KilnModelSignature *kilnModelSignatureCreate(MlirModule module) {
     kilnModelSignatureDestroy(s);
     return NULL;
   }
+  for (intptr_t i = 0; i < s->numInputs + s->numOutputs; ++i) {
+    MlirType t = i < s->numInputs
+                     ? mlirFunctionTypeGetInput(fnType, i)
+                     : mlirFunctionTypeGetResult(fnType, i - s->numInputs);
+    s->dynamic |= !mlirShapedTypeHasStaticShape(t);
+  }
   return s;
 }
 
@@ -252,6 +259,10 @@ void kilnModelSignatureDestroy(KilnModelSignature *signature) {
   free(signature->outputRanks);
   kilnStrBufDestroy(&signature->records);
   free(signature);
+}
+
+bool kilnModelSignatureIsDynamic(const KilnModelSignature *signature) {
+  return signature->dynamic;
 }
 
 const char *kilnModelSignatureGetEntry(const KilnModelSignature *signature) {

@@ -5,18 +5,32 @@
 // Dynamic-shape lowerings (KILN_LOWER_DYNAMIC) size what they build from
 // their operands at run time and assert the dims their code reads as equal.
 
-// A broadcast: the result's dynamic dims come from the first operand with a
-// dynamic dim there; the other operand's dynamic dim must equal it (the
-// maps read it without broadcasting); a static 1 broadcasts.
+// A broadcast: a result dim two operands have dynamic is numpy's (the first
+// size that is not 1), read at run time. Each operand's dim must be it or
+// 1, a run-time check; an operand whose dim is 1 while the result's is
+// larger is stretched in the else branch of an scf.if, the common case
+// (the sizes equal) reads the operand as is. A static 1 broadcasts through
+// the map.
 // CHECK-LABEL: func.func @add_dynamic
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
 // CHECK: %[[N2:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?x1xf32>
-// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[N]], %[[N2]] : index
-// CHECK: cf.assert %[[EQ]], "inputs that broadcast together have dims of different sizes at run time
-// CHECK: %[[M:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
-// CHECK: %[[E:.*]] = tensor.empty(%[[N]], %[[M]]) : tensor<?x?xf32>
+// CHECK: %[[NONE:.*]] = arith.cmpi eq, %[[N]], %c1 : index
+// CHECK: %[[SIZE:.*]] = arith.select %[[NONE]], %[[N2]], %[[N]] : index
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %{{.*}}, %[[SIZE]] : index
+// CHECK: %[[ISONE:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK: %[[OK:.*]] = arith.ori %[[SAME]], %[[ISONE]] : i1
+// CHECK: cf.assert %[[OK]], "inputs that broadcast together have dims of different sizes at run time, neither of them 1"
+// CHECK: %[[A:.*]] = scf.if %[[SAME]] -> (tensor<?x?xf32>) {
+// CHECK-NEXT: scf.yield %arg0 : tensor<?x?xf32>
+// CHECK-NEXT: } else {
 // CHECK: linalg.generic
-// CHECK-SAME: ins(%arg0, %arg1 : tensor<?x?xf32>, tensor<?x1xf32>) outs(%[[E]] : tensor<?x?xf32>)
+// CHECK: arith.select %[[ISONE]]
+// CHECK: tensor.extract %arg0
+// CHECK: %[[B:.*]] = scf.if
+// CHECK: scf.yield %arg1 : tensor<?x1xf32>
+// CHECK: %[[E:.*]] = tensor.empty(%[[SIZE]], %{{.*}}) : tensor<?x?xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[A]], %[[B]] : tensor<?x?xf32>, tensor<?x1xf32>) outs(%[[E]] : tensor<?x?xf32>)
 func.func @add_dynamic(%a: tensor<?x?xf32>, %b: tensor<?x1xf32>) -> tensor<?x?xf32> {
   %0 = "graph.add"(%a, %b) : (tensor<?x?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
@@ -24,16 +38,32 @@ func.func @add_dynamic(%a: tensor<?x?xf32>, %b: tensor<?x1xf32>) -> tensor<?x?xf
 
 // -----
 
-// A static size other than 1 is the result's: the dynamic dim must be it.
+// A static size other than 1 is the result's: the dynamic dim must be it,
+// or 1 (stretched).
 // CHECK-LABEL: func.func @mul_static_wins
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
-// CHECK-DAG: %[[D:.*]] = tensor.dim %arg0, %c1 : tensor<?x?xf32>
-// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[C8]], %[[D]] : index
-// CHECK: cf.assert %[[EQ]]
+// CHECK-DAG: %[[D:.*]] = tensor.dim %arg0, %c1{{.*}} : tensor<?x?xf32>
+// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[D]], %[[C8]] : index
+// CHECK: cf.assert
+// CHECK: scf.if %[[EQ]]
 // CHECK: tensor.empty(%{{.*}}) : tensor<?x8xf32>
 func.func @mul_static_wins(%a: tensor<?x?xf32>, %b: tensor<8xf32>) -> tensor<?x?xf32> {
   %0 = "graph.mul"(%a, %b) : (tensor<?x?xf32>, tensor<8xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// A dim only one operand has dynamic is read from it and needs no check:
+// no branch.
+// CHECK-LABEL: func.func @add_bias
+// CHECK-NOT: cf.assert
+// CHECK-NOT: scf.if
+// CHECK: linalg.generic
+// CHECK: return
+func.func @add_bias(%a: tensor<?x?x4xf32>, %b: tensor<4xf32>) -> tensor<?x?x4xf32> {
+  %0 = "graph.add"(%a, %b) : (tensor<?x?x4xf32>, tensor<4xf32>) -> tensor<?x?x4xf32>
+  return %0 : tensor<?x?x4xf32>
 }
 
 // -----
