@@ -149,7 +149,7 @@ const KilnLowering kilnLowerNN[] = {
     {"layer_norm", kilnLowerNNLayerNorm, KILN_LOWER_DYNAMIC},
     {"lrn", kilnLowerNNLrn, 0},
     {"mean_variance_normalization", kilnLowerNNMeanVarianceNorm, 0},
-    {"resize", kilnLowerNNResize, 0},
+    {"resize", kilnLowerNNResize, KILN_LOWER_DYNAMIC},
     {"grid_sample", kilnLowerNNGridSample, 0},
     {"roi_align", kilnLowerNNRoiAlign, 0},
     {"rnn", kilnLowerNNRnn, 0},

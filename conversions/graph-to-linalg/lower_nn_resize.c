@@ -5,8 +5,12 @@
  *
  * Coordinates and weights are computed in f64, as ONNX's reference
  * implementation does: nearest-mode rounding at exact .5 boundaries depends
- * on it. Scales are compile-time constants (they fix the output shape);
- * roi (tf_crop_and_resize) is read at run time. */
+ * on it. The per-axis sizes and scales the body reads are values built
+ * before the generic: constants for a static resize (folded into the
+ * body), read at run time for a dynamic one (dynamic input dims, scales
+ * or sizes not known at compile time: the output dims then follow ONNX's
+ * rules at run time, and the shape function computes them from the
+ * inputs). roi (tf_crop_and_resize) is read at run time. */
 #include <math.h>
 #include <string.h>
 
@@ -39,11 +43,13 @@ static const char *const kPolicies[] = {"stretch", "not_larger", "not_smaller",
 #define MAX_TAPS 4
 
 typedef struct Axis {
-  bool resized; /* false: the output index is the input index */
-  int64_t in, out;
+  bool resized;    /* false: the output index is the input index */
+  int64_t in, out; /* static sizes (phases); dynamic in a dynamic resize */
   double scale;
   double length; /* ONNX's length_resized: in * scale, or sizes' value */
   intptr_t roiStart, roiEnd; /* positions in roi (tf_crop_and_resize) */
+  /* What the body reads, built before the generic (f64; inLast i64). */
+  MlirValue inF, outF, scaleF, lengthF, inLast;
 } Axis;
 
 typedef struct Resize {
@@ -77,54 +83,60 @@ static MlirValue roiAt(KilnBuilder *b, const Resize *r, intptr_t pos) {
   return kilnConvertScalar(b, v, r->f64, false);
 }
 
+/* `when1` if ONNX's length_resized is 1, else `other` (align_corners and
+ * the like would divide by zero there). */
+static MlirValue unlessLengthOne(KilnBuilder *b, const Resize *r, const Axis *a,
+                                 MlirValue when1, MlirValue other) {
+  return kilnSelect(b, kilnCmpF(b, "oeq", a->lengthF, f64c(b, r, 1)), when1,
+                    other);
+}
+
 /* The input coordinate of output index `xo` (f64) on axis `a`; sets
- * *outside (i1) for tf_crop_and_resize coordinates outside the input. */
+ * *outside (i1) for tf_crop_and_resize coordinates outside the input.
+ * ONNX's length_resized is in * scale, not rounded: with scales that do not
+ * divide the length evenly, align_corners and tf_crop_and_resize use the
+ * fractional length (as ONNX's reference and ONNX Runtime). */
 static MlirValue coordinate(KilnBuilder *b, const Resize *r, const Axis *a,
                             MlirValue xo, MlirValue *outside) {
-  MlirValue s = f64c(b, r, a->scale), half = f64c(b, r, 0.5);
-  /* ONNX's length_resized is in * scale, not rounded: with scales that do
-   * not divide the length evenly, align_corners and tf_crop_and_resize
-   * use the fractional length (as ONNX's reference and ONNX Runtime). */
-  double in = (double)a->in, out = a->length;
+  MlirValue s = a->scaleF, half = f64c(b, r, 0.5), one = f64c(b, r, 1);
+  MlirValue halfPixel =
+      kilnSubF(b, kilnDivF(b, kilnAddF(b, xo, half), s), half);
+  MlirValue inLastF = kilnSubF(b, a->inF, one);
+  MlirValue lengthLastF = kilnSubF(b, a->lengthF, one);
   switch (r->coord) {
   case COORD_HALF_PIXEL_SYMMETRIC: {
-    double adjust = (double)a->out / (a->scale * in);
-    double offset = in / 2 * (1 - adjust);
-    return kilnAddF(b, f64c(b, r, offset),
-                    kilnSubF(b, kilnDivF(b, kilnAddF(b, xo, half), s), half));
+    MlirValue adjust = kilnDivF(b, a->outF, kilnMulF(b, s, a->inF));
+    MlirValue offset = kilnMulF(b, kilnDivF(b, a->inF, f64c(b, r, 2)),
+                                kilnSubF(b, one, adjust));
+    return kilnAddF(b, offset, halfPixel);
   }
   case COORD_PYTORCH_HALF_PIXEL:
-    if (out == 1.0)
-      return f64c(b, r, 0);
-    return kilnSubF(b, kilnDivF(b, kilnAddF(b, xo, half), s), half);
+    return unlessLengthOne(b, r, a, f64c(b, r, 0), halfPixel);
   case COORD_ALIGN_CORNERS:
-    if (out == 1.0)
-      return f64c(b, r, 0);
-    return kilnDivF(b, kilnMulF(b, xo, f64c(b, r, in - 1)),
-                    f64c(b, r, out - 1));
+    return unlessLengthOne(b, r, a, f64c(b, r, 0),
+                           kilnDivF(b, kilnMulF(b, xo, inLastF), lengthLastF));
   case COORD_ASYMMETRIC:
     return kilnDivF(b, xo, s);
   case COORD_TF_HALF_PIXEL_FOR_NN:
     return kilnDivF(b, kilnAddF(b, xo, half), s);
   case COORD_TF_CROP_AND_RESIZE: {
     MlirValue start = roiAt(b, r, a->roiStart), end = roiAt(b, r, a->roiEnd);
-    MlirValue inm1 = f64c(b, r, in - 1), c;
-    if (out == 1.0)
-      c = kilnMulF(b, kilnMulF(b, kilnAddF(b, start, end), half), inm1);
-    else
-      c = kilnAddF(
-          b, kilnMulF(b, start, inm1),
-          kilnDivF(b,
-                   kilnMulF(b, kilnMulF(b, xo, kilnSubF(b, end, start)), inm1),
-                   f64c(b, r, out - 1)));
+    MlirValue c = unlessLengthOne(
+        b, r, a,
+        kilnMulF(b, kilnMulF(b, kilnAddF(b, start, end), half), inLastF),
+        kilnAddF(b, kilnMulF(b, start, inLastF),
+                 kilnDivF(b,
+                          kilnMulF(b, kilnMulF(b, xo, kilnSubF(b, end, start)),
+                                   inLastF),
+                          lengthLastF)));
     MlirValue bad =
         kilnArith2(b, "arith.ori", kilnCmpF(b, "olt", c, f64c(b, r, 0)),
-                   kilnCmpF(b, "ogt", c, inm1));
+                   kilnCmpF(b, "ogt", c, inLastF));
     *outside = kilnArith2(b, "arith.ori", *outside, bad);
     return c;
   }
   default: /* half_pixel */
-    return kilnSubF(b, kilnDivF(b, kilnAddF(b, xo, half), s), half);
+    return halfPixel;
   }
 }
 
@@ -134,7 +146,7 @@ static MlirValue tapIndex(KilnBuilder *b, const Axis *a, MlirValue floorI,
                           int64_t k, MlirValue *inRange) {
   MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
   MlirValue i = kilnArith2(b, "arith.addi", floorI, kilnConstInt(b, i64, k));
-  MlirValue lo = kilnConstInt(b, i64, 0), hi = kilnConstInt(b, i64, a->in - 1);
+  MlirValue lo = kilnConstInt(b, i64, 0), hi = a->inLast;
   if (inRange)
     *inRange = kilnArith2(b, "arith.andi", kilnCmpI(b, "sge", i, lo),
                           kilnCmpI(b, "sle", i, hi));
@@ -510,35 +522,139 @@ static MlirValue resizeByPhases(KilnBuilder *b, const Resize *r,
 
 /* ---- Setup ------------------------------------------------------------- */
 
-/* The scale of each listed axis: from constant scales, or from sizes
- * (out / in, or one common factor under keep_aspect_ratio_policy). */
-static KilnLowerStatus readScales(KilnLowerOp *l, MlirValue x,
-                                  const int64_t *axes, intptr_t n,
-                                  double *scales) {
-  MlirValue sc = kilnLowerOperand(l, 2);
-  if (!mlirValueIsNull(sc) && kilnNumElements(mlirValueGetType(sc)) > 0) {
-    if (kilnInferConstantFloats(&l->infer, 2, scales, KILN_MAX_RANK) != n)
-      return kilnLowerUnsupported(
-          l, "with operand 'scales' not a compile-time constant");
-    return KILN_LOWER_OK;
-  }
-  int64_t sizes[KILN_MAX_RANK];
-  if (kilnInferConstantInts(&l->infer, 3, sizes, KILN_MAX_RANK) != n)
-    return kilnLowerUnsupported(
-        l, "with operand 'sizes' not a compile-time constant");
-  int policy = kilnInferAttrChoice(&l->infer, "keep_aspect_ratio_policy",
+/* Where each resized axis's scale and output size come from. */
+typedef struct Scaling {
+  bool fromSizes;
+  int policy;                   /* keep_aspect_ratio_policy (sizes) */
+  bool constant;                /* scales or sizes known at compile time */
+  double scales[KILN_MAX_RANK]; /* constant scales (f32 values) */
+  int64_t sizes[KILN_MAX_RANK]; /* constant sizes */
+  MlirValue operand;            /* scales or sizes, read at run time */
+} Scaling;
+
+static KilnLowerStatus readScaling(KilnLowerOp *l, intptr_t n, Scaling *sc) {
+  MlirValue scales = kilnLowerOperand(l, 2);
+  sc->fromSizes =
+      mlirValueIsNull(scales) || kilnNumElements(mlirValueGetType(scales)) == 0;
+  sc->policy = kilnInferAttrChoice(&l->infer, "keep_aspect_ratio_policy",
                                    "stretch", kPolicies);
-  double common = policy == 1 ? 1e300 : 0.0;
-  for (intptr_t i = 0; i < n; ++i) {
-    double s = (double)sizes[i] / (double)kilnDim(x, axes[i]);
-    scales[i] = s;
-    common =
-        policy == 1 ? (s < common ? s : common) : (s > common ? s : common);
-  }
-  if (policy > 0)
-    for (intptr_t i = 0; i < n; ++i)
-      scales[i] = common;
+  sc->operand = kilnLowerOperand(l, sc->fromSizes ? 3 : 2);
+  sc->constant =
+      sc->fromSizes
+          ? kilnInferConstantInts(&l->infer, 3, sc->sizes, KILN_MAX_RANK) == n
+          : kilnInferConstantFloats(&l->infer, 2, sc->scales, KILN_MAX_RANK) ==
+                n;
+  if (sc->constant)
+    return KILN_LOWER_OK;
+  /* Inference checked a static length; a dynamic one is checked here. */
+  if (mlirValueIsNull(sc->operand) || kilnRank(sc->operand) != 1)
+    return kilnLowerError(l, "needs operand '%s' of rank 1",
+                          sc->fromSizes ? "sizes" : "scales");
+  kilnAssertEqual(&l->b, kilnDimValue(&l->b, sc->operand, 0),
+                  kilnConstIndex(&l->b, n),
+                  sc->fromSizes ? "operand 'sizes' must hold one value per "
+                                  "resized axis"
+                                : "operand 'scales' must hold one value per "
+                                  "resized axis");
   return KILN_LOWER_OK;
+}
+
+/* Element i of the scales or sizes operand, read at run time, as `to`. */
+static MlirValue scalingAt(KilnBuilder *b, const Scaling *sc, intptr_t i,
+                           MlirType to) {
+  MlirValue at = kilnConstIndex(b, i);
+  MlirValue v = kilnBuildOp1(b, "tensor.extract", kilnElementType(sc->operand),
+                             1 + 1, (MlirValue[]){sc->operand, at}, 0, NULL);
+  return kilnConvertScalar(b, v, to, false);
+}
+
+/* The f64 scale of listed axis i, and its output size (index) where the
+ * result's dim is dynamic (ONNX: floor(in * scale) in f32 from scales;
+ * sizes as given, or under keep_aspect_ratio_policy one common scale and
+ * round(in * scale)). Asserts what ONNX requires of run-time values. */
+static void axisScale(KilnLowerOp *l, const Resize *r, const Scaling *sc,
+                      const int64_t *axes, intptr_t n, intptr_t i,
+                      MlirValue *scale, MlirValue *outSize) {
+  KilnBuilder *b = &l->b;
+  MlirType f32 = mlirF32TypeGet(b->ctx), index = mlirIndexTypeGet(b->ctx);
+  MlirValue in = kilnDimValue(b, r->x, axes[i]);
+  if (!sc->fromSizes) {
+    MlirValue s32 = sc->constant ? kilnConstFloat(b, f32, sc->scales[i])
+                                 : scalingAt(b, sc, i, f32);
+    if (!sc->constant)
+      kilnAssert(b, kilnCmpF(b, "ogt", s32, kilnConstFloat(b, f32, 0)),
+                 "operand 'scales' must hold positive values");
+    *scale = kilnConvertScalar(b, s32, r->f64, false);
+    MlirValue scaled =
+        kilnArith1(b, "math.floor",
+                   kilnMulF(b, kilnConvertScalar(b, in, f32, false), s32));
+    kilnAssert(b, kilnCmpF(b, "olt", scaled, kilnConstFloat(b, f32, 0x1p62)),
+               "an output size overflows");
+    *outSize = kilnConvertScalar(b, scaled, index, false);
+    return;
+  }
+  /* sizes[j] / in[j] for each listed axis, the policy's min or max. */
+  MlirValue common = {NULL}, own = {NULL};
+  for (intptr_t j = 0; j < n; ++j) {
+    if (sc->policy == 0 && j != i)
+      continue;
+    MlirValue size = sc->constant ? kilnConstIndex(b, sc->sizes[j])
+                                  : scalingAt(b, sc, j, index);
+    if (!sc->constant)
+      kilnAssert(b, kilnCmpI(b, "sge", size, kilnConstIndex(b, 0)),
+                 "operand 'sizes' must hold non-negative values");
+    if (j == i)
+      own = size;
+    MlirValue ratio = kilnDivF(
+        b, kilnConvertScalar(b, size, r->f64, false),
+        kilnConvertScalar(b, kilnDimValue(b, r->x, axes[j]), r->f64, false));
+    common = mlirValueIsNull(common)
+                 ? ratio
+                 : kilnArith2(
+                       b, sc->policy == 1 ? "arith.minimumf" : "arith.maximumf",
+                       common, ratio);
+  }
+  *scale = common;
+  if (sc->policy == 0) {
+    *outSize = own;
+    return;
+  }
+  MlirValue rounded = kilnArith1(
+      b, "math.floor",
+      kilnAddF(b, kilnMulF(b, common, kilnConvertScalar(b, in, r->f64, false)),
+               f64c(b, r, 0.5)));
+  kilnAssert(b, kilnCmpF(b, "olt", rounded, f64c(b, r, 0x1p62)),
+             "an output size overflows");
+  *outSize = kilnConvertScalar(b, rounded, index, false);
+}
+
+/* The scale of listed axis i as a compile-time double, as axisScale
+ * computes it at run time; false when it depends on a dynamic dim or on a
+ * run-time operand. */
+static bool knownScale(const Resize *r, const Scaling *sc, const int64_t *axes,
+                       intptr_t n, intptr_t i, double *scale) {
+  *scale = 0.0;
+  if (!sc->constant)
+    return false;
+  if (!sc->fromSizes) {
+    *scale = sc->scales[i];
+    return true;
+  }
+  double common = 0.0;
+  for (intptr_t j = 0; j < n; ++j) {
+    if (sc->policy == 0 && j != i)
+      continue;
+    int64_t in = r->axes[axes[j]].in;
+    if (mlirShapedTypeIsDynamicSize(in))
+      return false;
+    double ratio = (double)sc->sizes[j] / (double)in;
+    common = j == i && sc->policy == 0    ? ratio
+             : (sc->policy == 1 && j > 0) ? fmin(common, ratio)
+             : j > 0                      ? fmax(common, ratio)
+                                          : ratio;
+  }
+  *scale = common;
+  return true;
 }
 
 static KilnLowerStatus readAxes(KilnLowerOp *l, intptr_t rank, int64_t *axes,
@@ -555,6 +671,78 @@ static KilnLowerStatus readAxes(KilnLowerOp *l, intptr_t rank, int64_t *axes,
     if (!kilnLowerAxis(l, raw[i], rank, &axes[i]))
       return KILN_LOWER_ERROR;
   *n = len;
+  return KILN_LOWER_OK;
+}
+
+/* Fills every axis of `r` and the output's sizes: a listed axis is resized
+ * unless it is statically the identity; the values the body reads are
+ * constants where the sizes and scales are. */
+static KilnLowerStatus setupAxes(KilnLowerOp *l, Resize *r, MlirType rt,
+                                 MlirValue *outSizes) {
+  KilnBuilder *b = &l->b;
+  int64_t axes[KILN_MAX_RANK];
+  intptr_t n;
+  Scaling sc;
+  KilnLowerStatus st = readAxes(l, r->rank, axes, &n);
+  if (st == KILN_LOWER_OK)
+    st = readScaling(l, n, &sc);
+  if (st != KILN_LOWER_OK)
+    return st;
+  if (r->coord == COORD_TF_CROP_AND_RESIZE) {
+    if (mlirValueIsNull(r->roi) || kilnRank(r->roi) != 1 ||
+        (kilnDim(r->roi, 0) != 2 * n &&
+         !mlirShapedTypeIsDynamicSize(kilnDim(r->roi, 0))))
+      return kilnLowerError(l, "tf_crop_and_resize needs 'roi' with %ld values",
+                            (long)(2 * n));
+    kilnAssertEqual(b, kilnDimValue(b, r->roi, 0), kilnConstIndex(b, 2 * n),
+                    "tf_crop_and_resize needs 'roi' with two values per "
+                    "resized axis");
+  }
+  bool antialias = kilnInferAttrInt(&l->infer, "antialias", 0) != 0;
+  MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
+  for (intptr_t d = 0; d < r->rank; ++d) {
+    Axis *a = &r->axes[d];
+    *a = (Axis){.in = kilnDim(r->x, d),
+                .out = mlirShapedTypeGetDimSize(rt, d),
+                .scale = 1.0};
+    outSizes[d] = kilnDimValue(b, r->x, d);
+  }
+  for (intptr_t i = 0; i < n; ++i) {
+    Axis *a = &r->axes[axes[i]];
+    MlirValue outSize;
+    axisScale(l, r, &sc, axes, n, i, &a->scaleF, &outSize);
+    if (mlirShapedTypeIsDynamicSize(a->out))
+      outSizes[axes[i]] = outSize;
+    else
+      outSizes[axes[i]] = kilnConstIndex(b, a->out);
+    bool known = knownScale(r, &sc, axes, n, i, &a->scale) &&
+                 !mlirShapedTypeIsDynamicSize(a->out);
+    a->length = sc.fromSizes ? (double)a->out : (double)a->in * a->scale;
+    a->roiStart = i;
+    a->roiEnd = n + i;
+    bool identity = known && a->in == a->out && a->scale == 1.0 &&
+                    r->coord != COORD_TF_CROP_AND_RESIZE &&
+                    r->coord != COORD_TF_HALF_PIXEL_FOR_NN;
+    a->resized = !identity;
+    if (antialias && r->mode != MODE_NEAREST && (!known || a->scale < 1.0))
+      return kilnLowerUnsupported(
+          l, known ? "with antialias = 1 when downscaling"
+                   : "with antialias = 1 and sizes or scales known only at "
+                     "run time");
+  }
+  for (intptr_t d = 0; d < r->rank; ++d) {
+    Axis *a = &r->axes[d];
+    a->inF = kilnConvertScalar(b, kilnDimValue(b, r->x, d), r->f64, false);
+    a->outF = kilnConvertScalar(b, outSizes[d], r->f64, false);
+    a->inLast =
+        kilnArith2(b, "arith.subi",
+                   kilnConvertScalar(b, kilnDimValue(b, r->x, d), i64, false),
+                   kilnConstInt(b, i64, 1));
+    if (!a->resized)
+      continue;
+    /* ONNX's length_resized: sizes' value, or in * scale unrounded. */
+    a->lengthF = sc.fromSizes ? a->outF : kilnMulF(b, a->inF, a->scaleF);
+  }
   return KILN_LOWER_OK;
 }
 
@@ -581,42 +769,21 @@ KilnLowerStatus kilnLowerNNResize(KilnLowerOp *l) {
       kilnInferAttrChoice(&l->infer, "keep_aspect_ratio_policy", "stretch",
                           kPolicies) < 0)
     return kilnLowerError(l, "has an unknown mode attribute value");
-  int64_t axes[KILN_MAX_RANK];
-  double scales[KILN_MAX_RANK];
-  intptr_t n;
-  KilnLowerStatus st = readAxes(l, r.rank, axes, &n);
-  if (st == KILN_LOWER_OK)
-    st = readScales(l, x, axes, n, scales);
-  MlirValue sc = kilnLowerOperand(l, 2);
-  bool fromSizes =
-      mlirValueIsNull(sc) || kilnNumElements(mlirValueGetType(sc)) == 0;
+  MlirValue outSizes[KILN_MAX_RANK];
+  KilnLowerStatus st = setupAxes(l, &r, rt, outSizes);
   if (st != KILN_LOWER_OK)
     return st;
-  if (r.coord == COORD_TF_CROP_AND_RESIZE &&
-      (mlirValueIsNull(r.roi) ||
-       kilnNumElements(mlirValueGetType(r.roi)) != 2 * n))
-    return kilnLowerError(l, "tf_crop_and_resize needs 'roi' with %ld values",
-                          (long)(2 * n));
-  bool antialias = kilnInferAttrInt(&l->infer, "antialias", 0) != 0;
-  for (intptr_t d = 0; d < r.rank; ++d)
-    r.axes[d] = (Axis){
-        false, kilnDim(x, d), mlirShapedTypeGetDimSize(rt, d), 1.0, 0.0, 0, 0};
-  for (intptr_t i = 0; i < n; ++i) {
-    Axis *a = &r.axes[axes[i]];
-    a->scale = scales[i];
-    a->length = fromSizes ? (double)a->out : (double)a->in * a->scale;
-    a->roiStart = i;
-    a->roiEnd = n + i;
-    bool identity = a->in == a->out && a->scale == 1.0 &&
-                    r.coord != COORD_TF_CROP_AND_RESIZE &&
-                    r.coord != COORD_TF_HALF_PIXEL_FOR_NN;
-    a->resized = !identity;
-    if (antialias && r.mode != MODE_NEAREST && a->scale < 1.0)
-      return kilnLowerUnsupported(l, "with antialias = 1 when downscaling");
-  }
   MlirValue y = resizeByPhases(&l->b, &r, rt);
-  l->results[0] = !mlirValueIsNull(y)
-                      ? y
-                      : kilnElementwise(&l->b, 0, NULL, rt, resizeBody, &r);
+  if (mlirValueIsNull(y)) {
+    char iters[KILN_MAX_RANK + 1];
+    memset(iters, 'p', (size_t)r.rank);
+    iters[r.rank] = '\0';
+    MlirAttribute map = kilnMapIdentity(l->b.ctx, r.rank);
+    MlirValue init = kilnEmptySized(&l->b, rt, outSizes);
+    y = mlirOperationGetResult(kilnGeneric(&l->b, 0, NULL, 1, &init, &map,
+                                           r.rank, iters, resizeBody, &r),
+                               0);
+  }
+  l->results[0] = y;
   return KILN_LOWER_OK;
 }

@@ -60,3 +60,12 @@ func.func @negative_pad_crop_dynamic(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
   %0 = "graph.pad"(%x, %p) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<?x4xf32>, tensor<4xi64>) -> tensor<?x2xf32>
   return %0 : tensor<?x2xf32>
 }
+
+// -----
+
+// Antialiasing needs to know at compile time whether an axis downscales.
+func.func @negative_resize_antialias_runtime_scales(%x: tensor<?x?x?x?xf32>, %scales: tensor<4xf32>) -> tensor<?x?x?x?xf32> {
+  // expected-error@+1 {{unsupported: 'graph.resize' with antialias = 1 and sizes or scales known only at run time}}
+  %0 = "graph.resize"(%x, %scales) {mode = "linear", antialias = 1 : i64, operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<?x?x?x?xf32>, tensor<4xf32>) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}

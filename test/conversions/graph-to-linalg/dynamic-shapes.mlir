@@ -97,3 +97,24 @@ func.func @softmax_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = "graph.softmax"(%x) {axis = 1 : i64} : (tensor<?x?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// Resize with dynamic dims and scales read at run time: each output dim is
+// ONNX's floor(in * scale) in f32, after a check that the scale is
+// positive; the generic over the output reads the scales as f64 values.
+// CHECK-LABEL: func.func @resize_dynamic
+// CHECK: %[[S:.*]] = tensor.extract %arg1[%{{.*}}] : tensor<4xf32>
+// CHECK: %[[POS:.*]] = arith.cmpf ogt, %[[S]], %{{.*}} : f32
+// CHECK: cf.assert %[[POS]], "operand 'scales' must hold positive values"
+// CHECK: %[[SCALED:.*]] = arith.mulf %{{.*}}, %[[S]] : f32
+// CHECK: math.floor %[[SCALED]] : f32
+// CHECK: cf.assert %{{.*}}, "an output size overflows"
+// CHECK: %[[E:.*]] = tensor.empty(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : tensor<?x?x?x?xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[E]] : tensor<?x?x?x?xf32>)
+// CHECK: tensor.extract %arg0
+func.func @resize_dynamic(%x: tensor<?x?x?x?xf32>, %scales: tensor<4xf32>) -> tensor<?x?x?x?xf32> {
+  %0 = "graph.resize"(%x, %scales) {mode = "linear", operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<?x?x?x?xf32>, tensor<4xf32>) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
