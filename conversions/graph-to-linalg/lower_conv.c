@@ -403,10 +403,9 @@ static MlirValue transposeWeight(KilnBuilder *b, MlirValue w, int64_t group) {
  * with strides into zeros) with (K-1)*dilation zeros around, and the
  * window of the output cut out; then a stride-1 conv with the flipped,
  * transposed kernel. */
-static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
-  KilnBuilder *b = &l->b;
-  MlirValue x = kilnLowerOperand(l, 0), w = kilnLowerOperand(l, 1);
-  MlirType resultType = kilnLowerResultType(l, 0);
+static MlirValue convTransposeSample(KilnLowerOp *l, KilnBuilder *b,
+                                     MlirValue x, MlirType resultType) {
+  MlirValue w = kilnLowerOperand(l, 1);
   intptr_t n = kilnRank(x) - 2, r = n + 2;
   int64_t kernel[KILN_MAX_RANK], outPad[KILN_MAX_RANK], outShape[KILN_MAX_RANK];
   for (intptr_t i = 0; i < n; ++i)
@@ -440,10 +439,8 @@ static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
     MlirValue y = kilnConvTransposePhases(b, x, transposeWeight(b, w, group),
                                           kilnLowerOperand(l, 2), group, &win,
                                           pbs, resultType);
-    if (!mlirValueIsNull(y)) {
-      l->results[0] = y;
-      return KILN_LOWER_OK;
-    }
+    if (!mlirValueIsNull(y))
+      return y;
   }
   for (intptr_t i = 0; i < n; ++i) {
     int64_t pb = pbs[i];
@@ -464,14 +461,23 @@ static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
   if (memcmp(cutSize, bufShape, r * sizeof(int64_t)))
     buf = kilnExtractSlice(b, buf, cutOff, cutSize, ones);
   MlirValue wt = transposeWeight(b, w, group);
-  l->results[0] = convCore(b, buf, wt, kilnLowerOperand(l, 2), group, &win,
-                           resultType, l->convIm2col, false);
+  return convCore(b, buf, wt, kilnLowerOperand(l, 2), group, &win, resultType,
+                  l->convIm2col, false);
+}
+
+static KilnLowerStatus lowerConvTranspose(KilnLowerOp *l) {
+  if (kilnLowerIsDynamic(l))
+    return kilnLowerOnlyBatchDynamic(l)
+               ? kilnLowerPerSample(l, convTransposeSample)
+               : kilnLowerConvTransposeDynamic(l);
+  l->results[0] = convTransposeSample(l, &l->b, kilnLowerOperand(l, 0),
+                                      kilnLowerResultType(l, 0));
   return KILN_LOWER_OK;
 }
 
 const KilnLowering kilnLowerConv[] = {
     {"conv", lowerConv, KILN_LOWER_DYNAMIC},
-    {"conv_transpose", lowerConvTranspose, 0},
+    {"conv_transpose", lowerConvTranspose, KILN_LOWER_DYNAMIC},
     {"max_pool", kilnLowerMaxPool, KILN_LOWER_DYNAMIC},
     {"average_pool", kilnLowerAveragePool, KILN_LOWER_DYNAMIC},
     {"global_average_pool", kilnLowerGlobalAveragePool, KILN_LOWER_DYNAMIC},

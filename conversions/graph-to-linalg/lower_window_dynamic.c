@@ -248,6 +248,24 @@ static MlirValue outputFilled(KilnBuilder *b, MlirValue x, MlirValue features,
   return kilnFill(b, init, kilnEmptySized(b, type, sizes));
 }
 
+/* The conv's accumulator N x F x O..: the bias (F) broadcast, or zeros. */
+static MlirValue outputWithBias(KilnBuilder *b, MlirValue x, MlirValue features,
+                                const DynWindow *w, MlirValue bias) {
+  intptr_t r = w->n + 2;
+  MlirValue out =
+      outputFilled(b, x, features, w, kilnConstFloat(b, kilnElementType(x), 0));
+  if (mlirValueIsNull(bias))
+    return out;
+  int64_t one = 1;
+  MlirAttribute maps[2] = {kilnMapDims(b->ctx, r, 1, &one),
+                           kilnMapIdentity(b->ctx, r)};
+  char iters[KILN_MAX_RANK + 1];
+  memset(iters, 'p', (size_t)r);
+  iters[r] = '\0';
+  return mlirOperationGetResult(
+      kilnGeneric(b, 1, &bias, 1, &out, maps, r, iters, kilnCopyBody, NULL), 0);
+}
+
 /* x's map: (n, f, o.., [c,] k..) -> (n, channel, o_i * s_i + k_i * d_i),
  * with the window loops after `first` (the o loops at 2..). */
 static MlirAttribute windowInputMap(MlirContext ctx, const DynWindow *w,
@@ -279,10 +297,11 @@ KilnLowerStatus kilnLowerConvDynamic(KilnLowerOp *l) {
             bias = kilnLowerOperand(l, 2);
   intptr_t n = kilnRank(x) - 2;
   int64_t group = kilnInferAttrInt(&l->infer, "group", 1);
-  int64_t c = kilnDim(x, 1), m = kilnDim(wt, 0);
-  bool channelsDynamic =
-      mlirShapedTypeIsDynamicSize(c) || mlirShapedTypeIsDynamicSize(m);
-  if (group != 1 && channelsDynamic)
+  /* The group's channels and filters from the weight (M x C/G x k..),
+   * static where it is a constant even when x's channels are not. */
+  int64_t cg = kilnDim(wt, 1), m = kilnDim(wt, 0);
+  if (group != 1 &&
+      (mlirShapedTypeIsDynamicSize(cg) || mlirShapedTypeIsDynamicSize(m)))
     return kilnLowerUnsupported(l, "grouped, with a dynamic channel count");
   MlirValue kernel[KILN_MAX_RANK];
   for (intptr_t i = 0; i < n; ++i)
@@ -299,19 +318,7 @@ KilnLowerStatus kilnLowerConvDynamic(KilnLowerOp *l) {
       "times the group count at run time");
   MlirType e = kilnElementType(x);
   MlirValue padded = pad(b, x, &w, kilnConstFloat(b, e, 0));
-  MlirValue out =
-      outputFilled(b, x, kilnDimValue(b, wt, 0), &w, kilnConstFloat(b, e, 0));
-  if (!mlirValueIsNull(bias)) {
-    int64_t one = 1;
-    MlirAttribute maps[2] = {kilnMapDims(ctx, n + 2, 1, &one),
-                             kilnMapIdentity(ctx, n + 2)};
-    char iters[KILN_MAX_RANK + 1];
-    memset(iters, 'p', (size_t)n + 2);
-    iters[n + 2] = '\0';
-    out = mlirOperationGetResult(kilnGeneric(b, 1, &bias, 1, &out, maps, n + 2,
-                                             iters, kilnCopyBody, NULL),
-                                 0);
-  }
+  MlirValue out = outputWithBias(b, x, kilnDimValue(b, wt, 0), &w, bias);
   /* loops: n, m, o.., c, k.. */
   intptr_t nLoops = 3 + 2 * n, cLoop = 2 + n;
   MlirAffineExpr channel = mlirAffineDimExprGet(ctx, cLoop);
@@ -320,8 +327,7 @@ KilnLowerStatus kilnLowerConvDynamic(KilnLowerOp *l) {
         mlirAffineFloorDivExprGet(mlirAffineDimExprGet(ctx, 1),
                                   mlirAffineConstantExprGet(ctx, m / group));
     channel = mlirAffineAddExprGet(
-        mlirAffineMulExprGet(g, mlirAffineConstantExprGet(ctx, c / group)),
-        channel);
+        mlirAffineMulExprGet(g, mlirAffineConstantExprGet(ctx, cg)), channel);
   }
   int64_t wDims[KILN_MAX_RANK + 2] = {1, cLoop}, oDims[KILN_MAX_RANK + 2];
   for (intptr_t i = 0; i < n; ++i)
@@ -338,6 +344,187 @@ KilnLowerStatus kilnLowerConvDynamic(KilnLowerOp *l) {
   MlirValue in[2] = {padded, wt};
   l->results[0] = mlirOperationGetResult(
       kilnGeneric(b, 2, in, 1, &out, maps, nLoops, iters, macBody, NULL), 0);
+  return KILN_LOWER_OK;
+}
+
+/* ---- conv_transpose ------------------------------------------------------
+ *
+ *   loops (n, m, o1..on | c, k1..kn), w[c', m', k..] through the map,
+ *   out[n, m, o..] += x[n, c', i..] * w   where o_j = i_j s_j - pb_j + k_j d_j
+ *
+ * x is read in the body (tensor.extract): tap k of output o reads input
+ * i = (o + pb - k d) / s when that divides and lies in [0, in), and adds
+ * nothing otherwise. With groups (static channels), c' = g C/G + c and
+ * m' = m mod M/G for g = m floordiv M/G. */
+
+typedef struct TransposeBody {
+  MlirValue x;
+  intptr_t n;
+  int64_t group, cg, mg; /* cg, mg: channels and filters per group */
+  int64_t strides[KILN_MAX_RANK], dilations[KILN_MAX_RANK];
+  MlirValue padBegin[KILN_MAX_RANK], in[KILN_MAX_RANK];
+} TransposeBody;
+
+static void transposeBody(KilnBuilder *b, const MlirValue *args,
+                          MlirValue *yields, void *userData) {
+  const TransposeBody *t = userData;
+  intptr_t n = t->n, cLoop = 2 + n;
+  MlirValue zero = kilnConstIndex(b, 0), at[KILN_MAX_RANK + 1];
+  MlirValue ok = kilnConstInt(b, mlirIntegerTypeGet(b->ctx, 1), 1);
+  at[0] = t->x;
+  at[1] = kilnLinalgIndex(b, 0);
+  at[2] = kilnLinalgIndex(b, cLoop);
+  if (t->group != 1) /* g C/G + c */
+    at[2] = arith(b, "arith.addi",
+                  arith(b, "arith.muli",
+                        arith(b, "arith.divsi", kilnLinalgIndex(b, 1),
+                              kilnConstIndex(b, t->mg)),
+                        kilnConstIndex(b, t->cg)),
+                  at[2]);
+  for (intptr_t j = 0; j < n; ++j) {
+    MlirValue s = kilnConstIndex(b, t->strides[j]);
+    MlirValue tap =
+        arith(b, "arith.subi",
+              arith(b, "arith.addi", kilnLinalgIndex(b, 2 + j), t->padBegin[j]),
+              arith(b, "arith.muli", kilnLinalgIndex(b, cLoop + 1 + j),
+                    kilnConstIndex(b, t->dilations[j])));
+    MlirValue i = arith(b, "arith.floordivsi", tap, s);
+    MlirValue hit = kilnArith2(
+        b, "arith.andi", kilnCmpI(b, "eq", arith(b, "arith.muli", i, s), tap),
+        kilnArith2(b, "arith.andi", kilnCmpI(b, "sge", i, zero),
+                   kilnCmpI(b, "slt", i, t->in[j])));
+    ok = kilnArith2(b, "arith.andi", ok, hit);
+    at[3 + j] = kilnSelect(b, hit, i, zero);
+  }
+  MlirValue v = kilnBuildOp1(b, "tensor.extract", kilnElementType(t->x), n + 3,
+                             at, 0, NULL);
+  MlirValue sum = kilnArithNumeric(b, "add", args[1],
+                                   kilnArithNumeric(b, "mul", v, args[0]));
+  yields[0] = kilnSelect(b, ok, sum, args[1]);
+}
+
+/* ONNX's output size and begin pad of spatial dim i: from output_shape or
+ * SAME (out = in s), the pads derived from total = natural - out (the odd
+ * one at the end for SAME_UPPER, else at the beginning); else from the
+ * pads (VALID: none): out = natural - pb - pe, where natural =
+ * s (in - 1) + output_padding + (k - 1) d + 1. */
+static void transposeWindow(KilnLowerOp *l, MlirValue x, MlirValue wt,
+                            intptr_t i, TransposeBody *t, MlirValue *out) {
+  KilnBuilder *b = &l->b;
+  intptr_t n = t->n;
+  int64_t v[2 * KILN_MAX_RANK], outShape[KILN_MAX_RANK];
+  int autoPad = kilnWindowAutoPad(l);
+  bool same = autoPad == KILN_PAD_SAME_UPPER || autoPad == KILN_PAD_SAME_LOWER;
+  bool given = kilnInferAttrInts(&l->infer, "output_shape", outShape,
+                                 KILN_MAX_RANK) == n;
+  intptr_t len =
+      kilnInferAttrInts(&l->infer, "output_padding", v, KILN_MAX_RANK);
+  MlirValue one = kilnConstIndex(b, 1), s = kilnConstIndex(b, t->strides[i]);
+  MlirValue in = kilnDimValue(b, x, 2 + i);
+  MlirValue dk =
+      arith(b, "arith.addi",
+            arith(b, "arith.muli",
+                  arith(b, "arith.subi", kilnDimValue(b, wt, 2 + i), one),
+                  kilnConstIndex(b, t->dilations[i])),
+            one);
+  MlirValue natural =
+      arith(b, "arith.addi",
+            arith(b, "arith.muli", arith(b, "arith.subi", in, one), s),
+            arith(b, "arith.addi", kilnConstIndex(b, len == n ? v[i] : 0), dk));
+  t->in[i] = in;
+  if (given || same) {
+    *out =
+        given ? kilnConstIndex(b, outShape[i]) : arith(b, "arith.muli", in, s);
+    MlirValue total = arith(b, "arith.subi", natural, *out);
+    MlirValue half = arith(b, "arith.floordivsi", total, kilnConstIndex(b, 2));
+    t->padBegin[i] = autoPad == KILN_PAD_SAME_UPPER
+                         ? half
+                         : arith(b, "arith.subi", total, half);
+    return;
+  }
+  len = kilnInferAttrInts(&l->infer, "pads", v, 2 * KILN_MAX_RANK);
+  bool explicitPads = autoPad == KILN_PAD_NOTSET && len == 2 * n;
+  t->padBegin[i] = kilnConstIndex(b, explicitPads ? v[i] : 0);
+  *out = arith(b, "arith.subi", natural,
+               kilnConstIndex(b, explicitPads ? v[i] + v[n + i] : 0));
+}
+
+KilnLowerStatus kilnLowerConvTransposeDynamic(KilnLowerOp *l) {
+  KilnBuilder *b = &l->b;
+  MlirContext ctx = b->ctx;
+  MlirValue x = kilnLowerOperand(l, 0), wt = kilnLowerOperand(l, 1),
+            bias = kilnLowerOperand(l, 2);
+  TransposeBody t = {.x = x, .n = kilnRank(x) - 2};
+  intptr_t n = t.n;
+  t.group = kilnInferAttrInt(&l->infer, "group", 1);
+  /* The group's channels and filters from the weight (C x M/G x k..). */
+  int64_t c = kilnDim(wt, 0), mg = kilnDim(wt, 1);
+  if (t.group != 1 &&
+      (mlirShapedTypeIsDynamicSize(c) || mlirShapedTypeIsDynamicSize(mg)))
+    return kilnLowerUnsupported(l, "grouped, with a dynamic channel count");
+  t.cg = c / t.group;
+  t.mg = mg;
+  int64_t v[KILN_MAX_RANK];
+  intptr_t len = kilnInferAttrInts(&l->infer, "strides", v, KILN_MAX_RANK);
+  for (intptr_t i = 0; i < n; ++i)
+    t.strides[i] = len == n ? v[i] : 1;
+  len = kilnInferAttrInts(&l->infer, "dilations", v, KILN_MAX_RANK);
+  for (intptr_t i = 0; i < n; ++i)
+    t.dilations[i] = len == n ? v[i] : 1;
+  DynWindow w = {.n = n};
+  for (intptr_t i = 0; i < n; ++i) {
+    transposeWindow(l, x, wt, i, &t, &w.out[i]);
+    kilnAssert(b, kilnCmpI(b, "sge", w.out[i], kilnConstIndex(b, 0)),
+               "the output size is negative at run time (pads larger than "
+               "the output)");
+  }
+  /* x's channels are w's first dim. */
+  kilnAssertEqual(b, kilnDimValue(b, x, 1), kilnDimValue(b, wt, 0),
+                  "the input's channels are not the weight's first dim at "
+                  "run time");
+  MlirValue filters = arith(b, "arith.muli", kilnDimValue(b, wt, 1),
+                            kilnConstIndex(b, t.group));
+  MlirValue out = outputWithBias(b, x, filters, &w, bias);
+  /* loops: n, m, o.., c, k..; w read at (c, m, k..), or with groups first
+   * copied to M x C/G x k.. (m, c, k) -> w[g C/G + c, m mod M/G, k] (a map
+   * the loop sizes cannot be read through). */
+  intptr_t nLoops = 3 + 2 * n, cLoop = 2 + n;
+  MlirAffineExpr we[KILN_MAX_RANK + 2];
+  we[0] = mlirAffineDimExprGet(ctx, cLoop);
+  we[1] = mlirAffineDimExprGet(ctx, 1);
+  if (t.group != 1) {
+    MlirAffineExpr m = mlirAffineDimExprGet(ctx, 0);
+    MlirAffineExpr mgE = mlirAffineConstantExprGet(ctx, t.mg);
+    MlirAffineExpr copy[KILN_MAX_RANK + 2] = {
+        mlirAffineAddExprGet(
+            mlirAffineMulExprGet(mlirAffineFloorDivExprGet(m, mgE),
+                                 mlirAffineConstantExprGet(ctx, t.cg)),
+            mlirAffineDimExprGet(ctx, 1)),
+        mlirAffineModExprGet(m, mgE)};
+    int64_t shape[KILN_MAX_RANK + 2] = {t.group * t.mg, t.cg};
+    for (intptr_t i = 0; i < n; ++i) {
+      copy[2 + i] = mlirAffineDimExprGet(ctx, 2 + i);
+      shape[2 + i] = kilnDim(wt, 2 + i);
+    }
+    wt = kilnCopyThroughMap(b, wt, kilnMapExprs(ctx, n + 2, n + 2, copy),
+                            kilnTensorType(n + 2, shape, kilnElementType(wt)));
+    we[0] = mlirAffineDimExprGet(ctx, 1);
+    we[1] = mlirAffineDimExprGet(ctx, cLoop);
+  }
+  for (intptr_t i = 0; i < n; ++i)
+    we[2 + i] = mlirAffineDimExprGet(ctx, cLoop + 1 + i);
+  int64_t oDims[KILN_MAX_RANK + 2];
+  for (intptr_t i = 0; i < n + 2; ++i)
+    oDims[i] = i;
+  MlirAttribute maps[2] = {kilnMapExprs(ctx, nLoops, n + 2, we),
+                           kilnMapDims(ctx, nLoops, n + 2, oDims)};
+  char iters[2 * KILN_MAX_RANK + 4];
+  memset(iters, 'p', (size_t)cLoop);
+  memset(iters + cLoop, 'r', (size_t)n + 1);
+  iters[nLoops] = '\0';
+  l->results[0] = mlirOperationGetResult(
+      kilnGeneric(b, 1, &wt, 1, &out, maps, nLoops, iters, transposeBody, &t),
+      0);
   return KILN_LOWER_OK;
 }
 

@@ -21,6 +21,7 @@ typedef MlirValue (*KilnSampleFn)(KilnLowerOp *l, KilnBuilder *b,
 KilnLowerStatus kilnLowerPerSample(KilnLowerOp *l, KilnSampleFn fn);
 
 KilnLowerStatus kilnLowerConvDynamic(KilnLowerOp *l);
+KilnLowerStatus kilnLowerConvTransposeDynamic(KilnLowerOp *l);
 KilnLowerStatus kilnLowerMaxPoolDynamic(KilnLowerOp *l);
 KilnLowerStatus kilnLowerAveragePoolDynamic(KilnLowerOp *l);
 

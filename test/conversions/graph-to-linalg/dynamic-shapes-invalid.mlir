@@ -69,3 +69,13 @@ func.func @negative_resize_antialias_runtime_scales(%x: tensor<?x?x?x?xf32>, %sc
   %0 = "graph.resize"(%x, %scales) {mode = "linear", antialias = 1 : i64, operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<?x?x?x?xf32>, tensor<4xf32>) -> tensor<?x?x?x?xf32>
   return %0 : tensor<?x?x?x?xf32>
 }
+
+// -----
+
+// A grouped ConvTranspose needs the weight's channel dims static (they
+// split the channels into groups).
+func.func @negative_conv_transpose_grouped_dynamic(%x: tensor<?x?x?xf32>, %w: tensor<?x?x3xf32>) -> tensor<?x?x?xf32> {
+  // expected-error@+1 {{unsupported: 'graph.conv_transpose' grouped, with a dynamic channel count}}
+  %0 = "graph.conv_transpose"(%x, %w) {group = 2 : i64} : (tensor<?x?x?xf32>, tensor<?x?x3xf32>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}

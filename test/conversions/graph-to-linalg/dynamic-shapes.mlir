@@ -118,3 +118,39 @@ func.func @resize_dynamic(%x: tensor<?x?x?x?xf32>, %scales: tensor<4xf32>) -> te
   %0 = "graph.resize"(%x, %scales) {mode = "linear", operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<?x?x?x?xf32>, tensor<4xf32>) -> tensor<?x?x?x?xf32>
   return %0 : tensor<?x?x?x?xf32>
 }
+
+// -----
+
+// ConvTranspose with every dim dynamic: ONNX's output size at run time
+// (s (in - 1) + output_padding + (k - 1) d + 1 - pads), checked not
+// negative; one generic over (n, m, o | c, k) reading w through its map
+// and x in the body at i = (o + pb - k d) / s where that divides and lies
+// in the input.
+// CHECK-LABEL: func.func @conv_transpose_dynamic
+// CHECK: cf.assert %{{.*}}, "the output size is negative at run time (pads larger than the output)"
+// CHECK: cf.assert %{{.*}}, "the input's channels are not the weight's first dim at run time"
+// CHECK: %[[E:.*]] = tensor.empty(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<?x?x?xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<?x?x?xf32>)
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME: ins(%arg1 : tensor<?x?x?xf32>) outs(%[[F]] : tensor<?x?x?xf32>)
+// CHECK: arith.floordivsi
+// CHECK: tensor.extract %arg0
+// CHECK: arith.select
+func.func @conv_transpose_dynamic(%x: tensor<?x?x?xf32>, %w: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = "graph.conv_transpose"(%x, %w) {strides = array<i64: 2>, pads = array<i64: 1, 0>} : (tensor<?x?x?xf32>, tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+// Only the batch dynamic: a loop over the samples, each through the static
+// lowering.
+// CHECK-LABEL: func.func @conv_transpose_batch
+// CHECK: scf.for
+// CHECK: tensor.extract_slice %arg0{{.*}} to tensor<1x2x5xf32>
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, 0, 0] [1, 3, 10] [1, 1, 1] : tensor<1x3x10xf32> into tensor<?x3x10xf32>
+func.func @conv_transpose_batch(%x: tensor<?x2x5xf32>, %w: tensor<2x3x2xf32>) -> tensor<?x3x10xf32> {
+  %0 = "graph.conv_transpose"(%x, %w) {strides = array<i64: 2>} : (tensor<?x2x5xf32>, tensor<2x3x2xf32>) -> tensor<?x3x10xf32>
+  return %0 : tensor<?x3x10xf32>
+}
