@@ -88,6 +88,7 @@ typedef struct PadInfo {
   MlirValue x;
   PadMode mode;
   int64_t before[KILN_MAX_RANK], after[KILN_MAX_RANK];
+  MlirValue dims[KILN_MAX_RANK]; /* x's dims (non-constant modes) */
 } PadInfo;
 
 /* Reads pads (and axes) into per-dim before/after amounts. */
@@ -197,22 +198,28 @@ static void cropNegativePads(KilnBuilder *b, PadInfo *p) {
  * `before`: clamped (edge), mirrored without repeating the border
  * (reflect, periodically as numpy does for large pads) or wrapped. */
 static MlirValue padSourceIndex(KilnBuilder *b, PadMode mode, MlirValue i,
-                                int64_t before, int64_t d) {
+                                int64_t before, MlirValue d) {
   MlirValue j = subIndex(b, i, kilnConstIndex(b, before));
+  MlirValue one = kilnConstIndex(b, 1);
   if (mode == PAD_EDGE) {
     MlirValue lo = kilnArith2(b, "arith.maxsi", j, kilnConstIndex(b, 0));
-    return kilnArith2(b, "arith.minsi", lo, kilnConstIndex(b, d - 1));
+    return kilnArith2(b, "arith.minsi", lo, subIndex(b, d, one));
   }
-  if (mode == PAD_REFLECT && d == 1)
-    return kilnConstIndex(b, 0);
-  int64_t period = mode == PAD_WRAP ? d : 2 * (d - 1);
-  MlirValue per = kilnConstIndex(b, period);
+  /* The period: d (wrap) or 2 (d - 1) (reflect; at least 1, for d = 1,
+   * whose every index is 0). d > 0: the lowering checks it. */
+  MlirValue per =
+      mode == PAD_WRAP
+          ? d
+          : kilnArith2(b, "arith.maxsi",
+                       kilnArith2(b, "arith.muli", subIndex(b, d, one),
+                                  kilnConstIndex(b, 2)),
+                       one);
   /* ((j % period) + period) % period: a non-negative remainder. */
   MlirValue m = kilnArith2(b, "arith.remsi", j, per);
   m = kilnArith2(b, "arith.remsi", kilnArith2(b, "arith.addi", m, per), per);
   if (mode == PAD_WRAP)
     return m;
-  MlirValue past = kilnCmpI(b, "sge", m, kilnConstIndex(b, d));
+  MlirValue past = kilnCmpI(b, "sge", m, d);
   return kilnSelect(b, past, subIndex(b, per, m), m);
 }
 
@@ -225,10 +232,33 @@ static void padBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
   for (intptr_t i = 0; i < r; ++i) {
     idx[i] = kilnLinalgIndex(b, i);
     if (p->before[i] || p->after[i])
-      idx[i] =
-          padSourceIndex(b, p->mode, idx[i], p->before[i], kilnDim(p->x, i));
+      idx[i] = padSourceIndex(b, p->mode, idx[i], p->before[i], p->dims[i]);
   }
   yields[0] = kilnTensorExtractAt(b, p->x, idx);
+}
+
+/* Edge, reflect and wrap on a dynamic shape (pads not negative): the
+ * output (x's dims plus the pads) read from x at padSourceIndex, after a
+ * check that each padded dim has an element to repeat. */
+static MlirValue padRepeatDynamic(KilnLowerOp *l, PadInfo *p, MlirType type) {
+  KilnBuilder *b = &l->b;
+  intptr_t r = kilnRank(p->x);
+  MlirValue sizes[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    p->dims[i] = kilnDimValue(b, p->x, i);
+    sizes[i] = kilnArith2(b, "arith.addi", p->dims[i],
+                          kilnConstIndex(b, p->before[i] + p->after[i]));
+    if (p->before[i] || p->after[i])
+      kilnAssert(b, kilnCmpI(b, "sgt", p->dims[i], kilnConstIndex(b, 0)),
+                 "an axis to pad by repeating has no elements at run time");
+  }
+  MlirAttribute map = kilnMapIdentity(b->ctx, r);
+  char iters[KILN_MAX_RANK + 1];
+  memset(iters, 'p', (size_t)r);
+  iters[r] = '\0';
+  MlirValue init = kilnEmptySized(b, type, sizes);
+  return mlirOperationGetResult(
+      kilnGeneric(b, 0, NULL, 1, &init, &map, r, iters, padBody, p), 0);
 }
 
 KilnLowerStatus kilnLowerTensorPad(KilnLowerOp *l) {
@@ -253,10 +283,11 @@ KilnLowerStatus kilnLowerTensorPad(KilnLowerOp *l) {
       if (p.before[i] < 0 || p.after[i] < 0)
         return kilnLowerUnsupported(l, "with negative pads on a dynamic "
                                        "shape");
-    if (p.mode != PAD_CONSTANT)
-      return kilnLowerUnsupported(l, "in mode '%s' on a dynamic shape",
-                                  kModes[m]);
-    l->results[0] = padConstantDynamic(l, &p, type);
+    if (p.mode == PAD_CONSTANT) {
+      l->results[0] = padConstantDynamic(l, &p, type);
+      return KILN_LOWER_OK;
+    }
+    l->results[0] = padRepeatDynamic(l, &p, type);
     return KILN_LOWER_OK;
   }
   if (emptyResult(l))
@@ -274,6 +305,8 @@ KilnLowerStatus kilnLowerTensorPad(KilnLowerOp *l) {
                                   "elements left to repeat",
                                   kModes[m], (long)i);
   cropNegativePads(&l->b, &p);
+  for (intptr_t i = 0; i < r; ++i)
+    p.dims[i] = kilnConstIndex(&l->b, kilnDim(p.x, i));
   l->results[0] = indexGeneric(&l->b, type, 0, NULL, NULL, padBody, &p);
   return KILN_LOWER_OK;
 }

@@ -43,16 +43,6 @@ func.func @negative_max_pool_indices_dynamic(%x: tensor<?x1x4x4xf32>) -> (tensor
 
 // -----
 
-// Pad modes other than constant take static shapes only.
-func.func @negative_pad_reflect_dynamic(%x: tensor<?x4xf32>) -> tensor<?x6xf32> {
-  %p = "graph.constant"() {value = dense<[0, 1, 0, 1]> : tensor<4xi64>} : () -> tensor<4xi64>
-  // expected-error@+1 {{unsupported: 'graph.pad' in mode 'reflect' on a dynamic shape}}
-  %0 = "graph.pad"(%x, %p) {mode = "reflect", operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<?x4xf32>, tensor<4xi64>) -> tensor<?x6xf32>
-  return %0 : tensor<?x6xf32>
-}
-
-// -----
-
 // Negative pads crop, which takes static shapes only.
 func.func @negative_pad_crop_dynamic(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
   %p = "graph.constant"() {value = dense<[0, -1, 0, -1]> : tensor<4xi64>} : () -> tensor<4xi64>

@@ -154,3 +154,21 @@ func.func @conv_transpose_batch(%x: tensor<?x2x5xf32>, %w: tensor<2x3x2xf32>) ->
   %0 = "graph.conv_transpose"(%x, %w) {strides = array<i64: 2>} : (tensor<?x2x5xf32>, tensor<2x3x2xf32>) -> tensor<?x3x10xf32>
   return %0 : tensor<?x3x10xf32>
 }
+
+// -----
+
+// Pad by reflection on a dynamic dim: the output is x's dims plus the pads;
+// a padded dim must have an element to repeat (checked), and the body reads
+// x at the mirrored index, whose period 2 (d - 1) is read at run time.
+// CHECK-LABEL: func.func @pad_reflect_dynamic
+// CHECK: %[[D:.*]] = tensor.dim %arg0, %c0
+// CHECK: cf.assert %{{.*}}, "an axis to pad by repeating has no elements at run time"
+// CHECK: tensor.empty(%{{.*}}) : tensor<?x6xf32>
+// CHECK: linalg.generic
+// CHECK: arith.remsi
+// CHECK: tensor.extract %arg0
+func.func @pad_reflect_dynamic(%x: tensor<?x4xf32>) -> tensor<?x6xf32> {
+  %p = "graph.constant"() {value = dense<[1, 1, 2, 1]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %0 = "graph.pad"(%x, %p) {mode = "reflect", operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<?x4xf32>, tensor<4xi64>) -> tensor<?x6xf32>
+  return %0 : tensor<?x6xf32>
+}
