@@ -150,7 +150,7 @@ const KilnLowering kilnLowerNN[] = {
     {"lrn", kilnLowerNNLrn, 0},
     {"mean_variance_normalization", kilnLowerNNMeanVarianceNorm, 0},
     {"resize", kilnLowerNNResize, KILN_LOWER_DYNAMIC},
-    {"grid_sample", kilnLowerNNGridSample, 0},
+    {"grid_sample", kilnLowerNNGridSample, KILN_LOWER_DYNAMIC},
     {"roi_align", kilnLowerNNRoiAlign, 0},
     {"rnn", kilnLowerNNRnn, 0},
     {"gru", kilnLowerNNGru, 0},

@@ -12,8 +12,11 @@
  * RoiAlign-16, a port of ONNX Runtime's kernels). roi_align's adaptive
  * sampling grid (sampling_ratio = 0) has a data-dependent size, so its
  * samples are summed by scf.for loops inside the body. */
+#include <string.h>
+
 #include "conversions/graph-to-linalg/lower_nn.h"
 #include "kiln/diagnostics.h"
+#include "support/ir_build.h"
 
 /* ---- Scalar helpers ------------------------------------------------------ */
 
@@ -27,8 +30,18 @@ static MlirValue ori(KilnBuilder *b, MlirValue x, MlirValue y) {
   return kilnArith2(b, "arith.ori", x, y);
 }
 
-/* Float `v` clamped to [0, size-1] (NaN → 0), then truncated to index:
- * always a valid index into a dim of `size`. */
+/* Float `v` clamped to [0, last] (NaN → 0), then truncated to index:
+ * always a valid index into a dim whose last index is `last` (a float). */
+static MlirValue clampIndexTo(KilnBuilder *b, MlirValue v, MlirValue last) {
+  MlirType t = mlirValueGetType(v);
+  v = kilnArith2(b, "arith.maxnumf", v, fc(b, t, 0));
+  v = kilnArith2(b, "arith.minnumf", v, last);
+  return kilnConvertScalar(
+      b, kilnConvertScalar(b, v, mlirIntegerTypeGet(b->ctx, 64), false),
+      mlirIndexTypeGet(b->ctx), false);
+}
+
+/* clampIndexTo for a dim of static `size`. */
 static MlirValue clampIndex(KilnBuilder *b, MlirValue v, int64_t size) {
   MlirType t = mlirValueGetType(v);
   v = kilnArith2(b, "arith.maxnumf", v, fc(b, t, 0));
@@ -81,18 +94,19 @@ typedef struct GridSample {
   MlirType ct;      /* compute type */
   MlirType outElt;  /* result element type */
   MlirType outCalc; /* its signless form */
+  /* Per spatial axis, in the compute type (built before the generic):
+   * the size, and the reflection borders. */
+  MlirValue size[KILN_MAX_RANK], lo[KILN_MAX_RANK], hi[KILN_MAX_RANK];
 } GridSample;
 
 /* ONNX's _gs_reflect: folds `v` into [lo, hi] by reflecting at the
- * borders; one fold per range length. */
-static MlirValue reflect(KilnBuilder *b, MlirType t, MlirValue v, double lo,
-                         double hi) {
-  MlirValue loV = fc(b, t, lo), hiV = fc(b, t, hi);
+ * borders; one fold per range length. A one-pixel axis with
+ * align_corners (hi = lo) maps everything outside to lo. */
+static MlirValue reflect(KilnBuilder *b, MlirType t, MlirValue v, MlirValue loV,
+                         MlirValue hiV) {
   MlirValue below = kilnCmpF(b, "olt", v, loV);
   MlirValue above = kilnCmpF(b, "ogt", v, hiV);
-  if (hi <= lo) /* a one-pixel axis with align_corners: everything is lo */
-    return kilnSelect(b, ori(b, below, above), loV, v);
-  MlirValue range = fc(b, t, hi - lo);
+  MlirValue range = kilnSubF(b, hiV, loV);
   MlirValue dx = kilnSelect(b, below, kilnSubF(b, loV, v), kilnSubF(b, v, hiV));
   MlirValue n = kilnArith1(b, "math.floor", kilnDivF(b, dx, range));
   MlirValue r = kilnSubF(b, dx, kilnMulF(b, n, range));
@@ -102,14 +116,17 @@ static MlirValue reflect(KilnBuilder *b, MlirType t, MlirValue v, double lo,
   MlirValue fromLo = kilnAddF(b, loV, r), fromHi = kilnSubF(b, hiV, r);
   MlirValue low = kilnSelect(b, even, fromLo, fromHi);
   MlirValue high = kilnSelect(b, even, fromHi, fromLo);
-  return kilnSelect(b, below, low, kilnSelect(b, above, high, v));
+  MlirValue folded = kilnSelect(b, below, low, kilnSelect(b, above, high, v));
+  MlirValue flat = kilnSelect(b, ori(b, below, above), loV, v);
+  return kilnSelect(b, kilnCmpF(b, "ole", hiV, loV), flat, folded);
 }
 
-/* The reflection borders of an axis of `size`. */
-static void gridBorders(const GridSample *g, int64_t size, double *lo,
-                        double *hi) {
-  *lo = g->alignCorners ? 0.0 : -0.5;
-  *hi = g->alignCorners ? (double)size - 1 : (double)size - 0.5;
+/* The reflection borders of spatial axis i (its size a compute-type
+ * value). */
+static void gridBorders(KilnBuilder *b, GridSample *g, intptr_t i) {
+  MlirType t = g->ct;
+  g->lo[i] = fc(b, t, g->alignCorners ? 0.0 : -0.5);
+  g->hi[i] = kilnSubF(b, g->size[i], fc(b, t, g->alignCorners ? 1.0 : 0.5));
 }
 
 /* The unnormalized, padding-adjusted input coordinate on spatial axis `i`
@@ -123,28 +140,24 @@ static MlirValue gridCoordinate(KilnBuilder *b, const GridSample *g,
     idx[1 + k] = outIdx[2 + k];
   idx[1 + g->spatial] = kilnConstIndex(b, g->spatial - 1 - i);
   MlirValue n = extractAs(b, g->grid, g->spatial + 2, idx, t);
-  int64_t size = kilnDim(g->x, 2 + i);
-  double len = (double)size;
   MlirValue one = fc(b, t, 1), c;
+  MlirValue last = kilnSubF(b, g->size[i], one);
   if (g->alignCorners) /* (n + 1) / 2 * (size - 1) */
-    c = kilnMulF(b, kilnDivF(b, kilnAddF(b, n, one), fc(b, t, 2)),
-                 fc(b, t, len - 1));
+    c = kilnMulF(b, kilnDivF(b, kilnAddF(b, n, one), fc(b, t, 2)), last);
   else /* ((n + 1) * size - 1) / 2 */
-    c = kilnDivF(
-        b, kilnSubF(b, kilnMulF(b, kilnAddF(b, n, one), fc(b, t, len)), one),
-        fc(b, t, 2));
+    c = kilnDivF(b,
+                 kilnSubF(b, kilnMulF(b, kilnAddF(b, n, one), g->size[i]), one),
+                 fc(b, t, 2));
   if (g->mode == GRID_NEAREST)
     c = kilnArith1(b, "math.roundeven", c);
-  double lo, hi;
-  gridBorders(g, size, &lo, &hi);
   if (g->pad == PAD_BORDER) {
-    MlirValue outside = ori(b, kilnCmpF(b, "olt", c, fc(b, t, lo)),
-                            kilnCmpF(b, "ogt", c, fc(b, t, hi)));
+    MlirValue outside = ori(b, kilnCmpF(b, "olt", c, g->lo[i]),
+                            kilnCmpF(b, "ogt", c, g->hi[i]));
     MlirValue cl = kilnArith2(b, "arith.maxnumf", c, fc(b, t, 0));
-    cl = kilnArith2(b, "arith.minnumf", cl, fc(b, t, len - 1));
+    cl = kilnArith2(b, "arith.minnumf", cl, last);
     c = kilnSelect(b, outside, cl, c);
   } else if (g->pad == PAD_REFLECTION) {
-    c = reflect(b, t, c, lo, hi);
+    c = reflect(b, t, c, g->lo[i], g->hi[i]);
   }
   return c;
 }
@@ -218,17 +231,15 @@ static void gridTaps(KilnBuilder *b, const GridSample *g, MlirValue c,
 static MlirValue gridTapIndex(KilnBuilder *b, const GridSample *g, intptr_t i,
                               MlirValue p, MlirValue *valid) {
   MlirType t = g->ct;
-  int64_t size = kilnDim(g->x, 2 + i);
+  MlirValue last = kilnSubF(b, g->size[i], fc(b, t, 1));
   if (g->pad == PAD_ZEROS) {
     MlirValue in = andi(b, kilnCmpF(b, "oge", p, fc(b, t, 0)),
-                        kilnCmpF(b, "ole", p, fc(b, t, (double)(size - 1))));
+                        kilnCmpF(b, "ole", p, last));
     *valid = andi(b, *valid, in);
   } else if (g->pad == PAD_REFLECTION) {
-    double lo, hi;
-    gridBorders(g, size, &lo, &hi);
-    p = reflect(b, t, p, lo, hi);
+    p = reflect(b, t, p, g->lo[i], g->hi[i]);
   }
-  return clampIndex(b, p, size);
+  return clampIndexTo(b, p, last);
 }
 
 static void gridSampleBody(KilnBuilder *b, const MlirValue *args,
@@ -285,6 +296,46 @@ static void gridSampleBody(KilnBuilder *b, const MlirValue *args,
   yields[0] = kilnFromSignless(b, acc, g->outElt);
 }
 
+/* The result N x C x O.. (O: the grid's dims 1..spatial), every element
+ * computed by gridSampleBody. With dynamic dims, the grid's batch must be
+ * x's and its last dim the spatial rank, and x's spatial dims must not be
+ * empty where the result is not (a tap reads them): checked at run time. */
+static MlirValue gridSampleOutput(KilnLowerOp *l, GridSample *g, MlirType rt) {
+  KilnBuilder *b = &l->b;
+  MlirValue sizes[KILN_MAX_RANK] = {kilnDimValue(b, g->x, 0),
+                                    kilnDimValue(b, g->x, 1)};
+  MlirValue count = kilnArith2(b, "arith.muli", sizes[0], sizes[1]);
+  for (intptr_t i = 0; i < g->spatial; ++i) {
+    sizes[2 + i] = kilnDimValue(b, g->grid, 1 + i);
+    count = kilnArith2(b, "arith.muli", count, sizes[2 + i]);
+  }
+  kilnAssertEqual(b, kilnDimValue(b, g->grid, 0), sizes[0],
+                  "the grid's batch is not x's at run time");
+  kilnAssertEqual(b, kilnDimValue(b, g->grid, 1 + g->spatial),
+                  kilnConstIndex(b, g->spatial),
+                  "the grid's last dim is not the number of spatial dims");
+  MlirValue zero = kilnConstIndex(b, 0);
+  for (intptr_t i = 0; i < g->spatial; ++i) {
+    MlirValue in = kilnDimValue(b, g->x, 2 + i);
+    if (mlirShapedTypeIsDynamicSize(kilnDim(g->x, 2 + i)))
+      kilnAssert(
+          b,
+          ori(b, kilnCmpI(b, "sgt", in, zero), kilnCmpI(b, "eq", count, zero)),
+          "x has an empty spatial dim at run time while the result "
+          "is not empty");
+    g->size[i] = kilnConvertScalar(b, in, g->ct, false);
+    gridBorders(b, g, i);
+  }
+  intptr_t r = g->rank;
+  MlirAttribute map = kilnMapIdentity(b->ctx, r);
+  char iters[KILN_MAX_RANK + 1];
+  memset(iters, 'p', (size_t)r);
+  iters[r] = '\0';
+  MlirValue init = kilnEmptySized(b, rt, sizes);
+  return mlirOperationGetResult(
+      kilnGeneric(b, 0, NULL, 1, &init, &map, r, iters, gridSampleBody, g), 0);
+}
+
 KilnLowerStatus kilnLowerNNGridSample(KilnLowerOp *l) {
   MlirValue x = kilnLowerOperand(l, 0), grid = kilnLowerOperand(l, 1);
   MlirType rt = kilnLowerResultType(l, 0);
@@ -308,11 +359,13 @@ KilnLowerStatus kilnLowerNNGridSample(KilnLowerOp *l) {
   g.outCalc = signlessOf(ctx, g.outElt);
   if (!kilnTypeIsFloat(xElt) && !kilnTypeIsInteger(xElt))
     return kilnLowerUnsupported(l, "with a non-numeric element type");
-  if (kilnNumElements(rt) == 0) {
+  bool isStatic =
+      kilnTypeIsStaticTensor(rt) && kilnTypeIsStaticTensor(mlirValueGetType(x));
+  if (isStatic && kilnNumElements(rt) == 0) {
     l->results[0] = kilnEmpty(&l->b, rt);
     return KILN_LOWER_OK;
   }
-  if (kilnNumElements(mlirValueGetType(x)) == 0)
+  if (isStatic && kilnNumElements(mlirValueGetType(x)) == 0)
     return kilnLowerUnsupported(l, "with an empty 'x' and a non-empty result");
   int64_t taps = 1;
   for (intptr_t i = 0; i < g.spatial; ++i)
@@ -321,7 +374,7 @@ KilnLowerStatus kilnLowerNNGridSample(KilnLowerOp *l) {
     return kilnLowerUnsupported(
         l, "with %ld spatial dims in this mode (more than %d taps)",
         (long)g.spatial, GRID_MAX_TAPS);
-  l->results[0] = kilnElementwise(&l->b, 0, NULL, rt, gridSampleBody, &g);
+  l->results[0] = gridSampleOutput(l, &g, rt);
   return KILN_LOWER_OK;
 }
 

@@ -172,3 +172,22 @@ func.func @pad_reflect_dynamic(%x: tensor<?x4xf32>) -> tensor<?x6xf32> {
   %0 = "graph.pad"(%x, %p) {mode = "reflect", operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<?x4xf32>, tensor<4xi64>) -> tensor<?x6xf32>
   return %0 : tensor<?x6xf32>
 }
+
+// -----
+
+// GridSample with dynamic dims: the output N x C x (the grid's dims), the
+// grid's batch and last dim checked against x's, x's spatial sizes read at
+// run time (a one-pixel axis is handled by a select, not at compile time).
+// CHECK-LABEL: func.func @grid_sample_dynamic
+// CHECK: cf.assert %{{.*}}, "the grid's batch is not x's at run time"
+// CHECK: cf.assert %{{.*}}, "the grid's last dim is not the number of spatial dims"
+// CHECK: cf.assert %{{.*}}, "x has an empty spatial dim at run time while the result is not empty"
+// CHECK: %[[E:.*]] = tensor.empty(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : tensor<?x?x?x?xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[E]] : tensor<?x?x?x?xf32>)
+// CHECK: tensor.extract %arg1
+// CHECK: tensor.extract %arg0
+func.func @grid_sample_dynamic(%x: tensor<?x?x?x?xf32>, %grid: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %0 = "graph.grid_sample"(%x, %grid) {padding_mode = "reflection"} : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
