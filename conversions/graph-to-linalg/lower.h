@@ -341,6 +341,20 @@ MlirType kilnLowerResultType(KilnLowerOp *l, intptr_t i);
 /// Whether an operand or a result of the op has a dynamic dim (what a
 /// KILN_LOWER_DYNAMIC lowering with a separate dynamic path tests).
 bool kilnLowerIsDynamic(KilnLowerOp *l);
+/// Whether the op's only dynamic dims are the batch (dim 0) of its first
+/// operand and of its result.
+bool kilnLowerOnlyBatchDynamic(KilnLowerOp *l);
+
+/// The static lowering of one sample: `sample` is a batch-1 slice of the
+/// op's first operand, `sampleType` the result type with batch 1.
+typedef MlirValue (*KilnSampleFn)(KilnLowerOp *l, KilnBuilder *b,
+                                  MlirValue sample, MlirType sampleType);
+/// An op whose only dynamic dim is the batch (kilnLowerOnlyBatchDynamic):
+/// a loop over the samples, each lowered statically by `fn` (the schedules
+/// a static model of batch 1 gets) and written into its row of the
+/// result.
+KilnLowerStatus kilnLowerPerSample(KilnLowerOp *l, KilnSampleFn fn);
+
 /// Normalizes an ONNX axis against `rank` (errors out of range: returns
 /// false after kilnLowerError).
 bool kilnLowerAxis(KilnLowerOp *l, int64_t axis, int64_t rank, int64_t *out);
@@ -356,12 +370,21 @@ enum {
    * asserts (kilnAssertEqual). Without it, the pass reports dynamic shapes
    * as unsupported before calling the lowering. */
   KILN_LOWER_DYNAMIC = 1,
+  /* The op is computed independently per sample of dim 0 (an elementwise
+   * op with numpy broadcasting): when its only dynamic dim is the batch,
+   * the pass loops over the samples and calls the lowering on static
+   * batch-1 slices (pass.c), so the static schedules apply. */
+  KILN_LOWER_PER_SAMPLE = 2,
+  /* As KILN_LOWER_PER_SAMPLE, but only operand 0 is data: the others
+   * (Clip's bounds, scalars by ONNX's rule) must be static to go per
+   * sample. */
+  KILN_LOWER_PER_SAMPLE_FIRST = 4,
 };
 
 typedef struct KilnLowering {
   const char *name; /* graph op name without prefix: "add" */
   KilnLowerFn lower;
-  unsigned flags; /* KILN_LOWER_DYNAMIC */
+  unsigned flags; /* KILN_LOWER_DYNAMIC, KILN_LOWER_PER_SAMPLE[_FIRST] */
 } KilnLowering;
 
 /// Each lower_<family>.c defines its table; pass.c looks ops up in all.

@@ -373,12 +373,34 @@ MlirValue kilnLowerRedSoftmax(KilnBuilder *b, MlirValue x, int64_t axis,
                             &isLog);
 }
 
+/* The op's axis, normalized (verified by inference: always in range). */
+static int64_t softmaxAxis(KilnLowerOp *l) {
+  intptr_t r = kilnRank(kilnLowerOperand(l, 0));
+  int64_t axis = kilnInferAttrInt(&l->infer, "axis", -1);
+  return axis < 0 ? axis + r : axis;
+}
+
+static MlirValue softmaxSample(KilnLowerOp *l, KilnBuilder *b, MlirValue sample,
+                               MlirType sampleType) {
+  (void)sampleType;
+  return kilnLowerRedSoftmax(b, sample, softmaxAxis(l), false);
+}
+
+static MlirValue logSoftmaxSample(KilnLowerOp *l, KilnBuilder *b,
+                                  MlirValue sample, MlirType sampleType) {
+  (void)sampleType;
+  return kilnLowerRedSoftmax(b, sample, softmaxAxis(l), true);
+}
+
 static KilnLowerStatus lowerSoftmaxLike(KilnLowerOp *l, bool isLog) {
   MlirValue x = kilnLowerOperand(l, 0);
   int64_t axis;
   if (!kilnLowerAxis(l, kilnInferAttrInt(&l->infer, "axis", -1), kilnRank(x),
                      &axis))
     return KILN_LOWER_ERROR;
+  /* Only the batch dynamic, the axis another: per sample, each static. */
+  if (axis != 0 && kilnLowerIsDynamic(l) && kilnLowerOnlyBatchDynamic(l))
+    return kilnLowerPerSample(l, isLog ? logSoftmaxSample : softmaxSample);
   l->results[0] = kilnLowerRedSoftmax(&l->b, x, axis, isLog);
   return KILN_LOWER_OK;
 }

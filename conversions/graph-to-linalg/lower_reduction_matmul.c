@@ -170,9 +170,9 @@ static bool fitsRowChunks(MlirValue a, MlirValue bm) {
          !isDynamic(a, 1) && kilnTypeIsStaticTensor(mlirValueGetType(bm));
 }
 
-KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
-  KilnBuilder *b = &l->b;
-  MlirValue a = kilnLowerOperand(l, 0), bm = kilnLowerOperand(l, 1);
+/* A x B with numpy's matmul semantics, into `resultType`. */
+static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
+                          MlirType resultType) {
   MlirType elt = kilnElementType(a);
   /* numpy promotes 1-D operands to [1, K] and [K, 1]. */
   if (kilnRank(a) == 1) {
@@ -235,7 +235,23 @@ KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
   } else {
     out = matmulGeneric(b, a, bm, fullType, sizes);
   }
-  l->results[0] = kilnReshape(b, out, kilnLowerResultType(l, 0));
+  return kilnReshape(b, out, resultType);
+}
+
+static MlirValue matmulSample(KilnLowerOp *l, KilnBuilder *b, MlirValue sample,
+                              MlirType sampleType) {
+  return matmulOf(b, sample, kilnLowerOperand(l, 1), sampleType);
+}
+
+KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
+  MlirValue a = kilnLowerOperand(l, 0);
+  /* A batched product whose only dynamic dim is A's batch (attention's
+   * scores x V with a dynamic batch; a Linear layer on [batch, seq, K]):
+   * per sample, each a static product the CPU schedules tile. */
+  if (kilnRank(a) >= 3 && kilnLowerIsDynamic(l) && kilnLowerOnlyBatchDynamic(l))
+    return kilnLowerPerSample(l, matmulSample);
+  l->results[0] =
+      matmulOf(&l->b, a, kilnLowerOperand(l, 1), kilnLowerResultType(l, 0));
   return KILN_LOWER_OK;
 }
 

@@ -25,59 +25,6 @@
 #include "conversions/graph-to-linalg/lower_window_dynamic.h"
 #include "support/ir_build.h"
 
-bool kilnLowerOnlyBatchDynamic(KilnLowerOp *l) {
-  MlirValue x = kilnLowerOperand(l, 0);
-  MlirType result = kilnLowerResultType(l, 0);
-  if (kilnRank(x) == 0 || l->numResults != 1 ||
-      mlirShapedTypeGetRank(result) != kilnRank(x))
-    return false;
-  for (intptr_t i = 1; i < kilnRank(x); ++i)
-    if (mlirShapedTypeIsDynamicSize(kilnDim(x, i)) ||
-        mlirShapedTypeIsDynamicDim(result, i))
-      return false;
-  for (intptr_t i = 1; i < l->infer.numOperands; ++i) {
-    MlirValue v = l->infer.operands[i];
-    if (!mlirValueIsNull(v) && !kilnTypeIsStaticTensor(mlirValueGetType(v)))
-      return false;
-  }
-  return true;
-}
-
-typedef struct PerSample {
-  KilnLowerOp *l;
-  KilnSampleFn fn;
-} PerSample;
-
-static void sampleBody(KilnBuilder *b, MlirValue n, MlirValue acc,
-                       MlirValue *next, void *userData) {
-  const PerSample *p = userData;
-  MlirValue x = kilnLowerOperand(p->l, 0);
-  MlirType result = kilnLowerResultType(p->l, 0);
-  intptr_t r = kilnRank(x);
-  MlirValue at[KILN_MAX_RANK], sizes[KILN_MAX_RANK];
-  int64_t strides[KILN_MAX_RANK], shape[KILN_MAX_RANK];
-  for (intptr_t i = 0; i < r; ++i) {
-    at[i] = i ? kilnConstIndex(b, 0) : n;
-    sizes[i] = kilnConstIndex(b, i ? kilnDim(x, i) : 1);
-    strides[i] = 1;
-    shape[i] = i ? mlirShapedTypeGetDimSize(result, i) : 1;
-  }
-  MlirValue sample = kilnExtractSliceAt(b, x, at, sizes, strides);
-  MlirType sampleType =
-      kilnTensorType(r, shape, mlirShapedTypeGetElementType(result));
-  *next = kilnInsertSliceAt(b, p->fn(p->l, b, sample, sampleType), acc, at);
-}
-
-KilnLowerStatus kilnLowerPerSample(KilnLowerOp *l, KilnSampleFn fn) {
-  KilnBuilder *b = &l->b;
-  MlirValue n = kilnDimValue(b, kilnLowerOperand(l, 0), 0);
-  MlirValue sizes[KILN_MAX_RANK] = {n};
-  MlirValue out = kilnEmptySized(b, kilnLowerResultType(l, 0), sizes);
-  PerSample p = {l, fn};
-  l->results[0] = kilnForLoop(b, n, out, sampleBody, &p);
-  return KILN_LOWER_OK;
-}
-
 /* A window's sizes as values: static ones as constants. */
 typedef struct DynWindow {
   intptr_t n;

@@ -6,20 +6,6 @@
 
 #include "conversions/graph-to-linalg/lower.h"
 
-/// Whether the op's only dynamic dims are the batch (dim 0) of its first
-/// operand and of its result.
-bool kilnLowerOnlyBatchDynamic(KilnLowerOp *l);
-
-/// The static lowering of one sample: `sample` is a batch-1 slice of the
-/// op's first operand, `sampleType` the result type with batch 1.
-typedef MlirValue (*KilnSampleFn)(KilnLowerOp *l, KilnBuilder *b,
-                                  MlirValue sample, MlirType sampleType);
-/// An op whose only dynamic dim is the batch (kilnLowerOnlyBatchDynamic):
-/// a loop over the samples, each lowered statically by `fn` (the schedules
-/// a static model of batch 1 gets) and written into its row of the
-/// result.
-KilnLowerStatus kilnLowerPerSample(KilnLowerOp *l, KilnSampleFn fn);
-
 KilnLowerStatus kilnLowerConvDynamic(KilnLowerOp *l);
 KilnLowerStatus kilnLowerConvTransposeDynamic(KilnLowerOp *l);
 KilnLowerStatus kilnLowerMaxPoolDynamic(KilnLowerOp *l);

@@ -129,6 +129,192 @@ bool kilnLowerIsDynamic(KilnLowerOp *l) {
   return false;
 }
 
+bool kilnLowerOnlyBatchDynamic(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0);
+  MlirType result = kilnLowerResultType(l, 0);
+  if (kilnRank(x) == 0 || l->numResults != 1 ||
+      mlirShapedTypeGetRank(result) != kilnRank(x))
+    return false;
+  for (intptr_t i = 1; i < kilnRank(x); ++i)
+    if (mlirShapedTypeIsDynamicSize(kilnDim(x, i)) ||
+        mlirShapedTypeIsDynamicDim(result, i))
+      return false;
+  for (intptr_t i = 1; i < l->infer.numOperands; ++i) {
+    MlirValue v = l->infer.operands[i];
+    if (!mlirValueIsNull(v) && !kilnTypeIsStaticTensor(mlirValueGetType(v)))
+      return false;
+  }
+  return true;
+}
+
+typedef struct PerSample {
+  KilnLowerOp *l;
+  KilnSampleFn fn;
+} PerSample;
+
+static void sampleBody(KilnBuilder *b, MlirValue n, MlirValue acc,
+                       MlirValue *next, void *userData) {
+  const PerSample *p = userData;
+  MlirValue x = kilnLowerOperand(p->l, 0);
+  MlirType result = kilnLowerResultType(p->l, 0);
+  intptr_t r = kilnRank(x);
+  MlirValue at[KILN_MAX_RANK], sizes[KILN_MAX_RANK];
+  int64_t strides[KILN_MAX_RANK], shape[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    at[i] = i ? kilnConstIndex(b, 0) : n;
+    sizes[i] = kilnConstIndex(b, i ? kilnDim(x, i) : 1);
+    strides[i] = 1;
+    shape[i] = i ? mlirShapedTypeGetDimSize(result, i) : 1;
+  }
+  MlirValue sample = kilnExtractSliceAt(b, x, at, sizes, strides);
+  MlirType sampleType =
+      kilnTensorType(r, shape, mlirShapedTypeGetElementType(result));
+  *next = kilnInsertSliceAt(b, p->fn(p->l, b, sample, sampleType), acc, at);
+}
+
+KilnLowerStatus kilnLowerPerSample(KilnLowerOp *l, KilnSampleFn fn) {
+  KilnBuilder *b = &l->b;
+  MlirValue n = kilnDimValue(b, kilnLowerOperand(l, 0), 0);
+  MlirValue sizes[KILN_MAX_RANK] = {n};
+  MlirValue out = kilnEmptySized(b, kilnLowerResultType(l, 0), sizes);
+  PerSample p = {l, fn};
+  l->results[0] = kilnForLoop(b, n, out, sampleBody, &p);
+  return KILN_LOWER_OK;
+}
+
+/* ---- Per sample, for any batch-separable op (KILN_LOWER_PER_SAMPLE) ------
+ *
+ *   %n = numpy's broadcast of the operands' batch dims   (each n or 1)
+ *   scf.for %i = 0 to %n iter_args(%acc = tensor.empty(%n) : tensor<?x...>)
+ *     %s_k = extract_slice %operand_k[%i or 0, 0..] [1, ...]   (static)
+ *     %y = the op's own lowering on the %s_k, into tensor<1x...>
+ *     insert_slice %y into %acc[%i, 0..]
+ *
+ * A batch dim that is 1 at run time is read at 0 for every sample: numpy's
+ * broadcasting, as the dynamic lowering would do it. */
+
+/* Whether `l` fits lowerSampleWise: one result whose only dynamic dim
+ * is dim 0; every operand static (of a lower rank, or of batch 1: a
+ * broadcast) or of the result's rank with only dim 0 dynamic. */
+static bool sampleWiseFits(KilnLowerOp *l, bool onlyFirst) {
+  if (l->numResults != 1)
+    return false;
+  MlirType result = kilnLowerResultType(l, 0);
+  intptr_t r = mlirShapedTypeGetRank(result);
+  if (r == 0 || !mlirShapedTypeIsDynamicDim(result, 0))
+    return false;
+  for (intptr_t i = 1; i < r; ++i)
+    if (mlirShapedTypeIsDynamicDim(result, i))
+      return false;
+  for (intptr_t k = 0; k < l->infer.numOperands; ++k) {
+    MlirValue v = l->infer.operands[k];
+    if (mlirValueIsNull(v))
+      continue;
+    MlirType t = mlirValueGetType(v);
+    if (kilnTypeIsStaticTensor(t)) {
+      if (mlirShapedTypeGetRank(t) == r && mlirShapedTypeGetDimSize(t, 0) != 1)
+        return false;
+      continue;
+    }
+    if (mlirShapedTypeGetRank(t) != r || (onlyFirst && k > 0))
+      return false;
+    for (intptr_t i = 1; i < r; ++i)
+      if (mlirShapedTypeIsDynamicDim(t, i))
+        return false;
+  }
+  return true;
+}
+
+enum { kMaxSampleOperands = 8 }; /* more (a long Sum): lowered as a whole */
+
+typedef struct SampleWise {
+  KilnLowerOp *l;
+  KilnLowerFn lower;
+  MlirValue isOne[kMaxSampleOperands]; /* per dynamic operand: batch is 1 */
+  KilnLowerStatus status;
+} SampleWise;
+
+static void sampleWiseBody(KilnBuilder *b, MlirValue n, MlirValue acc,
+                           MlirValue *next, void *userData) {
+  SampleWise *sw = userData;
+  KilnLowerOp *l = sw->l;
+  MlirValue operands[kMaxSampleOperands];
+  for (intptr_t k = 0; k < l->infer.numOperands; ++k) {
+    MlirValue v = operands[k] = l->infer.operands[k];
+    if (mlirValueIsNull(v) || kilnTypeIsStaticTensor(mlirValueGetType(v)))
+      continue;
+    intptr_t r = kilnRank(v);
+    MlirValue at[KILN_MAX_RANK], sizes[KILN_MAX_RANK];
+    int64_t strides[KILN_MAX_RANK];
+    for (intptr_t i = 0; i < r; ++i) {
+      at[i] = i ? kilnConstIndex(b, 0)
+                : kilnSelect(b, sw->isOne[k], kilnConstIndex(b, 0), n);
+      sizes[i] = kilnConstIndex(b, i ? kilnDim(v, i) : 1);
+      strides[i] = 1;
+    }
+    operands[k] = kilnExtractSliceAt(b, v, at, sizes, strides);
+  }
+  MlirType result = kilnLowerResultType(l, 0);
+  intptr_t r = mlirShapedTypeGetRank(result);
+  int64_t shape[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i)
+    shape[i] = i ? mlirShapedTypeGetDimSize(result, i) : 1;
+  MlirType sampleType =
+      kilnTensorType(r, shape, mlirShapedTypeGetElementType(result));
+  MlirValue y = {NULL};
+  KilnLowerOp s = *l;
+  s.b = *b;
+  s.infer.operands = operands;
+  s.infer.resultTypes = &sampleType;
+  s.results = &y;
+  sw->status = sw->lower(&s);
+  MlirValue at[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i)
+    at[i] = i ? kilnConstIndex(b, 0) : n;
+  *next = sw->status == KILN_LOWER_OK ? kilnInsertSliceAt(b, y, acc, at) : acc;
+}
+
+/* The op per sample when its lowering allows (KILN_LOWER_PER_SAMPLE[_FIRST])
+ * and it fits; false otherwise (then the caller lowers it as a whole). */
+static bool lowerSampleWise(KilnLowerOp *l, const KilnLowering *lowering,
+                            KilnLowerStatus *status) {
+  bool onlyFirst = lowering->flags & KILN_LOWER_PER_SAMPLE_FIRST;
+  if (!(lowering->flags &
+        (KILN_LOWER_PER_SAMPLE | KILN_LOWER_PER_SAMPLE_FIRST)) ||
+      !kilnLowerIsDynamic(l) || l->infer.numOperands > kMaxSampleOperands ||
+      !sampleWiseFits(l, onlyFirst))
+    return false;
+  KilnBuilder *b = &l->b;
+  SampleWise sw = {.l = l, .lower = lowering->lower};
+  MlirValue one = kilnConstIndex(b, 1), count = {NULL};
+  for (intptr_t k = 0; k < l->infer.numOperands; ++k) {
+    MlirValue v = l->infer.operands[k];
+    if (mlirValueIsNull(v) || kilnTypeIsStaticTensor(mlirValueGetType(v)))
+      continue;
+    MlirValue d = kilnDimValue(b, v, 0);
+    sw.isOne[k] = kilnCmpI(b, "eq", d, one);
+    count = mlirValueIsNull(count)
+                ? d
+                : kilnSelect(b, kilnCmpI(b, "eq", count, one), d, count);
+  }
+  for (intptr_t k = 0; k < l->infer.numOperands; ++k) {
+    MlirValue v = l->infer.operands[k];
+    if (mlirValueIsNull(v) || kilnTypeIsStaticTensor(mlirValueGetType(v)))
+      continue;
+    kilnAssert(b,
+               kilnArith2(b, "arith.ori",
+                          kilnCmpI(b, "eq", kilnDimValue(b, v, 0), count),
+                          sw.isOne[k]),
+               "inputs that broadcast together have dims of different sizes "
+               "at run time, neither of them 1");
+  }
+  MlirValue sizes[KILN_MAX_RANK] = {count};
+  MlirValue out = kilnEmptySized(b, kilnLowerResultType(l, 0), sizes);
+  l->results[0] = kilnForLoop(b, count, out, sampleWiseBody, &sw);
+  *status = sw.status;
+  return true;
+}
+
 bool kilnLowerAxis(KilnLowerOp *l, int64_t axis, int64_t rank, int64_t *out) {
   if (axis < -rank || axis >= (rank ? rank : 1) || (rank == 0 && axis != 0)) {
     kilnLowerError(l, "axis %ld is out of range for rank %ld", (long)axis,
@@ -322,7 +508,8 @@ static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering,
     status = KILN_LOWER_OK;
     goto done;
   }
-  status = lowering->lower(&l);
+  if (!lowerSampleWise(&l, lowering, &status))
+    status = lowering->lower(&l);
   if (status == KILN_LOWER_OK)
     status = replaceOp(&l);
 done:

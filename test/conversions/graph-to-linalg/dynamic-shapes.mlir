@@ -191,3 +191,42 @@ func.func @grid_sample_dynamic(%x: tensor<?x?x?x?xf32>, %grid: tensor<?x?x?x?xf3
   %0 = "graph.grid_sample"(%x, %grid) {padding_mode = "reflection"} : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
   return %0 : tensor<?x?x?x?xf32>
 }
+
+// -----
+
+// Only the batch dynamic: an elementwise op runs per sample (its own static
+// lowering on batch-1 slices); an operand whose batch is 1 at run time is
+// read at sample 0 for every sample (numpy's broadcasting).
+// CHECK-LABEL: func.func @where_per_sample
+// CHECK: %[[A:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[A1:.*]] = arith.cmpi eq, %[[A]], %c1
+// CHECK: %[[B:.*]] = tensor.dim %arg1, %c0
+// CHECK: %[[B1:.*]] = arith.cmpi eq, %[[B]], %c1
+// CHECK: %[[N:.*]] = arith.select %{{.*}}, %[[B]], %[[A]] : index
+// CHECK: cf.assert %{{.*}}, "inputs that broadcast together have dims of different sizes at run time, neither of them 1"
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[N]]
+// CHECK: %[[AT:.*]] = arith.select %[[A1]], %{{.*}}, %[[I]] : index
+// CHECK: tensor.extract_slice %arg0[%[[AT]], 0] [1, 4] [1, 1] : tensor<?x4xi1> to tensor<1x4xi1>
+// CHECK: linalg.generic
+// CHECK-SAME: tensor<1x4xi1>, tensor<1x4xf32>, tensor<4xf32>
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[%[[I]], 0] [1, 4] [1, 1] : tensor<1x4xf32> into tensor<?x4xf32>
+func.func @where_per_sample(%a: tensor<?x4xi1>, %b: tensor<?x4xf32>, %c: tensor<4xf32>) -> tensor<?x4xf32> {
+  %0 = "graph.where"(%a, %b, %c) : (tensor<?x4xi1>, tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+// A batched product and a softmax whose only dynamic dim is the batch: per
+// sample, each a static op.
+// CHECK-LABEL: func.func @attention_per_sample
+// CHECK: scf.for
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x3x3xf32>, tensor<2x3x5xf32>)
+// CHECK: scf.for
+// CHECK: linalg.generic
+// CHECK-SAME: tensor<1x2x3x5xf32>
+func.func @attention_per_sample(%s: tensor<?x2x3x3xf32>, %v: tensor<1x2x3x5xf32>) -> tensor<?x2x3x5xf32> {
+  %0 = "graph.matmul"(%s, %v) : (tensor<?x2x3x3xf32>, tensor<1x2x3x5xf32>) -> tensor<?x2x3x5xf32>
+  %1 = "graph.softmax"(%0) {axis = -1 : i64} : (tensor<?x2x3x5xf32>) -> tensor<?x2x3x5xf32>
+  return %1 : tensor<?x2x3x5xf32>
+}
