@@ -219,6 +219,13 @@ static KilnLowerStatus lowerCompress(KilnLowerOp *l) {
     return KILN_LOWER_ERROR;
   /* A shorter condition leaves out the slices past it (ONNX); a longer
    * one has entries for slices that do not exist. */
+  int64_t entries = kilnDim(c.condition, 0), slices = kilnDim(c.data, c.axis);
+  if (!mlirShapedTypeIsDynamicSize(entries) &&
+      !mlirShapedTypeIsDynamicSize(slices) && entries > slices)
+    return kilnLowerError(l,
+                          "'condition' has %lld entries, more than the %lld "
+                          "slices of the input along the axis",
+                          (long long)entries, (long long)slices);
   MlirValue n = kilnDimValue(b, c.condition, 0);
   kilnAssertCmp(b, "ule", n, kilnDimValue(b, c.data, c.axis),
                 "'condition' is longer than the input along the axis");
@@ -664,9 +671,13 @@ static MlirValue scalarOperand(KilnLowerOp *l, intptr_t i, const char *name,
   MlirValue t = kilnLowerOperand(l, i);
   if (mlirValueIsNull(t))
     return fallback;
-  char message[96];
-  snprintf(message, sizeof message, "'%s' must hold one value", name);
-  kilnAssertEqual(b, kilnNumElementsValue(b, t), kilnConstIndex(b, 1), message);
+  /* a static one is a scalar or of one element (type inference) */
+  if (!kilnTypeIsStaticTensor(mlirValueGetType(t))) {
+    char message[96];
+    snprintf(message, sizeof message, "'%s' must hold one value", name);
+    kilnAssertEqual(b, kilnNumElementsValue(b, t), kilnConstIndex(b, 1),
+                    message);
+  }
   MlirValue zeros[KILN_MAX_RANK];
   for (intptr_t j = 0; j < kilnRank(t); ++j)
     zeros[j] = kilnConstIndex(b, 0);
