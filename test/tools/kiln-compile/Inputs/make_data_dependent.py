@@ -9,7 +9,7 @@ and numpy's outputs for them, into OUTDIR:
 The cases: NonZero on an all-zero input (output [rank, 0]), on one element
 (zero and not), on a 3-D input; Compress with an all-false condition and a
 shorter one; Unique on one element and on all-equal elements (all four
-outputs); NMS where no box passes the score threshold, and where some do.
+outputs), and of rows in the order of first occurrence; NMS where no box passes the score threshold, and where some do.
 
 usage: make_data_dependent.py OUTDIR   (Debian's /usr/bin/python3)
 """
@@ -96,6 +96,20 @@ model("unique5", "Unique", [("x", v)], outs, {"sorted": 1})
 case("unique5", "equal", [("x", v)], unique(v))
 v = np.array([3, 1, 3, 0, 1], np.float32)
 case("unique5", "mixed", [("x", v)], unique(v))
+
+# Unique of rows (axis 0), in the order of first occurrence (sorted=0).
+rows = np.array([[1, 2], [0, 5], [1, 2], [0, 5], [3, 3], [0, 4]], np.int64)
+model("unique_rows", "Unique", [("x", rows)],
+      [("y", np.int64, 2)] + outs[1:], {"axis": 0, "sorted": 0})
+y, idx, inv, cnt = np.unique(rows, axis=0, return_index=True,
+                             return_inverse=True, return_counts=True)
+order = np.argsort(idx, kind="stable")
+place = np.empty_like(order)
+place[order] = np.arange(len(order))
+case("unique_rows", "first", [("x", rows)],
+     [("y", y[order]), ("indices", idx[order].astype(np.int64)),
+      ("inverse", place[inv.reshape(-1)].astype(np.int64)),
+      ("counts", cnt[order].astype(np.int64))])
 
 # NMS: 3 boxes, 1 class; score threshold 0.5 (strict), IoU 0.5, at most 3.
 boxes = np.array([[[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 2, 1, 3]]],
