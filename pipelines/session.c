@@ -44,6 +44,9 @@ struct KilnInvocation {
   KilnStage stage;
   KilnModelSignature *signature; /* recorded before graph-to-linalg */
   KilnInvocationError error;
+  /* The module compiled by kilnInvocationOutputDims, kept for the
+   * kilnInvocationExecute that follows it; null otherwise. */
+  MlirExecutionEngine jit;
 };
 
 static const char *const kStageNames[] = {"none",   "import", "graph",
@@ -248,7 +251,14 @@ KilnInvocation *kilnInvocationCreate(KilnSession *session) {
   return inv;
 }
 
+static void dropJit(KilnInvocation *inv) {
+  if (!mlirExecutionEngineIsNull(inv->jit))
+    mlirExecutionEngineDestroy(inv->jit);
+  inv->jit = (MlirExecutionEngine){NULL};
+}
+
 static void dropModule(KilnInvocation *inv) {
+  dropJit(inv);
   kilnModelSignatureDestroy(inv->signature);
   inv->signature = NULL;
   if (!mlirModuleIsNull(inv->module))
@@ -386,6 +396,7 @@ bool kilnInvocationImportOnnx(KilnInvocation *inv, const void *data,
 bool kilnInvocationRunPipeline(KilnInvocation *inv, const char *pipeline) {
   KilnSession *s = inv->session;
   inv->error = KILN_INVOCATION_OK;
+  dropJit(inv); /* compiled from the module this changes */
   if (mlirModuleIsNull(inv->module)) {
     message(s, "error", NULL, "no module: parse or import a model first");
     return fail(inv, KILN_INVOCATION_ERROR_USAGE);
@@ -998,32 +1009,88 @@ static bool callEntry(const KilnSession *s, MlirExecutionEngine jit,
   return ok;
 }
 
+/* The JIT of the lowered module: the one kilnInvocationOutputDims kept, or
+ * a new one (after the memory plan's check). Null after messages. */
+static MlirExecutionEngine jitGet(KilnInvocation *inv) {
+  KilnSession *s = inv->session;
+  if (!mlirExecutionEngineIsNull(inv->jit))
+    return inv->jit;
+  if (!memoryPlanFits(s, inv->module)) {
+    fail(inv, KILN_INVOCATION_ERROR_RUN);
+    return inv->jit;
+  }
+  MlirStringRef libomp = kilnStr(KILN_LIBOMP_PATH);
+  inv->jit = mlirExecutionEngineCreate(inv->module, /*optLevel=*/2, 1, &libomp,
+                                       /*enableObjectDump=*/false,
+                                       /*enablePIC=*/false);
+  if (mlirExecutionEngineIsNull(inv->jit)) {
+    message(s, "error", NULL, "the JIT could not compile the lowered module");
+    fail(inv, KILN_INVOCATION_ERROR_COMPILE);
+  }
+  return inv->jit;
+}
+
+static bool checkModule(KilnInvocation *inv, bool hasEntry) {
+  if (!mlirModuleIsNull(inv->module) && hasEntry)
+    return true;
+  message(inv->session, "error", NULL,
+          mlirModuleIsNull(inv->module) ? "no module to run"
+                                        : "no entry function to call");
+  return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+}
+
+bool kilnInvocationOutputDims(KilnInvocation *inv, KilnTensor *const *inputs,
+                              intptr_t numInputs, int64_t *const *dims,
+                              const int64_t *ranks, intptr_t numOutputs) {
+  KilnSession *s = inv->session;
+  if (!checkModule(inv, true))
+    return false;
+  MlirExecutionEngine jit = jitGet(inv);
+  if (mlirExecutionEngineIsNull(jit))
+    return false;
+  if (!mlirExecutionEngineLookupPacked(jit, kilnStr(KILN_SHAPE_FUNCTION))) {
+    message(s, "error", NULL,
+            "unsupported: dynamic output dims and no shape function "
+            "(" KILN_SHAPE_FUNCTION ") to size them: this pipeline does not "
+            "derive one");
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  }
+  int64_t n = 0;
+  for (intptr_t j = 0; j < numOutputs; ++j)
+    n += ranks[j];
+  KilnTensor *buf = NULL;
+  KilnStatus *status = kilnTensorCreate(KILN_ELEMENT_TYPE_I64, 1, &n, &buf);
+  if (status) {
+    message(s, "error", NULL, kilnStatusGetMessage(status));
+    kilnStatusDestroy(status);
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  }
+  KilnTensor *out[1] = {buf};
+  bool ok = callEntry(s, jit, KILN_SHAPE_FUNCTION, inputs, numInputs, out, 1);
+  const int64_t *values = kilnTensorGetConstData(buf);
+  for (intptr_t j = 0, k = 0; ok && j < numOutputs; k += ranks[j++])
+    memcpy(dims[j], values + k, (size_t)ranks[j] * sizeof(int64_t));
+  kilnTensorDestroy(buf);
+  if (!ok)
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  return checksPassed(s, inv->module, jit) ||
+         fail(inv, KILN_INVOCATION_ERROR_RUN);
+}
+
 bool kilnInvocationExecute(KilnInvocation *inv, const char *entry,
                            KilnTensor *const *inputs, intptr_t numInputs,
                            KilnTensor *const *outputs, intptr_t numOutputs) {
   KilnSession *s = inv->session;
-  if (mlirModuleIsNull(inv->module) || !entry) {
-    message(s, "error", NULL,
-            mlirModuleIsNull(inv->module) ? "no module to run"
-                                          : "no entry function to call");
-    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
-  }
-  if (!memoryPlanFits(s, inv->module))
-    return fail(inv, KILN_INVOCATION_ERROR_RUN);
-  MlirStringRef libomp = kilnStr(KILN_LIBOMP_PATH);
-  MlirExecutionEngine jit =
-      mlirExecutionEngineCreate(inv->module, /*optLevel=*/2, 1, &libomp,
-                                /*enableObjectDump=*/false,
-                                /*enablePIC=*/false);
-  if (mlirExecutionEngineIsNull(jit)) {
-    message(s, "error", NULL, "the JIT could not compile the lowered module");
-    return fail(inv, KILN_INVOCATION_ERROR_COMPILE);
-  }
+  if (!checkModule(inv, entry != NULL))
+    return false;
+  MlirExecutionEngine jit = jitGet(inv);
+  if (mlirExecutionEngineIsNull(jit))
+    return false;
   KilnInvocationError error = KILN_INVOCATION_OK;
   if (!callEntry(s, jit, entry, inputs, numInputs, outputs, numOutputs))
     error = KILN_INVOCATION_ERROR_COMPILE;
   else if (!checksPassed(s, inv->module, jit))
     error = KILN_INVOCATION_ERROR_RUN;
-  mlirExecutionEngineDestroy(jit);
+  dropJit(inv);
   return error == KILN_INVOCATION_OK ? true : fail(inv, error);
 }

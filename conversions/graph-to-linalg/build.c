@@ -308,6 +308,25 @@ MlirValue kilnDimValue(KilnBuilder *b, MlirValue tensor, intptr_t i) {
                       NULL);
 }
 
+MlirValue kilnExtract(KilnBuilder *b, MlirValue t, intptr_t n,
+                      const MlirValue *coords) {
+  MlirValue ops[KILN_MAX_RANK + 1];
+  ops[0] = t;
+  memcpy(ops + 1, coords, n * sizeof(MlirValue));
+  return kilnBuildOp1(b, "tensor.extract", kilnElementType(t), n + 1, ops, 0,
+                      NULL);
+}
+
+MlirValue kilnInsert(KilnBuilder *b, MlirValue v, MlirValue t, intptr_t n,
+                     const MlirValue *coords) {
+  MlirValue ops[KILN_MAX_RANK + 2];
+  ops[0] = v;
+  ops[1] = t;
+  memcpy(ops + 2, coords, n * sizeof(MlirValue));
+  return kilnBuildOp1(b, "tensor.insert", mlirValueGetType(t), n + 2, ops, 0,
+                      NULL);
+}
+
 MlirValue kilnEmptySized(KilnBuilder *b, MlirType tensorType,
                          const MlirValue *sizes) {
   MlirValue dynamic[KILN_MAX_RANK];
@@ -333,13 +352,27 @@ void kilnAssert(KilnBuilder *b, MlirValue cond, const char *message) {
   kilnBuildOp(b, "cf.assert", 0, NULL, 1, &cond, 1, &msg);
 }
 
-void kilnAssertEqual(KilnBuilder *b, MlirValue x, MlirValue y,
-                     const char *message) {
+/* Whether `predicate` ("eq", "ule", "sle") holds between constants x, y. */
+static bool constantsSatisfy(const char *predicate, int64_t x, int64_t y) {
+  if (!strcmp(predicate, "eq"))
+    return x == y;
+  if (!strcmp(predicate, "ule"))
+    return (uint64_t)x <= (uint64_t)y;
+  return !strcmp(predicate, "sle") && x <= y;
+}
+
+void kilnAssertCmp(KilnBuilder *b, const char *predicate, MlirValue x,
+                   MlirValue y, const char *message) {
   int64_t cx, cy;
   if (kilnConstantIndexValue(x, &cx) && kilnConstantIndexValue(y, &cy) &&
-      cx == cy)
+      constantsSatisfy(predicate, cx, cy))
     return;
-  kilnAssert(b, kilnCmpI(b, "eq", x, y), message);
+  kilnAssert(b, kilnCmpI(b, predicate, x, y), message);
+}
+
+void kilnAssertEqual(KilnBuilder *b, MlirValue x, MlirValue y,
+                     const char *message) {
+  kilnAssertCmp(b, "eq", x, y, message);
 }
 
 /* One branch of kilnIfElse: a block that ends in scf.yield of what `fn`
@@ -455,7 +488,7 @@ static MlirValue collapseOrExpand(KilnBuilder *b, const char *name, MlirValue x,
 }
 
 /* The number of elements of `x` as an index value. */
-static MlirValue numElementsValue(KilnBuilder *b, MlirValue x) {
+MlirValue kilnNumElementsValue(KilnBuilder *b, MlirValue x) {
   MlirValue n = kilnConstIndex(b, 1);
   for (intptr_t i = 0; i < kilnRank(x); ++i)
     n = kilnArith2(b, "arith.muli", n, kilnDimValue(b, x, i));
@@ -561,7 +594,7 @@ MlirValue kilnReshapeSized(KilnBuilder *b, MlirValue x, MlirType to,
                   : kilnConstIndex(b, mlirShapedTypeGetDimSize(to, i));
     count = kilnArith2(b, "arith.muli", count, dims[i]);
   }
-  kilnAssertEqual(b, numElementsValue(b, x), count,
+  kilnAssertEqual(b, kilnNumElementsValue(b, x), count,
                   "a reshape's new shape holds a different number of "
                   "elements than its input at run time");
   int64_t len = rt;
@@ -591,7 +624,7 @@ static MlirValue reshapeDynamic(KilnBuilder *b, MlirValue x, MlirType to) {
     }
   }
   if (numDynamic == 1) { /* exact: what the element count leaves */
-    sizes[last] = kilnArith2(b, "arith.divui", numElementsValue(b, x),
+    sizes[last] = kilnArith2(b, "arith.divui", kilnNumElementsValue(b, x),
                              kilnConstIndex(b, staticTo ? staticTo : 1));
     return kilnReshapeSized(b, x, to, sizes);
   }
@@ -1029,25 +1062,55 @@ MlirValue kilnFromSignless(KilnBuilder *b, MlirValue x, MlirType to) {
   return unrealizedCast(b, x, to);
 }
 
-MlirValue kilnForLoop(KilnBuilder *b, MlirValue n, MlirValue init,
-                      KilnLoopBodyFn body, void *userData) {
-  MlirType t = mlirValueGetType(init);
-  MlirValue ops[4] = {kilnConstIndex(b, 0), n, kilnConstIndex(b, 1), init};
-  MlirType argTypes[2] = {mlirIndexTypeGet(b->ctx), t};
-  MlirLocation locs[2] = {b->loc, b->loc};
+void kilnForLoopN(KilnBuilder *b, MlirValue lo, MlirValue hi, intptr_t n,
+                  const MlirValue *init, KilnLoopNBodyFn body, void *userData,
+                  MlirValue *results) {
+  if (n > KILN_MAX_CARRIED)
+    abort();
+  MlirValue ops[3 + KILN_MAX_CARRIED] = {lo, hi, kilnConstIndex(b, 1)};
+  MlirType types[1 + KILN_MAX_CARRIED] = {mlirIndexTypeGet(b->ctx)};
+  MlirLocation locs[1 + KILN_MAX_CARRIED];
+  for (intptr_t i = 0; i <= n; ++i)
+    locs[i] = b->loc;
+  for (intptr_t i = 0; i < n; ++i) {
+    ops[3 + i] = init[i];
+    types[1 + i] = mlirValueGetType(init[i]);
+  }
   MlirRegion region = mlirRegionCreate();
-  MlirBlock block = mlirBlockCreate(2, argTypes, locs);
+  MlirBlock block = mlirBlockCreate(1 + n, types, locs);
   mlirRegionAppendOwnedBlock(region, block);
   MlirOperationState st =
       mlirOperationStateGet(mlirStringRefCreateFromCString("scf.for"), b->loc);
-  mlirOperationStateAddResults(&st, 1, &t);
-  mlirOperationStateAddOperands(&st, 4, ops);
+  mlirOperationStateAddResults(&st, n, types + 1);
+  mlirOperationStateAddOperands(&st, 3 + n, ops);
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
   MlirOperation op = kilnBuildInsert(b, &st);
   KilnBuilder inner = {b->ctx, b->loc, block, {NULL}};
-  MlirValue next;
-  body(&inner, mlirBlockGetArgument(block, 0), mlirBlockGetArgument(block, 1),
-       &next, userData);
-  kilnBuildOp(&inner, "scf.yield", 0, NULL, 1, &next, 0, NULL);
-  return mlirOperationGetResult(op, 0);
+  MlirValue acc[KILN_MAX_CARRIED], next[KILN_MAX_CARRIED];
+  for (intptr_t i = 0; i < n; ++i)
+    acc[i] = mlirBlockGetArgument(block, 1 + i);
+  body(&inner, mlirBlockGetArgument(block, 0), acc, next, userData);
+  kilnBuildOp(&inner, "scf.yield", 0, NULL, n, next, 0, NULL);
+  for (intptr_t i = 0; i < n; ++i)
+    results[i] = mlirOperationGetResult(op, i);
+}
+
+typedef struct OneCarried {
+  KilnLoopBodyFn body;
+  void *userData;
+} OneCarried;
+
+static void oneCarriedBody(KilnBuilder *b, MlirValue iv, const MlirValue *acc,
+                           MlirValue *next, void *userData) {
+  const OneCarried *one = userData;
+  one->body(b, iv, acc[0], next, one->userData);
+}
+
+MlirValue kilnForLoop(KilnBuilder *b, MlirValue n, MlirValue init,
+                      KilnLoopBodyFn body, void *userData) {
+  OneCarried one = {body, userData};
+  MlirValue result;
+  kilnForLoopN(b, kilnConstIndex(b, 0), n, 1, &init, oneCarriedBody, &one,
+               &result);
+  return result;
 }

@@ -165,6 +165,19 @@ void kilnAssert(KilnBuilder *b, MlirValue cond, const char *message);
 /// assert a run-time check naming the op's ONNX node.
 void kilnAssertEqual(KilnBuilder *b, MlirValue x, MlirValue y,
                      const char *message);
+/// As kilnAssertEqual for `x predicate y` ("eq", "ule" or "sle": constants
+/// that satisfy it assert nothing; any arith.cmpi predicate otherwise).
+void kilnAssertCmp(KilnBuilder *b, const char *predicate, MlirValue x,
+                   MlirValue y, const char *message);
+/// The number of elements of `x` as an index value (dynamic dims read at
+/// run time).
+MlirValue kilnNumElementsValue(KilnBuilder *b, MlirValue x);
+/// tensor.extract t[coords] (n coordinates, index values).
+MlirValue kilnExtract(KilnBuilder *b, MlirValue t, intptr_t n,
+                      const MlirValue *coords);
+/// tensor.insert v into t[coords]; returns the new tensor.
+MlirValue kilnInsert(KilnBuilder *b, MlirValue v, MlirValue t, intptr_t n,
+                     const MlirValue *coords);
 /// linalg.fill of `init` with scalar `value` (converted to the element type
 /// by the caller).
 MlirValue kilnFill(KilnBuilder *b, MlirValue value, MlirValue init);
@@ -249,6 +262,18 @@ MlirValue kilnIfElse(KilnBuilder *b, MlirValue cond, MlirType type,
 /// scf.for iv in [0, n) carrying one tensor from `init`; returns the last.
 MlirValue kilnForLoop(KilnBuilder *b, MlirValue n, MlirValue init,
                       KilnLoopBodyFn body, void *userData);
+/// The most values one kilnForLoopN carries.
+#define KILN_MAX_CARRIED 8
+/// The body of kilnForLoopN: the step's builder, induction variable and
+/// the `n` carried values; store their next values in next[0..n).
+typedef void (*KilnLoopNBodyFn)(KilnBuilder *b, MlirValue iv,
+                                const MlirValue *acc, MlirValue *next,
+                                void *userData);
+/// scf.for iv in [lo, hi) carrying `n` values (tensors or scalars, at most
+/// KILN_MAX_CARRIED) from `init`; stores their last values in `results`.
+void kilnForLoopN(KilnBuilder *b, MlirValue lo, MlirValue hi, intptr_t n,
+                  const MlirValue *init, KilnLoopNBodyFn body, void *userData,
+                  MlirValue *results);
 /// A body that yields its first argument (a copy or broadcast generic).
 void kilnCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                   void *userData);
@@ -398,6 +423,7 @@ KILN_DECLARE_LOWERINGS(TensorIndex);
 KILN_DECLARE_LOWERINGS(Conv);
 KILN_DECLARE_LOWERINGS(NN);
 KILN_DECLARE_LOWERINGS(Quant);
+KILN_DECLARE_LOWERINGS(DataDependent);
 
 /* ---- Signed and unsigned integers ------------------------------------------
  * The importer keeps ONNX's uintN as `uiN` (and arith needs signless

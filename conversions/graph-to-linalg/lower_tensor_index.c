@@ -13,8 +13,8 @@
  * tensor: tensor.extract the update (and the current value, to combine),
  * tensor.insert it. Bufferization copies the data once into the result.
  *
- * non_zero, unique, compress and non_max_suppression have data-dependent
- * result shapes and are left to the legality check on purpose. */
+ * non_zero, unique, compress and non_max_suppression, whose result shapes
+ * depend on the data, are in lower_data_dependent.c. */
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower.h"
@@ -23,27 +23,6 @@
 /* ---- Small builders ------------------------------------------------------ */
 
 static MlirType indexType(KilnBuilder *b) { return mlirIndexTypeGet(b->ctx); }
-
-/* tensor.extract t[coords]. */
-static MlirValue extract(KilnBuilder *b, MlirValue t, intptr_t n,
-                         const MlirValue *coords) {
-  MlirValue ops[KILN_MAX_RANK + 1];
-  ops[0] = t;
-  memcpy(ops + 1, coords, n * sizeof(MlirValue));
-  return kilnBuildOp1(b, "tensor.extract", kilnElementType(t), n + 1, ops, 0,
-                      NULL);
-}
-
-/* tensor.insert v into t[coords]. */
-static MlirValue insert(KilnBuilder *b, MlirValue v, MlirValue t, intptr_t n,
-                        const MlirValue *coords) {
-  MlirValue ops[KILN_MAX_RANK + 2];
-  ops[0] = v;
-  ops[1] = t;
-  memcpy(ops + 2, coords, n * sizeof(MlirValue));
-  return kilnBuildOp1(b, "tensor.insert", mlirValueGetType(t), n + 2, ops, 0,
-                      NULL);
-}
 
 MlirValue kilnIndexElementToIndex(KilnBuilder *b, MlirValue v) {
   MlirValue i = kilnToSignless(b, v);
@@ -118,7 +97,7 @@ static void gatherBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                 : j == g->axis
                     ? clampIndexTo(b, args[0], g->size, g->dynamicSize)
                     : kilnLinalgIndex(b, j - 1 + g->q);
-  yields[0] = extract(b, g->data, r, coords);
+  yields[0] = kilnExtract(b, g->data, r, coords);
 }
 
 static KilnLowerStatus lowerGather(KilnLowerOp *l) {
@@ -166,7 +145,7 @@ static void gatherElementsBody(KilnBuilder *b, const MlirValue *args,
   for (intptr_t j = 0; j < r; ++j)
     coords[j] = j == g->axis ? clampIndexTo(b, args[0], g->size, g->dynamicSize)
                              : kilnLinalgIndex(b, j);
-  yields[0] = extract(b, g->data, r, coords);
+  yields[0] = kilnExtract(b, g->data, r, coords);
 }
 
 /* Indices of rank r whose dims other than `axis` fit in data's. */
@@ -216,7 +195,7 @@ static MlirValue tupleEntry(KilnBuilder *b, MlirValue indices,
   MlirValue coords[KILN_MAX_RANK];
   memcpy(coords, outer, (q - 1) * sizeof(MlirValue));
   coords[q - 1] = kilnConstIndex(b, j);
-  return clampIndex(b, extract(b, indices, q, coords), size);
+  return clampIndex(b, kilnExtract(b, indices, q, coords), size);
 }
 
 static void gatherNDBody(KilnBuilder *b, const MlirValue *args,
@@ -234,7 +213,7 @@ static void gatherNDBody(KilnBuilder *b, const MlirValue *args,
         tupleEntry(b, g->indices, outer, j, kilnDim(g->data, g->batch + j));
   for (intptr_t j = g->batch + g->k; j < r; ++j)
     coords[j] = kilnLinalgIndex(b, q - 1 + j - g->batch - g->k);
-  yields[0] = extract(b, g->data, r, coords);
+  yields[0] = kilnExtract(b, g->data, r, coords);
 }
 
 static KilnLowerStatus lowerGatherND(KilnLowerOp *l) {
@@ -315,10 +294,10 @@ typedef struct Scatter {
 static MlirValue scatterStore(KilnBuilder *b, const Scatter *s, MlirValue acc,
                               const MlirValue *u, const MlirValue *t) {
   intptr_t r = kilnRank(acc);
-  MlirValue upd = extract(b, s->updates, kilnRank(s->updates), u);
+  MlirValue upd = kilnExtract(b, s->updates, kilnRank(s->updates), u);
   if (s->red != RED_NONE)
-    upd = combine(b, s->red, extract(b, acc, r, t), upd);
-  return insert(b, upd, acc, r, t);
+    upd = combine(b, s->red, kilnExtract(b, acc, r, t), upd);
+  return kilnInsert(b, upd, acc, r, t);
 }
 
 static void scatterElementsBody(KilnBuilder *b, MlirValue iv, MlirValue acc,
@@ -330,7 +309,7 @@ static void scatterElementsBody(KilnBuilder *b, MlirValue iv, MlirValue acc,
   shapeOf(s->indices, shape);
   delinearize(b, iv, r, shape, u);
   memcpy(t, u, r * sizeof(MlirValue));
-  t[s->axis] = clampIndex(b, extract(b, s->indices, r, u), s->size);
+  t[s->axis] = clampIndex(b, kilnExtract(b, s->indices, r, u), s->size);
   *next = scatterStore(b, s, acc, u, t);
 }
 
@@ -462,8 +441,8 @@ static KilnLowerStatus lowerOneHot(KilnLowerOp *l) {
   MlirValue flat = kilnReshape(
       &l->b, values, kilnTensorType(1, &two, kilnElementType(values)));
   MlirValue c0 = kilnConstIndex(&l->b, 0), c1 = kilnConstIndex(&l->b, 1);
-  o.off = kilnToSignless(&l->b, extract(&l->b, flat, 1, &c0));
-  o.on = kilnToSignless(&l->b, extract(&l->b, flat, 1, &c1));
+  o.off = kilnToSignless(&l->b, kilnExtract(&l->b, flat, 1, &c0));
+  o.on = kilnToSignless(&l->b, kilnExtract(&l->b, flat, 1, &c1));
   int64_t dims[KILN_MAX_RANK];
   for (intptr_t j = 0, m = 0; j < n; ++j)
     if (j != o.axis)

@@ -70,6 +70,7 @@ static const KilnLowering *findLowering(MlirOperation op) {
       {kilnLowerConv, &kilnLowerConvCount},
       {kilnLowerNN, &kilnLowerNNCount},
       {kilnLowerQuant, &kilnLowerQuantCount},
+      {kilnLowerDataDependent, &kilnLowerDataDependentCount},
   };
   for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); ++i) {
     const KilnLowering *l =

@@ -196,6 +196,20 @@ bool kilnInvocationExecute(KilnInvocation *invocation, const char *entry,
                            KilnTensor *const *inputs, intptr_t numInputs,
                            KilnTensor *const *outputs, intptr_t numOutputs);
 
+/// Before kilnInvocationExecute, for an entry with a dynamic dim (a
+/// data-dependent output's, such as NonZero's): runs the module's shape
+/// function (kiln-shape-function, in the `cpu` pipeline) on `inputs` and
+/// writes output j's `ranks[j]` dims to dims[j], as a library's
+/// kiln_model_output_dims does (query, then run). The compiled module is
+/// kept for the kilnInvocationExecute that follows. False after messages:
+/// a failed shape check is KILN_INVOCATION_ERROR_RUN; a module without a
+/// shape function (a static one, or another pipeline's) is
+/// KILN_INVOCATION_ERROR_USAGE.
+bool kilnInvocationOutputDims(KilnInvocation *invocation,
+                              KilnTensor *const *inputs, intptr_t numInputs,
+                              int64_t *const *dims, const int64_t *ranks,
+                              intptr_t numOutputs);
+
 #ifdef __cplusplus
 }
 #endif

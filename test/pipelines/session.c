@@ -248,6 +248,42 @@ static void testExecute(void) {
   kilnSessionDestroy(s);
 }
 
+/* An output sized by data (kilnInvocationOutputDims, then
+ * kilnInvocationExecute): NonZero of a 2x3 input with 3 non-zeros gives
+ * [2, 3]; the query keeps the compiled module for the run. */
+static const char kNonZero[] =
+    "func.func @main_graph(%x: tensor<2x3xf32>) -> tensor<2x?xi64> {\n"
+    "  %0 = \"graph.non_zero\"(%x) : (tensor<2x3xf32>) -> tensor<2x?xi64>\n"
+    "  return %0 : tensor<2x?xi64>\n"
+    "}\n";
+
+static void testOutputDims(void) {
+  fprintf(stderr, "TEST: output_dims\n");
+  KilnSession *s = createSession(NULL);
+  KilnInvocation *inv = kilnInvocationCreate(s);
+  const float x[6] = {0, 1, -2, 0, 0, 3};
+  KilnTensor *in = tensor2x3(x), *out = NULL;
+  int64_t dims[2] = {-1, -1}, rank = 2, *rows[1] = {dims};
+  fprintf(stderr, "no module: %d (error %d)\n",
+          kilnInvocationOutputDims(inv, &in, 1, rows, &rank, 1),
+          (int)kilnInvocationGetError(inv));
+  kilnInvocationParseText(inv, kNonZero, strlen(kNonZero), "test.mlir");
+  fprintf(stderr, "llvm: %d\n", kilnInvocationRunUntil(inv, KILN_STAGE_LLVM));
+  fprintf(stderr, "dims: %d: %lld x %lld\n",
+          kilnInvocationOutputDims(inv, &in, 1, rows, &rank, 1),
+          (long long)dims[0], (long long)dims[1]);
+  kilnStatusDestroy(kilnTensorCreate(KILN_ELEMENT_TYPE_I64, 2, dims, &out));
+  fprintf(stderr, "ran: %d\n",
+          kilnInvocationExecute(inv, "main_graph", &in, 1, &out, 1));
+  for (int i = 0; i < 6; ++i)
+    fprintf(stderr, "%g%s", kilnTensorGetElementAsDouble(out, i),
+            i < 5 ? " " : "\n");
+  kilnTensorDestroy(in);
+  kilnTensorDestroy(out);
+  kilnInvocationDestroy(inv);
+  kilnSessionDestroy(s);
+}
+
 static void testDynamic(void) {
   fprintf(stderr, "TEST: dynamic\n");
   KilnSession *s = createSession(NULL);
@@ -322,6 +358,7 @@ int main(int argc, char **argv) {
   testCode(argv[1]);
   testEmitLibrary(argv[1]);
   testExecute();
+  testOutputDims();
   testDynamic();
   testLostSignature();
   testTuningLog(argv[1]);

@@ -350,36 +350,92 @@ static bool bindInputs(Options *o, const Signature *sig, KilnTensor **args) {
   return true;
 }
 
-/* Creates a zeroed tensor per result; false (exit 3) for a result the
- * runtime cannot hold. */
-static bool createOutputs(const Signature *sig, KilnTensor **outputs) {
+/* Whether kiln-run can hold each result: a ranked tensor of a runtime
+ * element type (dynamic dims are sized by the shape function before the
+ * run); false (exit 3) after an error otherwise. */
+static bool outputsSupported(const Signature *sig) {
   for (intptr_t k = 0; k < sig->numResults; ++k) {
     MlirType t = sig->resultTypes[k];
     KilnElementType elem;
-    if (!isStaticTensor(t) ||
+    if (!mlirTypeIsARankedTensor(t) ||
         !kilnModelElementTypeOf(mlirShapedTypeGetElementType(t), &elem)) {
       KilnStrBuf b = {0};
       kilnStrBufAppendType(&b, t);
       kilnRunError("unsupported: output '%s' has type %s; kiln-run needs "
-                   "static shapes and plain element types",
+                   "ranked tensors of plain element types",
                    sig->resultNames[k], kilnStrBufGet(&b));
       kilnStrBufDestroy(&b);
       return false;
     }
-    int64_t rank = mlirShapedTypeGetRank(t);
-    int64_t dims[KILN_TENSOR_MAX_RANK];
-    for (int64_t d = 0; d < rank && d < KILN_TENSOR_MAX_RANK; ++d)
-      dims[d] = mlirShapedTypeGetDimSize(t, (intptr_t)d);
-    KilnStatus *s = kilnTensorCreate(elem, rank, dims, &outputs[k]);
+  }
+  return true;
+}
+
+/* The GPU schedules (--pipeline=gpu-on-cpu) take what the CUDA target
+ * takes: static shapes only (it refuses dynamic ones before lowering,
+ * session.c); false (exit 3) after an error for an input or output of
+ * dynamic shape. */
+static bool staticForGpuSchedules(const Options *o, const Signature *sig) {
+  if (!o->pipeline || strcmp(o->pipeline, "gpu-on-cpu"))
+    return true;
+  for (intptr_t k = 0; k < sig->numArgs + sig->numResults; ++k) {
+    bool result = k >= sig->numArgs;
+    MlirType t = result ? sig->resultTypes[k - sig->numArgs] : sig->argTypes[k];
+    if (!mlirTypeIsAShaped(t) || mlirShapedTypeHasStaticShape(t))
+      continue;
+    KilnStrBuf b = {0};
+    kilnStrBufAppendType(&b, t);
+    kilnRunError("unsupported: %s '%s' has the dynamic shape %s; the GPU "
+                 "schedules take static shapes only, as the CUDA target",
+                 result ? "output" : "input",
+                 result ? sig->resultNames[k - sig->numArgs] : sig->argNames[k],
+                 kilnStrBufGet(&b));
+    kilnStrBufDestroy(&b);
+    return false;
+  }
+  return true;
+}
+
+/* Creates a zeroed tensor per result, of the static dims of its type or,
+ * where it has a dynamic dim, of the dims the lowered module's shape
+ * function gives for `args` (a data-dependent output: NonZero's). */
+static bool createOutputs(Compilation *c, const Signature *sig,
+                          KilnTensor **args, KilnTensor **outputs) {
+  intptr_t n = sig->numResults;
+  int64_t *ranks = calloc((size_t)n + 1, sizeof(*ranks));
+  int64_t (*dims)[KILN_TENSOR_MAX_RANK] = calloc((size_t)n + 1, sizeof(*dims));
+  int64_t **rows = calloc((size_t)n + 1, sizeof(*rows));
+  if (!ranks || !dims || !rows)
+    abort();
+  bool dynamic = false, ok = true;
+  for (intptr_t k = 0; k < n; ++k) {
+    MlirType t = sig->resultTypes[k];
+    ranks[k] = mlirShapedTypeGetRank(t);
+    rows[k] = dims[k];
+    for (int64_t d = 0; d < ranks[k] && d < KILN_TENSOR_MAX_RANK; ++d)
+      dims[k][d] = mlirShapedTypeGetDimSize(t, (intptr_t)d);
+    dynamic |= !mlirShapedTypeHasStaticShape(t);
+  }
+  if (dynamic)
+    ok = kilnInvocationOutputDims(c->inv, args, sig->numArgs, rows, ranks, n);
+  for (intptr_t k = 0; ok && k < n; ++k) {
+    KilnElementType elem;
+    kilnModelElementTypeOf(mlirShapedTypeGetElementType(sig->resultTypes[k]),
+                           &elem);
+    KilnStatus *s = kilnTensorCreate(elem, ranks[k], dims[k], &outputs[k]);
     if (s) {
       kilnRunError("output '%s': %s", sig->resultNames[k],
                    kilnStatusGetMessage(s));
       kilnStatusDestroy(s);
-      return false;
+      ok = false;
+    } else {
+      kilnTensorSetName(outputs[k], sig->resultNames[k]);
     }
-    kilnTensorSetName(outputs[k], sig->resultNames[k]);
   }
-  return true;
+  free(rows);
+  free(dims);
+  free(ranks);
+  return ok;
 }
 
 /* ---- compiling, running, checking ------------------------------------- */
@@ -396,6 +452,12 @@ static int lower(Compilation *c, const char *lowering, const DiagState *diags) {
              : compileFailure(diags);
 }
 
+static bool sameDims(const KilnTensor *a, const KilnTensor *b) {
+  return kilnTensorGetRank(a) == kilnTensorGetRank(b) &&
+         !memcmp(kilnTensorGetDims(a), kilnTensorGetDims(b),
+                 (size_t)kilnTensorGetRank(a) * sizeof(int64_t));
+}
+
 /* Compares each expected file with its output; the exit code. */
 static int checkOutputs(Options *o, const Signature *sig,
                         KilnTensor **outputs) {
@@ -408,6 +470,21 @@ static int checkOutputs(Options *o, const Signature *sig,
     if (!tensorFits(e->tensor, sig->resultTypes[e->slot], &why)) {
       fprintf(stderr, "kiln-run: output '%s' does not match: expected %s\n",
               name, kilnStrBufGet(&why) + strlen("the file holds "));
+      rc = kExitMismatch;
+    } else if (!sameDims(outputs[e->slot], e->tensor)) {
+      /* a dynamic dim, sized by the shape function */
+      KilnStrBuf want = {0}, got = {0};
+      appendShape(&want, kilnTensorGetElementType(e->tensor),
+                  kilnTensorGetRank(e->tensor), kilnTensorGetDims(e->tensor));
+      appendShape(&got, kilnTensorGetElementType(outputs[e->slot]),
+                  kilnTensorGetRank(outputs[e->slot]),
+                  kilnTensorGetDims(outputs[e->slot]));
+      fprintf(stderr,
+              "kiln-run: output '%s' does not match: expected %s, the model "
+              "gives %s\n",
+              name, kilnStrBufGet(&want), kilnStrBufGet(&got));
+      kilnStrBufDestroy(&want);
+      kilnStrBufDestroy(&got);
       rc = kExitMismatch;
     } else if (!kilnRunCompare(name, outputs[e->slot], e->tensor, o->rtol,
                                o->atol)) {
@@ -437,18 +514,23 @@ static int compileAndRun(Compilation *c, Options *o, const DiagState *diags,
                          sig->numResults, "output"))
     goto out;
   rc = kExitUnsupported;
-  if (!createOutputs(sig, outputs))
+  if (!outputsSupported(sig) || !staticForGpuSchedules(o, sig))
     goto out;
   double t0 = nowSeconds();
   if ((rc = lower(c, o->pipeline, diags)) >= 0)
     goto out;
   double t1 = nowSeconds();
-  rc = kExitCompile;
   if (o->threads > 0) {
     /* libomp reads it when the JIT loads it, below. */
     char n[16];
     snprintf(n, sizeof(n), "%d", o->threads);
     setenv("OMP_NUM_THREADS", n, 1);
+  }
+  rc = kExitCompile;
+  if (!createOutputs(c, sig, args, outputs)) {
+    if (kilnInvocationGetError(c->inv) == KILN_INVOCATION_ERROR_USAGE)
+      rc = kExitUnsupported; /* a pipeline without a shape function */
+    goto out;
   }
   if (!kilnInvocationExecute(c->inv, sig->entry, args, sig->numArgs, outputs,
                              sig->numResults))

@@ -8,13 +8,3 @@ func.func @negative_dynamic(%x: tensor<2x3xf32>, %repeats: tensor<2xi64>) -> ten
   %r = "graph.tile"(%x, %repeats) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
-
-// -----
-
-// negative_no_lowering: the legality check names every op left behind
-// (non_zero's result shape depends on its input's values: never lowered).
-func.func @negative_no_lowering(%x: tensor<2x3xf32>) -> tensor<2x?xi64> {
-  // expected-error@+1 {{unsupported: no lowering for 'graph.non_zero' to linalg}}
-  %0 = "graph.non_zero"(%x) : (tensor<2x3xf32>) -> tensor<2x?xi64>
-  return %0 : tensor<2x?xi64>
-}

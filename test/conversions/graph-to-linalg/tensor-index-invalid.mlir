@@ -16,20 +16,3 @@ func.func @negative_gather_empty_axis(%d: tensor<0x3xf32>, %i: tensor<2xi64>) ->
   %0 = "graph.gather"(%d, %i) {axis = 0 : i64} : (tensor<0x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
-
-// -----
-
-// Data-dependent result shapes are left to the legality check on purpose.
-func.func @negative_unique(%x: tensor<6xf32>) -> tensor<?xf32> {
-  // expected-error@+1 {{unsupported: no lowering for 'graph.unique' to linalg}}
-  %0 = "graph.unique"(%x) {resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<6xf32>) -> tensor<?xf32>
-  return %0 : tensor<?xf32>
-}
-
-// -----
-
-func.func @negative_compress(%x: tensor<3x2xf32>, %c: tensor<3xi1>) -> tensor<?x2xf32> {
-  // expected-error@+1 {{unsupported: no lowering for 'graph.compress' to linalg}}
-  %0 = "graph.compress"(%x, %c) {axis = 0 : i64} : (tensor<3x2xf32>, tensor<3xi1>) -> tensor<?x2xf32>
-  return %0 : tensor<?x2xf32>
-}
