@@ -363,19 +363,18 @@ static MlirValue clampIndex(KilnBuilder *b, MlirValue v, MlirValue lo,
   return kilnSelect(b, kilnCmpI(b, "sgt", low, hi), hi, low);
 }
 
-/* sliceAxis at run time, for a positive step on a dim of dynamic size:
- * first = clamp(start (+ dim if negative), 0, dim), count =
- * ceil((clamp(end (+ dim if negative), 0, dim) - first) / step), 0 if
- * negative. */
-static void sliceAxisDynamic(KilnBuilder *b, MlirValue dim, int64_t start,
-                             int64_t end, int64_t step, MlirValue *first,
+/* sliceAxis at run time, for a positive step: first = clamp(start (+ dim
+ * if negative), 0, dim), count = ceil((clamp(end (+ dim if negative), 0,
+ * dim) - first) / step), 0 if negative. `start`, `end` and `dim` are index
+ * values (constants fold). */
+static void sliceAxisDynamic(KilnBuilder *b, MlirValue dim, MlirValue start,
+                             MlirValue end, int64_t step, MlirValue *first,
                              MlirValue *count) {
   MlirValue zero = kilnConstIndex(b, 0);
-  MlirValue s = kilnConstIndex(b, start), e = kilnConstIndex(b, end);
-  if (start < 0)
-    s = kilnArith2(b, "arith.addi", s, dim);
-  if (end < 0)
-    e = kilnArith2(b, "arith.addi", e, dim);
+  MlirValue s = kilnSelect(b, kilnCmpI(b, "slt", start, zero),
+                           kilnArith2(b, "arith.addi", start, dim), start);
+  MlirValue e = kilnSelect(b, kilnCmpI(b, "slt", end, zero),
+                           kilnArith2(b, "arith.addi", end, dim), end);
   *first = clampIndex(b, s, zero, dim);
   MlirValue span =
       kilnArith2(b, "arith.subi", clampIndex(b, e, zero, dim), *first);
@@ -384,8 +383,22 @@ static void sliceAxisDynamic(KilnBuilder *b, MlirValue dim, int64_t start,
   *count = kilnSelect(b, kilnCmpI(b, "sgt", steps, zero), steps, zero);
 }
 
-/* Slice of dynamic shape: constant starts, ends and positive steps; the
- * offsets and sizes of dynamic axes at run time. */
+/* Entry k of starts or ends: the constant, or read from operand `i` at run
+ * time (clamped to the index range by the i64 -> index cast). */
+static MlirValue sliceBound(KilnLowerOp *l, intptr_t i, const int64_t *consts,
+                            intptr_t k) {
+  KilnBuilder *b = &l->b;
+  if (consts)
+    return kilnConstIndex(b, consts[k]);
+  MlirValue at = kilnConstIndex(b, k);
+  return kilnConvertScalar(b,
+                           kilnTensorExtractAt(b, kilnLowerOperand(l, i), &at),
+                           mlirIndexTypeGet(b->ctx), false);
+}
+
+/* Slice of dynamic shape, or with starts or ends known only at run time
+ * (null `starts`/`ends`: read from the operands): positive steps; the
+ * offsets and sizes of such axes at run time. */
 static KilnLowerStatus sliceDynamic(KilnLowerOp *l, MlirValue x, intptr_t n,
                                     const int64_t *starts, const int64_t *ends,
                                     const int64_t *axes, const int64_t *steps) {
@@ -408,9 +421,9 @@ static KilnLowerStatus sliceDynamic(KilnLowerOp *l, MlirValue x, intptr_t n,
                         l, "with a negative step on a dynamic shape")
                   : kilnLowerError(l, "operand 'steps' must not contain 0");
     int64_t dim = kilnDim(x, a);
-    if (mlirShapedTypeIsDynamicSize(dim)) {
-      sliceAxisDynamic(b, sizes[a], starts[k], ends[k], step, &first[a],
-                       &sizes[a]);
+    if (mlirShapedTypeIsDynamicSize(dim) || !starts || !ends) {
+      sliceAxisDynamic(b, sizes[a], sliceBound(l, 1, starts, k),
+                       sliceBound(l, 2, ends, k), step, &first[a], &sizes[a]);
     } else {
       int64_t f, c;
       sliceAxis(dim, starts[k], ends[k], step, &f, &c);
@@ -423,6 +436,36 @@ static KilnLowerStatus sliceDynamic(KilnLowerOp *l, MlirValue x, intptr_t n,
   return KILN_LOWER_OK;
 }
 
+/* A slice whose starts or ends (or both) are read at run time; axes and
+ * steps must be constants, and the bounds' length static. */
+static KilnLowerStatus sliceRuntimeBounds(KilnLowerOp *l, MlirValue x,
+                                          bool runtimeStarts, bool runtimeEnds,
+                                          bool hasAxes, bool hasSteps) {
+  int64_t starts[KILN_MAX_RANK], ends[KILN_MAX_RANK], axes[KILN_MAX_RANK],
+      steps[KILN_MAX_RANK];
+  MlirValue bounds = kilnLowerOperand(l, runtimeStarts ? 1 : 2);
+  if (kilnRank(bounds) != 1 || mlirShapedTypeIsDynamicSize(kilnDim(bounds, 0)))
+    return kilnLowerUnsupported(l, "with run-time %s of unknown length",
+                                runtimeStarts ? "starts" : "ends");
+  intptr_t n = kilnDim(bounds, 0);
+  KilnLowerStatus status = KILN_LOWER_OK;
+  if (!runtimeStarts)
+    status = constantIndices(l, 1, "starts", starts, &n);
+  if (status == KILN_LOWER_OK && !runtimeEnds)
+    status = constantIndices(l, 2, "ends", ends, &n);
+  if (status == KILN_LOWER_OK && hasAxes)
+    status = constantIndices(l, 3, "axes", axes, &n);
+  if (status == KILN_LOWER_OK && hasSteps)
+    status = constantIndices(l, 4, "steps", steps, &n);
+  if (status != KILN_LOWER_OK)
+    return status;
+  if (n > KILN_MAX_RANK)
+    return kilnLowerError(l, "operand 'starts' has %ld entries", (long)n);
+  return sliceDynamic(l, x, n, runtimeStarts ? NULL : starts,
+                      runtimeEnds ? NULL : ends, hasAxes ? axes : NULL,
+                      hasSteps ? steps : NULL);
+}
+
 static KilnLowerStatus lowerSlice(KilnLowerOp *l) {
   MlirValue x = kilnLowerOperand(l, 0);
   MlirType type = kilnLowerResultType(l, 0);
@@ -431,6 +474,15 @@ static KilnLowerStatus lowerSlice(KilnLowerOp *l) {
       steps[KILN_MAX_RANK];
   bool hasAxes = !mlirValueIsNull(kilnLowerOperand(l, 3));
   bool hasSteps = !mlirValueIsNull(kilnLowerOperand(l, 4));
+  /* Starts or ends computed at run time (a position-id slice of the
+   * sequence length): the result is dynamic, its offsets read then. */
+  bool runtimeStarts =
+      kilnInferConstantInts(&l->infer, 1, starts, KILN_MAX_RANK) < 0;
+  bool runtimeEnds =
+      kilnInferConstantInts(&l->infer, 2, ends, KILN_MAX_RANK) < 0;
+  if (runtimeStarts || runtimeEnds)
+    return sliceRuntimeBounds(l, x, runtimeStarts, runtimeEnds, hasAxes,
+                              hasSteps);
   KilnLowerStatus status = constantIndices(l, 1, "starts", starts, &n);
   if (status == KILN_LOWER_OK)
     status = constantIndices(l, 2, "ends", ends, &n);

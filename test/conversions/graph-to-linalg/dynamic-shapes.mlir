@@ -230,3 +230,20 @@ func.func @attention_per_sample(%s: tensor<?x2x3x3xf32>, %v: tensor<1x2x3x5xf32>
   %1 = "graph.softmax"(%0) {axis = -1 : i64} : (tensor<?x2x3x5xf32>) -> tensor<?x2x3x5xf32>
   return %1 : tensor<?x2x3x5xf32>
 }
+
+// -----
+
+// Slice with its ends computed at run time (position ids cut to the
+// sequence length): the end read from the operand, made non-negative and
+// clamped to the dim, then an extract_slice of that size.
+// CHECK-LABEL: func.func @slice_runtime_ends
+// CHECK: %[[E:.*]] = tensor.extract %arg1[%{{.*}}] : tensor<1xi64>
+// CHECK: %[[EI:.*]] = arith.index_cast %[[E]] : i64 to index
+// CHECK: arith.cmpi slt, %[[EI]], %{{.*}}
+// CHECK: tensor.extract_slice %arg0[0, %{{.*}}] [1, %{{.*}}] [1, 1] : tensor<1x512xf32> to tensor<1x?xf32>
+func.func @slice_runtime_ends(%x: tensor<1x512xf32>, %e: tensor<1xi64>) -> tensor<1x?xf32> {
+  %s = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %a = "graph.constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = "graph.slice"(%x, %s, %e, %a) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>} : (tensor<1x512xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1x?xf32>
+  return %0 : tensor<1x?xf32>
+}
