@@ -432,6 +432,13 @@ static KilnLowerStatus sliceDynamic(KilnLowerOp *l, MlirValue x, intptr_t n,
     }
     strides[a] = step;
   }
+  /* Bounds read at run time must give the sizes the result's type fixes. */
+  MlirType type = kilnLowerResultType(l, 0);
+  for (intptr_t i = 0; i < r; ++i)
+    if (!mlirShapedTypeIsDynamicDim(type, i))
+      kilnAssertEqual(
+          b, sizes[i], kilnConstIndex(b, mlirShapedTypeGetDimSize(type, i)),
+          "the slice's size at run time is not the one its type declares");
   l->results[0] = kilnExtractSliceAt(b, x, first, sizes, strides);
   return KILN_LOWER_OK;
 }

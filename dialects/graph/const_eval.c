@@ -136,3 +136,100 @@ intptr_t kilnGraphEvalConstantInts(MlirValue v, int64_t *out, intptr_t cap) {
   kilnFoldTensorDestroy(&r);
   return n;
 }
+
+/* ---- Partly known shape vectors ------------------------------------------ */
+
+/* The longest vector followed entry by entry: shapes and their pieces. */
+enum { kPartialMax = 32 };
+
+/* The static length of a 0-D or 1-D integer tensor `v`, or -1. */
+static intptr_t vectorLength(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  if (!mlirTypeIsARankedTensor(t) ||
+      !mlirTypeIsAInteger(mlirShapedTypeGetElementType(t)) ||
+      mlirShapedTypeGetRank(t) > 1)
+    return -1;
+  if (mlirShapedTypeGetRank(t) == 0)
+    return 1;
+  return mlirShapedTypeIsDynamicDim(t, 0) ? -1 : mlirShapedTypeGetDimSize(t, 0);
+}
+
+static intptr_t partialInts(MlirValue v, int64_t *out, intptr_t cap, int depth);
+
+/* graph.shape: the operand's dims [start, end), dynamic ones unknown. */
+static void partialShape(MlirOperation op, int64_t *out, intptr_t n) {
+  MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  int64_t r = mlirShapedTypeGetRank(t);
+  int64_t start = kilnOpGetIntAttr(op, "start", 0);
+  start = start < 0 ? start + r : start;
+  start = start < 0 ? 0 : start > r ? r : start;
+  for (intptr_t k = 0; k < n && start + k < r; ++k)
+    out[k] = mlirShapedTypeIsDynamicDim(t, (intptr_t)(start + k))
+                 ? KILN_GRAPH_EVAL_UNKNOWN
+                 : mlirShapedTypeGetDimSize(t, (intptr_t)(start + k));
+}
+
+/* graph.gather of a partly known vector at constant indices. */
+static void partialGather(MlirOperation op, int64_t *out, intptr_t n,
+                          int depth) {
+  int64_t data[kPartialMax], idx[kPartialMax];
+  MlirValue src = mlirOperationGetOperand(op, 0);
+  intptr_t len = partialInts(src, data, kPartialMax, depth);
+  intptr_t m = kilnGraphEvalConstantInts(mlirOperationGetOperand(op, 1), idx,
+                                         kPartialMax);
+  if (len < 0 || m != n || kilnOpGetIntAttr(op, "axis", 0) != 0)
+    return;
+  for (intptr_t k = 0; k < n; ++k) {
+    int64_t i = idx[k] < 0 ? idx[k] + len : idx[k];
+    if (i >= 0 && i < len)
+      out[k] = data[i];
+  }
+}
+
+static intptr_t partialInts(MlirValue v, int64_t *out, intptr_t cap,
+                            int depth) {
+  intptr_t n = vectorLength(v);
+  if (n < 0 || n > cap || n > kPartialMax)
+    return -1;
+  if (kilnGraphEvalConstantInts(v, out, cap) == n)
+    return n;
+  for (intptr_t k = 0; k < n; ++k)
+    out[k] = KILN_GRAPH_EVAL_UNKNOWN;
+  if (depth >= KILN_GRAPH_EVAL_MAX_DEPTH || !mlirValueIsAOpResult(v))
+    return n;
+  MlirOperation op = mlirOpResultGetOwner(v);
+  intptr_t nOps = mlirOperationGetNumOperands(op);
+  if (kilnOpNameIs(op, "graph.shape")) {
+    partialShape(op, out, n);
+  } else if (kilnOpNameIs(op, "graph.gather")) {
+    partialGather(op, out, n, depth + 1);
+  } else if (kilnOpNameIs(op, "graph.concat")) {
+    intptr_t at = 0;
+    for (intptr_t i = 0; i < nOps && at < n; ++i) {
+      intptr_t m = partialInts(mlirOperationGetOperand(op, i), out + at, n - at,
+                               depth + 1);
+      if (m < 0) { /* a piece of unknown length: nothing after it is placed */
+        for (intptr_t k = 0; k < n; ++k)
+          out[k] = KILN_GRAPH_EVAL_UNKNOWN;
+        return n;
+      }
+      at += m;
+    }
+  } else if (nOps >= 1 && (kilnOpNameIs(op, "graph.unsqueeze") ||
+                           kilnOpNameIs(op, "graph.squeeze") ||
+                           kilnOpNameIs(op, "graph.cast") ||
+                           kilnOpNameIs(op, "graph.identity"))) {
+    int64_t in[kPartialMax];
+    if (partialInts(mlirOperationGetOperand(op, 0), in, kPartialMax,
+                    depth + 1) == n)
+      for (intptr_t k = 0; k < n; ++k)
+        out[k] = in[k];
+  }
+  return n;
+}
+
+intptr_t kilnGraphEvalPartialInts(MlirValue v, int64_t *out, intptr_t cap) {
+  if (mlirValueIsNull(v))
+    return -1;
+  return partialInts(v, out, cap, 0);
+}

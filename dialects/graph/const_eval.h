@@ -32,4 +32,19 @@
 /// diagnostics.
 intptr_t kilnGraphEvalConstantInts(MlirValue v, int64_t *out, intptr_t cap);
 
+/// An entry of kilnGraphEvalPartialInts that is not known at compile time.
+#define KILN_GRAPH_EVAL_UNKNOWN INT64_MIN
+
+/// Evaluates the 1-D integer tensor `v` of static length entry by entry: a
+/// shape computed from dims only some of which are static (Concat of
+/// Gather(Shape(x), 0), a dynamic dim, and constants 12, 64) is known where
+/// its pieces are. Entries not known at compile time are
+/// KILN_GRAPH_EVAL_UNKNOWN. Follows graph.constant, graph.shape,
+/// graph.concat, graph.gather (constant indices), graph.unsqueeze,
+/// graph.squeeze, graph.cast and graph.identity, and anything
+/// kilnGraphEvalConstantInts folds; another op makes every entry unknown.
+/// Returns the length (up to `cap` entries copied) or -1 when `v` is not a
+/// 1-D or 0-D integer tensor of static length.
+intptr_t kilnGraphEvalPartialInts(MlirValue v, int64_t *out, intptr_t cap);
+
 #endif

@@ -16,6 +16,7 @@
  * Index operands (shapes, axes, pads, ...) are 1-D tensors of signless i64,
  * or i32/i64 where ONNX allows both (slice's, gather's and pad's Tind). */
 
+#include "dialects/graph/const_eval.h"
 #include "dialects/graph/infer.h"
 #include "dialects/graph/op_table.h"
 #include "dialects/graph/ops_tensor_index.h"
@@ -139,6 +140,40 @@ static MlirLogicalResult reshapeDims(const KilnInferContext *c,
   return mlirLogicalResultSuccess();
 }
 
+/* Reshape to a shape computed at run time: the dims known at compile time
+ * where its entries are (kilnGraphEvalPartialInts: a Concat of the input's
+ * dynamic dims and constants such as a head count and size, as dynamic-axes
+ * exports build it). A known positive entry is that dim, a known 0 copies
+ * the input's dim; -1 and unknown entries are dynamic (the lowering reads
+ * the shape at run time and checks the element count). */
+static MlirLogicalResult partialReshape(KilnInferContext *c, MlirType data,
+                                        intptr_t n, bool allowzero) {
+  int64_t shape[KILN_MAX_RANK], out[KILN_MAX_RANK];
+  if (kilnGraphEvalPartialInts(kilnInferOperand(c, 1), shape, KILN_MAX_RANK) !=
+      n) {
+    kilnTensorSetAllDynamic(c, n, elementOf(data));
+    return mlirLogicalResultSuccess();
+  }
+  intptr_t inRank = mlirShapedTypeGetRank(data);
+  for (intptr_t i = 0; i < n; ++i) {
+    int64_t v = shape[i];
+    out[i] = dynamicDim();
+    if (v == KILN_GRAPH_EVAL_UNKNOWN || v == -1)
+      continue;
+    if (v < -1)
+      return kilnInferError(c,
+                            "operand 'shape' has invalid value %ld at index "
+                            "%ld (must be >= -1)",
+                            (long)v, (long)i);
+    if (v > 0 || allowzero)
+      out[i] = v;
+    else if (i < inRank)
+      out[i] = mlirShapedTypeGetDimSize(data, i);
+  }
+  setResult(c, 0, n, out, elementOf(data));
+  return mlirLogicalResultSuccess();
+}
+
 static MlirLogicalResult inferReshape(KilnInferContext *c) {
   MlirType data = kilnInferRankedOperand(c, 0);
   intptr_t n;
@@ -160,10 +195,8 @@ static MlirLogicalResult inferReshape(KilnInferContext *c) {
                           "rank limit of %d",
                           (long)n, KILN_MAX_RANK);
   int64_t shape[KILN_MAX_RANK], in[KILN_MAX_RANK], out[KILN_MAX_RANK];
-  if (!constantInts(c, 1, shape, n)) {
-    kilnTensorSetAllDynamic(c, n, elt);
-    return mlirLogicalResultSuccess();
-  }
+  if (!constantInts(c, 1, shape, n))
+    return partialReshape(c, data, n, allowzero != 0);
   intptr_t inRank = shapeOf(data, in), inferAt;
   int64_t inCount, known;
   if (mlirLogicalResultIsFailure(

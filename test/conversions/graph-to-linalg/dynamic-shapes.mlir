@@ -247,3 +247,17 @@ func.func @slice_runtime_ends(%x: tensor<1x512xf32>, %e: tensor<1xi64>) -> tenso
   %0 = "graph.slice"(%x, %s, %e, %a) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>} : (tensor<1x512xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1x?xf32>
   return %0 : tensor<1x?xf32>
 }
+
+// -----
+
+// A slice with run-time starts whose result type is static: the size the
+// bounds give at run time is checked against the declared one.
+// CHECK-LABEL: func.func @slice_runtime_starts_static_result
+// CHECK: tensor.extract %arg1
+// CHECK: cf.assert %{{.*}}, "the slice's size at run time is not the one its type declares"
+// CHECK: tensor.extract_slice %arg0[%{{.*}}] [%{{.*}}] [1] : tensor<5xf32> to tensor<?xf32>
+func.func @slice_runtime_starts_static_result(%x: tensor<5xf32>, %s: tensor<1xi64>) -> tensor<2xf32> {
+  %e = "graph.constant"() {value = dense<[4]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = "graph.slice"(%x, %s, %e) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<5xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

@@ -1,17 +1,6 @@
 // RUN: kiln-opt %s --split-input-file --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg))'
 
-// negative_slice_runtime_starts: the offsets of a slice must be known at
-// compile time, even when its result type is static.
-func.func @negative_slice_runtime_starts(%x: tensor<5xf32>, %s: tensor<1xi64>) -> tensor<2xf32> {
-  %e = "graph.constant"() {value = dense<[4]> : tensor<1xi64>} : () -> tensor<1xi64>
-  // expected-error@+1 {{unsupported: 'graph.slice' with operand 'starts' unknown at compile time}}
-  %0 = "graph.slice"(%x, %s, %e) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<5xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xf32>
-  return %0 : tensor<2xf32>
-}
-
-// -----
-
 // negative_slice_runtime_steps
 func.func @negative_slice_runtime_steps(%x: tensor<5xf32>, %t: tensor<1xi64>) -> tensor<2xf32> {
   %s = "graph.constant"() {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>

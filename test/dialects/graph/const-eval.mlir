@@ -294,3 +294,37 @@ func.func @scatter_nd_unknown_stays_dynamic(%x: tensor<4x6x8xf32>, %y: tensor<48
   %1 = "graph.reshape"(%y, %m) : (tensor<48xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
   return %0, %1 : tensor<?x?x?xf32>, tensor<?x?x?xf32>
 }
+
+// -----
+
+// A shape known only in part (dynamic-axes exports split heads this way:
+// Concat(Gather(Shape(x), 0), Gather(Shape(x), 1), 4, 64)): the reshape's
+// result is static where the shape's entries are (kilnGraphEvalPartialInts):
+// a declared 63 where the shape says 64 is an error.
+func.func @negative_reshape_partial_shape_heads(%x: tensor<?x?x256xf32>) -> tensor<?x?x4x64xf32> {
+  %s = "graph.shape"(%x) : (tensor<?x?x256xf32>) -> tensor<3xi64>
+  %i0 = "graph.constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %i1 = "graph.constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %b = "graph.gather"(%s, %i0) : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %q = "graph.gather"(%s, %i1) : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %ax = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %b1 = "graph.unsqueeze"(%b, %ax) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %q1 = "graph.unsqueeze"(%q, %ax) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %heads = "graph.constant"() {value = dense<[4, 64]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %bq = "graph.concat"(%b1, %q1) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %shape = "graph.concat"(%bq, %heads) {axis = 0 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<4xi64>
+  %0 = "graph.reshape"(%x, %shape) : (tensor<?x?x256xf32>, tensor<4xi64>) -> tensor<?x?x4x64xf32>
+  // expected-error @+1 {{'graph.reshape' op result #0 has type tensor<?x?x4x63xf32>, but its operands and attributes imply tensor<?x?x4x64xf32>}}
+  %1 = "graph.reshape"(%x, %shape) : (tensor<?x?x256xf32>, tensor<4xi64>) -> tensor<?x?x4x63xf32>
+  return %0 : tensor<?x?x4x64xf32>
+}
+
+// -----
+
+// Back to the input's shape: Shape(x) of a partly static x.
+func.func @negative_reshape_partial_shape(%x: tensor<?x?x4x64xf32>, %y: tensor<?x?x256xf32>) {
+  %s = "graph.shape"(%y) : (tensor<?x?x256xf32>) -> tensor<3xi64>
+  // expected-error @+1 {{'graph.reshape' op result #0 has type tensor<?x?x255xf32>, but its operands and attributes imply tensor<?x?x256xf32>}}
+  %0 = "graph.reshape"(%x, %s) : (tensor<?x?x4x64xf32>, tensor<3xi64>) -> tensor<?x?x255xf32>
+  return
+}
