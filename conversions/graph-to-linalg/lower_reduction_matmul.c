@@ -116,7 +116,10 @@ static MlirValue collapseLeading(KilnBuilder *b, MlirValue x, intptr_t keep) {
 enum { kRowChunk = 8 };
 
 typedef struct RowChunks {
-  MlirValue a, bm, rows; /* A [M x K], B [K x N], M */
+  MlirValue a, bm, rows; /* A [M x K], B [K x N] (static), M */
+  /* Where B's columns go in the result, and how many are valid (B may be
+   * a zero-padded column chunk: colChunks). */
+  MlirValue colAt, cols;
 } RowChunks;
 
 /* Chunk c: rows [c * R, min(M, (c + 1) * R)) of A, placed in a zero
@@ -145,22 +148,121 @@ static void rowChunkBody(KilnBuilder *b, MlirValue c, MlirValue acc,
   MlirValue y =
       kilnNamedOp(b, "linalg.matmul", 2, in,
                   zeros(b, kilnTensorType(2, yShape, elt), NULL), 0, NULL);
-  MlirValue ySizes[2] = {rows, kilnConstIndex(b, n)};
+  MlirValue ySizes[2] = {rows, rc->cols};
+  MlirValue yAt[2] = {start, rc->colAt};
   *next = kilnInsertSliceAt(b, kilnExtractSliceAt(b, y, origin, ySizes, ones),
-                            acc, at);
+                            acc, yAt);
 }
 
 /* A [M x K] x B [K x N] with only M dynamic and B static: static R-row
  * chunks, each a static matmul that the CPU schedules register-tile and
  * vectorize (a matmul of dynamic shape gets plain loops). */
+static MlirValue rowChunksInto(KilnBuilder *b, RowChunks *rc, MlirValue acc) {
+  MlirValue count =
+      kilnArith2(b, "arith.ceildivsi", rc->rows, kilnConstIndex(b, kRowChunk));
+  return kilnForLoop(b, count, acc, rowChunkBody, rc);
+}
+
 static MlirValue rowChunks(KilnBuilder *b, MlirValue a, MlirValue bm,
                            MlirType type) {
-  RowChunks rc = {a, bm, kilnDimValue(b, a, 0)};
-  MlirValue count =
-      kilnArith2(b, "arith.ceildivsi", rc.rows, kilnConstIndex(b, kRowChunk));
+  RowChunks rc = {a, bm, kilnDimValue(b, a, 0), kilnConstIndex(b, 0),
+                  kilnConstIndex(b, kilnDim(bm, 1))};
   MlirValue sizes[2] = {rc.rows};
-  return kilnForLoop(b, count, kilnEmptySized(b, type, sizes), rowChunkBody,
-                     &rc);
+  return rowChunksInto(b, &rc, kilnEmptySized(b, type, sizes));
+}
+
+/* Columns of the column chunks of colChunks: one vector register tile
+ * wide several times over. */
+enum { kColChunk = 64 };
+
+/* Column chunk j: B's columns [j C, min(N, (j + 1) C)) in a zero K x C
+ * tensor, then rowChunksInto with it: every tile a static R x C x K
+ * product. */
+static void colChunkBody(KilnBuilder *b, MlirValue j, MlirValue acc,
+                         MlirValue *next, void *userData) {
+  const RowChunks *whole = userData;
+  MlirType elt = kilnElementType(whole->bm);
+  int64_t k = kilnDim(whole->bm, 0), ones[2] = {1, 1};
+  MlirValue c = kilnConstIndex(b, kColChunk), zero = kilnConstIndex(b, 0);
+  MlirValue colAt = kilnArith2(b, "arith.muli", j, c);
+  MlirValue cols = kilnArith2(b, "arith.minsi", c,
+                              kilnArith2(b, "arith.subi", whole->cols, colAt));
+  MlirValue at[2] = {zero, colAt}, origin[2] = {zero, zero};
+  MlirValue sizes[2] = {kilnConstIndex(b, k), cols};
+  int64_t padShape[2] = {k, kColChunk};
+  MlirValue chunk =
+      kilnInsertSliceAt(b, kilnExtractSliceAt(b, whole->bm, at, sizes, ones),
+                        kilnFilled(b, kilnTensorType(2, padShape, elt),
+                                   kilnConstFloat(b, elt, 0)),
+                        origin);
+  RowChunks rc = {whole->a, chunk, whole->rows, colAt, cols};
+  *next = rowChunksInto(b, &rc, acc);
+}
+
+/* A [M x K] x B [K x N] with N dynamic (and M either) and K static, both
+ * float: static C-column chunks of B, each a rowChunks of A. A's rows are
+ * copied once per column chunk, B once: a static tile for every product of
+ * attention's scores (Q Kt, dynamic in the sequence length) that would
+ * otherwise get plain loops. */
+static MlirValue colChunks(KilnBuilder *b, MlirValue a, MlirValue bm,
+                           MlirType type) {
+  RowChunks whole = {a, bm, kilnDimValue(b, a, 0), kilnConstIndex(b, 0),
+                     kilnDimValue(b, bm, 1)};
+  MlirValue sizes[2] = {whole.rows, whole.cols};
+  MlirValue count = kilnArith2(b, "arith.ceildivsi", whole.cols,
+                               kilnConstIndex(b, kColChunk));
+  return kilnForLoop(b, count, kilnEmptySized(b, type, sizes), colChunkBody,
+                     &whole);
+}
+
+/* Whether A (2-D) x B (2-D) suits colChunks. */
+static bool fitsColChunks(MlirValue a, MlirValue bm) {
+  return kilnRank(a) == 2 && kilnRank(bm) == 2 &&
+         kilnTypeIsFloat(kilnElementType(a)) && !isDynamic(a, 1) &&
+         !isDynamic(bm, 0) && isDynamic(bm, 1);
+}
+
+typedef struct BatchChunks {
+  MlirValue a, bm; /* [B x M x K], [B x K x N] */
+  MlirType type;   /* [B x M x N] */
+} BatchChunks;
+
+/* Batch i: its M x K and K x N matrices through colChunks. */
+static void batchChunkBody(KilnBuilder *b, MlirValue i, MlirValue acc,
+                           MlirValue *next, void *userData) {
+  const BatchChunks *bc = userData;
+  int64_t ones[3] = {1, 1, 1};
+  MlirValue zero = kilnConstIndex(b, 0), one = kilnConstIndex(b, 1);
+  MlirValue at[3] = {i, zero, zero};
+  MlirValue mats[2];
+  const MlirValue ops[2] = {bc->a, bc->bm};
+  for (int o = 0; o < 2; ++o) {
+    MlirValue sizes[3] = {one, kilnDimValue(b, ops[o], 1),
+                          kilnDimValue(b, ops[o], 2)};
+    MlirValue slice = kilnExtractSliceAt(b, ops[o], at, sizes, ones);
+    int64_t shape[2] = {kilnDim(ops[o], 1), kilnDim(ops[o], 2)};
+    mats[o] = kilnReshapeSized(
+        b, slice, kilnTensorType(2, shape, kilnElementType(slice)), sizes + 1);
+  }
+  int64_t yShape[2] = {mlirShapedTypeGetDimSize(bc->type, 1),
+                       mlirShapedTypeGetDimSize(bc->type, 2)};
+  MlirType yType = kilnTensorType(2, yShape, kilnElementType(bc->a));
+  MlirValue y = colChunks(b, mats[0], mats[1], yType);
+  MlirValue ySizes[3] = {one, kilnDimValue(b, y, 0), kilnDimValue(b, y, 1)};
+  int64_t y3[3] = {1, yShape[0], yShape[1]};
+  MlirValue y1 =
+      kilnReshapeSized(b, y, kilnTensorType(3, y3, kilnElementType(y)), ySizes);
+  *next = kilnInsertSliceAt(b, y1, acc, at);
+}
+
+/* [B x M x K] x [B x K x N] (same B) with colChunks per batch. */
+static MlirValue batchChunks(KilnBuilder *b, MlirValue a, MlirValue bm,
+                             MlirType type) {
+  BatchChunks bc = {a, bm, type};
+  MlirValue sizes[3] = {kilnDimValue(b, a, 0), kilnDimValue(b, a, 1),
+                        kilnDimValue(b, bm, 2)};
+  return kilnForLoop(b, sizes[0], kilnEmptySized(b, type, sizes),
+                     batchChunkBody, &bc);
 }
 
 /* Whether A (2-D) x B suits rowChunks: float, M dynamic, K and B static. */
@@ -210,8 +312,9 @@ static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
   MlirValue out;
   if (ra == 2 && rb == 2) {
     MlirValue in[2] = {a, bm};
-    out = fitsRowChunks(a, bm)
-              ? rowChunks(b, a, bm, fullType)
+    out = fitsRowChunks(a, bm) ? rowChunks(b, a, bm, fullType)
+          : fitsColChunks(a, bm)
+              ? colChunks(b, a, bm, fullType)
               : kilnNamedOp(b, "linalg.matmul", 2, in,
                             zeros(b, fullType, sizes), 0, NULL);
   } else if (rb == 2) {
@@ -229,8 +332,13 @@ static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
     MlirValue in[2] = {collapseLeading(b, a, 2), collapseLeading(b, bm, 2)};
     int64_t s[3] = {kilnDim(in[0], 0), shape[nb], shape[nb + 1]};
     MlirValue ss[3] = {dynamicDim(b, in[0], 0), sizes[nb], sizes[nb + 1]};
-    out = kilnNamedOp(b, "linalg.batch_matmul", 2, in,
-                      zeros(b, kilnTensorType(3, s, elt), ss), 0, NULL);
+    /* [B x M x K] x [B x K x N]: static tiles per batch when N is dynamic
+     * and K static (colChunks), else one batch_matmul. */
+    out = kilnTypeIsFloat(elt) && !isDynamic(in[0], 2) &&
+                  !isDynamic(in[1], 1) && isDynamic(in[1], 2)
+              ? batchChunks(b, in[0], in[1], kilnTensorType(3, s, elt))
+              : kilnNamedOp(b, "linalg.batch_matmul", 2, in,
+                            zeros(b, kilnTensorType(3, s, elt), ss), 0, NULL);
     out = kilnReshapeSized(b, out, fullType, sizes);
   } else {
     out = matmulGeneric(b, a, bm, fullType, sizes);

@@ -261,3 +261,19 @@ func.func @slice_runtime_starts_static_result(%x: tensor<5xf32>, %s: tensor<1xi6
   %0 = "graph.slice"(%x, %s, %e) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<5xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// A product whose N is dynamic and K static (attention's Q Kt over a
+// dynamic sequence): static 64-column chunks of B (zero-padded), each
+// through 8-row chunks of A: every tile a static matmul.
+// CHECK-LABEL: func.func @matmul_col_chunks
+// CHECK: scf.for
+// CHECK: linalg.fill
+// CHECK-SAME: tensor<4x64xf32>
+// CHECK: scf.for
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x4xf32>, tensor<4x64xf32>)
+func.func @matmul_col_chunks(%a: tensor<?x4xf32>, %b: tensor<4x?xf32>) -> tensor<?x?xf32> {
+  %0 = "graph.matmul"(%a, %b) : (tensor<?x4xf32>, tensor<4x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
