@@ -949,15 +949,7 @@ static void stretchBody(KilnBuilder *b, const MlirValue *args,
 
 static MlirValue stretchCopy(KilnBuilder *b, void *userData) {
   StretchOnes *s = userData;
-  MlirType type = mlirValueGetType(s->x);
-  MlirValue init = kilnEmptySized(b, type, s->sizes);
-  MlirAttribute map = kilnMapIdentity(b->ctx, s->rank);
-  char iters[KILN_MAX_RANK + 1];
-  memset(iters, 'p', (size_t)s->rank);
-  iters[s->rank] = '\0';
-  return mlirOperationGetResult(
-      kilnGeneric(b, 0, NULL, 1, &init, &map, s->rank, iters, stretchBody, s),
-      0);
+  return kilnGenerate(b, mlirValueGetType(s->x), s->sizes, stretchBody, s);
 }
 
 MlirValue kilnBroadcastDynamicOnes(KilnBuilder *b, MlirValue x, intptr_t rank,
@@ -1027,6 +1019,18 @@ MlirValue kilnElementwise(KilnBuilder *b, intptr_t nInputs,
   free(read);
   free(maps);
   return mlirOperationGetResult(op, 0);
+}
+
+MlirValue kilnGenerate(KilnBuilder *b, MlirType type, const MlirValue *sizes,
+                       KilnBodyFn body, void *userData) {
+  intptr_t r = mlirShapedTypeGetRank(type);
+  MlirAttribute map = kilnMapIdentity(b->ctx, r);
+  char iters[KILN_MAX_RANK + 1];
+  memset(iters, 'p', (size_t)r);
+  iters[r] = '\0';
+  MlirValue init = sizes ? kilnEmptySized(b, type, sizes) : kilnEmpty(b, type);
+  return mlirOperationGetResult(
+      kilnGeneric(b, 0, NULL, 1, &init, &map, r, iters, body, userData), 0);
 }
 
 MlirValue kilnLinalgIndex(KilnBuilder *b, int64_t dim) {

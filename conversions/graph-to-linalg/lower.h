@@ -312,6 +312,12 @@ MlirValue kilnElementwise(KilnBuilder *b, intptr_t nInputs,
 MlirValue kilnBroadcastDynamicOnes(KilnBuilder *b, MlirValue x, intptr_t rank,
                                    const MlirValue *sizes, const char *message);
 
+/// A new tensor of `type`, each element computed by `body` from its
+/// indices (kilnLinalgIndex; a generic with no inputs), its dynamic dim i
+/// of size `sizes[i]` (NULL for a static type).
+MlirValue kilnGenerate(KilnBuilder *b, MlirType type, const MlirValue *sizes,
+                       KilnBodyFn body, void *userData);
+
 /// linalg.index inside a body.
 MlirValue kilnLinalgIndex(KilnBuilder *b, int64_t dim);
 

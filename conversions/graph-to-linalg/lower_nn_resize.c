@@ -774,16 +774,8 @@ KilnLowerStatus kilnLowerNNResize(KilnLowerOp *l) {
   if (st != KILN_LOWER_OK)
     return st;
   MlirValue y = resizeByPhases(&l->b, &r, rt);
-  if (mlirValueIsNull(y)) {
-    char iters[KILN_MAX_RANK + 1];
-    memset(iters, 'p', (size_t)r.rank);
-    iters[r.rank] = '\0';
-    MlirAttribute map = kilnMapIdentity(l->b.ctx, r.rank);
-    MlirValue init = kilnEmptySized(&l->b, rt, outSizes);
-    y = mlirOperationGetResult(kilnGeneric(&l->b, 0, NULL, 1, &init, &map,
-                                           r.rank, iters, resizeBody, &r),
-                               0);
-  }
+  if (mlirValueIsNull(y))
+    y = kilnGenerate(&l->b, rt, outSizes, resizeBody, &r);
   l->results[0] = y;
   return KILN_LOWER_OK;
 }

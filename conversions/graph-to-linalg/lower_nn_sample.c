@@ -12,8 +12,6 @@
  * RoiAlign-16, a port of ONNX Runtime's kernels). roi_align's adaptive
  * sampling grid (sampling_ratio = 0) has a data-dependent size, so its
  * samples are summed by scf.for loops inside the body. */
-#include <string.h>
-
 #include "conversions/graph-to-linalg/lower_nn.h"
 #include "kiln/diagnostics.h"
 #include "support/ir_build.h"
@@ -326,14 +324,7 @@ static MlirValue gridSampleOutput(KilnLowerOp *l, GridSample *g, MlirType rt) {
     g->size[i] = kilnConvertScalar(b, in, g->ct, false);
     gridBorders(b, g, i);
   }
-  intptr_t r = g->rank;
-  MlirAttribute map = kilnMapIdentity(b->ctx, r);
-  char iters[KILN_MAX_RANK + 1];
-  memset(iters, 'p', (size_t)r);
-  iters[r] = '\0';
-  MlirValue init = kilnEmptySized(b, rt, sizes);
-  return mlirOperationGetResult(
-      kilnGeneric(b, 0, NULL, 1, &init, &map, r, iters, gridSampleBody, g), 0);
+  return kilnGenerate(b, rt, sizes, gridSampleBody, g);
 }
 
 KilnLowerStatus kilnLowerNNGridSample(KilnLowerOp *l) {

@@ -443,18 +443,30 @@ static KilnLowerStatus sliceDynamic(KilnLowerOp *l, MlirValue x, intptr_t n,
   return KILN_LOWER_OK;
 }
 
-/* A slice whose starts or ends (or both) are read at run time; axes and
- * steps must be constants, and the bounds' length static. */
-static KilnLowerStatus sliceRuntimeBounds(KilnLowerOp *l, MlirValue x,
-                                          bool runtimeStarts, bool runtimeEnds,
-                                          bool hasAxes, bool hasSteps) {
+static KilnLowerStatus lowerSlice(KilnLowerOp *l) {
+  MlirValue x = kilnLowerOperand(l, 0);
+  MlirType type = kilnLowerResultType(l, 0);
+  intptr_t r = kilnRank(x), n = -1;
   int64_t starts[KILN_MAX_RANK], ends[KILN_MAX_RANK], axes[KILN_MAX_RANK],
       steps[KILN_MAX_RANK];
-  MlirValue bounds = kilnLowerOperand(l, runtimeStarts ? 1 : 2);
-  if (kilnRank(bounds) != 1 || mlirShapedTypeIsDynamicSize(kilnDim(bounds, 0)))
-    return kilnLowerUnsupported(l, "with run-time %s of unknown length",
-                                runtimeStarts ? "starts" : "ends");
-  intptr_t n = kilnDim(bounds, 0);
+  bool hasAxes = !mlirValueIsNull(kilnLowerOperand(l, 3));
+  bool hasSteps = !mlirValueIsNull(kilnLowerOperand(l, 4));
+  /* Starts or ends computed at run time (a position-id slice of the
+   * sequence length) are read then (sliceDynamic); their length must be
+   * static, axes and steps constants. */
+  bool runtimeStarts =
+      kilnInferConstantInts(&l->infer, 1, starts, KILN_MAX_RANK) < 0;
+  bool runtimeEnds =
+      kilnInferConstantInts(&l->infer, 2, ends, KILN_MAX_RANK) < 0;
+  if (runtimeStarts || runtimeEnds) {
+    MlirValue bounds = kilnLowerOperand(l, runtimeStarts ? 1 : 2);
+    if (kilnRank(bounds) != 1 ||
+        mlirShapedTypeIsDynamicSize(kilnDim(bounds, 0)) ||
+        kilnDim(bounds, 0) > KILN_MAX_RANK)
+      return kilnLowerUnsupported(l, "with run-time %s of unknown length",
+                                  runtimeStarts ? "starts" : "ends");
+    n = kilnDim(bounds, 0);
+  }
   KilnLowerStatus status = KILN_LOWER_OK;
   if (!runtimeStarts)
     status = constantIndices(l, 1, "starts", starts, &n);
@@ -466,41 +478,9 @@ static KilnLowerStatus sliceRuntimeBounds(KilnLowerOp *l, MlirValue x,
     status = constantIndices(l, 4, "steps", steps, &n);
   if (status != KILN_LOWER_OK)
     return status;
-  if (n > KILN_MAX_RANK)
-    return kilnLowerError(l, "operand 'starts' has %ld entries", (long)n);
-  return sliceDynamic(l, x, n, runtimeStarts ? NULL : starts,
-                      runtimeEnds ? NULL : ends, hasAxes ? axes : NULL,
-                      hasSteps ? steps : NULL);
-}
-
-static KilnLowerStatus lowerSlice(KilnLowerOp *l) {
-  MlirValue x = kilnLowerOperand(l, 0);
-  MlirType type = kilnLowerResultType(l, 0);
-  intptr_t r = kilnRank(x), n = -1;
-  int64_t starts[KILN_MAX_RANK], ends[KILN_MAX_RANK], axes[KILN_MAX_RANK],
-      steps[KILN_MAX_RANK];
-  bool hasAxes = !mlirValueIsNull(kilnLowerOperand(l, 3));
-  bool hasSteps = !mlirValueIsNull(kilnLowerOperand(l, 4));
-  /* Starts or ends computed at run time (a position-id slice of the
-   * sequence length): the result is dynamic, its offsets read then. */
-  bool runtimeStarts =
-      kilnInferConstantInts(&l->infer, 1, starts, KILN_MAX_RANK) < 0;
-  bool runtimeEnds =
-      kilnInferConstantInts(&l->infer, 2, ends, KILN_MAX_RANK) < 0;
-  if (runtimeStarts || runtimeEnds)
-    return sliceRuntimeBounds(l, x, runtimeStarts, runtimeEnds, hasAxes,
-                              hasSteps);
-  KilnLowerStatus status = constantIndices(l, 1, "starts", starts, &n);
-  if (status == KILN_LOWER_OK)
-    status = constantIndices(l, 2, "ends", ends, &n);
-  if (status == KILN_LOWER_OK && hasAxes)
-    status = constantIndices(l, 3, "axes", axes, &n);
-  if (status == KILN_LOWER_OK && hasSteps)
-    status = constantIndices(l, 4, "steps", steps, &n);
-  if (status != KILN_LOWER_OK)
-    return status;
-  if (kilnLowerIsDynamic(l))
-    return sliceDynamic(l, x, n, starts, ends, hasAxes ? axes : NULL,
+  if (runtimeStarts || runtimeEnds || kilnLowerIsDynamic(l))
+    return sliceDynamic(l, x, n, runtimeStarts ? NULL : starts,
+                        runtimeEnds ? NULL : ends, hasAxes ? axes : NULL,
                         hasSteps ? steps : NULL);
   int64_t first[KILN_MAX_RANK] = {0}, sizes[KILN_MAX_RANK],
           strides[KILN_MAX_RANK];

@@ -45,14 +45,10 @@ static MlirValue indexGeneric(KilnBuilder *b, MlirType type, intptr_t nInputs,
  * dims size the dynamic ones). */
 static MlirValue indexGenericLike(KilnBuilder *b, MlirType type, MlirValue like,
                                   KilnBodyFn body, void *userData) {
-  intptr_t r = mlirShapedTypeGetRank(type);
-  MlirAttribute map = kilnMapIdentity(b->ctx, r);
-  char iters[KILN_MAX_RANK + 1];
-  memset(iters, 'p', (size_t)r);
-  iters[r] = '\0';
-  MlirValue init = kilnEmptyLike(b, type, like);
-  return mlirOperationGetResult(
-      kilnGeneric(b, 0, NULL, 1, &init, &map, r, iters, body, userData), 0);
+  MlirValue sizes[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < mlirShapedTypeGetRank(type); ++i)
+    sizes[i] = kilnDimValue(b, like, i);
+  return kilnGenerate(b, type, sizes, body, userData);
 }
 
 static MlirValue subIndex(KilnBuilder *b, MlirValue x, MlirValue y) {
@@ -252,13 +248,7 @@ static MlirValue padRepeatDynamic(KilnLowerOp *l, PadInfo *p, MlirType type) {
       kilnAssert(b, kilnCmpI(b, "sgt", p->dims[i], kilnConstIndex(b, 0)),
                  "an axis to pad by repeating has no elements at run time");
   }
-  MlirAttribute map = kilnMapIdentity(b->ctx, r);
-  char iters[KILN_MAX_RANK + 1];
-  memset(iters, 'p', (size_t)r);
-  iters[r] = '\0';
-  MlirValue init = kilnEmptySized(b, type, sizes);
-  return mlirOperationGetResult(
-      kilnGeneric(b, 0, NULL, 1, &init, &map, r, iters, padBody, p), 0);
+  return kilnGenerate(b, type, sizes, padBody, p);
 }
 
 KilnLowerStatus kilnLowerTensorPad(KilnLowerOp *l) {
