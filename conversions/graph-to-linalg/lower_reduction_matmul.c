@@ -222,6 +222,112 @@ static bool fitsColChunks(MlirValue a, MlirValue bm) {
          !isDynamic(bm, 0) && isDynamic(bm, 1);
 }
 
+/* Depth of the reduction chunks of depthChunks. */
+enum { kDepthChunk = 64 };
+
+typedef struct RowDepth {
+  MlirValue a, bm;        /* A, B zero-padded to [Mp x Kp], [Kp x N] */
+  MlirValue rows, chunks; /* M, Kp / D */
+  MlirValue r0;           /* in a row chunk: its first row */
+} RowDepth;
+
+/* Reduction chunk k of the row chunk at r0: the R x D view of A times the
+ * D x N view of B (static views: the operands are padded), accumulated. */
+static void depthChunkBody(KilnBuilder *b, MlirValue k, MlirValue acc,
+                           MlirValue *next, void *userData) {
+  const RowDepth *rd = userData;
+  int64_t ones[2] = {1, 1};
+  MlirValue d = kilnArith2(b, "arith.muli", k, kilnConstIndex(b, kDepthChunk));
+  MlirValue aAt[2] = {rd->r0, d}, bAt[2] = {d, kilnConstIndex(b, 0)};
+  MlirValue aSizes[2] = {kilnConstIndex(b, kRowChunk),
+                         kilnConstIndex(b, kDepthChunk)};
+  MlirValue bSizes[2] = {kilnConstIndex(b, kDepthChunk),
+                         kilnConstIndex(b, kilnDim(rd->bm, 1))};
+  MlirValue in[2] = {kilnExtractSliceAt(b, rd->a, aAt, aSizes, ones),
+                     kilnExtractSliceAt(b, rd->bm, bAt, bSizes, ones)};
+  *next = kilnNamedOp(b, "linalg.matmul", 2, in, acc, 0, NULL);
+}
+
+/* Row chunk r: a static R x N accumulator through the reduction chunks,
+ * its valid rows inserted into the result. */
+static void rowDepthBody(KilnBuilder *b, MlirValue r, MlirValue acc,
+                         MlirValue *next, void *userData) {
+  RowDepth rd = *(const RowDepth *)userData;
+  MlirType elt = kilnElementType(rd.a);
+  int64_t n = kilnDim(rd.bm, 1), ones[2] = {1, 1}, tile[2] = {kRowChunk, n};
+  MlirValue zero = kilnConstIndex(b, 0), rc = kilnConstIndex(b, kRowChunk);
+  rd.r0 = kilnArith2(b, "arith.muli", r, rc);
+  MlirValue y = kilnForLoop(
+      b, rd.chunks,
+      kilnFilled(b, kilnTensorType(2, tile, elt), kilnConstFloat(b, elt, 0)),
+      depthChunkBody, &rd);
+  MlirValue rows = kilnArith2(b, "arith.minsi", rc,
+                              kilnArith2(b, "arith.subi", rd.rows, rd.r0));
+  MlirValue origin[2] = {zero, zero}, at[2] = {rd.r0, zero};
+  MlirValue sizes[2] = {rows, kilnConstIndex(b, n)};
+  *next = kilnInsertSliceAt(b, kilnExtractSliceAt(b, y, origin, sizes, ones),
+                            acc, at);
+}
+
+/* `x` [P x Q] zero-padded to [ceil(P / p) p x ceil(Q / q) q]; a static dim
+ * the multiple divides stays static. */
+static MlirValue padTo(KilnBuilder *b, MlirValue x, int64_t p, int64_t q) {
+  MlirType elt = kilnElementType(x);
+  int64_t mult[2] = {p, q}, shape[2];
+  MlirValue sizes[2], zero = kilnConstIndex(b, 0), at[2] = {zero, zero};
+  for (int i = 0; i < 2; ++i) {
+    MlirValue m = kilnConstIndex(b, mult[i]);
+    sizes[i] = kilnArith2(
+        b, "arith.muli",
+        kilnArith2(b, "arith.ceildivsi", kilnDimValue(b, x, i), m), m);
+    shape[i] = !isDynamic(x, i) && kilnDim(x, i) % mult[i] == 0
+                   ? kilnDim(x, i)
+                   : mlirShapedTypeGetDynamicSize();
+  }
+  MlirValue padded =
+      kilnFill(b, kilnConstFloat(b, elt, 0),
+               kilnEmptySized(b, kilnTensorType(2, shape, elt), sizes));
+  return kilnInsertSliceAt(b, x, padded, at);
+}
+
+/* A [M x K] x B [K x N] with K dynamic and N static (attention's scores x
+ * V over a dynamic sequence), both float: A and B zero-padded once to
+ * whole chunks, then per 8-row chunk a static 8 x N accumulator through
+ * 64-deep reduction chunks, each a static product of views (no copies in
+ * the loops). */
+static MlirValue depthChunks(KilnBuilder *b, MlirValue a, MlirValue bm,
+                             MlirType type) {
+  MlirValue m = kilnDimValue(b, a, 0);
+  RowDepth rd = {padTo(b, a, kRowChunk, kDepthChunk),
+                 padTo(b, bm, kDepthChunk, 1),
+                 m,
+                 kilnArith2(b, "arith.ceildivsi", kilnDimValue(b, a, 1),
+                            kilnConstIndex(b, kDepthChunk)),
+                 {NULL}};
+  MlirValue sizes[2] = {m};
+  MlirValue count =
+      kilnArith2(b, "arith.ceildivsi", m, kilnConstIndex(b, kRowChunk));
+  return kilnForLoop(b, count, kilnEmptySized(b, type, sizes), rowDepthBody,
+                     &rd);
+}
+
+/* Whether A (2-D) x B (2-D) suits depthChunks. */
+static bool fitsDepthChunks(MlirValue a, MlirValue bm) {
+  return kilnRank(a) == 2 && kilnRank(bm) == 2 &&
+         kilnTypeIsFloat(kilnElementType(a)) && isDynamic(a, 1) &&
+         !isDynamic(bm, 1);
+}
+
+/* The static tiles of a 2-D product with a dynamic N or K, or null. */
+static MlirValue tiledProduct(KilnBuilder *b, MlirValue a, MlirValue bm,
+                              MlirType type) {
+  if (fitsColChunks(a, bm))
+    return colChunks(b, a, bm, type);
+  if (fitsDepthChunks(a, bm))
+    return depthChunks(b, a, bm, type);
+  return (MlirValue){NULL};
+}
+
 typedef struct BatchChunks {
   MlirValue a, bm; /* [B x M x K], [B x K x N] */
   MlirType type;   /* [B x M x N] */
@@ -247,7 +353,7 @@ static void batchChunkBody(KilnBuilder *b, MlirValue i, MlirValue acc,
   int64_t yShape[2] = {mlirShapedTypeGetDimSize(bc->type, 1),
                        mlirShapedTypeGetDimSize(bc->type, 2)};
   MlirType yType = kilnTensorType(2, yShape, kilnElementType(bc->a));
-  MlirValue y = colChunks(b, mats[0], mats[1], yType);
+  MlirValue y = tiledProduct(b, mats[0], mats[1], yType);
   MlirValue ySizes[3] = {one, kilnDimValue(b, y, 0), kilnDimValue(b, y, 1)};
   int64_t y3[3] = {1, yShape[0], yShape[1]};
   MlirValue y1 =
@@ -313,10 +419,10 @@ static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
   if (ra == 2 && rb == 2) {
     MlirValue in[2] = {a, bm};
     out = fitsRowChunks(a, bm) ? rowChunks(b, a, bm, fullType)
-          : fitsColChunks(a, bm)
-              ? colChunks(b, a, bm, fullType)
-              : kilnNamedOp(b, "linalg.matmul", 2, in,
-                            zeros(b, fullType, sizes), 0, NULL);
+                               : tiledProduct(b, a, bm, fullType);
+    if (mlirValueIsNull(out))
+      out = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, fullType, sizes), 0,
+                        NULL);
   } else if (rb == 2) {
     /* [..., M, K] x [K, N]: one matmul over the rows of all batches. */
     MlirValue in[2] = {collapseLeading(b, a, 1), bm};
@@ -332,10 +438,12 @@ static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
     MlirValue in[2] = {collapseLeading(b, a, 2), collapseLeading(b, bm, 2)};
     int64_t s[3] = {kilnDim(in[0], 0), shape[nb], shape[nb + 1]};
     MlirValue ss[3] = {dynamicDim(b, in[0], 0), sizes[nb], sizes[nb + 1]};
-    /* [B x M x K] x [B x K x N]: static tiles per batch when N is dynamic
-     * and K static (colChunks), else one batch_matmul. */
-    out = kilnTypeIsFloat(elt) && !isDynamic(in[0], 2) &&
-                  !isDynamic(in[1], 1) && isDynamic(in[1], 2)
+    /* [B x M x K] x [B x K x N]: static tiles per batch when N or K is
+     * dynamic (tiledProduct), else one batch_matmul. */
+    bool nTiles =
+        !isDynamic(in[0], 2) && !isDynamic(in[1], 1) && isDynamic(in[1], 2);
+    bool kTiles = isDynamic(in[0], 2) && !isDynamic(in[1], 2);
+    out = kilnTypeIsFloat(elt) && (nTiles || kTiles)
               ? batchChunks(b, in[0], in[1], kilnTensorType(3, s, elt))
               : kilnNamedOp(b, "linalg.batch_matmul", 2, in,
                             zeros(b, kilnTensorType(3, s, elt), ss), 0, NULL);

@@ -277,3 +277,24 @@ func.func @matmul_col_chunks(%a: tensor<?x4xf32>, %b: tensor<4x?xf32>) -> tensor
   %0 = "graph.matmul"(%a, %b) : (tensor<?x4xf32>, tensor<4x?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// A product whose K is dynamic and N static (attention's scores x V over a
+// dynamic sequence): A and B zero-padded once to whole chunks, then per
+// 8-row chunk a static accumulator through 64-deep chunks, each a static
+// product of views.
+// CHECK-LABEL: func.func @matmul_depth_chunks
+// CHECK: tensor.insert_slice %arg0 into %{{.*}} : tensor<?x?xf32> into tensor<?x?xf32>
+// CHECK: tensor.insert_slice %arg1 into %{{.*}} : tensor<?x5xf32> into tensor<?x5xf32>
+// CHECK: scf.for
+// CHECK: linalg.fill
+// CHECK-SAME: tensor<8x5xf32>
+// CHECK: scf.for
+// CHECK: tensor.extract_slice %{{.*}} to tensor<8x64xf32>
+// CHECK: tensor.extract_slice %{{.*}} to tensor<64x5xf32>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x64xf32>, tensor<64x5xf32>) outs(%{{.*}} : tensor<8x5xf32>)
+func.func @matmul_depth_chunks(%a: tensor<?x?xf32>, %b: tensor<?x5xf32>) -> tensor<?x5xf32> {
+  %0 = "graph.matmul"(%a, %b) : (tensor<?x?xf32>, tensor<?x5xf32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
