@@ -979,7 +979,18 @@ MlirValue kilnBroadcastDynamicOnes(KilnBuilder *b, MlirValue x, intptr_t rank,
   }
   if (mlirValueIsNull(same))
     return x;
-  return kilnIfElse(b, same, type, stretchNone, stretchCopy, &s);
+  /* The full-size slice states the result's dims (the stretched sizes):
+   * nothing reads them from the scf.if, whose dims no pattern resolves, so
+   * the shape function needs neither branch. */
+  MlirValue at[KILN_MAX_RANK];
+  int64_t strides[KILN_MAX_RANK];
+  for (intptr_t j = 0; j < s.rank; ++j) {
+    at[j] = kilnConstIndex(b, 0);
+    strides[j] = 1;
+  }
+  return kilnExtractSliceAt(
+      b, kilnIfElse(b, same, type, stretchNone, stretchCopy, &s), at, s.sizes,
+      strides);
 }
 
 MlirValue kilnElementwise(KilnBuilder *b, intptr_t nInputs,

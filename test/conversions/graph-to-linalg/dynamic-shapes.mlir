@@ -9,8 +9,9 @@
 // size that is not 1), read at run time. Each operand's dim must be it or
 // 1, a run-time check; an operand whose dim is 1 while the result's is
 // larger is stretched in the else branch of an scf.if, the common case
-// (the sizes equal) reads the operand as is. A static 1 broadcasts through
-// the map.
+// (the sizes equal) reads the operand as is; a full-size slice of the
+// scf.if states its dims for the shape function. A static 1 broadcasts
+// through the map.
 // CHECK-LABEL: func.func @add_dynamic
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
 // CHECK: %[[N2:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?x1xf32>
@@ -20,14 +21,16 @@
 // CHECK: %[[ISONE:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
 // CHECK: %[[OK:.*]] = arith.ori %[[SAME]], %[[ISONE]] : i1
 // CHECK: cf.assert %[[OK]], "inputs that broadcast together have dims of different sizes at run time, neither of them 1"
-// CHECK: %[[A:.*]] = scf.if %[[SAME]] -> (tensor<?x?xf32>) {
+// CHECK: %[[IFA:.*]] = scf.if %[[SAME]] -> (tensor<?x?xf32>) {
 // CHECK-NEXT: scf.yield %arg0 : tensor<?x?xf32>
 // CHECK-NEXT: } else {
 // CHECK: linalg.generic
 // CHECK: arith.select %[[ISONE]]
 // CHECK: tensor.extract %arg0
-// CHECK: %[[B:.*]] = scf.if
+// CHECK: %[[A:.*]] = tensor.extract_slice %[[IFA]][0, 0] [%[[SIZE]], %{{.*}}] [1, 1]
+// CHECK: %[[IFB:.*]] = scf.if
 // CHECK: scf.yield %arg1 : tensor<?x1xf32>
+// CHECK: %[[B:.*]] = tensor.extract_slice %[[IFB]][0, 0] [%[[SIZE]], 1] [1, 1]
 // CHECK: %[[E:.*]] = tensor.empty(%[[SIZE]], %{{.*}}) : tensor<?x?xf32>
 // CHECK: linalg.generic
 // CHECK-SAME: ins(%[[A]], %[[B]] : tensor<?x?xf32>, tensor<?x1xf32>) outs(%[[E]] : tensor<?x?xf32>)
