@@ -115,9 +115,7 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
     .pipeline =
         "resolve-ranked-shaped-type-result-dims,canonicalize,"
-        "kiln-shape-checks,kiln-shape-function,"
-        "resolve-ranked-shaped-type-result-dims,scf-for-loop-canonicalization,"
-        "kiln-emit-c-interface,"
+        "kiln-shape-checks,kiln-shape-function,kiln-emit-c-interface,"
         "canonicalize,"
         "kiln-profile-nodes,linalg-tile-and-fuse,func.func(kiln-concat-in-"
         "place),"
