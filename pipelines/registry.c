@@ -105,7 +105,9 @@ static const KilnPassInfo kLinalgTileAndFusePipeline = {
 /* Tensors-level linalg/tensor/arith/math to the LLVM dialect with the
  * caller-allocated-outputs ABI (docs/runtime.md). Math ops without an
  * LLVM intrinsic become outlined integer powers (math-to-funcs) or libm
- * calls (math-to-libm: erf, acosh, cbrt, ...). In a module marked
+ * calls (math-to-libm: erf, acosh, cbrt, ...; on a vector, one call per
+ * lane, whose extracts and inserts a second convert-vector-to-llvm
+ * lowers). In a module marked
  * kiln.profile (kiln-compile --profile), kiln-profile-nodes and
  * kiln-instrument-ops add timers around each ONNX node group; otherwise
  * they change nothing. kiln-memory-plan records the most heap memory a run
@@ -131,7 +133,7 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
         "kiln-expand-dynamic-groups,expand-strided-metadata,"
         "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
         "convert-vector-to-llvm,convert-ub-to-llvm,convert-math-to-llvm,"
-        "convert-math-to-funcs,convert-math-to-libm,"
+        "convert-math-to-funcs,convert-math-to-libm,convert-vector-to-llvm,"
         "convert-arith-to-llvm,convert-cf-to-llvm,convert-openmp-to-llvm,"
         "convert-func-to-llvm,convert-index-to-llvm,"
         "reconcile-unrealized-casts",

@@ -667,6 +667,15 @@ MlirValue kilnReshapeGroups(KilnBuilder *b, MlirValue x, MlirType to,
   return reshapeByGroups(b, x, to, nGroups, groupSizes, NULL);
 }
 
+MlirValue kilnReshapeGroupsSized(KilnBuilder *b, MlirValue x, MlirType to,
+                                 intptr_t nGroups, const intptr_t *groupSizes,
+                                 const MlirValue *sizes) {
+  if (mlirTypeEqual(mlirValueGetType(x), to) &&
+      mlirShapedTypeHasStaticShape(to))
+    return x;
+  return reshapeByGroups(b, x, to, nGroups, groupSizes, sizes);
+}
+
 /* tensor.extract_slice (`nTensors` 1: ops = x) or tensor.insert_slice
  * (2: ops = src, dest) of rank r with the static offsets, sizes and
  * strides given, kDynamic where ops holds the value: after the tensors,
@@ -1128,4 +1137,94 @@ MlirValue kilnForLoop(KilnBuilder *b, MlirValue n, MlirValue init,
   kilnForLoopN(b, kilnConstIndex(b, 0), n, 1, &init, oneCarriedBody, &one,
                &result);
   return result;
+}
+
+/* ---- scf.forall of static tiles ------------------------------------------
+ *
+ *   %y = scf.forall (%i0, %i1, ...) in (%n0, %n1, ...) shared_outs(%o = init)
+ *     %tile = body(%i..., %o)                  (a static shape)
+ *     scf.forall.in_parallel {
+ *       tensor.parallel_insert_slice %tile into %o[at...] [tile's shape]
+ *     }
+ */
+
+MlirValue kilnForallTiles(KilnBuilder *b, intptr_t n, const MlirValue *counts,
+                          MlirValue init, KilnTileBodyFn body, void *userData) {
+  if (n > KILN_MAX_RANK)
+    abort();
+  MlirValue ops[KILN_MAX_RANK + 1];
+  int64_t lower[KILN_MAX_RANK], upper[KILN_MAX_RANK], step[KILN_MAX_RANK];
+  intptr_t nUpper = 0;
+  splitMixed(n, counts, upper, ops, &nUpper);
+  for (intptr_t i = 0; i < n; ++i) {
+    lower[i] = 0;
+    step[i] = 1;
+  }
+  ops[nUpper] = init;
+  MlirType outType = mlirValueGetType(init);
+  MlirType types[KILN_MAX_RANK + 1];
+  MlirLocation locs[KILN_MAX_RANK + 1];
+  for (intptr_t i = 0; i <= n; ++i) {
+    types[i] = i < n ? mlirIndexTypeGet(b->ctx) : outType;
+    locs[i] = b->loc;
+  }
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock block = mlirBlockCreate(n + 1, types, locs);
+  mlirRegionAppendOwnedBlock(region, block);
+  int32_t seg[4] = {0, (int32_t)nUpper, 0, 1};
+  MlirNamedAttribute attrs[4] = {
+      segments(b->ctx, 4, seg),
+      kilnNamedAttr(b->ctx, "staticLowerBound",
+                    mlirDenseI64ArrayGet(b->ctx, n, lower)),
+      kilnNamedAttr(b->ctx, "staticUpperBound",
+                    mlirDenseI64ArrayGet(b->ctx, n, upper)),
+      kilnNamedAttr(b->ctx, "staticStep",
+                    mlirDenseI64ArrayGet(b->ctx, n, step)),
+  };
+  MlirOperationState st = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("scf.forall"), b->loc);
+  mlirOperationStateAddResults(&st, 1, &outType);
+  mlirOperationStateAddOperands(&st, nUpper + 1, ops);
+  mlirOperationStateAddAttributes(&st, 4, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation forall = kilnBuildInsert(b, &st);
+
+  KilnBuilder inner = {b->ctx, b->loc, block, {NULL}};
+  MlirValue ivs[KILN_MAX_RANK], at[KILN_MAX_RANK], tile;
+  for (intptr_t i = 0; i < n; ++i)
+    ivs[i] = mlirBlockGetArgument(block, i);
+  MlirValue out = mlirBlockGetArgument(block, n);
+  body(&inner, ivs, out, &tile, at, userData);
+
+  /* The terminator: one parallel_insert_slice of the tile. */
+  MlirRegion yieldRegion = mlirRegionCreate();
+  MlirBlock yieldBlock = mlirBlockCreate(0, NULL, NULL);
+  mlirRegionAppendOwnedBlock(yieldRegion, yieldBlock);
+  MlirOperationState term = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("scf.forall.in_parallel"), b->loc);
+  mlirOperationStateAddOwnedRegions(&term, 1, &yieldRegion);
+  kilnBuildInsert(&inner, &term);
+  KilnBuilder yield = {b->ctx, b->loc, yieldBlock, {NULL}};
+  intptr_t r = kilnRank(out);
+  MlirValue sliceOps[2 + KILN_MAX_RANK] = {tile, out};
+  int64_t offsets[KILN_MAX_RANK], sizes[KILN_MAX_RANK], strides[KILN_MAX_RANK];
+  intptr_t nOps = 2;
+  splitMixed(r, at, offsets, sliceOps, &nOps);
+  for (intptr_t i = 0; i < r; ++i) {
+    sizes[i] = kilnDim(tile, i);
+    strides[i] = 1;
+  }
+  int32_t sliceSeg[5] = {1, 1, (int32_t)(nOps - 2), 0, 0};
+  MlirNamedAttribute sliceAttrs[4] = {
+      segments(b->ctx, 5, sliceSeg),
+      kilnNamedAttr(b->ctx, "static_offsets",
+                    mlirDenseI64ArrayGet(b->ctx, r, offsets)),
+      kilnNamedAttr(b->ctx, "static_sizes",
+                    mlirDenseI64ArrayGet(b->ctx, r, sizes)),
+      kilnNamedAttr(b->ctx, "static_strides",
+                    mlirDenseI64ArrayGet(b->ctx, r, strides)),
+  };
+  kilnBuildOp(&yield, "tensor.parallel_insert_slice", 0, NULL, nOps, sliceOps,
+              4, sliceAttrs);
+  return mlirOperationGetResult(forall, 0);
 }

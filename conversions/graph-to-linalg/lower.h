@@ -200,6 +200,11 @@ MlirValue kilnReshapeSized(KilnBuilder *b, MlirValue x, MlirType to,
 /// consecutive dims, `groupSizes[i]` each; `x` itself when the types match.
 MlirValue kilnReshapeGroups(KilnBuilder *b, MlirValue x, MlirType to,
                             intptr_t nGroups, const intptr_t *groupSizes);
+/// As kilnReshapeGroups, `to`'s dynamic dim i of size `sizes[i]` (an
+/// expand_shape's output shape).
+MlirValue kilnReshapeGroupsSized(KilnBuilder *b, MlirValue x, MlirType to,
+                                 intptr_t nGroups, const intptr_t *groupSizes,
+                                 const MlirValue *sizes);
 /// tensor.extract_slice with static offsets, sizes, strides; the result
 /// has `rank` dims (no dropped dims).
 MlirValue kilnExtractSlice(KilnBuilder *b, MlirValue x, const int64_t *offsets,
@@ -274,6 +279,18 @@ typedef void (*KilnLoopNBodyFn)(KilnBuilder *b, MlirValue iv,
 void kilnForLoopN(KilnBuilder *b, MlirValue lo, MlirValue hi, intptr_t n,
                   const MlirValue *init, KilnLoopNBodyFn body, void *userData,
                   MlirValue *results);
+/// The body of kilnForallTiles: builds the tile of iteration `ivs` (a
+/// tensor of static shape; `out` is the shared output, whose slice may be
+/// its destination) and stores it in *tile and its offsets in `at`.
+typedef void (*KilnTileBodyFn)(KilnBuilder *b, const MlirValue *ivs,
+                               MlirValue out, MlirValue *tile, MlirValue *at,
+                               void *userData);
+/// scf.forall over [0, counts[i]) for i < n, sharing `init`: each iteration
+/// inserts the tile its body builds (tiles must not overlap). The CPU
+/// schedules thread the loop and leave the ops inside single-threaded, so
+/// it is one parallel region of static tiles. Returns the filled tensor.
+MlirValue kilnForallTiles(KilnBuilder *b, intptr_t n, const MlirValue *counts,
+                          MlirValue init, KilnTileBodyFn body, void *userData);
 /// A body that yields its first argument (a copy or broadcast generic).
 void kilnCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                   void *userData);

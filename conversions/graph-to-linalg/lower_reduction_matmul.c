@@ -110,272 +110,254 @@ static MlirValue collapseLeading(KilnBuilder *b, MlirValue x, intptr_t keep) {
   return kilnReshapeGroups(b, x, to, keep + 1, groups);
 }
 
-/* Rows of the static-row chunks of rowChunks: enough for a register tile
- * (8 rows), few enough that the padded last chunk wastes little (a batch-1
- * classifier computes 8 rows, not 64: 64 made MobileNetV2's Gemm 1.8 ms). */
-enum { kRowChunk = 8 };
+/* ---- Static tiles of a product with dynamic dims ------------------------
+ *
+ * A [(batch x) M x K] x B [(batch x) K x N], float, with M, N or K dynamic:
+ *
+ *   %ap = A, zero-padded to [Mp x Kp] (whole R-row, D-deep chunks) when K
+ *         is dynamic
+ *   %bp = B, zero-padded to [Kp x Np] (whole C-wide chunks) where K or N
+ *         is dynamic
+ *   %y = scf.forall (%i, %r, %c) in (batch, Mp / R, Np / C)
+ *          shared_outs(%o = tensor.empty [batch x Mp x Np]) {
+ *     %a = the R x K rows of %ap at r R: a view; in an unpadded A's last
+ *          partial chunk (scf.if) a zero-padded copy of the rows left
+ *     %b = the K x C view of %bp at column c C
+ *     %t = linalg.fill 0 into %o's R x C tile at (r R, c C)
+ *     %t = linalg.matmul %a, %b into %t           (K static)
+ *          | scf.for over Kp / D: linalg.matmul of D-deep views into %t
+ *     parallel_insert_slice %t into %o
+ *   }
+ *   %result = extract_slice %y [batch x M x N]
+ *
+ * Every tile is a static product that the CPU schedules register-tile and
+ * vectorize (a matmul of dynamic shape gets plain loops), and the forall is
+ * their thread level: one parallel region per product. A is copied only
+ * when K is dynamic (attention's scores, 1/64 of the product's work), B only
+ * where N or K is. */
 
-typedef struct RowChunks {
-  MlirValue a, bm, rows; /* A [M x K], B [K x N] (static), M */
-  /* Where B's columns go in the result, and how many are valid (B may be
-   * a zero-padded column chunk: colChunks). */
-  MlirValue colAt, cols;
-} RowChunks;
+/* Rows of a tile: a register tile's (8 rows); few enough that a batch-1
+ * classifier computes 8 rows, not 64 (64 made MobileNetV2's Gemm 1.8 ms). */
+enum { kRowTile = 8 };
+/* Columns of a tile when N is dynamic: a vector register tile wide several
+ * times over; with N static, the widest divisor of N up to kMaxColTile
+ * that is a multiple of kMinColTile (else all of N). */
+enum { kColTile = 64, kMinColTile = 16, kMaxColTile = 128 };
+/* Depth of the reduction chunks when K is dynamic. */
+enum { kDepthTile = 64 };
 
-/* Chunk c: rows [c * R, min(M, (c + 1) * R)) of A, placed in a zero
- * R x K tensor, times B (a static matmul), the valid rows inserted into
- * the result. */
-static void rowChunkBody(KilnBuilder *b, MlirValue c, MlirValue acc,
-                         MlirValue *next, void *userData) {
-  const RowChunks *rc = userData;
-  MlirType elt = kilnElementType(rc->a);
-  int64_t k = kilnDim(rc->a, 1), n = kilnDim(rc->bm, 1);
-  MlirValue zero = kilnConstIndex(b, 0), r = kilnConstIndex(b, kRowChunk);
-  MlirValue start = kilnArith2(b, "arith.muli", c, r);
-  MlirValue rows = kilnArith2(b, "arith.minsi", r,
-                              kilnArith2(b, "arith.subi", rc->rows, start));
+typedef struct Tiles {
+  MlirValue a, bm;  /* A [(B x) Ma x Ka], B [(B x) Kb x Nb], padded */
+  intptr_t lead;    /* 1 with a batch dim, else 0 */
+  MlirValue m;      /* M: rows past it are zero-padded */
+  bool rowsWhole;   /* A's rows are whole R-row chunks (padded or static) */
+  int64_t cols;     /* C */
+  MlirValue depths; /* Kp / D when K is dynamic, else null */
+  MlirValue r0, b0; /* in a tile: its first row and batch entry */
+} Tiles;
+
+static MlirValue muliConst(KilnBuilder *b, MlirValue x, int64_t c) {
+  return kilnArith2(b, "arith.muli", x, kilnConstIndex(b, c));
+}
+
+/* The [rows x cols] slice of x (2-D, or 3-D at batch entry t->b0) at
+ * (row, col), as a 2-D tensor. */
+static MlirValue matrixSlice(KilnBuilder *b, const Tiles *t, MlirValue x,
+                             MlirValue row, MlirValue col, MlirValue rows,
+                             MlirValue cols) {
+  int64_t ones[3] = {1, 1, 1};
+  MlirValue at[3] = {t->b0, row, col},
+            sizes[3] = {kilnConstIndex(b, 1), rows, cols};
+  MlirValue s =
+      kilnExtractSliceAt(b, x, at + 1 - t->lead, sizes + 1 - t->lead, ones);
+  if (!t->lead)
+    return s;
+  int64_t shape[2] = {kilnDim(s, 1), kilnDim(s, 2)};
+  return kilnReshapeSized(b, s, kilnTensorType(2, shape, kilnElementType(s)),
+                          sizes + 1);
+}
+
+/* A's R x K rows at t->r0 as a view. */
+static MlirValue rowsView(KilnBuilder *b, void *userData) {
+  const Tiles *t = userData;
+  return matrixSlice(b, t, t->a, t->r0, kilnConstIndex(b, 0),
+                     kilnConstIndex(b, kRowTile),
+                     kilnDimValue(b, t->a, 1 + t->lead));
+}
+
+/* A's rows [t->r0, M) zero-padded to R rows. */
+static MlirValue rowsPadded(KilnBuilder *b, void *userData) {
+  const Tiles *t = userData;
+  MlirValue zero = kilnConstIndex(b, 0), origin[2] = {zero, zero};
+  int64_t shape[2] = {kRowTile, kilnDim(t->a, 1 + t->lead)};
+  MlirValue rows = kilnArith2(b, "arith.subi", t->m, t->r0);
+  MlirValue part = matrixSlice(b, t, t->a, t->r0, zero, rows,
+                               kilnDimValue(b, t->a, 1 + t->lead));
+  return kilnInsertSliceAt(
+      b, part,
+      kilnFilled(b, kilnTensorType(2, shape, kilnElementType(t->a)),
+                 kilnConstFloat(b, kilnElementType(t->a), 0)),
+      origin);
+}
+
+typedef struct DepthStep {
+  MlirValue a, bm; /* the tile's R x Kp rows of A, Kp x C columns of B */
+} DepthStep;
+
+/* Reduction chunk k: the R x D view of A times the D x C view of B,
+ * accumulated into the tile. */
+static void depthStepBody(KilnBuilder *b, MlirValue k, MlirValue acc,
+                          MlirValue *next, void *userData) {
+  const DepthStep *d = userData;
   int64_t ones[2] = {1, 1};
-  MlirValue at[2] = {start, zero}, origin[2] = {zero, zero};
-  MlirValue aSizes[2] = {rows, kilnConstIndex(b, k)};
-  MlirValue chunk = kilnExtractSliceAt(b, rc->a, at, aSizes, ones);
-  int64_t padShape[2] = {kRowChunk, k}, yShape[2] = {kRowChunk, n};
-  MlirValue padded =
-      kilnInsertSliceAt(b, chunk,
-                        kilnFilled(b, kilnTensorType(2, padShape, elt),
-                                   kilnConstFloat(b, elt, 0)),
-                        origin);
-  MlirValue in[2] = {padded, rc->bm};
-  MlirValue y =
-      kilnNamedOp(b, "linalg.matmul", 2, in,
-                  zeros(b, kilnTensorType(2, yShape, elt), NULL), 0, NULL);
-  MlirValue ySizes[2] = {rows, rc->cols};
-  MlirValue yAt[2] = {start, rc->colAt};
-  *next = kilnInsertSliceAt(b, kilnExtractSliceAt(b, y, origin, ySizes, ones),
-                            acc, yAt);
-}
-
-/* A [M x K] x B [K x N] with only M dynamic and B static: static R-row
- * chunks, each a static matmul that the CPU schedules register-tile and
- * vectorize (a matmul of dynamic shape gets plain loops). */
-static MlirValue rowChunksInto(KilnBuilder *b, RowChunks *rc, MlirValue acc) {
-  MlirValue count =
-      kilnArith2(b, "arith.ceildivsi", rc->rows, kilnConstIndex(b, kRowChunk));
-  return kilnForLoop(b, count, acc, rowChunkBody, rc);
-}
-
-static MlirValue rowChunks(KilnBuilder *b, MlirValue a, MlirValue bm,
-                           MlirType type) {
-  RowChunks rc = {a, bm, kilnDimValue(b, a, 0), kilnConstIndex(b, 0),
-                  kilnConstIndex(b, kilnDim(bm, 1))};
-  MlirValue sizes[2] = {rc.rows};
-  return rowChunksInto(b, &rc, kilnEmptySized(b, type, sizes));
-}
-
-/* Columns of the column chunks of colChunks: one vector register tile
- * wide several times over. */
-enum { kColChunk = 64 };
-
-/* Column chunk j: B's columns [j C, min(N, (j + 1) C)) in a zero K x C
- * tensor, then rowChunksInto with it: every tile a static R x C x K
- * product. */
-static void colChunkBody(KilnBuilder *b, MlirValue j, MlirValue acc,
-                         MlirValue *next, void *userData) {
-  const RowChunks *whole = userData;
-  MlirType elt = kilnElementType(whole->bm);
-  int64_t k = kilnDim(whole->bm, 0), ones[2] = {1, 1};
-  MlirValue c = kilnConstIndex(b, kColChunk), zero = kilnConstIndex(b, 0);
-  MlirValue colAt = kilnArith2(b, "arith.muli", j, c);
-  MlirValue cols = kilnArith2(b, "arith.minsi", c,
-                              kilnArith2(b, "arith.subi", whole->cols, colAt));
-  MlirValue at[2] = {zero, colAt}, origin[2] = {zero, zero};
-  MlirValue sizes[2] = {kilnConstIndex(b, k), cols};
-  int64_t padShape[2] = {k, kColChunk};
-  MlirValue chunk =
-      kilnInsertSliceAt(b, kilnExtractSliceAt(b, whole->bm, at, sizes, ones),
-                        kilnFilled(b, kilnTensorType(2, padShape, elt),
-                                   kilnConstFloat(b, elt, 0)),
-                        origin);
-  RowChunks rc = {whole->a, chunk, whole->rows, colAt, cols};
-  *next = rowChunksInto(b, &rc, acc);
-}
-
-/* A [M x K] x B [K x N] with N dynamic (and M either) and K static, both
- * float: static C-column chunks of B, each a rowChunks of A. A's rows are
- * copied once per column chunk, B once: a static tile for every product of
- * attention's scores (Q Kt, dynamic in the sequence length) that would
- * otherwise get plain loops. */
-static MlirValue colChunks(KilnBuilder *b, MlirValue a, MlirValue bm,
-                           MlirType type) {
-  RowChunks whole = {a, bm, kilnDimValue(b, a, 0), kilnConstIndex(b, 0),
-                     kilnDimValue(b, bm, 1)};
-  MlirValue sizes[2] = {whole.rows, whole.cols};
-  MlirValue count = kilnArith2(b, "arith.ceildivsi", whole.cols,
-                               kilnConstIndex(b, kColChunk));
-  return kilnForLoop(b, count, kilnEmptySized(b, type, sizes), colChunkBody,
-                     &whole);
-}
-
-/* Whether A (2-D) x B (2-D) suits colChunks. */
-static bool fitsColChunks(MlirValue a, MlirValue bm) {
-  return kilnRank(a) == 2 && kilnRank(bm) == 2 &&
-         kilnTypeIsFloat(kilnElementType(a)) && !isDynamic(a, 1) &&
-         !isDynamic(bm, 0) && isDynamic(bm, 1);
-}
-
-/* Depth of the reduction chunks of depthChunks. */
-enum { kDepthChunk = 64 };
-
-typedef struct RowDepth {
-  MlirValue a, bm;        /* A, B zero-padded to [Mp x Kp], [Kp x N] */
-  MlirValue rows, chunks; /* M, Kp / D */
-  MlirValue r0;           /* in a row chunk: its first row */
-} RowDepth;
-
-/* Reduction chunk k of the row chunk at r0: the R x D view of A times the
- * D x N view of B (static views: the operands are padded), accumulated. */
-static void depthChunkBody(KilnBuilder *b, MlirValue k, MlirValue acc,
-                           MlirValue *next, void *userData) {
-  const RowDepth *rd = userData;
-  int64_t ones[2] = {1, 1};
-  MlirValue d = kilnArith2(b, "arith.muli", k, kilnConstIndex(b, kDepthChunk));
-  MlirValue aAt[2] = {rd->r0, d}, bAt[2] = {d, kilnConstIndex(b, 0)};
-  MlirValue aSizes[2] = {kilnConstIndex(b, kRowChunk),
-                         kilnConstIndex(b, kDepthChunk)};
-  MlirValue bSizes[2] = {kilnConstIndex(b, kDepthChunk),
-                         kilnConstIndex(b, kilnDim(rd->bm, 1))};
-  MlirValue in[2] = {kilnExtractSliceAt(b, rd->a, aAt, aSizes, ones),
-                     kilnExtractSliceAt(b, rd->bm, bAt, bSizes, ones)};
+  MlirValue zero = kilnConstIndex(b, 0), at = muliConst(b, k, kDepthTile);
+  MlirValue depth = kilnConstIndex(b, kDepthTile);
+  MlirValue aAt[2] = {zero, at}, bAt[2] = {at, zero};
+  MlirValue aSizes[2] = {kilnConstIndex(b, kRowTile), depth};
+  MlirValue bSizes[2] = {depth, kilnConstIndex(b, kilnDim(d->bm, 1))};
+  MlirValue in[2] = {kilnExtractSliceAt(b, d->a, aAt, aSizes, ones),
+                     kilnExtractSliceAt(b, d->bm, bAt, bSizes, ones)};
   *next = kilnNamedOp(b, "linalg.matmul", 2, in, acc, 0, NULL);
 }
 
-/* Row chunk r: a static R x N accumulator through the reduction chunks,
- * its valid rows inserted into the result. */
-static void rowDepthBody(KilnBuilder *b, MlirValue r, MlirValue acc,
-                         MlirValue *next, void *userData) {
-  RowDepth rd = *(const RowDepth *)userData;
-  MlirType elt = kilnElementType(rd.a);
-  int64_t n = kilnDim(rd.bm, 1), ones[2] = {1, 1}, tile[2] = {kRowChunk, n};
-  MlirValue zero = kilnConstIndex(b, 0), rc = kilnConstIndex(b, kRowChunk);
-  rd.r0 = kilnArith2(b, "arith.muli", r, rc);
-  MlirValue y = kilnForLoop(
-      b, rd.chunks,
-      kilnFilled(b, kilnTensorType(2, tile, elt), kilnConstFloat(b, elt, 0)),
-      depthChunkBody, &rd);
-  MlirValue rows = kilnArith2(b, "arith.minsi", rc,
-                              kilnArith2(b, "arith.subi", rd.rows, rd.r0));
-  MlirValue origin[2] = {zero, zero}, at[2] = {rd.r0, zero};
-  MlirValue sizes[2] = {rows, kilnConstIndex(b, n)};
-  *next = kilnInsertSliceAt(b, kilnExtractSliceAt(b, y, origin, sizes, ones),
-                            acc, at);
+static void tileBody(KilnBuilder *b, const MlirValue *ivs, MlirValue out,
+                     MlirValue *tile, MlirValue *at, void *userData) {
+  Tiles t = *(const Tiles *)userData;
+  MlirType elt = kilnElementType(t.a);
+  MlirValue zero = kilnConstIndex(b, 0);
+  t.b0 = t.lead ? ivs[0] : zero;
+  t.r0 = muliConst(b, ivs[t.lead], kRowTile);
+  MlirValue c0 = muliConst(b, ivs[t.lead + 1], t.cols);
+  int64_t shape[2] = {kRowTile, kilnDim(t.a, 1 + t.lead)};
+  MlirValue a;
+  if (t.rowsWhole) {
+    a = rowsView(b, &t);
+  } else {
+    MlirValue end =
+        kilnArith2(b, "arith.addi", t.r0, kilnConstIndex(b, kRowTile));
+    a = kilnIfElse(b, kilnCmpI(b, "sle", end, t.m),
+                   kilnTensorType(2, shape, elt), rowsView, rowsPadded, &t);
+  }
+  MlirValue cols = kilnConstIndex(b, t.cols);
+  MlirValue bm =
+      matrixSlice(b, &t, t.bm, zero, c0, kilnDimValue(b, t.bm, t.lead), cols);
+  MlirValue acc = kilnFill(
+      b, kilnConstFloat(b, elt, 0),
+      matrixSlice(b, &t, out, t.r0, c0, kilnConstIndex(b, kRowTile), cols));
+  if (mlirValueIsNull(t.depths)) {
+    MlirValue in[2] = {a, bm};
+    acc = kilnNamedOp(b, "linalg.matmul", 2, in, acc, 0, NULL);
+  } else {
+    DepthStep d = {a, bm};
+    acc = kilnForLoop(b, t.depths, acc, depthStepBody, &d);
+  }
+  if (t.lead) {
+    int64_t shape3[3] = {1, kRowTile, t.cols};
+    acc = kilnReshape(b, acc, kilnTensorType(3, shape3, elt));
+  }
+  *tile = acc;
+  MlirValue origin[3] = {t.b0, t.r0, c0};
+  for (intptr_t i = 0; i < 2 + t.lead; ++i)
+    at[i] = origin[i + 1 - t.lead];
 }
 
-/* `x` [P x Q] zero-padded to [ceil(P / p) p x ceil(Q / q) q]; a static dim
- * the multiple divides stays static. */
+/* The last two dims of x zero-padded to multiples of p and q (a static dim
+ * the multiple divides stays static). */
 static MlirValue padTo(KilnBuilder *b, MlirValue x, int64_t p, int64_t q) {
   MlirType elt = kilnElementType(x);
-  int64_t mult[2] = {p, q}, shape[2];
-  MlirValue sizes[2], zero = kilnConstIndex(b, 0), at[2] = {zero, zero};
-  for (int i = 0; i < 2; ++i) {
-    MlirValue m = kilnConstIndex(b, mult[i]);
-    sizes[i] = kilnArith2(
-        b, "arith.muli",
-        kilnArith2(b, "arith.ceildivsi", kilnDimValue(b, x, i), m), m);
-    shape[i] = !isDynamic(x, i) && kilnDim(x, i) % mult[i] == 0
-                   ? kilnDim(x, i)
-                   : mlirShapedTypeGetDynamicSize();
+  intptr_t r = kilnRank(x);
+  int64_t shape[3], mult[3];
+  bool whole = true;
+  for (intptr_t i = 0; i < r; ++i) {
+    mult[i] = i == r - 2 ? p : i == r - 1 ? q : 1;
+    bool stays = !isDynamic(x, i) && kilnDim(x, i) % mult[i] == 0;
+    shape[i] = stays ? kilnDim(x, i) : mlirShapedTypeGetDynamicSize();
+    whole = whole && stays;
+  }
+  if (whole)
+    return x;
+  MlirValue sizes[3], at[3];
+  for (intptr_t i = 0; i < r; ++i) {
+    at[i] = kilnConstIndex(b, 0);
+    sizes[i] =
+        mlirShapedTypeIsDynamicSize(shape[i])
+            ? muliConst(b,
+                        kilnArith2(b, "arith.ceildivsi", kilnDimValue(b, x, i),
+                                   kilnConstIndex(b, mult[i])),
+                        mult[i])
+            : (MlirValue){NULL}; /* kilnEmptySized reads only dynamic dims */
   }
   MlirValue padded =
       kilnFill(b, kilnConstFloat(b, elt, 0),
-               kilnEmptySized(b, kilnTensorType(2, shape, elt), sizes));
+               kilnEmptySized(b, kilnTensorType(r, shape, elt), sizes));
   return kilnInsertSliceAt(b, x, padded, at);
 }
 
-/* A [M x K] x B [K x N] with K dynamic and N static (attention's scores x
- * V over a dynamic sequence), both float: A and B zero-padded once to
- * whole chunks, then per 8-row chunk a static 8 x N accumulator through
- * 64-deep reduction chunks, each a static product of views (no copies in
- * the loops). */
-static MlirValue depthChunks(KilnBuilder *b, MlirValue a, MlirValue bm,
-                             MlirType type) {
-  MlirValue m = kilnDimValue(b, a, 0);
-  RowDepth rd = {padTo(b, a, kRowChunk, kDepthChunk),
-                 padTo(b, bm, kDepthChunk, 1),
-                 m,
-                 kilnArith2(b, "arith.ceildivsi", kilnDimValue(b, a, 1),
-                            kilnConstIndex(b, kDepthChunk)),
-                 {NULL}};
-  MlirValue sizes[2] = {m};
-  MlirValue count =
-      kilnArith2(b, "arith.ceildivsi", m, kilnConstIndex(b, kRowChunk));
-  return kilnForLoop(b, count, kilnEmptySized(b, type, sizes), rowDepthBody,
-                     &rd);
+/* C for a static N: its widest divisor in [kMinColTile, kMaxColTile] that
+ * is a multiple of kMinColTile, else N. */
+static int64_t colTileOf(int64_t n) {
+  for (int64_t c = kMaxColTile; c >= kMinColTile; c -= kMinColTile)
+    if (n % c == 0)
+      return c;
+  return n;
 }
 
-/* Whether A (2-D) x B (2-D) suits depthChunks. */
-static bool fitsDepthChunks(MlirValue a, MlirValue bm) {
-  return kilnRank(a) == 2 && kilnRank(bm) == 2 &&
-         kilnTypeIsFloat(kilnElementType(a)) && isDynamic(a, 1) &&
-         !isDynamic(bm, 1);
-}
-
-/* The static tiles of a 2-D product with a dynamic N or K, or null. */
+/* A [(B x) M x K] x B [(B x) K x N] (same B) in static tiles, into `type`
+ * [(B x) M x N]. */
 static MlirValue tiledProduct(KilnBuilder *b, MlirValue a, MlirValue bm,
                               MlirType type) {
-  if (fitsColChunks(a, bm))
-    return colChunks(b, a, bm, type);
-  if (fitsDepthChunks(a, bm))
-    return depthChunks(b, a, bm, type);
-  return (MlirValue){NULL};
-}
-
-typedef struct BatchChunks {
-  MlirValue a, bm; /* [B x M x K], [B x K x N] */
-  MlirType type;   /* [B x M x N] */
-} BatchChunks;
-
-/* Batch i: its M x K and K x N matrices through colChunks. */
-static void batchChunkBody(KilnBuilder *b, MlirValue i, MlirValue acc,
-                           MlirValue *next, void *userData) {
-  const BatchChunks *bc = userData;
+  intptr_t lead = kilnRank(a) - 2;
+  MlirType elt = kilnElementType(a);
+  bool kDynamic = isDynamic(a, lead + 1) || isDynamic(bm, lead);
+  bool nDynamic = isDynamic(bm, lead + 1);
+  int64_t cols = nDynamic ? kColTile : colTileOf(kilnDim(bm, lead + 1));
+  MlirValue m = kilnDimValue(b, a, lead), n = kilnDimValue(b, bm, lead + 1);
+  Tiles t = {
+      kDynamic ? padTo(b, a, kRowTile, kDepthTile) : a,
+      padTo(b, bm, kDynamic ? kDepthTile : 1, cols),
+      lead,
+      m,
+      kDynamic || (!isDynamic(a, lead) && kilnDim(a, lead) % kRowTile == 0),
+      cols,
+      kDynamic ? kilnArith2(b, "arith.ceildivsi", kilnDimValue(b, a, lead + 1),
+                            kilnConstIndex(b, kDepthTile))
+               : (MlirValue){NULL},
+      {NULL},
+      {NULL}};
+  MlirValue rowTiles =
+      kilnArith2(b, "arith.ceildivsi", m, kilnConstIndex(b, kRowTile));
+  MlirValue colTiles =
+      kilnArith2(b, "arith.ceildivsi", n, kilnConstIndex(b, cols));
+  MlirValue counts[3] = {kilnDimValue(b, a, 0), rowTiles, colTiles};
+  int64_t shape[3];
+  MlirValue sizes[3] = {counts[0], muliConst(b, rowTiles, kRowTile),
+                        muliConst(b, colTiles, cols)};
+  shape[0] = kilnDim(a, 0);
+  shape[1] = isDynamic(a, lead)
+                 ? mlirShapedTypeGetDynamicSize()
+                 : (kilnDim(a, lead) + kRowTile - 1) / kRowTile * kRowTile;
+  shape[2] = nDynamic ? mlirShapedTypeGetDynamicSize() : kilnDim(bm, lead + 1);
+  MlirValue out = kilnEmptySized(
+      b, kilnTensorType(2 + lead, shape + 1 - lead, elt), sizes + 1 - lead);
+  MlirValue y =
+      kilnForallTiles(b, 2 + lead, counts + 1 - lead, out, tileBody, &t);
   int64_t ones[3] = {1, 1, 1};
-  MlirValue zero = kilnConstIndex(b, 0), one = kilnConstIndex(b, 1);
-  MlirValue at[3] = {i, zero, zero};
-  MlirValue mats[2];
-  const MlirValue ops[2] = {bc->a, bc->bm};
-  for (int o = 0; o < 2; ++o) {
-    MlirValue sizes[3] = {one, kilnDimValue(b, ops[o], 1),
-                          kilnDimValue(b, ops[o], 2)};
-    MlirValue slice = kilnExtractSliceAt(b, ops[o], at, sizes, ones);
-    int64_t shape[2] = {kilnDim(ops[o], 1), kilnDim(ops[o], 2)};
-    mats[o] = kilnReshapeSized(
-        b, slice, kilnTensorType(2, shape, kilnElementType(slice)), sizes + 1);
-  }
-  int64_t yShape[2] = {mlirShapedTypeGetDimSize(bc->type, 1),
-                       mlirShapedTypeGetDimSize(bc->type, 2)};
-  MlirType yType = kilnTensorType(2, yShape, kilnElementType(bc->a));
-  MlirValue y = tiledProduct(b, mats[0], mats[1], yType);
-  MlirValue ySizes[3] = {one, kilnDimValue(b, y, 0), kilnDimValue(b, y, 1)};
-  int64_t y3[3] = {1, yShape[0], yShape[1]};
-  MlirValue y1 =
-      kilnReshapeSized(b, y, kilnTensorType(3, y3, kilnElementType(y)), ySizes);
-  *next = kilnInsertSliceAt(b, y1, acc, at);
+  MlirValue zero = kilnConstIndex(b, 0), at[3] = {zero, zero, zero};
+  MlirValue resultSizes[3] = {counts[0], m, n};
+  MlirValue result = kilnExtractSliceAt(b, y, at, resultSizes + 1 - lead, ones);
+  return kilnReshape(b, result, type);
 }
 
-/* [B x M x K] x [B x K x N] (same B) with colChunks per batch. */
-static MlirValue batchChunks(KilnBuilder *b, MlirValue a, MlirValue bm,
-                             MlirType type) {
-  BatchChunks bc = {a, bm, type};
-  MlirValue sizes[3] = {kilnDimValue(b, a, 0), kilnDimValue(b, a, 1),
-                        kilnDimValue(b, bm, 2)};
-  return kilnForLoop(b, sizes[0], kilnEmptySized(b, type, sizes),
-                     batchChunkBody, &bc);
-}
-
-/* Whether A (2-D) x B suits rowChunks: float, M dynamic, K and B static. */
-static bool fitsRowChunks(MlirValue a, MlirValue bm) {
-  return kilnRank(a) == 2 && kilnRank(bm) == 2 &&
-         kilnTypeIsFloat(kilnElementType(a)) && isDynamic(a, 0) &&
-         !isDynamic(a, 1) && kilnTypeIsStaticTensor(mlirValueGetType(bm));
+/* Whether A x B (2-D, or 3-D of the same batch) goes through tiledProduct:
+ * float, with M, N or K dynamic. */
+static bool fitsTiles(MlirValue a, MlirValue bm) {
+  intptr_t r = kilnRank(a), lead = r - 2;
+  if (r < 2 || r > 3 || kilnRank(bm) != r ||
+      !kilnTypeIsFloat(kilnElementType(a)) ||
+      (lead && kilnDim(a, 0) != kilnDim(bm, 0)))
+    return false;
+  return isDynamic(a, lead) || isDynamic(a, lead + 1) || isDynamic(bm, lead) ||
+         isDynamic(bm, lead + 1);
 }
 
 /* A x B with numpy's matmul semantics, into `resultType`. */
@@ -418,36 +400,32 @@ static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
   MlirValue out;
   if (ra == 2 && rb == 2) {
     MlirValue in[2] = {a, bm};
-    out = fitsRowChunks(a, bm) ? rowChunks(b, a, bm, fullType)
-                               : tiledProduct(b, a, bm, fullType);
-    if (mlirValueIsNull(out))
-      out = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, fullType, sizes), 0,
-                        NULL);
+    out = fitsTiles(a, bm) ? tiledProduct(b, a, bm, fullType)
+                           : kilnNamedOp(b, "linalg.matmul", 2, in,
+                                         zeros(b, fullType, sizes), 0, NULL);
   } else if (rb == 2) {
     /* [..., M, K] x [K, N]: one matmul over the rows of all batches. */
     MlirValue in[2] = {collapseLeading(b, a, 1), bm};
     int64_t s[2] = {kilnDim(in[0], 0), shape[nb + 1]};
     MlirValue ss[2] = {dynamicDim(b, in[0], 0), sizes[nb + 1]};
     MlirType flatType = kilnTensorType(2, s, elt);
-    out = fitsRowChunks(in[0], bm)
-              ? rowChunks(b, in[0], bm, flatType)
-              : kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, flatType, ss),
-                            0, NULL);
+    out = fitsTiles(in[0], bm) ? tiledProduct(b, in[0], bm, flatType)
+                               : kilnNamedOp(b, "linalg.matmul", 2, in,
+                                             zeros(b, flatType, ss), 0, NULL);
     out = kilnReshapeSized(b, out, fullType, sizes);
   } else if (sameBatch(a, bm)) {
+    /* [B x M x K] x [B x K x N]: static tiles when M, N or K is dynamic,
+     * else one batch_matmul. */
     MlirValue in[2] = {collapseLeading(b, a, 2), collapseLeading(b, bm, 2)};
     int64_t s[3] = {kilnDim(in[0], 0), shape[nb], shape[nb + 1]};
     MlirValue ss[3] = {dynamicDim(b, in[0], 0), sizes[nb], sizes[nb + 1]};
-    /* [B x M x K] x [B x K x N]: static tiles per batch when N or K is
-     * dynamic (tiledProduct), else one batch_matmul. */
-    bool nTiles =
-        !isDynamic(in[0], 2) && !isDynamic(in[1], 1) && isDynamic(in[1], 2);
-    bool kTiles = isDynamic(in[0], 2) && !isDynamic(in[1], 2);
-    out = kilnTypeIsFloat(elt) && (nTiles || kTiles)
-              ? batchChunks(b, in[0], in[1], kilnTensorType(3, s, elt))
+    MlirType flatType = kilnTensorType(3, s, elt);
+    out = fitsTiles(in[0], in[1])
+              ? tiledProduct(b, in[0], in[1], flatType)
               : kilnNamedOp(b, "linalg.batch_matmul", 2, in,
-                            zeros(b, kilnTensorType(3, s, elt), ss), 0, NULL);
-    out = kilnReshapeSized(b, out, fullType, sizes);
+                            zeros(b, flatType, ss), 0, NULL);
+    if (r != 3) /* else `out` has the result's dims already */
+      out = kilnReshapeSized(b, out, fullType, sizes);
   } else {
     out = matmulGeneric(b, a, bm, fullType, sizes);
   }
@@ -546,8 +524,8 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
   MlirValue sizes[2] = {dynamicDim(b, a, transA ? 1 : 0),
                         dynamicDim(b, bm, transB ? 0 : 1)};
   MlirValue ab;
-  if (!transA && !transB && fitsRowChunks(a, bm)) {
-    ab = rowChunks(b, a, bm, resultType);
+  if (!transA && !transB && fitsTiles(a, bm)) {
+    ab = tiledProduct(b, a, bm, resultType);
   } else if (!transA && !transB) {
     ab = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, resultType, sizes), 0,
                      NULL);

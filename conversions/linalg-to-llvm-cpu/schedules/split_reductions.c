@@ -71,7 +71,8 @@ typedef struct RowReduction {
   intptr_t dims[kMaxInputs + 1][kMaxLoops];
   bool row[kMaxInputs]; /* reads the reduced loops as its trailing dims */
   intptr_t runLen;      /* the reduced loops */
-  int64_t length;       /* their extents' product: one row */
+  int64_t length;       /* their extents' product: one row; -1: dynamic */
+  bool anyDynamic;      /* some operand has a dynamic dim */
   const char *combine;  /* the body's combining op */
 } RowReduction;
 
@@ -107,13 +108,14 @@ static const char *bodyCombiner(MlirOperation op, intptr_t nInputs) {
 }
 
 /* Reads operand `o`'s map into r->dims[o]; false unless it is a projected
- * permutation over a static float tensor of matching extents. */
+ * permutation over a float tensor of matching extents (a loop's extent
+ * stays -1 while no operand has it static). */
 static bool readOperand(RowReduction *r, MlirAttribute maps, intptr_t o) {
   MlirValue v = mlirOperationGetOperand(r->op, o);
   MlirType t = mlirValueGetType(v);
   MlirAffineMap map =
       mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, o));
-  if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t) ||
+  if (!mlirTypeIsARankedTensor(t) ||
       !mlirTypeIsAFloat(mlirShapedTypeGetElementType(t)) ||
       mlirAffineMapGetNumDims(map) != r->nLoops ||
       mlirAffineMapGetNumSymbols(map) != 0 ||
@@ -124,10 +126,14 @@ static bool readOperand(RowReduction *r, MlirAttribute maps, intptr_t o) {
   for (intptr_t i = 0; i < r->rank[o]; ++i) {
     intptr_t d = mlirAffineDimExprGetPosition(mlirAffineMapGetResult(map, i));
     int64_t e = mlirShapedTypeGetDimSize(t, i);
+    r->dims[o][i] = d;
+    if (mlirShapedTypeIsDynamicSize(e)) {
+      r->anyDynamic = true;
+      continue;
+    }
     if (r->extent[d] >= 0 && r->extent[d] != e)
       return false;
     r->extent[d] = e;
-    r->dims[o][i] = d;
   }
   return true;
 }
@@ -197,8 +203,11 @@ static bool analyze(MlirOperation op, int64_t minLength, RowReduction *r) {
     return false;
   r->length = 1;
   for (intptr_t k = 0; k < r->runLen; ++k)
-    r->length *= r->extent[run[k]];
-  return r->length >= minLength;
+    r->length = r->extent[run[k]] < 0 || r->length < 0
+                    ? -1
+                    : r->length * r->extent[run[k]];
+  /* A row of dynamic length is taken to be long (a sequence's). */
+  return r->length < 0 || r->length >= minLength;
 }
 
 /* ---- The rewrite ---------------------------------------------------------
@@ -215,7 +224,8 @@ static MlirValue identity(KilnBuilder *b, const char *combine, MlirType elt) {
   return kilnConstFloat(b, elt, INFINITY);
 }
 
-/* Input `x` with its last `runLen` dims collapsed into one: [..., R]. */
+/* Input `x` with its last `runLen` dims collapsed into one: [..., R]
+ * (`length` R, or -1: dynamic). */
 static MlirValue collapseRow(KilnBuilder *b, MlirValue x, intptr_t runLen,
                              int64_t length) {
   if (runLen == 1)
@@ -227,7 +237,7 @@ static MlirValue collapseRow(KilnBuilder *b, MlirValue x, intptr_t runLen,
     shape[i] = kilnDim(x, i);
     groups[i] = 1;
   }
-  shape[lead] = length;
+  shape[lead] = length < 0 ? mlirShapedTypeGetDynamicSize() : length;
   groups[lead] = runLen;
   MlirNamedAttribute attr = kilnNamedAttr(
       b->ctx, "reassociation", kilnReassociationGet(b->ctx, lead + 1, groups));
@@ -236,43 +246,48 @@ static MlirValue collapseRow(KilnBuilder *b, MlirValue x, intptr_t runLen,
                       &x, 1, &attr);
 }
 
-/* Columns [from, from + n) of the rows of `c` ([..., R]). */
-static MlirValue rowSlice(KilnBuilder *b, MlirValue c, int64_t from,
-                          int64_t n) {
+/* Columns [from, from + n) of the rows of `c` ([..., R]); constant
+ * bounds give a static slice. */
+static MlirValue rowSlice(KilnBuilder *b, MlirValue c, MlirValue from,
+                          MlirValue n) {
   intptr_t rank = kilnRank(c);
-  int64_t offsets[kMaxLoops] = {0}, sizes[kMaxLoops], strides[kMaxLoops];
+  int64_t f, len, strides[kMaxLoops];
+  if (kilnConstantIndexValue(from, &f) && kilnConstantIndexValue(n, &len) &&
+      f == 0 && len == kilnDim(c, rank - 1))
+    return c;
+  MlirValue offsets[kMaxLoops], sizes[kMaxLoops];
   for (intptr_t i = 0; i < rank; ++i) {
-    sizes[i] = kilnDim(c, i);
+    bool last = i == rank - 1;
+    offsets[i] = last ? from : kilnConstIndex(b, 0);
+    sizes[i] = last ? n : kilnDimValue(b, c, i);
     strides[i] = 1;
   }
-  if (from == 0 && n == sizes[rank - 1])
-    return c;
-  offsets[rank - 1] = from;
-  sizes[rank - 1] = n;
-  return kilnExtractSlice(b, c, offsets, sizes, strides);
+  return kilnExtractSliceAt(b, c, offsets, sizes, strides);
 }
 
-/* Rows [..., q L] of `main` as [..., q, L]. */
-static MlirValue splitRow(KilnBuilder *b, MlirValue main, int64_t lanes) {
+/* Rows [..., q L] of `main` as [..., q, L]; `q` a value (constant when
+ * static). */
+static MlirValue splitRow(KilnBuilder *b, MlirValue main, MlirValue q,
+                          int64_t lanes) {
   intptr_t rank = kilnRank(main);
-  int64_t shape[kMaxLoops];
+  int64_t shape[kMaxLoops + 1], steps;
   intptr_t groups[kMaxLoops];
+  MlirValue sizes[kMaxLoops + 1];
   for (intptr_t i = 0; i + 1 < rank; ++i) {
     shape[i] = kilnDim(main, i);
+    sizes[i] = kilnDimValue(b, main, i);
     groups[i] = 1;
   }
-  shape[rank - 1] = kilnDim(main, rank - 1) / lanes;
+  shape[rank - 1] = kilnConstantIndexValue(q, &steps)
+                        ? steps
+                        : mlirShapedTypeGetDynamicSize();
+  sizes[rank - 1] = q;
   shape[rank] = lanes;
+  sizes[rank] = kilnConstIndex(b, lanes);
   groups[rank - 1] = 2;
-  MlirNamedAttribute attrs[2] = {
-      kilnNamedAttr(b->ctx, "reassociation",
-                    kilnReassociationGet(b->ctx, rank, groups)),
-      kilnNamedAttr(b->ctx, "static_output_shape",
-                    mlirDenseI64ArrayGet(b->ctx, rank + 1, shape)),
-  };
-  return kilnBuildOp1(b, "tensor.expand_shape",
-                      kilnTensorType(rank + 1, shape, kilnElementType(main)), 1,
-                      &main, 2, attrs);
+  return kilnReshapeGroupsSized(
+      b, main, kilnTensorType(rank + 1, shape, kilnElementType(main)), rank,
+      groups, sizes);
 }
 
 static void placeholderBody(KilnBuilder *b, const MlirValue *args,
@@ -325,7 +340,6 @@ static void split(const RowReduction *r, int64_t lanes) {
   MlirContext ctx = mlirOperationGetContext(r->op);
   KilnBuilder b = {ctx, mlirOperationGetLocation(r->op),
                    mlirOperationGetBlock(r->op), r->op};
-  int64_t q = r->length / lanes, rem = r->length % lanes;
   intptr_t nIn = r->nInputs, out = nIn;
   MlirValue init = mlirOperationGetOperand(r->op, out);
   MlirType elt = kilnElementType(init);
@@ -339,6 +353,14 @@ static void split(const RowReduction *r, int64_t lanes) {
       iters[m++] = 'p';
     }
 
+  /* R = q L + rem: constants, or values of the first row input's R. */
+  MlirValue q = {NULL}, qL = {NULL}, rem = {NULL};
+  bool anyRem = r->length < 0 || r->length % lanes;
+  if (r->length >= 0) {
+    q = kilnConstIndex(&b, r->length / lanes);
+    qL = kilnConstIndex(&b, r->length / lanes * lanes);
+    rem = kilnConstIndex(&b, r->length % lanes);
+  }
   MlirValue mains[kMaxInputs], tails[kMaxInputs];
   for (intptr_t i = 0; i < nIn; ++i) {
     MlirValue x = mlirOperationGetOperand(r->op, i);
@@ -347,19 +369,31 @@ static void split(const RowReduction *r, int64_t lanes) {
       continue;
     }
     MlirValue c = collapseRow(&b, x, r->runLen, r->length);
-    mains[i] = splitRow(&b, rowSlice(&b, c, 0, q * lanes), lanes);
-    tails[i] = rem ? rowSlice(&b, c, q * lanes, rem) : c;
+    if (mlirValueIsNull(q)) {
+      MlirValue len = kilnDimValue(&b, c, kilnRank(c) - 1);
+      MlirValue l = kilnConstIndex(&b, lanes);
+      q = kilnArith2(&b, "arith.divui", len, l);
+      qL = kilnArith2(&b, "arith.muli", q, l);
+      rem = kilnArith2(&b, "arith.subi", len, qL);
+    }
+    mains[i] =
+        splitRow(&b, rowSlice(&b, c, kilnConstIndex(&b, 0), qL), q, lanes);
+    tails[i] = anyRem ? rowSlice(&b, c, qL, rem) : c;
   }
 
   /* Partial results: [kept output dims..., L]. */
   intptr_t outRank = r->rank[out];
   int64_t partShape[kMaxLoops + 1];
-  for (intptr_t i = 0; i < outRank; ++i)
+  MlirValue partSizes[kMaxLoops + 1];
+  for (intptr_t i = 0; i < outRank; ++i) {
     partShape[i] = kilnDim(init, i);
+    partSizes[i] = kilnDimValue(&b, init, i);
+  }
   partShape[outRank] = lanes;
   MlirValue partInit =
-      kilnFilled(&b, kilnTensorType(outRank + 1, partShape, elt),
-                 identity(&b, r->combine, elt));
+      kilnFill(&b, identity(&b, r->combine, elt),
+               kilnEmptySized(&b, kilnTensorType(outRank + 1, partShape, elt),
+                              partSizes));
   MlirAttribute maps[kMaxInputs + 1];
   for (intptr_t o = 0; o <= nIn; ++o)
     maps[o] = remap(r, o, newLoop, m + 2, m, 2, o == out);
@@ -385,7 +419,7 @@ static void split(const RowReduction *r, int64_t lanes) {
       0);
 
   /* The rows' last R % L elements. */
-  if (rem) {
+  if (anyRem) {
     for (intptr_t o = 0; o <= nIn; ++o)
       maps[o] = remap(r, o, newLoop, m + 1, m, 1, false);
     iters[m] = 'r';

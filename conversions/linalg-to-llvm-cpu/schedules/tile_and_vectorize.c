@@ -182,7 +182,12 @@ typedef struct LoopNest {
   intptr_t outRank;
   intptr_t outLoop[kMaxLoops]; /* output dim -> loop */
   bool window;                 /* an input is read through a window (oh + kh) */
+  bool dynamic[kMaxLoops];     /* of a size known only at run time */
 } LoopNest;
+
+/* The extent a dynamic loop is assumed to have when weighing an op's work:
+ * a model's dynamic dims (batch, sequence) are rarely small. */
+enum { kAssumedDynamicExtent = 1024 };
 
 static bool isVectorizableElement(MlirType t) {
   return mlirTypeIsAF32(t) || mlirTypeIsAF64(t);
@@ -316,7 +321,6 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
         mlirAffineMapGetNumResults(map) == 0)
       continue;
     if (!(mlirTypeIsARankedTensor(t) || mlirTypeIsAMemRef(t)) ||
-        !mlirShapedTypeHasStaticShape(t) ||
         !isVectorizableElement(mlirShapedTypeGetElementType(t)) ||
         mlirAffineMapGetNumResults(map) != mlirShapedTypeGetRank(t))
       return false;
@@ -337,9 +341,12 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
       }
       intptr_t d = mlirAffineDimExprGetPosition(e);
       int64_t extent = mlirShapedTypeGetDimSize(t, r);
-      if (nest->size[d] >= 0 && nest->size[d] != extent)
+      if (mlirShapedTypeIsDynamicDim(t, r))
+        nest->dynamic[d] = true;
+      else if (nest->size[d] >= 0 && nest->size[d] != extent)
         return false;
-      nest->size[d] = extent;
+      else
+        nest->size[d] = extent;
       if (isOutput) {
         if (inOutput[d])
           return false;
@@ -348,14 +355,33 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
       }
     }
   }
+  bool anyDynamic = false, anyReduction = false;
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
+    /* A dim static in one operand is that size in the others. */
+    nest->dynamic[d] = nest->dynamic[d] && nest->size[d] < 0;
+    if (nest->dynamic[d])
+      nest->size[d] = kAssumedDynamicExtent;
     if (nest->size[d] < 1)
       return false; /* a loop no operand bounds, or an empty one */
     nest->reduction[d] = !inOutput[d];
     if (nest->reduction[d] && nOut > 1)
       return false;
+    anyDynamic = anyDynamic || nest->dynamic[d];
+    anyReduction = anyReduction || nest->reduction[d];
   }
-  return true;
+  /* A reduction with dynamic sizes: only with its vectorized dim static
+   * (kiln-split-reductions' partial results: a dynamic row in steps of a
+   * static vector; graph-to-linalg gives products of dynamic shapes static
+   * tiles). */
+  if (!anyDynamic || !anyReduction)
+    return true;
+  intptr_t lastParallel = -1;
+  for (intptr_t d = 0; d < nest->nLoops; ++d)
+    if (!nest->reduction[d])
+      lastParallel = d;
+  return nest->outRank >= 1 &&
+         !nest->dynamic[nest->outLoop[nest->outRank - 1]] &&
+         !nest->dynamic[lastParallel];
 }
 
 /* The cache level of a contraction: a long reduction is split into blocks
@@ -377,7 +403,8 @@ static void planReductionBlock(const LoopNest *nest,
       return; /* several reduction loops: left whole */
     reduction = d;
   }
-  if (!cap || reduction < 0 || nest->size[reduction] <= cap)
+  if (!cap || reduction < 0 || nest->dynamic[reduction] ||
+      nest->size[reduction] <= cap)
     return;
   int64_t block = kilnDivisorAtMost(nest->size[reduction], cap);
   if (2 * block < cap)
@@ -436,8 +463,13 @@ static void planContraction(const LoopNest *nest, bool serial,
       if (d == vec || d == row) {
         int64_t cap = opt[d == vec ? kOptThreadCols : kOptThreadRows].i;
         int64_t reg = opt[d == vec ? kOptVectorSize : kOptRows].i;
-        /* Split only into blocks that still hold several register tiles. */
-        t = size > cap ? kilnDivisorAtMost(size, cap) : 0;
+        /* Split only into blocks that still hold several register tiles;
+         * a dynamic dim into blocks of whole register tiles (the last
+         * block partial). */
+        if (nest->dynamic[d])
+          t = cap / reg * reg;
+        else
+          t = size > cap ? kilnDivisorAtMost(size, cap) : 0;
         if (t && t < 2 * reg)
           t = 0;
       } else if (size > 1) {
@@ -468,7 +500,7 @@ static void planContraction(const LoopNest *nest, bool serial,
   /* A wide matrix-vector tile's remainder of a vector or more is tiled
    * again by single vectors. */
   int64_t vector = opt[kOptVectorSize].i;
-  if (width > vector && plan->regs[vec] &&
+  if (width > vector && plan->regs[vec] && !nest->dynamic[vec] &&
       extent[vec] % plan->regs[vec] >= vector) {
     plan->narrow[vec] = vector;
     plan->marker = kOpAttr;
@@ -490,7 +522,10 @@ static void planContraction(const LoopNest *nest, bool serial,
 }
 
 /* Tile sizes for an elementwise op: one task per row (blocks of long
- * rows), one vector per register tile along the innermost output dim. */
+ * rows), one vector per register tile along the innermost output dim. A
+ * dynamic innermost dim gets blocks of kElementwiseTaskCols (the last one
+ * partial) and its register tiles are peeled: every vector but a row's
+ * remainder is a static tile. */
 static void planElementwise(const LoopNest *nest, bool serial,
                             const KilnPassOptionValue *opt,
                             KilnTilePlan *plan) {
@@ -498,7 +533,9 @@ static void planElementwise(const LoopNest *nest, bool serial,
   int64_t v = opt[kOptVectorSize].i;
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
     int64_t size = nest->size[d], t = 0;
-    if (!serial && d == vec && size > kElementwiseTaskCols) {
+    if (!serial && d == vec && nest->dynamic[d]) {
+      t = kElementwiseTaskCols;
+    } else if (!serial && d == vec && size > kElementwiseTaskCols) {
       t = kilnDivisorAtMost(size, kElementwiseTaskCols);
       if (t < 2 * v)
         t = 0;
@@ -548,7 +585,8 @@ static bool planTiles(const LoopNest *nest, bool inForall, bool inLoop,
   }
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
     int64_t e = plan->threads[d] ? plan->threads[d] : nest->size[d];
-    plan->peel[d] = plan->regs[d] && e % plan->regs[d] != 0;
+    plan->peel[d] =
+        plan->regs[d] > 1 && (e % plan->regs[d] != 0 || nest->dynamic[d]);
   }
   return true;
 }
@@ -815,6 +853,23 @@ static bool resolveOptions(KilnPassOptionValue *options) {
   return true;
 }
 
+/* Drops kTileAttr from a tile with an operand of dynamic shape (the
+ * remainder of a dynamic loop, peeled off its static tiles). */
+static MlirWalkResult untagDynamicTile(MlirOperation op, void *userData) {
+  (void)userData;
+  if (mlirAttributeIsNull(
+          mlirOperationGetDiscardableAttributeByName(op, kilnStr(kTileAttr))))
+    return MlirWalkResultAdvance;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, i));
+    if (mlirTypeIsAShaped(t) && !mlirShapedTypeHasStaticShape(t)) {
+      mlirOperationRemoveDiscardableAttributeByName(op, kilnStr(kTileAttr));
+      break;
+    }
+  }
+  return MlirWalkResultAdvance;
+}
+
 static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
                                 const KilnPassOptionValue *given) {
   KilnPassOptionValue options[kNumOptions];
@@ -888,7 +943,9 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
   if (ok)
     ok = mlirLogicalResultIsSuccess(
         kilnScheduleApply(&schedule, canonicalizeSeq, func));
-  /* Vectorize each register tile within its innermost loop. */
+  /* Vectorize each register tile within its innermost loop; a dynamic
+   * dim's remainder tiles stay loops. */
+  mlirOperationWalk(func, untagDynamicTile, NULL, MlirWalkPreOrder);
   KilnOpList loops = {0};
   kilnScheduleCollectTileLoops(func, kTileAttr, &loops);
   for (size_t i = 0; ok && i < loops.len; ++i)

@@ -85,6 +85,33 @@ func.func @row_max(%x: tensor<12x100xf32>, %init: tensor<12xf32>) -> tensor<12xf
 
 // -----
 
+// A row of dynamic length R (a sequence's): q = R / 16 and the remainder
+// computed at run time; the partial results' rows are dynamic too.
+// CHECK-LABEL: func.func @dynamic_row
+// CHECK: %[[R:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
+// CHECK: %[[Q:.*]] = arith.divui %[[R]], %{{.*}} : index
+// CHECK: %[[QL:.*]] = arith.muli %[[Q]], %{{.*}} : index
+// CHECK: %[[REM:.*]] = arith.subi %[[R]], %[[QL]] : index
+// CHECK: tensor.expand_shape {{.*}} output_shape [%{{.*}}, %[[Q]], 16] : tensor<?x?xf32> into tensor<?x?x16xf32>
+// CHECK: tensor.extract_slice %arg0[0, %[[QL]]] [%{{.*}}, %[[REM]]] [1, 1]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-SAME: outs(%{{.*}} : tensor<?x16xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<?x16xf32>) outs(%arg1 : tensor<?xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<?x?xf32>) outs(%{{.*}} : tensor<?xf32>)
+func.func @dynamic_row(%x: tensor<?x?xf32>, %init: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (i)>],
+      iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<?x?xf32>) outs(%init : tensor<?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.maximumf %o, %v : f32
+    linalg.yield %m : f32
+  } -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
 #in3 = affine_map<(a, b, c) -> (a, b, c)>
 #keep3 = affine_map<(a, b, c) -> (a, c)>
 #row2 = affine_map<(i, j) -> (i, j)>

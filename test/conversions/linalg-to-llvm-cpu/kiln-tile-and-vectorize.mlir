@@ -239,26 +239,26 @@ func.func @inside_forall(%a: tensor<32x40xf32>, %b: tensor<40x64xf32>,
 
 // -----
 
-// Left alone: dynamic shapes, integers, a conv op (its input map is a
-// window sum, not a projected permutation), elementwise ops (no
-// reduction) and contractions below min-work.
+// Left alone: a contraction dynamic along its vectorized dim, integers, a
+// conv op (its input map is a window sum, not a projected permutation),
+// elementwise ops (no reduction) and contractions below min-work.
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT: vector.
-// CHECK: linalg.matmul {{.*}} tensor<?x64xf32>
+// CHECK: linalg.matmul {{.*}} tensor<64x?xf32>
 // CHECK: linalg.matmul {{.*}} tensor<64x64xi32>
 // CHECK: linalg.conv_2d_nchw_fchw
 // CHECK: linalg.generic
 // CHECK: linalg.matmul {{.*}} tensor<4x4xf32>
 // CHECK-NOT: vector.
 // CHECK: return
-func.func @untouched(%d: tensor<?x64xf32>, %b: tensor<64x64xf32>,
-                     %dc: tensor<?x64xf32>, %i: tensor<64x64xi32>,
+func.func @untouched(%d: tensor<64x?xf32>, %b: tensor<64x64xf32>,
+                     %dc: tensor<64x?xf32>, %i: tensor<64x64xi32>,
                      %x: tensor<1x8x18x18xf32>, %f: tensor<8x8x3x3xf32>,
                      %y: tensor<1x8x16x16xf32>, %s: tensor<4x4xf32>)
-    -> (tensor<?x64xf32>, tensor<64x64xi32>, tensor<1x8x16x16xf32>,
+    -> (tensor<64x?xf32>, tensor<64x64xi32>, tensor<1x8x16x16xf32>,
         tensor<64x64xf32>, tensor<4x4xf32>) {
-  %0 = linalg.matmul ins(%d, %b : tensor<?x64xf32>, tensor<64x64xf32>)
-                     outs(%dc : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %0 = linalg.matmul ins(%b, %d : tensor<64x64xf32>, tensor<64x?xf32>)
+                     outs(%dc : tensor<64x?xf32>) -> tensor<64x?xf32>
   %1 = linalg.matmul ins(%i, %i : tensor<64x64xi32>, tensor<64x64xi32>)
                      outs(%i : tensor<64x64xi32>) -> tensor<64x64xi32>
   %2 = linalg.conv_2d_nchw_fchw
@@ -274,7 +274,7 @@ func.func @untouched(%d: tensor<?x64xf32>, %b: tensor<64x64xf32>,
   } -> tensor<64x64xf32>
   %4 = linalg.matmul ins(%s, %s : tensor<4x4xf32>, tensor<4x4xf32>)
                      outs(%s : tensor<4x4xf32>) -> tensor<4x4xf32>
-  return %0, %1, %2, %3, %4 : tensor<?x64xf32>, tensor<64x64xi32>,
+  return %0, %1, %2, %3, %4 : tensor<64x?xf32>, tensor<64x64xi32>,
       tensor<1x8x16x16xf32>, tensor<64x64xf32>, tensor<4x4xf32>
 }
 
@@ -573,6 +573,50 @@ func.func @in_time_loop(%h0: tensor<1x128xf32>, %w: tensor<128x512xf32>,
     scf.yield %o#0, %o#1 : tensor<1x128xf32>, tensor<1x128xf32>
   }
   return %r#0, %r#1 : tensor<1x128xf32>, tensor<1x128xf32>
+}
+
+// -----
+
+// A contraction with dynamic rows (its vectorized dim static): thread
+// blocks of whole register tiles (the last block partial), the register
+// tiles of a block peeled: static tiles vectorized, the rows left over
+// (fewer than a tile) a loop of dynamic matmuls.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK: scf.forall
+// CHECK: scf.for
+// CHECK: vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
+// CHECK: arith.mulf {{.*}} : vector<8x16xf32>
+// CHECK: scf.for
+// CHECK: linalg.matmul {{.*}} -> tensor<?x16xf32>
+func.func @dynamic_rows(%d: tensor<?x64xf32>, %b: tensor<64x64xf32>,
+                        %dc: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %0 = linalg.matmul ins(%d, %b : tensor<?x64xf32>, tensor<64x64xf32>)
+                     outs(%dc : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}
+
+// -----
+
+// An elementwise op of dynamic shape: a task per row (in blocks of at
+// most 4096 elements), each row in static vectors, its remainder (fewer
+// than a vector) a dynamic generic.
+// EW-LABEL: func.func @dynamic_elementwise
+// EW: scf.forall
+// EW: scf.for
+// EW: math.exp {{.*}} : vector<16xf32>
+// EW: scf.for
+// EW: linalg.generic
+// EW: math.exp {{.*}} : f32
+func.func @dynamic_elementwise(%a: tensor<?x?xf32>, %o: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<?x?xf32>) outs(%o : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %w: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  } -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
 }
 
 // -----
