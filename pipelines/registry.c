@@ -17,6 +17,7 @@ extern const KilnPassInfo kilnGraphFoldConstantsPass;
 extern const KilnPassInfo kilnGraphFoldBatchNormPass;
 extern const KilnPassInfo kilnGraphLayoutPass;
 extern const KilnPassInfo kilnGraphFusePass;
+extern const KilnPassInfo kilnGraphPerSamplePass;
 extern const KilnPassInfo kilnFuseGroupsPass;
 extern const KilnPassInfo kilnTileOutputsInPlacePass;
 extern const KilnPassInfo kilnConcatInPlacePass;
@@ -170,7 +171,7 @@ static const KilnPassInfo kGraphO2Pipeline = {
                 "graph-dce,"
                 "func.func(graph-simplify{reassociate=false},"
                 "graph-fold-batchnorm,graph-cse),graph-dce,"
-                "func.func(graph-fuse)",
+                "func.func(graph-per-sample,graph-fuse)",
 };
 
 static const KilnPassInfo kGraphO3Pipeline = {
@@ -180,7 +181,7 @@ static const KilnPassInfo kGraphO3Pipeline = {
     .pipeline = "func.func(graph-verify,graph-fold-constants,graph-cse),"
                 "graph-dce,"
                 "func.func(graph-simplify,graph-fold-batchnorm,graph-cse),"
-                "graph-dce,func.func(graph-fuse)",
+                "graph-dce,func.func(graph-per-sample,graph-fuse)",
 };
 
 static const KilnPassInfo *const kGraphOptPipelines[] = {
@@ -312,6 +313,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnGraphFoldConstantsPass,
     &kilnGraphFoldBatchNormPass,
     &kilnGraphLayoutPass,
+    &kilnGraphPerSamplePass,
     &kilnGraphFusePass,
     &kGraphCleanupPipeline,
     &kGraphO0Pipeline,

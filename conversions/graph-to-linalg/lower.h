@@ -402,6 +402,13 @@ typedef MlirValue (*KilnSampleFn)(KilnLowerOp *l, KilnBuilder *b,
 /// a static model of batch 1 gets) and written into its row of the
 /// result.
 KilnLowerStatus kilnLowerPerSample(KilnLowerOp *l, KilnSampleFn fn);
+/// The KILN_LOWER_* flags of graph op `op`'s lowering (0 without one).
+unsigned kilnLowerFlags(MlirOperation op);
+/// Rewrites func `func` into one loop over the samples of its batch around
+/// a static batch-1 copy of its graph ops, when its inputs are dynamic
+/// only in the batch dim and every op reading the batch keeps samples
+/// apart (per_sample_model.c); returns whether it did.
+bool kilnLowerModelPerSample(MlirOperation func);
 
 /// Normalizes an ONNX axis against `rank` (errors out of range: returns
 /// false after kilnLowerError).

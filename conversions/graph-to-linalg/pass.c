@@ -593,9 +593,16 @@ enum { kOptConvIm2col, kOptIm2colGather, kOptConvChannelsInner, kNumOptions };
 
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 
+unsigned kilnLowerFlags(MlirOperation op) {
+  const KilnLowering *lowering = findLowering(op);
+  return lowering ? lowering->flags : 0;
+}
+
 static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
                                     const KilnPassOptionValue *options) {
   KilnOpList ops = {0}, failed = {0};
+  if (isOpNamed(root, "func.func"))
+    kilnLowerModelPerSample(root);
   mlirOperationWalk(root, collectGraphOps, &ops, MlirWalkPreOrder);
   bool ok = true;
   for (size_t i = 0; i < ops.len; ++i) {

@@ -44,6 +44,9 @@ typedef struct Trace {
   intptr_t nLoops;
   MlirOperation slices[kMaxDepth];
   intptr_t nSlices;
+  /* Following a loop's result: that loop (a loop it feeds must be its
+   * peeled remainder); else null. */
+  MlirOperation after;
   bool build;
   bool ok;
 } Trace;
@@ -342,6 +345,13 @@ static void visitRead(Trace *t, MlirOperation read) {
 
 static void visitValue(Trace *t, MlirValue v);
 
+/* Whether index values `a` and `b` are equal: one value, or constants. */
+static bool sameIndex(MlirValue a, MlirValue b) {
+  int64_t x, y;
+  return mlirValueEqual(a, b) || (kilnConstantIndexValue(a, &x) &&
+                                  kilnConstantIndexValue(b, &y) && x == y);
+}
+
 /* Whether a tile's write of `lanes` lanes covers its destination's dim `d`
  * of `size` elements: as many lanes, or more (a remainder tile widened to
  * a masked full vector, masked_remainders.h) written from index 0. */
@@ -375,10 +385,27 @@ static void visitLoopInit(Trace *t, MlirOperation loop, intptr_t operand) {
     t->ok = false;
     return;
   }
+  /* A loop fed by a loop's result reads the init's values only as that
+   * loop's peeled remainder, which covers other indices. One over the
+   * same range is another op's, reading what the loop wrote (a split
+   * reduction's remainder columns added to its combined lanes, both
+   * serial in an enclosing loop): the trace stops. */
+  MlirOperation before = t->after;
+  bool sameRange = !mlirOperationIsNull(before);
+  for (intptr_t i = 0; sameRange && i < 3; ++i)
+    sameRange = sameIndex(mlirOperationGetOperand(loop, i),
+                          mlirOperationGetOperand(before, i));
+  if (sameRange) {
+    t->ok = false;
+    return;
+  }
+  t->after = (MlirOperation){NULL};
   t->loops[t->nLoops++] = loop;
   visitValue(t, mlirBlockGetArgument(body, 1 + k));
   --t->nLoops;
+  t->after = loop;
   visitValue(t, mlirOperationGetResult(loop, k));
+  t->after = before;
 }
 
 /* Follows every use of `v`, a tensor holding the init's values where no

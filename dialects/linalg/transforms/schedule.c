@@ -371,8 +371,10 @@ bool kilnHasForallAncestor(MlirOperation op) {
 bool kilnHasSequentialLoopAncestor(MlirOperation op) {
   for (MlirOperation p = mlirOperationGetParentOperation(op);
        !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
-    if (kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(p)),
-                            "scf.for") ||
+    if ((kilnStringRefEquals(mlirIdentifierStr(mlirOperationGetName(p)),
+                             "scf.for") &&
+         mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+             p, kilnStr(KILN_SAMPLE_LOOP_ATTR)))) ||
         kilnOpNameStartsWith(p, "scf.while"))
       return true;
   return false;

@@ -140,9 +140,13 @@ void kilnScheduleCollectTileLoops(MlirOperation root, const char *attr,
                                   KilnOpList *loops);
 /// Whether `op` is nested in an scf.forall (it then gets no thread level).
 bool kilnHasForallAncestor(MlirOperation op);
-/// Whether `op` is nested in a sequential loop (scf.for, scf.while: a
-/// recurrent op's time steps, an ONNX Loop's body), so it runs once per
-/// iteration.
+/// The unit attribute of a per-sample model's loop over the batch
+/// (graph-to-linalg's per_sample_model.c): each op in it runs once per
+/// sample, as in a batch-1 library, so it is no sequential loop below.
+#define KILN_SAMPLE_LOOP_ATTR "kiln.sample_loop"
+/// Whether `op` is nested in a sequential loop (scf.for but a per-sample
+/// model's, scf.while: a recurrent op's time steps, an ONNX Loop's body),
+/// so it runs once per iteration.
 bool kilnHasSequentialLoopAncestor(MlirOperation op);
 
 /// Marks the multiplies and adds of a structured op's body contractible, so
