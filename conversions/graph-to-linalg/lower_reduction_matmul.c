@@ -114,46 +114,42 @@ static MlirValue collapseLeading(KilnBuilder *b, MlirValue x, intptr_t keep) {
  *
  * A [(batch x) M x K] x B [(batch x) K x N], float, with M, N or K dynamic:
  *
- *   %ap = A, zero-padded to [Mp x Kp] (whole R-row, D-deep chunks) when K
- *         is dynamic
- *   %bp = B, zero-padded to [Kp x Np] (whole C-wide chunks) where K or N
- *         is dynamic
- *   %y = scf.forall (%i, %r, %c) in (batch, Mp / R, Np / C)
+ *   %y = scf.forall (%i, %r, %c) in (batch, ceil(M / R), ceil(N / C))
  *          shared_outs(%o = tensor.empty [batch x Mp x Np]) {
- *     %a = the R x K rows of %ap at r R: a view; in an unpadded A's last
- *          partial chunk (scf.if) a zero-padded copy of the rows left
- *     %b = the K x C view of %bp at column c C
+ *     %a = the R x K rows of A at r R: a view; in a last partial tile
+ *          (scf.if) a zero-padded copy of the rows left
+ *     %b = the K x C columns of B at c C: a view; in a last partial tile
+ *          (scf.if) a zero-padded copy of the columns left
  *     %t = linalg.fill 0 into %o's R x C tile at (r R, c C)
- *     %t = linalg.matmul %a, %b into %t           (K static)
- *          | scf.for over Kp / D: linalg.matmul of D-deep views into %t
+ *     %t = linalg.matmul %a, %b into %t
  *     parallel_insert_slice %t into %o
  *   }
  *   %result = extract_slice %y [batch x M x N]
  *
- * Every tile is a static product that the CPU schedules register-tile and
- * vectorize (a matmul of dynamic shape gets plain loops), and the forall is
- * their thread level: one parallel region per product. A is copied only
- * when K is dynamic (attention's scores, 1/64 of the product's work), B only
- * where N or K is. */
+ * Every tile's rows and columns are static, so the CPU schedules
+ * register-tile and vectorize it (a dynamic K is its reduction loop's trip
+ * count), and the forall is their thread level: one parallel region per
+ * product. A and B are read in place: only a last partial row tile of A and
+ * column tile of B are copied. */
 
-/* Rows of a tile: a register tile's (8 rows); few enough that a batch-1
- * classifier computes 8 rows, not 64 (64 made MobileNetV2's Gemm 1.8 ms). */
-enum { kRowTile = 8 };
+/* Rows of a tile: two register tiles' (8 rows each on AVX-512), so each
+ * tile reads its columns of B for 16 rows (8: the encoder's feed-forward
+ * products 5-10% slower); few enough that a product of one row computes 16,
+ * not 64 (64 made a batch-1 classifier's Gemm 1.8 ms). */
+enum { kRowTile = 16 };
 /* Columns of a tile when N is dynamic: a vector register tile wide several
  * times over; with N static, the widest divisor of N up to kMaxColTile
  * that is a multiple of kMinColTile (else all of N). */
-enum { kColTile = 64, kMinColTile = 16, kMaxColTile = 128 };
-/* Depth of the reduction chunks when K is dynamic. */
-enum { kDepthTile = 64 };
+enum { kColTile = 32, kMinColTile = 16, kMaxColTile = 128 };
 
 typedef struct Tiles {
-  MlirValue a, bm;  /* A [(B x) Ma x Ka], B [(B x) Kb x Nb], padded */
-  intptr_t lead;    /* 1 with a batch dim, else 0 */
-  MlirValue m;      /* M: rows past it are zero-padded */
-  bool rowsWhole;   /* A's rows are whole R-row chunks (padded or static) */
-  int64_t cols;     /* C */
-  MlirValue depths; /* Kp / D when K is dynamic, else null */
-  MlirValue r0, b0; /* in a tile: its first row and batch entry */
+  MlirValue a, bm;      /* A [(B x) M x K], B [(B x) K x N] */
+  intptr_t lead;        /* 1 with a batch dim, else 0 */
+  MlirValue m, n;       /* M, N: rows and columns past them are zero-padded */
+  bool rowsWhole;       /* A's rows are whole R-row tiles (static M) */
+  bool colsWhole;       /* B's columns are whole C-column tiles (static N) */
+  int64_t cols;         /* C */
+  MlirValue r0, c0, b0; /* in a tile: its first row, column, batch entry */
 } Tiles;
 
 static MlirValue muliConst(KilnBuilder *b, MlirValue x, int64_t c) {
@@ -185,39 +181,42 @@ static MlirValue rowsView(KilnBuilder *b, void *userData) {
                      kilnDimValue(b, t->a, 1 + t->lead));
 }
 
+/* B's K x C columns at t->c0 as a view. */
+static MlirValue colsView(KilnBuilder *b, void *userData) {
+  const Tiles *t = userData;
+  return matrixSlice(b, t, t->bm, kilnConstIndex(b, 0), t->c0,
+                     kilnDimValue(b, t->bm, t->lead),
+                     kilnConstIndex(b, t->cols));
+}
+
+/* B's columns [t->c0, N) zero-padded to C columns. */
+static MlirValue colsPadded(KilnBuilder *b, void *userData) {
+  const Tiles *t = userData;
+  MlirValue zero = kilnConstIndex(b, 0), origin[2] = {zero, zero};
+  MlirType elt = kilnElementType(t->bm);
+  int64_t shape[2] = {kilnDim(t->bm, t->lead), t->cols};
+  MlirValue cols = kilnArith2(b, "arith.subi", t->n, t->c0);
+  MlirValue sizes[2] = {kilnDimValue(b, t->bm, t->lead), {NULL}};
+  MlirValue part = matrixSlice(b, t, t->bm, zero, t->c0, sizes[0], cols);
+  MlirValue padded =
+      kilnFill(b, kilnConstFloat(b, elt, 0),
+               kilnEmptySized(b, kilnTensorType(2, shape, elt), sizes));
+  return kilnInsertSliceAt(b, part, padded, origin);
+}
+
 /* A's rows [t->r0, M) zero-padded to R rows. */
 static MlirValue rowsPadded(KilnBuilder *b, void *userData) {
   const Tiles *t = userData;
   MlirValue zero = kilnConstIndex(b, 0), origin[2] = {zero, zero};
+  MlirType elt = kilnElementType(t->a);
   int64_t shape[2] = {kRowTile, kilnDim(t->a, 1 + t->lead)};
   MlirValue rows = kilnArith2(b, "arith.subi", t->m, t->r0);
-  MlirValue part = matrixSlice(b, t, t->a, t->r0, zero, rows,
-                               kilnDimValue(b, t->a, 1 + t->lead));
-  return kilnInsertSliceAt(
-      b, part,
-      kilnFilled(b, kilnTensorType(2, shape, kilnElementType(t->a)),
-                 kilnConstFloat(b, kilnElementType(t->a), 0)),
-      origin);
-}
-
-typedef struct DepthStep {
-  MlirValue a, bm; /* the tile's R x Kp rows of A, Kp x C columns of B */
-} DepthStep;
-
-/* Reduction chunk k: the R x D view of A times the D x C view of B,
- * accumulated into the tile. */
-static void depthStepBody(KilnBuilder *b, MlirValue k, MlirValue acc,
-                          MlirValue *next, void *userData) {
-  const DepthStep *d = userData;
-  int64_t ones[2] = {1, 1};
-  MlirValue zero = kilnConstIndex(b, 0), at = muliConst(b, k, kDepthTile);
-  MlirValue depth = kilnConstIndex(b, kDepthTile);
-  MlirValue aAt[2] = {zero, at}, bAt[2] = {at, zero};
-  MlirValue aSizes[2] = {kilnConstIndex(b, kRowTile), depth};
-  MlirValue bSizes[2] = {depth, kilnConstIndex(b, kilnDim(d->bm, 1))};
-  MlirValue in[2] = {kilnExtractSliceAt(b, d->a, aAt, aSizes, ones),
-                     kilnExtractSliceAt(b, d->bm, bAt, bSizes, ones)};
-  *next = kilnNamedOp(b, "linalg.matmul", 2, in, acc, 0, NULL);
+  MlirValue sizes[2] = {(MlirValue){NULL}, kilnDimValue(b, t->a, 1 + t->lead)};
+  MlirValue part = matrixSlice(b, t, t->a, t->r0, zero, rows, sizes[1]);
+  MlirValue padded =
+      kilnFill(b, kilnConstFloat(b, elt, 0),
+               kilnEmptySized(b, kilnTensorType(2, shape, elt), sizes));
+  return kilnInsertSliceAt(b, part, padded, origin);
 }
 
 static void tileBody(KilnBuilder *b, const MlirValue *ivs, MlirValue out,
@@ -227,7 +226,7 @@ static void tileBody(KilnBuilder *b, const MlirValue *ivs, MlirValue out,
   MlirValue zero = kilnConstIndex(b, 0);
   t.b0 = t.lead ? ivs[0] : zero;
   t.r0 = muliConst(b, ivs[t.lead], kRowTile);
-  MlirValue c0 = muliConst(b, ivs[t.lead + 1], t.cols);
+  MlirValue c0 = t.c0 = muliConst(b, ivs[t.lead + 1], t.cols);
   int64_t shape[2] = {kRowTile, kilnDim(t.a, 1 + t.lead)};
   MlirValue a;
   if (t.rowsWhole) {
@@ -238,19 +237,20 @@ static void tileBody(KilnBuilder *b, const MlirValue *ivs, MlirValue out,
     a = kilnIfElse(b, kilnCmpI(b, "sle", end, t.m),
                    kilnTensorType(2, shape, elt), rowsView, rowsPadded, &t);
   }
-  MlirValue cols = kilnConstIndex(b, t.cols);
-  MlirValue bm =
-      matrixSlice(b, &t, t.bm, zero, c0, kilnDimValue(b, t.bm, t.lead), cols);
+  MlirValue cols = kilnConstIndex(b, t.cols), bm;
+  if (t.colsWhole) {
+    bm = colsView(b, &t);
+  } else {
+    int64_t bShape[2] = {kilnDim(t.bm, t.lead), t.cols};
+    MlirValue end = kilnArith2(b, "arith.addi", c0, cols);
+    bm = kilnIfElse(b, kilnCmpI(b, "sle", end, t.n),
+                    kilnTensorType(2, bShape, elt), colsView, colsPadded, &t);
+  }
   MlirValue acc = kilnFill(
       b, kilnConstFloat(b, elt, 0),
       matrixSlice(b, &t, out, t.r0, c0, kilnConstIndex(b, kRowTile), cols));
-  if (mlirValueIsNull(t.depths)) {
-    MlirValue in[2] = {a, bm};
-    acc = kilnNamedOp(b, "linalg.matmul", 2, in, acc, 0, NULL);
-  } else {
-    DepthStep d = {a, bm};
-    acc = kilnForLoop(b, t.depths, acc, depthStepBody, &d);
-  }
+  MlirValue in[2] = {a, bm};
+  acc = kilnNamedOp(b, "linalg.matmul", 2, in, acc, 0, NULL);
   if (t.lead) {
     int64_t shape3[3] = {1, kRowTile, t.cols};
     acc = kilnReshape(b, acc, kilnTensorType(3, shape3, elt));
@@ -259,38 +259,6 @@ static void tileBody(KilnBuilder *b, const MlirValue *ivs, MlirValue out,
   MlirValue origin[3] = {t.b0, t.r0, c0};
   for (intptr_t i = 0; i < 2 + t.lead; ++i)
     at[i] = origin[i + 1 - t.lead];
-}
-
-/* The last two dims of x zero-padded to multiples of p and q (a static dim
- * the multiple divides stays static). */
-static MlirValue padTo(KilnBuilder *b, MlirValue x, int64_t p, int64_t q) {
-  MlirType elt = kilnElementType(x);
-  intptr_t r = kilnRank(x);
-  int64_t shape[3], mult[3];
-  bool whole = true;
-  for (intptr_t i = 0; i < r; ++i) {
-    mult[i] = i == r - 2 ? p : i == r - 1 ? q : 1;
-    bool stays = !isDynamic(x, i) && kilnDim(x, i) % mult[i] == 0;
-    shape[i] = stays ? kilnDim(x, i) : mlirShapedTypeGetDynamicSize();
-    whole = whole && stays;
-  }
-  if (whole)
-    return x;
-  MlirValue sizes[3], at[3];
-  for (intptr_t i = 0; i < r; ++i) {
-    at[i] = kilnConstIndex(b, 0);
-    sizes[i] =
-        mlirShapedTypeIsDynamicSize(shape[i])
-            ? muliConst(b,
-                        kilnArith2(b, "arith.ceildivsi", kilnDimValue(b, x, i),
-                                   kilnConstIndex(b, mult[i])),
-                        mult[i])
-            : (MlirValue){NULL}; /* kilnEmptySized reads only dynamic dims */
-  }
-  MlirValue padded =
-      kilnFill(b, kilnConstFloat(b, elt, 0),
-               kilnEmptySized(b, kilnTensorType(r, shape, elt), sizes));
-  return kilnInsertSliceAt(b, x, padded, at);
 }
 
 /* C for a static N: its widest divisor in [kMinColTile, kMaxColTile] that
@@ -308,22 +276,14 @@ static MlirValue tiledProduct(KilnBuilder *b, MlirValue a, MlirValue bm,
                               MlirType type) {
   intptr_t lead = kilnRank(a) - 2;
   MlirType elt = kilnElementType(a);
-  bool kDynamic = isDynamic(a, lead + 1) || isDynamic(bm, lead);
   bool nDynamic = isDynamic(bm, lead + 1);
   int64_t cols = nDynamic ? kColTile : colTileOf(kilnDim(bm, lead + 1));
   MlirValue m = kilnDimValue(b, a, lead), n = kilnDimValue(b, bm, lead + 1);
   Tiles t = {
-      kDynamic ? padTo(b, a, kRowTile, kDepthTile) : a,
-      padTo(b, bm, kDynamic ? kDepthTile : 1, cols),
-      lead,
-      m,
-      kDynamic || (!isDynamic(a, lead) && kilnDim(a, lead) % kRowTile == 0),
-      cols,
-      kDynamic ? kilnArith2(b, "arith.ceildivsi", kilnDimValue(b, a, lead + 1),
-                            kilnConstIndex(b, kDepthTile))
-               : (MlirValue){NULL},
-      {NULL},
-      {NULL}};
+      a,         bm,    lead,
+      m,         n,     !isDynamic(a, lead) && kilnDim(a, lead) % kRowTile == 0,
+      !nDynamic, cols,  {NULL},
+      {NULL},    {NULL}};
   MlirValue rowTiles =
       kilnArith2(b, "arith.ceildivsi", m, kilnConstIndex(b, kRowTile));
   MlirValue colTiles =

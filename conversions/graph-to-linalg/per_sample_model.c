@@ -1,7 +1,8 @@
 /* The per-sample model (docs/dynamic-shapes.md): a function whose inputs
  * are dynamic only in their batch dim, and whose every op that reads the
- * batch computes each sample from that sample alone (a CNN, an MLP), runs
- * as one loop over the samples around a static batch-1 copy of the model:
+ * batch computes each sample from that sample alone (a CNN; a Transformer
+ * over a static sequence), runs as one loop over the samples around a
+ * static batch-1 copy of the model:
  *
  *   func @main(%x: tensor<?x3x224x224xf32>) -> tensor<?x1000xf32>
  *     %n = tensor.dim %x, 0
@@ -20,7 +21,9 @@
  * agree on the batch at run time (checked). A function with an op that
  * mixes samples or whose batch dim the rules below cannot follow (Shape,
  * a reduction over the batch, a transpose moving it) keeps the per-op
- * lowering. */
+ * lowering, and so does one whose products have few rows per sample (an
+ * MLP on [batch, features]: per sample, each product would be a
+ * matrix-vector product re-reading its weights). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,10 +60,10 @@ static bool nameIn(MlirStringRef name, const char *const *names) {
   return false;
 }
 
-/* The product of dims 1.. of a batched or static type. */
-static int64_t sampleElements(MlirType t) {
+/* The product of dims [from, to) of `t` (static there). */
+static int64_t dimsProduct(MlirType t, intptr_t from, intptr_t to) {
   int64_t n = 1;
-  for (intptr_t i = 1; i < mlirShapedTypeGetRank(t); ++i)
+  for (intptr_t i = from; i < to; ++i)
     n *= mlirShapedTypeGetDimSize(t, i);
   return n;
 }
@@ -148,12 +151,14 @@ static bool isSampleSeparable(MlirOperation op, const bool *batched) {
   if (nameIn(name, kSampleWindowOps))
     return onlyFirst;
   if (nameIn(name, kReshapeOps))
-    return onlyFirst && sampleElements(in) == sampleElements(out);
+    return onlyFirst && dimsProduct(in, 1, mlirShapedTypeGetRank(in)) ==
+                            dimsProduct(out, 1, r);
   if (nameIs(name, "softmax") || nameIs(name, "log_softmax") ||
       nameIs(name, "hardmax") || nameIs(name, "layer_normalization"))
     return onlyFirst && axisIsNotBatch(op, "axis", -1, r);
   if (nameIs(name, "gather"))
-    return onlyFirst && axisIsNotBatch(op, "axis", 0, r);
+    return onlyFirst &&
+           axisIsNotBatch(op, "axis", 0, mlirShapedTypeGetRank(in));
   if (nameIs(name, "concat")) {
     for (intptr_t k = 0; k < nOps; ++k)
       if (!batched[k])
@@ -190,13 +195,6 @@ static bool isSampleSeparable(MlirOperation op, const bool *batched) {
  * [batch, features], an MLP) is a matrix-vector product per sample that
  * re-reads the weights for every row. */
 enum { kMinSampleRows = 16 };
-
-static int64_t dimsProduct(MlirType t, intptr_t from, intptr_t to) {
-  int64_t n = 1;
-  for (intptr_t i = from; i < to; ++i)
-    n *= mlirShapedTypeGetDimSize(t, i);
-  return n;
-}
 
 /* The multiply-adds per sample of product `op` (conv, conv_transpose,
  * matmul, gemm; 0 for other ops), and in *rows the rows of its matrix

@@ -268,17 +268,17 @@ func.func @slice_runtime_starts_static_result(%x: tensor<5xf32>, %s: tensor<1xi6
 // -----
 
 // A product whose rows are dynamic (a Linear layer over a dynamic batch
-// and sequence): one scf.forall of static 8-row tiles; A's rows are read
+// and sequence): one scf.forall of static 16-row tiles; A's rows are read
 // in place, a last partial tile zero-padded (scf.if).
 // CHECK-LABEL: func.func @matmul_row_tiles
 // CHECK: scf.forall (%{{.*}}) in (%{{.*}})
-// CHECK: scf.if %{{.*}} -> (tensor<8x4xf32>)
-// CHECK: tensor.extract_slice %arg0[%{{.*}}, 0] [8, 4] [1, 1] : tensor<?x4xf32> to tensor<8x4xf32>
+// CHECK: scf.if %{{.*}} -> (tensor<16x4xf32>)
+// CHECK: tensor.extract_slice %arg0[%{{.*}}, 0] [16, 4] [1, 1] : tensor<?x4xf32> to tensor<16x4xf32>
 // CHECK: } else {
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [%{{.*}}, 4] [1, 1] : tensor<?x4xf32> into tensor<8x4xf32>
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x4xf32>, tensor<4x32xf32>) outs(%{{.*}} : tensor<8x32xf32>)
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [%{{.*}}, 4] [1, 1] : tensor<?x4xf32> into tensor<16x4xf32>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x4xf32>, tensor<4x32xf32>) outs(%{{.*}} : tensor<16x32xf32>)
 // CHECK: scf.forall.in_parallel
-// CHECK: tensor.parallel_insert_slice %{{.*}} [8, 32] [1, 1] : tensor<8x32xf32> into tensor<?x32xf32>
+// CHECK: tensor.parallel_insert_slice %{{.*}} [16, 32] [1, 1] : tensor<16x32xf32> into tensor<?x32xf32>
 // CHECK: tensor.extract_slice %{{.*}}[0, 0] [%{{.*}}, 32] [1, 1] : tensor<?x32xf32> to tensor<?x32xf32>
 func.func @matmul_row_tiles(%a: tensor<?x4xf32>, %b: tensor<4x32xf32>) -> tensor<?x32xf32> {
   %0 = "graph.matmul"(%a, %b) : (tensor<?x4xf32>, tensor<4x32xf32>) -> tensor<?x32xf32>
@@ -288,17 +288,20 @@ func.func @matmul_row_tiles(%a: tensor<?x4xf32>, %b: tensor<4x32xf32>) -> tensor
 // -----
 
 // A product whose N is dynamic and K static (attention's Q Kt over a
-// dynamic sequence): B zero-padded once to whole 64-column tiles, then one
-// scf.forall over the batch, 8-row and 64-column tiles: every tile a static
-// matmul.
+// dynamic sequence): one scf.forall over the batch, 16-row and 32-column
+// tiles; B's columns are read in place, a last partial tile zero-padded
+// (scf.if): every tile a static matmul.
 // CHECK-LABEL: func.func @matmul_col_tiles
-// CHECK: tensor.insert_slice %arg1 into %{{.*}} : tensor<3x4x?xf32> into tensor<3x4x?xf32>
+// CHECK-NOT: tensor.insert_slice %arg1
 // CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (3, %{{.*}}, %{{.*}})
-// CHECK: tensor.extract_slice %{{.*}} to tensor<1x4x64xf32>
-// CHECK: linalg.fill
-// CHECK-SAME: tensor<8x64xf32>
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x4xf32>, tensor<4x64xf32>)
-// CHECK: tensor.parallel_insert_slice %{{.*}} [1, 8, 64] [1, 1, 1] : tensor<1x8x64xf32> into tensor<3x?x?xf32>
+// CHECK: scf.if %{{.*}} -> (tensor<16x4xf32>)
+// CHECK: scf.if %{{.*}} -> (tensor<4x32xf32>)
+// CHECK: tensor.extract_slice %arg1[%{{.*}}, 0, %{{.*}}] [1, 4, 32] [1, 1, 1] : tensor<3x4x?xf32> to tensor<1x4x32xf32>
+// CHECK: } else {
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [4, %{{.*}}] [1, 1] : tensor<4x?xf32> into tensor<4x32xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x32xf32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x4xf32>, tensor<4x32xf32>)
+// CHECK: tensor.parallel_insert_slice %{{.*}} [1, 16, 32] [1, 1, 1] : tensor<1x16x32xf32> into tensor<3x?x?xf32>
 func.func @matmul_col_tiles(%a: tensor<3x?x4xf32>, %b: tensor<3x4x?xf32>) -> tensor<3x?x?xf32> {
   %0 = "graph.matmul"(%a, %b) : (tensor<3x?x4xf32>, tensor<3x4x?xf32>) -> tensor<3x?x?xf32>
   return %0 : tensor<3x?x?xf32>
@@ -307,20 +310,16 @@ func.func @matmul_col_tiles(%a: tensor<3x?x4xf32>, %b: tensor<3x4x?xf32>) -> ten
 // -----
 
 // A product whose K is dynamic and N static (attention's scores x V over a
-// dynamic sequence): A and B zero-padded once to whole tiles and 64-deep
-// chunks, then per 8-row tile a static accumulator through the chunks,
-// each a static product of views (a 5-column N is one tile).
-// CHECK-LABEL: func.func @matmul_depth_chunks
-// CHECK: tensor.insert_slice %arg0 into %{{.*}} : tensor<?x?xf32> into tensor<?x?xf32>
-// CHECK: tensor.insert_slice %arg1 into %{{.*}} : tensor<?x5xf32> into tensor<?x5xf32>
+// dynamic sequence): no copy of A or B, each 16-row tile a matmul whose
+// rows and columns are static and whose reduction runs to K (a 5-column N
+// is one tile).
+// CHECK-LABEL: func.func @matmul_dynamic_depth
+// CHECK-NOT: tensor.insert_slice %arg1
 // CHECK: scf.forall
-// CHECK: linalg.fill
-// CHECK-SAME: tensor<8x5xf32>
-// CHECK: scf.for
-// CHECK: tensor.extract_slice %{{.*}} to tensor<8x64xf32>
-// CHECK: tensor.extract_slice %{{.*}} to tensor<64x5xf32>
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x64xf32>, tensor<64x5xf32>) outs(%{{.*}} : tensor<8x5xf32>)
-func.func @matmul_depth_chunks(%a: tensor<?x?xf32>, %b: tensor<?x5xf32>) -> tensor<?x5xf32> {
+// CHECK: scf.if %{{.*}} -> (tensor<16x?xf32>)
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x5xf32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x?xf32>, tensor<?x5xf32>) outs(%{{.*}} : tensor<16x5xf32>)
+func.func @matmul_dynamic_depth(%a: tensor<?x?xf32>, %b: tensor<?x5xf32>) -> tensor<?x5xf32> {
   %0 = "graph.matmul"(%a, %b) : (tensor<?x?xf32>, tensor<?x5xf32>) -> tensor<?x5xf32>
   return %0 : tensor<?x5xf32>
 }
