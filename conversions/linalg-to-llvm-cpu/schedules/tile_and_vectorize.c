@@ -92,6 +92,14 @@ static const char *const kTileAttr = "kiln.tv_tile";
 /* kInitAttr marks the producer of the tiled contraction's init, fused into
  * its thread blocks. */
 static const char *const kInitAttr = "kiln.tv_init";
+/* kHoistAttr marks the loops whose invariant subsets are hoisted: those
+ * carrying only vectors and static tensors (a register tile's reduction,
+ * its row and column loops). A loop over a dynamic extent (a dynamic
+ * elementwise row, a peeled remainder) is left out: comparing its slices
+ * of dynamic sizes takes the value-bounds analysis seconds per loop (the
+ * dynamic-axes encoder compiled in 80 s), and it has no accumulator to
+ * keep in registers. */
+static const char *const kHoistAttr = "kiln.tv_hoist";
 
 /* The vector lowering applied to the function once every tile is
  * vectorized. Two pattern sets, because reduction_to_contract must see the
@@ -144,7 +152,8 @@ static const char kSchedule[] =
      * canonicalization drops the iter_args hoisting leaves unused. */
     "  transform.named_sequence @kiln_hoist_accumulators(\n"
     "      %f: !transform.any_op {transform.readonly}) {\n"
-    "    %loops = transform.structured.match ops{[\"scf.for\"]} in %f\n"
+    "    %loops = transform.structured.match ops{[\"scf.for\"]}\n"
+    "        attributes{kiln.tv_hoist} in %f\n"
     "        : (!transform.any_op) -> !transform.any_op\n"
     "    transform.loop.hoist_loop_invariant_subsets %loops\n"
     "        : !transform.any_op\n"
@@ -183,6 +192,7 @@ typedef struct LoopNest {
   intptr_t outLoop[kMaxLoops]; /* output dim -> loop */
   bool window;                 /* an input is read through a window (oh + kh) */
   bool dynamic[kMaxLoops];     /* of a size known only at run time */
+  bool onBuffers;              /* the op works on memrefs */
 } LoopNest;
 
 /* The extent a dynamic loop is assumed to have when weighing an op's work:
@@ -356,6 +366,8 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
     }
   }
   bool anyDynamic = false, anyReduction = false;
+  bool onBuffers = mlirTypeIsAMemRef(
+      mlirValueGetType(mlirOperationGetOperand(op, firstOut)));
   for (intptr_t d = 0; d < nest->nLoops; ++d) {
     /* A dim static in one operand is that size in the others. */
     nest->dynamic[d] = nest->dynamic[d] && nest->size[d] < 0;
@@ -373,6 +385,12 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
    * (kiln-split-reductions' partial results: a dynamic row in steps of a
    * static vector; graph-to-linalg gives products of dynamic shapes static
    * tiles). */
+  /* Dynamic sizes on buffers only: on tensors the tiles' slices of dynamic
+   * sizes cost bufferization's subset analysis seconds per op (value
+   * bounds; the dynamic-axes encoder compiled in 50 s). */
+  nest->onBuffers = onBuffers;
+  if (anyDynamic && !onBuffers)
+    return false;
   if (!anyDynamic || !anyReduction)
     return true;
   intptr_t lastParallel = -1;
@@ -571,8 +589,13 @@ static bool planTiles(const LoopNest *nest, bool inForall, bool inLoop,
   if (nest->outRank < 1 || (!inForall && !inLoop && work < opt[kOptMinWork].i))
     return false;
   bool serial = inForall || (inLoop && work < opt[kOptLoopThreadWork].i);
+  bool anyDynamic = false;
+  for (intptr_t d = 0; d < nest->nLoops; ++d)
+    anyDynamic = anyDynamic || nest->dynamic[d];
   if (anyReduction) {
-    if (!opt[kOptContractions].b)
+    /* Reductions of dynamic shape are tiled on buffers (readLoopNest), in
+     * the elementwise run after bufferization. */
+    if (!opt[kOptContractions].b && !anyDynamic)
       return false;
     planContraction(nest, serial, opt, plan);
   } else {
@@ -853,6 +876,21 @@ static bool resolveOptions(KilnPassOptionValue *options) {
   return true;
 }
 
+/* Marks an scf.for carrying only vectors and static tensors kHoistAttr. */
+static MlirWalkResult markHoistedLoop(MlirOperation op, void *userData) {
+  (void)userData;
+  if (!kilnOpNameIs(op, "scf.for"))
+    return MlirWalkResultAdvance;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, i));
+    if (mlirTypeIsAShaped(t) && !mlirShapedTypeHasStaticShape(t))
+      return MlirWalkResultAdvance;
+  }
+  mlirOperationSetDiscardableAttributeByName(
+      op, kilnStr(kHoistAttr), mlirUnitAttrGet(mlirOperationGetContext(op)));
+  return MlirWalkResultAdvance;
+}
+
 /* Drops kTileAttr from a tile with an operand of dynamic shape (the
  * remainder of a dynamic loop, peeled off its static tiles). */
 static MlirWalkResult untagDynamicTile(MlirOperation op, void *userData) {
@@ -952,9 +990,12 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
     ok = mlirLogicalResultIsSuccess(
         kilnScheduleApply(&schedule, vectorizeSeq, loops.data[i]));
   kilnOpListDestroy(&loops);
-  for (int round = 0; ok && round < kHoistRounds; ++round)
+  for (int round = 0; ok && round < kHoistRounds; ++round) {
+    mlirOperationWalk(func, markHoistedLoop, NULL, MlirWalkPreOrder);
     ok = mlirLogicalResultIsSuccess(
         kilnScheduleApply(&schedule, hoistSeq, func));
+  }
+  kilnScheduleDropAttr(func, kHoistAttr);
   if (ok)
     ok = mlirLogicalResultIsSuccess(
         kilnScheduleApply(&schedule, lowerSeq, func));
