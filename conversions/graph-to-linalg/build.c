@@ -680,11 +680,13 @@ MlirValue kilnReshapeGroupsSized(KilnBuilder *b, MlirValue x, MlirType to,
  * (2: ops = src, dest) of rank r with the static offsets, sizes and
  * strides given, kDynamic where ops holds the value: after the tensors,
  * `nOffsets` dynamic offsets, then `nSizes` dynamic sizes. */
-static MlirValue sliceOp(KilnBuilder *b, const char *name, MlirType type,
-                         intptr_t r, intptr_t nTensors, const MlirValue *ops,
-                         intptr_t nOffsets, intptr_t nSizes,
-                         const int64_t *offsets, const int64_t *sizes,
-                         const int64_t *strides) {
+static MlirOperation sliceOpWithResults(KilnBuilder *b, const char *name,
+                                        intptr_t nResults, MlirType type,
+                                        intptr_t r, intptr_t nTensors,
+                                        const MlirValue *ops, intptr_t nOffsets,
+                                        intptr_t nSizes, const int64_t *offsets,
+                                        const int64_t *sizes,
+                                        const int64_t *strides) {
   int32_t seg[5] = {1, 1, 0, 0, 0};
   seg[nTensors] = (int32_t)nOffsets;
   seg[nTensors + 1] = (int32_t)nSizes;
@@ -698,8 +700,19 @@ static MlirValue sliceOp(KilnBuilder *b, const char *name, MlirType type,
       kilnNamedAttr(b->ctx, "static_strides",
                     mlirDenseI64ArrayGet(b->ctx, r, strides)),
   };
-  return kilnBuildOp1(b, name, type, nTensors + nOffsets + nSizes, ops, 4,
-                      attrs);
+  return kilnBuildOp(b, name, nResults, &type, nTensors + nOffsets + nSizes,
+                     ops, 4, attrs);
+}
+
+static MlirValue sliceOp(KilnBuilder *b, const char *name, MlirType type,
+                         intptr_t r, intptr_t nTensors, const MlirValue *ops,
+                         intptr_t nOffsets, intptr_t nSizes,
+                         const int64_t *offsets, const int64_t *sizes,
+                         const int64_t *strides) {
+  return mlirOperationGetResult(
+      sliceOpWithResults(b, name, 1, type, r, nTensors, ops, nOffsets, nSizes,
+                         offsets, sizes, strides),
+      0);
 }
 
 MlirValue kilnExtractSlice(KilnBuilder *b, MlirValue x, const int64_t *offsets,
@@ -1214,17 +1227,8 @@ MlirValue kilnForallTiles(KilnBuilder *b, intptr_t n, const MlirValue *counts,
     sizes[i] = kilnDim(tile, i);
     strides[i] = 1;
   }
-  int32_t sliceSeg[5] = {1, 1, (int32_t)(nOps - 2), 0, 0};
-  MlirNamedAttribute sliceAttrs[4] = {
-      segments(b->ctx, 5, sliceSeg),
-      kilnNamedAttr(b->ctx, "static_offsets",
-                    mlirDenseI64ArrayGet(b->ctx, r, offsets)),
-      kilnNamedAttr(b->ctx, "static_sizes",
-                    mlirDenseI64ArrayGet(b->ctx, r, sizes)),
-      kilnNamedAttr(b->ctx, "static_strides",
-                    mlirDenseI64ArrayGet(b->ctx, r, strides)),
-  };
-  kilnBuildOp(&yield, "tensor.parallel_insert_slice", 0, NULL, nOps, sliceOps,
-              4, sliceAttrs);
+  sliceOpWithResults(&yield, "tensor.parallel_insert_slice", 0,
+                     (MlirType){NULL}, r, 2, sliceOps, nOps - 2, 0, offsets,
+                     sizes, strides);
   return mlirOperationGetResult(forall, 0);
 }
