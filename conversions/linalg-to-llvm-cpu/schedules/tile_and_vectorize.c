@@ -192,7 +192,6 @@ typedef struct LoopNest {
   intptr_t outLoop[kMaxLoops]; /* output dim -> loop */
   bool window;                 /* an input is read through a window (oh + kh) */
   bool dynamic[kMaxLoops];     /* of a size known only at run time */
-  bool onBuffers;              /* the op works on memrefs */
 } LoopNest;
 
 /* The extent a dynamic loop is assumed to have when weighing an op's work:
@@ -381,18 +380,17 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
     anyDynamic = anyDynamic || nest->dynamic[d];
     anyReduction = anyReduction || nest->reduction[d];
   }
-  /* A reduction with dynamic sizes: only with its vectorized dim static
-   * (kiln-split-reductions' partial results: a dynamic row in steps of a
-   * static vector; graph-to-linalg gives products of dynamic shapes static
-   * tiles). */
   /* Dynamic sizes on buffers only: on tensors the tiles' slices of dynamic
    * sizes cost bufferization's subset analysis seconds per op (value
    * bounds; the dynamic-axes encoder compiled in 50 s). */
-  nest->onBuffers = onBuffers;
   if (anyDynamic && !onBuffers)
     return false;
   if (!anyDynamic || !anyReduction)
     return true;
+  /* A reduction with dynamic sizes: only with its vectorized dim static
+   * (kiln-split-reductions' partial results: a dynamic row in steps of a
+   * static vector; graph-to-linalg gives products of dynamic shapes static
+   * tiles). */
   intptr_t lastParallel = -1;
   for (intptr_t d = 0; d < nest->nLoops; ++d)
     if (!nest->reduction[d])
