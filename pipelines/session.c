@@ -29,14 +29,34 @@
 #include "runtime/model_abi.h"
 #include "support/temp_dir.h"
 
+/* One fast path: sizes for some named input dims. */
+typedef struct Specialization {
+  KilnOnnxDimBinding *dims; /* names borrowed from the session's copies */
+  intptr_t numDims;
+} Specialization;
+
 struct KilnSession {
   KilnSessionOptions options; /* strings and shapes below are copies */
   KilnOnnxInputShape *shapes;
   KilnOnnxDimBinding *dims;
+  KilnSpecializedSizes *specialize;
+  /* The combinations of `specialize`'s sizes (checkSpecializations). */
+  Specialization *specializations;
+  intptr_t numSpecializations;
   KilnStrBuf recorded; /* the `options` metadata record */
   KilnTarget *target;
   MlirContext ctx;
 };
+
+/* The ONNX model an invocation imported, kept when its session
+ * specializes, to import it again with each specialization's dims. */
+typedef struct Source {
+  char *path;                 /* a file, or NULL: */
+  KilnStrBuf bytes;           /* a model in memory, */
+  char *name;                 /* named so in diagnostics */
+  KilnOnnxInputValue *values; /* copies, the data too */
+  intptr_t numValues;
+} Source;
 
 struct KilnInvocation {
   KilnSession *session;
@@ -44,6 +64,12 @@ struct KilnInvocation {
   KilnStage stage;
   KilnModelSignature *signature; /* recorded before graph-to-linalg */
   KilnInvocationError error;
+  Source source; /* path and bytes NULL: none (or not kept) */
+  /* The session's specializations, merged into the module (at the llvm
+   * stage) when code is first generated. */
+  KilnSpecializedEntry *specialized;
+  intptr_t numSpecialized;
+  bool merged;
   /* The module compiled by kilnInvocationOutputDims, kept for the
    * kilnInvocationExecute that follows it; null otherwise. */
   MlirExecutionEngine jit;
@@ -180,6 +206,19 @@ static void copyOptions(KilnSession *s, const KilnSessionOptions *o) {
                                       .size = o->dims[i].size};
   s->options.dims = s->dims;
   s->options.numDims = numDims;
+  intptr_t numSpecialize = o->numSpecialize > 0 ? o->numSpecialize : 0;
+  s->specialize = kilnXCalloc((size_t)numSpecialize, sizeof(*s->specialize));
+  for (intptr_t i = 0; i < numSpecialize; ++i) {
+    const KilnSpecializedSizes *from = &o->specialize[i];
+    intptr_t count = from->numSizes > 0 ? from->numSizes : 0;
+    int64_t *sizes = kilnXCalloc((size_t)count + 1, sizeof(int64_t));
+    if (count)
+      memcpy(sizes, from->sizes, (size_t)count * sizeof(int64_t));
+    s->specialize[i] =
+        (KilnSpecializedSizes){kilnStrDup(from->name), sizes, count};
+  }
+  s->options.specialize = s->specialize;
+  s->options.numSpecialize = numSpecialize;
 }
 
 void kilnSessionDestroy(KilnSession *s) {
@@ -196,12 +235,93 @@ void kilnSessionDestroy(KilnSession *s) {
   for (intptr_t i = 0; i < s->options.numDims; ++i)
     free((char *)s->dims[i].name);
   free(s->dims);
+  for (intptr_t i = 0; i < s->options.numSpecialize; ++i) {
+    free((char *)s->specialize[i].name);
+    free((int64_t *)s->specialize[i].sizes);
+  }
+  free(s->specialize);
+  for (intptr_t i = 0; i < s->numSpecializations; ++i)
+    free(s->specializations[i].dims);
+  free(s->specializations);
   free((char *)s->options.target.target);
   free((char *)s->options.target.cpu);
   free((char *)s->options.target.gpuArch);
   free((char *)s->options.tuningLog);
   kilnStrBufDestroy(&s->recorded);
   free(s);
+}
+
+/* Whether the fast paths can be compiled with the other options, and
+ * how they combine; reports the first reason they cannot. */
+static bool checkSpecialize(const KilnSession *s) {
+  const KilnSessionOptions *o = &s->options;
+  if (!o->numSpecialize)
+    return true;
+  const char *why =
+      o->dynamicDims == KILN_ONNX_DIMS_STATIC
+          ? "--specialize adds fast paths to a library with dynamic dims: "
+            "add --dynamic"
+      : kilnTargetGetGpuArch(s->target)
+          ? "--specialize: the CUDA target compiles static shapes only"
+      : o->profile ? "--specialize and --profile together are not supported"
+                   : NULL;
+  if (why) {
+    message(s, "error", NULL, why);
+    return false;
+  }
+  intptr_t combinations = 1;
+  for (intptr_t i = 0; i < o->numSpecialize; ++i) {
+    const KilnSpecializedSizes *f = &o->specialize[i];
+    const char *name = f->name ? f->name : "";
+    bool sized = false, repeated = false;
+    for (intptr_t k = 0; k < o->numDims; ++k)
+      sized |= o->dims[k].name && !strcmp(o->dims[k].name, name);
+    for (intptr_t k = 0; k < i; ++k)
+      repeated |= o->specialize[k].name && !strcmp(o->specialize[k].name, name);
+    for (intptr_t k = 0; k < f->numSizes; ++k) {
+      why = f->sizes[k] < 0 ? "a negative size" : why;
+      for (intptr_t j = 0; j < k; ++j)
+        why = f->sizes[j] == f->sizes[k] ? "a size given twice" : why;
+    }
+    if (!*name || !f->numSizes || sized || repeated || why) {
+      messagef(s, "error", "--specialize '%s': %s", name,
+               !*name         ? "a dim needs a name"
+               : !f->numSizes ? "no sizes given"
+               : sized        ? "--dim sizes this dim already"
+               : repeated     ? "the dim is given twice (list its sizes "
+                                "once: NAME=N,M)"
+                              : why);
+      return false;
+    }
+    combinations *= f->numSizes;
+    if (combinations > KILN_MAX_SPECIALIZATIONS) {
+      messagef(s, "error", "--specialize asks for more than %d fast paths",
+               KILN_MAX_SPECIALIZATIONS);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The fast paths: every combination of one size per specialized dim, the
+ * last dim's sizes varying fastest. */
+static void expandSpecialize(KilnSession *s) {
+  const KilnSessionOptions *o = &s->options;
+  intptr_t n = o->numSpecialize ? 1 : 0, k = o->numSpecialize;
+  for (intptr_t i = 0; i < k; ++i)
+    n *= o->specialize[i].numSizes;
+  s->specializations = kilnXCalloc((size_t)n + 1, sizeof(Specialization));
+  for (intptr_t c = 0; c < n; ++c) {
+    KilnOnnxDimBinding *dims = kilnXCalloc((size_t)k, sizeof(*dims));
+    intptr_t rest = c;
+    for (intptr_t i = k - 1; i >= 0; --i) {
+      const KilnSpecializedSizes *f = &o->specialize[i];
+      dims[i] = (KilnOnnxDimBinding){f->name, f->sizes[rest % f->numSizes]};
+      rest /= f->numSizes;
+    }
+    s->specializations[c] = (Specialization){dims, k};
+  }
+  s->numSpecializations = n;
 }
 
 KilnSession *kilnSessionCreate(const KilnSessionOptions *options) {
@@ -217,6 +337,11 @@ KilnSession *kilnSessionCreate(const KilnSessionOptions *options) {
     return NULL;
   }
   kilnStrBufDestroy(&err);
+  if (!checkSpecialize(s)) {
+    kilnSessionDestroy(s);
+    return NULL;
+  }
+  expandSpecialize(s);
   s->ctx = kilnContextCreate();
   if (mlirContextIsNull(s->ctx)) {
     message(s, "error", NULL, "cannot set up the MLIR context");
@@ -257,8 +382,61 @@ static void dropJit(KilnInvocation *inv) {
   inv->jit = (MlirExecutionEngine){NULL};
 }
 
+static void dropSource(Source *src) {
+  free(src->path);
+  kilnStrBufDestroy(&src->bytes);
+  free(src->name);
+  for (intptr_t i = 0; i < src->numValues; ++i) {
+    free((char *)src->values[i].name);
+    free((int64_t *)src->values[i].dims);
+    free((void *)src->values[i].data);
+  }
+  free(src->values);
+  *src = (Source){0};
+}
+
+/* Keeps what `inv` imports, with copies of `values`, when its session
+ * specializes. */
+static void keepSource(KilnInvocation *inv, const char *path, const void *data,
+                       size_t length, const char *name,
+                       const KilnOnnxInputValue *values, intptr_t numValues) {
+  if (!inv->session->numSpecializations)
+    return;
+  Source *src = &inv->source;
+  src->path = kilnStrDup(path);
+  if (!path)
+    kilnStrBufAppend(&src->bytes, data, length);
+  src->name = kilnStrDup(name);
+  src->values = kilnXCalloc((size_t)numValues, sizeof(*src->values));
+  for (intptr_t i = 0; i < numValues; ++i) {
+    const KilnOnnxInputValue *v = &values[i];
+    int64_t *dims = kilnXCalloc((size_t)v->rank + 1, sizeof(int64_t));
+    if (v->rank > 0)
+      memcpy(dims, v->dims, (size_t)v->rank * sizeof(int64_t));
+    void *bytes = kilnXCalloc(v->byteSize + 1, 1);
+    if (v->byteSize)
+      memcpy(bytes, v->data, v->byteSize);
+    src->values[i] = *v;
+    src->values[i].name = kilnStrDup(v->name);
+    src->values[i].dims = dims;
+    src->values[i].data = bytes;
+  }
+  src->numValues = numValues;
+}
+
+static void dropSpecialized(KilnInvocation *inv) {
+  for (intptr_t i = 0; i < inv->numSpecialized; ++i)
+    kilnSpecializedEntryDestroy(&inv->specialized[i]);
+  free(inv->specialized);
+  inv->specialized = NULL;
+  inv->numSpecialized = 0;
+  inv->merged = false;
+}
+
 static void dropModule(KilnInvocation *inv) {
   dropJit(inv);
+  dropSpecialized(inv);
+  dropSource(&inv->source);
   kilnModelSignatureDestroy(inv->signature);
   inv->signature = NULL;
   if (!mlirModuleIsNull(inv->module))
@@ -313,8 +491,11 @@ static bool importFile(KilnInvocation *inv, const char *path,
   KilnOnnxImportOptions opts = importOptions(inv->session);
   opts.inputValues = values;
   opts.numInputValues = numValues;
-  return adopt(inv,
-               kilnOnnxImportFileWithOptions(inv->session->ctx, path, &opts));
+  if (!adopt(inv,
+             kilnOnnxImportFileWithOptions(inv->session->ctx, path, &opts)))
+    return false;
+  keepSource(inv, path, NULL, 0, path, values, numValues);
+  return true;
 }
 
 bool kilnInvocationImportOnnxFile(KilnInvocation *inv, const char *path,
@@ -387,8 +568,11 @@ bool kilnInvocationParseText(KilnInvocation *inv, const char *text,
 bool kilnInvocationImportOnnx(KilnInvocation *inv, const void *data,
                               size_t length, const char *name) {
   KilnOnnxImportOptions opts = importOptions(inv->session);
-  return adopt(inv, kilnOnnxImportBufferWithOptions(inv->session->ctx, data,
-                                                    length, name, &opts));
+  if (!adopt(inv, kilnOnnxImportBufferWithOptions(inv->session->ctx, data,
+                                                  length, name, &opts)))
+    return false;
+  keepSource(inv, NULL, data, length, name, NULL, 0);
+  return true;
 }
 
 /* ---- invocations: stages ----------------------------------------------- */
@@ -654,6 +838,86 @@ void kilnInvocationPrintModule(const KilnInvocation *inv, bool debugInfo,
 
 /* ---- invocations: code ------------------------------------------------- */
 
+/* The session's dims and specialization `spec`'s, as one "batch=1 seq=8"
+ * text (into `text`) and a binding list (returned; free it). */
+static KilnOnnxDimBinding *specializedDims(const KilnSession *s,
+                                           const Specialization *spec,
+                                           KilnStrBuf *text) {
+  intptr_t n = s->options.numDims;
+  KilnOnnxDimBinding *dims =
+      kilnXCalloc((size_t)(n + spec->numDims), sizeof(*dims));
+  if (n)
+    memcpy(dims, s->dims, (size_t)n * sizeof(*dims));
+  for (intptr_t j = 0; j < spec->numDims; ++j) {
+    dims[n + j] = spec->dims[j];
+    kilnStrBufAppendf(text, "%s%s=%lld", j ? " " : "",
+                      spec->dims[j].name ? spec->dims[j].name : "",
+                      (long long)spec->dims[j].size);
+  }
+  return dims;
+}
+
+/* Imports the invocation's model again with `spec`'s dims, lowers it to
+ * the llvm stage and merges it into the module as fast path `index`
+ * (kilnModuleMergeSpecialized); false after messages. */
+static bool mergeSpecialization(KilnInvocation *inv, intptr_t index,
+                                const Specialization *spec) {
+  KilnSession *s = inv->session;
+  KilnStrBuf text = {0}, prefix = {0};
+  KilnOnnxImportOptions opts = importOptions(s);
+  KilnOnnxDimBinding *dims = specializedDims(s, spec, &text);
+  opts.dims = dims;
+  opts.numDims = s->options.numDims + spec->numDims;
+  opts.inputValues = inv->source.values;
+  opts.numInputValues = inv->source.numValues;
+  messagef(s, "remark", "compiling the fast path %s", kilnStrBufGet(&text));
+  stage(s, "import");
+  KilnInvocation *child = kilnInvocationCreate(s);
+  const Source *src = &inv->source;
+  bool ok =
+      adopt(child,
+            src->path ? kilnOnnxImportFileWithOptions(s->ctx, src->path, &opts)
+                      : kilnOnnxImportBufferWithOptions(s->ctx, src->bytes.data,
+                                                        src->bytes.len,
+                                                        src->name, &opts));
+  ok = ok && runUntil(child, KILN_STAGE_LLVM, true);
+  KilnSpecializedEntry *entry = &inv->specialized[index];
+  kilnStrBufAppendf(&prefix, "s%ld.", (long)index + 1);
+  ok = ok && mlirLogicalResultIsSuccess(kilnModuleMergeSpecialized(
+                 inv->module, inv->signature, child->module, child->signature,
+                 kilnStrBufGet(&prefix), kilnStrBufGet(&text), entry));
+  if (ok)
+    inv->numSpecialized = index + 1;
+  else
+    inv->error = child->error ? child->error : KILN_INVOCATION_ERROR_COMPILE;
+  kilnInvocationDestroy(child);
+  kilnStrBufDestroy(&prefix);
+  kilnStrBufDestroy(&text);
+  free(dims);
+  return ok;
+}
+
+/* Once, at the llvm stage: the session's specializations merged into the
+ * module; false after messages. */
+static bool mergeSpecializations(KilnInvocation *inv) {
+  const KilnSession *s = inv->session;
+  intptr_t n = s->numSpecializations;
+  if (!n || inv->merged)
+    return true;
+  if (!inv->source.path && !inv->source.bytes.data) {
+    message(s, "error", NULL,
+            "--specialize needs an ONNX model (it imports the model again "
+            "for each fast path)");
+    return fail(inv, KILN_INVOCATION_ERROR_USAGE);
+  }
+  inv->merged = true;
+  inv->specialized = kilnXCalloc((size_t)n, sizeof(*inv->specialized));
+  for (intptr_t i = 0; i < n; ++i)
+    if (!mergeSpecialization(inv, i, &s->specializations[i]))
+      return false;
+  return true;
+}
+
 /* Runs to the llvm stage for code generation; false after messages. */
 static bool readyForCode(KilnInvocation *inv) {
   KilnSession *s = inv->session;
@@ -666,7 +930,7 @@ static bool readyForCode(KilnInvocation *inv) {
              kilnStageGetName(inv->stage));
     return fail(inv, KILN_INVOCATION_ERROR_USAGE);
   }
-  if (!runUntil(inv, KILN_STAGE_LLVM, true))
+  if (!runUntil(inv, KILN_STAGE_LLVM, true) || !mergeSpecializations(inv))
     return false;
   KilnStrBuf err = {0};
   if (isGpu(s) && !kilnGpuCheckLinked(inv->module, appendText, &err)) {
@@ -685,7 +949,9 @@ static KilnCompileOptions compileOptions(const KilnInvocation *inv,
                               .recordedOptions = kilnStrBufGet(&s->recorded),
                               .emit = kind,
                               .onStage = s->options.onStage,
-                              .stageUserData = s->options.userData};
+                              .stageUserData = s->options.userData,
+                              .specialized = inv->specialized,
+                              .numSpecialized = inv->numSpecialized};
 }
 
 bool kilnInvocationEmitCode(KilnInvocation *inv, KilnCompileEmit kind,

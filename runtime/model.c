@@ -424,6 +424,16 @@ int64_t kilnModelGetMemoryPlan(const KilnModel *model) {
   return model ? model->meta.memoryBytes : 0;
 }
 
+int64_t kilnModelGetNumSpecializations(const KilnModel *model) {
+  return model ? model->meta.numSpecializations : 0;
+}
+
+const char *kilnModelGetSpecialization(const KilnModel *model, int64_t i) {
+  return model && i >= 0 && i < model->meta.numSpecializations
+             ? model->meta.specializations[i]
+             : NULL;
+}
+
 const char *kilnModelGetEntry(const KilnModel *model) {
   return model ? model->meta.entry : NULL;
 }

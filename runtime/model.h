@@ -48,6 +48,10 @@ typedef struct KilnModelMetadata {
    * kiln_model_run returns N when check N failed. */
   int64_t numChecks;
   char **checks;
+  /* The static fast paths (kiln-compile --specialize), `specialization
+   * TEXT` records in order: the dims each fixes ("batch=1 seq=128"). */
+  int64_t numSpecializations;
+  char **specializations;
   /* A `profile N` record (kiln-compile --profile) and its N profile-op
    * records, in order. */
   bool profiled;

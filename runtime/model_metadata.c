@@ -374,6 +374,16 @@ static KilnStatus *parseLine(const Line *l, KilnModelMetadata *m, bool *sawAbi,
   }
   if (keyIs(l, "check", &v))
     return appendCheck(m, v, l);
+  if (keyIs(l, "specialization", &v)) {
+    char **grown =
+        realloc(m->specializations,
+                (size_t)(m->numSpecializations + 1) * sizeof(*grown));
+    if (!grown)
+      abort();
+    m->specializations = grown;
+    m->specializations[m->numSpecializations++] = copyRange(v, l->end);
+    return NULL;
+  }
   if (keyIs(l, "profile", &v))
     return parseProfile(m, ps, v, l);
   if (keyIs(l, "profile-op", &v)) {
@@ -570,5 +580,8 @@ void kilnModelMetadataDestroy(KilnModelMetadata *m) {
   for (int64_t i = 0; i < m->numChecks; ++i)
     free(m->checks[i]);
   free(m->checks);
+  for (int64_t i = 0; i < m->numSpecializations; ++i)
+    free(m->specializations[i]);
+  free(m->specializations);
   *m = (KilnModelMetadata){0};
 }

@@ -118,6 +118,11 @@ bool kilnModelSignatureIsDynamic(const KilnModelSignature *signature);
 /// The rank of output `i`.
 int64_t kilnModelSignatureGetOutputRank(const KilnModelSignature *signature,
                                         intptr_t i);
+/// The dims of input `i` (-1 for a dynamic one); `*rank` receives their
+/// count. Borrowed.
+const int64_t *
+kilnModelSignatureGetInputDims(const KilnModelSignature *signature, intptr_t i,
+                               int64_t *rank /* OUT */);
 
 /// The function kiln-shape-function derives from an entry with dynamic
 /// dims: the entry's inputs, and one tensor<Nxi64> result holding every
@@ -150,6 +155,11 @@ typedef struct KilnCompileOptions {
   KilnCompileEmit emit;
   KilnCompileStageFn onStage; /* may be NULL */
   void *stageUserData;
+  /* Static fast paths merged into the module (kilnModuleMergeSpecialized):
+   * kiln_model_run calls the first whose dims the inputs have, else the
+   * entry. */
+  const struct KilnSpecializedEntry *specialized;
+  intptr_t numSpecialized;
 } KilnCompileOptions;
 
 /// Translates `module` (LLVM dialect, as left by `linalg-to-llvm-cpu`) to
@@ -189,6 +199,46 @@ kilnCompileToObjects(MlirModule module, const KilnCompileOptions *options,
                      unsigned numThreads, KilnCompileObjectFn objectCallback,
                      void *objectUserData, MlirStringCallback errorCallback,
                      void *errorUserData);
+
+/* ---- specialized entries (--specialize) ------------------------------- */
+
+/// An input dim a specialized entry fixes: input `input`'s dim `dim` is
+/// `size` there (and dynamic in the model's entry).
+typedef struct KilnSpecializedDim {
+  intptr_t input;
+  int64_t dim, size;
+} KilnSpecializedDim;
+
+/// A second compilation of a dynamic model with some dims fixed, merged
+/// into the first's module (both lowered to the LLVM dialect). Owned by
+/// the merge's caller: destroy with kilnSpecializedEntryDestroy.
+typedef struct KilnSpecializedEntry {
+  char *entry;        /* its C-interface function, "PREFIX_mlir_ciface_E" */
+  char *statusSymbol; /* its run-time checks' status word, or NULL */
+  /* Its check N is the merged module's check firstCheck + N. */
+  int32_t firstCheck;
+  KilnSpecializedDim *dims; /* the dims it fixes */
+  intptr_t numDims;
+  char *description; /* the `specialization` metadata record's text */
+} KilnSpecializedEntry;
+
+/// Moves every definition of `specialized` into `module`, renamed with
+/// `prefix`. Declarations keep their names (one copy stays); a weight
+/// (a constant global of registered bytes, support/resource_data.h) equal
+/// to one of `module`'s is shared rather than copied. The run-time checks'
+/// messages are appended to `module`'s, the memory plan is the larger.
+/// `signature` and `specializedSignature` are the two compilations'; the
+/// second must have the first's inputs and outputs, with some dynamic dims
+/// fixed. `description` names the fixed dims for the metadata ("batch=1").
+/// `specialized` is left empty. Returns failure after emitting a
+/// diagnostic.
+MlirLogicalResult kilnModuleMergeSpecialized(
+    MlirModule module, const KilnModelSignature *signature,
+    MlirModule specialized, const KilnModelSignature *specializedSignature,
+    const char *prefix, const char *description,
+    KilnSpecializedEntry *entry /* OUT */);
+/// Frees what an entry owns; the struct itself is the caller's.
+void kilnSpecializedEntryDestroy(KilnSpecializedEntry *entry);
 
 /// Links the `numObjects` object files at `objectPaths` into a shared
 /// library at `libraryPath` (created or overwritten; the caller publishes

@@ -268,6 +268,14 @@ const char *kilnModelGetEntry(const KilnModel *model);
 /// outputs not included); 0 if the library does not record it.
 int64_t kilnModelGetMemoryPlan(const KilnModel *model);
 
+/// How many static fast paths the library holds (kiln-compile
+/// --specialize): code compiled for some sizes of its dynamic dims, which
+/// runs when the inputs have them.
+int64_t kilnModelGetNumSpecializations(const KilnModel *model);
+/// Fast path `i`'s dims as "NAME=SIZE" words ("batch=1 seq=128"); NULL
+/// out of range. Borrowed from the model.
+const char *kilnModelGetSpecialization(const KilnModel *model, int64_t i);
+
 /// The GPU the model runs on, as its metadata's `gpu` record says: the GPU
 /// kind and architecture ("cuda sm_90"); NULL for a CPU model (and a NULL
 /// model). Borrowed, valid until kilnModelDestroy.

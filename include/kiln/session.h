@@ -59,6 +59,20 @@ const char *kilnStageGetName(KilnStage stage);
 typedef void (*KilnSessionMessageFn)(const char *severity, const char *location,
                                      const char *text, void *userData);
 
+/// Static fast paths of a dynamic model library (kiln-compile
+/// --specialize): the sizes of one named input dim to compile code for.
+/// The library holds a fast path for every combination of one size per
+/// named dim (at most KILN_MAX_SPECIALIZATIONS), each run when the inputs
+/// have its sizes; other inputs run the generic code.
+typedef struct KilnSpecializedSizes {
+  const char *name; /* an input dim's name (its ONNX dim_param) */
+  const int64_t *sizes;
+  intptr_t numSizes;
+} KilnSpecializedSizes;
+
+/// The most fast paths a library holds: each is a whole compilation.
+#define KILN_MAX_SPECIALIZATIONS 16
+
 /// Session options; zero-initialize, then set what you need.
 typedef struct KilnSessionOptions {
   KilnTargetOptions target; /* optLevel 0..3 */
@@ -70,6 +84,11 @@ typedef struct KilnSessionOptions {
   intptr_t numDims;
   /* Input dims nothing sizes: an error, or dynamic (kiln/onnx.h). */
   KilnOnnxDynamicDims dynamicDims;
+  /* Static fast paths of a dynamic ONNX model's library or code, each
+   * imported and compiled again with its dims sized (copied; CPU targets,
+   * not with `profile`). */
+  const KilnSpecializedSizes *specialize;
+  intptr_t numSpecialize;
   const char *tuningLog; /* a kiln-tune log, or NULL (copied) */
   bool noRuntimeChecks;  /* no kiln-runtime-checks before graph-to-linalg */
   bool profile;          /* per-op timers (kiln-instrument-ops; CPU) */

@@ -50,8 +50,10 @@ static void buildMetadata(KilnStrBuf *b, const KilnCompileOptions *o,
     kilnStrBufAppendf(b, "options %s\n", o->recordedOptions);
   else
     kilnStrBufAppendf(b, "options -O%d\n", kilnTargetGetOptLevel(t));
-  kilnStrBufAppendf(b, "%s%s", kilnModelSignatureGetRecords(o->signature),
-                    records);
+  kilnStrBufAppendf(b, "%s", kilnModelSignatureGetRecords(o->signature));
+  for (intptr_t k = 0; k < o->numSpecialized; ++k)
+    kilnStrBufAppendf(b, "specialization %s\n", o->specialized[k].description);
+  kilnStrBufAppendf(b, "%s", records);
   if (profile) {
     unsigned n = 0;
     for (const char *p = profile; (p = strchr(p, '\n')); ++p)
@@ -238,6 +240,68 @@ static void exportConstructors(LLVMModuleRef m, const char *list,
     LLVMDeleteGlobal(g);
 }
 
+/* The status word global `name` of kiln-runtime-checks, or NULL. */
+static LLVMValueRef statusWord(LLVMModuleRef m, const char *name) {
+  LLVMValueRef status = name ? LLVMGetNamedGlobal(m, name) : NULL;
+  return status && !LLVMIsDeclaration(status) ? status : NULL;
+}
+
+/* At `b`'s block of kiln_model_run `run`: when the inputs' dims are the
+ * fast path `e`'s, call its entry with `args` and return its status (its
+ * check numbers shifted past the ones before it); else go on in a new
+ * block, where `b` is left. False after reporting. */
+static bool addSpecializedCall(LLVMModuleRef m, LLVMBuilderRef b,
+                               LLVMValueRef run, const KilnSpecializedEntry *e,
+                               LLVMValueRef *args, unsigned numArgs,
+                               MlirStringCallback err, void *errUd) {
+  LLVMValueRef callee = LLVMGetNamedFunction(m, e->entry);
+  if (!callee || LLVMIsDeclaration(callee) ||
+      LLVMCountParams(callee) != numArgs) {
+    kilnCompileReport(err, errUd,
+                      "internal error: the specialization %s has no entry "
+                      "%s taking %u memref descriptors",
+                      e->description, e->entry, numArgs);
+    return false;
+  }
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTypeRef i1 = LLVMInt1TypeInContext(ctx);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  /* KilnMemRefDesc: two pointers and the offset, then sizes[rank]. */
+  LLVMValueRef match = LLVMConstInt(i1, 1, false);
+  for (intptr_t j = 0; j < e->numDims; ++j) {
+    const KilnSpecializedDim *d = &e->dims[j];
+    LLVMValueRef at = LLVMConstInt(i64, 3 + (unsigned long long)d->dim, false);
+    LLVMValueRef size = LLVMBuildLoad2(
+        b, i64, LLVMBuildGEP2(b, i64, args[d->input], &at, 1, ""), "");
+    LLVMValueRef eq =
+        LLVMBuildICmp(b, LLVMIntEQ, size,
+                      LLVMConstInt(i64, (unsigned long long)d->size, 0), "");
+    match = LLVMBuildAnd(b, match, eq, "");
+  }
+  LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(ctx, run, "");
+  LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(ctx, run, "");
+  LLVMBuildCondBr(b, match, call, next);
+  LLVMPositionBuilderAtEnd(b, call);
+  LLVMValueRef status = statusWord(m, e->statusSymbol);
+  LLVMValueRef zero = LLVMConstInt(i32, 0, false);
+  if (status)
+    LLVMBuildStore(b, zero, status);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(callee), callee, args, numArgs, "");
+  if (status) {
+    LLVMValueRef failed = LLVMBuildLoad2(b, i32, status, "");
+    LLVMValueRef shifted = LLVMBuildAdd(
+        b, failed, LLVMConstInt(i32, (unsigned long long)e->firstCheck, 0), "");
+    LLVMBuildRet(
+        b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, failed, zero, ""),
+                           zero, shifted, ""));
+  } else {
+    LLVMBuildRet(b, zero);
+  }
+  LLVMPositionBuilderAtEnd(b, next);
+  return true;
+}
+
 /* Adds kiln_model_metadata and kiln_model_run; false after reporting. */
 static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
                           const char *records, const char *profile,
@@ -328,10 +392,11 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
         LLVMBuildGEP2(b, ptr, LLVMGetParam(run, 0), &idx, 1, "");
     args[i] = LLVMBuildLoad2(b, ptr, slot, "");
   }
+  for (intptr_t k = 0; ok && k < o->numSpecialized; ++k)
+    ok = addSpecializedCall(m, b, run, &o->specialized[k], args, numArgs, err,
+                            errUd);
   /* kiln-runtime-checks' status word: zeroed before the run, returned. */
-  LLVMValueRef status = LLVMGetNamedGlobal(m, KILN_CHECK_STATUS_SYMBOL);
-  if (status && LLVMIsDeclaration(status))
-    status = NULL;
+  LLVMValueRef status = statusWord(m, KILN_CHECK_STATUS_SYMBOL);
   if (status)
     LLVMBuildStore(b, LLVMConstInt(i32, 0, false), status);
   LLVMBuildCall2(b, calleeType, callee, args, numArgs, "");
@@ -340,7 +405,7 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
   free(args);
   LLVMDisposeBuilder(b);
   addOutputDims(m, o->signature, status);
-  return true;
+  return ok;
 }
 
 /* Sets the CPU and features on every definition, so the optimizer's cost

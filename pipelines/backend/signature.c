@@ -20,6 +20,8 @@ struct KilnModelSignature {
   KilnStrBuf records;
   intptr_t numInputs, numOutputs;
   int64_t *outputRanks; /* numOutputs */
+  int64_t *inputRanks;  /* numInputs */
+  int64_t **inputDims;  /* numInputs arrays; -1: dynamic */
   bool dynamic;         /* some input or output dim is dynamic */
 };
 
@@ -229,10 +231,21 @@ KilnModelSignature *kilnModelSignatureCreate(MlirModule module) {
   s->numInputs = mlirFunctionTypeGetNumInputs(fnType);
   s->numOutputs = mlirFunctionTypeGetNumResults(fnType);
   s->outputRanks = kilnXCalloc((size_t)s->numOutputs + 1, sizeof(int64_t));
+  s->inputRanks = kilnXCalloc((size_t)s->numInputs + 1, sizeof(int64_t));
+  s->inputDims = kilnXCalloc((size_t)s->numInputs + 1, sizeof(int64_t *));
   bool ok = true;
-  for (intptr_t i = 0; ok && i < mlirFunctionTypeGetNumInputs(fnType); ++i)
-    ok = appendRecord(&s->records, func, "input",
-                      mlirFunctionTypeGetInput(fnType, i), i);
+  for (intptr_t i = 0; ok && i < mlirFunctionTypeGetNumInputs(fnType); ++i) {
+    MlirType type = mlirFunctionTypeGetInput(fnType, i);
+    ok = appendRecord(&s->records, func, "input", type, i);
+    if (!ok)
+      break;
+    int64_t rank = s->inputRanks[i] = mlirShapedTypeGetRank(type);
+    s->inputDims[i] = kilnXCalloc((size_t)rank + 1, sizeof(int64_t));
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = mlirShapedTypeGetDimSize(type, (intptr_t)d);
+      s->inputDims[i][d] = mlirShapedTypeIsDynamicSize(size) ? -1 : size;
+    }
+  }
   for (intptr_t i = 0; ok && i < mlirFunctionTypeGetNumResults(fnType); ++i) {
     MlirType type = mlirFunctionTypeGetResult(fnType, i);
     ok = appendRecord(&s->records, func, "output", type, i);
@@ -257,6 +270,10 @@ void kilnModelSignatureDestroy(KilnModelSignature *signature) {
     return;
   free(signature->entry);
   free(signature->outputRanks);
+  for (intptr_t i = 0; signature->inputDims && i < signature->numInputs; ++i)
+    free(signature->inputDims[i]);
+  free(signature->inputDims);
+  free(signature->inputRanks);
   kilnStrBufDestroy(&signature->records);
   free(signature);
 }
@@ -284,4 +301,11 @@ intptr_t kilnModelSignatureGetNumOutputs(const KilnModelSignature *signature) {
 int64_t kilnModelSignatureGetOutputRank(const KilnModelSignature *signature,
                                         intptr_t i) {
   return signature->outputRanks[i];
+}
+
+const int64_t *
+kilnModelSignatureGetInputDims(const KilnModelSignature *signature, intptr_t i,
+                               int64_t *rank) {
+  *rank = signature->inputRanks[i];
+  return signature->inputDims[i];
 }

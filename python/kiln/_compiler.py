@@ -28,6 +28,12 @@ class DimBinding(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("size", ctypes.c_int64)]
 
 
+class SpecializedSizes(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p),
+                ("sizes", ctypes.POINTER(ctypes.c_int64)),
+                ("numSizes", ctypes.c_ssize_t)]
+
+
 MessageFn = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_char_p,
                              ctypes.c_char_p, ctypes.c_void_p)
 StageFn = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_void_p)
@@ -42,6 +48,8 @@ class SessionOptions(ctypes.Structure):
                 ("dims", ctypes.POINTER(DimBinding)),
                 ("numDims", ctypes.c_ssize_t),
                 ("dynamicDims", ctypes.c_int),
+                ("specialize", ctypes.POINTER(SpecializedSizes)),
+                ("numSpecialize", ctypes.c_ssize_t),
                 ("tuningLog", ctypes.c_char_p),
                 ("noRuntimeChecks", ctypes.c_bool),
                 ("profile", ctypes.c_bool), ("timePasses", ctypes.c_bool),

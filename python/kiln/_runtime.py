@@ -53,6 +53,8 @@ for _side in ("Input", "Output"):
 for _name in ("KilnVersion", "Target", "Cpu", "Features", "Options", "Gpu"):
     _fn("kilnModelGet" + _name, ctypes.c_char_p, _model)
 _fn("kilnModelGetMemoryPlan", ctypes.c_int64, _model)
+_fn("kilnModelGetNumSpecializations", ctypes.c_int64, _model)
+_fn("kilnModelGetSpecialization", ctypes.c_char_p, _model, ctypes.c_int64)
 _fn("kilnModelIsProfiled", ctypes.c_bool, _model)
 _fn("kilnModelGetNumProfileRecords", ctypes.c_int64, _model)
 _fn("kilnModelGetProfileRecordNumNodes", ctypes.c_int64, _model,

@@ -37,7 +37,7 @@ def _onnx_source(model, example_inputs, workdir):
 def compile(model, *, target="host", cpu=None, opt_level=3,
             input_shapes=None, dims=None, dynamic=False, output=None,
             example_inputs=None, tuning_log=None, threads=None,
-            profile=False):
+            profile=False, specialize=None):
     """Compiles `model` ahead of time.
 
     With `output`, writes the library there and returns its path; without,
@@ -45,7 +45,10 @@ def compile(model, *, target="host", cpu=None, opt_level=3,
     shapes for dims the model leaves symbolic, `dims` dim names (ONNX
     dim_params, such as "batch") to sizes for every input that has them;
     with `dynamic`, the dims neither gives stay dynamic (the library takes
-    any size there; "all": every input dim not given); `example_inputs`
+    any size there; "all": every input dim not given); `specialize` maps
+    dim names to sizes ({"batch": [1, 8]}) to add static fast paths for,
+    run when the inputs have them (every combination, with `dynamic`);
+    `example_inputs`
     is needed
     for a torch.nn.Module (exported with torch.onnx); `tuning_log` is a
     kiln-tune log; `profile` times every op group at run time
@@ -57,7 +60,7 @@ def compile(model, *, target="host", cpu=None, opt_level=3,
             _onnx_source(model, example_inputs, workdir.name),
             target=target, cpu=cpu, opt_level=opt_level,
             input_shapes=input_shapes, dims=dims, dynamic=dynamic,
-            tuning_log=tuning_log, profile=profile)
+            tuning_log=tuning_log, profile=profile, specialize=specialize)
         if output is not None:
             return module.write_library(output)
         library = module.write_library(os.path.join(workdir.name,

@@ -18,11 +18,14 @@ from ._runtime import CompileError
 class Session:
     """The options of a compilation (target, CPU, -O level, input shapes,
     tuning log, GPU architecture) and an MLIR context. Messages go to
-    `messages` (severity, location or None, text) until taken."""
+    `messages` (severity, location or None, text) until taken.
+    `specialize` maps dim names to sizes (an int or a list) to add static
+    fast paths for, every combination, as kiln-compile --specialize."""
 
     def __init__(self, *, target="host", cpu=None, opt_level=3,
                  input_shapes=None, dims=None, dynamic=False, tuning_log=None,
-                 gpu_arch=None, runtime_checks=True, profile=False, jobs=0):
+                 gpu_arch=None, runtime_checks=True, profile=False, jobs=0,
+                 specialize=None):
         if opt_level not in (0, 1, 2, 3):
             raise ValueError("opt_level must be 0..3, not %r" % (opt_level,))
         if dynamic not in (False, True, "all"):
@@ -50,6 +53,15 @@ class Session:
         for i, (name, size) in enumerate(bindings):
             self._keep.append(name.encode())
             dim_array[i] = kc.DimBinding(self._keep[-1], int(size))
+        specs = list((specialize or {}).items())
+        spec_array = (kc.SpecializedSizes * max(len(specs), 1))()
+        for i, (name, sizes) in enumerate(specs):
+            sizes = [sizes] if isinstance(sizes, int) else list(sizes)
+            arr = (ctypes.c_int64 * max(len(sizes), 1))(
+                *[int(n) for n in sizes])
+            self._keep += [arr, name.encode()]
+            spec_array[i] = kc.SpecializedSizes(self._keep[-1], arr,
+                                                len(sizes))
         self._on_message = kc.MessageFn(on_message)
         options = kc.SessionOptions(
             target=kc.TargetOptions(
@@ -59,10 +71,11 @@ class Session:
             inputShapes=shape_array, numInputShapes=len(shapes),
             dims=dim_array, numDims=len(bindings),
             dynamicDims=2 if dynamic == "all" else int(dynamic),
+            specialize=spec_array, numSpecialize=len(specs),
             tuningLog=os.fsencode(tuning_log) if tuning_log else None,
             noRuntimeChecks=not runtime_checks, profile=profile, jobs=jobs,
             onMessage=self._on_message, onStage=kc.StageFn())
-        self._keep += [shape_array, dim_array]
+        self._keep += [shape_array, dim_array, spec_array]
         self._handle = lib.kilnSessionCreate(ctypes.byref(options))
         if not self._handle:
             raise CompileError(self.take_messages() or

@@ -109,7 +109,9 @@ class Model:
 
     def metadata(self):
         """What the library records: Kiln version, target, CPU, features,
-        options, GPU (None for a CPU model) and memory plan in bytes."""
+        options, GPU (None for a CPU model), memory plan in bytes and the
+        static fast paths' dims ("batch=1 seq=128", kiln-compile
+        --specialize)."""
         h = self._live()
         text = lambda name: (getattr(rt.lib, "kilnModelGet" + name)(h) or b"")
         gpu = rt.lib.kilnModelGetGpu(h)
@@ -119,7 +121,10 @@ class Model:
                 "features": text("Features").decode(),
                 "options": text("Options").decode(),
                 "gpu": gpu.decode() if gpu else None,
-                "memory_plan": rt.lib.kilnModelGetMemoryPlan(h)}
+                "memory_plan": rt.lib.kilnModelGetMemoryPlan(h),
+                "specializations": [
+                    rt.lib.kilnModelGetSpecialization(h, i).decode()
+                    for i in range(rt.lib.kilnModelGetNumSpecializations(h))]}
 
     @property
     def profiled(self):

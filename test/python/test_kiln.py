@@ -210,6 +210,42 @@ def test_compile_dynamic():
         kiln.compile(add_model(), dynamic="some")
 
 
+def test_compile_specialized():
+    # Static fast paths for seq 4 at batch 1 and 3 beside the generic code:
+    # the library reports them, and every shape (on a fast path or not)
+    # matches NumPy.
+    m = kiln.compile(encoder_block_model(), dynamic=True,
+                     specialize={"batch": [1, 3], "seq": 4})
+    assert m.metadata()["specializations"] == ["batch=1 seq=4",
+                                               "batch=3 seq=4"]
+    assert m.inputs[0].shape == (None, None, 8)
+    scale = np.array([0.5, 1, 1.5, 2, -1, -0.5, 0.25, 3], np.float32)
+    rng = np.random.default_rng(8)
+    for batch, seq in ((1, 4), (3, 4), (2, 4), (1, 5)):
+        x = rng.standard_normal((batch, seq, 8)).astype(np.float32)
+        mask = rng.standard_normal((batch, seq, 1)).astype(np.float32)
+        p, _ = m.run(x, mask)
+        z = x * scale + mask
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        np.testing.assert_allclose(p, e / e.sum(axis=1, keepdims=True),
+                                   rtol=1e-5, atol=1e-6)
+    with pytest.raises(kiln.CompileError, match="add --dynamic"):
+        kiln.compile(encoder_block_model(), specialize={"batch": 1},
+                     dims={"seq": 4})
+    with pytest.raises(kiln.CompileError, match="a size given twice"):
+        kiln.compile(encoder_block_model(), dynamic=True,
+                     specialize={"batch": [2, 2]})
+    with pytest.raises(kiln.CompileError, match="a negative size"):
+        kiln.compile(encoder_block_model(), dynamic=True,
+                     specialize={"batch": -1})
+    with pytest.raises(kiln.CompileError, match="no sizes given"):
+        kiln.compile(encoder_block_model(), dynamic=True,
+                     specialize={"batch": []})
+    with pytest.raises(kiln.CompileError, match="more than 16 fast paths"):
+        kiln.compile(encoder_block_model(), dynamic=True,
+                     specialize={"batch": range(1, 6), "seq": range(1, 5)})
+
+
 def test_compile_errors():
     with pytest.raises(kiln.CompileError, match="twice"):
         kiln.compile(add_model("NoSuchOp"), input_shapes={"x": (2, 3)})

@@ -73,6 +73,12 @@ static void usage(FILE *out) {
       "                   there at run time (docs/dynamic-shapes.md);\n"
       "                   --dynamic=all: every input dim not given\n"
       "                   (testing shape-generic code)\n"
+      "  --specialize=NAME=N[,N...]\n"
+      "                   with --dynamic: add code compiled for each size\n"
+      "                   of input dim NAME, which the library runs when\n"
+      "                   its inputs have it (the generic code otherwise);\n"
+      "                   repeated for other dims, every combination\n"
+      "                   (at most 16)\n"
       "  -o, --output=F   write to F (replaced only on success; default\n"
       "                   stdout)\n"
       "  -q, --quiet      no progress report\n"
@@ -154,6 +160,9 @@ typedef struct Options {
   KilnOnnxDimBinding *dims; /* names are argv */
   intptr_t numDims;
   KilnOnnxDynamicDims dynamicDims; /* --dynamic[=all] */
+  /* --specialize NAME=N,M,...: each flag's dim (argv) and sizes (owned) */
+  KilnSpecializedSizes *specialize;
+  intptr_t numSpecialize;
   /* --input-value NAME=FILE: the inputs made constants (names are argv) */
   const char **valueNames;
   KilnTensor **values;
@@ -170,6 +179,9 @@ typedef struct Options {
 } Options;
 
 static void optionsDestroy(Options *o) {
+  for (intptr_t i = 0; i < o->numSpecialize; ++i)
+    free((int64_t *)o->specialize[i].sizes);
+  free(o->specialize);
   for (intptr_t i = 0; i < o->numShapes; ++i)
     free((int64_t *)o->shapes[i].dims);
   free(o->shapes);
@@ -318,6 +330,42 @@ static bool parseDimBinding(char *text, KilnOnnxDimBinding *out) {
   return true;
 }
 
+static KilnStage moduleStage(Emit emit);
+
+/* Parses "NAME=N,M,..." into *out (its sizes malloc'd); false after
+ * printing what is malformed. */
+static bool parseSpecialize(char *text, KilnSpecializedSizes *out) {
+  char *eq = strrchr(text, '=');
+  int64_t *sizes = NULL;
+  *out = (KilnSpecializedSizes){0};
+  bool ok = eq && eq != text && eq[1];
+  for (char *p = ok ? eq + 1 : NULL; ok && p;) {
+    char *end = NULL;
+    errno = 0;
+    long long v = *p >= '0' && *p <= '9' ? strtoll(p, &end, 10) : -1;
+    ok = end && (*end == ',' || !*end) && errno != ERANGE;
+    if (!ok)
+      break;
+    sizes = realloc(sizes, (size_t)(out->numSizes + 1) * sizeof(*sizes));
+    if (!sizes)
+      abort();
+    sizes[out->numSizes++] = v;
+    p = *end ? end + 1 : NULL;
+  }
+  if (!ok) {
+    fprintf(stderr,
+            "%s: error: --specialize '%s': expected NAME=N[,N...], N "
+            "non-negative integers\n",
+            kProg, text);
+    free(sizes);
+    *out = (KilnSpecializedSizes){0};
+    return false;
+  }
+  *eq = '\0'; /* the name ends here; argv strings may be modified */
+  *out = (KilnSpecializedSizes){text, sizes, out->numSizes};
+  return true;
+}
+
 /* Parses argv; returns -1 to go on, else the exit code. */
 static int parseArgs(int argc, char **argv, Options *o) {
   enum {
@@ -337,13 +385,15 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kGpuBinary,
     kProfile,
     kNoRuntimeChecks,
-    kTuningLog
+    kTuningLog,
+    kSpecialize
   };
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
       {"input-shape", required_argument, NULL, kInputShape},
       {"dim", required_argument, NULL, kDim},
       {"dynamic", optional_argument, NULL, kDynamic},
+      {"specialize", required_argument, NULL, kSpecialize},
       {"input-value", required_argument, NULL, kInputValue},
       {"output", required_argument, NULL, 'o'},
       {"target", required_argument, NULL, kTarget},
@@ -382,6 +432,14 @@ static int parseArgs(int argc, char **argv, Options *o) {
       if (!parseDimBinding(optarg, &o->dims[o->numDims]))
         return kExitUsage;
       ++o->numDims;
+      break;
+    case kSpecialize:
+      if (!o->specialize &&
+          !(o->specialize = calloc((size_t)argc, sizeof(*o->specialize))))
+        abort();
+      if (!parseSpecialize(optarg, &o->specialize[o->numSpecialize]))
+        return kExitUsage;
+      ++o->numSpecialize;
       break;
     case kInputValue:
       if (!o->values &&
@@ -470,14 +528,24 @@ static int parseArgs(int argc, char **argv, Options *o) {
     return kExitUsage;
   }
   o->input = argv[optind];
-  if ((o->numShapes || o->numDims || o->dynamicDims || o->numValues) &&
+  if ((o->numShapes || o->numDims || o->dynamicDims || o->numValues ||
+       o->numSpecialize) &&
       kilnStrHasSuffix(o->input, ".mlir")) {
     toolError("%s", o->numShapes   ? "--input-shape applies to ONNX models only"
                     : o->numDims   ? "--dim applies to ONNX models only"
                     : o->numValues ? "--input-value applies to ONNX models only"
-                                   : "--dynamic applies to ONNX models only");
+                    : o->dynamicDims
+                        ? "--dynamic applies to ONNX models only"
+                        : "--specialize applies to ONNX models only");
     return kExitUsage;
   }
+  if (o->numSpecialize && moduleStage(o->emit) != KILN_STAGE_NONE) {
+    toolError("--specialize adds fast paths to generated code; --emit=%s "
+              "shows the generic path only (leave --specialize out)",
+              kEmitNames[o->emit]);
+    return kExitUsage;
+  }
+
   bool cuda = o->target.target && !strcmp(o->target.target, "cuda");
   if ((o->emit == kEmitGpu || o->emit == kEmitPtx || o->emit == kEmitCubin) &&
       !cuda) {
@@ -706,6 +774,8 @@ int main(int argc, char **argv) {
                            .dims = o.dims,
                            .numDims = o.numDims,
                            .dynamicDims = o.dynamicDims,
+                           .specialize = o.specialize,
+                           .numSpecialize = o.numSpecialize,
                            .tuningLog = o.tuningLog,
                            .noRuntimeChecks = o.noRuntimeChecks,
                            .profile = o.profile,

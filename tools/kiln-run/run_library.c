@@ -302,6 +302,11 @@ static void printSummary(const char *path, const KilnModel *m) {
     printSlot(m, false, i);
   for (int64_t i = 0; i < kilnModelGetNumOutputs(m); ++i)
     printSlot(m, true, i);
+  for (int64_t i = 0; i < kilnModelGetNumSpecializations(m); ++i) {
+    char *dims = kilnPrintableTextCreate(kilnModelGetSpecialization(m, i));
+    printf("  fast path %lld: %s\n", (long long)i, dims);
+    free(dims);
+  }
   printf("  memory plan: %lld bytes\n", (long long)kilnModelGetMemoryPlan(m));
 }
 
