@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "conversions/linalg-to-llvm-cpu/schedules/buffer_accumulators.h"
 #include "conversions/linalg-to-llvm-cpu/schedules/epilogue_registers.h"
 #include "conversions/linalg-to-llvm-cpu/schedules/register_init.h"
 #include "dialects/linalg/transforms/schedule.h"
@@ -166,6 +167,16 @@ static const char kSchedule[] =
      * Not here: lower_broadcast and lower_shape_cast, which with
      * canonicalization never finish on some tiles (docs/mlir22-notes.md);
      * convert-vector-to-scf and convert-vector-to-llvm lower those. */
+    /* On a bufferized function: loop-invariant views (a register tile's
+     * subview of its accumulator) out of their loops, before
+     * kilnHoistBufferAccumulators looks for them there. */
+    "  transform.named_sequence @kiln_licm(\n"
+    "      %f: !transform.any_op {transform.readonly}) {\n"
+    "    %loops = transform.structured.match ops{[\"scf.for\"]} in %f\n"
+    "        : (!transform.any_op) -> !transform.any_op\n"
+    "    transform.apply_licm to %loops : !transform.any_op\n"
+    "    transform.yield\n"
+    "  }\n"
     "  transform.named_sequence @kiln_lower_vectors(\n"
     "      %f: !transform.any_op {transform.readonly}) {\n"
     "    transform.apply_patterns to %f {\n"
@@ -906,6 +917,28 @@ static MlirWalkResult untagDynamicTile(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
+static MlirWalkResult findTensor(MlirOperation op, void *userData) {
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i)
+    if (mlirTypeIsATensor(mlirValueGetType(mlirOperationGetResult(op, i)))) {
+      *(bool *)userData = true;
+      return MlirWalkResultInterrupt;
+    }
+  return MlirWalkResultAdvance;
+}
+
+/* Whether `func` is bufferized (the run after bufferization): no op in it
+ * makes a tensor, and no argument is one. */
+static bool isBufferized(MlirOperation func) {
+  MlirType type = mlirTypeAttrGetValue(
+      mlirOperationGetAttributeByName(func, kilnStr("function_type")));
+  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(type); ++i)
+    if (mlirTypeIsATensor(mlirFunctionTypeGetInput(type, i)))
+      return false;
+  bool tensor = false;
+  mlirOperationWalk(func, findTensor, &tensor, MlirWalkPreOrder);
+  return !tensor;
+}
+
 static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
                                 const KilnPassOptionValue *given) {
   KilnPassOptionValue options[kNumOptions];
@@ -997,6 +1030,14 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
   if (ok)
     ok = mlirLogicalResultIsSuccess(
         kilnScheduleApply(&schedule, lowerSeq, func));
+  /* After bufferization, the tiles vectorized here (dynamic products and
+   * row reductions) keep their accumulators in registers too. */
+  if (ok && isBufferized(func)) {
+    ok = mlirLogicalResultIsSuccess(kilnScheduleApply(
+        &schedule, kilnScheduleGetSequence(&schedule, "kiln_licm"), func));
+    if (ok)
+      kilnHoistBufferAccumulators(func);
+  }
   if (!mlirModuleIsNull(schedule.module))
     kilnScheduleDestroy(&schedule);
   free(s.items);

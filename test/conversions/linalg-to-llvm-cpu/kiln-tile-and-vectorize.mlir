@@ -608,6 +608,49 @@ func.func @dynamic_rows_tensors(%d: tensor<?x64xf32>, %b: tensor<64x64xf32>,
 
 // -----
 
+// A contraction of dynamic depth on buffers (a product tile whose K is the
+// sequence): its register tile's accumulator is read before the reduction
+// loop, carried in registers and written after it
+// (kilnHoistBufferAccumulators). Not when the tile and an operand may share
+// memory: views of one allocation keep the read and write in the loop.
+// CHECK-LABEL: func.func @dynamic_depth
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[TILE:.*]] = memref.subview %arg2
+// CHECK: %[[INIT:.*]] = vector.transfer_read %[[TILE]]{{.*}} vector<8x16xf32>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<8x16xf32>)
+// CHECK-NOT: vector.transfer_write
+// CHECK: arith.addf %[[ACC]]
+// CHECK: scf.yield
+// CHECK: vector.transfer_write %[[SUM]], %[[TILE]]
+// CHECK-LABEL: func.func @dynamic_depth_aliased
+// CHECK-NOT: iter_args
+// CHECK: vector.transfer_read
+// CHECK: arith.addf
+// CHECK: vector.transfer_write
+// CHECK-NOT: iter_args
+// CHECK: return
+func.func @dynamic_depth(%a: memref<16x?xf32>, %b: memref<?x64xf32>,
+                         %c: memref<16x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<16x?xf32>, memref<?x64xf32>)
+                outs(%c : memref<16x64xf32>)
+  return
+}
+func.func @dynamic_depth_aliased(%k: index) -> memref<32x?xf32> {
+  %buf = memref.alloc(%k) : memref<32x?xf32>
+  %a = memref.subview %buf[0, 0] [16, %k] [1, 1]
+      : memref<32x?xf32> to memref<16x?xf32, strided<[?, 1]>>
+  %c = memref.subview %buf[16, 0] [16, 64] [1, 1]
+      : memref<32x?xf32> to memref<16x64xf32, strided<[?, 1], offset: ?>>
+  %b = memref.alloc(%k) : memref<?x64xf32>
+  linalg.matmul ins(%a, %b : memref<16x?xf32, strided<[?, 1]>>, memref<?x64xf32>)
+                outs(%c : memref<16x64xf32, strided<[?, 1], offset: ?>>)
+  memref.dealloc %b : memref<?x64xf32>
+  return %buf : memref<32x?xf32>
+}
+
+// -----
+
 // An elementwise op of dynamic shape on buffers: a task per row (in blocks
 // of at most 4096 elements), each row in static vectors, its remainder
 // (fewer than a vector) a dynamic generic.
