@@ -40,7 +40,7 @@ struct KilnSession {
   KilnOnnxInputShape *shapes;
   KilnOnnxDimBinding *dims;
   KilnSpecializedSizes *specialize;
-  /* The combinations of `specialize`'s sizes (checkSpecializations). */
+  /* The combinations of `specialize`'s sizes (expandSpecialize). */
   Specialization *specializations;
   intptr_t numSpecializations;
   KilnStrBuf recorded; /* the `options` metadata record */

@@ -1,9 +1,12 @@
 /* LLVM dialect → LLVM IR → optimized IR → assembly or object code, with the
  * model library ABI added in LLVM IR:
  *   const char kiln_model_metadata[];   text records, see compile.h
- *   int kiln_model_run(void **args);    calls _mlir_ciface_ENTRY(args...);
- *                                       0, or the number of the run-time
- *                                       check that failed (`check` records)
+ *   int kiln_model_run(void **args);    calls _mlir_ciface_ENTRY(args...)
+ *                                       (or the first fast path whose dims
+ *                                       the inputs have: --specialize,
+ *                                       specialize.c); 0, or the number of
+ *                                       the run-time check that failed
+ *                                       (`check` records)
  *   int kiln_model_output_dims(void **inputs, int64_t **outputDims);
  *                                       with dynamic dims: the outputs'
  *                                       dims (kiln-shape-function)

@@ -545,7 +545,6 @@ static int parseArgs(int argc, char **argv, Options *o) {
               kEmitNames[o->emit]);
     return kExitUsage;
   }
-
   bool cuda = o->target.target && !strcmp(o->target.target, "cuda");
   if ((o->emit == kEmitGpu || o->emit == kEmitPtx || o->emit == kEmitCubin) &&
       !cuda) {

@@ -86,7 +86,8 @@ static void traceRoots(MlirValue v, Roots *r, int depth) {
   if (isViewOf(op)) {
     traceRoots(mlirOperationGetOperand(op, 0), r, depth + 1);
   } else if (kilnOpNameIs(op, "memref.alloc") ||
-             kilnOpNameIs(op, "memref.alloca")) {
+             kilnOpNameIs(op, "memref.alloca") ||
+             kilnOpNameIs(op, "memref.get_global")) {
     addRoot(r, v);
   } else if (kilnOpNameIs(op, "scf.if")) {
     intptr_t i = mlirOpResultGetResultNumber(v);
@@ -100,10 +101,23 @@ static void traceRoots(MlirValue v, Roots *r, int depth) {
                  depth + 1);
     }
   } else {
-    /* Globals too: the accumulator is never one, and a weight read beside
-     * it could share its name with another get_global. */
     r->unknown = true;
   }
+}
+
+/* Whether roots `a` and `b` are the same memory: one value, or two
+ * get_globals of one global. */
+static bool sameRoot(MlirValue a, MlirValue b) {
+  if (mlirValueEqual(a, b))
+    return true;
+  if (mlirValueIsABlockArgument(a) || mlirValueIsABlockArgument(b))
+    return false;
+  MlirOperation x = mlirOpResultGetOwner(a), y = mlirOpResultGetOwner(b);
+  return kilnOpNameIs(x, "memref.get_global") &&
+         kilnOpNameIs(y, "memref.get_global") &&
+         mlirAttributeEqual(
+             mlirOperationGetAttributeByName(x, kilnStr("name")),
+             mlirOperationGetAttributeByName(y, kilnStr("name")));
 }
 
 /* Whether the memory of `a` and `b` is known to be apart. (Distinct
@@ -117,7 +131,7 @@ static bool apart(MlirValue a, MlirValue b) {
     return false;
   for (int i = 0; i < ra.n; ++i)
     for (int j = 0; j < rb.n; ++j)
-      if (mlirValueEqual(ra.values[i], rb.values[j]))
+      if (sameRoot(ra.values[i], rb.values[j]))
         return false;
   return true;
 }

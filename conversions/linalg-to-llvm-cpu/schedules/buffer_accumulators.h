@@ -33,9 +33,10 @@
 /// static shape defined outside the loop, at the same loop-invariant
 /// indices, without masks; nothing else in the loop uses that memref or
 /// writes memory; and every memref the loop reads traces back (through
-/// views and `scf.if` results) to allocations or arguments other than the
-/// accumulator's. Run loop-invariant code motion first, so that the tile's
-/// subview is outside its loop. Returns how many loops were rewritten.
+/// views and `scf.if` results) to allocations, globals or arguments other
+/// than the accumulator's. Run loop-invariant code motion first, so that
+/// the tile's subview is outside its loop. Returns how many loops were
+/// rewritten.
 int kilnHoistBufferAccumulators(MlirOperation root);
 
 #endif
