@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kiln/compile.h"
 #include "kiln/diagnostics.h"
 
 /* Reads all of `path` ("-" = stdin). Returns NULL with errno set. */
@@ -114,4 +115,15 @@ int kilnToolWriteFileAtomically(const char *path, const char *data,
     return -1;
   kilnToolOutputWrite(&out, data, length);
   return kilnToolOutputCommit(&out, path) ? 0 : -1;
+}
+
+KilnOnnxInputValue kilnToolInputValueOf(MlirContext ctx, const char *name,
+                                        const KilnTensor *t) {
+  return (KilnOnnxInputValue){
+      .name = name,
+      .elementType = kilnModelElementTypeGet(ctx, kilnTensorGetElementType(t)),
+      .dims = kilnTensorGetDims(t),
+      .rank = (intptr_t)kilnTensorGetRank(t),
+      .data = kilnTensorGetConstData(t),
+      .byteSize = kilnTensorGetByteSize(t)};
 }

@@ -7,7 +7,15 @@
 #include <stdio.h>
 
 #include "kiln/diagnostics.h"
+#include "kiln/kiln_runtime.h"
+#include "kiln/onnx.h"
 #include "mlir-c/Support.h"
+
+/// Input `name` of an ONNX import made a constant of tensor `t` (--input-
+/// value, kiln-run's shape inputs): its data and dims borrowed from `t`,
+/// its element type the MLIR type of `t`'s in `ctx`.
+KilnOnnxInputValue kilnToolInputValueOf(MlirContext ctx, const char *name,
+                                        const KilnTensor *t);
 
 /// Reads all of `path` ("-" = stdin) into a NUL-terminated buffer the caller
 /// frees with free(); its length (without the NUL) goes to *length. Returns

@@ -708,16 +708,8 @@ static bool loadModel(KilnInvocation *inv, MlirContext ctx, const Options *o) {
   KilnOnnxInputValue *values = calloc((size_t)o->numValues, sizeof(*values));
   if (!values)
     abort();
-  for (intptr_t i = 0; i < o->numValues; ++i) {
-    const KilnTensor *t = o->values[i];
-    values[i] = (KilnOnnxInputValue){.name = o->valueNames[i],
-                                     .elementType = kilnModelElementTypeGet(
-                                         ctx, kilnTensorGetElementType(t)),
-                                     .dims = kilnTensorGetDims(t),
-                                     .rank = (intptr_t)kilnTensorGetRank(t),
-                                     .data = kilnTensorGetConstData(t),
-                                     .byteSize = kilnTensorGetByteSize(t)};
-  }
+  for (intptr_t i = 0; i < o->numValues; ++i)
+    values[i] = kilnToolInputValueOf(ctx, o->valueNames[i], o->values[i]);
   bool ok = kilnInvocationImportOnnxFile(inv, o->input, values, o->numValues);
   free(values);
   return ok;

@@ -206,14 +206,7 @@ static bool startCompilation(Compilation *c, Options *o, DiagState *diags,
     for (int i = 0; i < o->numInputs; ++i) {
       KilnTensor *t = o->inputs[i].tensor;
       if (o->inputs[i].bound)
-        values[numValues++] =
-            (KilnOnnxInputValue){.name = o->inputs[i].name,
-                                 .elementType = kilnModelElementTypeGet(
-                                     ctx, kilnTensorGetElementType(t)),
-                                 .dims = kilnTensorGetDims(t),
-                                 .rank = (intptr_t)kilnTensorGetRank(t),
-                                 .data = kilnTensorGetConstData(t),
-                                 .byteSize = kilnTensorGetByteSize(t)};
+        values[numValues++] = kilnToolInputValueOf(ctx, o->inputs[i].name, t);
     }
     c->inv = kilnInvocationCreate(c->session);
     ok = onnx
