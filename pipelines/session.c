@@ -881,6 +881,9 @@ static bool mergeSpecialization(KilnInvocation *inv, intptr_t index,
                                                         src->bytes.len,
                                                         src->name, &opts));
   ok = ok && runUntil(child, KILN_STAGE_LLVM, true);
+  if (!ok)
+    messagef(s, "note", "in the fast path %s (--specialize)",
+             kilnStrBufGet(&text));
   KilnSpecializedEntry *entry = &inv->specialized[index];
   kilnStrBufAppendf(&prefix, "s%ld.", (long)index + 1);
   ok = ok && mlirLogicalResultIsSuccess(kilnModuleMergeSpecialized(
