@@ -143,3 +143,10 @@ int64_t kilnOpGetIntAttr(MlirOperation op, const char *name, int64_t dflt) {
 bool kilnTypeIsStaticTensor(MlirType t) {
   return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
 }
+
+bool kilnOpIsInside(MlirOperation op, MlirOperation ancestor) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
+    if (mlirOperationEqual(op, ancestor))
+      return true;
+  return false;
+}

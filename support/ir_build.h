@@ -34,6 +34,8 @@ bool kilnConstantIndexValue(MlirValue v, int64_t *out);
 void kilnMoveBlockOpsBefore(MlirBlock from, MlirOperation before);
 /// The op before `op` in its block, or null (the C API has no getter).
 MlirOperation kilnPrevInBlock(MlirOperation op);
+/// Whether `op` is `ancestor` or nested in it.
+bool kilnOpIsInside(MlirOperation op, MlirOperation ancestor);
 /// A linalg op's iterator types in order ('p' parallel, 'r' reduction);
 /// false unless it has exactly `loops` of them.
 bool kilnLinalgIteratorKinds(MlirOperation op, char *kinds, intptr_t loops);

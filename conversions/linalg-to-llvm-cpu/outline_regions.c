@@ -112,13 +112,6 @@ static MlirOperation definingTopLevelOp(MlirValue v, MlirOperation func) {
   return topLevelAncestor(owner, func);
 }
 
-static bool isInside(MlirOperation op, MlirOperation ancestor) {
-  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
-    if (mlirOperationEqual(op, ancestor))
-      return true;
-  return false;
-}
-
 /* A group under construction: its ops, in block order, sorted copies of
  * their handles for membership tests, and its values in and out. */
 typedef struct Group {
@@ -193,7 +186,7 @@ static void redirectUses(MlirValue from, MlirValue to, MlirOperation scope,
   for (MlirOpOperand u = mlirValueGetFirstUse(from); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation owner = mlirOpOperandGetOwner(u);
-    if (isInside(owner, scope) == outside)
+    if (kilnOpIsInside(owner, scope) == outside)
       continue;
     if (n == cap) {
       cap = cap ? 2 * cap : 8;

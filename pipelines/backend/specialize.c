@@ -31,8 +31,6 @@
 #include "support/op_list.h"
 #include "support/resource_data.h"
 
-static MlirBlock moduleBody(MlirModule m) { return mlirModuleGetBody(m); }
-
 static MlirStringRef symbolName(MlirOperation op) {
   MlirAttribute a = mlirOperationGetAttributeByName(
       op, mlirSymbolTableGetSymbolAttributeName());
@@ -106,11 +104,11 @@ static bool prepareSymbols(MlirModule module, MlirModule spec,
   KilnOpList weights = {0}, ops = {0};
   size_t size;
   int64_t align;
-  for (MlirOperation op = mlirBlockGetFirstOperation(moduleBody(module));
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     if (weightBytes(op, &size, &align))
       kilnOpListPush(&weights, op);
-  for (MlirOperation op = mlirBlockGetFirstOperation(moduleBody(spec));
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(spec));
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     kilnOpListPush(&ops, op);
   bool ok = true;
@@ -277,8 +275,9 @@ MlirLogicalResult kilnModuleMergeSpecialized(
   mlirSymbolTableDestroy(specSymbols);
   entry->firstCheck = mergeModuleAttrs(module, specialized);
   entry->description = kilnStrDup(description);
-  MlirBlock to = moduleBody(module);
-  for (MlirOperation op = mlirBlockGetFirstOperation(moduleBody(specialized));
+  MlirBlock to = mlirModuleGetBody(module);
+  for (MlirOperation op =
+           mlirBlockGetFirstOperation(mlirModuleGetBody(specialized));
        !mlirOperationIsNull(op);) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     mlirOperationRemoveFromParent(op);

@@ -18,14 +18,6 @@ typedef struct Pair {
   MlirOperation read, write;
 } Pair;
 
-static bool isInside(MlirOperation op, MlirOperation loop) {
-  for (MlirOperation p = op; !mlirOperationIsNull(p);
-       p = mlirOperationGetParentOperation(p))
-    if (mlirOperationEqual(p, loop))
-      return true;
-  return false;
-}
-
 static MlirOperation definingOp(MlirValue v) {
   if (mlirValueIsABlockArgument(v))
     return mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
@@ -33,7 +25,7 @@ static MlirOperation definingOp(MlirValue v) {
 }
 
 static bool definedOutside(MlirValue v, MlirOperation loop) {
-  return !isInside(definingOp(v), loop);
+  return !kilnOpIsInside(definingOp(v), loop);
 }
 
 /* ---- which memory a memref value is part of ---------------------------- */
@@ -228,7 +220,7 @@ static bool onlyPairsUse(MlirValue m, MlirOperation loop, const Pair *pairs,
   for (MlirOpOperand u = mlirValueGetFirstUse(m); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
-    if (isInside(user, loop) && !inPairs(pairs, n, user))
+    if (kilnOpIsInside(user, loop) && !inPairs(pairs, n, user))
       return false;
   }
   return true;

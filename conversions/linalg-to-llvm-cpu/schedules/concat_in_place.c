@@ -320,13 +320,6 @@ typedef struct {
   bool ok;
 } CaptureCheck;
 
-static bool isInside(MlirOperation op, MlirOperation ancestor) {
-  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
-    if (mlirOperationEqual(op, ancestor))
-      return true;
-  return false;
-}
-
 static MlirWalkResult checkCaptures(MlirOperation op, void *userData) {
   CaptureCheck *c = userData;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
@@ -335,7 +328,7 @@ static MlirWalkResult checkCaptures(MlirOperation op, void *userData) {
       continue; /* a block argument of the op's regions or of an enclosing
                    block: available */
     MlirOperation def = mlirOpResultGetOwner(v);
-    if (isInside(def, c->self) ||
+    if (kilnOpIsInside(def, c->self) ||
         !mlirBlockEqual(mlirOperationGetBlock(def), c->block))
       continue;
     if (isStaticEmpty(v))
