@@ -27,6 +27,8 @@ typedef struct Eval {
 
 static bool evalValue(Eval *e, MlirValue v, int depth, intptr_t maxElements,
                       KilnFoldTensor *out);
+static bool evalByEntry(Eval *e, MlirValue v, int depth, KilnFoldTensor *out,
+                        bool *followed);
 
 /* ONNX Shape-15 (dims [start, end) of the input, each clamped to [0, r])
  * and Size, from the operand's type, into `out` (made from the result's
@@ -108,7 +110,13 @@ static bool evalValue(Eval *e, MlirValue v, int depth, intptr_t maxElements,
   if ((!shapeQuery && !kilnFoldCanEvaluate(op)) ||
       !kilnFoldTensorCreate(mlirValueGetType(v), maxElements, out))
     return false;
-  bool ok = shapeQuery ? evalShapeQuery(op, out) : evalOp(e, op, depth, out);
+  /* A shape vector is followed entry by entry, so that one whose entries
+   * are all known is a value though its operands are not (Gather(Shape(x),
+   * -1) of x: [?, ?, 576]). */
+  bool followed = false;
+  bool ok = evalByEntry(e, v, depth, out, &followed);
+  if (!followed)
+    ok = shapeQuery ? evalShapeQuery(op, out) : evalOp(e, op, depth, out);
   if (!ok)
     kilnFoldTensorDestroy(out);
   return ok;
@@ -154,11 +162,14 @@ static intptr_t vectorLength(MlirValue v) {
   return mlirShapedTypeIsDynamicDim(t, 0) ? -1 : mlirShapedTypeGetDimSize(t, 0);
 }
 
-static intptr_t partialInts(MlirValue v, int64_t *out, intptr_t cap, int depth);
+static intptr_t partialInts(Eval *e, MlirValue v, int64_t *out, intptr_t cap,
+                            int depth);
 
 /* graph.shape: the operand's dims [start, end), dynamic ones unknown. */
-static void partialShape(MlirOperation op, int64_t *out, intptr_t n) {
+static bool partialShape(MlirOperation op, int64_t *out, intptr_t n) {
   MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  if (!mlirTypeIsARankedTensor(t))
+    return false;
   int64_t r = mlirShapedTypeGetRank(t);
   int64_t start = kilnOpGetIntAttr(op, "start", 0);
   start = start < 0 ? start + r : start;
@@ -167,69 +178,175 @@ static void partialShape(MlirOperation op, int64_t *out, intptr_t n) {
     out[k] = mlirShapedTypeIsDynamicDim(t, (intptr_t)(start + k))
                  ? KILN_GRAPH_EVAL_UNKNOWN
                  : mlirShapedTypeGetDimSize(t, (intptr_t)(start + k));
+  return true;
 }
 
-/* graph.gather of a partly known vector at constant indices. */
-static void partialGather(MlirOperation op, int64_t *out, intptr_t n,
+/* graph.gather of a partly known vector at indices known whole. */
+static bool partialGather(Eval *e, MlirOperation op, int64_t *out, intptr_t n,
                           int depth) {
   int64_t data[kPartialMax], idx[kPartialMax];
-  MlirValue src = mlirOperationGetOperand(op, 0);
-  intptr_t len = partialInts(src, data, kPartialMax, depth);
-  intptr_t m = kilnGraphEvalConstantInts(mlirOperationGetOperand(op, 1), idx,
-                                         kPartialMax);
-  if (len < 0 || m != n || kilnOpGetIntAttr(op, "axis", 0) != 0)
-    return;
+  intptr_t len =
+      partialInts(e, mlirOperationGetOperand(op, 0), data, kPartialMax, depth);
+  if (len < 0)
+    return false; /* data of another shape: evaluated whole */
+  if (kilnGraphEvalConstantInts(mlirOperationGetOperand(op, 1), idx,
+                                kPartialMax) != n ||
+      kilnOpGetIntAttr(op, "axis", 0) != 0)
+    return true;
   for (intptr_t k = 0; k < n; ++k) {
     int64_t i = idx[k] < 0 ? idx[k] + len : idx[k];
     if (i >= 0 && i < len)
       out[k] = data[i];
   }
+  return true;
 }
 
-static intptr_t partialInts(MlirValue v, int64_t *out, intptr_t cap,
+/* The graph ops whose result entry k depends only on entry k of each
+ * operand (a length-1 operand broadcasting to every entry). */
+static bool isEntrywise(MlirOperation op) {
+  static const char *const names[] = {
+      "graph.add",     "graph.sub",           "graph.mul",
+      "graph.div",     "graph.mod",           "graph.min",
+      "graph.max",     "graph.neg",           "graph.abs",
+      "graph.cast",    "graph.equal",         "graph.less",
+      "graph.greater", "graph.less_or_equal", "graph.greater_or_equal",
+      "graph.where",   "graph.and",           "graph.or",
+      "graph.not"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
+    if (kilnOpNameIs(op, names[i]))
+      return true;
+  return false;
+}
+
+/* An entrywise op of integer vectors, some entries unknown: evaluated by the
+ * one evaluator (fold_eval.h) with every unknown entry read as 1 (defined
+ * for every op listed), then each result entry that read an unknown one is
+ * made unknown again. */
+enum { kEntrywiseMaxOperands = 3 };
+static bool partialEntrywise(Eval *e, MlirOperation op, int64_t *out,
+                             intptr_t n, int depth) {
+  intptr_t nIn = mlirOperationGetNumOperands(op);
+  if (nIn < 1 || nIn > kEntrywiseMaxOperands)
+    return false;
+  int64_t vals[kEntrywiseMaxOperands][kPartialMax];
+  intptr_t len[kEntrywiseMaxOperands];
+  for (intptr_t i = 0; i < nIn; ++i) {
+    len[i] = partialInts(e, mlirOperationGetOperand(op, i), vals[i],
+                         kPartialMax, depth);
+    if (len[i] != n && len[i] != 1)
+      return false; /* a float operand (a cast's) or another shape */
+  }
+  KilnFoldTensor in[kEntrywiseMaxOperands] = {{0}}, r = {0};
+  bool unknown[kPartialMax] = {false}, ok = true;
+  for (intptr_t i = 0; ok && i < nIn; ++i) {
+    ok = kilnFoldTensorCreate(mlirValueGetType(mlirOperationGetOperand(op, i)),
+                              kPartialMax, &in[i]);
+    for (intptr_t k = 0; ok && k < len[i]; ++k) {
+      bool known = vals[i][k] != KILN_GRAPH_EVAL_UNKNOWN;
+      in[i].data[k].i = known ? kilnFoldWrapInt(in[i].elt, vals[i][k]) : 1;
+      if (!known && len[i] == 1)
+        for (intptr_t j = 0; j < n; ++j)
+          unknown[j] = true;
+      else if (!known)
+        unknown[k] = true;
+    }
+  }
+  ok = ok &&
+       kilnFoldTensorCreate(mlirValueGetType(mlirOperationGetResult(op, 0)),
+                            kPartialMax, &r) &&
+       r.n == n && kilnFoldEvaluate(op, in, nIn, &r);
+  for (intptr_t k = 0; ok && k < n; ++k)
+    if (!unknown[k])
+      out[k] = r.data[k].i;
+  kilnFoldTensorDestroy(&r);
+  for (intptr_t i = 0; i < nIn; ++i)
+    kilnFoldTensorDestroy(&in[i]);
+  return true;
+}
+
+/* Follows `op` (result 0 an integer vector of n entries, all unknown in
+ * `out`) entry by entry from its operands' known entries. Returns false
+ * when it does not follow this op or these operands (then the op is
+ * evaluated whole, if at all). */
+static bool partialOp(Eval *e, MlirOperation op, int64_t *out, intptr_t n,
+                      int depth) {
+  intptr_t nOps = mlirOperationGetNumOperands(op);
+  if (kilnOpNameIs(op, "graph.shape"))
+    return partialShape(op, out, n);
+  if (kilnOpNameIs(op, "graph.gather"))
+    return partialGather(e, op, out, n, depth);
+  if (kilnOpNameIs(op, "graph.concat")) {
+    intptr_t at = 0;
+    for (intptr_t i = 0; i < nOps && at < n; ++i) {
+      intptr_t m = partialInts(e, mlirOperationGetOperand(op, i), out + at,
+                               n - at, depth);
+      if (m < 0) { /* a piece of unknown length: nothing after it is placed */
+        for (intptr_t k = 0; k < n; ++k)
+          out[k] = KILN_GRAPH_EVAL_UNKNOWN;
+        return false;
+      }
+      at += m;
+    }
+    return true;
+  }
+  if (nOps == 1 &&
+      (kilnOpNameIs(op, "graph.unsqueeze") ||
+       kilnOpNameIs(op, "graph.squeeze") || kilnOpNameIs(op, "graph.identity")))
+    return partialInts(e, mlirOperationGetOperand(op, 0), out, n, depth) == n;
+  if (isEntrywise(op))
+    return partialEntrywise(e, op, out, n, depth);
+  return false;
+}
+
+/* Follows the integer vector `v` entry by entry, into `out` (created from
+ * v's type): true when every entry is known. `*followed` says whether
+ * partialOp followed v's op; when it did not, v is left to the whole
+ * evaluation. */
+static bool evalByEntry(Eval *e, MlirValue v, int depth, KilnFoldTensor *out,
+                        bool *followed) {
+  intptr_t n = vectorLength(v);
+  *followed = false;
+  if (n < 0 || n > kPartialMax || out->n != n || out->isFloat)
+    return false;
+  int64_t vals[kPartialMax];
+  for (intptr_t k = 0; k < n; ++k)
+    vals[k] = KILN_GRAPH_EVAL_UNKNOWN;
+  *followed = partialOp(e, mlirOpResultGetOwner(v), vals, n, depth + 1);
+  if (!*followed)
+    return false;
+  for (intptr_t k = 0; k < n; ++k) {
+    if (vals[k] == KILN_GRAPH_EVAL_UNKNOWN)
+      return false;
+    out->data[k].i = kilnFoldWrapInt(out->elt, vals[k]);
+  }
+  return true;
+}
+
+static intptr_t partialInts(Eval *e, MlirValue v, int64_t *out, intptr_t cap,
                             int depth) {
   intptr_t n = vectorLength(v);
   if (n < 0 || n > cap || n > kPartialMax)
     return -1;
-  if (kilnGraphEvalConstantInts(v, out, cap) == n)
-    return n;
   for (intptr_t k = 0; k < n; ++k)
     out[k] = KILN_GRAPH_EVAL_UNKNOWN;
-  if (depth >= KILN_GRAPH_EVAL_MAX_DEPTH || !mlirValueIsAOpResult(v))
+  if (depth >= KILN_GRAPH_EVAL_MAX_DEPTH || ++e->steps > MAX_STEPS ||
+      !mlirValueIsAOpResult(v) || mlirOpResultGetResultNumber(v) != 0)
     return n;
   MlirOperation op = mlirOpResultGetOwner(v);
-  intptr_t nOps = mlirOperationGetNumOperands(op);
-  if (kilnOpNameIs(op, "graph.shape")) {
-    partialShape(op, out, n);
-  } else if (kilnOpNameIs(op, "graph.gather")) {
-    partialGather(op, out, n, depth + 1);
-  } else if (kilnOpNameIs(op, "graph.concat")) {
-    intptr_t at = 0;
-    for (intptr_t i = 0; i < nOps && at < n; ++i) {
-      intptr_t m = partialInts(mlirOperationGetOperand(op, i), out + at, n - at,
-                               depth + 1);
-      if (m < 0) { /* a piece of unknown length: nothing after it is placed */
-        for (intptr_t k = 0; k < n; ++k)
-          out[k] = KILN_GRAPH_EVAL_UNKNOWN;
-        return n;
-      }
-      at += m;
-    }
-  } else if (nOps >= 1 && (kilnOpNameIs(op, "graph.unsqueeze") ||
-                           kilnOpNameIs(op, "graph.squeeze") ||
-                           kilnOpNameIs(op, "graph.cast") ||
-                           kilnOpNameIs(op, "graph.identity"))) {
-    int64_t in[kPartialMax];
-    if (partialInts(mlirOperationGetOperand(op, 0), in, kPartialMax,
-                    depth + 1) == n)
-      for (intptr_t k = 0; k < n; ++k)
-        out[k] = in[k];
-  }
+  if (!kilnOpNameIs(op, "graph.constant") &&
+      partialOp(e, op, out, n, depth + 1))
+    return n;
+  KilnFoldTensor r = {0};
+  if (evalValue(e, v, depth, KILN_GRAPH_EVAL_MAX_ELEMENTS, &r) && r.n == n)
+    for (intptr_t k = 0; k < n; ++k)
+      out[k] = r.data[k].i;
+  kilnFoldTensorDestroy(&r);
   return n;
 }
 
 intptr_t kilnGraphEvalPartialInts(MlirValue v, int64_t *out, intptr_t cap) {
   if (mlirValueIsNull(v))
     return -1;
-  return partialInts(v, out, cap, 0);
+  Eval e = {0};
+  return partialInts(&e, v, out, cap, 0);
 }

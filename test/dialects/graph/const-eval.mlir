@@ -328,3 +328,54 @@ func.func @negative_reshape_partial_shape(%x: tensor<?x?x4x64xf32>, %y: tensor<?
   %0 = "graph.reshape"(%x, %s) : (tensor<?x?x4x64xf32>, tensor<3xi64>) -> tensor<?x?x255xf32>
   return
 }
+
+// -----
+
+// PyTorch's own MultiheadAttention splits its packed in-projection with
+// Slice ends computed from the last dim, (576 + 2) / 3, and its heads with
+// Gather(Shape(x), 2) / 6: arithmetic on the known entries of a partly
+// static shape is known (the slices are 192 wide, the heads 32).
+func.func @negative_packed_projection_chunks(%x: tensor<?x?x576xf32>) -> tensor<?x?x32xf32> {
+  %s = "graph.shape"(%x) : (tensor<?x?x576xf32>) -> tensor<3xi64>
+  %last = "graph.constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %zero = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %two = "graph.constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %three = "graph.constant"() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %d = "graph.gather"(%s, %last) : (tensor<3xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %d2 = "graph.add"(%d, %two) : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %chunk = "graph.div"(%d2, %three) : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %q = "graph.slice"(%x, %zero, %chunk, %last) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>} : (tensor<?x?x576xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x?x192xf32>
+  %qs = "graph.shape"(%q) : (tensor<?x?x192xf32>) -> tensor<3xi64>
+  %i0 = "graph.constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %i1 = "graph.constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %i2 = "graph.constant"() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
+  %heads = "graph.constant"() {value = dense<6> : tensor<i64>} : () -> tensor<i64>
+  %b = "graph.gather"(%qs, %i0) : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %n = "graph.gather"(%qs, %i1) : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %e = "graph.gather"(%qs, %i2) : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %nh = "graph.mul"(%n, %heads) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %hd = "graph.div"(%e, %heads) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %b1 = "graph.unsqueeze"(%b, %zero) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %nh1 = "graph.unsqueeze"(%nh, %zero) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %hd1 = "graph.unsqueeze"(%hd, %zero) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %bnh = "graph.concat"(%b1, %nh1) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %shape = "graph.concat"(%bnh, %hd1) {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>) -> tensor<3xi64>
+  %0 = "graph.reshape"(%q, %shape) : (tensor<?x?x192xf32>, tensor<3xi64>) -> tensor<?x?x32xf32>
+  // expected-error @+1 {{'graph.slice' op result #0 has type tensor<?x?x191xf32>, but its operands and attributes imply tensor<?x?x192xf32>}}
+  %1 = "graph.slice"(%x, %zero, %chunk, %last) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>} : (tensor<?x?x576xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x?x191xf32>
+  // expected-error @+1 {{'graph.reshape' op result #0 has type tensor<?x?x31xf32>, but its operands and attributes imply tensor<?x?x32xf32>}}
+  %2 = "graph.reshape"(%q, %shape) : (tensor<?x?x192xf32>, tensor<3xi64>) -> tensor<?x?x31xf32>
+  return %0 : tensor<?x?x32xf32>
+}
+
+// -----
+
+// An entry computed from a dynamic dim stays unknown; the others are known.
+func.func @negative_unknown_entries(%x: tensor<?x8xf32>, %y: tensor<16xf32>) {
+  %s = "graph.shape"(%x) : (tensor<?x8xf32>) -> tensor<2xi64>
+  %two = "graph.constant"() {value = dense<2> : tensor<2xi64>} : () -> tensor<2xi64>
+  %d = "graph.mul"(%s, %two) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  // expected-error @+1 {{'graph.reshape' op result #0 has type tensor<?x15xf32>, but its operands and attributes imply tensor<?x16xf32>}}
+  %0 = "graph.reshape"(%x, %d) : (tensor<?x8xf32>, tensor<2xi64>) -> tensor<?x15xf32>
+  return
+}

@@ -39,6 +39,30 @@ func.func @shape_chain(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
 
 // -----
 
+// Of a partly static shape, the entries that are static fold: the slice end
+// (576 + 2) / 3 PyTorch computes for its packed attention projection is 192;
+// the shape of the dynamic dims stays.
+// CHECK-LABEL: func.func @partly_static_shape
+// CHECK-DAG: %[[END:.*]] = "graph.constant"() {value = dense<192> : tensor<1xi64>}
+// CHECK-DAG: %[[S:.*]] = "graph.shape"(%arg0)
+// CHECK: "graph.slice"(%arg0, %{{.*}}, %[[END]], %{{.*}})
+// CHECK: "graph.reshape"(%{{.*}}, %[[S]])
+func.func @partly_static_shape(%x: tensor<?x?x576xf32>) -> (tensor<?x?x192xf32>, tensor<?x?x576xf32>) {
+  %s = "graph.shape"(%x) : (tensor<?x?x576xf32>) -> tensor<3xi64>
+  %last = "graph.constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %zero = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %two = "graph.constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %three = "graph.constant"() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %d = "graph.gather"(%s, %last) : (tensor<3xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %d2 = "graph.add"(%d, %two) : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %chunk = "graph.div"(%d2, %three) : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %q = "graph.slice"(%x, %zero, %chunk, %last) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>} : (tensor<?x?x576xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x?x192xf32>
+  %r = "graph.reshape"(%x, %s) : (tensor<?x?x576xf32>, tensor<3xi64>) -> tensor<?x?x576xf32>
+  return %q, %r : tensor<?x?x192xf32>, tensor<?x?x576xf32>
+}
+
+// -----
+
 // Float chains with broadcasting fold to one constant, rounded to f32.
 // CHECK-LABEL: func.func @float_chain
 // CHECK-NEXT: %[[C:.*]] = "graph.constant"() {value = dense<{{\[}}[1.000000e+00, 1.000000e+00], [2.500000e-01, 4.000000e+00], [0.111111119, 1.77777791]]> : tensor<3x2xf32>}
