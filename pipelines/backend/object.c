@@ -441,9 +441,15 @@ static bool optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, int level,
     return false;
   }
   LLVMDisposeMessage(why);
-  char passes[16];
-  snprintf(passes, sizeof(passes), "default<O%d>", level);
+  /* mergefunc first: the layers of a model lower to identical kernels
+   * (their weights reach the OpenMP bodies through captured pointers), and
+   * merging them before the optimizer spares it and the back end most of
+   * their work; the pipeline's own mergefunc then merges what became
+   * identical. */
+  char passes[32];
+  snprintf(passes, sizeof(passes), "mergefunc,default<O%d>", level);
   LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+  LLVMPassBuilderOptionsSetMergeFunctions(pbo, 1);
   LLVMErrorRef e = LLVMRunPasses(m, passes, tm, pbo);
   LLVMDisposePassBuilderOptions(pbo);
   if (e) {
