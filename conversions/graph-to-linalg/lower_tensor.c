@@ -792,10 +792,10 @@ const KilnLowering kilnLowerTensor[] = {
     {"size", lowerSize, KILN_LOWER_DYNAMIC},
     {"depth_to_space", lowerDepthToSpace, KILN_LOWER_DYNAMIC},
     {"space_to_depth", lowerSpaceToDepth, KILN_LOWER_DYNAMIC},
-    {"range", kilnLowerTensorRange, 0},
+    {"range", kilnLowerTensorRange, KILN_LOWER_DYNAMIC},
     {"pad", kilnLowerTensorPad, KILN_LOWER_DYNAMIC},
     {"trilu", kilnLowerTensorTrilu, KILN_LOWER_DYNAMIC},
-    {"constant_of_shape", kilnLowerTensorConstantOfShape, 0},
+    {"constant_of_shape", kilnLowerTensorConstantOfShape, KILN_LOWER_DYNAMIC},
     {"eye_like", kilnLowerTensorEyeLike, KILN_LOWER_DYNAMIC},
     {"reverse_sequence", kilnLowerTensorReverseSequence, 0},
 };

@@ -67,12 +67,100 @@ static void rangeBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                                kilnArithNumeric(b, "mul", i, args[1]));
 }
 
+/* A range of run-time length: start and delta read before the generic. */
+typedef struct RangeScalars {
+  MlirValue start, delta;
+} RangeScalars;
+
+static void rangeScalarsBody(KilnBuilder *b, const MlirValue *args,
+                             MlirValue *yields, void *userData) {
+  (void)args;
+  RangeScalars *r = userData;
+  MlirValue in[2] = {r->start, r->delta};
+  rangeBody(b, in, yields, NULL);
+}
+
+/* The integer count max(ceil((limit - start) / delta), 0), as inference
+ * computes it for constants (rangeIntLength in ops_tensor_index.c), in i64
+ * (narrower types sign-extended first): a zero delta and a difference
+ * that overflows are run-time errors. */
+static MlirValue rangeIntCount(KilnBuilder *b, MlirValue start, MlirValue limit,
+                               MlirValue delta) {
+  MlirType i64 = mlirIntegerTypeGet(b->ctx, 64);
+  start = kilnConvertScalar(b, start, i64, false);
+  limit = kilnConvertScalar(b, limit, i64, false);
+  delta = kilnConvertScalar(b, delta, i64, false);
+  MlirValue zero = kilnConstInt(b, i64, 0), one = kilnConstInt(b, i64, 1);
+  kilnAssert(b, kilnCmpI(b, "ne", delta, zero),
+             "operand 'delta' must not be zero");
+  MlirValue diff = kilnArith2(b, "arith.subi", limit, start);
+  /* Signed overflow: limit and start differ in sign and so do limit and
+   * the difference. */
+  MlirValue overflow =
+      kilnArith2(b, "arith.andi", kilnArith2(b, "arith.xori", limit, start),
+                 kilnArith2(b, "arith.xori", limit, diff));
+  kilnAssert(b, kilnCmpI(b, "sge", overflow, zero),
+             "the range's limit - start overflows int64");
+  MlirValue up = kilnCmpI(b, "sgt", diff, zero);
+  MlirValue empty =
+      kilnArith2(b, "arith.ori", kilnCmpI(b, "eq", diff, zero),
+                 kilnCmpI(b, "ne", up, kilnCmpI(b, "sgt", delta, zero)));
+  MlirValue span =
+      kilnSelect(b, up, diff, kilnArith2(b, "arith.subi", zero, diff));
+  /* A failed check does not stop the computation: a zero delta divides
+   * by 1. */
+  MlirValue step =
+      kilnSelect(b, kilnCmpI(b, "sgt", delta, zero), delta,
+                 kilnSelect(b, kilnCmpI(b, "eq", delta, zero), one,
+                            kilnArith2(b, "arith.subi", zero, delta)));
+  /* (span - 1) / step + 1, unsigned: span and step may be 2^63. */
+  MlirValue n =
+      kilnArith2(b, "arith.addi",
+                 kilnArith2(b, "arith.divui",
+                            kilnArith2(b, "arith.subi", span, one), step),
+                 one);
+  kilnAssert(b, kilnArith2(b, "arith.ori", empty, kilnCmpI(b, "sge", n, zero)),
+             "the range's length overflows int64");
+  return kilnSelect(b, empty, zero, n);
+}
+
+/* The float count max(ceil((limit - start) / delta), 0), in f64 as
+ * inference computes it for constants; a count that is not below 2^62
+ * (NaN, infinities) is a run-time error. */
+static MlirValue rangeFloatCount(KilnBuilder *b, MlirValue start,
+                                 MlirValue limit, MlirValue delta) {
+  MlirType f64 = mlirF64TypeGet(b->ctx), i64 = mlirIntegerTypeGet(b->ctx, 64);
+  start = kilnConvertScalar(b, start, f64, false);
+  limit = kilnConvertScalar(b, limit, f64, false);
+  delta = kilnConvertScalar(b, delta, f64, false);
+  MlirValue n =
+      kilnArith1(b, "math.ceil", kilnDivF(b, kilnSubF(b, limit, start), delta));
+  kilnAssert(b, kilnCmpF(b, "olt", n, kilnConstFloat(b, f64, 0x1p62)),
+             "the range has no representable length");
+  MlirValue positive = kilnCmpF(b, "ogt", n, kilnConstFloat(b, f64, 0));
+  return kilnSelect(b, positive, kilnConvertScalar(b, n, i64, false),
+                    kilnConstInt(b, i64, 0));
+}
+
 KilnLowerStatus kilnLowerTensorRange(KilnLowerOp *l) {
   if (emptyResult(l))
     return KILN_LOWER_OK;
-  MlirValue in[2] = {kilnLowerOperand(l, 0), kilnLowerOperand(l, 2)};
-  l->results[0] =
-      kilnElementwise(&l->b, 2, in, kilnLowerResultType(l, 0), rangeBody, NULL);
+  MlirType type = kilnLowerResultType(l, 0);
+  if (kilnTypeIsStaticTensor(type)) {
+    MlirValue in[2] = {kilnLowerOperand(l, 0), kilnLowerOperand(l, 2)};
+    l->results[0] = kilnElementwise(&l->b, 2, in, type, rangeBody, NULL);
+    return KILN_LOWER_OK;
+  }
+  /* A length known only at run time (position ids: Range(0, seq, 1)). */
+  KilnBuilder *b = &l->b;
+  RangeScalars r = {kilnTensorExtractFirst(b, kilnLowerOperand(l, 0)),
+                    kilnTensorExtractFirst(b, kilnLowerOperand(l, 2))};
+  MlirValue limit = kilnTensorExtractFirst(b, kilnLowerOperand(l, 1));
+  MlirValue n = kilnTypeIsFloat(mlirValueGetType(r.start))
+                    ? rangeFloatCount(b, r.start, limit, r.delta)
+                    : rangeIntCount(b, r.start, limit, r.delta);
+  n = kilnConvertScalar(b, n, mlirIndexTypeGet(b->ctx), false);
+  l->results[0] = kilnGenerate(b, type, &n, rangeScalarsBody, &r);
   return KILN_LOWER_OK;
 }
 
@@ -385,7 +473,24 @@ KilnLowerStatus kilnLowerTensorConstantOfShape(KilnLowerOp *l) {
     return kilnLowerUnsupported(l, "with a 'value' that is not a one-element "
                                    "dense tensor of the result's type");
   }
-  l->results[0] = kilnFilled(&l->b, type, value);
+  if (kilnTypeIsStaticTensor(type)) {
+    l->results[0] = kilnFilled(&l->b, type, value);
+    return KILN_LOWER_OK;
+  }
+  /* Dims read from the shape operand at run time (ConstantOfShape of a
+   * Shape: a mask of ones over [batch, seq]). */
+  KilnBuilder *b = &l->b;
+  MlirValue shape = kilnLowerOperand(l, 0), sizes[KILN_MAX_RANK];
+  MlirType index = mlirIndexTypeGet(b->ctx);
+  for (intptr_t i = 0; i < mlirShapedTypeGetRank(type); ++i) {
+    MlirValue at = kilnConstIndex(b, i);
+    sizes[i] =
+        kilnConvertScalar(b, kilnTensorExtractAt(b, shape, &at), index, false);
+    if (mlirShapedTypeIsDynamicDim(type, i))
+      kilnAssert(b, kilnCmpI(b, "sge", sizes[i], kilnConstIndex(b, 0)),
+                 "operand 'input' must hold non-negative values");
+  }
+  l->results[0] = kilnFill(b, value, kilnEmptySized(b, type, sizes));
   return KILN_LOWER_OK;
 }
 
