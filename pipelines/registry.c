@@ -26,6 +26,7 @@ extern const KilnPassInfo kilnTileAndVectorizePass;
 extern const KilnPassInfo kilnApproximateMathPass;
 extern const KilnPassInfo kilnSplitReductionsPass;
 extern const KilnPassInfo kilnSerializeNestedParallelPass;
+extern const KilnPassInfo kilnUnifyDimsPass;
 extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnRuntimeChecksPass;
@@ -112,12 +113,19 @@ static const KilnPassInfo kLinalgTileAndFusePipeline = {
  * kiln.profile (kiln-compile --profile), kiln-profile-nodes and
  * kiln-instrument-ops add timers around each ONNX node group; otherwise
  * they change nothing. kiln-memory-plan records the most heap memory a run
- * holds at once for the runtime's check at load (memory_plan.h). */
+ * holds at once for the runtime's check at load (memory_plan.h).
+ * kiln-unify-dims makes dims the model makes equal one value, so dynamic
+ * broadcasts fold; three times, since a size it unifies, once the
+ * canonicalizer has folded the comparisons it fed, can make the next
+ * broadcast's foldable (a causal mask sliced to the sequence takes three). */
 static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .argument = "linalg-to-llvm-cpu",
     .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
     .pipeline =
-        "resolve-ranked-shaped-type-result-dims,canonicalize,"
+        "resolve-ranked-shaped-type-result-dims,canonicalize,cse,"
+        "func.func(kiln-unify-dims),cse,canonicalize,"
+        "func.func(kiln-unify-dims),cse,canonicalize,"
+        "func.func(kiln-unify-dims),cse,canonicalize,"
         "kiln-shape-checks,kiln-shape-function,kiln-emit-c-interface,"
         "canonicalize,"
         "kiln-profile-nodes,linalg-tile-and-fuse,func.func(kiln-concat-in-"
@@ -333,6 +341,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnApproximateMathPass,
     &kilnSplitReductionsPass,
     &kilnSerializeNestedParallelPass,
+    &kilnUnifyDimsPass,
     &kLinalgTileAndFusePipeline,
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,

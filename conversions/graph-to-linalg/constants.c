@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower.h"
+#include "support/ir_build.h"
 #include "support/resource_data.h"
 
 static void freeBlob(void *userData, const void *data, size_t size,
@@ -224,4 +225,26 @@ MlirValue kilnConstantI64s(KilnBuilder *b, intptr_t rank, const int64_t *shape,
   MlirAttribute attr = mlirDenseElementsAttrGet(type, n, elts);
   free(elts);
   return kilnConstantTensor(b, attr);
+}
+
+/* ---- Shape vectors ------------------------------------------------------- */
+
+bool kilnIsShapeVector(MlirType t) {
+  if (!kilnTypeIsStaticTensor(t) || mlirShapedTypeGetRank(t) > 1 ||
+      kilnNumElements(t) > KILN_MAX_RANK)
+    return false;
+  MlirType elt = mlirShapedTypeGetElementType(t);
+  return mlirTypeIsAInteger(elt) && mlirIntegerTypeIsSignless(elt);
+}
+
+MlirValue kilnShapeVectorElement(KilnBuilder *b, MlirValue v, intptr_t k) {
+  MlirType t = mlirValueGetType(v);
+  MlirValue at = kilnConstIndex(b, kilnNumElements(t) == 1 ? 0 : k);
+  return kilnExtract(b, v, mlirShapedTypeGetRank(t), &at);
+}
+
+MlirValue kilnShapeVectorFrom(KilnBuilder *b, MlirType type,
+                              const MlirValue *elements) {
+  return kilnBuildOp1(b, "tensor.from_elements", type, kilnNumElements(type),
+                      elements, 0, NULL);
 }

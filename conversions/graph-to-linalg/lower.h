@@ -242,6 +242,20 @@ MlirAttribute kilnTransposedMatrix(MlirAttribute elements, int64_t index);
 /// attribute whose rows hold the M values then zeros; null for anything
 /// else or a stride under M.
 MlirAttribute kilnTransposedRows(MlirAttribute elements, int64_t stride);
+/// Whether `t` is a shape vector: a static tensor of signless integers (i1
+/// too) of rank 0 or 1 holding at most KILN_MAX_RANK elements, what shape
+/// computations (Shape, Gather, Concat, integer arithmetic) pass around.
+/// Lowerings compute shape vectors element by element as scalars
+/// (tensor.extract, arith, tensor.from_elements), so the canonicalizer
+/// folds a dim read from Shape(x) back to `tensor.dim x` through the whole
+/// computation, and CSE makes equal dims one value.
+bool kilnIsShapeVector(MlirType t);
+/// Element `k` of shape vector `v`; element 0 when `v` holds one element
+/// (numpy broadcasting of a rank-0 or 1-element operand).
+MlirValue kilnShapeVectorElement(KilnBuilder *b, MlirValue v, intptr_t k);
+/// The shape vector of `type` holding `elements` (tensor.from_elements).
+MlirValue kilnShapeVectorFrom(KilnBuilder *b, MlirType type,
+                              const MlirValue *elements);
 /// A small constant tensor of i64 or f32 values.
 MlirValue kilnConstantI64s(KilnBuilder *b, intptr_t rank, const int64_t *shape,
                            const int64_t *values, MlirType elementType);

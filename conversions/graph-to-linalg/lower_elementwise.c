@@ -86,6 +86,30 @@ static void ewBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
   yields[0] = denormalize(b, e->fn(b, x, e), e->outElt);
 }
 
+/* Integer arithmetic on shape vectors (kilnIsShapeVector): operands and
+ * result, at least one operand. */
+static bool allShapeVectors(intptr_t nInputs, const MlirValue *inputs,
+                            MlirType resultType) {
+  bool all = nInputs > 0 && kilnIsShapeVector(resultType);
+  for (intptr_t i = 0; all && i < nInputs; ++i)
+    all = kilnIsShapeVector(mlirValueGetType(inputs[i]));
+  return all;
+}
+
+/* The op's body applied element by element to scalars (lower.h: shape
+ * vectors), numpy-broadcast as kilnElementwise would. */
+static MlirValue shapeVectorOp(KilnBuilder *b, intptr_t nInputs,
+                               const MlirValue *inputs, MlirType resultType,
+                               KilnEw *e) {
+  MlirValue elements[KILN_MAX_RANK], args[4];
+  for (intptr_t k = 0; k < kilnNumElements(resultType); ++k) {
+    for (intptr_t i = 0; i < nInputs; ++i)
+      args[i] = kilnShapeVectorElement(b, inputs[i], k);
+    ewBody(b, args, &elements[k], e);
+  }
+  return kilnShapeVectorFrom(b, resultType, elements);
+}
+
 static KilnLowerStatus unsupportedType(KilnLowerOp *l, const char *what,
                                        intptr_t i, MlirType t) {
   KilnStrBuf buf = {0};
@@ -113,7 +137,9 @@ KilnLowerStatus kilnEwLowerValues(KilnLowerOp *l, intptr_t nInputs,
   e->resultUnsigned = isUnsignedInt(outElt);
   e->isUnsigned = nInputs > 0 && isUnsignedInt(kilnElementType(inputs[0]));
   e->isUnsigned1 = nInputs > 1 && isUnsignedInt(kilnElementType(inputs[1]));
-  l->results[0] = kilnElementwise(&l->b, nInputs, inputs, rt, ewBody, e);
+  l->results[0] = allShapeVectors(nInputs, inputs, rt)
+                      ? shapeVectorOp(&l->b, nInputs, inputs, rt, e)
+                      : kilnElementwise(&l->b, nInputs, inputs, rt, ewBody, e);
   return KILN_LOWER_OK;
 }
 

@@ -200,11 +200,27 @@ static KilnLowerStatus reshapeSizes(KilnLowerOp *l, MlirValue x, intptr_t rt,
   return KILN_LOWER_OK;
 }
 
+/* The elements of shape vectors `xs` in order, as the shape vector `to`
+ * (lower.h): a reshape-like op or a concat of shape computations. */
+static MlirValue shapeVectorCopy(KilnBuilder *b, intptr_t n,
+                                 const MlirValue *xs, MlirType to) {
+  MlirValue elements[KILN_MAX_RANK];
+  intptr_t at = 0;
+  for (intptr_t i = 0; i < n; ++i)
+    for (intptr_t k = 0; k < kilnNumElements(mlirValueGetType(xs[i])); ++k)
+      elements[at++] = kilnShapeVectorElement(b, xs[i], k);
+  return kilnShapeVectorFrom(b, to, elements);
+}
+
 /* reshape, flatten, squeeze, unsqueeze: a static result type says it all;
  * with dynamic dims, reshapeSizes. */
 static KilnLowerStatus lowerReshapeLike(KilnLowerOp *l) {
   MlirValue x = kilnLowerOperand(l, 0);
   MlirType to = kilnLowerResultType(l, 0);
+  if (kilnIsShapeVector(mlirValueGetType(x)) && kilnIsShapeVector(to)) {
+    l->results[0] = shapeVectorCopy(&l->b, 1, &x, to);
+    return KILN_LOWER_OK;
+  }
   if (kilnTypeIsStaticTensor(mlirValueGetType(x)) &&
       kilnTypeIsStaticTensor(to)) {
     l->results[0] = kilnReshape(&l->b, x, to);
@@ -259,8 +275,15 @@ static KilnLowerStatus lowerConcat(KilnLowerOp *l) {
   int64_t axis;
   if (!kilnLowerAxis(l, kilnInferAttrInt(&l->infer, "axis", 0), r, &axis))
     return KILN_LOWER_ERROR;
+  MlirType type = kilnLowerResultType(l, 0);
+  if (kilnIsShapeVector(type) && kilnIsShapeVector(mlirValueGetType(a)) &&
+      kilnIsShapeVector(mlirValueGetType(c))) {
+    MlirValue pieces[2] = {a, c};
+    l->results[0] = shapeVectorCopy(&l->b, 2, pieces, type);
+    return KILN_LOWER_OK;
+  }
   if (kilnLowerIsDynamic(l)) {
-    l->results[0] = concatDynamic(&l->b, a, c, axis, kilnLowerResultType(l, 0));
+    l->results[0] = concatDynamic(&l->b, a, c, axis, type);
     return KILN_LOWER_OK;
   }
   int64_t offsets[KILN_MAX_RANK] = {0}, strides[KILN_MAX_RANK];

@@ -108,6 +108,20 @@ static KilnLowerStatus lowerGather(KilnLowerOp *l) {
                      &g.axis))
     return KILN_LOWER_ERROR;
   g.size = kilnDim(data, g.axis);
+  int64_t at[KILN_MAX_RANK];
+  if (kilnIsShapeVector(resultType) &&
+      kilnIsShapeVector(mlirValueGetType(data)) && kilnRank(data) == 1 &&
+      kilnInferConstantInts(&l->infer, 1, at, KILN_MAX_RANK) ==
+          kilnNumElements(resultType)) {
+    /* A shape computation (lower.h: shape vectors); inference checked the
+     * constant indices against the size. */
+    MlirValue elements[KILN_MAX_RANK];
+    for (intptr_t k = 0; k < kilnNumElements(resultType); ++k)
+      elements[k] = kilnShapeVectorElement(&l->b, data,
+                                           at[k] < 0 ? at[k] + g.size : at[k]);
+    l->results[0] = kilnShapeVectorFrom(&l->b, resultType, elements);
+    return KILN_LOWER_OK;
+  }
   if (mlirShapedTypeIsDynamicSize(g.size))
     g.dynamicSize = kilnDimValue(&l->b, data, g.axis);
   if (indexesEmptyDim(resultType, g.size))
@@ -168,6 +182,20 @@ static KilnLowerStatus lowerGatherElements(KilnLowerOp *l) {
                      &g.axis))
     return KILN_LOWER_ERROR;
   g.size = kilnDim(data, g.axis);
+  int64_t at[KILN_MAX_RANK];
+  if (kilnIsShapeVector(resultType) &&
+      kilnIsShapeVector(mlirValueGetType(data)) && kilnRank(data) == 1 &&
+      kilnInferConstantInts(&l->infer, 1, at, KILN_MAX_RANK) ==
+          kilnNumElements(resultType)) {
+    /* A shape computation (lower.h: shape vectors); inference checked the
+     * constant indices against the size. */
+    MlirValue elements[KILN_MAX_RANK];
+    for (intptr_t k = 0; k < kilnNumElements(resultType); ++k)
+      elements[k] = kilnShapeVectorElement(&l->b, data,
+                                           at[k] < 0 ? at[k] + g.size : at[k]);
+    l->results[0] = kilnShapeVectorFrom(&l->b, resultType, elements);
+    return KILN_LOWER_OK;
+  }
   if (mlirShapedTypeIsDynamicSize(g.size))
     g.dynamicSize = kilnDimValue(&l->b, data, g.axis);
   if (!indicesFit(data, indices, g.axis))

@@ -323,3 +323,36 @@ func.func @matmul_dynamic_depth(%a: tensor<?x?xf32>, %b: tensor<?x5xf32>) -> ten
   %0 = "graph.matmul"(%a, %b) : (tensor<?x?xf32>, tensor<?x5xf32>) -> tensor<?x5xf32>
   return %0 : tensor<?x5xf32>
 }
+
+// -----
+
+// Shape computations (small integer vectors: Shape, Gather, arithmetic,
+// Unsqueeze, Concat) are lowered element by element as scalars, so the
+// canonicalizer sees through them: the reshape's sizes are the input's own
+// dims (batch, seq * 4 / 4 ...), not values read back from tensors.
+// CHECK-LABEL: func.func @shape_vectors
+// CHECK-NOT: linalg.generic
+// CHECK: %[[B:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[S:.*]] = tensor.dim %arg0, %c1
+// CHECK: tensor.from_elements
+// CHECK: tensor.reshape
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @shape_vectors(%x: tensor<?x?x256xf32>) -> tensor<?x?x4x64xf32> {
+  %s = "graph.shape"(%x) : (tensor<?x?x256xf32>) -> tensor<3xi64>
+  %i0 = "graph.constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %i1 = "graph.constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %four = "graph.constant"() {value = dense<4> : tensor<i64>} : () -> tensor<i64>
+  %b = "graph.gather"(%s, %i0) {axis = 0 : i64} : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %q = "graph.gather"(%s, %i1) {axis = 0 : i64} : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %q4 = "graph.mul"(%q, %four) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %q1 = "graph.div"(%q4, %four) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %ax = "graph.constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %b1 = "graph.unsqueeze"(%b, %ax) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %qq = "graph.unsqueeze"(%q1, %ax) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %heads = "graph.constant"() {value = dense<[4, 64]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %bq = "graph.concat"(%b1, %qq) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %shape = "graph.concat"(%bq, %heads) {axis = 0 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<4xi64>
+  %0 = "graph.reshape"(%x, %shape) : (tensor<?x?x256xf32>, tensor<4xi64>) -> tensor<?x?x4x64xf32>
+  return %0 : tensor<?x?x4x64xf32>
+}

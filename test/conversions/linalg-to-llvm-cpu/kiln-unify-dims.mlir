@@ -1,0 +1,110 @@
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-unify-dims),cse,canonicalize)' \
+// RUN:   | FileCheck %s
+
+// Input dims that share an ONNX name are one value: every read of the mask's
+// `batch` and `seq` becomes the ids', after an assert that they are equal;
+// the broadcast's test of one against the other then folds away. The
+// unnamed dim and the dim named differently stay.
+// CHECK-LABEL: func.func @shared_names
+// CHECK-DAG: %[[B:.*]] = tensor.dim %arg0, %c0
+// CHECK-DAG: %[[S:.*]] = tensor.dim %arg0, %c1
+// CHECK-DAG: %[[MB:.*]] = tensor.dim %arg1, %c0
+// CHECK-DAG: %[[MS:.*]] = tensor.dim %arg1, %c1
+// CHECK-DAG: %[[EQB:.*]] = arith.cmpi eq, %[[MB]], %[[B]]
+// CHECK-DAG: cf.assert %[[EQB]], "input 'mask' dim 0 ('batch') differs from input 'ids' dim 0, which shares its name"
+// CHECK-DAG: %[[EQS:.*]] = arith.cmpi eq, %[[MS]], %[[S]]
+// CHECK-DAG: cf.assert %[[EQS]], "input 'mask' dim 1 ('seq') differs from input 'ids' dim 1, which shares its name"
+// CHECK-DAG: %[[O:.*]] = tensor.dim %arg2, %c0
+// CHECK-DAG: %[[OK:.*]] = arith.cmpi eq, %[[O]], %[[B]]
+// CHECK-NOT: cf.assert
+// CHECK: return %[[B]], %[[S]], %[[OK]]
+func.func @shared_names(%ids: tensor<?x?xi64> {onnx.dim_names = ["batch", "seq"], onnx.name = "ids"},
+                        %mask: tensor<?x?xi64> {onnx.dim_names = ["batch", "seq"], onnx.name = "mask"},
+                        %other: tensor<?x?xf32> {onnx.dim_names = ["rows", ""], onnx.name = "other"})
+    -> (index, index, i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %ids, %c0 : tensor<?x?xi64>
+  %mb = tensor.dim %mask, %c0 : tensor<?x?xi64>
+  %ms = tensor.dim %mask, %c1 : tensor<?x?xi64>
+  %o = tensor.dim %other, %c0 : tensor<?x?xf32>
+  // numpy's size of ids' batch against the mask's: one value now.
+  %is1 = arith.cmpi eq, %b, %c1 : index
+  %size = arith.select %is1, %mb, %b : index
+  %same = arith.cmpi eq, %o, %b : index
+  return %size, %ms, %same : index, index, i1
+}
+
+// -----
+
+// A broadcast's size between a dim and a slice of a table that the dim
+// sizes (pos[:seq], 384 rows: min(max(seq, 0), 384)) is the dim, in either
+// order of the operands: the slice's length is 1 whenever seq is.
+// CHECK-LABEL: func.func @table_slice
+// CHECK: %[[S:.*]] = tensor.dim %arg0, %c1
+// CHECK-NOT: arith.select %{{.*}}, %{{.*}}, %[[S]] : index
+// CHECK: return %[[S]], %[[S]]
+func.func @table_slice(%ids: tensor<?x?xi64>) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c384 = arith.constant 384 : index
+  %s = tensor.dim %ids, %c1 : tensor<?x?xi64>
+  %neg = arith.cmpi slt, %s, %c0 : index
+  %lo = arith.select %neg, %c0, %s : index
+  %big = arith.cmpi sgt, %lo, %c384 : index
+  %len = arith.select %big, %c384, %lo : index
+  %is1 = arith.cmpi eq, %s, %c1 : index
+  %size = arith.select %is1, %len, %s : index
+  %len1 = arith.cmpi eq, %len, %c1 : index
+  %size2 = arith.select %len1, %s, %len : index
+  return %size, %size2 : index, index
+}
+
+// -----
+
+// Negative: the other dim is not computed from this one (another input's,
+// or a value read from memory), or is not 1 when it is (2 * seq - 1 is,
+// seq + 1 is not): the selects stay.
+// CHECK-LABEL: func.func @not_implied
+// CHECK-COUNT-3: arith.select
+// CHECK: return
+func.func @not_implied(%x: tensor<?xf32>, %y: tensor<?xf32>, %n: tensor<index>) -> (index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tensor.dim %x, %c0 : tensor<?xf32>
+  %b = tensor.dim %y, %c0 : tensor<?xf32>
+  %r = tensor.extract %n[] : tensor<index>
+  %a1 = arith.addi %a, %c1 : index
+  %is1 = arith.cmpi eq, %a, %c1 : index
+  %s0 = arith.select %is1, %b, %a : index
+  %s1 = arith.select %is1, %r, %a : index
+  %s2 = arith.select %is1, %a1, %a : index
+  return %s0, %s1, %s2 : index, index, index
+}
+
+// -----
+
+// Arithmetic that keeps 1 at 1 (2 * seq - 1, seq / 1, max(seq, 1)) is
+// followed; a select other than numpy's size (a test against 2) is not
+// touched.
+// CHECK-LABEL: func.func @arithmetic
+// CHECK: %[[S:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[T:.*]] = arith.cmpi eq, %[[S]], %c2
+// CHECK: %[[O:.*]] = arith.select %[[T]]
+// CHECK: return %[[S]], %[[O]]
+func.func @arithmetic(%x: tensor<?xf32>) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %s = tensor.dim %x, %c0 : tensor<?xf32>
+  %t = arith.muli %s, %c2 : index
+  %u = arith.subi %t, %c1 : index
+  %v = arith.divsi %u, %c1 : index
+  %w = arith.maxsi %v, %c1 : index
+  %is1 = arith.cmpi eq, %s, %c1 : index
+  %size = arith.select %is1, %w, %s : index
+  %is2 = arith.cmpi eq, %s, %c2 : index
+  %other = arith.select %is2, %w, %s : index
+  return %size, %other : index, index
+}
