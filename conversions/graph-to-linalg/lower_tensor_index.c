@@ -100,6 +100,28 @@ static void gatherBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
   yields[0] = kilnExtract(b, g->data, r, coords);
 }
 
+/* Gather or GatherElements (the same on 1-D data) of a shape vector at
+ * constant indices, as a shape vector (lower.h); false for anything else. */
+static bool gatherShapeVector(KilnLowerOp *l, MlirValue data,
+                              MlirType resultType) {
+  int64_t at[KILN_MAX_RANK];
+  intptr_t n = kilnNumElements(resultType);
+  if (!kilnIsShapeVector(resultType) ||
+      !kilnIsShapeVector(mlirValueGetType(data)) || kilnRank(data) != 1 ||
+      kilnInferConstantInts(&l->infer, 1, at, KILN_MAX_RANK) != n)
+    return false;
+  int64_t size = kilnDim(data, 0);
+  for (intptr_t k = 0; k < n; ++k)
+    if (at[k] < -size || at[k] >= size)
+      return false; /* the general lowering's checks report it */
+  MlirValue elements[KILN_MAX_RANK];
+  for (intptr_t k = 0; k < n; ++k)
+    elements[k] =
+        kilnShapeVectorElement(&l->b, data, at[k] < 0 ? at[k] + size : at[k]);
+  l->results[0] = kilnShapeVectorFrom(&l->b, resultType, elements);
+  return true;
+}
+
 static KilnLowerStatus lowerGather(KilnLowerOp *l) {
   MlirValue data = kilnLowerOperand(l, 0), indices = kilnLowerOperand(l, 1);
   MlirType resultType = kilnLowerResultType(l, 0);
@@ -108,20 +130,8 @@ static KilnLowerStatus lowerGather(KilnLowerOp *l) {
                      &g.axis))
     return KILN_LOWER_ERROR;
   g.size = kilnDim(data, g.axis);
-  int64_t at[KILN_MAX_RANK];
-  if (kilnIsShapeVector(resultType) &&
-      kilnIsShapeVector(mlirValueGetType(data)) && kilnRank(data) == 1 &&
-      kilnInferConstantInts(&l->infer, 1, at, KILN_MAX_RANK) ==
-          kilnNumElements(resultType)) {
-    /* A shape computation (lower.h: shape vectors); inference checked the
-     * constant indices against the size. */
-    MlirValue elements[KILN_MAX_RANK];
-    for (intptr_t k = 0; k < kilnNumElements(resultType); ++k)
-      elements[k] = kilnShapeVectorElement(&l->b, data,
-                                           at[k] < 0 ? at[k] + g.size : at[k]);
-    l->results[0] = kilnShapeVectorFrom(&l->b, resultType, elements);
+  if (gatherShapeVector(l, data, resultType))
     return KILN_LOWER_OK;
-  }
   if (mlirShapedTypeIsDynamicSize(g.size))
     g.dynamicSize = kilnDimValue(&l->b, data, g.axis);
   if (indexesEmptyDim(resultType, g.size))
@@ -182,20 +192,8 @@ static KilnLowerStatus lowerGatherElements(KilnLowerOp *l) {
                      &g.axis))
     return KILN_LOWER_ERROR;
   g.size = kilnDim(data, g.axis);
-  int64_t at[KILN_MAX_RANK];
-  if (kilnIsShapeVector(resultType) &&
-      kilnIsShapeVector(mlirValueGetType(data)) && kilnRank(data) == 1 &&
-      kilnInferConstantInts(&l->infer, 1, at, KILN_MAX_RANK) ==
-          kilnNumElements(resultType)) {
-    /* A shape computation (lower.h: shape vectors); inference checked the
-     * constant indices against the size. */
-    MlirValue elements[KILN_MAX_RANK];
-    for (intptr_t k = 0; k < kilnNumElements(resultType); ++k)
-      elements[k] = kilnShapeVectorElement(&l->b, data,
-                                           at[k] < 0 ? at[k] + g.size : at[k]);
-    l->results[0] = kilnShapeVectorFrom(&l->b, resultType, elements);
+  if (gatherShapeVector(l, data, resultType))
     return KILN_LOWER_OK;
-  }
   if (mlirShapedTypeIsDynamicSize(g.size))
     g.dynamicSize = kilnDimValue(&l->b, data, g.axis);
   if (!indicesFit(data, indices, g.axis))

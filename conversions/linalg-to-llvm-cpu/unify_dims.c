@@ -264,6 +264,25 @@ static void foldSizeTests(MlirOperation func) {
   kilnOpListDestroy(&tests);
 }
 
+/* Numpy's size `a == 1 ? b : a` as the dim it always is (file comment). */
+static void unifyBroadcastSizes(MlirOperation func) {
+  KilnOpList selects = {0};
+  mlirOperationWalk(func, collectSelects, &selects, MlirWalkPreOrder);
+  for (size_t i = 0; i < selects.len; ++i) {
+    MlirOperation select = selects.data[i];
+    MlirValue a;
+    if (!isBroadcastSize(select, &a))
+      continue;
+    MlirValue other = mlirOperationGetOperand(select, 1);
+    int64_t v;
+    if (valueWhenOne(other, a, 0, &v) && v == 1)
+      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(select, 0), a);
+    else if (valueWhenOne(a, other, 0, &v) && v == 1)
+      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(select, 0), other);
+  }
+  kilnOpListDestroy(&selects);
+}
+
 /* ---- Named input dims ---------------------------------------------------- */
 
 /* The string attribute `name` of argument `i`'s attribute dictionary. */
@@ -296,6 +315,13 @@ static MlirStringRef argName(MlirOperation func, intptr_t i) {
              : kilnStr("?");
 }
 
+/* `tensor.dim %tensor, d`. */
+static MlirValue buildDim(KilnBuilder *b, MlirValue tensor, int64_t d) {
+  MlirValue ops[2] = {tensor, kilnConstIndex(b, d)};
+  return kilnBuildOp1(b, "tensor.dim", mlirIndexTypeGet(b->ctx), 2, ops, 0,
+                      NULL);
+}
+
 typedef struct DimUses {
   MlirValue arg;
   int64_t dim;
@@ -322,12 +348,10 @@ static void unifyArgDim(MlirOperation func, MlirBlock entry, intptr_t i,
   if (u.ops.len) {
     MlirContext ctx = mlirOperationGetContext(func);
     /* After `canonical`, which the assert reads. */
-    MlirOperation after =
-        mlirOperationGetNextInBlock(mlirOpResultGetOwner(canonical));
-    KilnBuilder b = {ctx, mlirOperationGetLocation(func), entry, after};
-    MlirValue ops[2] = {u.arg, kilnConstIndex(&b, d)};
-    MlirValue own =
-        kilnBuildOp1(&b, "tensor.dim", mlirIndexTypeGet(ctx), 2, ops, 0, NULL);
+    KilnBuilder b = {
+        ctx, mlirOperationGetLocation(func), entry,
+        mlirOperationGetNextInBlock(mlirOpResultGetOwner(canonical))};
+    MlirValue own = buildDim(&b, u.arg, d);
     MlirStringRef name = dimName(func, i, d), a = argName(func, i),
                   c = argName(func, j);
     KilnStrBuf msg = {0};
@@ -377,15 +401,11 @@ static void unifyNamedDims(MlirOperation func) {
           if (!mlirShapedTypeIsDynamicDim(tj, e) ||
               !mlirStringRefEqual(name, other))
             continue;
-          MlirOperation first = mlirBlockGetFirstOperation(entry);
           KilnBuilder b = {mlirOperationGetContext(func),
-                           mlirOperationGetLocation(func), entry, first};
-          MlirValue ops[2] = {mlirBlockGetArgument(entry, j),
-                              kilnConstIndex(&b, e)};
-          MlirValue canonical = kilnBuildOp1(
-              &b, "tensor.dim", mlirIndexTypeGet(mlirOperationGetContext(func)),
-              2, ops, 0, NULL);
-          unifyArgDim(func, entry, i, d, j, e, canonical);
+                           mlirOperationGetLocation(func), entry,
+                           mlirBlockGetFirstOperation(entry)};
+          unifyArgDim(func, entry, i, d, j, e,
+                      buildDim(&b, mlirBlockGetArgument(entry, j), e));
           done = true;
         }
       }
@@ -401,21 +421,7 @@ static void runUnifyDims(MlirOperation func, MlirExternalPass pass,
   (void)options;
   unifyNamedDims(func);
   foldSizeTests(func);
-  KilnOpList selects = {0};
-  mlirOperationWalk(func, collectSelects, &selects, MlirWalkPreOrder);
-  for (size_t i = 0; i < selects.len; ++i) {
-    MlirOperation select = selects.data[i];
-    MlirValue a;
-    if (!isBroadcastSize(select, &a))
-      continue;
-    MlirValue other = mlirOperationGetOperand(select, 1);
-    int64_t v;
-    if (valueWhenOne(other, a, 0, &v) && v == 1)
-      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(select, 0), a);
-    else if (valueWhenOne(a, other, 0, &v) && v == 1)
-      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(select, 0), other);
-  }
-  kilnOpListDestroy(&selects);
+  unifyBroadcastSizes(func);
 }
 
 static const KilnDialectHandleGetter kDependentDialects[] = {
