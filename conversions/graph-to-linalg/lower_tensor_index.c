@@ -104,11 +104,12 @@ static void gatherBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
  * constant indices, as a shape vector (lower.h); false for anything else. */
 static bool gatherShapeVector(KilnLowerOp *l, MlirValue data,
                               MlirType resultType) {
+  if (!kilnIsShapeVector(resultType) ||
+      !kilnIsShapeVector(mlirValueGetType(data)) || kilnRank(data) != 1)
+    return false;
   int64_t at[KILN_MAX_RANK];
   intptr_t n = kilnNumElements(resultType);
-  if (!kilnIsShapeVector(resultType) ||
-      !kilnIsShapeVector(mlirValueGetType(data)) || kilnRank(data) != 1 ||
-      kilnInferConstantInts(&l->infer, 1, at, KILN_MAX_RANK) != n)
+  if (kilnInferConstantInts(&l->infer, 1, at, KILN_MAX_RANK) != n)
     return false;
   int64_t size = kilnDim(data, 0);
   for (intptr_t k = 0; k < n; ++k)
