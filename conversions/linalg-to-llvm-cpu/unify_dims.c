@@ -238,18 +238,17 @@ static bool sizeTestValue(MlirOperation cmp, bool *out) {
   return false;
 }
 
-static MlirWalkResult collectSizeTests(MlirOperation op, void *userData) {
-  bool value;
-  if (kilnOpNameIs(op, "arith.cmpi") && sizeTestValue(op, &value))
+static MlirWalkResult collectComparisons(MlirOperation op, void *userData) {
+  if (kilnOpNameIs(op, "arith.cmpi"))
     kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
 
-/* Folds the tests collectSizeTests finds (the canonicalizer then folds
- * the selects they feed). */
+/* Folds the comparisons sizeTestValue decides (the canonicalizer then
+ * folds the selects they feed). */
 static void foldSizeTests(MlirOperation func) {
   KilnOpList tests = {0};
-  mlirOperationWalk(func, collectSizeTests, &tests, MlirWalkPreOrder);
+  mlirOperationWalk(func, collectComparisons, &tests, MlirWalkPreOrder);
   for (size_t i = 0; i < tests.len; ++i) {
     MlirOperation cmp = tests.data[i];
     bool value;
