@@ -777,6 +777,43 @@ MlirValue kilnExtractSliceAt(KilnBuilder *b, MlirValue x,
                  n - 1 - nOffsets, staticOffsets, staticSizes, strides);
 }
 
+MlirValue kilnPadHigh(KilnBuilder *b, MlirValue x, MlirType to,
+                      const MlirValue *high, MlirValue value) {
+  intptr_t r = kilnRank(x);
+  MlirValue ops[1 + KILN_MAX_RANK] = {x};
+  int64_t low[KILN_MAX_RANK], staticHigh[KILN_MAX_RANK];
+  MlirType index = mlirIndexTypeGet(b->ctx);
+  MlirType types[KILN_MAX_RANK];
+  MlirLocation locs[KILN_MAX_RANK];
+  for (intptr_t i = 0; i < r; ++i) {
+    low[i] = 0;
+    types[i] = index;
+    locs[i] = b->loc;
+  }
+  intptr_t n = 1;
+  splitMixed(r, high, staticHigh, ops, &n);
+  int32_t seg[3] = {1, 0, (int32_t)(n - 1)};
+  MlirNamedAttribute attrs[3] = {
+      segments(b->ctx, 3, seg),
+      kilnNamedAttr(b->ctx, "static_low", mlirDenseI64ArrayGet(b->ctx, r, low)),
+      kilnNamedAttr(b->ctx, "static_high",
+                    mlirDenseI64ArrayGet(b->ctx, r, staticHigh)),
+  };
+  /* The region yields the padding value for every padded position. */
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock block = mlirBlockCreate(r, types, locs);
+  mlirRegionAppendOwnedBlock(region, block);
+  KilnBuilder inner = {b->ctx, b->loc, block, {NULL}};
+  kilnBuildOp(&inner, "tensor.yield", 0, NULL, 1, &value, 0, NULL);
+  MlirOperationState st = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("tensor.pad"), b->loc);
+  mlirOperationStateAddResults(&st, 1, &to);
+  mlirOperationStateAddOperands(&st, n, ops);
+  mlirOperationStateAddAttributes(&st, 3, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  return mlirOperationGetResult(kilnBuildInsert(b, &st), 0);
+}
+
 MlirValue kilnInsertSliceSized(KilnBuilder *b, MlirValue src, MlirValue dest,
                                const int64_t *offsets, const int64_t *sizes,
                                const int64_t *strides) {

@@ -227,6 +227,14 @@ MlirValue kilnInsertSliceAt(KilnBuilder *b, MlirValue src, MlirValue dest,
 MlirValue kilnExtractSliceAt(KilnBuilder *b, MlirValue x,
                              const MlirValue *offsets, const MlirValue *sizes,
                              const int64_t *strides);
+/// tensor.pad of `x` to type `to` with `value` after its end: high[i] more
+/// entries on dim i (index values: constants become static), none before.
+/// It bufferizes to a new buffer filled with `value` and x copied in: a
+/// padded copy with no write the bufferization analysis must place (a
+/// fill and an insert_slice into it, as a branch of an scf.if whose other
+/// branch yields a view of a tensor read later, are copied once more).
+MlirValue kilnPadHigh(KilnBuilder *b, MlirValue x, MlirType to,
+                      const MlirValue *high, MlirValue value);
 /// A constant tensor from a dense or dense-resource elements attribute,
 /// emitted as a 1-D constant + reshape (docs/graph-to-linalg.md: nested LLVM
 /// arrays are slow to translate).

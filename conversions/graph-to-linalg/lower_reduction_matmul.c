@@ -192,31 +192,31 @@ static MlirValue colsView(KilnBuilder *b, void *userData) {
 /* B's columns [t->c0, N) zero-padded to C columns. */
 static MlirValue colsPadded(KilnBuilder *b, void *userData) {
   const Tiles *t = userData;
-  MlirValue zero = kilnConstIndex(b, 0), origin[2] = {zero, zero};
+  MlirValue zero = kilnConstIndex(b, 0);
   MlirType elt = kilnElementType(t->bm);
   int64_t shape[2] = {kilnDim(t->bm, t->lead), t->cols};
   MlirValue cols = kilnArith2(b, "arith.subi", t->n, t->c0);
-  MlirValue sizes[2] = {kilnDimValue(b, t->bm, t->lead), {NULL}};
-  MlirValue part = matrixSlice(b, t, t->bm, zero, t->c0, sizes[0], cols);
-  MlirValue padded =
-      kilnFill(b, kilnConstFloat(b, elt, 0),
-               kilnEmptySized(b, kilnTensorType(2, shape, elt), sizes));
-  return kilnInsertSliceAt(b, part, padded, origin);
+  MlirValue part = matrixSlice(b, t, t->bm, zero, t->c0,
+                               kilnDimValue(b, t->bm, t->lead), cols);
+  MlirValue high[2] = {
+      zero, kilnArith2(b, "arith.subi", kilnConstIndex(b, t->cols), cols)};
+  return kilnPadHigh(b, part, kilnTensorType(2, shape, elt), high,
+                     kilnConstFloat(b, elt, 0));
 }
 
 /* A's rows [t->r0, M) zero-padded to R rows. */
 static MlirValue rowsPadded(KilnBuilder *b, void *userData) {
   const Tiles *t = userData;
-  MlirValue zero = kilnConstIndex(b, 0), origin[2] = {zero, zero};
+  MlirValue zero = kilnConstIndex(b, 0);
   MlirType elt = kilnElementType(t->a);
   int64_t shape[2] = {kRowTile, kilnDim(t->a, 1 + t->lead)};
   MlirValue rows = kilnArith2(b, "arith.subi", t->m, t->r0);
-  MlirValue sizes[2] = {(MlirValue){NULL}, kilnDimValue(b, t->a, 1 + t->lead)};
-  MlirValue part = matrixSlice(b, t, t->a, t->r0, zero, rows, sizes[1]);
-  MlirValue padded =
-      kilnFill(b, kilnConstFloat(b, elt, 0),
-               kilnEmptySized(b, kilnTensorType(2, shape, elt), sizes));
-  return kilnInsertSliceAt(b, part, padded, origin);
+  MlirValue part = matrixSlice(b, t, t->a, t->r0, zero, rows,
+                               kilnDimValue(b, t->a, 1 + t->lead));
+  MlirValue high[2] = {
+      kilnArith2(b, "arith.subi", kilnConstIndex(b, kRowTile), rows), zero};
+  return kilnPadHigh(b, part, kilnTensorType(2, shape, elt), high,
+                     kilnConstFloat(b, elt, 0));
 }
 
 static void tileBody(KilnBuilder *b, const MlirValue *ivs, MlirValue out,

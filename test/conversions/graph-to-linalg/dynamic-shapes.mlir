@@ -269,13 +269,17 @@ func.func @slice_runtime_starts_static_result(%x: tensor<5xf32>, %s: tensor<1xi6
 
 // A product whose rows are dynamic (a Linear layer over a dynamic batch
 // and sequence): one scf.forall of static 16-row tiles; A's rows are read
-// in place, a last partial tile zero-padded (scf.if).
+// in place, a last partial tile zero-padded (scf.if, tensor.pad: one new
+// buffer, BUFFERS below).
 // CHECK-LABEL: func.func @matmul_row_tiles
 // CHECK: scf.forall (%{{.*}}) in (%{{.*}})
 // CHECK: scf.if %{{.*}} -> (tensor<16x4xf32>)
 // CHECK: tensor.extract_slice %arg0[%{{.*}}, 0] [16, 4] [1, 1] : tensor<?x4xf32> to tensor<16x4xf32>
 // CHECK: } else {
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [%{{.*}}, 4] [1, 1] : tensor<?x4xf32> into tensor<16x4xf32>
+// CHECK: %[[ROWS:.*]] = tensor.extract_slice %arg0[%{{.*}}, 0] [%{{.*}}, 4] [1, 1] : tensor<?x4xf32> to tensor<?x4xf32>
+// CHECK: tensor.pad %[[ROWS]] low[0, 0] high[%{{.*}}, 0]
+// CHECK: tensor.yield %{{.*}} : f32
+// CHECK: } : tensor<?x4xf32> to tensor<16x4xf32>
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x4xf32>, tensor<4x32xf32>) outs(%{{.*}} : tensor<16x32xf32>)
 // CHECK: scf.forall.in_parallel
 // CHECK: tensor.parallel_insert_slice %{{.*}} [16, 32] [1, 1] : tensor<16x32xf32> into tensor<?x32xf32>
@@ -298,7 +302,8 @@ func.func @matmul_row_tiles(%a: tensor<?x4xf32>, %b: tensor<4x32xf32>) -> tensor
 // CHECK: scf.if %{{.*}} -> (tensor<4x32xf32>)
 // CHECK: tensor.extract_slice %arg1[%{{.*}}, 0, %{{.*}}] [1, 4, 32] [1, 1, 1] : tensor<3x4x?xf32> to tensor<1x4x32xf32>
 // CHECK: } else {
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [4, %{{.*}}] [1, 1] : tensor<4x?xf32> into tensor<4x32xf32>
+// CHECK: tensor.pad %{{.*}} low[0, 0] high[0, %{{.*}}]
+// CHECK: } : tensor<4x?xf32> to tensor<4x32xf32>
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x32xf32>)
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x4xf32>, tensor<4x32xf32>)
 // CHECK: tensor.parallel_insert_slice %{{.*}} [1, 16, 32] [1, 1, 1] : tensor<1x16x32xf32> into tensor<3x?x?xf32>
