@@ -47,6 +47,12 @@ MlirValue kilnTensorExtractAt(KilnBuilder *b, MlirValue t,
                       NULL);
 }
 
+MlirValue kilnTensorIndexAt(KilnBuilder *b, MlirValue v, intptr_t k) {
+  MlirValue at = kilnConstIndex(b, k);
+  return kilnConvertScalar(b, kilnTensorExtractAt(b, v, &at),
+                           mlirIndexTypeGet(b->ctx), false);
+}
+
 MlirValue kilnTensorExtractFirst(KilnBuilder *b, MlirValue t) {
   MlirValue idx[KILN_MAX_RANK];
   for (intptr_t i = 0; i < kilnRank(t); ++i)
@@ -102,14 +108,11 @@ static KilnLowerStatus runtimeReshapeSizes(KilnLowerOp *l, MlirValue x,
   if (kilnRank(shape) != 1 || mlirShapedTypeGetDimSize(st, 0) != rt)
     return kilnLowerUnsupported(l, "with a shape of unknown length");
   bool allowZero = kilnInferAttrInt(&l->infer, "allowzero", 0) != 0;
-  MlirType index = mlirIndexTypeGet(b->ctx);
   MlirValue one = kilnConstIndex(b, 1), minusOne = kilnConstIndex(b, -1);
   MlirValue zero = kilnConstIndex(b, 0), prod = one;
   MlirValue v[KILN_MAX_RANK], isInferred[KILN_MAX_RANK];
   for (intptr_t i = 0; i < rt; ++i) {
-    MlirValue at = kilnConstIndex(b, i);
-    v[i] =
-        kilnConvertScalar(b, kilnTensorExtractAt(b, shape, &at), index, false);
+    v[i] = kilnTensorIndexAt(b, shape, i);
     isInferred[i] = kilnCmpI(b, "eq", v[i], minusOne);
     MlirValue known = v[i];
     if (!allowZero && i < kilnRank(x))
@@ -413,10 +416,7 @@ static MlirValue sliceBound(KilnLowerOp *l, intptr_t i, const int64_t *consts,
   KilnBuilder *b = &l->b;
   if (consts)
     return kilnConstIndex(b, consts[k]);
-  MlirValue at = kilnConstIndex(b, k);
-  return kilnConvertScalar(b,
-                           kilnTensorExtractAt(b, kilnLowerOperand(l, i), &at),
-                           mlirIndexTypeGet(b->ctx), false);
+  return kilnTensorIndexAt(b, kilnLowerOperand(l, i), k);
 }
 
 /* Slice of dynamic shape, or with starts or ends known only at run time
@@ -548,15 +548,10 @@ static KilnLowerStatus lowerExpand(KilnLowerOp *l) {
     intptr_t rs = kilnRank(shape) == 1 ? kilnDim(shape, 0) : -1;
     if (rs < 0 || rs > r)
       return kilnLowerUnsupported(l, "with a shape of unknown length");
-    MlirType index = mlirIndexTypeGet(b->ctx);
     MlirValue one = kilnConstIndex(b, 1), sizes[KILN_MAX_RANK];
     for (intptr_t d = 0; d < r; ++d) {
       intptr_t j = d - (r - rs), i = d - (r - rx);
-      MlirValue at = kilnConstIndex(b, j);
-      MlirValue s =
-          j >= 0 ? kilnConvertScalar(b, kilnTensorExtractAt(b, shape, &at),
-                                     index, false)
-                 : one;
+      MlirValue s = j >= 0 ? kilnTensorIndexAt(b, shape, j) : one;
       MlirValue xd = i >= 0 ? kilnDimValue(b, x, i) : one;
       sizes[d] = kilnSelect(b, kilnCmpI(b, "eq", xd, one), s, xd);
       kilnAssert(b,

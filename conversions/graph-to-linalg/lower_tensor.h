@@ -14,6 +14,10 @@ MlirValue kilnTensorExtractFirst(KilnBuilder *b, MlirValue t);
 /// tensor.extract at `indices` (index values, one per dim of `t`).
 MlirValue kilnTensorExtractAt(KilnBuilder *b, MlirValue t,
                               const MlirValue *indices);
+/// Entry `k` of the 1-D integer tensor `v` as an index value: a size or
+/// bound read at run time from a shape or starts operand (Reshape, Expand,
+/// ConstantOfShape, Slice), i64 values clamped by the cast.
+MlirValue kilnTensorIndexAt(KilnBuilder *b, MlirValue v, intptr_t k);
 
 /* Lowerings in lower_tensor_gen.c: ops that generate values (range,
  * constant_of_shape, eye_like), mask (trilu) or move elements by computed

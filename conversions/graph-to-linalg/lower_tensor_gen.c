@@ -481,11 +481,8 @@ KilnLowerStatus kilnLowerTensorConstantOfShape(KilnLowerOp *l) {
    * Shape: a mask of ones over [batch, seq]). */
   KilnBuilder *b = &l->b;
   MlirValue shape = kilnLowerOperand(l, 0), sizes[KILN_MAX_RANK];
-  MlirType index = mlirIndexTypeGet(b->ctx);
   for (intptr_t i = 0; i < mlirShapedTypeGetRank(type); ++i) {
-    MlirValue at = kilnConstIndex(b, i);
-    sizes[i] =
-        kilnConvertScalar(b, kilnTensorExtractAt(b, shape, &at), index, false);
+    sizes[i] = kilnTensorIndexAt(b, shape, i);
     if (mlirShapedTypeIsDynamicDim(type, i))
       kilnAssert(b, kilnCmpI(b, "sge", sizes[i], kilnConstIndex(b, 0)),
                  "operand 'input' must hold non-negative values");

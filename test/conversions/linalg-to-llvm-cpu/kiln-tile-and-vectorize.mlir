@@ -615,7 +615,8 @@ func.func @dynamic_rows_tensors(%d: tensor<?x64xf32>, %b: tensor<64x64xf32>,
 // memory: views of one allocation keep the read and write in the loop.
 // The register-tile loops around the reduction loop are marked for LLVM
 // not to unroll them (a copy of the reduction loop per tile); the
-// reduction loop itself is not.
+// reduction loop itself is not. The step's product is 2-D: the reduction
+// step of one is dropped from the vectors (on buffers the tile keeps it).
 // CHECK-LABEL: func.func @dynamic_depth
 // CHECK: scf.for
 // CHECK: scf.for
@@ -623,6 +624,7 @@ func.func @dynamic_rows_tensors(%d: tensor<?x64xf32>, %b: tensor<64x64xf32>,
 // CHECK: %[[INIT:.*]] = vector.transfer_read %[[TILE]]{{.*}} vector<8x16xf32>
 // CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<8x16xf32>)
 // CHECK-NOT: vector.transfer_write
+// CHECK: arith.mulf {{.*}} : vector<8x16xf32>
 // CHECK: arith.addf %[[ACC]]
 // CHECK: scf.yield
 // CHECK-NEXT: }
