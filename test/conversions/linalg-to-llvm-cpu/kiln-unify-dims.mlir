@@ -108,3 +108,47 @@ func.func @arithmetic(%x: tensor<?xf32>) -> (index, index) {
   %other = arith.select %is2, %w, %s : index
   return %size, %other : index, index
 }
+
+// -----
+
+// A slice that takes all of its source (offsets 0, strides 1, each size the
+// dim its source's producer names: a tensor.empty's size, through the
+// linalg op that wrote it, or a reshape's shape element) is its source, so
+// the two adds read each other directly and can fuse. A slice of an
+// argument (whose dims nothing names), one of fewer rows, one at an
+// offset, and one whose sizes are not the source's dims stay.
+// CHECK-LABEL: func.func @whole_slices
+// CHECK: tensor.extract_slice %arg0[0, 0] [%arg1, %arg2] [1, 1]
+// CHECK: %[[ADD:.*]] = linalg.generic
+// CHECK: %[[RESHAPED:.*]] = tensor.reshape
+// CHECK-NOT: tensor.extract_slice
+// CHECK: linalg.generic {{.*}} ins(%[[ADD]], %[[RESHAPED]] : tensor<?x?xf32>, tensor<?x?xf32>)
+// CHECK: tensor.extract_slice %[[ADD]][0, 0] [%arg3, %arg2] [1, 1]
+// CHECK: tensor.extract_slice %[[ADD]][1, 0] [%arg1, %arg2] [1, 1]
+// CHECK: tensor.extract_slice %[[ADD]][0, 0] [%arg2, %arg1] [1, 1]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @whole_slices(%x: tensor<?x?xf32>, %r: index, %c: index, %fewer: index, %flat: tensor<?xf32>)
+    -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>) {
+  %e = tensor.empty(%r, %c) : tensor<?x?xf32>
+  %xs = tensor.extract_slice %x[0, 0] [%r, %c] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+  %add = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%xs, %xs : tensor<?x?xf32>, tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?xf32>
+  %shape = tensor.from_elements %r, %c : tensor<2xindex>
+  %y = tensor.reshape %flat(%shape) : (tensor<?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  %as = tensor.extract_slice %add[0, 0] [%r, %c] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+  %ys = tensor.extract_slice %y[0, 0] [%r, %c] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%as, %ys : tensor<?x?xf32>, tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?xf32>
+  %part = tensor.extract_slice %add[0, 0] [%fewer, %c] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+  %shifted = tensor.extract_slice %add[1, 0] [%r, %c] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+  %swapped = tensor.extract_slice %add[0, 0] [%c, %r] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+  return %sum, %part, %shifted, %swapped : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
+}
