@@ -334,10 +334,17 @@ static MlirValue namedDim(MlirValue v, intptr_t d, int depth) {
     return k < n ? mlirOperationGetOperand(op, k) : (MlirValue){NULL};
   }
   /* Destination-style ops: result r is written into init r, the last
-   * results' worth of operands. */
+   * results' worth of operands (a structured linalg op's second operand
+   * segment; an scf.forall's shared outputs). */
   intptr_t nResults = mlirOperationGetNumResults(op);
-  if ((kilnOpNameStartsWith(op, "linalg.") || kilnOpNameIs(op, "scf.forall")) &&
-      n >= nResults) {
+  MlirAttribute segs =
+      mlirOperationGetAttributeByName(op, kilnStr("operandSegmentSizes"));
+  bool structured = kilnOpNameStartsWith(op, "linalg.") &&
+                    !mlirAttributeIsNull(segs) &&
+                    mlirAttributeIsADenseI32Array(segs) &&
+                    mlirDenseArrayGetNumElements(segs) == 2 &&
+                    mlirDenseI32ArrayGetElement(segs, 1) == nResults;
+  if ((structured || kilnOpNameIs(op, "scf.forall")) && n >= nResults) {
     intptr_t r = mlirOpResultGetResultNumber(v);
     return namedDim(mlirOperationGetOperand(op, n - nResults + r), d,
                     depth + 1);
