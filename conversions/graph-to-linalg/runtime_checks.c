@@ -324,12 +324,6 @@ static void runRuntimeChecks(MlirOperation module, MlirExternalPass pass,
  * (kiln-shape-function), so the code never runs on shapes it cannot take.
  * (Not left out by --no-runtime-checks: the code relies on them.) */
 
-static MlirWalkResult collectAsserts(MlirOperation op, void *userData) {
-  if (kilnOpNameIs(op, "cf.assert"))
-    kilnOpListPush(userData, op);
-  return MlirWalkResultAdvance;
-}
-
 /* "NODE (OpType): MSG" for the assert `op`. */
 static MlirAttribute assertMessage(MlirOperation op) {
   KilnStrBuf msg = {0};
@@ -350,7 +344,7 @@ static void runShapeChecks(MlirOperation module, MlirExternalPass pass,
   (void)pass;
   (void)options;
   KilnOpList asserts = {0};
-  mlirOperationWalk(module, collectAsserts, &asserts, MlirWalkPreOrder);
+  kilnOpListCollectNamed(&asserts, module, "cf.assert", MlirWalkPreOrder);
   if (!asserts.len) {
     kilnOpListDestroy(&asserts);
     return;

@@ -247,17 +247,11 @@ static bool sizeTestValue(MlirOperation cmp, bool *out) {
   return false;
 }
 
-static MlirWalkResult collectComparisons(MlirOperation op, void *userData) {
-  if (kilnOpNameIs(op, "arith.cmpi"))
-    kilnOpListPush(userData, op);
-  return MlirWalkResultAdvance;
-}
-
 /* Folds the comparisons sizeTestValue decides (the canonicalizer then
  * folds the selects they feed). */
 static void foldSizeTests(MlirOperation func) {
   KilnOpList tests = {0};
-  mlirOperationWalk(func, collectComparisons, &tests, MlirWalkPreOrder);
+  kilnOpListCollectNamed(&tests, func, "arith.cmpi", MlirWalkPreOrder);
   for (size_t i = 0; i < tests.len; ++i) {
     MlirOperation cmp = tests.data[i];
     bool value;
@@ -409,16 +403,11 @@ static bool isWholeSlice(MlirOperation slice) {
   return true;
 }
 
-static MlirWalkResult collectSlices(MlirOperation op, void *userData) {
-  if (kilnOpNameIs(op, "tensor.extract_slice"))
-    kilnOpListPush(userData, op);
-  return MlirWalkResultAdvance;
-}
-
 /* Replaces whole slices by their sources (the canonicalizer erases them). */
 static void dropWholeSlices(MlirOperation func) {
   KilnOpList slices = {0};
-  mlirOperationWalk(func, collectSlices, &slices, MlirWalkPreOrder);
+  kilnOpListCollectNamed(&slices, func, "tensor.extract_slice",
+                         MlirWalkPreOrder);
   for (size_t i = 0; i < slices.len; ++i)
     if (isWholeSlice(slices.data[i]))
       mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(slices.data[i], 0),
