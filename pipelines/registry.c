@@ -27,6 +27,7 @@ extern const KilnPassInfo kilnApproximateMathPass;
 extern const KilnPassInfo kilnSplitReductionsPass;
 extern const KilnPassInfo kilnSerializeNestedParallelPass;
 extern const KilnPassInfo kilnUnifyDimsPass;
+extern const KilnPassInfo kilnRegroupReshapesPass;
 extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnRuntimeChecksPass;
@@ -117,16 +118,21 @@ static const KilnPassInfo kLinalgTileAndFusePipeline = {
  * kiln-unify-dims makes dims the model makes equal one value, so dynamic
  * broadcasts fold; three times, since a size it unifies, once the
  * canonicalizer has folded the comparisons it fed, can make the next
- * broadcast's foldable (a causal mask sliced to the sequence takes three). */
+ * broadcast's foldable (a causal mask sliced to the sequence takes three).
+ * After each round kiln-regroup-reshapes turns the reshapes whose sizes
+ * are now the source's own dims into expands and collapses (views, not
+ * copies). */
 static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .argument = "linalg-to-llvm-cpu",
     .summary = "Bufferize linalg on tensors, lower to OpenMP loops and LLVM",
     .pipeline =
         "resolve-ranked-shaped-type-result-dims,canonicalize,cse,"
         "func.func(kiln-unify-dims),cse,canonicalize,"
-        "func.func(kiln-unify-dims),cse,canonicalize,"
-        "func.func(kiln-unify-dims),cse,canonicalize,"
-        "kiln-shape-checks,kiln-shape-function,kiln-emit-c-interface,"
+        "func.func(kiln-regroup-reshapes,kiln-unify-dims),cse,canonicalize,"
+        "func.func(kiln-regroup-reshapes,kiln-unify-dims),cse,canonicalize,"
+        "func.func(kiln-regroup-reshapes),"
+        "kiln-shape-checks,kiln-shape-function,"
+        "resolve-ranked-shaped-type-result-dims,kiln-emit-c-interface,"
         "canonicalize,"
         "kiln-profile-nodes,linalg-tile-and-fuse,func.func(kiln-concat-in-"
         "place),"
@@ -342,6 +348,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnSplitReductionsPass,
     &kilnSerializeNestedParallelPass,
     &kilnUnifyDimsPass,
+    &kilnRegroupReshapesPass,
     &kLinalgTileAndFusePipeline,
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,

@@ -224,16 +224,23 @@ const KilnPassInfo kilnDistinctResultsPass = {
 
 /* kiln-expand-dynamic-groups: MLIR 22's expand-strided-metadata crashes
  * on a memref.expand_shape with two dynamic dims in one group (building
- * the result's strides, docs/mlir22-notes.md). Such an expand of a
- * contiguous (identity-layout) buffer is a reinterpretation of the same
- * elements with the row-major strides of its sizes:
+ * the result's strides, docs/mlir22-notes.md). An expand is a
+ * reinterpretation of its source's elements: each group's last dim keeps
+ * the stride of the source dim it splits, and each dim before it strides
+ * over the dims after it in the group:
  *
  *   %e = memref.expand_shape %m [[0, 1], [2]] output_shape [%a, %b, 8]
- *          : memref<?x8xf32> into memref<?x?x8xf32>
+ *          : memref<?x8xf32, strided<[8, 1]>> into
+ *            memref<?x?x8xf32, strided<[?, 8, 1]>>
  * becomes
- *   %s0 = arith.muli %b, %c8
- *   %e = memref.reinterpret_cast %m to offset: [0], sizes: [%a, %b, 8],
- *          strides: [%s0, 8, 1] : memref<?x8xf32> to memref<?x?x8xf32> */
+ *   %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %m
+ *   %s0 = arith.muli %strides#0, %b
+ *   %e = memref.reinterpret_cast %base to offset: [0], sizes: [%a, %b, 8],
+ *          strides: [%s0, 8, 1]
+ *
+ * (the result type's static strides and offset as constants, the others
+ * computed). expand-strided-metadata then folds the metadata of the source
+ * (an allocation's sizes, a subview's offsets). */
 
 static bool hasTwoDynamicInAGroup(MlirOperation expand) {
   MlirAttribute groups = mlirOperationGetAttributeByName(
@@ -251,66 +258,115 @@ static bool hasTwoDynamicInAGroup(MlirOperation expand) {
   return false;
 }
 
+enum { kMaxExpandRank = 16 };
+
+/* Whether `type` is a memref of a strided layout of rank at most
+ * kMaxExpandRank; its strides and offset (static or dynamic) go to the
+ * arrays. */
+static bool stridedLayout(MlirType type, int64_t *strides, int64_t *offset) {
+  return mlirTypeIsAMemRef(type) &&
+         mlirShapedTypeGetRank(type) <= kMaxExpandRank &&
+         mlirLogicalResultIsSuccess(
+             mlirMemRefTypeGetStridesAndOffset(type, strides, offset));
+}
+
 static MlirWalkResult collectDynamicExpands(MlirOperation op, void *userData) {
+  int64_t strides[kMaxExpandRank], offset;
   if (kilnOpNameIs(op, "memref.expand_shape") &&
-      hasIdentityLayout(mlirValueGetType(mlirOperationGetOperand(op, 0))) &&
-      hasIdentityLayout(mlirValueGetType(mlirOperationGetResult(op, 0))) &&
+      stridedLayout(mlirValueGetType(mlirOperationGetOperand(op, 0)), strides,
+                    &offset) &&
+      stridedLayout(mlirValueGetType(mlirOperationGetResult(op, 0)), strides,
+                    &offset) &&
       hasTwoDynamicInAGroup(op))
     kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
 
+static MlirValue insertMul(MlirOperation before, MlirValue a, MlirValue b) {
+  MlirType index = mlirIndexTypeGet(mlirOperationGetContext(before));
+  MlirValue ops[2] = {a, b};
+  return mlirOperationGetResult(
+      kilnInsertOp(before, "arith.muli", 2, ops, 1, &index, 0, NULL), 0);
+}
+
+/* The expand's result strides as values (file comment). */
+static void expandStrides(MlirOperation expand, const MlirValue *sizeValues,
+                          const MlirValue *sourceStrides,
+                          MlirValue *strideValues) {
+  MlirAttribute groups = mlirOperationGetAttributeByName(
+      expand, mlirStringRefCreateFromCString("reassociation"));
+  for (intptr_t g = 0; g < mlirArrayAttrGetNumElements(groups); ++g) {
+    MlirAttribute group = mlirArrayAttrGetElement(groups, g);
+    intptr_t n = mlirArrayAttrGetNumElements(group);
+    MlirValue stride = sourceStrides[g];
+    for (intptr_t k = n - 1; k >= 0; --k) {
+      intptr_t d =
+          mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(group, k));
+      strideValues[d] = stride;
+      if (k > 0)
+        stride = insertMul(expand, stride, sizeValues[d]);
+    }
+  }
+}
+
 static void expandToReinterpretCast(MlirOperation expand) {
   MlirContext ctx = mlirOperationGetContext(expand);
+  MlirValue src = mlirOperationGetOperand(expand, 0);
+  MlirType srcType = mlirValueGetType(src);
   MlirType type = mlirValueGetType(mlirOperationGetResult(expand, 0));
   intptr_t r = mlirShapedTypeGetRank(type);
-  int64_t dyn = mlirShapedTypeGetDynamicSize();
+  intptr_t rs = mlirShapedTypeGetRank(srcType);
+  int64_t strides[kMaxExpandRank], offset;
+  stridedLayout(type, strides, &offset);
+  /* %base, %offset, %sizes..., %strides... of the source. */
+  MlirType index = mlirIndexTypeGet(ctx);
+  MlirType metaTypes[2 + 2 * kMaxExpandRank];
+  metaTypes[0] =
+      mlirMemRefTypeContiguousGet(mlirShapedTypeGetElementType(srcType), 0,
+                                  NULL, mlirMemRefTypeGetMemorySpace(srcType));
+  for (intptr_t i = 1; i < 2 + 2 * rs; ++i)
+    metaTypes[i] = index;
+  MlirOperation meta = kilnInsertOp(expand, "memref.extract_strided_metadata",
+                                    1, &src, 2 + 2 * rs, metaTypes, 0, NULL);
+  MlirValue sourceStrides[kMaxExpandRank];
+  for (intptr_t i = 0; i < rs; ++i)
+    sourceStrides[i] = mlirOperationGetResult(meta, 2 + rs + i);
   /* The dynamic sizes are the expand's output_shape operands, in order. */
-  MlirValue operands[1 + 2 * 16];
-  int64_t sizes[16], strides[16];
-  if (r > 16)
-    return;
-  MlirValue sizeValues[16], dynamicSizes[16], dynamicStrides[16];
-  intptr_t nSizes = 0, nStrides = 0;
+  int64_t sizes[kMaxExpandRank];
+  MlirValue sizeValues[kMaxExpandRank], strideValues[kMaxExpandRank];
+  MlirValue operands[2 + 2 * kMaxExpandRank];
+  intptr_t nSizes = 0;
   for (intptr_t i = 0; i < r; ++i) {
     sizes[i] = mlirShapedTypeGetDimSize(type, i);
     sizeValues[i] = mlirShapedTypeIsDynamicSize(sizes[i])
-                        ? mlirOperationGetOperand(expand, 1 + nSizes)
+                        ? mlirOperationGetOperand(expand, 1 + nSizes++)
                         : kilnInsertIndexConstant(expand, sizes[i]);
-    if (mlirShapedTypeIsDynamicSize(sizes[i]))
-      dynamicSizes[nSizes++] = sizeValues[i];
   }
-  /* Row-major strides: static while every size after them is. */
-  MlirValue stride = kilnInsertIndexConstant(expand, 1);
-  bool staticSoFar = true;
-  int64_t staticStride = 1;
-  MlirValue strideValues[16];
-  for (intptr_t i = r - 1; i >= 0; --i) {
-    strides[i] = staticSoFar ? staticStride : dyn;
-    strideValues[i] = stride;
-    MlirType index = mlirIndexTypeGet(ctx);
-    MlirValue mul[2] = {stride, sizeValues[i]};
-    stride = mlirOperationGetResult(
-        kilnInsertOp(expand, "arith.muli", 2, mul, 1, &index, 0, NULL), 0);
-    staticSoFar &= !mlirShapedTypeIsDynamicSize(sizes[i]);
-    if (staticSoFar)
-      staticStride *= sizes[i];
+  expandStrides(expand, sizeValues, sourceStrides, strideValues);
+  /* Operands: base, the dynamic offset, sizes and strides. */
+  intptr_t n = 0, nOffsets = 0, nStrides = 0;
+  operands[n++] = mlirOperationGetResult(meta, 0);
+  if (mlirShapedTypeIsDynamicStrideOrOffset(offset)) {
+    operands[n++] = mlirOperationGetResult(meta, 1);
+    nOffsets = 1;
   }
   for (intptr_t i = 0; i < r; ++i)
-    if (mlirShapedTypeIsDynamicSize(strides[i]))
-      dynamicStrides[nStrides++] = strideValues[i];
-  operands[0] = mlirOperationGetOperand(expand, 0);
-  memcpy(operands + 1, dynamicSizes, (size_t)nSizes * sizeof(MlirValue));
-  memcpy(operands + 1 + nSizes, dynamicStrides,
-         (size_t)nStrides * sizeof(MlirValue));
-  int64_t zero = 0;
+    if (mlirShapedTypeIsDynamicSize(sizes[i]))
+      operands[n++] = sizeValues[i];
+  for (intptr_t i = 0; i < r; ++i)
+    if (mlirShapedTypeIsDynamicStrideOrOffset(strides[i])) {
+      operands[n++] = strideValues[i];
+      ++nStrides;
+    }
   MlirNamedAttribute attrs[4] = {
-      kilnSegmentSizesAttr(
-          ctx, 4, (const int32_t[]){1, 0, (int32_t)nSizes, (int32_t)nStrides}),
+      kilnSegmentSizesAttr(ctx, 4,
+                           (const int32_t[]){1, (int32_t)nOffsets,
+                                             (int32_t)nSizes,
+                                             (int32_t)nStrides}),
       mlirNamedAttributeGet(
           mlirIdentifierGet(ctx,
                             mlirStringRefCreateFromCString("static_offsets")),
-          mlirDenseI64ArrayGet(ctx, 1, &zero)),
+          mlirDenseI64ArrayGet(ctx, 1, &offset)),
       mlirNamedAttributeGet(
           mlirIdentifierGet(ctx,
                             mlirStringRefCreateFromCString("static_sizes")),
@@ -320,9 +376,8 @@ static void expandToReinterpretCast(MlirOperation expand) {
                             mlirStringRefCreateFromCString("static_strides")),
           mlirDenseI64ArrayGet(ctx, r, strides)),
   };
-  MlirOperation cast =
-      kilnInsertOp(expand, "memref.reinterpret_cast", 1 + nSizes + nStrides,
-                   operands, 1, &type, 4, attrs);
+  MlirOperation cast = kilnInsertOp(expand, "memref.reinterpret_cast", n,
+                                    operands, 1, &type, 4, attrs);
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(expand, 0),
                                 mlirOperationGetResult(cast, 0));
   mlirOperationDestroy(expand);
@@ -346,7 +401,7 @@ const KilnPassInfo kilnExpandDynamicGroupsPass = {
     .argument = "kiln-expand-dynamic-groups",
     .summary = "Rewrite memref.expand_shape with two dynamic dims in a group "
                "(which expand-strided-metadata cannot take) as "
-               "memref.reinterpret_cast of the contiguous buffer",
+               "memref.reinterpret_cast of its source's base buffer",
     .anchor = NULL,
     .run = runExpandDynamicGroups,
     .dependentDialects = kMemRefArithDialects,

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "conversions/graph-to-linalg/lower.h"
+#include "conversions/linalg-to-llvm-cpu/named_dims.h"
 #include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -287,84 +288,6 @@ static void unifyBroadcastSizes(MlirOperation func) {
 
 /* ---- Whole slices ------------------------------------------------------- */
 
-/* The SSA value of dynamic dim `d` of tensor `v` where its producer names
- * it: a tensor.empty's size operand, a slice's size, an element of the
- * tensor.from_elements a reshape takes its shape from, or (through a
- * linalg op or an scf.forall) its init's; null otherwise. */
-static MlirValue namedDim(MlirValue v, intptr_t d, int depth) {
-  MlirType t = mlirValueGetType(v);
-  if (depth >= kMaxDepth || !mlirValueIsAOpResult(v) ||
-      !mlirTypeIsARankedTensor(t) || !mlirShapedTypeIsDynamicDim(t, d))
-    return (MlirValue){NULL};
-  MlirOperation op = mlirOpResultGetOwner(v);
-  intptr_t n = mlirOperationGetNumOperands(op);
-  if (kilnOpNameIs(op, "tensor.empty")) {
-    intptr_t k = 0; /* dynamic dims before d */
-    for (intptr_t i = 0; i < d; ++i)
-      k += mlirShapedTypeIsDynamicDim(t, i);
-    return k < n ? mlirOperationGetOperand(op, k) : (MlirValue){NULL};
-  }
-  if (kilnOpNameIs(op, "tensor.reshape")) {
-    MlirValue shape = mlirOperationGetOperand(op, 1);
-    if (!mlirValueIsAOpResult(shape) ||
-        !kilnOpNameIs(mlirOpResultGetOwner(shape), "tensor.from_elements"))
-      return (MlirValue){NULL};
-    return mlirOperationGetOperand(mlirOpResultGetOwner(shape), d);
-  }
-  if (kilnOpNameIs(op, "tensor.extract_slice")) {
-    /* Not rank-reducing: the result's dims are the slice's sizes. */
-    MlirAttribute sizes =
-        mlirOperationGetAttributeByName(op, kilnStr("static_sizes"));
-    if (mlirAttributeIsNull(sizes) ||
-        mlirDenseArrayGetNumElements(sizes) != mlirShapedTypeGetRank(t))
-      return (MlirValue){NULL};
-    MlirAttribute offsets =
-        mlirOperationGetAttributeByName(op, kilnStr("static_offsets"));
-    intptr_t k = 1; /* operands: source, dynamic offsets, dynamic sizes */
-    for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(offsets); ++i)
-      k += mlirShapedTypeIsDynamicSize(mlirDenseI64ArrayGetElement(offsets, i));
-    for (intptr_t i = 0; i < d; ++i)
-      k += mlirShapedTypeIsDynamicSize(mlirDenseI64ArrayGetElement(sizes, i));
-    return k < n ? mlirOperationGetOperand(op, k) : (MlirValue){NULL};
-  }
-  /* Destination-style ops: result r is written into init r, the last
-   * results' worth of operands (a structured linalg op's second operand
-   * segment; an scf.forall's shared outputs). */
-  intptr_t nResults = mlirOperationGetNumResults(op);
-  MlirAttribute segs =
-      mlirOperationGetAttributeByName(op, kilnStr("operandSegmentSizes"));
-  bool structured = kilnOpNameStartsWith(op, "linalg.") &&
-                    !mlirAttributeIsNull(segs) &&
-                    mlirAttributeIsADenseI32Array(segs) &&
-                    mlirDenseArrayGetNumElements(segs) == 2 &&
-                    mlirDenseI32ArrayGetElement(segs, 1) == nResults;
-  if ((structured || kilnOpNameIs(op, "scf.forall")) && n >= nResults) {
-    intptr_t r = mlirOpResultGetResultNumber(v);
-    return namedDim(mlirOperationGetOperand(op, n - nResults + r), d,
-                    depth + 1);
-  }
-  return (MlirValue){NULL};
-}
-
-/* Whether `size` is dim `d` of `v`: equal constants, `tensor.dim v, d`, or
- * the value v's producer names. */
-static bool isDimOf(MlirValue size, MlirValue v, intptr_t d) {
-  MlirType t = mlirValueGetType(v);
-  int64_t c;
-  if (!mlirShapedTypeIsDynamicDim(t, d))
-    return kilnConstantIndexValue(size, &c) &&
-           c == mlirShapedTypeGetDimSize(t, d);
-  if (mlirValueIsAOpResult(size)) {
-    MlirOperation def = mlirOpResultGetOwner(size);
-    if (kilnOpNameIs(def, "tensor.dim") &&
-        mlirValueEqual(mlirOperationGetOperand(def, 0), v) &&
-        kilnConstantIndexValue(mlirOperationGetOperand(def, 1), &c) && c == d)
-      return true;
-  }
-  MlirValue named = namedDim(v, d, 0);
-  return !mlirValueIsNull(named) && mlirValueEqual(named, size);
-}
-
 /* Whether `slice` (tensor.extract_slice) takes all of its source: offsets
  * 0, strides 1, each size the source's dim, the same type. Numpy's
  * broadcasting slices every operand to the broadcast's size; once the
@@ -385,19 +308,15 @@ static bool isWholeSlice(MlirOperation slice) {
   if (mlirAttributeIsNull(offsets) || mlirAttributeIsNull(sizes) ||
       mlirAttributeIsNull(strides) || mlirDenseArrayGetNumElements(sizes) != r)
     return false;
-  intptr_t next = 1; /* the dynamic sizes follow the source */
+  MlirValue result = mlirOperationGetResult(slice, 0);
   for (intptr_t i = 0; i < r; ++i) {
     if (mlirDenseI64ArrayGetElement(offsets, i) != 0 ||
         mlirDenseI64ArrayGetElement(strides, i) != 1)
       return false;
     int64_t size = mlirDenseI64ArrayGetElement(sizes, i);
-    if (!mlirShapedTypeIsDynamicSize(size)) {
-      if (size != mlirShapedTypeGetDimSize(t, i))
-        return false;
-      continue;
-    }
-    if (next >= mlirOperationGetNumOperands(slice) ||
-        !isDimOf(mlirOperationGetOperand(slice, next++), src, i))
+    if (mlirShapedTypeIsDynamicSize(size)
+            ? !kilnIsDimOf(kilnNamedDim(result, i), src, i)
+            : size != mlirShapedTypeGetDimSize(t, i))
       return false;
   }
   return true;

@@ -555,6 +555,16 @@ static void planContraction(const LoopNest *nest, bool serial,
     for (intptr_t d = 0; d < nest->nLoops; ++d)
       plan->interchange[d] = d == row ? vec : d == vec ? row : d;
   }
+  /* Rows of dynamic extent (a split reduction's rows in a thread block
+   * over the sequence) leave fewer than `rows` rows: tiled again one row
+   * at a time, each a static tile. As one tile of dynamic height they were
+   * scalar loops, which LLVM vectorized across the reduction steps with
+   * gathers and scatters. */
+  if (row >= 0 && nest->dynamic[row] && plan->regs[row] > 1 &&
+      !plan->hasInterchange && !plan->narrow[vec]) {
+    plan->narrow[row] = 1;
+    plan->marker = kOpAttr;
+  }
 }
 
 /* Tile sizes for an elementwise op: one task per row (blocks of long

@@ -243,6 +243,8 @@ static void insertNarrowRemainderTiling(MlirOperation end, MlirValue target,
   MlirValue rem = kilnScheduleInsertMatchAttr(
       end, mlirOperationGetResult(peel, 1), plan->marker);
   MlirOperation remTile = insertTileUsingFor(end, rem, n, remSizes, NULL);
+  if (plan->narrow[wide] == 1)
+    return; /* single steps: nothing to peel */
   /* The narrow loop's place among the remainder's loops (in dim order). */
   intptr_t place = 0;
   for (intptr_t d = 0; d < wide; ++d)

@@ -97,9 +97,10 @@ typedef struct KilnTilePlan {
   bool hasInterchange;
   int64_t interchange[KILN_TILE_MAX_LOOPS];
   /// A wide register loop (at most one, without interchange) whose peeled
-  /// remainder is tiled again by this narrower size (and peeled): a matrix-
-  /// vector product's 1 x 128 tiles leave a remainder of up to 127 columns,
-  /// which as one odd-sized vector LLVM assembles lane by lane. The
+  /// remainder is tiled again by this narrower size (and peeled, unless
+  /// 1): a matrix-vector product's 1 x 128 tiles leave a remainder of up to
+  /// 127 columns, which as one odd-sized vector LLVM assembles lane by
+  /// lane; rows of dynamic extent leave fewer than a tile's rows. The
   /// register tiles are then found again by `marker`, a unit attribute the
   /// op carries. 0: none.
   int64_t narrow[KILN_TILE_MAX_LOOPS];

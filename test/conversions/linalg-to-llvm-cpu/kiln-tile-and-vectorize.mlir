@@ -581,15 +581,20 @@ func.func @in_time_loop(%h0: tensor<1x128xf32>, %w: tensor<128x512xf32>,
 // tensors, the slices of dynamic sizes would cost bufferization seconds).
 // A contraction with dynamic rows (its vectorized dim static): thread
 // blocks of whole register tiles (the last block partial), the register
-// tiles of a block peeled: static tiles vectorized, the rows left over a
-// loop of dynamic matmuls. On tensors it is left alone.
+// tiles of a block peeled: static tiles vectorized, and the rows left over
+// tiled again one at a time, static tiles too (as one tile of dynamic
+// height they were scalar loops, which LLVM vectorized across the
+// reduction steps with gathers). On tensors it is left alone.
 // CHECK-LABEL: func.func @dynamic_rows
 // CHECK: scf.forall
 // CHECK: scf.for
 // CHECK: vector.transfer_read {{.*}} : memref<8x16xf32, {{.*}}>, vector<8x16xf32>
 // CHECK: arith.mulf {{.*}} : vector<8x16
 // CHECK: scf.for
-// CHECK: linalg.matmul {{.*}} memref<?x16xf32
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// CHECK: vector.transfer_read {{.*}} : memref<1x16xf32, {{.*}}>, vector<16xf32>
+// CHECK: arith.mulf {{.*}} : vector<16xf32>
+// CHECK-NOT: linalg.matmul
 // CHECK-LABEL: func.func @dynamic_rows_tensors
 // CHECK-NOT: vector.
 // CHECK: linalg.matmul {{.*}} -> tensor<?x64xf32>
