@@ -313,6 +313,12 @@ typedef void (*KilnTileBodyFn)(KilnBuilder *b, const MlirValue *ivs,
 /// it is one parallel region of static tiles. Returns the filled tensor.
 MlirValue kilnForallTiles(KilnBuilder *b, intptr_t n, const MlirValue *counts,
                           MlirValue init, KilnTileBodyFn body, void *userData);
+/// A [(B x) M x K] x B [(B x) K x N] (same B; float; any of M, K, N
+/// dynamic) into `type` [(B x) M x N] as one kilnForallTiles of static
+/// 16-row tiles (lower_reduction_matmul.c): A and B read in place, a last
+/// partial tile zero-padded, a dynamic K the tiles' reduction trip count.
+MlirValue kilnTiledProduct(KilnBuilder *b, MlirValue a, MlirValue bm,
+                           MlirType type);
 /// A body that yields its first argument (a copy or broadcast generic).
 void kilnCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                   void *userData);

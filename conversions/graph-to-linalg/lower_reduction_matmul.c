@@ -270,10 +270,8 @@ static int64_t colTileOf(int64_t n) {
   return n;
 }
 
-/* A [(B x) M x K] x B [(B x) K x N] (same B) in static tiles, into `type`
- * [(B x) M x N]. */
-static MlirValue tiledProduct(KilnBuilder *b, MlirValue a, MlirValue bm,
-                              MlirType type) {
+MlirValue kilnTiledProduct(KilnBuilder *b, MlirValue a, MlirValue bm,
+                           MlirType type) {
   intptr_t lead = kilnRank(a) - 2;
   MlirType elt = kilnElementType(a);
   bool nDynamic = isDynamic(bm, lead + 1);
@@ -308,8 +306,8 @@ static MlirValue tiledProduct(KilnBuilder *b, MlirValue a, MlirValue bm,
   return kilnReshape(b, result, type);
 }
 
-/* Whether A x B (2-D, or 3-D of the same batch) goes through tiledProduct:
- * float, with M, N or K dynamic. */
+/* Whether A x B (2-D, or 3-D of the same batch) goes through
+ * kilnTiledProduct: float, with M, N or K dynamic. */
 static bool fitsTiles(MlirValue a, MlirValue bm) {
   intptr_t r = kilnRank(a), lead = r - 2;
   if (r < 2 || r > 3 || kilnRank(bm) != r ||
@@ -360,7 +358,7 @@ static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
   MlirValue out;
   if (ra == 2 && rb == 2) {
     MlirValue in[2] = {a, bm};
-    out = fitsTiles(a, bm) ? tiledProduct(b, a, bm, fullType)
+    out = fitsTiles(a, bm) ? kilnTiledProduct(b, a, bm, fullType)
                            : kilnNamedOp(b, "linalg.matmul", 2, in,
                                          zeros(b, fullType, sizes), 0, NULL);
   } else if (rb == 2) {
@@ -369,7 +367,7 @@ static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
     int64_t s[2] = {kilnDim(in[0], 0), shape[nb + 1]};
     MlirValue ss[2] = {dynamicDim(b, in[0], 0), sizes[nb + 1]};
     MlirType flatType = kilnTensorType(2, s, elt);
-    out = fitsTiles(in[0], bm) ? tiledProduct(b, in[0], bm, flatType)
+    out = fitsTiles(in[0], bm) ? kilnTiledProduct(b, in[0], bm, flatType)
                                : kilnNamedOp(b, "linalg.matmul", 2, in,
                                              zeros(b, flatType, ss), 0, NULL);
     out = kilnReshapeSized(b, out, fullType, sizes);
@@ -381,7 +379,7 @@ static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
     MlirValue ss[3] = {dynamicDim(b, in[0], 0), sizes[nb], sizes[nb + 1]};
     MlirType flatType = kilnTensorType(3, s, elt);
     out = fitsTiles(in[0], in[1])
-              ? tiledProduct(b, in[0], in[1], flatType)
+              ? kilnTiledProduct(b, in[0], in[1], flatType)
               : kilnNamedOp(b, "linalg.batch_matmul", 2, in,
                             zeros(b, flatType, ss), 0, NULL);
     if (r != 3) /* else `out` has the result's dims already */
@@ -485,7 +483,7 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
                         dynamicDim(b, bm, transB ? 0 : 1)};
   MlirValue ab;
   if (!transA && !transB && fitsTiles(a, bm)) {
-    ab = tiledProduct(b, a, bm, resultType);
+    ab = kilnTiledProduct(b, a, bm, resultType);
   } else if (!transA && !transB) {
     ab = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, resultType, sizes), 0,
                      NULL);

@@ -237,6 +237,111 @@ static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                                kilnArithNumeric(b, "mul", args[0], args[1]));
 }
 
+/* ---- 1-D convs as products ------------------------------------------------
+ *
+ * A 1-D conv of dynamic length (an audio model's front end over any number
+ * of frames) as the generic above runs scalar loops: its vectorized dim,
+ * the output positions, is dynamic. With its weight static it is instead
+ * the product of the window columns and the weight, in the static tiles of
+ * the dynamic products (kilnTiledProduct):
+ *
+ *   cols[n, o, c, k] = padded[n, c, o * s + k * d]      (N x O x C x K)
+ *   y    = collapse(cols) [N*O, C*K] x transpose(w) [C*K, M]
+ *   out[n, m, o] = expand(y)[n, o, m] (+ bias[m])
+ *
+ * The columns are C*K times the input (one frame's window per row), which
+ * for one spatial dim stays a few times the model's activations; 2-D and
+ * 3-D convs keep the generic. */
+
+/* Whether the conv goes through convAsProduct: the CPU's im2col path, one
+ * spatial dim, no groups, float, a static weight (x's channels are checked
+ * equal to the weight's at run time before). */
+static bool convFitsProduct(KilnLowerOp *l, MlirValue x, MlirValue wt,
+                            intptr_t n, int64_t group) {
+  return l->convIm2col == 1 && n == 1 && group == 1 &&
+         kilnTypeIsFloat(kilnElementType(x)) &&
+         kilnTypeIsStaticTensor(mlirValueGetType(wt)) &&
+         mlirShapedTypeGetDimSize(kilnLowerResultType(l, 0), 1) ==
+             kilnDim(wt, 0);
+}
+
+static void addBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                    void *userData) {
+  (void)userData;
+  yields[0] = kilnArithNumeric(b, "add", args[0], args[1]);
+}
+
+/* Static sizes multiplied, dynamic when either is. */
+static int64_t productSize(int64_t a, int64_t b) {
+  return mlirShapedTypeIsDynamicSize(a) || mlirShapedTypeIsDynamicSize(b)
+             ? mlirShapedTypeGetDynamicSize()
+             : a * b;
+}
+
+/* The conv into `resultType` (N x M x O) as the product above. */
+static MlirValue convAsProduct(KilnBuilder *b, MlirValue padded, MlirValue wt,
+                               MlirValue bias, const DynWindow *w,
+                               MlirType resultType) {
+  MlirContext ctx = b->ctx;
+  MlirType e = kilnElementType(padded);
+  int64_t c = kilnDim(wt, 1), k = kilnDim(wt, 2), m = kilnDim(wt, 0);
+  int64_t batch = mlirShapedTypeGetDimSize(resultType, 0),
+          o = mlirShapedTypeGetDimSize(resultType, 2);
+  MlirValue nSize = kilnDimValue(b, padded, 0), oSize = w->out[0];
+  /* cols: loops (n, o, c, k), all parallel. */
+  MlirAffineExpr d[4];
+  for (intptr_t i = 0; i < 4; ++i)
+    d[i] = mlirAffineDimExprGet(ctx, i);
+  MlirAffineExpr in[3] = {
+      d[0], d[2],
+      mlirAffineAddExprGet(
+          mlirAffineMulExprGet(d[1],
+                               mlirAffineConstantExprGet(ctx, w->strides[0])),
+          mlirAffineMulExprGet(
+              d[3], mlirAffineConstantExprGet(ctx, w->dilations[0])))};
+  int64_t colsShape[4] = {batch, o, c, k};
+  MlirValue colsSizes[4] = {nSize, oSize};
+  MlirAttribute colsMaps[2] = {kilnMapExprs(ctx, 4, 3, in),
+                               kilnMapIdentity(ctx, 4)};
+  MlirValue colsInit =
+      kilnEmptySized(b, kilnTensorType(4, colsShape, e), colsSizes);
+  MlirValue cols =
+      mlirOperationGetResult(kilnGeneric(b, 1, &padded, 1, &colsInit, colsMaps,
+                                         4, "pppp", kilnCopyBody, NULL),
+                             0);
+  int64_t rowsShape[2] = {productSize(batch, o), c * k};
+  intptr_t halves[2] = {2, 2};
+  MlirValue a =
+      kilnReshapeGroups(b, cols, kilnTensorType(2, rowsShape, e), 2, halves);
+  /* w as C*K x M. */
+  int64_t flatW[2] = {m, c * k}, wT[2] = {c * k, m}, swap[2] = {1, 0};
+  MlirValue wFlat = kilnReshape(b, wt, kilnTensorType(2, flatW, e));
+  MlirValue bm = kilnCopyThroughMap(b, wFlat, kilnMapDims(ctx, 2, 2, swap),
+                                    kilnTensorType(2, wT, e));
+  int64_t yShape[2] = {rowsShape[0], m};
+  MlirValue y = kilnTiledProduct(b, a, bm, kilnTensorType(2, yShape, e));
+  int64_t nomShape[3] = {batch, o, m};
+  MlirValue nomSizes[3] = {nSize, oSize};
+  intptr_t groups[2] = {2, 1};
+  MlirValue nom = kilnReshapeGroupsSized(b, y, kilnTensorType(3, nomShape, e),
+                                         2, groups, nomSizes);
+  /* out[n, m, o] = nom[n, o, m] (+ bias[m]). */
+  int64_t perm[3] = {0, 2, 1}, biasDim = 1;
+  MlirValue outSizes[3] = {nSize, {NULL}, oSize};
+  MlirValue init = kilnEmptySized(b, resultType, outSizes);
+  bool hasBias = !mlirValueIsNull(bias);
+  MlirValue ins[2] = {nom, bias};
+  MlirAttribute maps[3] = {kilnMapDims(ctx, 3, 3, perm),
+                           kilnMapDims(ctx, 3, 1, &biasDim),
+                           kilnMapIdentity(ctx, 3)};
+  if (!hasBias)
+    maps[1] = maps[2];
+  return mlirOperationGetResult(
+      kilnGeneric(b, hasBias ? 2 : 1, ins, 1, &init, maps, 3, "ppp",
+                  hasBias ? addBody : kilnCopyBody, NULL),
+      0);
+}
+
 KilnLowerStatus kilnLowerConvDynamic(KilnLowerOp *l) {
   KilnBuilder *b = &l->b;
   MlirContext ctx = b->ctx;
@@ -265,6 +370,11 @@ KilnLowerStatus kilnLowerConvDynamic(KilnLowerOp *l) {
       "times the group count at run time");
   MlirType e = kilnElementType(x);
   MlirValue padded = pad(b, x, &w, kilnConstFloat(b, e, 0));
+  if (convFitsProduct(l, x, wt, n, group)) {
+    l->results[0] =
+        convAsProduct(b, padded, wt, bias, &w, kilnLowerResultType(l, 0));
+    return KILN_LOWER_OK;
+  }
   MlirValue out = outputWithBias(b, x, kilnDimValue(b, wt, 0), &w, bias);
   /* loops: n, m, o.., c, k.. */
   intptr_t nLoops = 3 + 2 * n, cLoop = 2 + n;

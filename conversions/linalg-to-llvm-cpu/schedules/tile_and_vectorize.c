@@ -743,13 +743,16 @@ static bool overwritesInput(MlirOperation op) {
   return false;
 }
 
-/* A window op (see LoopNest) is tiled only when it is elementwise and its
- * windows are contiguous along the vectorized loop. */
+/* A window op (see LoopNest) is tiled only when it is elementwise, of
+ * static shape, and its windows are contiguous along the vectorized loop.
+ * Tiles of a dynamic one failed to vectorize (the window columns of a 1-D
+ * conv of dynamic length, kernel 5: "Attempted to vectorize, but failed"):
+ * those are left to the scalar loops. */
 static bool windowOpIsTileable(MlirOperation op, const LoopNest *nest) {
   if (nest->outRank < 1)
     return false; /* a 0-d result: nothing to vectorize along */
   for (intptr_t d = 0; d < nest->nLoops; ++d)
-    if (nest->reduction[d])
+    if (nest->reduction[d] || nest->dynamic[d])
       return false;
   return windowsContiguousAlong(op, nest->outLoop[nest->outRank - 1]);
 }
