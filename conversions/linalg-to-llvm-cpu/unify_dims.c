@@ -4,7 +4,7 @@
  * conversions/graph-to-linalg/build.c), away; the elementwise ops around
  * them then fuse.
  *
- * Three rules, on the entry function at the tensor level:
+ * Four rules, on the entry function at the tensor level:
  *
  *  - Input dims that share an ONNX name (onnx.dim_names: `batch` of ids and
  *    of mask) are one size: every `tensor.dim` of a later input's named dim
@@ -28,11 +28,16 @@
  *    when seq is 1, added to the tokens' embeddings; a causal mask
  *    bias[:, :, :seq, :seq] applied to the attention scores.
  *
+ *  - A dim d asserted to be the broadcast's size s or 1, where d is 1 only
+ *    when s is (a table sliced to the sequence, clamped to the table's
+ *    length), is s: the branch that would stretch a 1 goes, and d's uses
+ *    but the assert's become s (the assert keeps its check).
+ *
  *  - A slice that takes all of its source (offsets 0, strides 1, every size
  *    the value the source's producer names as that dim: a tensor.empty's
  *    size, through the linalg ops and foralls that wrote it, a reshape's
  *    shape element) is its source. Broadcasting slices each operand to
- *    the broadcast's size; once the first two rules made those sizes the
+ *    the broadcast's size; once the rules above made those sizes the
  *    operands' own, the slices stand whole between elementwise ops that
  *    linalg-fuse-elementwise-ops then fuses (the encoder: 22 fewer
  *    kernels).
@@ -286,6 +291,142 @@ static void unifyBroadcastSizes(MlirOperation func) {
   kilnOpListDestroy(&selects);
 }
 
+/* ---- Stretches that cannot happen ------------------------------------------
+ *
+ * A dynamic operand dim d broadcast to the result's size s is asserted to
+ * be s or 1 (kilnBroadcastDynamicOnes, conversions/graph-to-linalg/
+ * build.c), and read through an scf.if whose other branch stretches a 1:
+ *
+ *   %eq = arith.cmpi eq, %d, %s
+ *   %one = arith.cmpi eq, %d, %c1
+ *   cf.assert (arith.ori %eq, %one)
+ *   %x = scf.if %eq { x } else { x with its 1s stretched to s }
+ *
+ * Where d is 1 only when s is (d is s clamped to a table's length,
+ * max(min(s, 256), 0): a causal mask or position table sliced to the
+ * sequence), the assert leaves d == s: the test is true and d is s
+ * everywhere but in the assert, which keeps its check (that the sequence
+ * fits the table) for the shape function to run before every run. */
+
+/* Whether `v` == 1 implies `x` == 1: v is always one of its leaves
+ * through selects, minima, maxima and casts, and every leaf is x, a
+ * constant other than 1, or a constant not above 0 minus a size (never 1:
+ * a range's length negated). */
+static bool oneOnlyWith(MlirValue v, MlirValue x, int depth) {
+  int64_t c;
+  if (mlirValueEqual(v, x))
+    return true;
+  if (kilnConstantIndexValue(v, &c))
+    return c != 1;
+  if (depth >= kMaxDepth || !mlirValueIsAOpResult(v))
+    return false;
+  MlirOperation op = mlirOpResultGetOwner(v);
+  if (kilnOpNameIs(op, "arith.subi"))
+    return kilnConstantIndexValue(mlirOperationGetOperand(op, 0), &c) &&
+           c <= 0 && nonNegative(mlirOperationGetOperand(op, 1), depth + 1);
+  if (kilnOpNameIs(op, "arith.index_cast") || kilnOpNameIs(op, "arith.extsi"))
+    return oneOnlyWith(mlirOperationGetOperand(op, 0), x, depth + 1);
+  intptr_t first;
+  if (kilnOpNameIs(op, "arith.select"))
+    first = 1;
+  else if (kilnOpNameIs(op, "arith.maxsi") || kilnOpNameIs(op, "arith.minsi") ||
+           kilnOpNameIs(op, "arith.maxui") || kilnOpNameIs(op, "arith.minui"))
+    first = 0;
+  else
+    return false;
+  return oneOnlyWith(mlirOperationGetOperand(op, first), x, depth + 1) &&
+         oneOnlyWith(mlirOperationGetOperand(op, first + 1), x, depth + 1);
+}
+
+/* `v` as `arith.cmpi eq, %l, %r`: its operands, or false. */
+static bool isEquality(MlirValue v, MlirValue *l, MlirValue *r) {
+  if (!mlirValueIsAOpResult(v))
+    return false;
+  MlirOperation cmp = mlirOpResultGetOwner(v);
+  if (!kilnOpNameIs(cmp, "arith.cmpi") ||
+      kilnOpGetIntAttr(cmp, "predicate", -1) != kEq)
+    return false;
+  *l = mlirOperationGetOperand(cmp, 0);
+  *r = mlirOperationGetOperand(cmp, 1);
+  return true;
+}
+
+/* Replaces every use of `from` by `to` but those by the ops in `keep`
+ * (null ops skipped) and those `to` does not dominate (in the same block,
+ * before `to`'s definition). */
+static void replaceUsesExcept(MlirValue from, MlirValue to,
+                              const MlirOperation *keep, int nKeep) {
+  MlirOperation def = mlirValueIsAOpResult(to) ? mlirOpResultGetOwner(to)
+                                               : (MlirOperation){NULL};
+  KilnOpList users = {0};
+  for (MlirOpOperand u = mlirValueGetFirstUse(from); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    kilnOpListPush(&users, mlirOpOperandGetOwner(u));
+  for (size_t i = 0; i < users.len; ++i) {
+    MlirOperation user = users.data[i];
+    bool kept = false;
+    for (int k = 0; k < nKeep; ++k)
+      kept |=
+          !mlirOperationIsNull(keep[k]) && mlirOperationEqual(user, keep[k]);
+    /* The user, or the op holding it, in def's block. */
+    MlirOperation at = user;
+    while (
+        !mlirOperationIsNull(def) && !mlirOperationIsNull(at) &&
+        !mlirBlockEqual(mlirOperationGetBlock(at), mlirOperationGetBlock(def)))
+      at = mlirOperationGetParentOperation(at);
+    if (kept || (!mlirOperationIsNull(def) &&
+                 (mlirOperationIsNull(at) || mlirOperationEqual(at, def) ||
+                  !mlirOperationIsBeforeInBlock(def, at))))
+      continue;
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(user); ++k)
+      if (mlirValueEqual(mlirOperationGetOperand(user, k), from))
+        mlirOperationSetOperand(user, k, to);
+  }
+  kilnOpListDestroy(&users);
+}
+
+/* The asserts of the function's entry block of the form above whose d is
+ * 1 only when s is: d becomes s, the test true (file comment). */
+static void dropImpossibleStretches(MlirOperation func) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  if (mlirBlockIsNull(entry)) /* a declaration */
+    return;
+  KilnOpList asserts = {0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (kilnOpNameIs(op, "cf.assert"))
+      kilnOpListPush(&asserts, op);
+  for (size_t i = 0; i < asserts.len; ++i) {
+    MlirValue cond = mlirOperationGetOperand(asserts.data[i], 0);
+    if (!mlirValueIsAOpResult(cond) ||
+        !kilnOpNameIs(mlirOpResultGetOwner(cond), "arith.ori"))
+      continue;
+    MlirOperation ori = mlirOpResultGetOwner(cond);
+    for (intptr_t k = 0; k < 2; ++k) {
+      MlirValue eq = mlirOperationGetOperand(ori, k),
+                one = mlirOperationGetOperand(ori, 1 - k);
+      MlirValue d, s, d1, c1;
+      int64_t c;
+      if (!isEquality(eq, &d, &s) || !isEquality(one, &d1, &c1) ||
+          !mlirValueEqual(d, d1) || !kilnConstantIndexValue(c1, &c) || c != 1 ||
+          mlirValueEqual(d, s) || !oneOnlyWith(d, s, 0))
+        continue;
+      MlirOperation eqOp = mlirOpResultGetOwner(eq),
+                    oneOp = mlirOpResultGetOwner(one);
+      KilnBuilder b = {
+          mlirOperationGetContext(func), mlirOperationGetLocation(eqOp),
+          mlirOperationGetBlock(eqOp), mlirOperationGetNextInBlock(eqOp)};
+      MlirValue yes = kilnConstInt(&b, mlirIntegerTypeGet(b.ctx, 1), 1);
+      MlirOperation keepEq[1] = {ori};
+      replaceUsesExcept(eq, yes, keepEq, 1);
+      MlirOperation keepD[2] = {eqOp, oneOp};
+      replaceUsesExcept(d, s, keepD, 2);
+      break;
+    }
+  }
+  kilnOpListDestroy(&asserts);
+}
+
 /* ---- Whole slices ------------------------------------------------------- */
 
 /* Whether `slice` (tensor.extract_slice) takes all of its source: offsets
@@ -473,6 +614,7 @@ static void runUnifyDims(MlirOperation func, MlirExternalPass pass,
   unifyNamedDims(func);
   foldSizeTests(func);
   unifyBroadcastSizes(func);
+  dropImpossibleStretches(func);
   dropWholeSlices(func);
 }
 

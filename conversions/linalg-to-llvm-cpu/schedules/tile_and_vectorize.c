@@ -743,16 +743,44 @@ static bool overwritesInput(MlirOperation op) {
   return false;
 }
 
-/* A window op (see LoopNest) is tiled only when it is elementwise, of
- * static shape, and its windows are contiguous along the vectorized loop.
- * Tiles of a dynamic one failed to vectorize (the window columns of a 1-D
- * conv of dynamic length, kernel 5: "Attempted to vectorize, but failed"):
- * those are left to the scalar loops. */
+/* Whether an input of `op` is read through a window over two or more
+ * loops, one of them dynamic (o * s + k * d with o dynamic): the tiles of
+ * such an op failed to vectorize (the window columns of a 1-D conv of
+ * dynamic length, kernel 5: "Attempted to vectorize, but failed"). A
+ * broadcast's constant index or a window over static loops is fine. */
+static bool hasDynamicWindow(MlirOperation op, const LoopNest *nest) {
+  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(op);
+  for (intptr_t o = 0; o + 1 < mlirArrayAttrGetNumElements(maps); ++o) {
+    MlirAffineMap map =
+        mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, o));
+    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
+      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+      if (mlirAffineExprIsADim(e))
+        continue;
+      int loops = 0;
+      bool dynamic = false;
+      for (intptr_t d = 0; d < nest->nLoops; ++d)
+        if (coefficient(e, d) != 0) {
+          ++loops;
+          dynamic |= nest->dynamic[d];
+        }
+      if (loops > 1 && dynamic)
+        return true;
+    }
+  }
+  return false;
+}
+
+/* A window op (see LoopNest) is tiled only when it is elementwise, its
+ * windows are contiguous along the vectorized loop, and none spans a
+ * dynamic loop (hasDynamicWindow: those are left to the scalar loops). */
 static bool windowOpIsTileable(MlirOperation op, const LoopNest *nest) {
-  if (nest->outRank < 1)
-    return false; /* a 0-d result: nothing to vectorize along */
+  if (nest->outRank < 1) /* a 0-d result: nothing to vectorize along */
+    return false;
+  if (hasDynamicWindow(op, nest))
+    return false;
   for (intptr_t d = 0; d < nest->nLoops; ++d)
-    if (nest->reduction[d] || nest->dynamic[d])
+    if (nest->reduction[d])
       return false;
   return windowsContiguousAlong(op, nest->outLoop[nest->outRank - 1]);
 }

@@ -63,6 +63,94 @@ func.func @table_slice(%ids: tensor<?x?xi64>) -> (index, index) {
 
 // -----
 
+// A causal mask sliced to the sequence (max(min(seq, 256), 0) rows of a
+// 256-row table; a range's length, whose negative branch is never 1)
+// broadcast against the sequence: asserted to be seq or 1, and 1 only when
+// seq is, so it is seq. Its stretch branch goes and its slice takes seq
+// rows; the assert keeps its own comparisons (the shape function's check
+// that the sequence fits the table).
+// CHECK-LABEL: func.func @asserted_stretch
+// CHECK: %[[S:.*]] = tensor.dim %arg0, %c1
+// CHECK: %[[LEN:.*]] = arith.select %{{.*}}, %{{.*}}, %c0 : index
+// CHECK: %[[MASK:.*]] = tensor.extract_slice %arg1[0, 0] [%[[S]], %[[S]]] [1, 1]
+// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[LEN]], %[[S]]
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[LEN]], %c1
+// CHECK: %[[OK:.*]] = arith.ori %[[EQ]], %[[ONE]]
+// CHECK: cf.assert %[[OK]]
+// CHECK: %[[RANGE:.*]] = tensor.empty(%[[S]])
+// CHECK: cf.assert
+// CHECK-NEXT: return %[[MASK]], %[[RANGE]]
+func.func @asserted_stretch(%ids: tensor<?x?xi64>, %table: tensor<256x256xf32>) -> (tensor<?x?xf32>, tensor<?xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %s = tensor.dim %ids, %c1 : tensor<?x?xi64>
+  %big = arith.cmpi sgt, %s, %c256 : index
+  %hi = arith.select %big, %c256, %s : index
+  %pos = arith.cmpi sgt, %hi, %c0 : index
+  %len = arith.select %pos, %hi, %c0 : index
+  %mask = tensor.extract_slice %table[0, 0] [%len, %len] [1, 1] : tensor<256x256xf32> to tensor<?x?xf32>
+  %eq = arith.cmpi eq, %len, %s : index
+  %one = arith.cmpi eq, %len, %c1 : index
+  %ok = arith.ori %eq, %one : i1
+  cf.assert %ok, "inputs that broadcast together have dims of different sizes at run time, neither of them 1"
+  %m = scf.if %eq -> (tensor<?x?xf32>) {
+    scf.yield %mask : tensor<?x?xf32>
+  } else {
+    %e = tensor.empty(%s, %s) : tensor<?x?xf32>
+    scf.yield %e : tensor<?x?xf32>
+  }
+  %s64 = arith.index_cast %s : index to i64
+  %c0_i64 = arith.constant 0 : i64
+  %neg = arith.subi %c0_i64, %s64 : i64
+  %up = arith.cmpi sgt, %s64, %c0_i64 : i64
+  %r64 = arith.select %up, %s64, %neg : i64
+  %r = arith.index_cast %r64 : i64 to index
+  %range = tensor.empty(%r) : tensor<?xi64>
+  %req = arith.cmpi eq, %r, %s : index
+  %rone = arith.cmpi eq, %r, %c1 : index
+  %rok = arith.ori %req, %rone : i1
+  cf.assert %rok, "inputs that broadcast together have dims of different sizes at run time, neither of them 1"
+  return %m, %range : tensor<?x?xf32>, tensor<?xi64>
+}
+
+// -----
+
+// Negative: a dim that can be 1 while the size is not (the slice's length
+// is at least 1: max(seq, 1)), or computed otherwise (seq + 1): the
+// stretch branches stay (the canonicalizer makes them selects).
+// CHECK-LABEL: func.func @possible_stretch
+// CHECK-COUNT-2: arith.select %{{.*}}, %arg1, %{{.*}} : tensor<?xf32>
+func.func @possible_stretch(%ids: tensor<?x?xi64>, %x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %c1 = arith.constant 1 : index
+  %s = tensor.dim %ids, %c1 : tensor<?x?xi64>
+  %d1 = arith.maxsi %s, %c1 : index
+  %d2 = arith.addi %s, %c1 : index
+  %r1 = func.call @stretch(%x, %d1, %s) : (tensor<?xf32>, index, index) -> tensor<?xf32>
+  %eq1 = arith.cmpi eq, %d1, %s : index
+  %one1 = arith.cmpi eq, %d1, %c1 : index
+  %ok1 = arith.ori %eq1, %one1 : i1
+  cf.assert %ok1, "broadcast"
+  %a = scf.if %eq1 -> (tensor<?xf32>) {
+    scf.yield %x : tensor<?xf32>
+  } else {
+    scf.yield %r1 : tensor<?xf32>
+  }
+  %eq2 = arith.cmpi eq, %d2, %s : index
+  %one2 = arith.cmpi eq, %d2, %c1 : index
+  %ok2 = arith.ori %eq2, %one2 : i1
+  cf.assert %ok2, "broadcast"
+  %b = scf.if %eq2 -> (tensor<?xf32>) {
+    scf.yield %x : tensor<?xf32>
+  } else {
+    scf.yield %r1 : tensor<?xf32>
+  }
+  return %a, %b : tensor<?xf32>, tensor<?xf32>
+}
+func.func private @stretch(tensor<?xf32>, index, index) -> tensor<?xf32>
+
+// -----
+
 // Negative: the other dim is not computed from this one (another input's,
 // or a value read from memory), or is not 1 when it is (2 * seq - 1 is,
 // seq + 1 is not): the selects stay.
