@@ -47,3 +47,9 @@ void kilnOpListCollectNamed(KilnOpList *list, MlirOperation root,
   NamedWalk w = {list, name};
   mlirOperationWalk(root, collectNamed, &w, order);
 }
+
+void kilnOpListCollectUsers(KilnOpList *list, MlirValue value) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(value); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    kilnOpListPush(list, mlirOpOperandGetOwner(u));
+}

@@ -31,6 +31,10 @@ void kilnOpListClear(KilnOpList *list);
 /// before the ops around them).
 void kilnOpListCollectNamed(KilnOpList *list, MlirOperation root,
                             const char *name, MlirWalkOrder order);
+/// Appends the op owning each use of `value`, in use-list order (an op
+/// using it twice is appended twice): rewrite a value's users after
+/// collecting them, since changing an operand edits the use list.
+void kilnOpListCollectUsers(KilnOpList *list, MlirValue value);
 /// Frees the storage (not the operations); the list is then empty and may
 /// be used again. Destroying a zero-initialized list is a no-op.
 void kilnOpListDestroy(KilnOpList *list);

@@ -184,9 +184,7 @@ static void privatize(MlirOperation alloca, MlirOperation at) {
       kilnInsertOp(at, "memref.alloca", 0, NULL, 1, &slice, 1, &seg), 0);
   MlirValue old = mlirOperationGetResult(alloca, 0);
   KilnOpList users = {0};
-  for (MlirOpOperand u = mlirValueGetFirstUse(old); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u))
-    kilnOpListPush(&users, mlirOpOperandGetOwner(u));
+  kilnOpListCollectUsers(&users, old);
   for (size_t i = 0; i < users.len; ++i) {
     MlirOperation op = users.data[i];
     /* load: (memref, tid, idx...); store: (value, memref, tid, idx...). */

@@ -175,22 +175,30 @@ static bool valueWhenOne(MlirValue v, MlirValue x, int depth, int64_t *out) {
 
 /* ---- Broadcast sizes ---------------------------------------------------- */
 
+/* `v` as `arith.cmpi eq, %l, %r`: its operands, or false. */
+static bool isEquality(MlirValue v, MlirValue *l, MlirValue *r) {
+  if (!mlirValueIsAOpResult(v))
+    return false;
+  MlirOperation cmp = mlirOpResultGetOwner(v);
+  if (!kilnOpNameIs(cmp, "arith.cmpi") ||
+      kilnOpGetIntAttr(cmp, "predicate", -1) != kEq)
+    return false;
+  *l = mlirOperationGetOperand(cmp, 0);
+  *r = mlirOperationGetOperand(cmp, 1);
+  return true;
+}
+
 /* `select` is `arith.select (arith.cmpi eq, %a, 1), %b, %a` (either order
  * of the comparison's operands): *a is %a. */
 static bool isBroadcastSize(MlirOperation select, MlirValue *a) {
-  MlirValue cond = mlirOperationGetOperand(select, 0);
-  if (!mlirValueIsAOpResult(cond))
-    return false;
-  MlirOperation cmp = mlirOpResultGetOwner(cond);
-  if (!kilnOpNameIs(cmp, "arith.cmpi") ||
-      kilnOpGetIntAttr(cmp, "predicate", -1) != kEq)
+  MlirValue ops[2];
+  if (!isEquality(mlirOperationGetOperand(select, 0), &ops[0], &ops[1]))
     return false;
   *a = mlirOperationGetOperand(select, 2);
   int64_t one;
   for (intptr_t i = 0; i < 2; ++i)
-    if (mlirValueEqual(mlirOperationGetOperand(cmp, i), *a) &&
-        kilnConstantIndexValue(mlirOperationGetOperand(cmp, 1 - i), &one) &&
-        one == 1)
+    if (mlirValueEqual(ops[i], *a) &&
+        kilnConstantIndexValue(ops[1 - i], &one) && one == 1)
       return true;
   return false;
 }
@@ -338,19 +346,6 @@ static bool oneOnlyWith(MlirValue v, MlirValue x, int depth) {
          oneOnlyWith(mlirOperationGetOperand(op, first + 1), x, depth + 1);
 }
 
-/* `v` as `arith.cmpi eq, %l, %r`: its operands, or false. */
-static bool isEquality(MlirValue v, MlirValue *l, MlirValue *r) {
-  if (!mlirValueIsAOpResult(v))
-    return false;
-  MlirOperation cmp = mlirOpResultGetOwner(v);
-  if (!kilnOpNameIs(cmp, "arith.cmpi") ||
-      kilnOpGetIntAttr(cmp, "predicate", -1) != kEq)
-    return false;
-  *l = mlirOperationGetOperand(cmp, 0);
-  *r = mlirOperationGetOperand(cmp, 1);
-  return true;
-}
-
 /* Replaces every use of `from` by `to` but those by the ops in `keep`
  * (null ops skipped) and those `to` does not dominate (in the same block,
  * before `to`'s definition). */
@@ -359,9 +354,7 @@ static void replaceUsesExcept(MlirValue from, MlirValue to,
   MlirOperation def = mlirValueIsAOpResult(to) ? mlirOpResultGetOwner(to)
                                                : (MlirOperation){NULL};
   KilnOpList users = {0};
-  for (MlirOpOperand u = mlirValueGetFirstUse(from); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u))
-    kilnOpListPush(&users, mlirOpOperandGetOwner(u));
+  kilnOpListCollectUsers(&users, from);
   for (size_t i = 0; i < users.len; ++i) {
     MlirOperation user = users.data[i];
     bool kept = false;
