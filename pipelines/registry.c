@@ -28,6 +28,7 @@ extern const KilnPassInfo kilnSplitReductionsPass;
 extern const KilnPassInfo kilnSerializeNestedParallelPass;
 extern const KilnPassInfo kilnUnifyDimsPass;
 extern const KilnPassInfo kilnRegroupReshapesPass;
+extern const KilnPassInfo kilnRecomputeMasksPass;
 extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnRuntimeChecksPass;
@@ -84,7 +85,7 @@ static const KilnPassInfo kLinalgTileAndFusePipeline = {
     .argument = "linalg-tile-and-fuse",
     .summary = "Tile, fuse and vectorize linalg on tensors for the CPU",
     .pipeline = "func.func(kiln-depthwise-conv,kiln-split-reductions,"
-                "kiln-tile-and-vectorize),"
+                "kiln-tile-and-vectorize,kiln-recompute-masks),"
                 "linalg-fuse-elementwise-ops,"
                 "func.func(kiln-tile-outputs-in-place,"
                 "kiln-tile-and-vectorize{contractions=false elementwise=true},"
@@ -116,9 +117,10 @@ static const KilnPassInfo kLinalgTileAndFusePipeline = {
  * they change nothing. kiln-memory-plan records the most heap memory a run
  * holds at once for the runtime's check at load (memory_plan.h).
  * kiln-unify-dims makes dims the model makes equal one value, so dynamic
- * broadcasts fold; three times, since a size it unifies, once the
+ * broadcasts fold; four times, since a size it unifies, once the
  * canonicalizer has folded the comparisons it fed, can make the next
- * broadcast's foldable (a causal mask sliced to the sequence takes three).
+ * broadcast's foldable (a causal mask sliced to the sequence loses its
+ * stretch branch in the third, the slices of its result in the fourth).
  * After each round kiln-regroup-reshapes turns the reshapes whose sizes
  * are now the source's own dims into expands and collapses (views, not
  * copies). */
@@ -128,6 +130,7 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
     .pipeline =
         "resolve-ranked-shaped-type-result-dims,canonicalize,cse,"
         "func.func(kiln-unify-dims),cse,canonicalize,"
+        "func.func(kiln-regroup-reshapes,kiln-unify-dims),cse,canonicalize,"
         "func.func(kiln-regroup-reshapes,kiln-unify-dims),cse,canonicalize,"
         "func.func(kiln-regroup-reshapes,kiln-unify-dims),cse,canonicalize,"
         "func.func(kiln-regroup-reshapes),"
@@ -349,6 +352,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnSerializeNestedParallelPass,
     &kilnUnifyDimsPass,
     &kilnRegroupReshapesPass,
+    &kilnRecomputeMasksPass,
     &kLinalgTileAndFusePipeline,
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,
