@@ -832,6 +832,12 @@ void kilnCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
   yields[0] = args[0];
 }
 
+void kilnAddBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                 void *userData) {
+  (void)userData;
+  yields[0] = kilnArithNumeric(b, "add", args[0], args[1]);
+}
+
 MlirValue kilnCopyThroughMap(KilnBuilder *b, MlirValue x, MlirAttribute inMap,
                              MlirType type) {
   intptr_t r = mlirShapedTypeGetRank(type);

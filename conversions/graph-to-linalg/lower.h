@@ -319,6 +319,9 @@ MlirValue kilnForallTiles(KilnBuilder *b, intptr_t n, const MlirValue *counts,
 /// partial tile zero-padded, a dynamic K the tiles' reduction trip count.
 MlirValue kilnTiledProduct(KilnBuilder *b, MlirValue a, MlirValue bm,
                            MlirType type);
+/// A body that yields the sum of its first two arguments (addf or addi).
+void kilnAddBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
+                 void *userData);
 /// A body that yields its first argument (a copy or broadcast generic).
 void kilnCopyBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                   void *userData);

@@ -12,12 +12,6 @@
 
 /* ---- Tensor helpers ------------------------------------------------------ */
 
-static void addBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
-                    void *userData) {
-  (void)userData;
-  yields[0] = kilnArith2(b, "arith.addf", args[0], args[1]);
-}
-
 static void macBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
                     void *userData) {
   (void)userData;
@@ -173,7 +167,7 @@ static MlirValue projectionBias(KilnBuilder *b, const KilnRnn *r,
   int64_t n = foldedGates(r) * r->hidden;
   MlirValue in[2] = {slice1D(b, d->wb, 0, n), slice1D(b, d->rb, 0, n)};
   MlirValue sum =
-      kilnElementwise(b, 2, in, mlirValueGetType(in[0]), addBody, NULL);
+      kilnElementwise(b, 2, in, mlirValueGetType(in[0]), kilnAddBody, NULL);
   if (n == r->gates * r->hidden)
     return sum;
   int64_t off = 0, one = 1;

@@ -265,12 +265,6 @@ static bool convFitsProduct(KilnLowerOp *l, MlirValue x, MlirValue wt,
              kilnDim(wt, 0);
 }
 
-static void addBody(KilnBuilder *b, const MlirValue *args, MlirValue *yields,
-                    void *userData) {
-  (void)userData;
-  yields[0] = kilnArithNumeric(b, "add", args[0], args[1]);
-}
-
 /* Static sizes multiplied, dynamic when either is. */
 static int64_t productSize(int64_t a, int64_t b) {
   return mlirShapedTypeIsDynamicSize(a) || mlirShapedTypeIsDynamicSize(b)
@@ -338,7 +332,7 @@ static MlirValue convAsProduct(KilnBuilder *b, MlirValue padded, MlirValue wt,
     maps[1] = maps[2];
   return mlirOperationGetResult(
       kilnGeneric(b, hasBias ? 2 : 1, ins, 1, &init, maps, 3, "ppp",
-                  hasBias ? addBody : kilnCopyBody, NULL),
+                  hasBias ? kilnAddBody : kilnCopyBody, NULL),
       0);
 }
 

@@ -43,7 +43,7 @@
 #include "support/ir_build.h"
 #include "support/op_list.h"
 
-enum { kMaxFactors = 16, kMaxDepth = 16, kMaxRank = 16 };
+enum { kMaxFactors = 16, kMaxDepth = 16, kMaxRank = KILN_MAX_RANK };
 
 /* A product of a positive constant and values (a multiset). */
 typedef struct Product {
@@ -158,21 +158,6 @@ static bool groupRuns(const Product *big, intptr_t nBig, const Product *small,
   return j == nBig;
 }
 
-/* The reassociation attribute of runs of consecutive dims. */
-static MlirAttribute reassociation(MlirContext ctx, const intptr_t *runs,
-                                   intptr_t nRuns) {
-  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
-  MlirAttribute groups[kMaxRank], dims[kMaxRank];
-  intptr_t d = 0;
-  for (intptr_t g = 0; g < nRuns; ++g) {
-    intptr_t first = d;
-    for (intptr_t k = 0; k < runs[g]; ++k, ++d)
-      dims[d] = mlirIntegerAttrGet(i64, d);
-    groups[g] = mlirArrayAttrGet(ctx, d - first, &dims[first]);
-  }
-  return mlirArrayAttrGet(ctx, nRuns, groups);
-}
-
 /* Whether each run of `big`'s dims is dynamic exactly where the dim of
  * `small` it makes is (the reshape ops' type rule), and, for a collapse,
  * the static products match `small`'s static sizes. */
@@ -232,30 +217,14 @@ static bool regroup(MlirOperation reshape) {
   KilnBuilder b = {mlirOperationGetContext(reshape),
                    mlirOperationGetLocation(reshape),
                    mlirOperationGetBlock(reshape), reshape};
-  MlirValue regrouped;
-  if (n == m) {
-    regrouped = kilnCastTo(&b, src, to);
-  } else if (expand) {
-    MlirValue operands[1 + kMaxRank] = {src};
-    int64_t sizes[kMaxRank];
-    intptr_t k = 1;
-    for (intptr_t j = 0; j < n; ++j) {
-      sizes[j] = mlirShapedTypeGetDimSize(to, j);
-      if (mlirShapedTypeIsDynamicDim(to, j))
-        operands[k++] = mlirOperationGetOperand(elements, j);
-    }
-    MlirNamedAttribute attrs[2] = {
-        kilnNamedAttr(b.ctx, "reassociation", reassociation(b.ctx, runs, m)),
-        kilnNamedAttr(b.ctx, "static_output_shape",
-                      mlirDenseI64ArrayGet(b.ctx, n, sizes))};
-    regrouped =
-        kilnBuildOp1(&b, "tensor.expand_shape", to, k, operands, 2, attrs);
-  } else {
-    MlirNamedAttribute attr =
-        kilnNamedAttr(b.ctx, "reassociation", reassociation(b.ctx, runs, n));
-    regrouped =
-        kilnBuildOp1(&b, "tensor.collapse_shape", to, 1, &src, 1, &attr);
-  }
+  /* The new dynamic sizes are the shape's elements (an expand's
+   * output_shape; a collapse reads none). */
+  MlirValue sizes[kMaxRank];
+  for (intptr_t j = 0; j < n; ++j)
+    sizes[j] = mlirOperationGetOperand(elements, j);
+  MlirValue regrouped =
+      n == m ? kilnCastTo(&b, src, to)
+             : kilnReshapeGroupsSized(&b, src, to, expand ? m : n, runs, sizes);
   mlirValueReplaceAllUsesOfWith(result, regrouped);
   mlirOperationDestroy(reshape);
   return true;

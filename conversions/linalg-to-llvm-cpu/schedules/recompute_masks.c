@@ -106,21 +106,16 @@ static void recompute(MlirOperation op) {
   kilnOpListDestroy(&readers);
 }
 
-static MlirWalkResult collectShared(MlirOperation op, void *userData) {
-  if (isSharedMask(op))
-    kilnOpListPush(userData, op);
-  return MlirWalkResultAdvance;
-}
-
 static void runRecomputeMasks(MlirOperation func, MlirExternalPass pass,
                               const KilnPassOptionValue *options) {
   (void)pass;
   (void)options;
-  KilnOpList masks = {0};
-  mlirOperationWalk(func, collectShared, &masks, MlirWalkPreOrder);
-  for (size_t i = 0; i < masks.len; ++i)
-    recompute(masks.data[i]);
-  kilnOpListDestroy(&masks);
+  KilnOpList generics = {0};
+  kilnOpListCollectNamed(&generics, func, "linalg.generic", MlirWalkPreOrder);
+  for (size_t i = 0; i < generics.len; ++i)
+    if (isSharedMask(generics.data[i]))
+      recompute(generics.data[i]);
+  kilnOpListDestroy(&generics);
 }
 
 static const KilnDialectHandleGetter kDependentDialects[] = {
