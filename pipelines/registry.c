@@ -15,6 +15,7 @@ extern const KilnPassInfo kilnGraphDCEPass;
 extern const KilnPassInfo kilnGraphCSEPass;
 extern const KilnPassInfo kilnGraphFoldConstantsPass;
 extern const KilnPassInfo kilnGraphFoldBatchNormPass;
+extern const KilnPassInfo kilnGraphMixedPrecisionPass;
 extern const KilnPassInfo kilnGraphLayoutPass;
 extern const KilnPassInfo kilnGraphFusePass;
 extern const KilnPassInfo kilnGraphPerSamplePass;
@@ -161,11 +162,23 @@ static const KilnPassInfo kLinalgToLLVMCpuPipeline = {
 /* Graph optimization levels (docs/optimization-levels.md). Each level
  * runs what the one below runs, then more; graph-verify first, so every
  * pass sees a verified graph, and graph-dce last, so nothing a pass made
- * dead reaches the lowering. */
+ * dead reaches the lowering. Their parameter `precision` reaches
+ * graph-mixed-precision (kiln-compile --precision), which runs after the
+ * simplifications (it would hide their patterns behind casts) and before
+ * the fusion groups form (so the casts join them). */
+static const KilnPassOptionSpec kGraphOptParameters[] = {
+    {"precision", KILN_PASS_OPTION_STRING, "fp32",
+     "Compute precision given to graph-mixed-precision: fp32, fp16, bf16"},
+};
+#define KILN_GRAPH_OPT_PARAMETERS                                              \
+  .options = kGraphOptParameters,                                              \
+  .numOptions = sizeof(kGraphOptParameters) / sizeof(kGraphOptParameters[0])
+
 static const KilnPassInfo kGraphO0Pipeline = {
     .argument = "graph-O0",
     .summary = "Graph optimizations at -O0: none (verification only)",
-    .pipeline = "func.func(graph-verify)",
+    .pipeline = "func.func(graph-verify,graph-mixed-precision)",
+    KILN_GRAPH_OPT_PARAMETERS,
 };
 
 static const KilnPassInfo kGraphO1Pipeline = {
@@ -175,7 +188,8 @@ static const KilnPassInfo kGraphO1Pipeline = {
     .pipeline = "func.func(graph-verify,graph-fold-constants,graph-cse),"
                 "graph-dce,"
                 "func.func(graph-simplify{recompose=false reassociate=false},"
-                "graph-cse),graph-dce",
+                "graph-cse,graph-mixed-precision,graph-cse),graph-dce",
+    KILN_GRAPH_OPT_PARAMETERS,
 };
 
 /* Duplicates are merged and dead ops erased before graph-simplify and
@@ -188,7 +202,9 @@ static const KilnPassInfo kGraphO2Pipeline = {
                 "graph-dce,"
                 "func.func(graph-simplify{reassociate=false},"
                 "graph-fold-batchnorm,graph-cse),graph-dce,"
+                "func.func(graph-mixed-precision,graph-cse),"
                 "func.func(graph-per-sample,graph-fuse)",
+    KILN_GRAPH_OPT_PARAMETERS,
 };
 
 static const KilnPassInfo kGraphO3Pipeline = {
@@ -198,7 +214,9 @@ static const KilnPassInfo kGraphO3Pipeline = {
     .pipeline = "func.func(graph-verify,graph-fold-constants,graph-cse),"
                 "graph-dce,"
                 "func.func(graph-simplify,graph-fold-batchnorm,graph-cse),"
-                "graph-dce,func.func(graph-per-sample,graph-fuse)",
+                "graph-dce,func.func(graph-mixed-precision,graph-cse),"
+                "func.func(graph-per-sample,graph-fuse)",
+    KILN_GRAPH_OPT_PARAMETERS,
 };
 
 static const KilnPassInfo *const kGraphOptPipelines[] = {
@@ -329,6 +347,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnGraphSimplifyPass,
     &kilnGraphFoldConstantsPass,
     &kilnGraphFoldBatchNormPass,
+    &kilnGraphMixedPrecisionPass,
     &kilnGraphLayoutPass,
     &kilnGraphPerSamplePass,
     &kilnGraphFusePass,

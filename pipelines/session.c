@@ -176,6 +176,8 @@ static void recordOptions(KilnSession *s) {
     kilnStrBufAppendf(&s->recorded, " --profile");
   if (s->options.noRuntimeChecks)
     kilnStrBufAppendf(&s->recorded, " --no-runtime-checks");
+  if (strcmp(s->options.precision, "fp32"))
+    kilnStrBufAppendf(&s->recorded, " --precision=%s", s->options.precision);
 }
 
 /* Copies the options' strings and input shapes into `s`. */
@@ -185,6 +187,7 @@ static void copyOptions(KilnSession *s, const KilnSessionOptions *o) {
   s->options.target.cpu = kilnStrDup(o->target.cpu);
   s->options.target.gpuArch = kilnStrDup(o->target.gpuArch);
   s->options.tuningLog = kilnStrDup(o->tuningLog);
+  s->options.precision = kilnStrDup(o->precision ? o->precision : "fp32");
   intptr_t n = o->numInputShapes > 0 ? o->numInputShapes : 0;
   s->shapes = kilnXCalloc((size_t)n, sizeof(*s->shapes));
   for (intptr_t i = 0; i < n; ++i) {
@@ -247,6 +250,7 @@ void kilnSessionDestroy(KilnSession *s) {
   free((char *)s->options.target.cpu);
   free((char *)s->options.target.gpuArch);
   free((char *)s->options.tuningLog);
+  free((char *)s->options.precision);
   kilnStrBufDestroy(&s->recorded);
   free(s);
 }
@@ -337,6 +341,12 @@ KilnSession *kilnSessionCreate(const KilnSessionOptions *options) {
     return NULL;
   }
   kilnStrBufDestroy(&err);
+  const char *p = s->options.precision;
+  if (strcmp(p, "fp32") && strcmp(p, "fp16") && strcmp(p, "bf16")) {
+    messagef(s, "error", "precision '%s': expected fp32, fp16 or bf16", p);
+    kilnSessionDestroy(s);
+    return NULL;
+  }
   if (!checkSpecialize(s)) {
     kilnSessionDestroy(s);
     return NULL;
@@ -733,6 +743,18 @@ static bool runCpuPipeline(KilnInvocation *inv, const char *name) {
   return ok;
 }
 
+/* The graph-ON pipeline of the session's level and precision. */
+static bool runGraphPipeline(KilnInvocation *inv) {
+  const KilnSession *s = inv->session;
+  KilnStrBuf pipeline = {0};
+  kilnStrBufAppendf(&pipeline, "%s{precision=%s}",
+                    kilnGraphOptPipelineName(s->options.target.optLevel),
+                    s->options.precision);
+  bool ok = kilnInvocationRunPipeline(inv, kilnStrBufGet(&pipeline));
+  kilnStrBufDestroy(&pipeline);
+  return ok;
+}
+
 /* Runs the stage after the invocation's; `needSignature`: code will be
  * generated, so the signature must be recorded. */
 static bool advance(KilnInvocation *inv, bool needSignature) {
@@ -741,8 +763,7 @@ static bool advance(KilnInvocation *inv, bool needSignature) {
   switch (inv->stage) {
   case KILN_STAGE_IMPORT:
     stage(s, "optimize graph");
-    if (!kilnInvocationRunPipeline(
-            inv, kilnGraphOptPipelineName(s->options.target.optLevel)))
+    if (!runGraphPipeline(inv))
       return false;
     if (s->options.tuningLog && !applyTuningLog(inv))
       return false;

@@ -584,7 +584,12 @@ MlirValue kilnReshapeSized(KilnBuilder *b, MlirValue x, MlirType to,
     return reshapeByGroups(b, x, to, nGroups, groupSizes, sizes);
   if (rt < rf && unitDimGroups(from, to, groupSizes, &nGroups))
     return reshapeByGroups(b, x, to, nGroups, groupSizes, sizes);
-  /* Anything else: tensor.reshape with the shape as index values, which
+  /* Otherwise, static both sides: a collapse and an expand, never
+   * tensor.reshape, whose index-vector shape the GPU target cannot place in
+   * device memory (and the CPU pipeline would regroup anyway). */
+  if (mlirShapedTypeHasStaticShape(from) && mlirShapedTypeHasStaticShape(to))
+    return kilnReshape(b, x, to);
+  /* Anything dynamic: tensor.reshape with the shape as index values, which
    * must hold as many elements as x (asserted). */
   MlirValue dims[KILN_MAX_RANK];
   MlirValue count = kilnConstIndex(b, 1);

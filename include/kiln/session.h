@@ -90,11 +90,14 @@ typedef struct KilnSessionOptions {
   const KilnSpecializedSizes *specialize;
   intptr_t numSpecialize;
   const char *tuningLog; /* a kiln-tune log, or NULL (copied) */
-  bool noRuntimeChecks;  /* no kiln-runtime-checks before graph-to-linalg */
-  bool profile;          /* per-op timers (kiln-instrument-ops; CPU) */
-  bool timePasses;       /* MLIR's pass timing report, on stderr */
-  bool cubin;            /* cuda: kernels as cubin (the CUDA toolkit's) */
-  unsigned jobs;         /* code generation threads; 0: one per CPU, <= 8 */
+  /* Compute precision of an f32 model: NULL or "fp32" (as exported),
+   * "fp16" or "bf16" (graph-mixed-precision; copied) */
+  const char *precision;
+  bool noRuntimeChecks; /* no kiln-runtime-checks before graph-to-linalg */
+  bool profile;         /* per-op timers (kiln-instrument-ops; CPU) */
+  bool timePasses;      /* MLIR's pass timing report, on stderr */
+  bool cubin;           /* cuda: kernels as cubin (the CUDA toolkit's) */
+  unsigned jobs;        /* code generation threads; 0: one per CPU, <= 8 */
   KilnSessionMessageFn onMessage; /* NULL: messages are dropped */
   KilnCompileStageFn onStage;     /* as each stage begins; may be NULL */
   void *userData;                 /* for both */

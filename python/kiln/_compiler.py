@@ -51,6 +51,7 @@ class SessionOptions(ctypes.Structure):
                 ("specialize", ctypes.POINTER(SpecializedSizes)),
                 ("numSpecialize", ctypes.c_ssize_t),
                 ("tuningLog", ctypes.c_char_p),
+                ("precision", ctypes.c_char_p),
                 ("noRuntimeChecks", ctypes.c_bool),
                 ("profile", ctypes.c_bool), ("timePasses", ctypes.c_bool),
                 ("cubin", ctypes.c_bool), ("jobs", ctypes.c_uint),

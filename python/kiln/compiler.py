@@ -37,7 +37,7 @@ def _onnx_source(model, example_inputs, workdir):
 def compile(model, *, target="host", cpu=None, opt_level=3,
             input_shapes=None, dims=None, dynamic=False, output=None,
             example_inputs=None, tuning_log=None, threads=None,
-            profile=False, specialize=None):
+            profile=False, specialize=None, precision="fp32"):
     """Compiles `model` ahead of time.
 
     With `output`, writes the library there and returns its path; without,
@@ -52,7 +52,9 @@ def compile(model, *, target="host", cpu=None, opt_level=3,
     is needed
     for a torch.nn.Module (exported with torch.onnx); `tuning_log` is a
     kiln-tune log; `profile` times every op group at run time
-    (Model.profile()). Raises kiln.CompileError carrying the diagnostics.
+    (Model.profile()); `precision` "fp16" or "bf16" computes an f32 model
+    in that type as PyTorch's autocast does (kiln-compile --precision).
+    Raises kiln.CompileError carrying the diagnostics.
     """
     workdir = tempfile.TemporaryDirectory(prefix="kiln-")
     try:
@@ -60,7 +62,8 @@ def compile(model, *, target="host", cpu=None, opt_level=3,
             _onnx_source(model, example_inputs, workdir.name),
             target=target, cpu=cpu, opt_level=opt_level,
             input_shapes=input_shapes, dims=dims, dynamic=dynamic,
-            tuning_log=tuning_log, profile=profile, specialize=specialize)
+            tuning_log=tuning_log, profile=profile, specialize=specialize,
+            precision=precision)
         if output is not None:
             return module.write_library(output)
         library = module.write_library(os.path.join(workdir.name,

@@ -20,12 +20,13 @@ class Session:
     tuning log, GPU architecture) and an MLIR context. Messages go to
     `messages` (severity, location or None, text) until taken.
     `specialize` maps dim names to sizes (an int or a list) to add static
-    fast paths for, every combination, as kiln-compile --specialize."""
+    fast paths for, every combination, as kiln-compile --specialize;
+    `precision` ("fp32", "fp16" or "bf16") as kiln-compile --precision."""
 
     def __init__(self, *, target="host", cpu=None, opt_level=3,
                  input_shapes=None, dims=None, dynamic=False, tuning_log=None,
                  gpu_arch=None, runtime_checks=True, profile=False, jobs=0,
-                 specialize=None):
+                 specialize=None, precision="fp32"):
         if opt_level not in (0, 1, 2, 3):
             raise ValueError("opt_level must be 0..3, not %r" % (opt_level,))
         if dynamic not in (False, True, "all"):
@@ -73,6 +74,7 @@ class Session:
             dynamicDims=2 if dynamic == "all" else int(dynamic),
             specialize=spec_array, numSpecialize=len(specs),
             tuningLog=os.fsencode(tuning_log) if tuning_log else None,
+            precision=str(precision).encode(),
             noRuntimeChecks=not runtime_checks, profile=profile, jobs=jobs,
             onMessage=self._on_message, onStage=kc.StageFn())
         self._keep += [shape_array, dim_array, spec_array]

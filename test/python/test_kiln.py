@@ -272,6 +272,24 @@ def test_compile_torch_module():
                                atol=1e-5)
 
 
+def test_compile_precision():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.GELU(),
+                              torch.nn.Linear(64, 8)).eval()
+    x = torch.randn(4, 32)
+    m = kiln.compile(net, example_inputs=(x,), precision="bf16")
+    assert m.outputs[0].element_type == "f32"
+    with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
+        expected = net(x).float().numpy()
+    got = m.run(x.numpy())[0]
+    np.testing.assert_allclose(got, expected, rtol=1e-2, atol=1e-2)
+    with torch.no_grad():
+        assert np.abs(got - net(x).numpy()).max() > 1e-4  # rounded
+    with pytest.raises(kiln.CompileError, match="precision 'fp8'"):
+        kiln.compile(net, example_inputs=(x,), precision="fp8")
+
+
 # ---- kiln.ir and kiln.passes: scripting the compiler in process ---------
 
 KILN_BIN = os.environ.get("KILN_BIN", os.path.join(SRC, "build", "bin"))

@@ -43,6 +43,11 @@ static void usage(FILE *out) {
       "                   lib); gpu, ptx, cubin with --target=cuda only\n"
       "  -O0 .. -O3       optimization level: graph passes (the graph-ON\n"
       "                   pipeline) and LLVM's level (default -O3)\n"
+      "  --precision=P    fp32 (default: as exported), fp16 or bf16: an f32\n"
+      "                   model's weights and compute in that type, as\n"
+      "                   PyTorch's autocast (products accumulated and\n"
+      "                   softmax/normalization statistics kept in f32;\n"
+      "                   inputs and outputs stay f32)\n"
       "  --target=T       host (default), x86-64-v3, aarch64-linux-gnu, or\n"
       "                   an x86_64/aarch64 Linux LLVM triple; cuda:\n"
       "                   kernels for an NVIDIA GPU, host code for this\n"
@@ -176,6 +181,7 @@ typedef struct Options {
   bool profile;          /* --profile: per-op timers (kiln-instrument-ops) */
   bool noRuntimeChecks;  /* --no-runtime-checks: no kiln-runtime-checks */
   const char *tuningLog; /* --tuning-log: kiln-tune's records */
+  const char *precision; /* --precision: fp32, fp16 or bf16 */
 } Options;
 
 static void optionsDestroy(Options *o) {
@@ -386,7 +392,8 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kProfile,
     kNoRuntimeChecks,
     kTuningLog,
-    kSpecialize
+    kSpecialize,
+    kPrecision
   };
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
@@ -405,6 +412,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"profile", no_argument, NULL, kProfile},
       {"no-runtime-checks", no_argument, NULL, kNoRuntimeChecks},
       {"tuning-log", required_argument, NULL, kTuningLog},
+      {"precision", required_argument, NULL, kPrecision},
       {"jobs", required_argument, NULL, kJobs},
       {"threads", optional_argument, NULL, kRunThreads},
       {"help", no_argument, NULL, 'h'},
@@ -495,6 +503,14 @@ static int parseArgs(int argc, char **argv, Options *o) {
       break;
     case kTuningLog:
       o->tuningLog = optarg;
+      break;
+    case kPrecision:
+      if (strcmp(optarg, "fp32") && strcmp(optarg, "fp16") &&
+          strcmp(optarg, "bf16")) {
+        toolError("--precision=%s: expected fp32, fp16 or bf16", optarg);
+        return kExitUsage;
+      }
+      o->precision = optarg;
       break;
     case kJobs:
     case 'j':
@@ -769,6 +785,7 @@ int main(int argc, char **argv) {
                            .numSpecialize = o.numSpecialize,
                            .tuningLog = o.tuningLog,
                            .noRuntimeChecks = o.noRuntimeChecks,
+                           .precision = o.precision,
                            .profile = o.profile,
                            .timePasses = o.timePasses,
                            .cubin = o.cubin,

@@ -197,6 +197,7 @@ static bool startCompilation(Compilation *c, Options *o, DiagState *diags,
       .inputShapes = onnx ? shapes : NULL,
       .numInputShapes = onnx ? numShapes : 0,
       .tuningLog = o->tuningLog,
+      .precision = o->precision,
       .onMessage = printMessage,
       .userData = diags};
   c->session = kilnSessionCreate(&so);
@@ -590,6 +591,11 @@ int main(int argc, char **argv) {
               "kiln-run: warning: -O%d has no effect on a model library "
               "(kiln-compile chose its level)\n",
               o.optLevel);
+    if (o.precision)
+      fprintf(stderr,
+              "kiln-run: warning: --precision=%s has no effect on a model "
+              "library (kiln-compile chose its precision)\n",
+              o.precision);
     rc = kilnRunLibrary(&o);
   } else if (rc < 0 && o.summary) {
     kilnRunError("--summary describes a model library: build one with "

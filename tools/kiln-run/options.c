@@ -101,7 +101,10 @@ static void usage(FILE *out, bool libraryOnly) {
             "                        dialect to LLVM (default cpu; gpu-on-cpu\n"
             "                        runs the GPU schedules on the CPU)\n"
             "  --tuning-log FILE     schedule each workload kiln-tune's log\n"
-            "                        has a record for as it found best\n");
+            "                        has a record for as it found best\n"
+            "  --precision P         fp32 (default), fp16 or bf16: compute\n"
+            "                        an f32 model in that type, as\n"
+            "                        kiln-compile --precision\n");
   fprintf(out,
           "  --benchmark N         %safter the checked run, time\n"
           "                        N more runs after a warm-up; print the\n"
@@ -159,15 +162,17 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     kBenchmark,
     kPipeline,
     kTuningLog,
+    kPrecision,
     kProfile,
     kProfileJson,
     kVersion
   };
-  /* kiln-run-module's table is this one from the third entry: no
-   * --pipeline or --tuning-log (nothing is compiled). */
+  /* kiln-run-module's table is this one from the fourth entry: no
+   * --pipeline, --tuning-log or --precision (nothing is compiled). */
   static const struct option longOpts[] = {
       {"pipeline", required_argument, NULL, kPipeline},
       {"tuning-log", required_argument, NULL, kTuningLog},
+      {"precision", required_argument, NULL, kPrecision},
       {"input", required_argument, NULL, kInput},
       {"expected", required_argument, NULL, kExpected},
       {"rtol", required_argument, NULL, kRtol},
@@ -189,7 +194,7 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     abort();
   int c;
   while ((c = getopt_long(argc, argv, libraryOnly ? "hv" : "hvO:",
-                          libraryOnly ? longOpts + 2 : longOpts, NULL)) != -1) {
+                          libraryOnly ? longOpts + 3 : longOpts, NULL)) != -1) {
     switch (c) {
     case kInput:
       parseTensorArg(optarg, &o->inputs[o->numInputs++]);
@@ -251,6 +256,14 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
       break;
     case kTuningLog:
       o->tuningLog = optarg;
+      break;
+    case kPrecision:
+      if (strcmp(optarg, "fp32") && strcmp(optarg, "fp16") &&
+          strcmp(optarg, "bf16")) {
+        kilnRunError("--precision '%s': expected fp32, fp16 or bf16", optarg);
+        return kExitUsage;
+      }
+      o->precision = optarg;
       break;
     case kProfile:
       o->profile = true;

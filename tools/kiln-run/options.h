@@ -37,6 +37,7 @@ typedef struct Options {
    * numerically on the CPU. */
   const char *pipeline;
   const char *tuningLog;   /* --tuning-log: kiln-tune's records */
+  const char *precision;   /* --precision: fp32, fp16 or bf16 */
   bool profile;            /* --profile: per-op times (profiled .so) */
   const char *profileJson; /* --profile-json FILE: a Chrome trace too */
 } Options;
