@@ -53,7 +53,7 @@ static bool isBefore(MlirOperation a, MlirOperation b) {
 }
 
 typedef struct Roots {
-  MlirValue root[3];
+  MlirValue root[2 * kMaxSideIns + 1];
   int n;
   bool hit;
 } Roots;
@@ -170,8 +170,7 @@ static bool onlyConsumerUses(MlirValue v, MlirOperation op, MlirOperation fill,
   return true;
 }
 
-/* The number of inputs of a linalg op with one output, -1 otherwise. */
-static intptr_t singleOutputIns(MlirOperation op) {
+intptr_t kilnGpuSingleOutputIns(MlirOperation op) {
   MlirAttribute seg =
       mlirOperationGetAttributeByName(op, kilnStr("operandSegmentSizes"));
   if (mlirAttributeIsNull(seg) || !mlirAttributeIsADenseI32Array(seg) ||
@@ -187,10 +186,13 @@ static intptr_t singleOutputIns(MlirOperation op) {
 void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
                           MlirOperation fill, Epilogue *e) {
   memset(e, 0, sizeof(*e));
-  MlirValue rootA = kilnGpuViewRoot(ct->a.value),
-            rootB = kilnGpuViewRoot(ct->b.value);
   MlirValue rootC = kilnGpuViewRoot(ct->c.value);
-  MlirValue roots[3] = {rootA, rootB, rootC};
+  MlirValue roots[2 * kMaxSideIns + 1] = {rootC};
+  int nRoots = 1;
+  for (intptr_t i = 0; i < ct->sa.n; ++i)
+    roots[nRoots++] = kilnGpuViewRoot(ct->sa.in[i].value);
+  for (intptr_t i = 0; i < ct->sb.n; ++i)
+    roots[nRoots++] = kilnGpuViewRoot(ct->sb.in[i].value);
   MlirOperation g = mlirOperationGetNextInBlock(op);
   for (; !mlirOperationIsNull(g); g = mlirOperationGetNextInBlock(g))
     if (touchesRoots(g, &rootC, 1))
@@ -200,9 +202,9 @@ void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
     return;
   for (MlirOperation o = mlirOperationGetNextInBlock(op);
        !mlirOperationEqual(o, g); o = mlirOperationGetNextInBlock(o))
-    if (touchesRoots(o, roots, 3))
+    if (touchesRoots(o, roots, nRoots))
       return;
-  intptr_t nIns = singleOutputIns(g);
+  intptr_t nIns = kilnGpuSingleOutputIns(g);
   intptr_t nOps = mlirOperationGetNumOperands(g);
   MlirAttribute maps =
       mlirOperationGetAttributeByName(g, kilnStr("indexing_maps"));
@@ -257,9 +259,12 @@ void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
   if (mlirAffineMapIsNull(cMap) || !isPermutation(outMap) ||
       mlirAffineMapGetNumDims(outMap) != e->loops ||
       !mlirAffineMapEqual(outMap, cMap) ||
-      (!e->outIsC && mlirValueEqual(outRoot, rootC)) ||
-      mlirValueEqual(outRoot, rootA) || mlirValueEqual(outRoot, rootB))
+      (!e->outIsC && mlirValueEqual(outRoot, rootC)))
     return;
+  /* The consumer's output is none of the product's inputs. */
+  for (int i = 1; i < nRoots; ++i)
+    if (mlirValueEqual(outRoot, roots[i]))
+      return;
   /* An input in the output's buffer only as the element written. */
   for (intptr_t k = 0; k < nIns; ++k) {
     MlirValue v = mlirOperationGetOperand(g, k);
@@ -289,37 +294,73 @@ MlirWalkResult kilnGpuCollectEpilogueCalls(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
-void kilnGpuInlineEpilogue(MlirOperation call, const Epilogue *e) {
-  MlirBlock body = kilnGpuEpilogueBody(e);
+/* Marks in `need` (indexed like the body's ops) the ops `v` depends on. */
+static void markSlice(MlirBlock body, MlirValue v, MlirOperation *ops,
+                      bool *need, int nOps) {
+  if (!mlirValueIsAOpResult(v))
+    return;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  for (int i = 0; i < nOps; ++i)
+    if (mlirOperationEqual(ops[i], def)) {
+      if (need[i])
+        return;
+      need[i] = true;
+      for (intptr_t k = 0; k < mlirOperationGetNumOperands(def); ++k)
+        markSlice(body, mlirOperationGetOperand(def, k), ops, need, nOps);
+      return;
+    }
+}
+
+void kilnGpuInlineSlice(MlirOperation call, MlirBlock body,
+                        const intptr_t *args, intptr_t nArgs,
+                        MlirValue result) {
+  MlirOperation ops[kMaxEpilogueOps];
+  bool need[kMaxEpilogueOps] = {false};
+  int nOps = 0;
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(o, yield) && nOps < kMaxEpilogueOps;
+       o = mlirOperationGetNextInBlock(o))
+    ops[nOps++] = o;
+  markSlice(body, result, ops, need, nOps);
   MlirValue from[kMaxEpilogueOps + kMaxEpilogueIns + 1];
   MlirValue to[kMaxEpilogueOps + kMaxEpilogueIns + 1];
   int n = 0;
-  for (intptr_t k = 0; k < mlirOperationGetNumOperands(call); ++k) {
-    from[n] = mlirBlockGetArgument(body, k);
+  for (intptr_t k = 0; k < nArgs && n < kMaxEpilogueIns + 1; ++k) {
+    from[n] = mlirBlockGetArgument(body, args[k]);
     to[n++] = mlirOperationGetOperand(call, k);
   }
   MlirBlock block = mlirOperationGetBlock(call);
-  MlirOperation yield = mlirBlockGetTerminator(body);
-  for (MlirOperation o = mlirBlockGetFirstOperation(body);
-       !mlirOperationEqual(o, yield); o = mlirOperationGetNextInBlock(o)) {
-    MlirOperation c = mlirOperationClone(o);
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(c); ++i)
+  for (int i = 0; i < nOps; ++i) {
+    if (!need[i])
+      continue;
+    MlirOperation c = mlirOperationClone(ops[i]);
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(c); ++k)
       for (int j = 0; j < n; ++j)
-        if (mlirValueEqual(mlirOperationGetOperand(c, i), from[j]))
-          mlirOperationSetOperand(c, i, to[j]);
+        if (mlirValueEqual(mlirOperationGetOperand(c, k), from[j]))
+          mlirOperationSetOperand(c, k, to[j]);
     mlirBlockInsertOwnedOperationBefore(block, call, c);
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(o); ++r) {
-      from[n] = mlirOperationGetResult(o, r);
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(ops[i]); ++r) {
+      from[n] = mlirOperationGetResult(ops[i], r);
       to[n++] = mlirOperationGetResult(c, r);
     }
   }
-  MlirValue result = mlirOperationGetOperand(yield, 0);
   for (int j = 0; j < n; ++j)
     if (mlirValueEqual(result, from[j]))
       result = to[j];
-  /* A yielded constant from outside is used as it is. */
+  /* A constant from outside the body is used as it is. */
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(call, 0), result);
   mlirOperationDestroy(call);
+}
+
+void kilnGpuInlineEpilogue(MlirOperation call, const Epilogue *e) {
+  MlirBlock body = kilnGpuEpilogueBody(e);
+  intptr_t args[kMaxEpilogueIns + 1];
+  intptr_t nArgs = mlirOperationGetNumOperands(call);
+  for (intptr_t k = 0; k < nArgs; ++k)
+    args[k] = k;
+  kilnGpuInlineSlice(call, body, args, nArgs,
+                     mlirOperationGetOperand(mlirBlockGetTerminator(body), 0));
 }
 
 /* Collects the views and deallocs of `v` (users before their operands):

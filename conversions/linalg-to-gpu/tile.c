@@ -58,11 +58,14 @@ enum { kOptEnable, kOptMinFlops, kOptEpilogues, kNumOptions };
 #include "conversions/linalg-to-gpu/tile.h"
 #include "dialects/linalg/transforms/schedule_text.h"
 
-static bool staticF32MemRef(MlirValue v) {
+static bool staticMemRef(MlirValue v) {
   MlirType t = mlirValueGetType(v);
   return mlirTypeIsAMemRef(t) && mlirShapedTypeHasStaticShape(t) &&
-         mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) &&
          mlirShapedTypeGetRank(t) <= kMaxRank;
+}
+
+static bool isLowFloat(MlirType t) {
+  return mlirTypeIsAF16(t) || mlirTypeIsABF16(t);
 }
 
 /* Whether `e` is a sum of dims times constants plus a constant. */
@@ -104,65 +107,94 @@ bool kilnGpuMapDims(MlirAffineMap map, intptr_t *dims, MlirAffineExpr *exprs,
   return true;
 }
 
-/* Whether a generic's body is `out + in0 * in1` (either operand order). */
-static bool isMulAddBody(MlirOperation op) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
-  if (mlirBlockGetNumArguments(body) != 3)
+/* Adds to `*args` (a bit per block argument) the arguments `v` is computed
+ * from in `body`; false unless every op on the way is a region-free
+ * single-result arith or math op of the body (or a constant from outside)
+ * and `out` (argument `outArg`) is not among them. */
+static bool factorArgs(MlirBlock body, MlirValue v, intptr_t outArg,
+                       uint32_t *args, int depth) {
+  if (depth > kMaxEpilogueOps)
     return false;
-  MlirOperation mul = mlirBlockGetFirstOperation(body);
-  if (mlirOperationIsNull(mul) || !kilnOpNameIs(mul, "arith.mulf"))
+  if (mlirValueIsABlockArgument(v)) {
+    intptr_t k = mlirBlockArgumentGetArgNumber(v);
+    if (!mlirBlockEqual(mlirBlockArgumentGetOwner(v), body) || k == outArg ||
+        k >= 32)
+      return false;
+    *args |= 1u << k;
+    return true;
+  }
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!mlirBlockEqual(mlirOperationGetBlock(def), body))
+    return kilnOpNameIs(def, "arith.constant");
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(def));
+  bool arithOrMath = (name.length > 6 && !memcmp(name.data, "arith.", 6)) ||
+                     (name.length > 5 && !memcmp(name.data, "math.", 5));
+  if (!arithOrMath || mlirOperationGetNumRegions(def) ||
+      mlirOperationGetNumResults(def) != 1)
     return false;
-  MlirOperation add = mlirOperationGetNextInBlock(mul);
-  if (mlirOperationIsNull(add) || !kilnOpNameIs(add, "arith.addf"))
-    return false;
-  MlirOperation yield = mlirOperationGetNextInBlock(add);
-  if (mlirOperationIsNull(yield) || !kilnOpNameIs(yield, "linalg.yield") ||
-      mlirOperationGetNumOperands(yield) != 1 ||
-      !mlirValueEqual(mlirOperationGetOperand(yield, 0),
-                      mlirOperationGetResult(add, 0)))
-    return false;
-  MlirValue in0 = mlirBlockGetArgument(body, 0);
-  MlirValue in1 = mlirBlockGetArgument(body, 1);
-  MlirValue out = mlirBlockGetArgument(body, 2);
-  MlirValue m0 = mlirOperationGetOperand(mul, 0);
-  MlirValue m1 = mlirOperationGetOperand(mul, 1);
-  MlirValue a0 = mlirOperationGetOperand(add, 0);
-  MlirValue a1 = mlirOperationGetOperand(add, 1);
-  MlirValue p = mlirOperationGetResult(mul, 0);
-  bool mulOk = (mlirValueEqual(m0, in0) && mlirValueEqual(m1, in1)) ||
-               (mlirValueEqual(m0, in1) && mlirValueEqual(m1, in0));
-  /* Only `out + p` keeps the sequential sum's rounding order. */
-  return mulOk && mlirValueEqual(a0, out) && mlirValueEqual(a1, p);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); ++i)
+    if (!factorArgs(body, mlirOperationGetOperand(def, i), outArg, args,
+                    depth + 1))
+      return false;
+  return true;
 }
 
-/* Reads the op's indexing maps into loop-dim lists. Returns the number of
- * loops, 0 if the op is not a contraction this pass handles. */
-static intptr_t contractionMaps(MlirOperation op, intptr_t dims[3][kMaxRank],
-                                MlirAffineExpr exprs[3][kMaxRank],
-                                intptr_t nres[3]) {
-  bool generic = kilnOpNameIs(op, "linalg.generic");
-  bool batch = kilnOpNameIs(op, "linalg.batch_matmul");
-  if (!generic && !batch && !kilnOpNameIs(op, "linalg.matmul"))
-    return 0;
-  if (mlirOperationGetNumOperands(op) != 3 || mlirOperationGetNumResults(op))
-    return 0;
-  if (generic && !isMulAddBody(op))
-    return 0;
+/* Whether the body is `yield out + X * Y` (either factor order) with X and
+ * Y f32 values computed from disjoint sets of inputs that together are all
+ * of them (argsX, argsY); the sum in that order keeps the sequential sum's
+ * rounding. */
+static bool matchMulAdd(MlirBlock body, intptr_t nIns, MlirValue *x,
+                        MlirValue *y, uint32_t *argsX, uint32_t *argsY) {
+  if (nIns < 2 || nIns > 31 || mlirBlockGetNumArguments(body) != nIns + 1)
+    return false;
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  if (mlirOperationIsNull(yield) || mlirOperationGetNumOperands(yield) != 1)
+    return false;
+  MlirValue s = mlirOperationGetOperand(yield, 0);
+  if (!mlirValueIsAOpResult(s))
+    return false;
+  MlirOperation add = mlirOpResultGetOwner(s);
+  MlirValue out = mlirBlockGetArgument(body, nIns);
+  if (!kilnOpNameIs(add, "arith.addf") ||
+      !mlirValueEqual(mlirOperationGetOperand(add, 0), out) ||
+      !mlirValueIsAOpResult(mlirOperationGetOperand(add, 1)))
+    return false;
+  MlirOperation mul = mlirOpResultGetOwner(mlirOperationGetOperand(add, 1));
+  if (!kilnOpNameIs(mul, "arith.mulf") ||
+      !mlirBlockEqual(mlirOperationGetBlock(mul), body))
+    return false;
+  *x = mlirOperationGetOperand(mul, 0);
+  *y = mlirOperationGetOperand(mul, 1);
+  *argsX = *argsY = 0;
+  if (!mlirTypeIsAF32(mlirValueGetType(*x)) ||
+      !mlirTypeIsAF32(mlirValueGetType(*y)) ||
+      !factorArgs(body, *x, nIns, argsX, 0) ||
+      !factorArgs(body, *y, nIns, argsY, 0))
+    return false;
+  return !(*argsX & *argsY) && *argsX && *argsY &&
+         (*argsX | *argsY) == (nIns == 31 ? 0x7fffffffu : (1u << nIns) - 1);
+}
+
+/* The maps of the op's operands (inputs, then C) as loop-dim lists; the
+ * number of loops, 0 if the op is not a contraction this pass handles. */
+static intptr_t contractionMaps(MlirOperation op, intptr_t nOps,
+                                intptr_t dims[][kMaxRank],
+                                MlirAffineExpr exprs[][kMaxRank],
+                                intptr_t *nres) {
   /* Named ops without the attribute get their default maps. */
   MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(op);
-  if (mlirAttributeIsNull(maps))
-    return 0;
-  if (!mlirAttributeIsAArray(maps) || mlirArrayAttrGetNumElements(maps) != 3)
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirArrayAttrGetNumElements(maps) != nOps)
     return 0;
   intptr_t loops = -1;
-  for (int i = 0; i < 3; ++i) {
+  for (intptr_t i = 0; i < nOps; ++i) {
     MlirAttribute m = mlirArrayAttrGetElement(maps, i);
     if (!mlirAttributeIsAAffineMap(m))
       return 0;
     MlirAffineMap map = mlirAffineMapAttrGetValue(m);
     /* Only the inputs may read through compound indices. */
     if (mlirAffineMapGetNumSymbols(map) ||
-        !kilnGpuMapDims(map, dims[i], exprs[i], i < 2, &nres[i]))
+        !kilnGpuMapDims(map, dims[i], exprs[i], i < nOps - 1, &nres[i]))
       return 0;
     loops = mlirAffineMapGetNumDims(map);
   }
@@ -213,42 +245,108 @@ static void orderGroup(Contraction *ct, char role, const Operand *x) {
   *total = stride;
 }
 
+static bool sideUses(const Side *s, intptr_t loop) {
+  for (intptr_t i = 0; i < s->n; ++i)
+    if (uses(&s->in[i], loop))
+      return true;
+  return false;
+}
+
+static int loopsRead(const Operand *x, intptr_t loops) {
+  int n = 0;
+  for (intptr_t l = 0; l < loops; ++l)
+    n += uses(x, l);
+  return n;
+}
+
+/* The factor `f` of the product and the inputs `args` (a bit per operand)
+ * it is computed from, as a Side; its main input is the one reading the
+ * most loops. */
+static bool buildSide(Side *s, MlirOperation op, MlirBlock body, uint32_t args,
+                      MlirValue f, intptr_t loops, intptr_t dims[][kMaxRank],
+                      MlirAffineExpr exprs[][kMaxRank], const intptr_t *nres) {
+  s->n = 0;
+  for (intptr_t k = 0; k < 32; ++k) {
+    if (!(args >> k & 1))
+      continue;
+    MlirValue v = mlirOperationGetOperand(op, k);
+    if (s->n == kMaxSideIns || !staticMemRef(v) ||
+        !setOperand(&s->in[s->n], v, dims[k], exprs[k], nres[k]))
+      return false;
+    s->operand[s->n++] = k;
+  }
+  intptr_t best = 0;
+  for (intptr_t i = 1; i < s->n; ++i)
+    if (loopsRead(&s->in[i], loops) > loopsRead(&s->in[best], loops))
+      best = i;
+  Operand mainIn = s->in[best];
+  intptr_t mainOperand = s->operand[best];
+  s->in[best] = s->in[0];
+  s->operand[best] = s->operand[0];
+  s->in[0] = mainIn;
+  s->operand[0] = mainOperand;
+  s->stored = f;
+  if (mlirValueIsAOpResult(f) &&
+      kilnOpNameIs(mlirOpResultGetOwner(f), "arith.extf")) {
+    MlirValue t = mlirOperationGetOperand(mlirOpResultGetOwner(f), 0);
+    if (isLowFloat(mlirValueGetType(t)))
+      s->stored = t;
+  }
+  s->storedType = mlirValueGetType(s->stored);
+  s->plain =
+      mlirValueEqual(s->stored, mlirBlockGetArgument(body, s->operand[0]));
+  return true;
+}
+
 /* Recognizes a contraction this pass tiles. */
 static bool matchContraction(MlirOperation op, Contraction *out) {
-  intptr_t dims[3][kMaxRank], nres[3];
-  MlirAffineExpr exprs[3][kMaxRank] = {{{NULL}}};
-  intptr_t loops = contractionMaps(op, dims, exprs, nres);
-  if (loops < 2)
+  bool generic = kilnOpNameIs(op, "linalg.generic");
+  if ((!generic && !kilnOpNameIs(op, "linalg.batch_matmul") &&
+       !kilnOpNameIs(op, "linalg.matmul")) ||
+      mlirOperationGetNumResults(op) || mlirOperationGetNumRegions(op) != 1)
     return false;
-  for (int i = 0; i < 3; ++i)
-    if (!staticF32MemRef(mlirOperationGetOperand(op, i)))
-      return false;
+  intptr_t nIns = kilnGpuSingleOutputIns(op), nOps = nIns + 1;
+  if (nIns < 2 || nIns > 2 * kMaxSideIns ||
+      mlirOperationGetNumOperands(op) != nOps)
+    return false;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  MlirValue x, y;
+  uint32_t argsX, argsY;
+  if (mlirBlockIsNull(body) || !matchMulAdd(body, nIns, &x, &y, &argsX, &argsY))
+    return false;
+  intptr_t dims[2 * kMaxSideIns + 1][kMaxRank], nres[2 * kMaxSideIns + 1];
+  MlirAffineExpr exprs[2 * kMaxSideIns + 1][kMaxRank] = {{{NULL}}};
+  intptr_t loops = contractionMaps(op, nOps, dims, exprs, nres);
+  MlirValue c = mlirOperationGetOperand(op, nIns);
+  if (loops < 2 || !staticMemRef(c) ||
+      !mlirTypeIsAF32(mlirShapedTypeGetElementType(mlirValueGetType(c))))
+    return false;
   memset(out, 0, sizeof(*out));
   out->loops = loops;
-  /* A is the input indexed by C's innermost dim's loop only if B is not:
+  out->body = body;
+  if (!setOperand(&out->c, c, dims[nIns], exprs[nIns], nres[nIns]) ||
+      !buildSide(&out->sa, op, body, argsX, x, loops, dims, exprs, nres) ||
+      !buildSide(&out->sb, op, body, argsY, y, loops, dims, exprs, nres))
+    return false;
+  /* A is the side indexed by C's innermost dim's loop only if B is not:
    * then C's rows come from A, its columns (stored by neighbouring
    * threads) from B. */
-  if (!setOperand(&out->c, mlirOperationGetOperand(op, 2), dims[2], exprs[2],
-                  nres[2]) ||
-      !setOperand(&out->a, mlirOperationGetOperand(op, 0), dims[0], exprs[0],
-                  nres[0]) ||
-      !setOperand(&out->b, mlirOperationGetOperand(op, 1), dims[1], exprs[1],
-                  nres[1]))
-    return false;
-  if (nres[2] > 0) {
-    intptr_t last = out->c.loop[nres[2] - 1];
-    if (uses(&out->a, last) && !uses(&out->b, last)) {
-      Operand t = out->a;
-      out->a = out->b;
-      out->b = t;
+  if (nres[nIns] > 0) {
+    intptr_t last = out->c.loop[nres[nIns] - 1];
+    if (sideUses(&out->sa, last) && !sideUses(&out->sb, last)) {
+      Side t = out->sa;
+      out->sa = out->sb;
+      out->sb = t;
     }
   }
+  out->a = out->sa.in[0];
+  out->b = out->sb.in[0];
   char kinds[kMaxRank];
-  bool generic = kilnOpNameIs(op, "linalg.generic");
   if (generic && !kilnLinalgIteratorKinds(op, kinds, loops))
     return false;
   for (intptr_t l = 0; l < loops; ++l) {
-    bool inA = uses(&out->a, l), inB = uses(&out->b, l), inC = uses(&out->c, l);
+    bool inA = sideUses(&out->sa, l), inB = sideUses(&out->sb, l),
+         inC = uses(&out->c, l);
     out->role[l] = inC && inA && inB    ? kBatch
                    : inC && inA         ? kM
                    : inC && inB         ? kN
@@ -258,8 +356,13 @@ static bool matchContraction(MlirOperation op, Contraction *out) {
       return false;
     out->size[l] = -1;
   }
-  const Operand *ops[3] = {&out->a, &out->b, &out->c};
-  for (int o = 0; o < 3; ++o)
+  const Operand *ops[2 * kMaxSideIns + 1] = {&out->c};
+  int nOperands = 1;
+  for (intptr_t i = 0; i < out->sa.n; ++i)
+    ops[nOperands++] = &out->sa.in[i];
+  for (intptr_t i = 0; i < out->sb.n; ++i)
+    ops[nOperands++] = &out->sb.in[i];
+  for (int o = 0; o < nOperands; ++o)
     for (intptr_t i = 0; i < ops[o]->rank; ++i) {
       int64_t d = mlirShapedTypeGetDimSize(ops[o]->type, i);
       intptr_t l = ops[o]->loop[i];
@@ -411,25 +514,80 @@ static int outputGuard(Gen *g, const Ctx *x, int row, int col) {
   return cond;
 }
 
+/* The template's zero of float type `t` (f32, f16 or bf16). */
+static const char *zeroOf(MlirType t) {
+  return mlirTypeIsAF16(t)    ? "zero_f16"
+         : mlirTypeIsABF16(t) ? "zero_bf16"
+                              : "zero";
+}
+
+static const char *typeName(MlirType t) {
+  return mlirTypeIsAF16(t) ? "f16" : mlirTypeIsABF16(t) ? "bf16" : "f32";
+}
+
 /* `%vN = %NAME[...]` of `op`'s element at the groups' linear indices
  * (vm, vn, vk; the block's batch), or 0 where condition `cond` (-1: none)
  * is false; returns N. */
 static int guardedLoad(Gen *g, const Ctx *x, int cond, const char *name,
                        const Operand *op, int vm, int vn, int vk) {
+  MlirType t = mlirShapedTypeGetElementType(op->type);
   int v = kilnScheduleFresh(g);
   char prefix[96];
   if (cond >= 0)
     snprintf(prefix, sizeof(prefix),
-             "%%v%d = scf.if %%v%d -> (f32) {\n%%l%d = memref.load ", v, cond,
-             v);
+             "%%v%d = scf.if %%v%d -> (%s) {\n%%l%d = memref.load ", v, cond,
+             typeName(t), v);
   else
     snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
   appendAccess(g, x->ct, prefix, name, op, x->vb, vm, vn, vk);
   if (cond >= 0)
     kilnStrBufAppendf(g->buf,
-                      "scf.yield %%l%d : f32\n} else {\n"
-                      "scf.yield %%zero : f32\n}\n",
-                      v);
+                      "scf.yield %%l%d : %s\n} else {\n"
+                      "scf.yield %%%s : %s\n}\n",
+                      v, typeName(t), zeroOf(t), typeName(t));
+  return v;
+}
+
+/* The value side `s` (`letter` A or B) contributes to the tile at the
+ * groups' linear indices: its main input's element, or its factor
+ * computed from each input's element (a call of @kiln_side_A/B, whose body
+ * slice tileOp copies in); 0 where `cond` (-1: none) is false. */
+static int sideLoad(Gen *g, const Ctx *x, int cond, const Side *s, char letter,
+                    int vm, int vn, int vk) {
+  char name[8];
+  if (s->plain) {
+    snprintf(name, sizeof(name), "%c0", letter);
+    return guardedLoad(g, x, cond, name, &s->in[0], vm, vn, vk);
+  }
+  const char *type = typeName(s->storedType);
+  int v = kilnScheduleFresh(g);
+  if (cond >= 0)
+    kilnStrBufAppendf(g->buf, "%%v%d = scf.if %%v%d -> (%s) {\n", v, cond,
+                      type);
+  int loads[kMaxSideIns];
+  for (intptr_t i = 0; i < s->n; ++i) {
+    char prefix[48];
+    loads[i] = kilnScheduleFresh(g);
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", loads[i]);
+    snprintf(name, sizeof(name), "%c%d", letter, (int)i);
+    appendAccess(g, x->ct, prefix, name, &s->in[i], x->vb, vm, vn, vk);
+  }
+  int r = cond >= 0 ? kilnScheduleFresh(g) : v;
+  kilnStrBufAppendf(g->buf, "%%v%d = func.call @kiln_side_%c(", r, letter);
+  for (intptr_t i = 0; i < s->n; ++i)
+    kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", loads[i]);
+  kilnStrBufAppend(g->buf, ") : (", 5);
+  for (intptr_t i = 0; i < s->n; ++i) {
+    if (i)
+      kilnStrBufAppend(g->buf, ", ", 2);
+    appendType(g, mlirShapedTypeGetElementType(s->in[i].type));
+  }
+  kilnStrBufAppendf(g->buf, ") -> %s\n", type);
+  if (cond >= 0)
+    kilnStrBufAppendf(g->buf,
+                      "scf.yield %%v%d : %s\n} else {\n"
+                      "scf.yield %%%s : %s\n}\n",
+                      r, type, zeroOf(s->storedType), type);
   return v;
 }
 
@@ -462,12 +620,11 @@ static void genInitPhase(Gen *g, const Ctx *x, bool fromC) {
 /* One operand's tile (rows x cols of roles rowRole, colRole) into the
  * shared tile `tile`, elements spread over the threads along the operand's
  * contiguous dim; zero outside the operand. */
-static void genTileLoad(Gen *g, const Ctx *x, int tid, int k0,
-                        const Operand *op, const char *name, char rowRole,
-                        int64_t rows, int64_t cols, int rowBase,
-                        int64_t rowSize, const char *tile,
+static void genTileLoad(Gen *g, const Ctx *x, int tid, int k0, const Side *side,
+                        char letter, char rowRole, int64_t rows, int64_t cols,
+                        int rowBase, int64_t rowSize, const char *tile,
                         const char *tileType) {
-  char fast = fastRole(x->ct, op);
+  char fast = fastRole(x->ct, &side->in[0]);
   bool rowFast = fast == rowRole;
   int64_t total = rows * cols;
   int64_t per = (total + x->threads - 1) / x->threads;
@@ -491,7 +648,8 @@ static void genTileLoad(Gen *g, const Ctx *x, int tid, int k0,
     if (x->ct->k % x->t.bk)
       cond = andLess(g, cond, gk, x->ct->k);
     bool isA = rowRole == kM;
-    int v = guardedLoad(g, x, cond, name, op, isA ? gr : -1, isA ? -1 : gr, gk);
+    int v =
+        sideLoad(g, x, cond, side, letter, isA ? gr : -1, isA ? -1 : gr, gk);
     /* As is [m][k], Bs is [k][n]. */
     if (isA)
       kilnStrBufAppendf(g->buf, "memref.store %%v%d, %%%s[%%v%d, %%v%d] : %s\n",
@@ -502,6 +660,21 @@ static void genTileLoad(Gen *g, const Ctx *x, int tid, int k0,
     if (guardE)
       kilnStrBufAppendf(g->buf, "}\n");
   }
+}
+
+/* Element [i, j] of shared tile `tile` (of `tileType`, elements `elt`) as
+ * f32. */
+static int tileElement(Gen *g, const char *tile, int i, int j,
+                       const char *tileType, MlirType elt) {
+  int v = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf, "%%v%d = memref.load %%%s[%%v%d, %%v%d] : %s\n", v,
+                    tile, i, j, tileType);
+  if (!isLowFloat(elt))
+    return v;
+  int w = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf, "%%v%d = arith.extf %%v%d : %s to f32\n", w, v,
+                    typeName(elt));
+  return w;
 }
 
 static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
@@ -542,16 +715,10 @@ static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
     kilnStrBufAppendf(g->buf, "%sf32", s ? ", " : "");
   kilnStrBufAppend(g->buf, ") {\n", 4);
   int av[16], bv[16];
-  for (int64_t i = 0; i < t->r; ++i) {
-    av[i] = kilnScheduleFresh(g);
-    kilnStrBufAppendf(g->buf, "%%v%d = memref.load %%As[%%v%d, %%v%d] : %s\n",
-                      av[i], rows[i], kk, asType);
-  }
-  for (int64_t j = 0; j < t->c; ++j) {
-    bv[j] = kilnScheduleFresh(g);
-    kilnStrBufAppendf(g->buf, "%%v%d = memref.load %%Bs[%%v%d, %%v%d] : %s\n",
-                      bv[j], kk, cols[j], bsType);
-  }
+  for (int64_t i = 0; i < t->r; ++i)
+    av[i] = tileElement(g, "As", rows[i], kk, asType, x->ct->sa.storedType);
+  for (int64_t j = 0; j < t->c; ++j)
+    bv[j] = tileElement(g, "Bs", kk, cols[j], bsType, x->ct->sb.storedType);
   int sums[256];
   for (int64_t i = 0; i < t->r; ++i)
     for (int64_t j = 0; j < t->c; ++j) {
@@ -705,14 +872,18 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   bool aRowFast = fastRole(ct, &ct->a) == kM;
   bool bColFast = fastRole(ct, &ct->b) == kN;
   char asType[64], bsType[64];
-  snprintf(asType, sizeof(asType), "memref<%lldx%lldxf32>", (long long)x.bm,
-           (long long)(t->bk + (aRowFast ? 1 : 0)));
-  snprintf(bsType, sizeof(bsType), "memref<%lldx%lldxf32>", (long long)t->bk,
-           (long long)(x.bn + (bColFast ? 0 : 1)));
-  kilnStrBufAppend(buf, "func.func @kiln_tile(%A: ", 24);
-  appendType(g, ct->a.type);
-  kilnStrBufAppend(buf, ", %B: ", 6);
-  appendType(g, ct->b.type);
+  snprintf(asType, sizeof(asType), "memref<%lldx%lldx%s>", (long long)x.bm,
+           (long long)(t->bk + (aRowFast ? 1 : 0)),
+           typeName(ct->sa.storedType));
+  snprintf(bsType, sizeof(bsType), "memref<%lldx%lldx%s>", (long long)t->bk,
+           (long long)(x.bn + (bColFast ? 0 : 1)), typeName(ct->sb.storedType));
+  kilnStrBufAppendf(buf, "func.func @kiln_tile(");
+  const Side *sides[2] = {&ct->sa, &ct->sb};
+  for (int s = 0; s < 2; ++s)
+    for (intptr_t i = 0; i < sides[s]->n; ++i) {
+      kilnStrBufAppendf(buf, "%s%%%c%d: ", s || i ? ", " : "", "AB"[s], (int)i);
+      appendType(g, sides[s]->in[i].type);
+    }
   kilnStrBufAppend(buf, ", %C: ", 6);
   appendType(g, ct->c.type);
   kilnStrBufAppend(buf, ", %init: f32", 12);
@@ -731,7 +902,9 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
     }
   }
   kilnStrBufAppendf(buf, ") {\n"
-                         "%%zero = arith.constant 0.0 : f32\n");
+                         "%%zero = arith.constant 0.0 : f32\n"
+                         "%%zero_f16 = arith.constant 0.0 : f16\n"
+                         "%%zero_bf16 = arith.constant 0.0 : bf16\n");
   x.c0 = kilnScheduleIndex(g, 0);
   x.c1 = kilnScheduleIndex(g, 1);
   x.cT = kilnScheduleIndex(g, x.threads);
@@ -782,9 +955,9 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
                     x.c0, ck, cbk);
   int tid;
   beginPhase(g, &x, &tid);
-  genTileLoad(g, &x, tid, k0, &ct->a, "A", kM, x.bm, t->bk, x.m0, ct->m, "As",
+  genTileLoad(g, &x, tid, k0, &ct->sa, 'A', kM, x.bm, t->bk, x.m0, ct->m, "As",
               asType);
-  genTileLoad(g, &x, tid, k0, &ct->b, "B", kN, x.bn, t->bk, x.n0, ct->n, "Bs",
+  genTileLoad(g, &x, tid, k0, &ct->sb, 'B', kN, x.bn, t->bk, x.n0, ct->n, "Bs",
               bsType);
   endPhase(g);
   genComputePhase(g, &x, asType, bsType);
@@ -798,6 +971,17 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
     kilnStrBufAppend(buf, "func.func private @kiln_epilogue", 32);
     appendEpilogueSignature(g, epi);
     kilnStrBufAppend(buf, "\n", 1);
+  }
+  for (int s = 0; s < 2; ++s) {
+    if (sides[s]->plain)
+      continue;
+    kilnStrBufAppendf(buf, "func.func private @kiln_side_%c(", "AB"[s]);
+    for (intptr_t i = 0; i < sides[s]->n; ++i) {
+      if (i)
+        kilnStrBufAppend(buf, ", ", 2);
+      appendType(g, mlirShapedTypeGetElementType(sides[s]->in[i].type));
+    }
+    kilnStrBufAppendf(buf, ") -> %s\n", typeName(sides[s]->storedType));
   }
 }
 
@@ -880,6 +1064,22 @@ static MlirOperation precedingFill(MlirOperation op, MlirValue c) {
   return p;
 }
 
+/* Copies in what a template's call stands for: the consumer's body
+ * (@kiln_epilogue) or the ops computing a side's stored value
+ * (@kiln_side_A, @kiln_side_B). */
+static void inlineCall(MlirOperation call, const Contraction *ct,
+                       const Epilogue *epi) {
+  MlirAttribute callee =
+      mlirOperationGetAttributeByName(call, kilnStr("callee"));
+  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
+  if (kilnStringRefEquals(name, "kiln_epilogue")) {
+    kilnGpuInlineEpilogue(call, epi);
+    return;
+  }
+  const Side *s = kilnStringRefEquals(name, "kiln_side_A") ? &ct->sa : &ct->sb;
+  kilnGpuInlineSlice(call, ct->body, s->operand, s->n, s->stored);
+}
+
 static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirOperation fill = precedingFill(op, ct->c.value);
@@ -912,9 +1112,14 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues) {
   } else {
     init = fillValue(fill, ct->c.value);
   }
-  MlirValue args[4 + kMaxEpilogueIns + 1] = {ct->a.value, ct->b.value,
-                                             ct->c.value, init};
-  intptr_t nArgs = 4;
+  MlirValue args[2 * kMaxSideIns + 2 + kMaxEpilogueIns + 1];
+  intptr_t nArgs = 0;
+  for (intptr_t i = 0; i < ct->sa.n; ++i)
+    args[nArgs++] = ct->sa.in[i].value;
+  for (intptr_t i = 0; i < ct->sb.n; ++i)
+    args[nArgs++] = ct->sb.in[i].value;
+  args[nArgs++] = ct->c.value;
+  args[nArgs++] = init;
   for (intptr_t k = 0; fused && k <= epi.nIns; ++k)
     if (k == epi.nIns ? !epi.outIsC : !epi.inIsC[k])
       args[nArgs++] = mlirOperationGetOperand(epi.op, k);
@@ -926,13 +1131,12 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues) {
        !mlirOperationEqual(o, term);) {
     MlirOperation next = mlirOperationGetNextInBlock(o);
     mlirOperationMoveBefore(o, at);
-    if (fused)
-      mlirOperationWalk(o, kilnGpuCollectEpilogueCalls, &calls,
-                        MlirWalkPostOrder);
+    mlirOperationWalk(o, kilnGpuCollectEpilogueCalls, &calls,
+                      MlirWalkPostOrder);
     o = next;
   }
   for (size_t i = 0; i < calls.len; ++i)
-    kilnGpuInlineEpilogue(calls.data[i], &epi);
+    inlineCall(calls.data[i], ct, &epi);
   kilnOpListDestroy(&calls);
   mlirModuleDestroy(tmpl);
   mlirOperationDestroy(op);

@@ -26,12 +26,30 @@ typedef struct Operand {
   MlirAffineExpr expr[kMaxRank];
 } Operand;
 
+/* One factor of the product (out + X * Y): X, computed from some of the
+ * op's inputs (one, or several when elementwise fusion merged a producer
+ * into the contraction: a normalization, a scale, a cast) by region-free
+ * arith/math ops of its body. The shared tile holds `stored`: X itself, or
+ * t when X = arith.extf(t) of an f16/bf16 t (tensor cores take t). */
+enum { kMaxSideIns = 6 };
+
+typedef struct Side {
+  intptr_t n;
+  Operand in[kMaxSideIns];       /* in[0], the main input, lays out the loads */
+  intptr_t operand[kMaxSideIns]; /* each one's operand number in the op */
+  MlirValue stored;              /* a value of the op's body */
+  MlirType storedType;           /* f32, f16 or bf16 */
+  bool plain;                    /* stored is in[0]'s block argument */
+} Side;
+
 /* The loops fall in four groups, each flattened to one linear index:
  * batch (in A, B and C), m (in A and C), n (in B and C) and k (in A and B,
  * the reductions). Within a group the loops are ordered as in C (k: as in
  * A); each loop's index is (linear / stride) % size. */
 typedef struct Contraction {
-  Operand a, b, c;
+  Side sa, sb;     /* the factors: rows of C from sa, columns from sb */
+  Operand a, b, c; /* a = sa.in[0], b = sb.in[0] */
+  MlirBlock body;  /* the op's body */
   intptr_t loops;
   char role[kMaxRank];
   int64_t size[kMaxRank], stride[kMaxRank];
@@ -80,6 +98,14 @@ MlirWalkResult kilnGpuCollectEpilogueCalls(MlirOperation op, void *userData);
 
 /// Replaces one @kiln_epilogue call with a copy of the consumer's body.
 void kilnGpuInlineEpilogue(MlirOperation call, const Epilogue *e);
+
+/// Replaces `call` with copies of the ops of `body` that compute `result`,
+/// block argument `args[k]` read as the call's operand k.
+void kilnGpuInlineSlice(MlirOperation call, MlirBlock body,
+                        const intptr_t *args, intptr_t nArgs, MlirValue result);
+
+/// The number of inputs of a linalg op with one output, -1 otherwise.
+intptr_t kilnGpuSingleOutputIns(MlirOperation op);
 
 /// The buffer a memref views (through views of it), or the value.
 MlirValue kilnGpuViewRoot(MlirValue v);

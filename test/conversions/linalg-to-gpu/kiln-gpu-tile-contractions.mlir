@@ -194,6 +194,22 @@ func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
   return
 }
 
+// Low-precision operands accumulated in f32 (what --precision leaves): the
+// shared tiles hold bf16 and the compute phase widens each element.
+// CHECK-LABEL: func.func @bf16_operands
+// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<64x16xbf16>
+// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<16x64xbf16>
+// CHECK: memref.load %arg0{{.*}} : memref<64x64xbf16>
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK-NOT: linalg.matmul
+func.func @bf16_operands(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>,
+                         %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x64xbf16>)
+                outs(%c : memref<64x64xf32>)
+  return
+}
+
+// Left alone: a product whose accumulator is not f32.
 // CHECK-LABEL: func.func @negative_f16
 // CHECK: linalg.matmul
 func.func @negative_f16(%a: memref<64x64xf16>, %b: memref<64x64xf16>,
@@ -216,6 +232,69 @@ func.func @negative_body(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
       outs(%c : memref<64x64xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.subf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Prologues: a producer elementwise fusion merged into a factor (here a
+// per-row normalization of A, (x - mean) * rstd rounded to bf16, as a
+// layer norm before a bf16 projection) is computed as each tile element is
+// loaded: the loads of x, mean and rstd, the body's ops up to the rounded
+// value, stored in the bf16 tile; the weight side loads plainly.
+// CHECK-LABEL: func.func @prologue
+// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<64x16xbf16>
+// CHECK: scf.for
+// CHECK: memref.load %arg0[{{.*}}] : memref<40x32xf32>
+// CHECK: memref.load %arg1[{{.*}}] : memref<40xf32>
+// CHECK: memref.load %arg2[{{.*}}] : memref<40xf32>
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: memref.store %{{.*}}, %{{.*}} : memref<64x16xbf16>
+// CHECK: memref.load %arg3[{{.*}}] : memref<32x48xbf16>
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: func.call
+#pa = affine_map<(m, n, k) -> (m, k)>
+#pr = affine_map<(m, n, k) -> (m)>
+#pb = affine_map<(m, n, k) -> (k, n)>
+#pc = affine_map<(m, n, k) -> (m, n)>
+func.func @prologue(%x: memref<40x32xf32>, %mean: memref<40xf32>,
+                    %rstd: memref<40xf32>, %w: memref<32x48xbf16>,
+                    %c: memref<40x48xf32>) {
+  linalg.generic {indexing_maps = [#pa, #pr, #pr, #pb, #pc],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %mean, %rstd, %w : memref<40x32xf32>, memref<40xf32>,
+          memref<40xf32>, memref<32x48xbf16>)
+      outs(%c : memref<40x48xf32>) {
+  ^bb0(%v: f32, %m: f32, %r: f32, %wv: bf16, %acc: f32):
+    %d = arith.subf %v, %m : f32
+    %n = arith.mulf %d, %r : f32
+    %t = arith.truncf %n : f32 to bf16
+    %e = arith.extf %t : bf16 to f32
+    %we = arith.extf %wv : bf16 to f32
+    %p = arith.mulf %e, %we : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// An input both factors read (x * x) is left alone.
+// CHECK-LABEL: func.func @negative_shared_input
+// CHECK: linalg.generic
+func.func @negative_shared_input(%x: memref<40x32xf32>, %w: memref<32x48xf32>,
+                                 %c: memref<40x48xf32>) {
+  linalg.generic {indexing_maps = [#pa, #pb, #pc],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<40x32xf32>, memref<32x48xf32>)
+      outs(%c : memref<40x48xf32>) {
+  ^bb0(%v: f32, %wv: f32, %acc: f32):
+    %q = arith.mulf %v, %wv : f32
+    %p = arith.mulf %q, %v : f32
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   }
