@@ -271,39 +271,61 @@ static const KilnPassInfo kGraphToLinalgGpuPipeline = {
   "io," KILN_OUT_PARAMS_AND_DEALLOC
 
 /* The GPU schedule, up to loops mapped to blocks and threads: what
- * linalg-to-gpu turns into kernels and gpu-on-cpu runs on the CPU. */
-#define KILN_GPU_SCHEDULE                                                      \
-  KILN_GPU_BUFFERIZE ",func.func(kiln-gpu-tile-contractions,"                  \
-                     "kiln-gpu-block-reductions,"                              \
+ * linalg-to-gpu turns into kernels and gpu-on-cpu runs on the CPU (with
+ * kiln-gpu-tile-contractions' options TILE_OPTIONS). */
+#define KILN_GPU_SCHEDULE(TILE_OPTIONS)                                        \
+  KILN_GPU_BUFFERIZE ",func.func(kiln-gpu-tile-contractions" TILE_OPTIONS      \
+                     ",kiln-gpu-block-reductions,"                             \
                      "convert-linalg-to-parallel-loops),"                      \
                      "canonicalize,func.func(scf-parallel-loop-fusion),"       \
                      "func.func(kiln-gpu-map-loops)"
 
+/* Tensor cores (kiln-gpu-tile-contractions' mma and tf32): the session
+ * gives mma=none below sm_80 and tf32 for kiln-compile --gpu-tf32. */
+static const KilnPassOptionSpec kLinalgToGpuParameters[] = {
+    {"mma", KILN_PASS_OPTION_STRING, "nvvm",
+     "Products of f16/bf16 factors on tensor cores (nvvm.mma.sync, sm_80 and "
+     "up) or not (none)"},
+    {"tf32", KILN_PASS_OPTION_BOOL, "false",
+     "f32 products on tensor cores in TF32"},
+};
+
 static const KilnPassInfo kLinalgToGpuPipeline = {
     .argument = "linalg-to-gpu",
     .summary = "Bufferize linalg on tensors, map its loops to GPU kernels",
-    .pipeline = KILN_GPU_SCHEDULE
-    ",func.func(kiln-gpu-launch-phases),kiln-gpu-device-memory,"
-    "func.func(convert-parallel-loops-to-gpu),convert-math-to-funcs,"
-    "gpu-kernel-outlining,kiln-gpu-merge-kernels,func.func(gpu-async-region),"
-    "canonicalize",
+    .pipeline = KILN_GPU_SCHEDULE(
+        "") ",func.func(kiln-gpu-launch-phases),kiln-gpu-device-memory,"
+            "func.func(convert-parallel-loops-to-gpu),convert-math-to-funcs,"
+            "gpu-kernel-outlining,kiln-gpu-merge-kernels,func.func(gpu-async-"
+            "region),"
+            "canonicalize",
+    .options = kLinalgToGpuParameters,
+    .numOptions = 2,
 };
 
 /* The GPU pipeline's schedules (bufferization with staged inputs and
  * outputs, the loops mapped to grids) lowered for the CPU instead, in host
  * memory: the grid loops run sequentially. kiln-run --pipeline=gpu-on-cpu
  * checks the GPU schedules numerically on machines without a GPU. */
+static const KilnPassOptionSpec kGpuOnCpuParameters[] = {
+    {"tf32", KILN_PASS_OPTION_BOOL, "false",
+     "f32 products in the tensor-core layout with TF32 operands"},
+};
+
 static const KilnPassInfo kGpuOnCpuPipeline = {
     .argument = "gpu-on-cpu",
     .summary = "The GPU pipeline's schedules run sequentially on the CPU "
                "(for numerical checks without a GPU)",
-    .pipeline =
-        "graph-to-linalg-gpu," KILN_GPU_SCHEDULE ",expand-strided-metadata,"
-        "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
-        "convert-math-to-llvm,convert-math-to-funcs,"
-        "convert-math-to-libm,convert-arith-to-llvm,"
-        "convert-cf-to-llvm,convert-func-to-llvm,"
-        "convert-index-to-llvm,reconcile-unrealized-casts",
+    .pipeline = "graph-to-linalg-gpu," KILN_GPU_SCHEDULE(
+        "{mma=emulate}") ",expand-strided-metadata,"
+                         "lower-affine,finalize-memref-to-llvm,convert-scf-to-"
+                         "cf,"
+                         "convert-math-to-llvm,convert-math-to-funcs,"
+                         "convert-math-to-libm,convert-arith-to-llvm,"
+                         "convert-cf-to-llvm,convert-func-to-llvm,"
+                         "convert-index-to-llvm,reconcile-unrealized-casts",
+    .options = kGpuOnCpuParameters,
+    .numOptions = 1,
 };
 
 /* Kernels to NVVM and PTX (embedded as text, JIT-compiled by the driver

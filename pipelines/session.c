@@ -172,6 +172,8 @@ static void recordOptions(KilnSession *s) {
     kilnStrBufAppendf(&s->recorded, " --dynamic=all");
   if (s->options.cubin)
     kilnStrBufAppendf(&s->recorded, " --gpu-binary=cubin");
+  if (s->options.gpuTf32)
+    kilnStrBufAppendf(&s->recorded, " --gpu-tf32");
   if (s->options.profile)
     kilnStrBufAppendf(&s->recorded, " --profile");
   if (s->options.noRuntimeChecks)
@@ -743,6 +745,21 @@ static bool runCpuPipeline(KilnInvocation *inv, const char *name) {
   return ok;
 }
 
+/* linalg-to-gpu with tensor cores from sm_80 (mma.sync's m16n8k16 and
+ * TF32 forms) and TF32 products when asked for. */
+static bool runLinalgToGpu(KilnInvocation *inv) {
+  const KilnSession *s = inv->session;
+  const char *arch = kilnTargetGetGpuArch(s->target);
+  bool mma = arch && !strncmp(arch, "sm_", 3) && atoi(arch + 3) >= 80;
+  KilnStrBuf pipeline = {0};
+  kilnStrBufAppendf(&pipeline, "linalg-to-gpu{mma=%s tf32=%s}",
+                    mma ? "nvvm" : "none",
+                    s->options.gpuTf32 ? "true" : "false");
+  bool ok = kilnInvocationRunPipeline(inv, kilnStrBufGet(&pipeline));
+  kilnStrBufDestroy(&pipeline);
+  return ok;
+}
+
 /* The graph-ON pipeline of the session's level and precision. */
 static bool runGraphPipeline(KilnInvocation *inv) {
   const KilnSession *s = inv->session;
@@ -786,7 +803,7 @@ static bool advance(KilnInvocation *inv, bool needSignature) {
   case KILN_STAGE_LINALG:
     if (isGpu(s)) {
       stage(s, "map linalg to GPU kernels");
-      if (!kilnInvocationRunPipeline(inv, "linalg-to-gpu"))
+      if (!runLinalgToGpu(inv))
         return false;
       inv->stage = KILN_STAGE_GPU;
       return true;

@@ -2,10 +2,11 @@
  * (docs/gpu-codegen.md, "Contractions").
  *
  * Runs on bufferized memrefs before convert-linalg-to-parallel-loops. Each
- * static-shape f32 contraction C[b,m,n] += A[.., m, k] * B[.., k, n] (a
- * linalg.matmul, linalg.batch_matmul, or a linalg.generic of the same
- * form: any operand layout, a batch dim shared or broadcast) becomes
- * explicit block and thread loops in "phases" form:
+ * static-shape contraction C[b,m,n] += A[.., m, k] * B[.., k, n] into an
+ * f32 C (a linalg.matmul, linalg.batch_matmul, or a linalg.generic of the
+ * same form: any operand layout, a batch dim shared or broadcast, each
+ * factor computed from one or several inputs of any float type: Side)
+ * becomes explicit block and thread loops in "phases" form:
  *
  *   scf.execute_region no_inline {            kiln.gpu.block_size = T
  *     memref.alloca_scope {
@@ -31,10 +32,13 @@
  * consumes C (ReLU, a bias add, a residual add) is fused into the store
  * phase, which then writes its result instead of C (Epilogue, below).
  *
- * The loops are written as text (a schedule template, STYLE.md 8) with the
- * shapes, layouts and tile sizes of the op, parsed, and moved in place of
- * the op. Everything else is left alone: other linalg ops, dynamic shapes,
- * other element types. */
+ * Where both tiles hold f16 or both bf16 (f32 with tf32), the threads own
+ * their outputs as mma.sync accumulator fragments and the compute phase is
+ * nvvm.mma.sync (mma=nvvm), or its emulation from the same gathered
+ * registers (mma=emulate, gpu-on-cpu). The loops are written as text (a
+ * schedule template) with the shapes, layouts and tile sizes of the op,
+ * parsed, and moved in place of the op. Everything else is left alone:
+ * other linalg ops, dynamic shapes, accumulators other than f32. */
 #include "kiln/passes.h"
 
 #include <stdio.h>
@@ -46,14 +50,23 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/LLVM.h"
 #include "mlir-c/Dialect/Linalg.h"
 #include "mlir-c/Dialect/MemRef.h"
+#include "mlir-c/Dialect/NVVM.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/IR.h"
 #include "support/ir_build.h"
 #include "support/op_list.h"
 
-enum { kOptEnable, kOptMinFlops, kOptEpilogues, kNumOptions };
+enum {
+  kOptEnable,
+  kOptMinFlops,
+  kOptEpilogues,
+  kOptMma,
+  kOptTf32,
+  kNumOptions
+};
 
 #include "conversions/linalg-to-gpu/tile.h"
 #include "dialects/linalg/transforms/schedule_text.h"
@@ -480,6 +493,7 @@ typedef struct Ctx {
   const Epilogue *epi;
   Tiles t;
   int64_t bm, bn, threads;
+  bool nvvm; /* with t.mma: the compute phase as nvvm.mma.sync */
   int vb, m0, n0, c0, c1, cT; /* SSA names of the block's values */
 } Ctx;
 
@@ -493,15 +507,47 @@ static void beginPhase(Gen *g, const Ctx *x, int *tid) {
 
 static void endPhase(Gen *g) { kilnStrBufAppendf(g->buf, "scf.reduce\n}\n"); }
 
+/* The block-tile rows of thread `tid`'s accumulator rows (t.r of them)
+ * and columns of its columns (t.c). Register tiles: rows t/TX + TY*i,
+ * columns t%TX + TX*j. The mma layout: warp w's 16 x 32 tile at rows
+ * 16 (w % 4), columns 32 (w / 4); lane l holds rows l/4 and l/4 + 8 and
+ * columns 2 (l % 4) + {0, 1} of each of the warp's four 8-column tiles
+ * (PTX's m16n8 accumulator fragment). */
+static void threadRowsCols(Gen *g, const Ctx *x, int tid, int *rows,
+                           int *cols) {
+  const Tiles *t = &x->t;
+  if (!t->mma) {
+    int ty = kilnScheduleBinopConst(g, "divui", tid, t->tx);
+    int tx = kilnScheduleBinopConst(g, "remui", tid, t->tx);
+    for (int64_t i = 0; i < t->r; ++i)
+      rows[i] = kilnScheduleBinopConst(g, "addi", ty, i * t->ty);
+    for (int64_t j = 0; j < t->c; ++j)
+      cols[j] = kilnScheduleBinopConst(g, "addi", tx, j * t->tx);
+    return;
+  }
+  int w = kilnScheduleBinopConst(g, "divui", tid, 32);
+  int lane = kilnScheduleBinopConst(g, "remui", tid, 32);
+  int group = kilnScheduleBinopConst(g, "divui", lane, 4);
+  int q = kilnScheduleBinopConst(g, "remui", lane, 4);
+  int wr = kilnScheduleBinopConst(g, "muli",
+                                  kilnScheduleBinopConst(g, "remui", w, 4), 16);
+  int wc = kilnScheduleBinopConst(g, "muli",
+                                  kilnScheduleBinopConst(g, "divui", w, 4), 32);
+  rows[0] = kilnScheduleBinop(g, "addi", wr, group);
+  rows[1] = kilnScheduleBinopConst(g, "addi", rows[0], 8);
+  int c0 =
+      kilnScheduleBinop(g, "addi", wc, kilnScheduleBinopConst(g, "muli", q, 2));
+  for (int64_t j = 0; j < t->c; ++j)
+    cols[j] = kilnScheduleBinopConst(g, "addi", c0, (j / 2) * 8 + j % 2);
+}
+
 /* The output element (i, j) of thread `tid`: row and column in C. */
 static void threadElement(Gen *g, const Ctx *x, int tid, int64_t i, int64_t j,
                           int *row, int *col) {
-  int ty = kilnScheduleBinopConst(g, "divui", tid, x->t.tx);
-  int tx = kilnScheduleBinopConst(g, "remui", tid, x->t.tx);
-  int r = kilnScheduleBinopConst(g, "addi", ty, i * x->t.ty);
-  int c = kilnScheduleBinopConst(g, "addi", tx, j * x->t.tx);
-  *row = kilnScheduleBinop(g, "addi", x->m0, r);
-  *col = kilnScheduleBinop(g, "addi", x->n0, c);
+  int rows[16], cols[16];
+  threadRowsCols(g, x, tid, rows, cols);
+  *row = kilnScheduleBinop(g, "addi", x->m0, rows[i]);
+  *col = kilnScheduleBinop(g, "addi", x->n0, cols[j]);
 }
 
 /* Guard of output element (row, col): -1 when always inside C. */
@@ -683,13 +729,8 @@ static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
   int64_t rc = t->r * t->c;
   int tid;
   beginPhase(g, x, &tid);
-  int ty = kilnScheduleBinopConst(g, "divui", tid, t->tx);
-  int tx = kilnScheduleBinopConst(g, "remui", tid, t->tx);
   int rows[16], cols[16], init[256];
-  for (int64_t i = 0; i < t->r; ++i)
-    rows[i] = kilnScheduleBinopConst(g, "addi", ty, i * t->ty);
-  for (int64_t j = 0; j < t->c; ++j)
-    cols[j] = kilnScheduleBinopConst(g, "addi", tx, j * t->tx);
+  threadRowsCols(g, x, tid, rows, cols);
   for (int64_t i = 0; i < t->r; ++i)
     for (int64_t j = 0; j < t->c; ++j) {
       int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j);
@@ -746,6 +787,304 @@ static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
                         (long long)x->threads, (long long)t->r,
                         (long long)t->c);
     }
+  endPhase(g);
+}
+
+/* One 32-bit mma.sync operand register from shared tile `tile`: elements
+ * [i0, j0] and [i1, j1] of a 16-bit tile packed (the first in the low
+ * half), or element [i0, j0] of an f32 tile (i1 < 0) as its bits (TF32
+ * reads the top 19). An i32, or for f16 in nvvm form vector<2xf16>. */
+static int mmaRegister(Gen *g, const Ctx *x, const char *tile,
+                       const char *tileType, MlirType elt, int i0, int j0,
+                       int i1, int j1) {
+  int v0 = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf, "%%v%d = memref.load %%%s[%%v%d, %%v%d] : %s\n", v0,
+                    tile, i0, j0, tileType);
+  int r = kilnScheduleFresh(g);
+  if (i1 < 0) {
+    kilnStrBufAppendf(g->buf, "%%v%d = arith.bitcast %%v%d : f32 to i32\n", r,
+                      v0);
+    return r;
+  }
+  int v1 = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf, "%%v%d = memref.load %%%s[%%v%d, %%v%d] : %s\n", v1,
+                    tile, i1, j1, tileType);
+  const char *t = typeName(elt);
+  kilnStrBufAppendf(g->buf,
+                    "%%p%d_0 = arith.bitcast %%v%d : %s to i16\n"
+                    "%%p%d_1 = arith.bitcast %%v%d : %s to i16\n"
+                    "%%p%d_2 = arith.extui %%p%d_0 : i16 to i32\n"
+                    "%%p%d_3 = arith.extui %%p%d_1 : i16 to i32\n"
+                    "%%p%d_4 = arith.shli %%p%d_3, %%i16 : i32\n"
+                    "%%v%d = arith.ori %%p%d_2, %%p%d_4 : i32\n",
+                    r, v0, t, r, v1, t, r, r, r, r, r, r, r, r, r);
+  if (!x->nvvm || !mlirTypeIsAF16(elt))
+    return r;
+  int h = kilnScheduleFresh(g);
+  kilnStrBufAppendf(
+      g->buf, "%%v%d = llvm.bitcast %%v%d : i32 to vector<2xf16>\n", h, r);
+  return h;
+}
+
+/* A thread's place in its warp's mma.sync fragments. */
+typedef struct Lane {
+  int rows[16], cols[16]; /* its accumulators' block-tile rows, columns */
+  int lane, group, q, kq; /* l, l/4, l%4, and its first K: 2 (l%4) or l%4 */
+  int ncol[4];            /* B's column in each 8-column tile */
+  bool tf32;              /* f32 tiles (m16n8k8) or 16-bit (m16n8k16) */
+  int64_t kstep;
+} Lane;
+
+static void laneOf(Gen *g, const Ctx *x, int tid, Lane *l) {
+  l->tf32 = !isLowFloat(x->ct->sa.storedType);
+  l->kstep = l->tf32 ? 8 : 16;
+  threadRowsCols(g, x, tid, l->rows, l->cols);
+  l->lane = kilnScheduleBinopConst(g, "remui", tid, 32);
+  l->group = kilnScheduleBinopConst(g, "divui", l->lane, 4);
+  l->q = kilnScheduleBinopConst(g, "remui", l->lane, 4);
+  int q2 = kilnScheduleBinopConst(g, "muli", l->q, 2);
+  l->kq = l->tf32 ? l->q : q2;
+  /* The tile's first column (the thread's first accumulator column there,
+   * less 2 (l%4)) plus l/4. */
+  for (int nt = 0; nt < 4; ++nt)
+    l->ncol[nt] = kilnScheduleBinop(
+        g, "addi", kilnScheduleBinop(g, "subi", l->cols[2 * nt], q2), l->group);
+}
+
+/* The thread's operand registers for K step `ks` of the tiles, gathered in
+ * PTX's fragment layouts: A (row-major) a[0..3] at rows l/4 and l/4 + 8,
+ * K 2 (l%4) + {0, 1} and + 8 (tf32: K l%4 and + 4); B (column-major)
+ * b[nt][0..1] at K 2 (l%4) + {0, 1} and + 8 (tf32: l%4, + 4), column l/4
+ * of 8-column tile nt. */
+static void gatherFragments(Gen *g, const Ctx *x, const Lane *l,
+                            const char *asType, const char *bsType, int64_t ks,
+                            int a[4], int b[4][2]) {
+  MlirType elt = x->ct->sa.storedType;
+  int k0 = kilnScheduleBinopConst(g, "addi", l->kq, ks);
+  int k1 = kilnScheduleBinopConst(g, "addi", k0, 1);
+  int kh = kilnScheduleBinopConst(g, "addi", k0, l->tf32 ? 4 : 8);
+  int kh1 = kilnScheduleBinopConst(g, "addi", kh, 1);
+  bool single = l->tf32; /* one element per register */
+  for (int r = 0; r < 4; ++r) {
+    int row = l->rows[r % 2], k = r < 2 ? k0 : kh, kn = r < 2 ? k1 : kh1;
+    a[r] = mmaRegister(g, x, "As", asType, elt, row, k, single ? -1 : row, kn);
+  }
+  for (int nt = 0; nt < 4; ++nt)
+    for (int r = 0; r < 2; ++r) {
+      int k = r ? kh : k0, kn = r ? kh1 : k1;
+      b[nt][r] = mmaRegister(g, x, "Bs", bsType, elt, k, l->ncol[nt],
+                             single ? -1 : kn, l->ncol[nt]);
+    }
+}
+
+static void loadAccumulators(Gen *g, const Ctx *x, int tid, int acc[2][8]) {
+  for (int64_t i = 0; i < x->t.r; ++i)
+    for (int64_t j = 0; j < x->t.c; ++j) {
+      int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j);
+      acc[i][j] = kilnScheduleFresh(g);
+      kilnStrBufAppendf(g->buf,
+                        "%%v%d = memref.load %%acc[%%v%d, %%v%d, %%v%d] : "
+                        "memref<%lldx%lldx%lldxf32>\n",
+                        acc[i][j], tid, ci, cj, (long long)x->threads,
+                        (long long)x->t.r, (long long)x->t.c);
+    }
+}
+
+static void storeAccumulators(Gen *g, const Ctx *x, int tid, int acc[2][8]) {
+  for (int64_t i = 0; i < x->t.r; ++i)
+    for (int64_t j = 0; j < x->t.c; ++j) {
+      int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j);
+      kilnStrBufAppendf(g->buf,
+                        "memref.store %%v%d, %%acc[%%v%d, %%v%d, %%v%d] : "
+                        "memref<%lldx%lldx%lldxf32>\n",
+                        acc[i][j], tid, ci, cj, (long long)x->threads,
+                        (long long)x->t.r, (long long)x->t.c);
+    }
+}
+
+/* The compute phase on tensor cores: each warp's 16 x 32 tile as four
+ * m16n8 nvvm.mma.sync per K step (k16 for f16/bf16, k8 for tf32). */
+static void genMmaComputePhase(Gen *g, const Ctx *x, const char *asType,
+                               const char *bsType) {
+  MlirType elt = x->ct->sa.storedType;
+  int tid;
+  beginPhase(g, x, &tid);
+  Lane l;
+  laneOf(g, x, tid, &l);
+  const char *ptx = l.tf32 ? "tf32" : typeName(elt);
+  const char *reg = mlirTypeIsAF16(elt) ? "vector<2xf16>" : "i32";
+  int acc[2][8];
+  loadAccumulators(g, x, tid, acc);
+  for (int64_t ks = 0; ks < x->t.bk; ks += l.kstep) {
+    int a[4], b[4][2];
+    gatherFragments(g, x, &l, asType, bsType, ks, a, b);
+    for (int nt = 0; nt < 4; ++nt) {
+      int *c[4] = {&acc[0][2 * nt], &acc[0][2 * nt + 1], &acc[1][2 * nt],
+                   &acc[1][2 * nt + 1]};
+      int d = kilnScheduleFresh(g);
+      kilnStrBufAppendf(
+          g->buf,
+          "%%v%d = nvvm.mma.sync A[%%v%d, %%v%d, %%v%d, %%v%d] "
+          "B[%%v%d, %%v%d] C[%%v%d, %%v%d, %%v%d, %%v%d] "
+          "{layoutA = #nvvm.mma_layout<row>, layoutB = "
+          "#nvvm.mma_layout<col>, multiplicandAPtxType = "
+          "#nvvm.mma_type<%s>, multiplicandBPtxType = #nvvm.mma_type<%s>, "
+          "shape = #nvvm.shape<m = 16, n = 8, k = %lld>} : (%s, %s, f32) -> "
+          "!llvm.struct<(f32, f32, f32, f32)>\n",
+          d, a[0], a[1], a[2], a[3], b[nt][0], b[nt][1], *c[0], *c[1], *c[2],
+          *c[3], ptx, ptx, (long long)l.kstep, reg, reg);
+      for (int e = 0; e < 4; ++e) {
+        *c[e] = kilnScheduleFresh(g);
+        kilnStrBufAppendf(g->buf,
+                          "%%v%d = llvm.extractvalue %%v%d[%d] : "
+                          "!llvm.struct<(f32, f32, f32, f32)>\n",
+                          *c[e], d, e);
+      }
+    }
+  }
+  storeAccumulators(g, x, tid, acc);
+  endPhase(g);
+}
+
+/* Element (r, c) of the warp's m16 x k (A) or k x n8 (B) operand, read the
+ * way mma.sync reads it: from the register of the lane that holds it in
+ * the fragments each lane of the warp stored to %frag (PTX's layouts,
+ * written here independently of gatherFragments: a mismatch shows up as a
+ * wrong sum). `isA`: A's element at warp row `r` (a value), K `k` (a loop
+ * index); else B's at K `k`, column `r` within tile nt. */
+static int fragmentElement(Gen *g, const Ctx *x, const Lane *l, int warpBase,
+                           bool isA, int r, int k, int nt, int64_t step) {
+  /* 16-bit: lane (row % 8) * 4 + (k % 8) / 2, register (row / 8) + 2 (k / 8)
+   * for A, k / 8 for B, half k % 2; tf32: lane (row % 8) * 4 + k % 4,
+   * register (row / 8) + 2 (k / 4) for A, k / 4 for B. */
+  int64_t kGroup = l->tf32 ? 4 : 8;
+  int kIn = kilnScheduleBinopConst(g, "remui", k, kGroup);
+  int tig = l->tf32 ? kIn : kilnScheduleBinopConst(g, "divui", kIn, 2);
+  int kHalf = kilnScheduleBinopConst(g, "divui", k, kGroup);
+  int rowIn = kilnScheduleBinopConst(g, "remui", r, 8);
+  int lane = kilnScheduleBinop(
+      g, "addi", kilnScheduleBinopConst(g, "muli", rowIn, 4), tig);
+  int who = kilnScheduleBinop(g, "addi", warpBase, lane);
+  int regIdx;
+  if (isA) {
+    int rowHalf = kilnScheduleBinopConst(g, "divui", r, 8);
+    regIdx = kilnScheduleBinop(g, "addi", rowHalf,
+                               kilnScheduleBinopConst(g, "muli", kHalf, 2));
+  } else {
+    regIdx = kilnScheduleBinopConst(g, "addi", kHalf, 4 + 2 * nt);
+  }
+  regIdx = kilnScheduleBinopConst(g, "addi", regIdx, step * 12);
+  int v = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf,
+                    "%%v%d = memref.load %%frag[%%v%d, %%v%d] : "
+                    "memref<%lldx%lldxi32>\n",
+                    v, who, regIdx, (long long)x->threads,
+                    (long long)(12 * (x->t.bk / l->kstep)));
+  int f = kilnScheduleFresh(g);
+  if (l->tf32) {
+    kilnStrBufAppendf(g->buf,
+                      "%%u%d = arith.andi %%v%d, %%tf32mask : i32\n"
+                      "%%v%d = arith.bitcast %%u%d : i32 to f32\n",
+                      f, v, f, f);
+    return f;
+  }
+  const char *t = typeName(x->ct->sa.storedType);
+  int half = kilnScheduleBinopConst(g, "remui", k, 2);
+  kilnStrBufAppendf(g->buf,
+                    "%%u%d_0 = arith.muli %%v%d, %%c16 : index\n"
+                    "%%u%d_1 = arith.index_cast %%u%d_0 : index to i32\n"
+                    "%%u%d_2 = arith.shrui %%v%d, %%u%d_1 : i32\n"
+                    "%%u%d_3 = arith.trunci %%u%d_2 : i32 to i16\n"
+                    "%%u%d_4 = arith.bitcast %%u%d_3 : i16 to %s\n"
+                    "%%v%d = arith.extf %%u%d_4 : %s to f32\n",
+                    f, half, f, f, f, v, f, f, f, f, f, t, f, f, t);
+  return f;
+}
+
+/* Tensor-core products emulated for the CPU (gpu-on-cpu): per K step, a
+ * phase in which each thread gathers its operand registers exactly as the
+ * nvvm form does and stores them to the shared %frag, then a phase in
+ * which each thread forms its accumulators' sums from the registers of
+ * the lanes that hold each operand element (fragmentElement), as
+ * mma.sync does. */
+static void genEmulatedMmaPhases(Gen *g, const Ctx *x, const char *asType,
+                                 const char *bsType) {
+  int64_t steps = x->t.bk / (isLowFloat(x->ct->sa.storedType) ? 16 : 8);
+  int tid;
+  beginPhase(g, x, &tid);
+  Lane l;
+  laneOf(g, x, tid, &l);
+  for (int64_t s = 0; s < steps; ++s) {
+    int a[4], b[4][2];
+    gatherFragments(g, x, &l, asType, bsType, s * l.kstep, a, b);
+    int regs[12] = {a[0], a[1], a[2], a[3]};
+    for (int nt = 0; nt < 4; ++nt)
+      for (int r = 0; r < 2; ++r)
+        regs[4 + 2 * nt + r] = b[nt][r];
+    for (int r = 0; r < 12; ++r)
+      kilnStrBufAppendf(g->buf,
+                        "memref.store %%v%d, %%frag[%%v%d, %%v%d] : "
+                        "memref<%lldx%lldxi32>\n",
+                        regs[r], tid, kilnScheduleIndex(g, s * 12 + r),
+                        (long long)x->threads, (long long)(12 * steps));
+  }
+  endPhase(g);
+  beginPhase(g, x, &tid);
+  laneOf(g, x, tid, &l);
+  int warpBase = kilnScheduleBinopConst(
+      g, "muli", kilnScheduleBinopConst(g, "divui", tid, 32), 32);
+  int acc[2][8];
+  loadAccumulators(g, x, tid, acc);
+  /* Rows within the warp's tile (l/4, l/4 + 8); columns within the
+   * 8-column tiles (2 (l%4) + {0, 1}). */
+  int wrow[2], wcol[2];
+  wrow[0] = l.group;
+  wrow[1] = kilnScheduleBinopConst(g, "addi", l.group, 8);
+  wcol[0] = kilnScheduleBinopConst(g, "muli", l.q, 2);
+  wcol[1] = kilnScheduleBinopConst(g, "addi", wcol[0], 1);
+  int ck = kilnScheduleIndex(g, l.kstep);
+  for (int64_t s = 0; s < steps; ++s) {
+    int res = kilnScheduleFresh(g), k = kilnScheduleFresh(g),
+        iter = kilnScheduleFresh(g);
+    kilnStrBufAppendf(g->buf,
+                      "%%v%d:16 = scf.for %%v%d = %%v%d to %%v%d step %%v%d "
+                      "iter_args(",
+                      res, k, x->c0, ck, x->c1);
+    for (int e = 0; e < 16; ++e)
+      kilnStrBufAppendf(g->buf, "%s%%s%d_%d = %%v%d", e ? ", " : "", iter, e,
+                        acc[e / 8][e % 8]);
+    kilnStrBufAppend(g->buf, ") -> (", 6);
+    for (int e = 0; e < 16; ++e)
+      kilnStrBufAppendf(g->buf, "%sf32", e ? ", " : "");
+    kilnStrBufAppend(g->buf, ") {\n", 4);
+    int av[2], bv[8], sums[16];
+    for (int i = 0; i < 2; ++i)
+      av[i] = fragmentElement(g, x, &l, warpBase, true, wrow[i], k, 0, s);
+    for (int j = 0; j < 8; ++j)
+      bv[j] =
+          fragmentElement(g, x, &l, warpBase, false, wcol[j % 2], k, j / 2, s);
+    for (int e = 0; e < 16; ++e) {
+      int p = kilnScheduleFresh(g);
+      sums[e] = kilnScheduleFresh(g);
+      kilnStrBufAppendf(g->buf,
+                        "%%v%d = arith.mulf %%v%d, %%v%d : f32\n"
+                        "%%v%d = arith.addf %%s%d_%d, %%v%d : f32\n",
+                        p, av[e / 8], bv[e % 8], sums[e], iter, e, p);
+    }
+    kilnStrBufAppend(g->buf, "scf.yield ", 10);
+    for (int e = 0; e < 16; ++e)
+      kilnStrBufAppendf(g->buf, "%s%%v%d", e ? ", " : "", sums[e]);
+    kilnStrBufAppend(g->buf, " : ", 3);
+    for (int e = 0; e < 16; ++e)
+      kilnStrBufAppendf(g->buf, "%sf32", e ? ", " : "");
+    kilnStrBufAppend(g->buf, "\n}\n", 3);
+    for (int e = 0; e < 16; ++e) {
+      acc[e / 8][e % 8] = kilnScheduleFresh(g);
+      kilnStrBufAppendf(g->buf, "%%v%d = arith.addf %%v%d#%d, %%zero : f32\n",
+                        acc[e / 8][e % 8], res, e);
+    }
+  }
+  storeAccumulators(g, x, tid, acc);
   endPhase(g);
 }
 
@@ -861,9 +1200,10 @@ static void genStorePhase(Gen *g, const Ctx *x) {
 /* The whole template: a function of (A, B, C, init) whose body replaces the
  * op. */
 static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
-                        const Epilogue *epi, const Tiles *t, bool fromC) {
+                        const Epilogue *epi, const Tiles *t, bool fromC,
+                        bool nvvm) {
   Gen gen = {buf, 0}, *g = &gen;
-  Ctx x = {.ct = ct, .epi = epi, .t = *t};
+  Ctx x = {.ct = ct, .epi = epi, .t = *t, .nvvm = t->mma && nvvm};
   x.bm = t->ty * t->r;
   x.bn = t->tx * t->c;
   x.threads = t->ty * t->tx;
@@ -904,7 +1244,10 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   kilnStrBufAppendf(buf, ") {\n"
                          "%%zero = arith.constant 0.0 : f32\n"
                          "%%zero_f16 = arith.constant 0.0 : f16\n"
-                         "%%zero_bf16 = arith.constant 0.0 : bf16\n");
+                         "%%zero_bf16 = arith.constant 0.0 : bf16\n"
+                         "%%i16 = arith.constant 16 : i32\n"
+                         "%%c16 = arith.constant 16 : index\n"
+                         "%%tf32mask = arith.constant -8192 : i32\n");
   x.c0 = kilnScheduleIndex(g, 0);
   x.c1 = kilnScheduleIndex(g, 1);
   x.cT = kilnScheduleIndex(g, x.threads);
@@ -916,6 +1259,13 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
                     "memref<%lldx%lldx%lldxf32>\n",
                     asType, bsType, (long long)x.threads, (long long)t->r,
                     (long long)t->c);
+  if (t->mma && !x.nvvm)
+    kilnStrBufAppendf(
+        buf,
+        "%%frag = memref.alloca() {kiln.gpu.shared} : "
+        "memref<%lldx%lldxi32>\n",
+        (long long)x.threads,
+        (long long)(12 * t->bk / (isLowFloat(ct->sa.storedType) ? 16 : 8)));
   /* The grid: batch, block rows, block columns (dims of one block left
    * out; at least one dim). */
   int64_t trips[3] = {ct->batch, (ct->m + x.bm - 1) / x.bm,
@@ -960,7 +1310,12 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   genTileLoad(g, &x, tid, k0, &ct->sb, 'B', kN, x.bn, t->bk, x.n0, ct->n, "Bs",
               bsType);
   endPhase(g);
-  genComputePhase(g, &x, asType, bsType);
+  if (x.nvvm)
+    genMmaComputePhase(g, &x, asType, bsType);
+  else if (t->mma)
+    genEmulatedMmaPhases(g, &x, asType, bsType);
+  else
+    genComputePhase(g, &x, asType, bsType);
   kilnStrBufAppend(buf, "}\n", 2);
   genStorePhase(g, &x);
   kilnStrBufAppendf(buf,
@@ -989,10 +1344,22 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
 // The pass
 //===----------------------------------------------------------------------===//
 
-static Tiles chooseTiles(const Contraction *ct) {
+/* Whether tensor cores can form the product: both tiles f16 or both
+ * bf16, or both f32 when TF32 is allowed. */
+static bool mmaTypes(const Contraction *ct, bool tf32) {
+  MlirType a = ct->sa.storedType, b = ct->sb.storedType;
+  if (!mlirTypeEqual(a, b))
+    return false;
+  return isLowFloat(a) || (tf32 && mlirTypeIsAF32(a));
+}
+
+static Tiles chooseTiles(const Contraction *ct, KilnGpuMma mma, bool tf32) {
   /* A few rows (a fully connected layer at batch 1): one row of threads
    * per row, 128 columns per block. Otherwise 64 x 64 blocks of 256
-   * threads, 4 x 4 outputs each. */
+   * threads: 8 warps of mma.sync fragments where tensor cores take the
+   * types, else 4 x 4 outputs each. */
+  if (ct->m > 8 && mma != KILN_GPU_MMA_NONE && mmaTypes(ct, tf32))
+    return (Tiles){.ty = 32, .tx = 8, .r = 2, .c = 8, .bk = 16, .mma = true};
   if (ct->m <= 8) {
     int64_t ty = 1;
     while (ty < ct->m)
@@ -1080,7 +1447,8 @@ static void inlineCall(MlirOperation call, const Contraction *ct,
   kilnGpuInlineSlice(call, ct->body, s->operand, s->n, s->stored);
 }
 
-static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues) {
+static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues,
+                   KilnGpuMma mma, bool tf32) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirOperation fill = precedingFill(op, ct->c.value);
   Epilogue epi = {0};
@@ -1088,9 +1456,10 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues) {
     kilnGpuMatchEpilogue(op, ct, fill, &epi);
   bool fused = !mlirOperationIsNull(epi.op);
   MlirOperation at = fused ? epi.op : op;
-  Tiles t = chooseTiles(ct);
+  Tiles t = chooseTiles(ct, mma, tf32);
   KilnStrBuf text = {0};
-  genTemplate(&text, ct, &epi, &t, mlirOperationIsNull(fill));
+  genTemplate(&text, ct, &epi, &t, mlirOperationIsNull(fill),
+              mma == KILN_GPU_MMA_NVVM);
   MlirModule tmpl = mlirModuleCreateParse(ctx, kilnStr(kilnStrBufGet(&text)));
   kilnStrBufDestroy(&text);
   if (mlirModuleIsNull(tmpl)) {
@@ -1169,6 +1538,19 @@ static void runTileContractions(MlirOperation func, MlirExternalPass pass,
     mlirExternalPassSignalFailure(pass);
     return;
   }
+  const char *mmaName = options[kOptMma].s ? options[kOptMma].s : "";
+  KilnGpuMma mma = !strcmp(mmaName, "none")      ? KILN_GPU_MMA_NONE
+                   : !strcmp(mmaName, "emulate") ? KILN_GPU_MMA_EMULATE
+                   : !strcmp(mmaName, "nvvm")    ? KILN_GPU_MMA_NVVM
+                                                 : (KilnGpuMma)-1;
+  if ((int)mma < 0) {
+    kilnEmitErrorf(mlirOperationGetLocation(func),
+                   "kiln-gpu-tile-contractions: mma=%s: expected none, "
+                   "emulate or nvvm",
+                   mmaName);
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
   KilnOpList ops = {0};
   mlirOperationWalk(func, collectContractions, &ops, MlirWalkPostOrder);
   bool ok = true;
@@ -1177,7 +1559,8 @@ static void runTileContractions(MlirOperation func, MlirExternalPass pass,
     matchContraction(ops.data[i], &ct);
     if (2 * ct.batch * ct.m * ct.n * ct.k < options[kOptMinFlops].i)
       continue;
-    ok = tileOp(ops.data[i], &ct, options[kOptEpilogues].b);
+    ok = tileOp(ops.data[i], &ct, options[kOptEpilogues].b, mma,
+                options[kOptTf32].b);
   }
   kilnOpListDestroy(&ops);
   if (!ok)
@@ -1194,21 +1577,29 @@ static const KilnPassOptionSpec kOptions[kNumOptions] = {
     [kOptEpilogues] = {"epilogues", KILN_PASS_OPTION_BOOL, "true",
                        "Fuse the elementwise op that consumes a product's "
                        "result into its store phase"},
+    [kOptMma] = {"mma", KILN_PASS_OPTION_STRING, "nvvm",
+                 "Products of f16 or bf16 factors (f32 with tf32) on tensor "
+                 "cores: none, emulate (their layout, sums as loops: "
+                 "gpu-on-cpu) or nvvm (nvvm.mma.sync, sm_80 and up)"},
+    [kOptTf32] = {"tf32", KILN_PASS_OPTION_BOOL, "false",
+                  "With mma: f32 products on tensor cores in TF32 (10-bit "
+                  "mantissas)"},
 };
 
 static const KilnDialectHandleGetter kDialects[] = {
     mlirGetDialectHandle__scf__, mlirGetDialectHandle__memref__,
-    mlirGetDialectHandle__arith__};
+    mlirGetDialectHandle__arith__, mlirGetDialectHandle__llvm__,
+    mlirGetDialectHandle__nvvm__};
 
 const KilnPassInfo kilnGpuTileContractionsPass = {
     .argument = "kiln-gpu-tile-contractions",
-    .summary = "Tile static f32 matrix products for the GPU: block tiles in "
-               "shared memory, register tiles per thread, as block and "
-               "thread-phase loops",
+    .summary = "Tile static matrix products (f32 accumulators) for the GPU: "
+               "block tiles in shared memory, register tiles or tensor-core "
+               "fragments per thread, as block and thread-phase loops",
     .anchor = "func.func",
     .options = kOptions,
     .numOptions = kNumOptions,
     .run = runTileContractions,
     .dependentDialects = kDialects,
-    .numDependentDialects = 3,
+    .numDependentDialects = 5,
 };

@@ -57,9 +57,23 @@ typedef struct Contraction {
   int64_t batch, m, n, k;
 } Contraction;
 
+/* Block tiles of ty*r x tx*c outputs, ty*tx threads, K steps of bk. With
+ * `mma`, the threads own their outputs as mma.sync's m16n8 accumulator
+ * fragments (8 warps of 16 x 32, r = 2 rows and c = 8 columns each); the
+ * compute phase is then tensor-core instructions (nvvm.mma.sync) or, on
+ * the CPU, the same sums written as loops. */
 typedef struct Tiles {
   int64_t ty, tx, r, c, bk;
+  bool mma;
 } Tiles;
+
+/* How kiln-gpu-tile-contractions forms products it can give tensor cores
+ * (both factors f16 or both bf16 in their tiles; f32 with tf32). */
+typedef enum KilnGpuMma {
+  KILN_GPU_MMA_NONE,    /* CUDA-core register tiles */
+  KILN_GPU_MMA_EMULATE, /* the mma layout, sums as loops (gpu-on-cpu) */
+  KILN_GPU_MMA_NVVM     /* the mma layout, nvvm.mma.sync (sm_80 and up) */
+} KilnGpuMma;
 
 /* An elementwise consumer of the product's C fused into its store phase
  * (docs/gpu-codegen.md, "Matrix products"): a linalg.generic of parallel

@@ -97,6 +97,7 @@ typedef struct KilnSessionOptions {
   bool profile;         /* per-op timers (kiln-instrument-ops; CPU) */
   bool timePasses;      /* MLIR's pass timing report, on stderr */
   bool cubin;           /* cuda: kernels as cubin (the CUDA toolkit's) */
+  bool gpuTf32;         /* cuda: f32 products on tensor cores in TF32 */
   unsigned jobs;        /* code generation threads; 0: one per CPU, <= 8 */
   KilnSessionMessageFn onMessage; /* NULL: messages are dropped */
   KilnCompileStageFn onStage;     /* as each stage begins; may be NULL */

@@ -54,7 +54,8 @@ class SessionOptions(ctypes.Structure):
                 ("precision", ctypes.c_char_p),
                 ("noRuntimeChecks", ctypes.c_bool),
                 ("profile", ctypes.c_bool), ("timePasses", ctypes.c_bool),
-                ("cubin", ctypes.c_bool), ("jobs", ctypes.c_uint),
+                ("cubin", ctypes.c_bool), ("gpuTf32", ctypes.c_bool),
+                ("jobs", ctypes.c_uint),
                 ("onMessage", MessageFn), ("onStage", StageFn),
                 ("userData", ctypes.c_void_p)]
 

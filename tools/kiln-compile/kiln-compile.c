@@ -54,6 +54,9 @@ static void usage(FILE *out) {
       "                   machine\n"
       "  --gpu-arch=SM    with --target=cuda: sm_70 ... sm_120 (default\n"
       "                   sm_90)\n"
+      "  --gpu-tf32       with --target=cuda: f32 products on tensor cores\n"
+      "                   in TF32 (10-bit mantissas; off by default, as\n"
+      "                   in PyTorch)\n"
       "  --gpu-binary=F   with --target=cuda: kernels embedded as ptx\n"
       "                   (default; compiled by the driver at load) or\n"
       "                   cubin (assembled now by the CUDA toolkit's ptxas)\n"
@@ -178,6 +181,7 @@ typedef struct Options {
   bool timePasses;       /* --time-passes */
   unsigned jobs;         /* --jobs: code generation threads, 0 = auto */
   bool cubin;            /* --gpu-binary=cubin (or --emit=cubin) */
+  bool gpuTf32;          /* --gpu-tf32 */
   bool profile;          /* --profile: per-op timers (kiln-instrument-ops) */
   bool noRuntimeChecks;  /* --no-runtime-checks: no kiln-runtime-checks */
   const char *tuningLog; /* --tuning-log: kiln-tune's records */
@@ -393,7 +397,8 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kNoRuntimeChecks,
     kTuningLog,
     kSpecialize,
-    kPrecision
+    kPrecision,
+    kGpuTf32
   };
   static const struct option longOpts[] = {
       {"emit", required_argument, NULL, kEmit},
@@ -407,6 +412,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"cpu", required_argument, NULL, kCPU},
       {"gpu-arch", required_argument, NULL, kGpuArch},
       {"gpu-binary", required_argument, NULL, kGpuBinary},
+      {"gpu-tf32", no_argument, NULL, kGpuTf32},
       {"quiet", no_argument, NULL, 'q'},
       {"time-passes", no_argument, NULL, kTimePasses},
       {"profile", no_argument, NULL, kProfile},
@@ -489,6 +495,9 @@ static int parseArgs(int argc, char **argv, Options *o) {
       }
       o->cubin = !strcmp(optarg, "cubin");
       break;
+    case kGpuTf32:
+      o->gpuTf32 = true;
+      break;
     case 'q':
       o->quiet = true;
       break;
@@ -565,6 +574,10 @@ static int parseArgs(int argc, char **argv, Options *o) {
   if ((o->emit == kEmitGpu || o->emit == kEmitPtx || o->emit == kEmitCubin) &&
       !cuda) {
     toolError("--emit=%s needs --target=cuda", kEmitNames[o->emit]);
+    return kExitUsage;
+  }
+  if (o->gpuTf32 && !cuda) {
+    toolError("%s", "--gpu-tf32 needs --target=cuda");
     return kExitUsage;
   }
   if (o->cubin && !cuda) {
@@ -786,6 +799,7 @@ int main(int argc, char **argv) {
                            .tuningLog = o.tuningLog,
                            .noRuntimeChecks = o.noRuntimeChecks,
                            .precision = o.precision,
+                           .gpuTf32 = o.gpuTf32,
                            .profile = o.profile,
                            .timePasses = o.timePasses,
                            .cubin = o.cubin,

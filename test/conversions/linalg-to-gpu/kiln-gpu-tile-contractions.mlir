@@ -13,6 +13,19 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{epilogues=false}))' \
 // RUN:   | FileCheck %s --check-prefix=NOEPI
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{mma=none}))' \
+// RUN:   | FileCheck %s --check-prefix=CORES
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{mma=emulate}))' \
+// RUN:   | FileCheck %s --check-prefix=EMU
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{tf32=true}))' \
+// RUN:   | FileCheck %s --check-prefix=TF32
+// RUN: not kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{mma=wmma}))' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BADMMA
+// BADMMA: error: kiln-gpu-tile-contractions: mma=wmma: expected none, emulate or nvvm
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{min-flops=-1}))'
@@ -21,7 +34,10 @@
 // fill becomes the accumulators' initial value; shared tiles of A and B,
 // 256 threads x 4 x 4 accumulators; phases: init, then per K tile of 16
 // load and compute, then store.
+// TF32-LABEL: func.func @matmul
+// TF32-COUNT-8: nvvm.mma.sync {{.*}}#nvvm.mma_type<tf32>{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 8>}
 // CHECK-LABEL: func.func @matmul
+// CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: linalg.fill
 // CHECK: scf.execute_region no_inline
 // CHECK: memref.alloca_scope
@@ -195,13 +211,31 @@ func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
 }
 
 // Low-precision operands accumulated in f32 (what --precision leaves): the
-// shared tiles hold bf16 and the compute phase widens each element.
+// shared tiles hold bf16. By default tensor cores form the product: 8
+// warps, each 16 x 32 outputs as four m16n8k16 nvvm.mma.sync per K step of
+// 16, their operand registers packed from pairs of bf16 elements. With
+// mma=none, CUDA cores widen each element; with mma=emulate (gpu-on-cpu)
+// the registers go to the shared %frag and the sums read them back the way
+// mma.sync does.
 // CHECK-LABEL: func.func @bf16_operands
 // CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<64x16xbf16>
 // CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<16x64xbf16>
+// CHECK-DAG: memref.alloca() {kiln.gpu.private} : memref<256x2x8xf32>
 // CHECK: memref.load %arg0{{.*}} : memref<64x64xbf16>
-// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.bitcast %{{.*}} : bf16 to i16
+// CHECK-COUNT-4: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: linalg.matmul
+// CORES-LABEL: func.func @bf16_operands
+// CORES: memref.alloca() {kiln.gpu.private} : memref<256x4x4xf32>
+// CORES: arith.extf %{{.*}} : bf16 to f32
+// CORES-NOT: nvvm.mma.sync
+// EMU-LABEL: func.func @bf16_operands
+// EMU: memref.alloca() {kiln.gpu.shared} : memref<256x12xi32>
+// EMU: memref.store %{{.*}}, %{{.*}} : memref<256x12xi32>
+// EMU: memref.load %{{.*}} : memref<256x12xi32>
+// EMU: arith.shrui
+// EMU-NOT: nvvm.mma.sync
 func.func @bf16_operands(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>,
                          %c: memref<64x64xf32>) {
   linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x64xbf16>)
