@@ -33,6 +33,7 @@
 #include "dialects/graph/transforms/dce.h"
 #include "kiln/diagnostics.h"
 #include "kiln/graph_builder.h"
+#include "kiln/graph_tensor.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/op_list.h"
@@ -259,6 +260,58 @@ static bool lowerOperand(Rewriter *r, MlirOperation op, intptr_t i) {
   return true;
 }
 
+/* A conv's explicit padding moved before the cast to f32: the low input
+ * padded with zeros in the low type, the conv's pads zero. Then the
+ * product's im2col reads the low values directly (the GPU's tensor cores
+ * take them), not an f32 copy of the padded input. Grouped convs (not
+ * products on the GPU) and auto_pad convs are left as they are. */
+static bool padInLowType(Rewriter *r, MlirOperation conv) {
+  MlirAttribute pads = mlirOperationGetAttributeByName(
+      conv, mlirStringRefCreateFromCString("pads"));
+  MlirAttribute autoPad = mlirOperationGetAttributeByName(
+      conv, mlirStringRefCreateFromCString("auto_pad"));
+  MlirAttribute group = mlirOperationGetAttributeByName(
+      conv, mlirStringRefCreateFromCString("group"));
+  if (mlirAttributeIsNull(pads) || !mlirAttributeIsADenseI64Array(pads) ||
+      (!mlirAttributeIsNull(group) && (!mlirAttributeIsAInteger(group) ||
+                                       mlirIntegerAttrGetValueInt(group) != 1)))
+    return true;
+  if (!mlirAttributeIsNull(autoPad) &&
+      (!mlirAttributeIsAString(autoPad) ||
+       !kilnStringRefEquals(mlirStringAttrGetValue(autoPad), "NOTSET")))
+    return true;
+  MlirValue x = mlirOperationGetOperand(conv, 0);
+  intptr_t n = mlirDenseArrayGetNumElements(pads) / 2;
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(x));
+  if (rank != n + 2 || rank > KILN_MAX_RANK)
+    return true;
+  int64_t padsAll[2 * KILN_MAX_RANK] = {0}, zeros[2 * KILN_MAX_RANK] = {0};
+  bool any = false;
+  for (intptr_t i = 0; i < n; ++i) {
+    padsAll[2 + i] = mlirDenseI64ArrayGetElement(pads, i);
+    padsAll[rank + 2 + i] = mlirDenseI64ArrayGetElement(pads, n + i);
+    any |= padsAll[2 + i] || padsAll[rank + 2 + i];
+  }
+  if (!any)
+    return true;
+  KilnGraphBuilder *b = kilnGraphBuilderCreate(
+      r->ctx, mlirOperationGetBlock(conv), mlirOperationGetLocation(conv));
+  kilnGraphBuilderSetInsertionPointBefore(b, conv);
+  MlirValue padsValue = kilnGraphBuildConstantInts(b, padsAll, 2 * rank);
+  MlirValue padded = mlirValueIsNull(padsValue)
+                         ? padsValue
+                         : kilnGraphBuildPad(b, x, padsValue, (MlirValue){NULL},
+                                             (MlirValue){NULL}, "constant");
+  kilnGraphBuilderDestroy(b);
+  if (mlirValueIsNull(padded))
+    return false;
+  mark(r, mlirOpResultGetOwner(padded));
+  mlirOperationSetOperand(conv, 0, padded);
+  mlirOperationSetAttributeByName(conv, mlirStringRefCreateFromCString("pads"),
+                                  mlirDenseI64ArrayGet(r->ctx, 2 * n, zeros));
+  return true;
+}
+
 /* A low op: f32 inputs rounded to the low type here, cast back to f32 by
  * fixInputs (the product in f32), the result rounded after it. */
 static bool rewriteLow(Rewriter *r, MlirOperation op) {
@@ -268,6 +321,9 @@ static bool rewriteLow(Rewriter *r, MlirOperation op) {
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
     if (isF32(r, mlirOperationGetOperand(op, i)) && !lowerOperand(r, op, i))
       return false;
+  if (nameIs(op, "conv") && isOurLow(r, mlirOperationGetOperand(op, 0)) &&
+      !padInLowType(r, op))
+    return false;
   MlirValue y = mlirOperationGetResult(op, 0);
   MlirOperation next = mlirOperationGetNextInBlock(op);
   MlirValue rounded = castBefore(r, next, y, r->low);

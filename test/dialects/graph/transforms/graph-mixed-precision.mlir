@@ -79,3 +79,21 @@ func.func @conv_shared_weight(%x: tensor<1x1x2x2xf32>, %h: tensor<3xbf16>) -> (t
   return %c, %d, %n : tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>, tensor<3xbf16>
 }
 
+// -----
+
+// A padded conv pads its low input in the low type, then reads it cast to
+// f32 with pads 0 (the implicit GEMM then reads bf16: tensor cores); a
+// grouped (depthwise) conv keeps its own padding.
+// CHECK-LABEL: func.func @padded_conv
+// CHECK: %[[XL:.*]] = "graph.cast"(%arg0) {to = bf16}
+// CHECK: %[[P:.*]] = "graph.pad"(%[[XL]], %{{.*}}) {{.*}} : (tensor<1x2x5x5xbf16>, tensor<8xi64>) -> tensor<1x2x7x7xbf16>
+// CHECK: %[[PF:.*]] = "graph.cast"(%[[P]]) {to = f32}
+// CHECK: "graph.conv"(%[[PF]], {{.*}}pads = array<i64: 0, 0, 0, 0>}
+// CHECK: "graph.conv"({{.*}}group = 2 : i64, {{.*}}pads = array<i64: 1, 1, 1, 1>}
+func.func @padded_conv(%x: tensor<1x2x5x5xf32>) -> (tensor<1x2x5x5xf32>, tensor<1x2x5x5xf32>) {
+  %w = "graph.constant"() {value = dense<0.5> : tensor<2x2x3x3xf32>} : () -> tensor<2x2x3x3xf32>
+  %dw = "graph.constant"() {value = dense<0.25> : tensor<2x1x3x3xf32>} : () -> tensor<2x1x3x3xf32>
+  %c = "graph.conv"(%x, %w) {group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1x2x5x5xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x5x5xf32>
+  %d = "graph.conv"(%x, %dw) {group = 2 : i64, pads = array<i64: 1, 1, 1, 1>, operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
+  return %c, %d : tensor<1x2x5x5xf32>, tensor<1x2x5x5xf32>
+}
