@@ -8,21 +8,31 @@
 #       model that does not compile for the GPU is recorded as outside the
 #       GPU subset), with its test data;
 #     - ResNet-18, MobileNetV2 and the BERT-style encoder (bench/models.py)
-#       with their inputs and PyTorch's CPU outputs;
+#       at each batch (--batches, default 1,32) with their inputs and
+#       PyTorch's CPU outputs, compiled at each precision (--precisions,
+#       default fp32,bf16: kiln-compile --precision);
+#     - an N x N x N matrix product (--matmul N, default 8192; 0: none)
+#       compiled in bf16;
 #     - kiln-run-module (libkiln_runtime only, no MLIR) and libomp (which
 #       the model libraries load).
 #   run (needs an NVIDIA driver, no compiler; PyTorch with CUDA for the
 #     model comparison):
 #     1. runs the conformance GPU subset on the GPU (run.py --cuda with the
 #        bundle's libraries and kiln-run-module);
-#     2. runs each model on the GPU against PyTorch's CUDA output (TF32 off:
-#        fp32 as Kiln computes) and against the CPU reference, and prints
-#        Kiln's latency (kiln-run-module --benchmark, median) beside
-#        PyTorch eager's (batch 1, bench/torch_bench.py --device cuda), both
-#        ending each run with a device synchronization.
+#     2. runs each model, batch and precision on the GPU against PyTorch's
+#        CUDA output (fp32: TF32 off, as Kiln computes; bf16/fp16:
+#        torch.autocast to that type) and prints Kiln's latency
+#        (kiln-run-module --benchmark, median) beside PyTorch eager's and
+#        torch.compile's where this PyTorch has it (bench/torch_bench.py
+#        --device cuda [--dtype] [--compile]), each run ending with a
+#        device synchronization;
+#     3. times the bf16 matrix product: Kiln's TFLOP/s beside
+#        torch.matmul's on bf16 tensors, outputs compared.
 #
 #   bench/gpu-check.sh [--no-build] [--gpu-arch sm_NN] [--out DIR]
 #                      [--models a,b,...] [--runs N] [--filter REGEX]
+#                      [--precisions fp32,bf16] [--batches 1,32]
+#                      [--matmul N] [--no-compile]
 #                      [--prepare | --bundle] [-j N]
 #   (default) prepare then run, on this machine (it builds Kiln first
 #             unless --no-build)
@@ -33,6 +43,7 @@
 #   --no-conformance skips them (run: the models only).
 #   --profile also times each model's kernels with Nsight Compute (ncu,
 #             when installed): kernel time against wall time, top kernels.
+#   --no-compile  skips torch.compile (its compilation takes minutes).
 #   PYTHON    the Python with PyTorch (default /usr/bin/python3)
 #
 # Exit status: 0 when every model matches PyTorch and the conformance
@@ -42,6 +53,7 @@ cd "$(dirname "$0")/.."
 
 build=1 arch="" out=build/gpu-check models="resnet18,mobilenet_v2,bert4"
 runs=50 filter="" mode=both jobs="" profile=0 conformance=1
+precisions=fp32,bf16 batches=1,32 matmul=8192 tcompile=1
 py=${PYTHON:-/usr/bin/python3}
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -61,12 +73,27 @@ while [ $# -gt 0 ]; do
     --profile) profile=1 ;;
     --no-conformance) conformance=0 ;;
     --bundle) mode=run ;;
-    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+    --precisions) precisions=$2; shift ;;
+    --precisions=*) precisions=${1#*=} ;;
+    --batches) batches=$2; shift ;;
+    --batches=*) batches=${1#*=} ;;
+    --matmul) matmul=$2; shift ;;
+    --matmul=*) matmul=${1#*=} ;;
+    --no-compile) tcompile=0 ;;
+    -h|--help) sed -n '2,51p' "$0"; exit 0 ;;
     *) echo "gpu-check: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 IFS=, read -ra names <<<"$models"
+IFS=, read -ra precs <<<"$precisions"
+IFS=, read -ra bsizes <<<"$batches"
+for p in "${precs[@]}"; do
+  case $p in fp32|bf16|fp16) ;; *) echo "gpu-check: --precisions: '$p' is not fp32, bf16 or fp16" >&2; exit 2 ;; esac
+done
+for b in "${bsizes[@]}" "$matmul"; do
+  case $b in ''|*[!0-9]*) echo "gpu-check: --batches/--matmul: '$b' is not a number" >&2; exit 2 ;; esac
+done
 out=$(realpath -m "$out")
 jobs=${jobs:-$(nproc)}
 
@@ -92,12 +119,36 @@ prepare() {
     mkdir -p "$out/data/$t"
     cp -r /usr/share/libonnx-testdata/data/"$t"/. "$out/data/$t/"
   done
-  /usr/bin/python3 bench/models.py "$out/models" "${names[@]}" || return 1
-  for m in "${names[@]}"; do
-    build/bin/kiln-compile "$out/models/$m.onnx" --target=cuda --gpu-arch="$arch" \
-      -q -o "$out/models/$m.cuda.so" || return 1
-    rm -f "$out/models/$m.onnx"
+  for b in "${bsizes[@]}"; do
+    /usr/bin/python3 bench/models.py --batch "$b" "$out/models" "${names[@]}" || return 1
+    for m in "${names[@]}"; do
+      local tag=$m
+      [ "$b" = 1 ] || tag=${m}_b$b
+      for p in "${precs[@]}"; do
+        build/bin/kiln-compile "$out/models/$tag.onnx" --target=cuda --gpu-arch="$arch" \
+          --precision="$p" -q -o "$out/models/$tag.$p.cuda.so" || return 1
+      done
+      rm -f "$out/models/$tag.onnx"
+    done
   done
+  if [ "$matmul" != 0 ]; then
+    /usr/bin/python3 - "$out/models/matmul.onnx" "$matmul" <<'EOF' || return 1
+import sys
+import onnx
+from onnx import TensorProto, helper
+path, n = sys.argv[1], int(sys.argv[2])
+g = helper.make_graph(
+    [helper.make_node("MatMul", ["a", "b"], ["c"])], "matmul",
+    [helper.make_tensor_value_info(x, TensorProto.FLOAT, [n, n]) for x in "ab"],
+    [helper.make_tensor_value_info("c", TensorProto.FLOAT, [n, n])])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+m.ir_version = 8
+onnx.save(m, path)
+EOF
+    build/bin/kiln-compile "$out/models/matmul.onnx" --target=cuda --gpu-arch="$arch" \
+      --precision=bf16 -q -o "$out/models/matmul.bf16.cuda.so" || return 1
+    echo "$matmul" > "$out/models/matmul.n"
+  fi
   du -sh "$out" | sed 's/^/gpu-check: bundle size /'
 }
 
@@ -112,58 +163,23 @@ run() {
   local runner=$out/bin/kiln-run-module status=0
   echo "== gpu-check: kernels for $(cat "$out/gpu-arch")"
 
-  echo "== models: Kiln (CUDA) vs PyTorch eager (CUDA, fp32), batch 1"
+  echo "== models: Kiln (CUDA) vs PyTorch eager and torch.compile (CUDA)"
   local d=$out/models
-  printf '%-14s %10s %10s %8s  %s\n' model "kiln ms" "torch ms" ratio check
-  for m in "${names[@]}"; do
-    read -r rtol atol < <("$py" -c "import json;j=json.load(open('$d/$m.json'));print(j.get('rtol',1e-3),j.get('atol',1e-4))")
-    local ins=()
-    for f in $("$py" -c "import json;print(' '.join(json.load(open('$d/$m.json'))['inputs']))"); do
-      ins+=(--input "$d/$f")
+  printf '%-16s %-5s %9s %9s %9s %7s %7s  %s\n' model prec "kiln ms" "eager ms" \
+    "compile" "k/eager" "k/comp" check
+  for b in "${bsizes[@]}"; do
+    for m in "${names[@]}"; do
+      local tag=$m
+      [ "$b" = 1 ] || tag=${m}_b$b
+      for p in "${precs[@]}"; do
+        [ -f "$d/$tag.$p.cuda.so" ] || continue
+        model_row "$d" "$tag" "$p" || status=1
+      done
     done
-    local torch_ms kiln_ms check ratio
-    # The median of PyTorch's timed runs, as kiln-run-module reports.
-    timeout 150 "$py" bench/torch_bench.py "$d" "$m" --threads 1 --device cuda \
-      --output "$d/$m.torch_cuda.npy" --max-iters "$runs" --min-iters "$runs" \
-      > "$d/$m.torch.txt" 2>"$d/$m.torch.err"
-    torch_ms=$("$py" -c "import json,statistics,sys
-ms = [json.loads(l)['ms'] for l in open(sys.argv[1]) if l.startswith('{\"iter')]
-print('%.4g' % statistics.median(ms))" "$d/$m.torch.txt" 2>/dev/null || echo "-")
-    [ "$torch_ms" = - ] && echo "gpu-check: $m: PyTorch failed: $(tail -1 "$d/$m.torch.err")"
-    # Against PyTorch's CUDA output when it ran, else the CPU reference.
-    local expected=$d/$m.torch_cuda.npy
-    [ -f "$expected" ] || expected=$d/$m.output_0.npy
-    if timeout 120 "$runner" "$d/$m.cuda.so" "${ins[@]}" --expected "$expected" \
-         --rtol "$rtol" --atol "$atol" --output-dir "$d" > "$d/$m.run.txt" 2>&1; then
-      check="match"
-    else
-      check="MISMATCH: $(head -2 "$d/$m.run.txt" | tr '\n' ' ')"; status=1
-    fi
-    [ "$expected" = "$d/$m.output_0.npy" ] && check="$check (CPU reference)"
-    # Timed separately, so that a mismatch still shows the latency.
-    timeout 120 "$runner" "$d/$m.cuda.so" "${ins[@]}" --benchmark "$runs" \
-      > "$d/$m.bench.txt" 2>&1
-    kiln_ms=$(sed -n 's/.*median \([0-9.e+-]*\) ms.*/\1/p' "$d/$m.bench.txt")
-    ratio=$("$py" -c "import sys;k,t=sys.argv[1:];print('%.2fx'%(float(k)/float(t)))" "${kiln_ms:-nan}" "$torch_ms" 2>/dev/null || echo -)
-    printf '%-14s %10s %10s %8s  %s\n' "$m" "${kiln_ms:--}" "$torch_ms" "$ratio" "$check"
-    # How far each output is from the CPU reference (the weights PyTorch
-    # rebuilt here may differ from the compiled ones across versions).
-    "$py" - "$d" "$m" <<'EOF'
-import glob, os, sys
-import numpy as np
-d, m = sys.argv[1:]
-ref = np.load(os.path.join(d, m + ".output_0.npy")).astype(np.float64)
-for label, path in (("kiln", os.path.join(d, "output.npy")),
-                    ("torch-cuda", os.path.join(d, m + ".torch_cuda.npy"))):
-    if os.path.exists(path):
-        x = np.load(path).astype(np.float64)
-        if x.shape == ref.shape:
-            print("  %s vs CPU reference: max |diff| %.3g (max |ref| %.3g)"
-                  % (label, np.abs(x - ref).max(), np.abs(ref).max()))
-EOF
-    rm -f "$d/output.npy"
-    [ "$profile" = 1 ] && profile_model "$d" "$m" "${ins[@]}"
   done
+  if [ -f "$d/matmul.n" ]; then
+    matmul_row "$d" || status=1
+  fi
   if [ "$conformance" = 1 ]; then
   echo "== ONNX conformance, GPU subset (run.py --cuda)"
   "$py" test/onnx-backend/run.py --kiln-run "$runner" --data-dir "$out/data" \
@@ -186,6 +202,119 @@ sys.exit(1 if c["wrong"] or c["crash"] or c["timeout"] or c["compile-error"] els
 EOF
   fi
   return $status
+}
+
+# The median of torch_bench.py's timed runs in FILE, or "-".
+torch_median() {
+  "$py" -c "import json,statistics,sys
+ms = [json.loads(l)['ms'] for l in open(sys.argv[1]) if l.startswith('{\"iter')]
+print('%.4g' % statistics.median(ms))" "$1" 2>/dev/null || echo "-"
+}
+
+# KILN_MS / OTHER_MS as "N.NNx", or "-".
+ratio() {
+  "$py" -c "import sys;k,t=sys.argv[1:];print('%.2fx'%(float(k)/float(t)))" "${1:-nan}" "$2" 2>/dev/null || echo -
+}
+
+# One table row: model TAG at precision P, Kiln against PyTorch (eager,
+# and torch.compile unless --no-compile or this PyTorch lacks it); returns
+# 1 on a mismatch.
+model_row() {
+  local d=$1 tag=$2 p=$3 rc=0
+  local lib=$d/$tag.$p.cuda.so rtol atol
+  read -r rtol atol < <("$py" -c "import json;j=json.load(open('$d/$tag.json'));print(j.get('rtol',1e-3),j.get('atol',1e-4))")
+  # Low precision: against PyTorch's autocast output, within a few
+  # roundings of the outputs.
+  case $p in bf16) rtol=5e-2 atol=5e-2 ;; fp16) rtol=1e-2 atol=1e-2 ;; esac
+  local ins=() f
+  for f in $("$py" -c "import json;print(' '.join(json.load(open('$d/$tag.json'))['inputs']))"); do
+    ins+=(--input "$d/$f")
+  done
+  local eager=- comp=- check kiln_ms
+  timeout 300 "$py" bench/torch_bench.py "$d" "$tag" --threads 1 --device cuda \
+    --dtype "$p" --output "$d/$tag.$p.torch_cuda.npy" --max-iters "$runs" \
+    --min-iters "$runs" > "$d/$tag.$p.torch.txt" 2>"$d/$tag.$p.torch.err" &&
+    eager=$(torch_median "$d/$tag.$p.torch.txt")
+  [ "$eager" = - ] && echo "gpu-check: $tag $p: PyTorch failed: $(tail -1 "$d/$tag.$p.torch.err")"
+  if [ "$tcompile" = 1 ]; then
+    timeout 600 "$py" bench/torch_bench.py "$d" "$tag" --threads 1 --device cuda \
+      --dtype "$p" --compile --max-iters "$runs" --min-iters "$runs" \
+      > "$d/$tag.$p.compile.txt" 2>"$d/$tag.$p.compile.err" &&
+      comp=$(torch_median "$d/$tag.$p.compile.txt")
+  fi
+  # Against PyTorch's CUDA output when it ran, else the CPU reference (f32).
+  local expected=$d/$tag.$p.torch_cuda.npy
+  [ -f "$expected" ] || expected=$d/$tag.output_0.npy
+  if timeout 120 "$runner" "$lib" "${ins[@]}" --expected "$expected" \
+       --rtol "$rtol" --atol "$atol" > "$d/$tag.$p.run.txt" 2>&1; then
+    check="match"
+  else
+    check="MISMATCH: $(head -2 "$d/$tag.$p.run.txt" | tr '\n' ' ')"; rc=1
+  fi
+  [ "$expected" = "$d/$tag.output_0.npy" ] && check="$check (CPU reference)"
+  # Timed separately, so that a mismatch still shows the latency.
+  timeout 120 "$runner" "$lib" "${ins[@]}" --benchmark "$runs" \
+    > "$d/$tag.$p.bench.txt" 2>&1
+  kiln_ms=$(sed -n 's/.*median \([0-9.e+-]*\) ms.*/\1/p' "$d/$tag.$p.bench.txt")
+  printf '%-16s %-5s %9s %9s %9s %7s %7s  %s\n' "$tag" "$p" "${kiln_ms:--}" \
+    "$eager" "$comp" "$(ratio "$kiln_ms" "$eager")" "$(ratio "$kiln_ms" "$comp")" "$check"
+  [ "$profile" = 1 ] && profile_model "$d" "$tag.$p" "${ins[@]}"
+  return $rc
+}
+
+# The bf16 N x N x N product: Kiln's library against torch.matmul on bf16
+# CUDA tensors (the same f32 inputs, each rounding them to bf16), in
+# TFLOP/s; returns 1 on a mismatch.
+matmul_row() {
+  local d=$1 n rc=0
+  n=$(cat "$d/matmul.n")
+  "$py" - "$d" "$n" "$runs" > "$d/matmul.torch.txt" 2>&1 <<'EOF' ||
+import sys, time
+import numpy as np
+d, n, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rng = np.random.default_rng(0)
+for x in "ab":
+    np.save("%s/matmul.%s.npy" % (d, x),
+            rng.standard_normal((n, n), dtype=np.float32))
+import torch
+a, b = (torch.from_numpy(np.load("%s/matmul.%s.npy" % (d, x))).cuda().bfloat16()
+        for x in "ab")
+for _ in range(3):
+    c = a @ b
+torch.cuda.synchronize()
+ms = []
+for _ in range(runs):
+    t = time.perf_counter()
+    c = a @ b
+    torch.cuda.synchronize()
+    ms.append(1e3 * (time.perf_counter() - t))
+np.save("%s/matmul.torch.npy" % d, c.float().cpu().numpy())
+print("torch_ms %.4g" % sorted(ms)[len(ms) // 2])
+EOF
+    echo "gpu-check: matmul: PyTorch failed: $(tail -1 "$d/matmul.torch.txt")"
+  [ -f "$d/matmul.a.npy" ] || { echo "gpu-check: matmul: no inputs"; return 1; }
+  local torch_ms kiln_ms check="not compared"
+  torch_ms=$(sed -n 's/^torch_ms //p' "$d/matmul.torch.txt")
+  local ins=(--input "$d/matmul.a.npy" --input "$d/matmul.b.npy")
+  if [ -f "$d/matmul.torch.npy" ]; then
+    # Sums of n bf16 products in f32, in another order: outputs of size
+    # about sqrt(n) agree to 1e-2 of it.
+    if timeout 300 "$runner" "$d/matmul.bf16.cuda.so" "${ins[@]}" \
+         --expected "$d/matmul.torch.npy" --rtol 1e-2 --atol 1 > "$d/matmul.run.txt" 2>&1; then
+      check=match
+    else
+      check="MISMATCH: $(head -2 "$d/matmul.run.txt" | tr '\n' ' ')"; rc=1
+    fi
+  fi
+  timeout 300 "$runner" "$d/matmul.bf16.cuda.so" "${ins[@]}" --benchmark "$runs" \
+    > "$d/matmul.bench.txt" 2>&1
+  kiln_ms=$(sed -n 's/.*median \([0-9.e+-]*\) ms.*/\1/p' "$d/matmul.bench.txt")
+  "$py" -c "import sys
+n, k, t, check = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+tf = lambda ms: '%.1f' % (2 * n**3 / (float(ms) * 1e-3) / 1e12) if ms else '-'
+print('== bf16 matmul %dx%dx%d: Kiln %s TFLOP/s (%s ms), torch.matmul %s TFLOP/s (%s ms): %s'
+      % (n, n, n, tf(k), k or '-', tf(t), t or '-', check))" "$n" "${kiln_ms:-}" "${torch_ms:-}" "$check"
+  return $rc
 }
 
 # One run of the model under Nsight Compute: each kernel's GPU time.

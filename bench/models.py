@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """The benchmark's models: ONNX exports, one input set each, PyTorch's outputs.
 
-usage: /usr/bin/python3 bench/models.py OUT_DIR [MODEL...]
+usage: /usr/bin/python3 bench/models.py [--batch N] OUT_DIR [MODEL...]
 
 Writes, per MODEL (default: all of MODELS below), into OUT_DIR:
   MODEL.onnx          the ONNX export (static shapes)
   MODEL.input_K.npy   the example inputs, in the graph's input order
   MODEL.output_0.npy  PyTorch's output for them (eager, 1 thread)
   MODEL.json          {"flops", "inputs", "opset", "rtol", "atol", ...}
-A model whose MODEL.json is newer than this file and
+With --batch N (N > 1) each example input is repeated N times along its
+first dim and the files are named MODEL_bN.*; MODEL_bN.json names the
+model it was built from ("model"). A model whose MODEL.json is newer than
+this file and
 scripts/export_models.py (the encoder's classes) is kept as it is. Each
 model is built right after torch.manual_seed(0), so the weights (random,
 not trained) and inputs are the same on every run and torch_bench.py can
@@ -230,9 +233,13 @@ def torch_flops(model, args):
     return 2 * macs[0]
 
 
-def export(name, out_dir):
+def export(name, out_dir, batch=1):
     import onnx
     model, args, input_names, opset = build(name)
+    model_name = name
+    if batch > 1:
+        args = tuple(a.repeat(batch, *[1] * (a.dim() - 1)) for a in args)
+        name = "%s_b%d" % (name, batch)
     buf = io.BytesIO()
     with torch.no_grad():
         torch.onnx.export(model, args, buf, opset_version=opset,
@@ -255,7 +262,8 @@ def export(name, out_dir):
         sys.stderr.write("models.py: %s: %d counted nodes have shapes unknown "
                          "to ONNX (first %s): FLOPs counted in PyTorch\n"
                          % (name, len(unknown), unknown[0]))
-    meta = {"name": name, "flops": flops, "inputs": inputs,
+    meta = {"name": name, "model": model_name, "batch": batch,
+            "flops": flops, "inputs": inputs,
             "input_names": input_names, "output": name + ".output_0.npy",
             "opset": opset, "rtol": rtol, "atol": atol,
             "params": sum(p.numel() for p in model.parameters())}
@@ -269,6 +277,19 @@ def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         sys.stderr.write(__doc__)
         return 2
+    batch = 1
+    if argv[1].startswith("--batch"):
+        try:
+            if "=" in argv[1]:
+                batch, argv = int(argv[1].split("=", 1)[1]), argv[:1] + argv[2:]
+            else:
+                batch, argv = int(argv[2]), argv[:1] + argv[3:]
+        except (IndexError, ValueError):
+            sys.stderr.write("models.py: --batch N: N must be an integer\n")
+            return 2
+        if batch < 1 or len(argv) < 2:
+            sys.stderr.write(__doc__)
+            return 2
     out_dir, names = argv[1], argv[2:] or list(MODELS)
     unknown = [n for n in names if n not in MODELS]
     if unknown:
@@ -283,12 +304,13 @@ def main(argv):
                 os.path.getmtime(os.path.join(os.path.dirname(__file__), "zoo.py")),
                 os.path.getmtime(os.path.join(SCRIPTS, "export_models.py")))
     for name in names:
-        meta_path = os.path.join(out_dir, name + ".json")
+        tag = name if batch == 1 else "%s_b%d" % (name, batch)
+        meta_path = os.path.join(out_dir, tag + ".json")
         if os.path.exists(meta_path) and os.path.getmtime(meta_path) > stamp:
             continue
-        meta = export(name, out_dir)
+        meta = export(name, out_dir, batch)
         print("models.py: %-13s %8.3f GFLOP  %6.1fM parameters"
-              % (name, meta["flops"] / 1e9, meta["params"] / 1e6))
+              % (tag, meta["flops"] / 1e9, meta["params"] / 1e6))
     return 0
 
 

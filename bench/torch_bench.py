@@ -3,7 +3,8 @@
 
 usage: /usr/bin/python3 bench/torch_bench.py MODEL_DIR NAME --threads T
        [--budget S] [--min-iters N] [--max-iters N] [--max-seconds S]
-       [--output OUT.npy] [--device cpu|cuda]
+       [--output OUT.npy] [--device cpu|cuda] [--dtype fp32|bf16|fp16]
+       [--compile]
 
 Rebuilds the module that bench/models.py exported (same seed, so the same
 weights), reads MODEL_DIR/NAME.input_K.npy, and runs it under
@@ -14,7 +15,11 @@ summary line; --output writes the output as .npy (bench.py checks it).
 --device cuda runs the module and its inputs on the GPU (bench/gpu-check.sh):
 each timed run ends with torch.cuda.synchronize(), so it measures the whole
 forward pass, as kiln-run --benchmark does for a CUDA model library; TF32
-is off, so PyTorch computes in fp32 as Kiln does.
+is off, so PyTorch computes in fp32 as Kiln does. --dtype bf16 or fp16
+runs the f32 module under torch.autocast to that type (what kiln-compile
+--precision matches); --compile runs it through torch.compile (compiled
+during the warm-up). NAME may be a batched export (MODEL_bN, from
+bench/models.py --batch): the module is the one its .json names.
 """
 import argparse
 import json
@@ -34,6 +39,8 @@ def main():
     p.add_argument("--max-seconds", type=float, default=4.0)
     p.add_argument("--output")
     p.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    p.add_argument("--dtype", default="fp32", choices=["fp32", "bf16", "fp16"])
+    p.add_argument("--compile", action="store_true")
     o = p.parse_args()
     try:
         import numpy
@@ -48,7 +55,7 @@ def main():
 
     with open(os.path.join(o.model_dir, o.name + ".json")) as f:
         meta = json.load(f)
-    model, _, _, _ = models.build(o.name)
+    model, _, _, _ = models.build(meta.get("model", o.name))
     inputs = [torch.from_numpy(numpy.load(os.path.join(o.model_dir, f)))
               for f in meta["inputs"]]
     if o.device == "cuda":
@@ -61,11 +68,23 @@ def main():
         model = model.to("cuda")
         inputs = [t.to("cuda") for t in inputs]
 
+    if o.compile:
+        if not hasattr(torch, "compile"):
+            sys.exit("torch_bench: --compile: PyTorch %s has no torch.compile"
+                     % torch.__version__)
+        model = torch.compile(model)
+    if o.dtype != "fp32":
+        dtype = torch.bfloat16 if o.dtype == "bf16" else torch.float16
+        autocast = torch.autocast(o.device, dtype=dtype)
+    else:
+        import contextlib
+        autocast = contextlib.nullcontext()
+
     def sync():
         if o.device == "cuda":
             torch.cuda.synchronize()
 
-    with torch.inference_mode():
+    with torch.inference_mode(), autocast:
         t0 = time.perf_counter()
         warmup = 0
         while True:
@@ -89,9 +108,10 @@ def main():
             iters += 1
     print("\n".join(lines))
     if o.output:
-        numpy.save(o.output, out.cpu().numpy())
+        numpy.save(o.output, out.float().cpu().numpy())
     print(json.dumps({"runtime": "torch", "version": torch.__version__,
-                      "device": o.device, "threads": o.threads, "iters": iters, "warmup": warmup,
+                      "device": o.device, "dtype": o.dtype,
+                      "compile": o.compile, "threads": o.threads, "iters": iters, "warmup": warmup,
                       "total_s": total}))
 
 
