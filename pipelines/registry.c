@@ -272,10 +272,12 @@ static const KilnPassInfo kGraphToLinalgGpuPipeline = {
 
 /* The GPU schedule, up to loops mapped to blocks and threads: what
  * linalg-to-gpu turns into kernels and gpu-on-cpu runs on the CPU (with
- * kiln-gpu-tile-contractions' options TILE_OPTIONS). */
-#define KILN_GPU_SCHEDULE(TILE_OPTIONS)                                        \
+ * kiln-gpu-tile-contractions' options TILE_OPTIONS and
+ * kiln-gpu-block-reductions' REDUCE_OPTIONS: gpu-on-cpu emulates mma.sync
+ * and warp shuffles). */
+#define KILN_GPU_SCHEDULE(TILE_OPTIONS, REDUCE_OPTIONS)                        \
   KILN_GPU_BUFFERIZE ",func.func(kiln-gpu-tile-contractions" TILE_OPTIONS      \
-                     ",kiln-gpu-block-reductions,"                             \
+                     ",kiln-gpu-block-reductions" REDUCE_OPTIONS ","           \
                      "convert-linalg-to-parallel-loops),"                      \
                      "canonicalize,func.func(scf-parallel-loop-fusion),"       \
                      "func.func(kiln-gpu-map-loops)"
@@ -294,6 +296,7 @@ static const KilnPassInfo kLinalgToGpuPipeline = {
     .argument = "linalg-to-gpu",
     .summary = "Bufferize linalg on tensors, map its loops to GPU kernels",
     .pipeline = KILN_GPU_SCHEDULE(
+        "",
         "") ",func.func(kiln-gpu-launch-phases),kiln-gpu-device-memory,"
             "func.func(convert-parallel-loops-to-gpu),convert-math-to-funcs,"
             "gpu-kernel-outlining,kiln-gpu-merge-kernels,func.func(gpu-async-"
@@ -317,13 +320,15 @@ static const KilnPassInfo kGpuOnCpuPipeline = {
     .summary = "The GPU pipeline's schedules run sequentially on the CPU "
                "(for numerical checks without a GPU)",
     .pipeline = "graph-to-linalg-gpu," KILN_GPU_SCHEDULE(
-        "{mma=emulate}") ",expand-strided-metadata,"
-                         "lower-affine,finalize-memref-to-llvm,convert-scf-to-"
-                         "cf,"
-                         "convert-math-to-llvm,convert-math-to-funcs,"
-                         "convert-math-to-libm,convert-arith-to-llvm,"
-                         "convert-cf-to-llvm,convert-func-to-llvm,"
-                         "convert-index-to-llvm,reconcile-unrealized-casts",
+        "{mma=emulate}",
+        "{shuffles=false}") ",expand-strided-metadata,"
+                            "lower-affine,finalize-memref-to-llvm,convert-scf-"
+                            "to-"
+                            "cf,"
+                            "convert-math-to-llvm,convert-math-to-funcs,"
+                            "convert-math-to-libm,convert-arith-to-llvm,"
+                            "convert-cf-to-llvm,convert-func-to-llvm,"
+                            "convert-index-to-llvm,reconcile-unrealized-casts",
     .options = kGpuOnCpuParameters,
     .numOptions = 1,
 };

@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "conversions/linalg-to-gpu/tile.h"
 #include "dialects/linalg/transforms/schedule_text.h"
 #include "kiln/diagnostics.h"
 #include "mlir-c/AffineExpr.h"
@@ -45,15 +46,23 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/Dialect/MemRef.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/IR.h"
 #include "support/ir_build.h"
 #include "support/op_list.h"
 
-enum { kOptEnable, kOptMinExtent, kOptThreads, kNumOptions };
+enum {
+  kOptEnable,
+  kOptMinExtent,
+  kOptThreads,
+  kOptWarps,
+  kOptShuffles,
+  kNumOptions
+};
 
-enum { kMaxRank = 8, kMaxInputs = 16 };
+enum { kMaxInputs = 16 }; /* kMaxRank: tile.h */
 
 static const char *const kInMark = "kiln.reduce.in";
 static const char *const kElemMark = "kiln.reduce.elem";
@@ -275,9 +284,20 @@ static bool matchReduction(MlirOperation op, Reduction *rd) {
 // The schedule template
 //===----------------------------------------------------------------------===//
 
+/* The elementwise op reading the reduction's output that its final store
+ * applies (a mean's division, a scale): a linalg.generic of parallel loops
+ * over the output, its one input the output (identity maps), its body
+ * arith/math ops whose other values are constants. Its result goes to its
+ * own output at the same indices. */
+typedef struct Scale {
+  MlirOperation op; /* null: none */
+  Access out;       /* the consumer's output, indexed as the reduction's */
+} Scale;
+
 typedef struct Gen {
   KilnScheduleText text;
-  int c0, c1; /* the index constants 0 and 1 */
+  int c0, c1;         /* the index constants 0 and 1 */
+  const Scale *scale; /* the fused consumer */
 } Gen;
 
 /* Loop l's index from its group's linear index `lin`. */
@@ -325,17 +345,16 @@ static int combine(Gen *g, const char *name, int a, int b) {
   return n;
 }
 
-static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
-                        bool fromOut) {
-  Gen gen = {{buf, 0}, 0, 0}, *g = &gen;
+/* The combine op's name (`arith.addf`, ...) into `name`; the template's
+ * function header and constants (%ident: the combine's identity, -0 for
+ * sums (-0 + x == x, also for x = -0), -inf for max, +inf for min). */
+static void genHeader(Gen *g, const Reduction *rd, char *name, size_t size) {
+  KilnStrBuf *buf = g->text.buf;
   MlirStringRef nameRef = mlirIdentifierStr(mlirOperationGetName(rd->combine));
-  char name[32];
-  snprintf(name, sizeof(name), "%.*s", (int)nameRef.length, nameRef.data);
+  snprintf(name, size, "%.*s", (int)nameRef.length, nameRef.data);
   bool isAdd = !strcmp(name, "arith.addf");
   bool isMax =
       !strcmp(name, "arith.maximumf") || !strcmp(name, "arith.maxnumf");
-  /* The identity: -0 for sums (-0 + x == x, also for x = -0), -inf for
-   * max, +inf for min. */
   const char *ident = isAdd ? "-0.0" : isMax ? "0xFF800000" : "0x7F800000";
   kilnStrBufAppend(buf, "func.func @kiln_reduce(", 23);
   for (intptr_t i = 0; i < rd->inputs; ++i) {
@@ -345,12 +364,90 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
   }
   kilnStrBufAppend(buf, "%O: ", 4);
   kilnStrBufAppendType(buf, rd->out.type);
+  if (!mlirOperationIsNull(g->scale->op)) {
+    kilnStrBufAppend(buf, ", %E: ", 6);
+    kilnStrBufAppendType(buf, g->scale->out.type);
+  }
   kilnStrBufAppendf(
       buf, ", %%init: f32) {\n%%ident = arith.constant %s : f32\n", ident);
   g->c0 = kilnScheduleIndex(&g->text, 0);
   g->c1 = kilnScheduleIndex(&g->text, 1);
+}
+
+/* `%vP = scf.for r = start to R step step` combining f(ins) at the output
+ * element whose parallel loops' indices are in `idx` (the reduced ones
+ * filled in here): the inputs' loads and the marker the body's ops are
+ * cloned before (reduceOp). Returns P. */
+static int genPartial(Gen *g, const Reduction *rd, const char *name, int *idx,
+                      int start, int step) {
+  KilnStrBuf *buf = g->text.buf;
+  int cR = kilnScheduleIndex(&g->text, rd->extent);
+  int p = kilnScheduleFresh(&g->text), r = kilnScheduleFresh(&g->text),
+      acc = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(buf,
+                    "%%v%d = scf.for %%v%d = %%v%d to %%v%d step %%v%d "
+                    "iter_args(%%v%d = %%ident) -> (f32) {\n",
+                    p, r, start, cR, step, acc);
+  for (intptr_t l = 0; l < rd->loops; ++l)
+    if (rd->kind[l] == 'r')
+      idx[l] = loopIndex(g, rd, l, r);
+  for (intptr_t i = 0; i < rd->inputs; ++i) {
+    char prefix[32], in[16], attrs[48];
+    snprintf(prefix, sizeof(prefix), "%%in%d = memref.load ", (int)i);
+    snprintf(in, sizeof(in), "I%d", (int)i);
+    snprintf(attrs, sizeof(attrs), "{%s = %d : i64} ", kInMark, (int)i);
+    appendAccess(g, prefix, in, &rd->in[i], idx, attrs);
+  }
+  int e = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(buf, "%%v%d = arith.constant {%s} 0.0 : f32\n", e,
+                    kElemMark);
+  int s = combine(g, name, acc, e);
+  kilnStrBufAppendf(buf, "scf.yield %%v%d : f32\n}\n", s);
+  return p;
+}
+
+/* out[idx] = combine(out's initial content, v). */
+static void genStore(Gen *g, const Reduction *rd, const char *name,
+                     const int *idx, int v, bool fromOut) {
+  int o = kilnScheduleFresh(&g->text);
+  char prefix[48];
+  if (fromOut) {
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", o);
+    appendAccess(g, prefix, "O", &rd->out, idx, "");
+  } else {
+    kilnStrBufAppendf(g->text.buf, "%%v%d = %s %%init, %%ident : f32\n", o,
+                      name);
+  }
+  int z = combine(g, name, o, v);
+  if (!mlirOperationIsNull(g->scale->op)) {
+    int r = kilnScheduleFresh(&g->text);
+    kilnStrBufAppendf(
+        g->text.buf, "%%v%d = func.call @kiln_epilogue(%%v%d) : (f32) -> f32\n",
+        r, z);
+    snprintf(prefix, sizeof(prefix), "memref.store %%v%d, ", r);
+    appendAccess(g, prefix, "E", &g->scale->out, idx, "");
+    return;
+  }
+  snprintf(prefix, sizeof(prefix), "memref.store %%v%d, ", z);
+  appendAccess(g, prefix, "O", &rd->out, idx, "");
+}
+
+static void genFooter(Gen *g, int64_t threads) {
+  kilnStrBufAppendf(g->text.buf,
+                    "scf.reduce\n}\n}\nscf.yield\n}"
+                    " {kiln.gpu.block_size = %lld : i64}\nreturn\n}\n",
+                    (long long)threads);
+  if (!mlirOperationIsNull(g->scale->op))
+    kilnStrBufAppendf(g->text.buf,
+                      "func.func private @kiln_epilogue(f32) -> f32\n");
+}
+
+static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
+                        bool fromOut, const Scale *scale) {
+  Gen gen = {{buf, 0}, 0, 0, scale}, *g = &gen;
+  char name[32];
+  genHeader(g, rd, name, sizeof(name));
   int cT = kilnScheduleIndex(&g->text, threads),
-      cR = kilnScheduleIndex(&g->text, rd->extent),
       cP = kilnScheduleIndex(&g->text, rd->outputs);
   kilnStrBufAppendf(buf,
                     "scf.execute_region no_inline {\nmemref.alloca_scope {\n"
@@ -369,27 +466,7 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
   /* Partials. */
   int tid;
   beginPhase(g, cT, &tid);
-  int p = kilnScheduleFresh(&g->text), r = kilnScheduleFresh(&g->text),
-      acc = kilnScheduleFresh(&g->text);
-  kilnStrBufAppendf(buf,
-                    "%%v%d = scf.for %%v%d = %%v%d to %%v%d step %%v%d "
-                    "iter_args(%%v%d = %%ident) -> (f32) {\n",
-                    p, r, tid, cR, cT, acc);
-  for (intptr_t l = 0; l < rd->loops; ++l)
-    if (rd->kind[l] == 'r')
-      idx[l] = loopIndex(g, rd, l, r);
-  for (intptr_t i = 0; i < rd->inputs; ++i) {
-    char prefix[32], in[16], attrs[48];
-    snprintf(prefix, sizeof(prefix), "%%in%d = memref.load ", (int)i);
-    snprintf(in, sizeof(in), "I%d", (int)i);
-    snprintf(attrs, sizeof(attrs), "{%s = %d : i64} ", kInMark, (int)i);
-    appendAccess(g, prefix, in, &rd->in[i], idx, attrs);
-  }
-  int e = kilnScheduleFresh(&g->text);
-  kilnStrBufAppendf(buf, "%%v%d = arith.constant {%s} 0.0 : f32\n", e,
-                    kElemMark);
-  int s = combine(g, name, acc, e);
-  kilnStrBufAppendf(buf, "scf.yield %%v%d : f32\n}\n", s);
+  int p = genPartial(g, rd, name, idx, tid, cT);
   kilnStrBufAppendf(buf, "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n",
                     p, tid, (long long)threads);
   endPhase(g);
@@ -411,14 +488,7 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
   }
   /* Thread 0 combines with the output's initial content. */
   beginPhase(g, g->c1, &tid);
-  int o = kilnScheduleFresh(&g->text), t = kilnScheduleFresh(&g->text);
-  char prefix[48];
-  if (fromOut) {
-    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", o);
-    appendAccess(g, prefix, "O", &rd->out, idx, "");
-  } else {
-    kilnStrBufAppendf(buf, "%%v%d = %s %%init, %%ident : f32\n", o, name);
-  }
+  int t = kilnScheduleFresh(&g->text);
   kilnStrBufAppendf(buf, "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
                     t, g->c0, (long long)threads);
   if (threads >= 2) {
@@ -428,14 +498,147 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
                       t1, g->c1, (long long)threads);
     t = combine(g, name, t, t1);
   }
-  int z = combine(g, name, o, t);
-  snprintf(prefix, sizeof(prefix), "memref.store %%v%d, ", z);
-  appendAccess(g, prefix, "O", &rd->out, idx, "");
+  genStore(g, rd, name, idx, t, fromOut);
   endPhase(g);
+  genFooter(g, threads);
+}
+
+/* A warp-level reduction for short extents: blocks of 256 threads, `lanes`
+ * (a power of two up to 32) per output, so 256 / lanes outputs per block.
+ * Each lane combines a strided slice (r = lane, lane + lanes, ...); the
+ * lanes' partials are combined by a butterfly of gpu.shuffle xor
+ * (`shuffles`), or, on the CPU, by the same pairs in a tree through shared
+ * memory (lane l < half combines with lane l + half: what the butterfly
+ * leaves in lane 0, in the same order); lane 0 stores:
+ *
+ *   scf.parallel (%blk) to ceil(P / G) {               G = 256 / lanes
+ *     scf.parallel (%t) to 256 {
+ *       o = blk * G + t / lanes, lane = t % lanes
+ *       v = o < P ? combine over r = lane, lane + lanes, ... : identity
+ *       v = combine(v, shuffle xor v, k) for k = lanes/2 ... 1
+ *       if lane == 0 and o < P: out[o] = combine(out[o], v)
+ *   } } */
+static void genWarpTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t lanes,
+                            bool fromOut, bool shuffles, const Scale *scale) {
+  const int64_t threads = 256, perBlock = threads / lanes;
+  Gen gen = {{buf, 0}, 0, 0, scale}, *g = &gen;
+  char name[32];
+  genHeader(g, rd, name, sizeof(name));
+  int cT = kilnScheduleIndex(&g->text, threads);
+  int cLanes = kilnScheduleIndex(&g->text, lanes);
+  int cB = kilnScheduleIndex(&g->text, (rd->outputs + perBlock - 1) / perBlock);
+  bool ragged = rd->outputs % perBlock != 0;
   kilnStrBufAppendf(buf,
-                    "scf.reduce\n}\n}\nscf.yield\n}"
-                    " {kiln.gpu.block_size = %lld : i64}\nreturn\n}\n",
-                    (long long)threads);
+                    "scf.execute_region no_inline {\nmemref.alloca_scope {\n");
+  if (!shuffles)
+    kilnStrBufAppendf(buf,
+                      "%%sh = memref.alloca() {kiln.gpu.shared} : "
+                      "memref<%lldxf32>\n",
+                      (long long)threads);
+  int blk = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(buf,
+                    "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
+                    "{\n",
+                    blk, g->c0, cB, g->c1);
+  int base = kilnScheduleBinopConst(&g->text, "muli", blk, perBlock);
+  int phases = shuffles ? 1 : 2;
+  for (int64_t half = lanes / 2; !shuffles && half >= 1; half /= 2)
+    ++phases;
+  int64_t half = lanes / 2;
+  for (int ph = 0; ph < phases; ++ph) {
+    int tid;
+    beginPhase(g, cT, &tid);
+    int o = kilnScheduleBinop(
+        &g->text, "addi", base,
+        kilnScheduleBinopConst(&g->text, "divui", tid, lanes));
+    int lane = kilnScheduleBinopConst(&g->text, "remui", tid, lanes);
+    int valid = -1;
+    if (ragged) {
+      int cP = kilnScheduleIndex(&g->text, rd->outputs);
+      valid = kilnScheduleFresh(&g->text);
+      kilnStrBufAppendf(buf, "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n",
+                        valid, o, cP);
+    }
+    int idx[kMaxRank];
+    for (intptr_t l = 0; l < rd->loops; ++l)
+      if (rd->kind[l] == 'p')
+        idx[l] = loopIndex(g, rd, l, o);
+    int v = -1;
+    if (ph == 0) {
+      /* The lane's partial (the identity for outputs past the end). */
+      if (ragged) {
+        v = kilnScheduleFresh(&g->text);
+        kilnStrBufAppendf(buf, "%%v%d = scf.if %%v%d -> (f32) {\n", v, valid);
+      }
+      int p = genPartial(g, rd, name, idx, lane, cLanes);
+      if (ragged)
+        kilnStrBufAppendf(buf,
+                          "scf.yield %%v%d : f32\n} else {\n"
+                          "scf.yield %%ident : f32\n}\n",
+                          p);
+      else
+        v = p;
+      if (!shuffles) {
+        kilnStrBufAppendf(
+            buf, "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n", v, tid,
+            (long long)threads);
+        endPhase(g);
+        continue;
+      }
+      for (int64_t k = lanes / 2; k >= 1; k /= 2) {
+        int s = kilnScheduleFresh(&g->text);
+        kilnStrBufAppendf(buf,
+                          "%%k%d = arith.constant %lld : i32\n"
+                          "%%w%d = arith.constant %lld : i32\n"
+                          "%%v%d, %%ok%d = gpu.shuffle xor %%v%d, %%k%d, "
+                          "%%w%d : f32\n",
+                          s, (long long)k, s, (long long)lanes, s, s, v, s, s);
+        v = combine(g, name, v, s);
+      }
+    } else if (ph < phases - 1) {
+      /* One step of the tree: lanes below `half` take lane + half's. */
+      int c = kilnScheduleFresh(&g->text);
+      kilnStrBufAppendf(buf,
+                        "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n"
+                        "scf.if %%v%d {\n",
+                        c, lane, kilnScheduleIndex(&g->text, half), c);
+      int other = kilnScheduleBinopConst(&g->text, "addi", tid, half);
+      int x = kilnScheduleFresh(&g->text), y = kilnScheduleFresh(&g->text);
+      kilnStrBufAppendf(buf,
+                        "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n"
+                        "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
+                        x, tid, (long long)threads, y, other,
+                        (long long)threads);
+      int z = combine(g, name, x, y);
+      kilnStrBufAppendf(buf,
+                        "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n"
+                        "}\n",
+                        z, tid, (long long)threads);
+      half /= 2;
+      endPhase(g);
+      continue;
+    } else {
+      v = kilnScheduleFresh(&g->text);
+      kilnStrBufAppendf(buf,
+                        "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
+                        v, tid, (long long)threads);
+    }
+    /* Lane 0 of each output stores. */
+    int first = kilnScheduleFresh(&g->text);
+    kilnStrBufAppendf(buf, "%%v%d = arith.cmpi eq, %%v%d, %%v%d : index\n",
+                      first, lane, g->c0);
+    if (ragged) {
+      int both = kilnScheduleFresh(&g->text);
+      kilnStrBufAppendf(buf, "%%v%d = arith.andi %%v%d, %%v%d : i1\n", both,
+                        first, valid);
+      first = both;
+    }
+    kilnStrBufAppendf(buf, "scf.if %%v%d {\n", first);
+    genStore(g, rd, name, idx, v, fromOut);
+    kilnStrBufAppend(buf, "}\n", 2);
+    endPhase(g);
+  }
+  genFooter(g, threads);
 }
 
 //===----------------------------------------------------------------------===//
@@ -493,8 +696,111 @@ static MlirOperation precedingFill(MlirOperation op, MlirValue out) {
   return p;
 }
 
-/* Replaces `op` by the schedule; false after an error. */
-static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads) {
+/* Whether every use of `v` (through views) is one of `ops` or a dealloc. */
+static bool onlyUsedBy(MlirValue v, const MlirOperation *ops, int n) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    bool ok = kilnOpNameIs(owner, "memref.dealloc");
+    for (int i = 0; i < n && !ok; ++i)
+      ok = mlirOperationEqual(owner, ops[i]);
+    if (!ok && mlirOperationGetNumResults(owner) == 1 &&
+        mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetResult(owner, 0))) &&
+        mlirValueEqual(kilnGpuViewRoot(mlirOperationGetResult(owner, 0)),
+                       kilnGpuViewRoot(v)))
+      ok = onlyUsedBy(mlirOperationGetResult(owner, 0), ops, n);
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/* Whether `map` is the identity on `rank` dims. */
+static bool isIdentity(MlirAttribute m, intptr_t rank) {
+  if (!mlirAttributeIsAAffineMap(m))
+    return false;
+  MlirAffineMap map = mlirAffineMapAttrGetValue(m);
+  return mlirAffineMapIsIdentity(map) && mlirAffineMapGetNumDims(map) == rank;
+}
+
+/* The consumer of `op`'s output that its store can apply (Scale): the next
+ * op (constants aside); the output buffer then only used by the two ops,
+ * the fill and deallocations, unless the consumer writes it in place. */
+static void matchScale(MlirOperation op, const Reduction *rd,
+                       MlirOperation fill, Scale *sc) {
+  memset(sc, 0, sizeof(*sc));
+  MlirOperation g = mlirOperationGetNextInBlock(op);
+  while (!mlirOperationIsNull(g) && kilnOpNameIs(g, "arith.constant"))
+    g = mlirOperationGetNextInBlock(g);
+  if (mlirOperationIsNull(g) || !kilnOpNameIs(g, "linalg.generic") ||
+      mlirOperationGetNumResults(g) || kilnGpuSingleOutputIns(g) != 1 ||
+      mlirOperationGetNumOperands(g) != 2 ||
+      !mlirValueEqual(mlirOperationGetOperand(g, 0), rd->out.value))
+    return;
+  MlirValue out = mlirOperationGetOperand(g, 1);
+  intptr_t rank = rd->out.rank;
+  char kinds[kMaxRank];
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(g, kilnStr("indexing_maps"));
+  if (!staticF32MemRef(out) ||
+      !mlirTypeEqual(mlirValueGetType(out), rd->out.type) || rank < 1 ||
+      !kilnLinalgIteratorKinds(g, kinds, rank) || mlirAttributeIsNull(maps) ||
+      mlirArrayAttrGetNumElements(maps) != 2 ||
+      !isIdentity(mlirArrayAttrGetElement(maps, 0), rank) ||
+      !isIdentity(mlirArrayAttrGetElement(maps, 1), rank))
+    return;
+  for (intptr_t l = 0; l < rank; ++l)
+    if (kinds[l] != 'p')
+      return;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  if (mlirBlockGetNumArguments(body) != 2 ||
+      !mlirOpOperandIsNull(
+          mlirValueGetFirstUse(mlirBlockGetArgument(body, 1))) ||
+      mlirOperationGetNumOperands(yield) != 1)
+    return;
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(o, yield); o = mlirOperationGetNextInBlock(o)) {
+    MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(o));
+    bool arithOrMath = (n.length > 6 && !memcmp(n.data, "arith.", 6)) ||
+                       (n.length > 5 && !memcmp(n.data, "math.", 5));
+    if (!arithOrMath || mlirOperationGetNumRegions(o))
+      return;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(o); ++i) {
+      MlirValue v = mlirOperationGetOperand(o, i);
+      bool inside =
+          mlirValueIsABlockArgument(v)
+              ? mlirBlockEqual(mlirBlockArgumentGetOwner(v), body)
+              : mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(v)),
+                               body) ||
+                    kilnOpNameIs(mlirOpResultGetOwner(v), "arith.constant");
+      if (!inside)
+        return;
+    }
+  }
+  /* Not in place, the reduction's output must be a temporary nothing
+   * else reads (a function's output buffer would lose its values). */
+  bool inPlace = mlirValueEqual(out, rd->out.value);
+  MlirValue root = kilnGpuViewRoot(rd->out.value);
+  MlirOperation users[3] = {op, g, fill};
+  if (!inPlace &&
+      (!mlirValueIsAOpResult(root) ||
+       !kilnOpNameIs(mlirOpResultGetOwner(root), "memref.alloc") ||
+       !onlyUsedBy(root, users, mlirOperationIsNull(fill) ? 2 : 3) ||
+       mlirValueEqual(kilnGpuViewRoot(out), kilnGpuViewRoot(rd->out.value))))
+    return;
+  for (intptr_t i = 0; i < rd->inputs; ++i)
+    if (mlirValueEqual(kilnGpuViewRoot(out), kilnGpuViewRoot(rd->in[i].value)))
+      return;
+  sc->op = g;
+  sc->out = rd->out;
+  sc->out.value = out;
+}
+
+/* Replaces `op` by the schedule: a block per output of `threads`, or with
+ * `lanes` > 0 a warp-level one; false after an error. */
+static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads,
+                     int64_t lanes, bool shuffles) {
   MlirContext ctx = mlirOperationGetContext(op);
   /* The fill is replaced only where the op writes all of the output (an
    * output dim at a constant index has size 1). */
@@ -502,8 +808,14 @@ static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads) {
   for (intptr_t d = 0; d < rd->out.rank; ++d)
     if (rd->out.index[d] < 0 && mlirShapedTypeGetDimSize(rd->out.type, d) != 1)
       fill = (MlirOperation){NULL};
+  Scale scale;
+  matchScale(op, rd, fill, &scale);
   KilnStrBuf text = {0};
-  genTemplate(&text, rd, threads, mlirOperationIsNull(fill));
+  if (lanes > 0)
+    genWarpTemplate(&text, rd, lanes, mlirOperationIsNull(fill), shuffles,
+                    &scale);
+  else
+    genTemplate(&text, rd, threads, mlirOperationIsNull(fill), &scale);
   MlirModule tmpl = mlirModuleCreateParse(ctx, kilnStr(kilnStrBufGet(&text)));
   kilnStrBufDestroy(&text);
   if (mlirModuleIsNull(tmpl)) {
@@ -543,34 +855,61 @@ static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads) {
   for (intptr_t i = 0; i <= rd->inputs; ++i)
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, i),
                                   mlirOperationGetOperand(op, i));
-  if (!mlirOperationIsNull(fill))
+  bool scaled = !mlirOperationIsNull(scale.op);
+  intptr_t initArg = rd->inputs + (scaled ? 2 : 1);
+  if (scaled)
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, rd->inputs + 1),
+                                  scale.out.value);
+  if (!mlirOperationIsNull(fill))
+    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, initArg),
                                   mlirOperationGetOperand(fill, 0));
   MlirOperation term = mlirBlockGetTerminator(fbody);
+  KilnOpList calls = {0};
   for (MlirOperation o = mlirBlockGetFirstOperation(fbody);
        !mlirOperationEqual(o, term);) {
     MlirOperation next = mlirOperationGetNextInBlock(o);
     mlirOperationMoveBefore(o, op);
+    mlirOperationWalk(o, kilnGpuCollectEpilogueCalls, &calls,
+                      MlirWalkPostOrder);
     o = next;
   }
+  if (scaled) {
+    MlirBlock sbody =
+        mlirRegionGetFirstBlock(mlirOperationGetRegion(scale.op, 0));
+    intptr_t arg0 = 0;
+    for (size_t i = 0; i < calls.len; ++i)
+      kilnGpuInlineSlice(
+          calls.data[i], sbody, &arg0, 1,
+          mlirOperationGetOperand(mlirBlockGetTerminator(sbody), 0));
+  }
+  kilnOpListDestroy(&calls);
   mlirModuleDestroy(tmpl);
+  MlirValue outRoot = kilnGpuViewRoot(rd->out.value);
+  bool inPlace = scaled && mlirValueEqual(scale.out.value, rd->out.value);
   mlirOperationDestroy(op);
   if (!mlirOperationIsNull(fill))
     mlirOperationDestroy(fill);
+  if (scaled) {
+    mlirOperationDestroy(scale.op);
+    if (!inPlace)
+      kilnGpuEraseIfDead(outRoot);
+  }
   return true;
 }
 
 typedef struct Collect {
   KilnOpList *ops;
   int64_t minExtent;
+  bool warps;
 } Collect;
 
-/* Whether a block per output pays: a long enough reduced extent, and not
- * a largest input whose contiguous dim is a parallel loop of a warp's
+/* Whether threads cooperating per output pay: a block per output from
+ * `minExtent` reduced elements, a warp's lanes from 2 (with `warps`); and
+ * not a largest input whose contiguous dim is a parallel loop of a warp's
  * worth or more (the one-output-per-thread loop reads that coalesced
  * already, e.g. a reduction over an outer dim of a wide tensor). */
-static bool pays(const Reduction *rd, int64_t minExtent) {
-  if (rd->extent < minExtent)
+static bool pays(const Reduction *rd, int64_t minExtent, bool warps) {
+  if (rd->extent < (warps ? 2 : minExtent))
     return false;
   const Access *big = NULL;
   int64_t most = -1;
@@ -592,7 +931,7 @@ static bool pays(const Reduction *rd, int64_t minExtent) {
 static MlirWalkResult collectReductions(MlirOperation op, void *userData) {
   Collect *c = userData;
   Reduction rd;
-  if (matchReduction(op, &rd) && pays(&rd, c->minExtent))
+  if (matchReduction(op, &rd) && pays(&rd, c->minExtent, c->warps))
     kilnOpListPush(c->ops, op);
   return MlirWalkResultAdvance;
 }
@@ -620,16 +959,19 @@ static void runBlockReductions(MlirOperation func, MlirExternalPass pass,
   if (!options[kOptEnable].b)
     return;
   KilnOpList ops = {0};
-  Collect c = {&ops, minExtent};
+  Collect c = {&ops, minExtent, options[kOptWarps].b};
   mlirOperationWalk(func, collectReductions, &c, MlirWalkPostOrder);
   bool ok = true;
   for (size_t i = 0; i < ops.len && ok; ++i) {
     Reduction rd;
     matchReduction(ops.data[i], &rd);
-    int64_t t = 1;
-    while (t * 2 <= threads && t * 2 <= rd.extent)
+    /* T, or the lanes per output: the largest power of two up to the
+     * extent and the block (a warp). */
+    bool warp = rd.extent < minExtent;
+    int64_t limit = warp ? 32 : threads, t = 1;
+    while (t * 2 <= limit && t * 2 <= rd.extent)
       t *= 2;
-    ok = reduceOp(ops.data[i], &rd, t);
+    ok = reduceOp(ops.data[i], &rd, t, warp ? t : 0, options[kOptShuffles].b);
   }
   kilnOpListDestroy(&ops);
   if (!ok)
@@ -646,11 +988,17 @@ static const KilnPassOptionSpec kOptions[kNumOptions] = {
     [kOptThreads] = {"threads", KILN_PASS_OPTION_INT, "256",
                      "Threads per block (a power of two; fewer for shorter "
                      "extents)"},
+    [kOptWarps] = {"warps", KILN_PASS_OPTION_BOOL, "true",
+                   "Shorter reductions (from 2 elements) as warp-level "
+                   "ones: up to 32 lanes per output, 256-thread blocks"},
+    [kOptShuffles] = {"shuffles", KILN_PASS_OPTION_BOOL, "true",
+                      "Combine a warp's lanes by gpu.shuffle (false: the "
+                      "same pairs through shared memory, for the CPU)"},
 };
 
 static const KilnDialectHandleGetter kDialects[] = {
     mlirGetDialectHandle__scf__, mlirGetDialectHandle__memref__,
-    mlirGetDialectHandle__arith__};
+    mlirGetDialectHandle__arith__, mlirGetDialectHandle__gpu__};
 
 const KilnPassInfo kilnGpuBlockReductionsPass = {
     .argument = "kiln-gpu-block-reductions",
@@ -662,5 +1010,5 @@ const KilnPassInfo kilnGpuBlockReductionsPass = {
     .numOptions = kNumOptions,
     .run = runBlockReductions,
     .dependentDialects = kDialects,
-    .numDependentDialects = 3,
+    .numDependentDialects = 4,
 };

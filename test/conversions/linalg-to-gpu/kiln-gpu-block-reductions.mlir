@@ -11,6 +11,12 @@
 // RUN: kiln-opt %t.ok.mlir --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions),canonicalize,func.func(kiln-gpu-launch-phases))' \
 // RUN:   | FileCheck %s --check-prefix=LAUNCH
+// RUN: kiln-opt %t.ok.mlir --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions{warps=false}))' \
+// RUN:   | FileCheck %s --check-prefix=NOWARP
+// RUN: kiln-opt %t.ok.mlir --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions{shuffles=false}))' \
+// RUN:   | FileCheck %s --check-prefix=TREE
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions{min-extent=0}))'
@@ -36,10 +42,10 @@
 // CHECK: scf.parallel (%[[T1:.*]]) = (%{{.*}}) to (%c128)
 // CHECK: arith.addi %[[T1]], %c128
 // CHECK-COUNT-6: scf.parallel
-// CHECK: %[[O:.*]] = memref.load %arg1[%[[B]]]
 // CHECK: %[[S0:.*]] = memref.load %[[SH]][%c0]
 // CHECK: %[[S1:.*]] = memref.load %[[SH]][%c1]
 // CHECK: %[[S:.*]] = arith.addf %[[S0]], %[[S1]]
+// CHECK: %[[O:.*]] = memref.load %arg1[%[[B]]]
 // CHECK: %[[N:.*]] = arith.addf %[[O]], %[[S]]
 // CHECK: memref.store %[[N]], %arg1[%[[B]]]
 // CHECK: kiln.gpu.block_size = 256
@@ -100,9 +106,9 @@ func.func @max_middle(%x: memref<5x300x7xf32>, %y: memref<5x1x7xf32>) {
 // CHECK: %[[NEG:.*]] = arith.constant -3.000000e+00 : f32
 // CHECK: %[[ID:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
-// CHECK: %[[I:.*]] = arith.maximumf %[[NEG]], %[[ID]]
 // CHECK-NOT: memref.load %arg1
 // CHECK: %[[S:.*]] = arith.maximumf
+// CHECK: %[[I:.*]] = arith.maximumf %[[NEG]], %[[ID]]
 // CHECK: %[[N:.*]] = arith.maximumf %[[I]], %[[S]]
 // CHECK: memref.store %[[N]], %arg1[]
 // CHECK-NOT: linalg
@@ -162,14 +168,16 @@ func.func @full(%x: memref<4x3x8xf32>, %y: memref<f32>) {
 
 // -----
 
-// Left alone: a dynamic shape, a short extent (49 < 64), a body that does
-// not split (the output scaled: out * 2 + x), a product (a contraction),
-// and a wide innermost output dim (a sum over rows of 64 x 128: the
-// one-output-per-thread loop reads it coalesced).
+// Left alone: a dynamic shape, a short extent with warps=false (49 < 64),
+// a body that does not split (the output scaled: out * 2 + x), a product
+// (a contraction), and a wide innermost output dim (a sum over rows of
+// 64 x 128: the one-output-per-thread loop reads it coalesced).
 // CHECK-LABEL: func.func @negative_dynamic
 // CHECK: linalg.generic
 // CHECK-LABEL: func.func @negative_short
-// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
+// NOWARP-LABEL: func.func @negative_short
+// NOWARP: linalg.generic
 // CHECK-LABEL: func.func @negative_body
 // CHECK: linalg.generic
 // CHECK-LABEL: func.func @negative_contraction
@@ -216,6 +224,85 @@ func.func @negative_wide_output(%x: memref<64x128xf32>, %y: memref<128xf32>) {
   ^bb0(%in: f32, %out: f32):
     %s = arith.addf %out, %in : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Short extents: warp-level reductions. A sum over 49 per output (a
+// global average pool over 7 x 7) of 6 outputs: 32 lanes per output, 8
+// outputs per 256-thread block (one block; outputs 6 and 7 absent: their
+// lanes start from the identity and store nothing). Each lane sums a
+// strided slice, a butterfly of gpu.shuffle xor 16, 8, 4, 2, 1 (width 32)
+// combines the lanes, lane 0 stores. With shuffles=false (the CPU) the
+// same pairs go through shared memory: lane l < 16 takes l + 16, ... The
+// division by 49 after it is applied in the store (the consumer and the
+// temporary sum buffer are gone).
+// CHECK-LABEL: func.func @warp_mean
+// CHECK-NOT: memref.alloca()
+// CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c256)
+// CHECK: %[[O:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK: %[[L:.*]] = arith.remui %[[T]], %c32
+// CHECK: %[[V:.*]] = arith.cmpi ult, %[[O]], %c6
+// CHECK: scf.if %[[V]] -> (f32)
+// CHECK: scf.for %{{.*}} = %[[L]] to %c49 step %c32
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: arith.cmpi eq, %[[L]], %c0
+// CHECK: scf.if
+// CHECK: arith.divf %{{.*}}, %cst
+// CHECK: memref.store %{{.*}}, %arg1
+// CHECK: kiln.gpu.block_size = 256
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.alloc()
+// TREE-LABEL: func.func @warp_mean
+// TREE: memref.alloca() {kiln.gpu.shared} : memref<256xf32>
+// TREE-NOT: gpu.shuffle
+// TREE-COUNT-7: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256)
+// TREE: arith.divf
+// NOWARP-LABEL: func.func @warp_mean
+// NOWARP: linalg.generic
+func.func @warp_mean(%x: memref<6x49xf32>, %y: memref<6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 49.0 : f32
+  %s = memref.alloc() : memref<6xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<6xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<6x49xf32>) outs(%s : memref<6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%s : memref<6xf32>) outs(%y : memref<6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.divf %in, %n : f32
+    linalg.yield %d : f32
+  }
+  memref.dealloc %s : memref<6xf32>
+  return
+}
+
+// A max over 5 per output, 100 outputs: 4 lanes per output (64 outputs a
+// block, 2 blocks), butterflies xor 2 and 1 of width 4. Its consumer is
+// not fused: the max goes to the function's output %y, which must keep it.
+// CHECK-LABEL: func.func @warp_max
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c2)
+// CHECK: arith.remui %{{.*}}, %c4
+// CHECK: gpu.shuffle xor %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: gpu.shuffle xor
+// CHECK-NOT: gpu.shuffle
+// CHECK: kiln.gpu.block_size = 256
+// CHECK: linalg.generic
+// CHECK: arith.negf
+func.func @warp_max(%x: memref<100x5xf32>, %y: memref<100xf32>, %z: memref<100xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<100x5xf32>) outs(%y : memref<100xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.maximumf %out, %in : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%y : memref<100xf32>) outs(%z : memref<100xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.negf %in : f32
+    linalg.yield %d : f32
   }
   return
 }
