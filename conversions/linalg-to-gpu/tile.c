@@ -1208,15 +1208,25 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   x.bn = t->tx * t->c;
   x.threads = t->ty * t->tx;
   /* Padding keeps a tile's stores free of bank conflicts when they run
-   * along its short dim. */
+   * along its short dim. The tensor-core tiles are padded for the
+   * fragment reads instead: the 8 row groups of a warp's A reads (rows
+   * l/4, 16-bit K pairs or f32 K at l%4) and the 4 K rows of its B reads
+   * land in distinct banks when A's rows are 12 (16-bit: 24 elements) or
+   * 20 (f32) words apart and B's rows 36 (16-bit: 72 elements) or 72
+   * words. */
   bool aRowFast = fastRole(ct, &ct->a) == kM;
   bool bColFast = fastRole(ct, &ct->b) == kN;
+  int64_t padA = aRowFast ? 1 : 0, padB = bColFast ? 0 : 1;
+  if (t->mma) {
+    bool wide = !isLowFloat(ct->sa.storedType);
+    padA = wide ? 4 : 8;
+    padB = 8;
+  }
   char asType[64], bsType[64];
   snprintf(asType, sizeof(asType), "memref<%lldx%lldx%s>", (long long)x.bm,
-           (long long)(t->bk + (aRowFast ? 1 : 0)),
-           typeName(ct->sa.storedType));
+           (long long)(t->bk + padA), typeName(ct->sa.storedType));
   snprintf(bsType, sizeof(bsType), "memref<%lldx%lldx%s>", (long long)t->bk,
-           (long long)(x.bn + (bColFast ? 0 : 1)), typeName(ct->sb.storedType));
+           (long long)(x.bn + padB), typeName(ct->sb.storedType));
   kilnStrBufAppendf(buf, "func.func @kiln_tile(");
   const Side *sides[2] = {&ct->sa, &ct->sb};
   for (int s = 0; s < 2; ++s)
