@@ -10,14 +10,17 @@
  *
  *   scf.execute_region no_inline {            kiln.gpu.block_size = T
  *     memref.alloca_scope {
- *       %As, %Bs = memref.alloca {kiln.gpu.shared}   tiles of A and B
+ *       %As, %Bs = memref.alloca {kiln.gpu.shared}   2 tiles of A, of B
  *       %acc = memref.alloca {kiln.gpu.private} : memref<TxRxCxf32>
  *       scf.parallel (batch, block row, block column) {     the grid
  *         scf.parallel (%t) to T { acc[t] = C or the fill value }
- *         scf.for %k0 step BK {
- *           scf.parallel (%t) to T { A, B tile elements -> As, Bs }
- *           scf.parallel (%t) to T { acc[t] += As * Bs (R x C, unrolled) }
- *         }
+ *         scf.parallel (%t) to T { first A, B tile elements -> As[0], Bs[0] }
+ *         scf.for %k0 step BK {                 cur = (k0 / BK) % 2
+ *           scf.parallel (%t) to T {
+ *             next A, B tile elements (loaded first; the last step reloads)
+ *             acc[t] += As[cur] * Bs[cur] (R x C, unrolled)
+ *             -> As[1 - cur], Bs[1 - cur]
+ *         } }
  *         scf.parallel (%t) to T { C = acc[t] (guarded at the edges) }
  *       } } }
  *
@@ -494,6 +497,7 @@ typedef struct Ctx {
   Tiles t;
   int64_t bm, bn, threads;
   bool nvvm; /* with t.mma: the compute phase as nvvm.mma.sync */
+  int cur;   /* SSA name of the shared buffer the compute phase reads */
   int vb, m0, n0, c0, c1, cT; /* SSA names of the block's values */
 } Ctx;
 
@@ -663,23 +667,38 @@ static void genInitPhase(Gen *g, const Ctx *x, bool fromC) {
   endPhase(g);
 }
 
-/* One operand's tile (rows x cols of roles rowRole, colRole) into the
- * shared tile `tile`, elements spread over the threads along the operand's
- * contiguous dim; zero outside the operand. */
-static void genTileLoad(Gen *g, const Ctx *x, int tid, int k0, const Side *side,
-                        char letter, char rowRole, int64_t rows, int64_t cols,
-                        int rowBase, int64_t rowSize, const char *tile,
-                        const char *tileType) {
+/* One thread's share of a tile: the values it loaded and where they go. */
+typedef struct TileLoads {
+  int n;
+  int v[16], ri[16], ki[16]; /* value, tile row (of its role) and K */
+  int in[16];                /* -1, or the condition of a partial share */
+  bool isA;
+} TileLoads;
+
+/* The thread's share of one operand's tile (rows x cols of roles rowRole,
+ * K) at K offset `k0`: elements spread over the threads along the
+ * operand's contiguous dim, zero outside the operand. Loads only: the
+ * stores (genTileStores) come after the compute phase's work, so the
+ * loads' latency overlaps it. */
+static void genTileLoads(Gen *g, const Ctx *x, int tid, int k0,
+                         const Side *side, char letter, char rowRole,
+                         int64_t rows, int64_t cols, int rowBase,
+                         int64_t rowSize, TileLoads *out) {
   char fast = fastRole(x->ct, &side->in[0]);
   bool rowFast = fast == rowRole;
   int64_t total = rows * cols;
   int64_t per = (total + x->threads - 1) / x->threads;
-  for (int64_t r = 0; r < per; ++r) {
+  const char *type = typeName(side->storedType);
+  out->n = 0;
+  out->isA = rowRole == kM;
+  for (int64_t r = 0; r < per && r < 16; ++r) {
     int e = kilnScheduleBinopConst(g, "addi", tid, r * x->threads);
-    bool guardE = (r + 1) * x->threads > total;
-    if (guardE) {
-      int in = andLess(g, -1, e, total);
-      kilnStrBufAppendf(g->buf, "scf.if %%v%d {\n", in);
+    int in = -1, v = -1;
+    if ((r + 1) * x->threads > total) {
+      in = andLess(g, -1, e, total);
+      v = kilnScheduleFresh(g);
+      kilnStrBufAppendf(g->buf, "%%v%d = scf.if %%v%d -> (%s) {\n", v, in,
+                        type);
     }
     int64_t width = rowFast ? rows : cols;
     int fastIdx = kilnScheduleBinopConst(g, "remui", e, width);
@@ -693,28 +712,56 @@ static void genTileLoad(Gen *g, const Ctx *x, int tid, int k0, const Side *side,
       cond = andLess(g, cond, gr, rowSize);
     if (x->ct->k % x->t.bk)
       cond = andLess(g, cond, gk, x->ct->k);
-    bool isA = rowRole == kM;
-    int v =
-        sideLoad(g, x, cond, side, letter, isA ? gr : -1, isA ? -1 : gr, gk);
-    /* As is [m][k], Bs is [k][n]. */
-    if (isA)
-      kilnStrBufAppendf(g->buf, "memref.store %%v%d, %%%s[%%v%d, %%v%d] : %s\n",
-                        v, tile, ri, ki, tileType);
+    int l = sideLoad(g, x, cond, side, letter, out->isA ? gr : -1,
+                     out->isA ? -1 : gr, gk);
+    if (in >= 0)
+      kilnStrBufAppendf(g->buf,
+                        "scf.yield %%v%d : %s\n} else {\n"
+                        "scf.yield %%%s : %s\n}\n",
+                        l, type, zeroOf(side->storedType), type);
     else
-      kilnStrBufAppendf(g->buf, "memref.store %%v%d, %%%s[%%v%d, %%v%d] : %s\n",
-                        v, tile, ki, ri, tileType);
-    if (guardE)
+      v = l;
+    /* The tile's indices are recomputed at the store (outside any if). */
+    if (in >= 0) {
+      ri = kilnScheduleFresh(g);
+      ki = kilnScheduleFresh(g);
+      kilnStrBufAppendf(g->buf,
+                        "%%v%d = arith.remui %%v%d, %%v%d : index\n"
+                        "%%v%d = arith.divui %%v%d, %%v%d : index\n",
+                        rowFast ? ri : ki, e, kilnScheduleIndex(g, width),
+                        rowFast ? ki : ri, e, kilnScheduleIndex(g, width));
+    }
+    out->v[out->n] = v;
+    out->ri[out->n] = ri;
+    out->ki[out->n] = ki;
+    out->in[out->n++] = in;
+  }
+}
+
+/* Stores a thread's share (genTileLoads) into buffer `buf` of the shared
+ * tile `tile` (As is [buffer][m][k], Bs is [buffer][k][n]). */
+static void genTileStores(Gen *g, const TileLoads *l, const char *tile, int buf,
+                          const char *tileType) {
+  for (int i = 0; i < l->n; ++i) {
+    if (l->in[i] >= 0)
+      kilnStrBufAppendf(g->buf, "scf.if %%v%d {\n", l->in[i]);
+    kilnStrBufAppendf(g->buf,
+                      "memref.store %%v%d, %%%s[%%v%d, %%v%d, %%v%d] : %s\n",
+                      l->v[i], tile, buf, l->isA ? l->ri[i] : l->ki[i],
+                      l->isA ? l->ki[i] : l->ri[i], tileType);
+    if (l->in[i] >= 0)
       kilnStrBufAppendf(g->buf, "}\n");
   }
 }
 
 /* Element [i, j] of shared tile `tile` (of `tileType`, elements `elt`) as
  * f32. */
-static int tileElement(Gen *g, const char *tile, int i, int j,
+static int tileElement(Gen *g, const Ctx *x, const char *tile, int i, int j,
                        const char *tileType, MlirType elt) {
   int v = kilnScheduleFresh(g);
-  kilnStrBufAppendf(g->buf, "%%v%d = memref.load %%%s[%%v%d, %%v%d] : %s\n", v,
-                    tile, i, j, tileType);
+  kilnStrBufAppendf(g->buf,
+                    "%%v%d = memref.load %%%s[%%v%d, %%v%d, %%v%d] : %s\n", v,
+                    tile, x->cur, i, j, tileType);
   if (!isLowFloat(elt))
     return v;
   int w = kilnScheduleFresh(g);
@@ -723,12 +770,10 @@ static int tileElement(Gen *g, const char *tile, int i, int j,
   return w;
 }
 
-static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
-                            const char *bsType) {
+static void genComputeBody(Gen *g, const Ctx *x, int tid, const char *asType,
+                           const char *bsType) {
   const Tiles *t = &x->t;
   int64_t rc = t->r * t->c;
-  int tid;
-  beginPhase(g, x, &tid);
   int rows[16], cols[16], init[256];
   threadRowsCols(g, x, tid, rows, cols);
   for (int64_t i = 0; i < t->r; ++i)
@@ -757,9 +802,9 @@ static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
   kilnStrBufAppend(g->buf, ") {\n", 4);
   int av[16], bv[16];
   for (int64_t i = 0; i < t->r; ++i)
-    av[i] = tileElement(g, "As", rows[i], kk, asType, x->ct->sa.storedType);
+    av[i] = tileElement(g, x, "As", rows[i], kk, asType, x->ct->sa.storedType);
   for (int64_t j = 0; j < t->c; ++j)
-    bv[j] = tileElement(g, "Bs", kk, cols[j], bsType, x->ct->sb.storedType);
+    bv[j] = tileElement(g, x, "Bs", kk, cols[j], bsType, x->ct->sb.storedType);
   int sums[256];
   for (int64_t i = 0; i < t->r; ++i)
     for (int64_t j = 0; j < t->c; ++j) {
@@ -787,7 +832,6 @@ static void genComputePhase(Gen *g, const Ctx *x, const char *asType,
                         (long long)x->threads, (long long)t->r,
                         (long long)t->c);
     }
-  endPhase(g);
 }
 
 /* One 32-bit mma.sync operand register from shared tile `tile`: elements
@@ -798,8 +842,9 @@ static int mmaRegister(Gen *g, const Ctx *x, const char *tile,
                        const char *tileType, MlirType elt, int i0, int j0,
                        int i1, int j1) {
   int v0 = kilnScheduleFresh(g);
-  kilnStrBufAppendf(g->buf, "%%v%d = memref.load %%%s[%%v%d, %%v%d] : %s\n", v0,
-                    tile, i0, j0, tileType);
+  kilnStrBufAppendf(g->buf,
+                    "%%v%d = memref.load %%%s[%%v%d, %%v%d, %%v%d] : %s\n", v0,
+                    tile, x->cur, i0, j0, tileType);
   int r = kilnScheduleFresh(g);
   if (i1 < 0) {
     kilnStrBufAppendf(g->buf, "%%v%d = arith.bitcast %%v%d : f32 to i32\n", r,
@@ -807,8 +852,9 @@ static int mmaRegister(Gen *g, const Ctx *x, const char *tile,
     return r;
   }
   int v1 = kilnScheduleFresh(g);
-  kilnStrBufAppendf(g->buf, "%%v%d = memref.load %%%s[%%v%d, %%v%d] : %s\n", v1,
-                    tile, i1, j1, tileType);
+  kilnStrBufAppendf(g->buf,
+                    "%%v%d = memref.load %%%s[%%v%d, %%v%d, %%v%d] : %s\n", v1,
+                    tile, x->cur, i1, j1, tileType);
   const char *t = typeName(elt);
   kilnStrBufAppendf(g->buf,
                     "%%p%d_0 = arith.bitcast %%v%d : %s to i16\n"
@@ -904,11 +950,9 @@ static void storeAccumulators(Gen *g, const Ctx *x, int tid, int acc[2][8]) {
 
 /* The compute phase on tensor cores: each warp's 16 x 32 tile as four
  * m16n8 nvvm.mma.sync per K step (k16 for f16/bf16, k8 for tf32). */
-static void genMmaComputePhase(Gen *g, const Ctx *x, const char *asType,
-                               const char *bsType) {
+static void genMmaComputeBody(Gen *g, const Ctx *x, int tid, const char *asType,
+                              const char *bsType) {
   MlirType elt = x->ct->sa.storedType;
-  int tid;
-  beginPhase(g, x, &tid);
   Lane l;
   laneOf(g, x, tid, &l);
   const char *ptx = l.tf32 ? "tf32" : typeName(elt);
@@ -943,7 +987,6 @@ static void genMmaComputePhase(Gen *g, const Ctx *x, const char *asType,
     }
   }
   storeAccumulators(g, x, tid, acc);
-  endPhase(g);
 }
 
 /* Element (r, c) of the warp's m16 x k (A) or k x n8 (B) operand, read the
@@ -1007,11 +1050,9 @@ static int fragmentElement(Gen *g, const Ctx *x, const Lane *l, int warpBase,
  * which each thread forms its accumulators' sums from the registers of
  * the lanes that hold each operand element (fragmentElement), as
  * mma.sync does. */
-static void genEmulatedMmaPhases(Gen *g, const Ctx *x, const char *asType,
-                                 const char *bsType) {
+static void genEmulatedGather(Gen *g, const Ctx *x, int tid, const char *asType,
+                              const char *bsType) {
   int64_t steps = x->t.bk / (isLowFloat(x->ct->sa.storedType) ? 16 : 8);
-  int tid;
-  beginPhase(g, x, &tid);
   Lane l;
   laneOf(g, x, tid, &l);
   for (int64_t s = 0; s < steps; ++s) {
@@ -1028,8 +1069,12 @@ static void genEmulatedMmaPhases(Gen *g, const Ctx *x, const char *asType,
                         regs[r], tid, kilnScheduleIndex(g, s * 12 + r),
                         (long long)x->threads, (long long)(12 * steps));
   }
-  endPhase(g);
-  beginPhase(g, x, &tid);
+}
+
+/* The second phase: each thread's sums from the registers in %frag. */
+static void genEmulatedSums(Gen *g, const Ctx *x, int tid) {
+  int64_t steps = x->t.bk / (isLowFloat(x->ct->sa.storedType) ? 16 : 8);
+  Lane l;
   laneOf(g, x, tid, &l);
   int warpBase = kilnScheduleBinopConst(
       g, "muli", kilnScheduleBinopConst(g, "divui", tid, 32), 32);
@@ -1085,7 +1130,6 @@ static void genEmulatedMmaPhases(Gen *g, const Ctx *x, const char *asType,
     }
   }
   storeAccumulators(g, x, tid, acc);
-  endPhase(g);
 }
 
 /* `(argument types) -> result type` of @kiln_epilogue: the body's block
@@ -1223,9 +1267,11 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
     padB = 8;
   }
   char asType[64], bsType[64];
-  snprintf(asType, sizeof(asType), "memref<%lldx%lldx%s>", (long long)x.bm,
+  /* Two buffers each: the compute phase reads one while the next tile's
+   * loads go to the other. */
+  snprintf(asType, sizeof(asType), "memref<2x%lldx%lldx%s>", (long long)x.bm,
            (long long)(t->bk + padA), typeName(ct->sa.storedType));
-  snprintf(bsType, sizeof(bsType), "memref<%lldx%lldx%s>", (long long)t->bk,
+  snprintf(bsType, sizeof(bsType), "memref<2x%lldx%lldx%s>", (long long)t->bk,
            (long long)(x.bn + padB), typeName(ct->sb.storedType));
   kilnStrBufAppendf(buf, "func.func @kiln_tile(");
   const Side *sides[2] = {&ct->sa, &ct->sb};
@@ -1309,23 +1355,52 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   x.m0 = kilnScheduleBinopConst(g, "muli", blockIv[1], x.bm);
   x.n0 = kilnScheduleBinopConst(g, "muli", blockIv[2], x.bn);
   genInitPhase(g, &x, fromC);
+  /* Double-buffered K loop: the first tiles into buffer 0; then at each K
+   * step one phase loads the next tiles (the last step reloads its own,
+   * in bounds and unused), computes on the current buffer and stores the
+   * loaded tiles into the other, so a step needs one barrier and the
+   * loads' latency overlaps the compute. No thread reads the buffer being
+   * written in the same phase, so the phases also run sequentially. */
+  TileLoads la, lb;
+  int tid;
+  beginPhase(g, &x, &tid);
+  genTileLoads(g, &x, tid, x.c0, &ct->sa, 'A', kM, x.bm, t->bk, x.m0, ct->m,
+               &la);
+  genTileLoads(g, &x, tid, x.c0, &ct->sb, 'B', kN, x.bn, t->bk, x.n0, ct->n,
+               &lb);
+  genTileStores(g, &la, "As", x.c0, asType);
+  genTileStores(g, &lb, "Bs", x.c0, bsType);
+  endPhase(g);
   int k0 = kilnScheduleFresh(g), ck = kilnScheduleIndex(g, ct->k),
       cbk = kilnScheduleIndex(g, t->bk);
   kilnStrBufAppendf(buf, "scf.for %%v%d = %%v%d to %%v%d step %%v%d {\n", k0,
                     x.c0, ck, cbk);
-  int tid;
+  x.cur = kilnScheduleBinopConst(
+      g, "remui", kilnScheduleBinopConst(g, "divui", k0, t->bk), 2);
+  int next = kilnScheduleBinop(g, "subi", x.c1, x.cur);
+  int kn = kilnScheduleBinopConst(g, "addi", k0, t->bk);
+  int more = andLess(g, -1, kn, ct->k), kLoad = kilnScheduleFresh(g);
+  kilnStrBufAppendf(buf, "%%v%d = arith.select %%v%d, %%v%d, %%v%d : index\n",
+                    kLoad, more, kn, k0);
   beginPhase(g, &x, &tid);
-  genTileLoad(g, &x, tid, k0, &ct->sa, 'A', kM, x.bm, t->bk, x.m0, ct->m, "As",
-              asType);
-  genTileLoad(g, &x, tid, k0, &ct->sb, 'B', kN, x.bn, t->bk, x.n0, ct->n, "Bs",
-              bsType);
-  endPhase(g);
+  genTileLoads(g, &x, tid, kLoad, &ct->sa, 'A', kM, x.bm, t->bk, x.m0, ct->m,
+               &la);
+  genTileLoads(g, &x, tid, kLoad, &ct->sb, 'B', kN, x.bn, t->bk, x.n0, ct->n,
+               &lb);
   if (x.nvvm)
-    genMmaComputePhase(g, &x, asType, bsType);
+    genMmaComputeBody(g, &x, tid, asType, bsType);
   else if (t->mma)
-    genEmulatedMmaPhases(g, &x, asType, bsType);
+    genEmulatedGather(g, &x, tid, asType, bsType);
   else
-    genComputePhase(g, &x, asType, bsType);
+    genComputeBody(g, &x, tid, asType, bsType);
+  genTileStores(g, &la, "As", next, asType);
+  genTileStores(g, &lb, "Bs", next, bsType);
+  endPhase(g);
+  if (t->mma && !x.nvvm) {
+    beginPhase(g, &x, &tid);
+    genEmulatedSums(g, &x, tid);
+    endPhase(g);
+  }
   kilnStrBufAppend(buf, "}\n", 2);
   genStorePhase(g, &x);
   kilnStrBufAppendf(buf,

@@ -13,15 +13,17 @@
 
 // TILED-LABEL: func.func @matmul
 // TILED-NOT: scf.parallel
-// TILED: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<64x16xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// TILED: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<2x64x16xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<2x16x64xf32, #gpu.address_space<workgroup>>)
 // TILED: %[[ACC:.*]] = memref.alloca() : memref<4x4xf32>
-// TILED: scf.for
 // TILED: memref.store %{{.*}}, %[[AS]]
 // TILED: memref.store %{{.*}}, %[[BS]]
-// TILED-NOT: memref.load %[[AS]]
 // TILED: gpu.barrier
+// TILED: scf.for
+// TILED-NOT: gpu.barrier
 // TILED: memref.load %[[AS]]
 // TILED: memref.store %{{.*}}, %[[ACC]]
+// TILED: memref.store %{{.*}}, %[[AS]]
+// TILED: memref.store %{{.*}}, %[[BS]]
 // TILED: gpu.barrier
 // TILED-NEXT: }
 // TILED: memref.load %[[ACC]]

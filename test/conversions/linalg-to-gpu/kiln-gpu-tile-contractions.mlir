@@ -32,8 +32,10 @@
 
 // A matmul after a zero fill, odd sizes (one 64 x 64 block, guarded): the
 // fill becomes the accumulators' initial value; shared tiles of A and B,
-// 256 threads x 4 x 4 accumulators; phases: init, then per K tile of 16
-// load and compute, then store.
+// two buffers each, 256 threads x 4 x 4 accumulators; phases: init, the
+// first tiles into buffer 0, then per K tile of 16 one phase that loads
+// the next tiles, computes on the current buffer and stores the loaded
+// tiles into the other; then the store.
 // TF32-LABEL: func.func @matmul
 // TF32-COUNT-8: nvvm.mma.sync {{.*}}#nvvm.mma_type<tf32>{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 8>}
 // CHECK-LABEL: func.func @matmul
@@ -41,24 +43,28 @@
 // CHECK-NOT: linalg.fill
 // CHECK: scf.execute_region no_inline
 // CHECK: memref.alloca_scope
-// CHECK: %[[AS:.*]] = memref.alloca() {kiln.gpu.shared} : memref<64x16xf32>
-// CHECK: %[[BS:.*]] = memref.alloca() {kiln.gpu.shared} : memref<16x64xf32>
+// CHECK: %[[AS:.*]] = memref.alloca() {kiln.gpu.shared} : memref<2x64x16xf32>
+// CHECK: %[[BS:.*]] = memref.alloca() {kiln.gpu.shared} : memref<2x16x64xf32>
 // CHECK: %[[ACC:.*]] = memref.alloca() {kiln.gpu.private} : memref<256x4x4xf32>
 // CHECK: scf.parallel (%[[T0:.*]]) = (%{{.*}}) to (%c256{{.*}})
 // CHECK: memref.store %[[ZERO:.*]], %[[ACC]][%[[T0]],
+// CHECK: scf.parallel
+// CHECK: memref.load %arg0
+// CHECK: memref.load %arg1
+// CHECK: memref.store %{{.*}}, %[[AS]][%c0
+// CHECK: memref.store %{{.*}}, %[[BS]][%c0
 // CHECK: scf.for %[[K0:.*]] = %{{.*}} to %c65{{.*}} step %c16
 // CHECK: scf.parallel
 // CHECK: scf.if
 // CHECK: memref.load %arg0
-// CHECK: memref.store %{{.*}}, %[[AS]]
 // CHECK: memref.load %arg1
-// CHECK: memref.store %{{.*}}, %[[BS]]
-// CHECK: scf.parallel
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: memref.load %[[AS]]
 // CHECK: memref.load %[[BS]]
 // CHECK: arith.mulf
 // CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[AS]]
+// CHECK: memref.store %{{.*}}, %[[BS]]
 // CHECK: scf.parallel
 // CHECK: scf.if
 // CHECK: memref.load %[[ACC]]
@@ -102,8 +108,8 @@ func.func @batch(%a: memref<3x31x47xf32>, %b: memref<3x47x29xf32>,
 // One row (a fully connected layer): 1 x 128 threads, one output each;
 // 8 column blocks.
 // CHECK-LABEL: func.func @one_row
-// CHECK: memref.alloca() {kiln.gpu.shared} : memref<1x16xf32>
-// CHECK: memref.alloca() {kiln.gpu.shared} : memref<16x128xf32>
+// CHECK: memref.alloca() {kiln.gpu.shared} : memref<2x1x16xf32>
+// CHECK: memref.alloca() {kiln.gpu.shared} : memref<2x16x128xf32>
 // CHECK: memref.alloca() {kiln.gpu.private} : memref<128x1x1xf32>
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c8)
 // CHECK: } {kiln.gpu.block_size = 128 : i64}
@@ -123,8 +129,8 @@ func.func @one_row(%a: memref<1x512xf32>, %b: memref<512x1000xf32>,
 // leave them): A's tile is padded (loads run along m), the indices are
 // recovered from the linear row and column.
 // CHECK-LABEL: func.func @transposed_split
-// CHECK: memref.alloca() {kiln.gpu.shared} : memref<64x17xf32>
-// CHECK: memref.alloca() {kiln.gpu.shared} : memref<16x64xf32>
+// CHECK: memref.alloca() {kiln.gpu.shared} : memref<2x64x17xf32>
+// CHECK: memref.alloca() {kiln.gpu.shared} : memref<2x16x64xf32>
 // CHECK: arith.divui %{{.*}}, %c8
 // CHECK: arith.remui %{{.*}}, %c8
 // CHECK-NOT: linalg.generic
@@ -220,8 +226,8 @@ func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
 // The tensor-core tiles are padded to 24 and 72 elements a row, which puts
 // a warp's fragment reads in distinct banks.
 // CHECK-LABEL: func.func @bf16_operands
-// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<64x24xbf16>
-// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<16x72xbf16>
+// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x64x24xbf16>
+// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x16x72xbf16>
 // CHECK-DAG: memref.alloca() {kiln.gpu.private} : memref<256x2x8xf32>
 // CHECK: memref.load %arg0{{.*}} : memref<64x64xbf16>
 // CHECK: arith.bitcast %{{.*}} : bf16 to i16
@@ -229,8 +235,8 @@ func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: linalg.matmul
 // CORES-LABEL: func.func @bf16_operands
-// CORES-DAG: memref.alloca() {kiln.gpu.shared} : memref<64x16xbf16>
-// CORES-DAG: memref.alloca() {kiln.gpu.shared} : memref<16x64xbf16>
+// CORES-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x64x16xbf16>
+// CORES-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x16x64xbf16>
 // CORES-DAG: memref.alloca() {kiln.gpu.private} : memref<256x4x4xf32>
 // CORES: arith.extf %{{.*}} : bf16 to f32
 // CORES-NOT: nvvm.mma.sync
@@ -284,16 +290,16 @@ func.func @negative_body(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
 // loaded: the loads of x, mean and rstd, the body's ops up to the rounded
 // value, stored in the bf16 tile; the weight side loads plainly.
 // CHECK-LABEL: func.func @prologue
-// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<64x24xbf16>
-// CHECK: scf.for
+// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x64x24xbf16>
 // CHECK: memref.load %arg0[{{.*}}] : memref<40x32xf32>
 // CHECK: memref.load %arg1[{{.*}}] : memref<40xf32>
 // CHECK: memref.load %arg2[{{.*}}] : memref<40xf32>
 // CHECK: arith.subf
 // CHECK: arith.mulf
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
-// CHECK: memref.store %{{.*}}, %{{.*}} : memref<64x24xbf16>
 // CHECK: memref.load %arg3[{{.*}}] : memref<32x48xbf16>
+// CHECK: memref.store %{{.*}}, %{{.*}} : memref<2x64x24xbf16>
+// CHECK: scf.for
 // CHECK-NOT: linalg.generic
 // CHECK-NOT: func.call
 #pa = affine_map<(m, n, k) -> (m, k)>
