@@ -45,6 +45,7 @@
 #             when installed): kernel time against wall time, top kernels.
 #   --no-compile  skips torch.compile (its compilation takes minutes).
 #   PYTHON    the Python with PyTorch (default /usr/bin/python3)
+#   KILN_BUILD_DIR  the build whose tools prepare uses (default build)
 #
 # Exit status: 0 when every model matches PyTorch and the conformance
 # subset has no wrong result or crash; 1 otherwise; 2 without a GPU (run).
@@ -55,6 +56,7 @@ build=1 arch="" out=build/gpu-check models="resnet18,mobilenet_v2,bert4"
 runs=50 filter="" mode=both jobs="" profile=0 conformance=1
 precisions=fp32,bf16 batches=1,32 matmul=8192 tcompile=1
 py=${PYTHON:-/usr/bin/python3}
+kb=${KILN_BUILD_DIR:-build}
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-build) build=0 ;;
@@ -104,11 +106,11 @@ prepare() {
   fi
   echo "== gpu-check: preparing $out (kernels for $arch)"
   mkdir -p "$out/bin" "$out/lib" "$out/data" "$out/models"
-  cp build/bin/kiln-run-module "$out/bin/" || return 1
+  cp "$kb"/bin/kiln-run-module "$out/bin/" || return 1
   # The model libraries' OpenMP runtime (libkiln_runtime links none).
   cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$out/lib/" || return 1
   echo "$arch" > "$out/gpu-arch"
-  /usr/bin/python3 test/onnx-backend/run.py --kiln-run build/bin/kiln-run \
+  /usr/bin/python3 test/onnx-backend/run.py --kiln-run "$kb"/bin/kiln-run \
     --cuda --gpu-arch "$arch" --library-dir "$out/libs" --compile-only \
     --check test/onnx-backend/expected-pass.txt --only-listed --quiet \
     -j "$jobs" ${filter:+--filter "$filter"} > "$out/compile.txt" 2>&1
@@ -125,7 +127,7 @@ prepare() {
       local tag=$m
       [ "$b" = 1 ] || tag=${m}_b$b
       for p in "${precs[@]}"; do
-        build/bin/kiln-compile "$out/models/$tag.onnx" --target=cuda --gpu-arch="$arch" \
+        "$kb"/bin/kiln-compile "$out/models/$tag.onnx" --target=cuda --gpu-arch="$arch" \
           --precision="$p" -q -o "$out/models/$tag.$p.cuda.so" || return 1
       done
       rm -f "$out/models/$tag.onnx"
@@ -145,7 +147,7 @@ m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 m.ir_version = 8
 onnx.save(m, path)
 EOF
-    build/bin/kiln-compile "$out/models/matmul.onnx" --target=cuda --gpu-arch="$arch" \
+    "$kb"/bin/kiln-compile "$out/models/matmul.onnx" --target=cuda --gpu-arch="$arch" \
       --precision=bf16 -q -o "$out/models/matmul.bf16.cuda.so" || return 1
     echo "$matmul" > "$out/models/matmul.n"
   fi

@@ -59,81 +59,76 @@ typedef struct Rewriter {
 static const char *const kLowOps[] = {"matmul",         "gemm",   "conv",
                                       "conv_transpose", "einsum", NULL};
 
-/* Follow ops, with the operand positions that hold the op's data type
- * (-1: every operand). Their other float operands (Resize's roi and
- * scales, Dropout's ratio) keep their type. */
-typedef struct FollowOp {
-  const char *name;
-  int dataOperands; /* a bit per position, or -1 */
-} FollowOp;
+/* Follow ops: every float operand carries the op's data type. */
+static const char *const kFollowOps[] = {"add",
+                                         "sub",
+                                         "mul",
+                                         "div",
+                                         "neg",
+                                         "abs",
+                                         "sqrt",
+                                         "tanh",
+                                         "sigmoid",
+                                         "relu",
+                                         "leaky_relu",
+                                         "elu",
+                                         "hard_sigmoid",
+                                         "clip",
+                                         "erf",
+                                         "floor",
+                                         "ceil",
+                                         "round",
+                                         "min",
+                                         "max",
+                                         "where",
+                                         "equal",
+                                         "less",
+                                         "greater",
+                                         "less_or_equal",
+                                         "greater_or_equal",
+                                         "sign",
+                                         "sin",
+                                         "cos",
+                                         "selu",
+                                         "softsign",
+                                         "thresholded_relu",
+                                         "shrink",
+                                         "celu",
+                                         "hard_swish",
+                                         "gelu",
+                                         "prelu",
+                                         "identity",
+                                         "reshape",
+                                         "flatten",
+                                         "transpose",
+                                         "concat",
+                                         "split",
+                                         "slice",
+                                         "gather",
+                                         "squeeze",
+                                         "unsqueeze",
+                                         "expand",
+                                         "tile",
+                                         "pad",
+                                         "depth_to_space",
+                                         "space_to_depth",
+                                         "gather_elements",
+                                         "gather_nd",
+                                         "trilu",
+                                         "reverse_sequence",
+                                         "max_pool",
+                                         "global_max_pool",
+                                         "reduce_max",
+                                         "reduce_min",
+                                         "argmax",
+                                         "argmin",
+                                         "hardmax",
+                                         "top_k",
+                                         NULL};
 
-static const FollowOp kFollowOps[] = {{"add", -1},
-                                      {"sub", -1},
-                                      {"mul", -1},
-                                      {"div", -1},
-                                      {"neg", -1},
-                                      {"abs", -1},
-                                      {"sqrt", -1},
-                                      {"tanh", -1},
-                                      {"sigmoid", -1},
-                                      {"relu", -1},
-                                      {"leaky_relu", -1},
-                                      {"elu", -1},
-                                      {"hard_sigmoid", -1},
-                                      {"clip", -1},
-                                      {"erf", -1},
-                                      {"floor", -1},
-                                      {"ceil", -1},
-                                      {"round", -1},
-                                      {"min", -1},
-                                      {"max", -1},
-                                      {"where", -1},
-                                      {"equal", -1},
-                                      {"less", -1},
-                                      {"greater", -1},
-                                      {"less_or_equal", -1},
-                                      {"greater_or_equal", -1},
-                                      {"sign", -1},
-                                      {"sin", -1},
-                                      {"cos", -1},
-                                      {"selu", -1},
-                                      {"softsign", -1},
-                                      {"thresholded_relu", -1},
-                                      {"shrink", -1},
-                                      {"celu", -1},
-                                      {"hard_swish", -1},
-                                      {"gelu", -1},
-                                      {"prelu", -1},
-                                      {"identity", -1},
-                                      {"reshape", -1},
-                                      {"flatten", -1},
-                                      {"transpose", -1},
-                                      {"concat", -1},
-                                      {"split", -1},
-                                      {"slice", -1},
-                                      {"gather", -1},
-                                      {"squeeze", -1},
-                                      {"unsqueeze", -1},
-                                      {"expand", -1},
-                                      {"tile", -1},
-                                      {"pad", -1},
-                                      {"depth_to_space", -1},
-                                      {"space_to_depth", -1},
-                                      {"gather_elements", -1},
-                                      {"gather_nd", -1},
-                                      {"trilu", -1},
-                                      {"reverse_sequence", -1},
-                                      {"max_pool", -1},
-                                      {"global_max_pool", -1},
-                                      {"reduce_max", -1},
-                                      {"reduce_min", -1},
-                                      {"argmax", -1},
-                                      {"argmin", -1},
-                                      {"hardmax", -1},
-                                      {"top_k", -1},
-                                      {"dropout", 1},
-                                      {"resize", 1},
-                                      {NULL, 0}};
+/* Follow ops whose other float operands keep their type (Resize's roi and
+ * scales, Dropout's ratio): only operand 0 follows. */
+static const char *const kFollowFirstOps[] = {"dropout", "resize", NULL};
 
 static bool nameIs(MlirOperation op, const char *graphName) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
@@ -142,27 +137,16 @@ static bool nameIs(MlirOperation op, const char *graphName) {
          !memcmp(n.data + 6, graphName, len);
 }
 
-static bool isLowOp(MlirOperation op) {
-  for (int i = 0; kLowOps[i]; ++i)
-    if (nameIs(op, kLowOps[i]))
+static bool nameIn(MlirOperation op, const char *const *names) {
+  for (int i = 0; names[i]; ++i)
+    if (nameIs(op, names[i]))
       return true;
   return false;
 }
 
-static const FollowOp *followOp(MlirOperation op) {
-  for (int i = 0; kFollowOps[i].name; ++i)
-    if (nameIs(op, kFollowOps[i].name))
-      return &kFollowOps[i];
-  return NULL;
-}
-
-static bool isDataOperand(const FollowOp *f, intptr_t i) {
-  return f->dataOperands == -1 || (i < 31 && (f->dataOperands >> i) & 1);
-}
-
 static bool hasElementType(MlirValue v, MlirType elt) {
   MlirType t = mlirValueGetType(v);
-  return mlirTypeIsAShaped(t) &&
+  return mlirTypeIsARankedTensor(t) &&
          mlirTypeEqual(mlirShapedTypeGetElementType(t), elt);
 }
 
@@ -334,15 +318,14 @@ static bool rewriteLow(Rewriter *r, MlirOperation op) {
   return true;
 }
 
-/* A follow op runs low when its data inputs are ours or f32 constants, one
- * at least ours; its f32 results then become low. */
-static bool rewriteFollow(Rewriter *r, MlirOperation op, const FollowOp *f) {
-  intptr_t n = mlirOperationGetNumOperands(op);
+/* A follow op runs low when its data inputs (all, or the first only) are
+ * ours or f32 constants, one at least ours; its f32 results then become
+ * low. */
+static bool rewriteFollow(Rewriter *r, MlirOperation op, bool firstOnly) {
+  intptr_t n = firstOnly ? 1 : mlirOperationGetNumOperands(op);
   bool anyLow = false;
   for (intptr_t i = 0; i < n; ++i) {
     MlirValue x = mlirOperationGetOperand(op, i);
-    if (!isDataOperand(f, i))
-      continue;
     if (isOurLow(r, x))
       anyLow = true;
     else if (isF32(r, x) && mlirOperationIsNull(constantDef(x)))
@@ -351,8 +334,7 @@ static bool rewriteFollow(Rewriter *r, MlirOperation op, const FollowOp *f) {
   if (!anyLow)
     return true;
   for (intptr_t i = 0; i < n; ++i)
-    if (isDataOperand(f, i) && isF32(r, mlirOperationGetOperand(op, i)) &&
-        !lowerOperand(r, op, i))
+    if (isF32(r, mlirOperationGetOperand(op, i)) && !lowerOperand(r, op, i))
       return false;
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
     MlirValue y = mlirOperationGetResult(op, i);
@@ -408,11 +390,12 @@ static bool rewriteFunction(Rewriter *r, MlirOperation func) {
   bool ok = true;
   for (size_t k = 0; ok && k < ops.len; ++k) {
     MlirOperation op = ops.data[k];
-    const FollowOp *f = followOp(op);
-    if (isLowOp(op))
+    if (nameIn(op, kLowOps))
       ok = rewriteLow(r, op);
-    else if (f)
-      ok = rewriteFollow(r, op, f);
+    else if (nameIn(op, kFollowOps))
+      ok = rewriteFollow(r, op, false);
+    else if (nameIn(op, kFollowFirstOps))
+      ok = rewriteFollow(r, op, true);
   }
   kilnOpListDestroy(&ops);
   ok = ok && fixInputs(r, func);
