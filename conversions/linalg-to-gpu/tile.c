@@ -53,9 +53,11 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/Dialect/LLVM.h"
 #include "mlir-c/Dialect/Linalg.h"
 #include "mlir-c/Dialect/MemRef.h"
+#include "mlir-c/Dialect/NVGPU.h"
 #include "mlir-c/Dialect/NVVM.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/IR.h"
@@ -496,8 +498,9 @@ typedef struct Ctx {
   const Epilogue *epi;
   Tiles t;
   int64_t bm, bn, threads;
-  bool nvvm; /* with t.mma: the compute phase as nvvm.mma.sync */
-  int cur;   /* SSA name of the shared buffer the compute phase reads */
+  bool nvvm;     /* with t.mma: the compute phase as nvvm.mma.sync */
+  int cur;       /* SSA name of the shared buffer the compute phase reads */
+  bool async[2]; /* side A, B: tiles copied in pairs (cp.async with nvvm) */
   int vb, m0, n0, c0, c1, cT; /* SSA names of the block's values */
 } Ctx;
 
@@ -752,6 +755,128 @@ static void genTileStores(Gen *g, const TileLoads *l, const char *tile, int buf,
     if (l->in[i] >= 0)
       kilnStrBufAppendf(g->buf, "}\n");
   }
+}
+
+/* Whether side `s` (A: tiles [m][k], else B: [k][n]; rows x cols) can be
+ * copied in pairs of 16-bit elements, 4 bytes each (cp.async's smallest
+ * copy) along the tile's last dim: a plain input read at plain indices, an
+ * identity layout whose last dim (even, and the innermost of the tile's
+ * last-dim group, so 4-byte aligned pairs never straddle it or a bound)
+ * runs along the tile's last dim, and a whole number of pairs per
+ * thread. */
+static bool pairCopies(const Contraction *ct, const Side *s, bool isA,
+                       int64_t rows, int64_t cols, int64_t threads) {
+  const Operand *in = &s->in[0];
+  if (!s->plain || !isLowFloat(s->storedType) || in->rank < 1 ||
+      fastRole(ct, in) != (isA ? kK : kN) || (rows * cols / 2) % threads)
+    return false;
+  for (intptr_t i = 0; i < in->rank; ++i)
+    if (in->loop[i] < 0)
+      return false;
+  MlirAffineMap layout = mlirMemRefTypeGetAffineMap(in->type);
+  return mlirAffineMapIsIdentity(layout) &&
+         mlirShapedTypeGetDimSize(in->type, in->rank - 1) % 2 == 0;
+}
+
+/* The thread's pairs of one operand's tile (pairCopies) at K offset `k0`
+ * into buffer `buf` of `tile`: with nvvm, nvgpu.device_async_copy of 2
+ * elements (0 read, zero-filled, outside the operand: its indices then
+ * clamped to 0), their tokens appended to `tokens`; otherwise the same
+ * indices as two loads and stores (zeros outside), which the CPU runs. */
+static void genPairCopies(Gen *g, const Ctx *x, int tid, int k0,
+                          const Side *side, char rowRole, int64_t rows,
+                          int64_t cols, int rowBase, int64_t rowSize,
+                          const char *tile, int buf, const char *tileType,
+                          int *tokens, int *nTokens) {
+  const Operand *in = &side->in[0];
+  bool rowFast = fastRole(x->ct, in) == rowRole, isA = rowRole == kM;
+  int64_t width = rowFast ? rows : cols;
+  int64_t per = rows * cols / 2 / x->threads;
+  char name[4] = {isA ? 'A' : 'B', '0', 0};
+  for (int64_t r = 0; r < per; ++r) {
+    int e = kilnScheduleBinopConst(
+        g, "muli", kilnScheduleBinopConst(g, "addi", tid, r * x->threads), 2);
+    int fastIdx = kilnScheduleBinopConst(g, "remui", e, width);
+    int slowIdx = kilnScheduleBinopConst(g, "divui", e, width);
+    int ri = rowFast ? fastIdx : slowIdx, ki = rowFast ? slowIdx : fastIdx;
+    int gr = kilnScheduleBinop(g, "addi", rowBase, ri);
+    int gk = kilnScheduleBinop(g, "addi", k0, ki);
+    int cond = -1;
+    if (rowSize % rows)
+      cond = andLess(g, cond, gr, rowSize);
+    if (x->ct->k % x->t.bk)
+      cond = andLess(g, cond, gk, x->ct->k);
+    int di = isA ? ri : ki, dj = isA ? ki : ri;
+    if (x->nvvm) {
+      int n = kilnScheduleIndex(g, 2);
+      if (cond >= 0) {
+        int sel[3] = {kilnScheduleFresh(g), kilnScheduleFresh(g),
+                      kilnScheduleFresh(g)};
+        kilnStrBufAppendf(g->buf,
+                          "%%v%d = arith.select %%v%d, %%v%d, %%v%d : index\n"
+                          "%%v%d = arith.select %%v%d, %%v%d, %%v%d : index\n"
+                          "%%v%d = arith.select %%v%d, %%v%d, %%v%d : index\n",
+                          sel[0], cond, n, x->c0, sel[1], cond, gr, x->c0,
+                          sel[2], cond, gk, x->c0);
+        n = sel[0], gr = sel[1], gk = sel[2];
+      }
+      int idx[kMaxRank];
+      accessIndices(g, x->ct, in, x->vb, isA ? gr : -1, isA ? -1 : gr, gk, idx);
+      int tok = kilnScheduleFresh(g);
+      kilnStrBufAppendf(g->buf, "%%v%d = nvgpu.device_async_copy %%%s[", tok,
+                        name);
+      for (intptr_t i = 0; i < in->rank; ++i)
+        kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", idx[i]);
+      kilnStrBufAppendf(g->buf,
+                        "], %%%s[%%v%d, %%v%d, %%v%d], 2, %%v%d : ", tile, buf,
+                        di, dj, n);
+      appendType(g, in->type);
+      kilnStrBufAppendf(g->buf, " to %s\n", tileType);
+      tokens[(*nTokens)++] = tok;
+      continue;
+    }
+    if (cond >= 0)
+      kilnStrBufAppendf(g->buf, "scf.if %%v%d {\n", cond);
+    int idx[kMaxRank];
+    accessIndices(g, x->ct, in, x->vb, isA ? gr : -1, isA ? -1 : gr, gk, idx);
+    int v[2];
+    for (int h = 0; h < 2; ++h) {
+      int last = idx[in->rank - 1];
+      if (h)
+        idx[in->rank - 1] = kilnScheduleBinopConst(g, "addi", last, 1);
+      char prefix[32];
+      v[h] = kilnScheduleFresh(g);
+      snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v[h]);
+      appendIndexed(g, prefix, name, idx, in->rank, in->type);
+    }
+    for (int pass = 0; pass < (cond >= 0 ? 2 : 1); ++pass) {
+      if (pass)
+        kilnStrBufAppend(g->buf, "} else {\n", 9);
+      for (int h = 0; h < 2; ++h) {
+        int j = h ? kilnScheduleBinopConst(g, "addi", dj, 1) : dj;
+        if (pass)
+          kilnStrBufAppendf(g->buf, "memref.store %%%s, ",
+                            zeroOf(side->storedType));
+        else
+          kilnStrBufAppendf(g->buf, "memref.store %%v%d, ", v[h]);
+        kilnStrBufAppendf(g->buf, "%%%s[%%v%d, %%v%d, %%v%d] : %s\n", tile, buf,
+                          di, j, tileType);
+      }
+    }
+    if (cond >= 0)
+      kilnStrBufAppend(g->buf, "}\n", 2);
+  }
+}
+
+/* Waits for the thread's copies `tokens` (one group). */
+static void genCopiesWait(Gen *g, const int *tokens, int n) {
+  if (!n)
+    return;
+  int group = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf, "%%v%d = nvgpu.device_async_create_group ", group);
+  for (int i = 0; i < n; ++i)
+    kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", tokens[i]);
+  kilnStrBufAppendf(g->buf, "\nnvgpu.device_async_wait %%v%d\n", group);
 }
 
 /* Element [i, j] of shared tile `tile` (of `tileType`, elements `elt`) as
@@ -1241,6 +1366,27 @@ static void genStorePhase(Gen *g, const Ctx *x) {
   endPhase(g);
 }
 
+/* The thread's part of the tiles at K offset `k0`: each side either
+ * copied in pairs now into buffer `buf` (x->async) or loaded into `la`/`lb`
+ * for genTileStores after the compute (`n` = 0 left there). */
+static void genTiles(Gen *g, const Ctx *x, int tid, int k0, int buf,
+                     const char *asType, const char *bsType, TileLoads *la,
+                     TileLoads *lb, int *tokens, int *nTokens) {
+  const Contraction *ct = x->ct;
+  if (x->async[0])
+    genPairCopies(g, x, tid, k0, &ct->sa, kM, x->bm, x->t.bk, x->m0, ct->m,
+                  "As", buf, asType, tokens, nTokens);
+  else
+    genTileLoads(g, x, tid, k0, &ct->sa, 'A', kM, x->bm, x->t.bk, x->m0, ct->m,
+                 la);
+  if (x->async[1])
+    genPairCopies(g, x, tid, k0, &ct->sb, kN, x->bn, x->t.bk, x->n0, ct->n,
+                  "Bs", buf, bsType, tokens, nTokens);
+  else
+    genTileLoads(g, x, tid, k0, &ct->sb, 'B', kN, x->bn, x->t.bk, x->n0, ct->n,
+                 lb);
+}
+
 /* The whole template: a function of (A, B, C, init) whose body replaces the
  * op. */
 static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
@@ -1251,6 +1397,14 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   x.bm = t->ty * t->r;
   x.bn = t->tx * t->c;
   x.threads = t->ty * t->tx;
+  /* The tensor-core tiles' plain 16-bit sides are copied in pairs: with
+   * nvvm by cp.async, into tiles that are then workgroup memory from the
+   * start (as nvgpu.device_async_copy requires). */
+  if (t->mma) {
+    x.async[0] = pairCopies(ct, &ct->sa, true, x.bm, t->bk, x.threads);
+    x.async[1] = pairCopies(ct, &ct->sb, false, t->bk, x.bn, x.threads);
+  }
+  const char *space = x.nvvm ? ", #gpu.address_space<workgroup>" : "";
   /* Padding keeps a tile's stores free of bank conflicts when they run
    * along its short dim. The tensor-core tiles are padded for the
    * fragment reads instead: the 8 row groups of a warp's A reads (rows
@@ -1266,13 +1420,13 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
     padA = wide ? 4 : 8;
     padB = 8;
   }
-  char asType[64], bsType[64];
+  char asType[96], bsType[96];
   /* Two buffers each: the compute phase reads one while the next tile's
    * loads go to the other. */
-  snprintf(asType, sizeof(asType), "memref<2x%lldx%lldx%s>", (long long)x.bm,
-           (long long)(t->bk + padA), typeName(ct->sa.storedType));
-  snprintf(bsType, sizeof(bsType), "memref<2x%lldx%lldx%s>", (long long)t->bk,
-           (long long)(x.bn + padB), typeName(ct->sb.storedType));
+  snprintf(asType, sizeof(asType), "memref<2x%lldx%lldx%s%s>", (long long)x.bm,
+           (long long)(t->bk + padA), typeName(ct->sa.storedType), space);
+  snprintf(bsType, sizeof(bsType), "memref<2x%lldx%lldx%s%s>", (long long)t->bk,
+           (long long)(x.bn + padB), typeName(ct->sb.storedType), space);
   kilnStrBufAppendf(buf, "func.func @kiln_tile(");
   const Side *sides[2] = {&ct->sa, &ct->sb};
   for (int s = 0; s < 2; ++s)
@@ -1361,15 +1515,13 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
    * loaded tiles into the other, so a step needs one barrier and the
    * loads' latency overlaps the compute. No thread reads the buffer being
    * written in the same phase, so the phases also run sequentially. */
-  TileLoads la, lb;
-  int tid;
+  TileLoads la = {0}, lb = {0};
+  int tokens[64], nTokens = 0, tid;
   beginPhase(g, &x, &tid);
-  genTileLoads(g, &x, tid, x.c0, &ct->sa, 'A', kM, x.bm, t->bk, x.m0, ct->m,
-               &la);
-  genTileLoads(g, &x, tid, x.c0, &ct->sb, 'B', kN, x.bn, t->bk, x.n0, ct->n,
-               &lb);
+  genTiles(g, &x, tid, x.c0, x.c0, asType, bsType, &la, &lb, tokens, &nTokens);
   genTileStores(g, &la, "As", x.c0, asType);
   genTileStores(g, &lb, "Bs", x.c0, bsType);
+  genCopiesWait(g, tokens, nTokens);
   endPhase(g);
   int k0 = kilnScheduleFresh(g), ck = kilnScheduleIndex(g, ct->k),
       cbk = kilnScheduleIndex(g, t->bk);
@@ -1383,10 +1535,8 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   kilnStrBufAppendf(buf, "%%v%d = arith.select %%v%d, %%v%d, %%v%d : index\n",
                     kLoad, more, kn, k0);
   beginPhase(g, &x, &tid);
-  genTileLoads(g, &x, tid, kLoad, &ct->sa, 'A', kM, x.bm, t->bk, x.m0, ct->m,
-               &la);
-  genTileLoads(g, &x, tid, kLoad, &ct->sb, 'B', kN, x.bn, t->bk, x.n0, ct->n,
-               &lb);
+  nTokens = 0;
+  genTiles(g, &x, tid, kLoad, next, asType, bsType, &la, &lb, tokens, &nTokens);
   if (x.nvvm)
     genMmaComputeBody(g, &x, tid, asType, bsType);
   else if (t->mma)
@@ -1395,6 +1545,7 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
     genComputeBody(g, &x, tid, asType, bsType);
   genTileStores(g, &la, "As", next, asType);
   genTileStores(g, &lb, "Bs", next, bsType);
+  genCopiesWait(g, tokens, nTokens);
   endPhase(g);
   if (t->mma && !x.nvvm) {
     beginPhase(g, &x, &tid);
@@ -1672,9 +1823,10 @@ static const KilnPassOptionSpec kOptions[kNumOptions] = {
 };
 
 static const KilnDialectHandleGetter kDialects[] = {
-    mlirGetDialectHandle__scf__, mlirGetDialectHandle__memref__,
+    mlirGetDialectHandle__scf__,   mlirGetDialectHandle__memref__,
     mlirGetDialectHandle__arith__, mlirGetDialectHandle__llvm__,
-    mlirGetDialectHandle__nvvm__};
+    mlirGetDialectHandle__nvvm__,  mlirGetDialectHandle__nvgpu__,
+    mlirGetDialectHandle__gpu__};
 
 const KilnPassInfo kilnGpuTileContractionsPass = {
     .argument = "kiln-gpu-tile-contractions",
@@ -1686,5 +1838,5 @@ const KilnPassInfo kilnGpuTileContractionsPass = {
     .numOptions = kNumOptions,
     .run = runTileContractions,
     .dependentDialects = kDialects,
-    .numDependentDialects = 5,
+    .numDependentDialects = 7,
 };

@@ -224,14 +224,22 @@ func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
 // the registers go to the shared %frag and the sums read them back the way
 // mma.sync does.
 // The tensor-core tiles are padded to 24 and 72 elements a row, which puts
-// a warp's fragment reads in distinct banks.
+// a warp's fragment reads in distinct banks, and are workgroup memory from
+// the start: both operands (row-major, even rows) are copied by cp.async,
+// two bf16 elements (4 bytes) a copy, into the buffer the K step does not
+// read, waited for at the end of the step.
 // CHECK-LABEL: func.func @bf16_operands
-// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x64x24xbf16>
-// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x16x72xbf16>
+// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x64x24xbf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x16x72xbf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: memref.alloca() {kiln.gpu.private} : memref<256x2x8xf32>
-// CHECK: memref.load %arg0{{.*}} : memref<64x64xbf16>
+// CHECK: nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 2, %{{.*}} : memref<64x64xbf16> to memref<2x64x24xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %arg1[{{.*}}], {{.*}}, 2, %{{.*}} : memref<64x64xbf16> to memref<2x16x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_wait
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_copy
 // CHECK: arith.bitcast %{{.*}} : bf16 to i16
 // CHECK-COUNT-4: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK: nvgpu.device_async_wait
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: linalg.matmul
 // CORES-LABEL: func.func @bf16_operands
@@ -241,6 +249,7 @@ func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
 // CORES: arith.extf %{{.*}} : bf16 to f32
 // CORES-NOT: nvvm.mma.sync
 // EMU-LABEL: func.func @bf16_operands
+// EMU-NOT: nvgpu.device_async_copy
 // EMU: memref.alloca() {kiln.gpu.shared} : memref<256x12xi32>
 // EMU: memref.store %{{.*}}, %{{.*}} : memref<256x12xi32>
 // EMU: memref.load %{{.*}} : memref<256x12xi32>
@@ -288,17 +297,17 @@ func.func @negative_body(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
 // per-row normalization of A, (x - mean) * rstd rounded to bf16, as a
 // layer norm before a bf16 projection) is computed as each tile element is
 // loaded: the loads of x, mean and rstd, the body's ops up to the rounded
-// value, stored in the bf16 tile; the weight side loads plainly.
+// value, stored in the bf16 tile; the weight side is copied (cp.async).
 // CHECK-LABEL: func.func @prologue
-// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x64x24xbf16>
+// CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x64x24xbf16, #gpu.address_space<workgroup>>
 // CHECK: memref.load %arg0[{{.*}}] : memref<40x32xf32>
 // CHECK: memref.load %arg1[{{.*}}] : memref<40xf32>
 // CHECK: memref.load %arg2[{{.*}}] : memref<40xf32>
 // CHECK: arith.subf
 // CHECK: arith.mulf
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
-// CHECK: memref.load %arg3[{{.*}}] : memref<32x48xbf16>
-// CHECK: memref.store %{{.*}}, %{{.*}} : memref<2x64x24xbf16>
+// CHECK: nvgpu.device_async_copy %arg3[{{.*}}], {{.*}} : memref<32x48xbf16>
+// CHECK: memref.store %{{.*}}, %{{.*}} : memref<2x64x24xbf16, #gpu.address_space<workgroup>>
 // CHECK: scf.for
 // CHECK-NOT: linalg.generic
 // CHECK-NOT: func.call
