@@ -92,6 +92,15 @@ static bool staticF32MemRef(MlirValue v) {
          mlirShapedTypeGetRank(t) <= kMaxRank;
 }
 
+static bool staticFloatMemRef(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t) ||
+      mlirShapedTypeGetRank(t) > kMaxRank)
+    return false;
+  MlirType e = mlirShapedTypeGetElementType(t);
+  return mlirTypeIsAF32(e) || mlirTypeIsAF16(e) || mlirTypeIsABF16(e);
+}
+
 /* Reads `map` (results: dims or constants) into `x`. */
 static bool setAccess(Access *x, MlirValue v, MlirAffineMap map) {
   x->value = v;
@@ -207,7 +216,10 @@ static bool matchReduction(MlirOperation op, Reduction *rd) {
   for (intptr_t i = 0; i < n; ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
     MlirAttribute m = mlirArrayAttrGetElement(maps, i);
-    if (!staticF32MemRef(v) || !mlirAttributeIsAAffineMap(m))
+    /* f32 accumulation; inputs may be f16 or bf16 (the body widens them,
+     * as --precision leaves a sum over low-precision values). */
+    if (!(i < n - 1 ? staticFloatMemRef(v) : staticF32MemRef(v)) ||
+        !mlirAttributeIsAAffineMap(m))
       return false;
     MlirAffineMap map = mlirAffineMapAttrGetValue(m);
     rd->loops = mlirAffineMapGetNumDims(map);

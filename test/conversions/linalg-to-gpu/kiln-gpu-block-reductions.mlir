@@ -307,6 +307,25 @@ func.func @warp_max(%x: memref<100x5xf32>, %y: memref<100xf32>, %z: memref<100xf
   return
 }
 
+// -----
+
+// A sum of bf16 values accumulated in f32 (what --precision leaves before
+// a mean): the loads are bf16 and the body widens them.
+// CHECK-LABEL: func.func @bf16_input
+// CHECK: memref.load %arg0[{{.*}}] : memref<8x100xbf16>
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: kiln.gpu.block_size = 64
+// CHECK-NOT: linalg.generic
+func.func @bf16_input(%x: memref<8x100xbf16>, %y: memref<8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x100xbf16>) outs(%y : memref<8xf32>) {
+  ^bb0(%in: bf16, %out: f32):
+    %e = arith.extf %in : bf16 to f32
+    %a = arith.addf %out, %e : f32
+    linalg.yield %a : f32
+  }
+  return
+}
+
 // BAD-OPTION
 // expected-error@+1 {{kiln-gpu-block-reductions: min-extent=0: must be at least 1}}
 func.func @bad_option() {
