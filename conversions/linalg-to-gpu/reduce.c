@@ -444,6 +444,16 @@ static void genStore(Gen *g, const Reduction *rd, const char *name,
   appendAccess(g, prefix, "O", &rd->out, idx, "");
 }
 
+/* Opens the grid loop `scf.parallel (%b) to bound`; returns b. */
+static int openGrid(Gen *g, int bound) {
+  int b = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(g->text.buf,
+                    "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
+                    "{\n",
+                    b, g->c0, bound, g->c1);
+  return b;
+}
+
 static void genFooter(Gen *g, int64_t threads) {
   kilnStrBufAppendf(g->text.buf,
                     "scf.reduce\n}\n}\nscf.yield\n}"
@@ -466,11 +476,7 @@ static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
                     "%%sh = memref.alloca() {kiln.gpu.shared} : "
                     "memref<%lldxf32>\n",
                     (long long)threads);
-  int b = kilnScheduleFresh(&g->text);
-  kilnStrBufAppendf(buf,
-                    "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
-                    "{\n",
-                    b, g->c0, cP, g->c1);
+  int b = openGrid(g, cP);
   int idx[kMaxRank];
   for (intptr_t l = 0; l < rd->loops; ++l)
     if (rd->kind[l] == 'p')
@@ -547,11 +553,7 @@ static void genWarpTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t lanes,
                       "%%sh = memref.alloca() {kiln.gpu.shared} : "
                       "memref<%lldxf32>\n",
                       (long long)threads);
-  int blk = kilnScheduleFresh(&g->text);
-  kilnStrBufAppendf(buf,
-                    "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
-                    "{\n",
-                    blk, g->c0, cB, g->c1);
+  int blk = openGrid(g, cB);
   int base = kilnScheduleBinopConst(&g->text, "muli", blk, perBlock);
   int phases = shuffles ? 1 : 2;
   for (int64_t half = lanes / 2; !shuffles && half >= 1; half /= 2)

@@ -670,6 +670,30 @@ static void genInitPhase(Gen *g, const Ctx *x, bool fromC) {
   endPhase(g);
 }
 
+/* Where element `e` of a rows x cols tile (linear along its fast dim, of
+ * `width`) lies: its tile row and K (ri, ki), the operand's row and K
+ * (gr, gk), and the condition that it is inside the operand (-1: always). */
+typedef struct TilePos {
+  int ri, ki, gr, gk, cond;
+} TilePos;
+
+static TilePos tilePos(Gen *g, const Ctx *x, int e, bool rowFast, int64_t width,
+                       int rowBase, int64_t rows, int64_t rowSize, int k0) {
+  TilePos p;
+  int fastIdx = kilnScheduleBinopConst(g, "remui", e, width);
+  int slowIdx = kilnScheduleBinopConst(g, "divui", e, width);
+  p.ri = rowFast ? fastIdx : slowIdx;
+  p.ki = rowFast ? slowIdx : fastIdx;
+  p.gr = kilnScheduleBinop(g, "addi", rowBase, p.ri);
+  p.gk = kilnScheduleBinop(g, "addi", k0, p.ki);
+  p.cond = -1;
+  if (rowSize % rows)
+    p.cond = andLess(g, p.cond, p.gr, rowSize);
+  if (x->ct->k % x->t.bk)
+    p.cond = andLess(g, p.cond, p.gk, x->ct->k);
+  return p;
+}
+
 /* One thread's share of a tile: the values it loaded and where they go. */
 typedef struct TileLoads {
   int n;
@@ -704,19 +728,10 @@ static void genTileLoads(Gen *g, const Ctx *x, int tid, int k0,
                         type);
     }
     int64_t width = rowFast ? rows : cols;
-    int fastIdx = kilnScheduleBinopConst(g, "remui", e, width);
-    int slowIdx = kilnScheduleBinopConst(g, "divui", e, width);
-    int ri = rowFast ? fastIdx : slowIdx;
-    int ki = rowFast ? slowIdx : fastIdx;
-    int gr = kilnScheduleBinop(g, "addi", rowBase, ri);
-    int gk = kilnScheduleBinop(g, "addi", k0, ki);
-    int cond = -1;
-    if (rowSize % rows)
-      cond = andLess(g, cond, gr, rowSize);
-    if (x->ct->k % x->t.bk)
-      cond = andLess(g, cond, gk, x->ct->k);
-    int l = sideLoad(g, x, cond, side, letter, out->isA ? gr : -1,
-                     out->isA ? -1 : gr, gk);
+    TilePos at = tilePos(g, x, e, rowFast, width, rowBase, rows, rowSize, k0);
+    int ri = at.ri, ki = at.ki;
+    int l = sideLoad(g, x, at.cond, side, letter, out->isA ? at.gr : -1,
+                     out->isA ? -1 : at.gr, at.gk);
     if (in >= 0)
       kilnStrBufAppendf(g->buf,
                         "scf.yield %%v%d : %s\n} else {\n"
@@ -796,17 +811,9 @@ static void genPairCopies(Gen *g, const Ctx *x, int tid, int k0,
   for (int64_t r = 0; r < per; ++r) {
     int e = kilnScheduleBinopConst(
         g, "muli", kilnScheduleBinopConst(g, "addi", tid, r * x->threads), 2);
-    int fastIdx = kilnScheduleBinopConst(g, "remui", e, width);
-    int slowIdx = kilnScheduleBinopConst(g, "divui", e, width);
-    int ri = rowFast ? fastIdx : slowIdx, ki = rowFast ? slowIdx : fastIdx;
-    int gr = kilnScheduleBinop(g, "addi", rowBase, ri);
-    int gk = kilnScheduleBinop(g, "addi", k0, ki);
-    int cond = -1;
-    if (rowSize % rows)
-      cond = andLess(g, cond, gr, rowSize);
-    if (x->ct->k % x->t.bk)
-      cond = andLess(g, cond, gk, x->ct->k);
-    int di = isA ? ri : ki, dj = isA ? ki : ri;
+    TilePos at = tilePos(g, x, e, rowFast, width, rowBase, rows, rowSize, k0);
+    int gr = at.gr, gk = at.gk, cond = at.cond;
+    int di = isA ? at.ri : at.ki, dj = isA ? at.ki : at.ri;
     if (x->nvvm) {
       int n = kilnScheduleIndex(g, 2);
       if (cond >= 0) {
