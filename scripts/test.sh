@@ -54,6 +54,12 @@ conformance_gpu=pass
   --quiet --kiln-run build/bin/kiln-run \
   --check test/onnx-backend/expected-pass.txt ||
   { conformance_gpu=fail; status=1; }
+echo "== ONNX execution conformance in bf16 (--precision=bf16) through the GPU schedules on the CPU (tensor cores emulated; rtol/atol 5e-2)"
+conformance_bf16=pass
+/usr/bin/python3 test/onnx-backend/run.py --pipeline=gpu-on-cpu --precision=bf16 \
+  --only-listed --quiet --kiln-run build/bin/kiln-run --rtol 5e-2 --atol 5e-2 \
+  --check test/onnx-backend/expected-pass.txt ||
+  { conformance_bf16=fail; status=1; }
 echo "== GPU host path: every expected-pass test compiled with --target=cuda, run over the fake CUDA driver with device memory unreadable from the host (FAKE_CUDA_GUARD)"
 # The kernels do nothing there, so outputs are not compared: this checks
 # that the host code of every GPU model only copies device memory (a host
@@ -108,11 +114,11 @@ count() {
 }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") ))
-# The format check, the coverage check, the six conformance checks and
+# The format check, the coverage check, the seven conformance checks and
 # the GPU host-path check count as one test each.
 for check in "$format" "$coverage" "$conformance" "$conformance_o0" \
-  "$conformance_dynamic" "$conformance_gpu" "$gpu_host" "$conformance_asan" \
-  "$conformance_dynamic_asan"; do
+  "$conformance_dynamic" "$conformance_gpu" "$conformance_bf16" "$gpu_host" \
+  "$conformance_asan" "$conformance_dynamic_asan"; do
   if [ "$check" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 [ "$failed" -eq 0 ] || status=1

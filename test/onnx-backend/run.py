@@ -140,6 +140,8 @@ def run_data_set(args, model, data_set, inputs=None):
         cmd += [f"-O{args.opt_level}"]
     if args.pipeline:
         cmd += [f"--pipeline={args.pipeline}"]
+    if args.precision:
+        cmd += [f"--precision={args.precision}"]
     # The CUDA driver reserves far more address space than RLIMIT_AS allows.
     preexec = None if args.asan or args.cuda or not args.memory_mb else \
         limit_memory(args.memory_mb << 20)
@@ -544,6 +546,9 @@ def parse_args(argv):
     ap.add_argument("--pipeline", help="kiln-run --pipeline: the named "
                     "lowering pipeline (default cpu; gpu-on-cpu checks the "
                     "GPU schedules on the CPU)")
+    ap.add_argument("--precision", choices=["fp32", "fp16", "bf16"],
+                    help="kiln-run --precision: compute f32 models in that "
+                    "type (compare with a looser --rtol/--atol)")
     ap.add_argument("--cuda", action="store_true",
                     help="compile each model with kiln-compile --target=cuda "
                     "(next to --kiln-run) and run the library on the GPU; a "
