@@ -772,33 +772,39 @@ static void genTileStores(Gen *g, const TileLoads *l, const char *tile, int buf,
   }
 }
 
+/* The elements in one 4-byte copy (cp.async's smallest) of side `s`'s
+ * tile elements: 2 of f16/bf16, 1 of f32. */
+static int64_t copyUnit(const Side *s) {
+  return isLowFloat(s->storedType) ? 2 : 1;
+}
+
 /* Whether side `s` (A: tiles [m][k], else B: [k][n]; rows x cols) can be
- * copied in pairs of 16-bit elements, 4 bytes each (cp.async's smallest
- * copy) along the tile's last dim: a plain input read at plain indices, an
- * identity layout whose last dim (even, and the innermost of the tile's
- * last-dim group, so 4-byte aligned pairs never straddle it or a bound)
- * runs along the tile's last dim, and a whole number of pairs per
- * thread. */
-static bool pairCopies(const Contraction *ct, const Side *s, bool isA,
+ * copied in 4-byte units (copyUnit) along the tile's last dim: a plain
+ * input read at plain indices, an identity layout whose last dim (a
+ * multiple of the unit, and the innermost of the tile's last-dim group,
+ * so aligned units never straddle it or a bound) runs along the tile's
+ * last dim, and a whole number of units per thread. */
+static bool unitCopies(const Contraction *ct, const Side *s, bool isA,
                        int64_t rows, int64_t cols, int64_t threads) {
   const Operand *in = &s->in[0];
-  if (!s->plain || !isLowFloat(s->storedType) || in->rank < 1 ||
-      fastRole(ct, in) != (isA ? kK : kN) || (rows * cols / 2) % threads)
+  int64_t unit = copyUnit(s);
+  if (!s->plain || in->rank < 1 || fastRole(ct, in) != (isA ? kK : kN) ||
+      (rows * cols / unit) % threads)
     return false;
   for (intptr_t i = 0; i < in->rank; ++i)
     if (in->loop[i] < 0)
       return false;
   MlirAffineMap layout = mlirMemRefTypeGetAffineMap(in->type);
   return mlirAffineMapIsIdentity(layout) &&
-         mlirShapedTypeGetDimSize(in->type, in->rank - 1) % 2 == 0;
+         mlirShapedTypeGetDimSize(in->type, in->rank - 1) % unit == 0;
 }
 
-/* The thread's pairs of one operand's tile (pairCopies) at K offset `k0`
- * into buffer `buf` of `tile`: with nvvm, nvgpu.device_async_copy of 2
- * elements (0 read, zero-filled, outside the operand: its indices then
+/* The thread's 4-byte units of one operand's tile (unitCopies) at K offset
+ * `k0` into buffer `buf` of `tile`: with nvvm, nvgpu.device_async_copy of
+ * the unit (0 read, zero-filled, outside the operand: its indices then
  * clamped to 0), their tokens appended to `tokens`; otherwise the same
- * indices as two loads and stores (zeros outside), which the CPU runs. */
-static void genPairCopies(Gen *g, const Ctx *x, int tid, int k0,
+ * indices as loads and stores (zeros outside), which the CPU runs. */
+static void genUnitCopies(Gen *g, const Ctx *x, int tid, int k0,
                           const Side *side, char rowRole, int64_t rows,
                           int64_t cols, int rowBase, int64_t rowSize,
                           const char *tile, int buf, const char *tileType,
@@ -806,16 +812,18 @@ static void genPairCopies(Gen *g, const Ctx *x, int tid, int k0,
   const Operand *in = &side->in[0];
   bool rowFast = fastRole(x->ct, in) == rowRole, isA = rowRole == kM;
   int64_t width = rowFast ? rows : cols;
-  int64_t per = rows * cols / 2 / x->threads;
+  int64_t unit = copyUnit(side);
+  int64_t per = rows * cols / unit / x->threads;
   char name[4] = {isA ? 'A' : 'B', '0', 0};
   for (int64_t r = 0; r < per; ++r) {
     int e = kilnScheduleBinopConst(
-        g, "muli", kilnScheduleBinopConst(g, "addi", tid, r * x->threads), 2);
+        g, "muli", kilnScheduleBinopConst(g, "addi", tid, r * x->threads),
+        unit);
     TilePos at = tilePos(g, x, e, rowFast, width, rowBase, rows, rowSize, k0);
     int gr = at.gr, gk = at.gk, cond = at.cond;
     int di = isA ? at.ri : at.ki, dj = isA ? at.ki : at.ri;
     if (x->nvvm) {
-      int n = kilnScheduleIndex(g, 2);
+      int n = kilnScheduleIndex(g, unit);
       if (cond >= 0) {
         int sel[3] = {kilnScheduleFresh(g), kilnScheduleFresh(g),
                       kilnScheduleFresh(g)};
@@ -835,8 +843,8 @@ static void genPairCopies(Gen *g, const Ctx *x, int tid, int k0,
       for (intptr_t i = 0; i < in->rank; ++i)
         kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", idx[i]);
       kilnStrBufAppendf(g->buf,
-                        "], %%%s[%%v%d, %%v%d, %%v%d], 2, %%v%d : ", tile, buf,
-                        di, dj, n);
+                        "], %%%s[%%v%d, %%v%d, %%v%d], %lld, %%v%d : ", tile,
+                        buf, di, dj, (long long)unit, n);
       appendType(g, in->type);
       kilnStrBufAppendf(g->buf, " to %s\n", tileType);
       tokens[(*nTokens)++] = tok;
@@ -847,7 +855,7 @@ static void genPairCopies(Gen *g, const Ctx *x, int tid, int k0,
     int idx[kMaxRank];
     accessIndices(g, x->ct, in, x->vb, isA ? gr : -1, isA ? -1 : gr, gk, idx);
     int v[2];
-    for (int h = 0; h < 2; ++h) {
+    for (int h = 0; h < unit; ++h) {
       int last = idx[in->rank - 1];
       if (h)
         idx[in->rank - 1] = kilnScheduleBinopConst(g, "addi", last, 1);
@@ -859,7 +867,7 @@ static void genPairCopies(Gen *g, const Ctx *x, int tid, int k0,
     for (int pass = 0; pass < (cond >= 0 ? 2 : 1); ++pass) {
       if (pass)
         kilnStrBufAppend(g->buf, "} else {\n", 9);
-      for (int h = 0; h < 2; ++h) {
+      for (int h = 0; h < unit; ++h) {
         int j = h ? kilnScheduleBinopConst(g, "addi", dj, 1) : dj;
         if (pass)
           kilnStrBufAppendf(g->buf, "memref.store %%%s, ",
@@ -1381,13 +1389,13 @@ static void genTiles(Gen *g, const Ctx *x, int tid, int k0, int buf,
                      TileLoads *lb, int *tokens, int *nTokens) {
   const Contraction *ct = x->ct;
   if (x->async[0])
-    genPairCopies(g, x, tid, k0, &ct->sa, kM, x->bm, x->t.bk, x->m0, ct->m,
+    genUnitCopies(g, x, tid, k0, &ct->sa, kM, x->bm, x->t.bk, x->m0, ct->m,
                   "As", buf, asType, tokens, nTokens);
   else
     genTileLoads(g, x, tid, k0, &ct->sa, 'A', kM, x->bm, x->t.bk, x->m0, ct->m,
                  la);
   if (x->async[1])
-    genPairCopies(g, x, tid, k0, &ct->sb, kN, x->bn, x->t.bk, x->n0, ct->n,
+    genUnitCopies(g, x, tid, k0, &ct->sb, kN, x->bn, x->t.bk, x->n0, ct->n,
                   "Bs", buf, bsType, tokens, nTokens);
   else
     genTileLoads(g, x, tid, k0, &ct->sb, 'B', kN, x->bn, x->t.bk, x->n0, ct->n,
@@ -1404,12 +1412,12 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   x.bm = t->ty * t->r;
   x.bn = t->tx * t->c;
   x.threads = t->ty * t->tx;
-  /* The tensor-core tiles' plain 16-bit sides are copied in pairs: with
+  /* The tensor-core tiles' plain sides are copied in 4-byte units: with
    * nvvm by cp.async, into tiles that are then workgroup memory from the
    * start (as nvgpu.device_async_copy requires). */
   if (t->mma) {
-    x.async[0] = pairCopies(ct, &ct->sa, true, x.bm, t->bk, x.threads);
-    x.async[1] = pairCopies(ct, &ct->sb, false, t->bk, x.bn, x.threads);
+    x.async[0] = unitCopies(ct, &ct->sa, true, x.bm, t->bk, x.threads);
+    x.async[1] = unitCopies(ct, &ct->sb, false, t->bk, x.bn, x.threads);
   }
   const char *space = x.nvvm ? ", #gpu.address_space<workgroup>" : "";
   /* Padding keeps a tile's stores free of bank conflicts when they run

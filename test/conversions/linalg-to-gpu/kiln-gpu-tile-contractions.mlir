@@ -36,7 +36,11 @@
 // first tiles into buffer 0, then per K tile of 16 one phase that loads
 // the next tiles, computes on the current buffer and stores the loaded
 // tiles into the other; then the store.
+// With tf32: the f32 operands copied by cp.async one element (4 bytes) a
+// copy, two m16n8k8 TF32 steps per K tile.
 // TF32-LABEL: func.func @matmul
+// TF32: nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 1, %{{.*}} : memref<33x65xf32>
+// TF32: nvgpu.device_async_copy %arg1[{{.*}}], {{.*}}, 1, %{{.*}} : memref<65x17xf32>
 // TF32-COUNT-8: nvvm.mma.sync {{.*}}#nvvm.mma_type<tf32>{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 8>}
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: nvvm.mma.sync
