@@ -370,7 +370,11 @@ static bool outputsSupported(const Signature *sig) {
  * session.c); false (exit 3) after an error for an input or output of
  * dynamic shape. */
 static bool staticForGpuSchedules(const Options *o, const Signature *sig) {
-  if (!o->pipeline || strcmp(o->pipeline, "gpu-on-cpu"))
+  /* The pipeline with or without parameters (gpu-on-cpu{tf32=true}). */
+  const char *gpu = "gpu-on-cpu";
+  size_t n = strlen(gpu);
+  if (!o->pipeline || strncmp(o->pipeline, gpu, n) ||
+      (o->pipeline[n] && o->pipeline[n] != '{'))
     return true;
   for (intptr_t k = 0; k < sig->numArgs + sig->numResults; ++k) {
     bool result = k >= sig->numArgs;
