@@ -1,7 +1,7 @@
-/* Writing a schedule template (STYLE.md 8): the loops a GPU schedule
- * generates per op are written as MLIR text, with numbered SSA names %vN
- * for the index arithmetic, then parsed (kiln-gpu-tile-contractions,
- * kiln-gpu-block-reductions). */
+/* Writing a schedule template: the loops a GPU schedule generates per op
+ * are written as MLIR text (a template; passes otherwise build their ops
+ * with the C API), with numbered SSA names %vN for the index arithmetic,
+ * then parsed (kiln-gpu-tile-contractions, kiln-gpu-block-reductions). */
 #ifndef KILN_DIALECTS_LINALG_TRANSFORMS_SCHEDULE_TEXT_H
 #define KILN_DIALECTS_LINALG_TRANSFORMS_SCHEDULE_TEXT_H
 
