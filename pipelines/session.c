@@ -330,6 +330,11 @@ static void expandSpecialize(KilnSession *s) {
   s->numSpecializations = n;
 }
 
+bool kilnSessionPrecisionIsKnown(const char *name) {
+  return name && (!strcmp(name, "fp32") || !strcmp(name, "fp16") ||
+                  !strcmp(name, "bf16"));
+}
+
 KilnSession *kilnSessionCreate(const KilnSessionOptions *options) {
   KilnSession *s = kilnXCalloc(1, sizeof(*s));
   copyOptions(s, options);
@@ -344,7 +349,7 @@ KilnSession *kilnSessionCreate(const KilnSessionOptions *options) {
   }
   kilnStrBufDestroy(&err);
   const char *p = s->options.precision;
-  if (strcmp(p, "fp32") && strcmp(p, "fp16") && strcmp(p, "bf16")) {
+  if (!kilnSessionPrecisionIsKnown(p)) {
     messagef(s, "error", "precision '%s': expected fp32, fp16 or bf16", p);
     kilnSessionDestroy(s);
     return NULL;

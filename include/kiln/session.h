@@ -109,6 +109,10 @@ typedef struct KilnSessionOptions {
 /// context for Kiln with the session's diagnostic handler. Destroy with
 /// kilnSessionDestroy, after its invocations.
 KilnSession *kilnSessionCreate(const KilnSessionOptions *options);
+/// Whether `name` is a compute precision the options take: "fp32", "fp16"
+/// or "bf16" (kiln-compile checks its flag with it; kiln-run's parser,
+/// shared with the runtime-only kiln-run-module, keeps its own list).
+bool kilnSessionPrecisionIsKnown(const char *name);
 void kilnSessionDestroy(KilnSession *session);
 /// The session's context (borrowed).
 MlirContext kilnSessionGetContext(const KilnSession *session);

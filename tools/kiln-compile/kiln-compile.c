@@ -514,8 +514,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       o->tuningLog = optarg;
       break;
     case kPrecision:
-      if (strcmp(optarg, "fp32") && strcmp(optarg, "fp16") &&
-          strcmp(optarg, "bf16")) {
+      if (!kilnSessionPrecisionIsKnown(optarg)) {
         toolError("--precision=%s: expected fp32, fp16 or bf16", optarg);
         return kExitUsage;
       }
