@@ -22,7 +22,8 @@
 #     2. runs each model, batch and precision on the GPU against PyTorch's
 #        CUDA output (fp32: TF32 off, as Kiln computes; bf16/fp16:
 #        torch.autocast to that type) and prints Kiln's latency
-#        (kiln-run-module --benchmark, median) beside PyTorch eager's and
+#        (kiln-run-module --benchmark, median; runs replayed as CUDA
+#        graphs, and with KILN_CUDA_GRAPHS=0) beside PyTorch eager's and
 #        torch.compile's where this PyTorch has it (bench/torch_bench.py
 #        --device cuda [--dtype] [--compile]), each run ending with a
 #        device synchronization;
@@ -167,8 +168,8 @@ run() {
 
   echo "== models: Kiln (CUDA) vs PyTorch eager and torch.compile (CUDA)"
   local d=$out/models
-  printf '%-16s %-5s %9s %9s %9s %7s %7s  %s\n' model prec "kiln ms" "eager ms" \
-    "compile" "k/eager" "k/comp" check
+  printf '%-16s %-5s %9s %9s %9s %9s %7s %7s  %s\n' model prec "kiln ms" \
+    "no-graph" "eager ms" "compile" "k/eager" "k/comp" check
   for b in "${bsizes[@]}"; do
     for m in "${names[@]}"; do
       local tag=$m
@@ -247,8 +248,9 @@ model_row() {
   # Against PyTorch's CUDA output when it ran, else the CPU reference (f32).
   local expected=$d/$tag.$p.torch_cuda.npy
   [ -f "$expected" ] || expected=$d/$tag.output_0.npy
+  # The third run's outputs: a CUDA graph's replay (docs/runtime.md).
   if timeout 120 "$runner" "$lib" "${ins[@]}" --expected "$expected" \
-       --rtol "$rtol" --atol "$atol" > "$d/$tag.$p.run.txt" 2>&1; then
+       --rtol "$rtol" --atol "$atol" --repeat 3 > "$d/$tag.$p.run.txt" 2>&1; then
     check="match"
   else
     check="MISMATCH: $(head -2 "$d/$tag.$p.run.txt" | tr '\n' ' ')"; rc=1
@@ -258,8 +260,13 @@ model_row() {
   timeout 120 "$runner" "$lib" "${ins[@]}" --benchmark "$runs" \
     > "$d/$tag.$p.bench.txt" 2>&1
   kiln_ms=$(sed -n 's/.*median \([0-9.e+-]*\) ms.*/\1/p' "$d/$tag.$p.bench.txt")
-  printf '%-16s %-5s %9s %9s %9s %7s %7s  %s\n' "$tag" "$p" "${kiln_ms:--}" \
-    "$eager" "$comp" "$(ratio "$kiln_ms" "$eager")" "$(ratio "$kiln_ms" "$comp")" "$check"
+  # Every run eager: what CUDA graphs save in launch overhead.
+  KILN_CUDA_GRAPHS=0 timeout 120 "$runner" "$lib" "${ins[@]}" --benchmark "$runs" \
+    > "$d/$tag.$p.nograph.txt" 2>&1
+  local nograph_ms
+  nograph_ms=$(sed -n 's/.*median \([0-9.e+-]*\) ms.*/\1/p' "$d/$tag.$p.nograph.txt")
+  printf '%-16s %-5s %9s %9s %9s %9s %7s %7s  %s\n' "$tag" "$p" "${kiln_ms:--}" \
+    "${nograph_ms:--}" "$eager" "$comp" "$(ratio "$kiln_ms" "$eager")" "$(ratio "$kiln_ms" "$comp")" "$check"
   [ "$profile" = 1 ] && profile_model "$d" "$tag.$p" "${ins[@]}"
   return $rc
 }

@@ -72,6 +72,18 @@ static void bindAll(void *lib) {
   }
   OPTIONAL(cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool");
   OPTIONAL(cuMemPoolSetAttribute, "cuMemPoolSetAttribute");
+  /* Graphs (CUDA 11.4: stream-ordered allocations in captures). */
+  bool graphs = OPTIONAL(cuStreamBeginCapture, "cuStreamBeginCapture_v2");
+  graphs &= OPTIONAL(cuStreamEndCapture, "cuStreamEndCapture");
+  graphs &=
+      OPTIONAL(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
+  graphs &= OPTIONAL(cuGraphLaunch, "cuGraphLaunch");
+  graphs &= OPTIONAL(cuGraphExecDestroy, "cuGraphExecDestroy");
+  graphs &= OPTIONAL(cuGraphDestroy, "cuGraphDestroy");
+  graphs &= OPTIONAL(cuMemHostAlloc, "cuMemHostAlloc");
+  graphs &= OPTIONAL(cuMemFreeHost, "cuMemFreeHost");
+  if (!graphs)
+    driver.cuStreamBeginCapture = NULL; /* the group's marker */
 #undef REQUIRED
 #undef OPTIONAL
 }

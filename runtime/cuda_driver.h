@@ -22,6 +22,8 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct CUmemPoolHandle_st *CUmemoryPool;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
 
 enum {
   CUDA_SUCCESS = 0,
@@ -31,6 +33,8 @@ enum {
   CUDA_ERROR_INVALID_PTX = 218,
   CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
   CUDA_ERROR_NOT_SUPPORTED = 801,
+  CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
+  CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901,
 };
 
 /* CUdevice_attribute */
@@ -52,11 +56,13 @@ enum {
   CU_EVENT_DISABLE_TIMING = 2,
   CU_MEM_ATTACH_GLOBAL = 1,
   CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
+  CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
 };
 
 /// The driver's entry points Kiln calls. The optional ones (stream-ordered
-/// allocation, memory pools: CUDA 11.2) are NULL when the driver lacks
-/// them; every other one is present once the driver is loaded.
+/// allocation, memory pools: CUDA 11.2; graphs with stream-ordered
+/// allocations: CUDA 11.4) are NULL when the driver lacks them, a group at
+/// a time; every other one is present once the driver is loaded.
 typedef struct KilnCudaDriver {
   CUresult (*cuInit)(unsigned flags);
   CUresult (*cuGetErrorName)(CUresult error, const char **name);
@@ -105,6 +111,17 @@ typedef struct KilnCudaDriver {
   CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *pool, CUdevice device);
   CUresult (*cuMemPoolSetAttribute)(CUmemoryPool pool, int attribute,
                                     void *value);
+  /* Optional, all or none: stream capture into graphs, and the pinned host
+   * memory graphs copy from and to. */
+  CUresult (*cuStreamBeginCapture)(CUstream stream, int mode);
+  CUresult (*cuStreamEndCapture)(CUstream stream, CUgraph *graph);
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *exec, CUgraph graph,
+                                          unsigned long long flags);
+  CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
+  CUresult (*cuGraphDestroy)(CUgraph graph);
+  CUresult (*cuMemHostAlloc)(void **ptr, size_t bytes, unsigned flags);
+  CUresult (*cuMemFreeHost)(void *ptr);
 } KilnCudaDriver;
 
 /// Loads the driver (once per process, thread-safe; it stays loaded) and

@@ -219,6 +219,7 @@ KilnStatus *kilnGpuModelCreate(void *handle, const char *gpu,
     goto freeModel;
   }
   setUpPool(g);
+  kilnGpuGraphInit(g);
   if ((r = g->cu->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING))) {
     s = driverStatus(g->cu, r, "cuStreamCreate");
     goto release;
@@ -268,6 +269,7 @@ void kilnGpuModelDestroy(KilnGpuModel *g) {
   kilnGpuCurrent = g;
   g->unload();
   cu->cuStreamSynchronize(g->stream);
+  kilnGpuGraphRelease(g);
   kilnGpuFreeWeights(g);
   kilnGpuForgetKernels(g);
   for (size_t i = 0; i < g->numManaged; ++i)
@@ -279,27 +281,4 @@ void kilnGpuModelDestroy(KilnGpuModel *g) {
   releaseDevice(g);
   free(g->managed);
   free(g);
-}
-
-//===----------------------------------------------------------------------===//
-// Runs
-//===----------------------------------------------------------------------===//
-
-void kilnGpuModelBeginRun(KilnGpuModel *g) {
-  if (!kilnGpuCheck(g, g->cu->cuCtxPushCurrent(g->context), "cuCtxPushCurrent"))
-    return; /* kilnGpuCurrent stays NULL: every call of the run does nothing */
-  kilnGpuCurrent = g;
-}
-
-KilnStatus *kilnGpuModelEndRun(KilnGpuModel *g) {
-  if (kilnGpuCurrent == g) {
-    /* Outputs are host memory the caller reads next. */
-    kilnGpuCheck(g, g->cu->cuStreamSynchronize(g->stream),
-                 "cuStreamSynchronize");
-    kilnGpuCurrent = NULL;
-    g->cu->cuCtxPopCurrent(NULL);
-  }
-  KilnStatus *s = g->error;
-  g->error = NULL;
-  return s;
 }

@@ -5,7 +5,7 @@
  *
  * Generated code cannot receive errors, so the first failing driver call
  * of a load, run or unload is recorded in the model ("sticky") and later
- * calls that would use its results are skipped; kilnGpuModelEndRun
+ * calls that would use its results are skipped; kilnGpuModelRun
  * returns it. The calls act on the calling thread's current model, set
  * around the library's load function, each run and its unload function. */
 #ifndef KILN_RUNTIME_GPU_H
@@ -43,11 +43,19 @@ KilnStatus *kilnGpuModelCreate(void *handle, const char *gpu,
 /// weights, destroys the stream and releases the context; NULL is a no-op.
 void kilnGpuModelDestroy(KilnGpuModel *gpu);
 
-/// Makes `gpu` the calling thread's current model for one run.
-void kilnGpuModelBeginRun(KilnGpuModel *gpu);
+/// The library's entry, called with tensors (inputs then outputs) as
+/// model.c passes them; returns its status code.
+typedef int (*KilnGpuEntryFn)(void *model, KilnTensor *const *tensors,
+                              size_t n);
 
-/// Waits for the run's device work, ends it, and returns its first CUDA
-/// error (NULL if none); the next run starts without error.
-KilnStatus *kilnGpuModelEndRun(KilnGpuModel *gpu);
+/// Runs `entry(model, tensors, n)`, the first `numInputs` of which are
+/// inputs, and waits for the device. From the second consecutive run with
+/// the same shapes, the run is a CUDA graph replayed with one launch
+/// (docs/runtime.md, "CUDA graphs"), unless KILN_CUDA_GRAPHS=0. Sets
+/// `*rc` to the entry's code and returns the run's first CUDA error (NULL
+/// if none); the next run starts without error.
+KilnStatus *kilnGpuModelRun(KilnGpuModel *gpu, KilnGpuEntryFn entry,
+                            void *model, KilnTensor *const *tensors,
+                            size_t numInputs, size_t n, int *rc /* OUT */);
 
 #endif

@@ -56,6 +56,17 @@ static CUstream streamOf(KilnGpuModel *g, void *stream) {
   return stream ? (CUstream)stream : g->stream;
 }
 
+/* Notes device work (a launch, copy, set, allocation or event) given
+ * after the run waited for the device (gpu_run.c). */
+static void noteWork(KilnGpuModel *g) { g->workAfterSync |= g->synced; }
+
+/* A wait for the device; false if the driver is not to be called: a
+ * captured run's waits are the replay's (the runtime waits after it). */
+static bool noteSync(KilnGpuModel *g) {
+  g->synced = true;
+  return !g->capturing;
+}
+
 //===----------------------------------------------------------------------===//
 // Modules and launches
 //===----------------------------------------------------------------------===//
@@ -174,6 +185,7 @@ static void launchKernel(void *function, intptr_t gridX, intptr_t gridY,
   KilnGpuModel *g = working();
   if (!g)
     return;
+  noteWork(g);
   const char *name =
       function == (void *)g->lastFunction ? g->lastFunctionName : "?";
   if (!fitsDim(gridX) || !fitsDim(gridY) || !fitsDim(gridZ) ||
@@ -236,13 +248,15 @@ static void streamDestroy(void *stream) {
 
 static void streamSynchronize(void *stream) {
   KilnGpuModel *g = working();
-  if (g)
+  if (g && noteSync(g))
     kilnGpuCheck(g, g->cu->cuStreamSynchronize(streamOf(g, stream)),
                  "cuStreamSynchronize");
 }
 
 static void streamWaitEvent(void *stream, void *event) {
   KilnGpuModel *g = working();
+  if (g)
+    noteWork(g);
   if (g && event)
     kilnGpuCheck(g, g->cu->cuStreamWaitEvent(streamOf(g, stream), event, 0),
                  "cuStreamWaitEvent");
@@ -265,12 +279,14 @@ static void eventDestroy(void *event) {
 
 static void eventSynchronize(void *event) {
   KilnGpuModel *g = working();
-  if (g && event)
+  if (g && event && noteSync(g))
     kilnGpuCheck(g, g->cu->cuEventSynchronize(event), "cuEventSynchronize");
 }
 
 static void eventRecord(void *event, void *stream) {
   KilnGpuModel *g = working();
+  if (g)
+    noteWork(g);
   if (g && event)
     kilnGpuCheck(g, g->cu->cuEventRecord(event, streamOf(g, stream)),
                  "cuEventRecord");
@@ -285,6 +301,7 @@ static void *memAlloc(uint64_t bytes, void *stream, int isHostShared) {
   CUdeviceptr p = 0;
   if (!g || bytes == 0) /* the driver rejects empty allocations */
     return NULL;
+  noteWork(g);
   if (isHostShared) {
     if (!kilnGpuCheck(g,
                       g->cu->cuMemAllocManaged(&p, bytes, CU_MEM_ATTACH_GLOBAL),
@@ -332,6 +349,8 @@ static void memFree(void *ptr, void *stream) {
 /* With unified addressing one call copies in every direction. */
 static void memCopy(void *dst, void *src, size_t bytes, void *stream) {
   KilnGpuModel *g = working();
+  if (g)
+    noteWork(g);
   if (g && bytes)
     kilnGpuCheck(g,
                  g->cu->cuMemcpyAsync((CUdeviceptr)(uintptr_t)dst,
@@ -342,6 +361,8 @@ static void memCopy(void *dst, void *src, size_t bytes, void *stream) {
 
 static void memset32(void *dst, uint32_t value, size_t count, void *stream) {
   KilnGpuModel *g = working();
+  if (g)
+    noteWork(g);
   if (g && count)
     kilnGpuCheck(g,
                  g->cu->cuMemsetD32Async((CUdeviceptr)(uintptr_t)dst, value,
@@ -351,6 +372,8 @@ static void memset32(void *dst, uint32_t value, size_t count, void *stream) {
 
 static void memset16(void *dst, uint16_t value, size_t count, void *stream) {
   KilnGpuModel *g = working();
+  if (g)
+    noteWork(g);
   if (g && count)
     kilnGpuCheck(g,
                  g->cu->cuMemsetD16Async((CUdeviceptr)(uintptr_t)dst, value,

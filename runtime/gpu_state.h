@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "runtime/cuda_driver.h"
 #include "runtime/gpu.h"
@@ -24,6 +25,21 @@ typedef struct Kernel {
   const char *name; /* the library's string (stable while it is loaded) */
   CUfunction function;
 } Kernel;
+
+/* A model's runs as a CUDA graph (gpu_run.c): the run captured once and
+ * replayed, for the shapes of the staging tensors. */
+typedef struct GraphRun {
+  bool off; /* never again: disabled, no graph API, or a failure */
+  /* The shapes (a hash) of the last run if it was eager and could have
+   * been captured, else 0. */
+  uint64_t capturableShapes;
+  /* Pinned host copies of the last capturable run's inputs then outputs
+   * (the addresses a graph copies from and to), or NULL. */
+  KilnTensor **staging;
+  void **pinned; /* their buffers (cuMemHostAlloc) */
+  size_t numTensors, numInputs;
+  CUgraphExec exec; /* the captured run, or NULL */
+} GraphRun;
 
 struct KilnGpuModel {
   const KilnCudaDriver *cu;
@@ -51,6 +67,11 @@ struct KilnGpuModel {
   CUfunction lastFunction;
   const char *lastFunctionName; /* borrowed from the library */
   KilnStatus *error;            /* sticky: the first failure */
+  /* What the calls of this run did (gpu_calls.c): whether it is being
+   * captured into a graph, waited for the device, and gave it work after
+   * such a wait (the host read something back: not capturable). */
+  bool capturing, synced, workAfterSync;
+  GraphRun graph;
 };
 
 /// The model whose load, run or unload this thread is in, or NULL.
@@ -69,5 +90,13 @@ void kilnGpuFreeWeights(KilnGpuModel *gpu);
 
 /// Forgets the kernel handles looked up so far (their modules unloaded).
 void kilnGpuForgetKernels(KilnGpuModel *gpu);
+
+/// Sets up graph replay for a new model: off for KILN_CUDA_GRAPHS=0, a
+/// driver without graphs or without stream-ordered allocation.
+void kilnGpuGraphInit(KilnGpuModel *gpu);
+
+/// Destroys the captured graph and the staging tensors (the context must
+/// be current).
+void kilnGpuGraphRelease(KilnGpuModel *gpu);
 
 #endif

@@ -745,7 +745,8 @@ static KilnStatus *checkOutputs(KilnModel *m, KilnTensor *const *inputs,
 
 /* Calls the library with descriptors of `all[0, n)` (inputs then
  * outputs), built in one allocation. */
-static int invoke(KilnModel *m, KilnTensor *const *all, size_t n) {
+static int invoke(void *model, KilnTensor *const *all, size_t n) {
+  KilnModel *m = model;
   void **args = malloc((n ? n : 1) * sizeof(void *));
   if (!args)
     abort();
@@ -780,14 +781,14 @@ KilnStatus *kilnModelRun(KilnModel *model, KilnTensor *const *inputs,
     all[i] = inputs[i];
   for (size_t i = 0; i < numOutputs; ++i)
     all[numInputs + i] = outputs[i];
+  int rc = 0;
   if (model->gpu)
-    kilnGpuModelBeginRun(model->gpu);
-  int rc = invoke(model, all, n);
-  /* A CUDA error is the cause of anything else that went wrong. */
-  s = model->gpu ? kilnGpuModelEndRun(model->gpu) : NULL;
+    s = kilnGpuModelRun(model->gpu, invoke, model, all, numInputs, n, &rc);
+  else
+    rc = invoke(model, all, n);
   kilnRunGuardExit(model->handle);
   free(all);
-  if (s)
+  if (s) /* a CUDA error is the cause of anything else that went wrong */
     return s;
   if (rc > 0 && rc <= model->meta.numChecks)
     return kilnModelCheckFailure(rc, model->meta.checks[rc - 1]);

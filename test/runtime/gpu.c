@@ -3,6 +3,9 @@
  * (Inputs/fake_cuda.c). Prints to stderr for FileCheck (gpu-*.test):
  *
  *   kiln-test-gpu run LIB N   load, N runs (outputs or error), destroy
+ *   kiln-test-gpu runs LIB W...  load, one run per W with x of 1 x W (the
+ *                             static 4 or DYNAMIC's n) holding run*100 +
+ *                             1, 2, ..., W: y or the error; destroy
  *   kiln-test-gpu twice LIB   a second load of a loaded library, and a
  *                             load after the first is destroyed
  *   kiln-test-gpu shim LIB    the library's code called without the
@@ -83,6 +86,34 @@ static int testTwice(const char *path) {
   return 0;
 }
 
+static int testRuns(const char *path, int numRuns, char **widths) {
+  fprintf(stderr, "TEST: runs\n");
+  KilnModel *m = NULL;
+  if (!report("load", kilnModelLoad(path, &m)))
+    return 1;
+  int64_t four = 4;
+  KilnTensor *z = makeTensor(KILN_ELEMENT_TYPE_I8, 1, &four);
+  for (int r = 0; r < numRuns; ++r) {
+    int64_t dims[] = {1, atoi(widths[r])};
+    KilnTensor *x = makeTensor(KILN_ELEMENT_TYPE_F32, 2, dims);
+    KilnTensor *y = makeTensor(KILN_ELEMENT_TYPE_F32, 2, dims);
+    for (int64_t i = 0; i < dims[1]; ++i)
+      ((float *)kilnTensorGetData(x))[i] = (float)(100 * r + i + 1);
+    KilnTensor *out[2] = {y, z};
+    if (report("run", kilnModelRun(m, &x, 1, out, 2))) {
+      fprintf(stderr, "y:");
+      for (int64_t i = 0; i < dims[1]; ++i)
+        fprintf(stderr, " %g", ((const float *)kilnTensorGetConstData(y))[i]);
+      fprintf(stderr, "\n");
+    }
+    kilnTensorDestroy(x);
+    kilnTensorDestroy(y);
+  }
+  kilnModelDestroy(m);
+  kilnTensorDestroy(z);
+  return 0;
+}
+
 typedef struct Desc {
   void *allocated, *aligned;
   int64_t offset, sizes[2], strides[2];
@@ -120,10 +151,13 @@ static int testShim(const char *path) {
 int main(int argc, char **argv) {
   if (argc == 4 && !strcmp(argv[1], "run"))
     return testRun(argv[2], atoi(argv[3]));
+  if (argc >= 3 && !strcmp(argv[1], "runs"))
+    return testRuns(argv[2], argc - 3, argv + 3);
   if (argc == 3 && !strcmp(argv[1], "twice"))
     return testTwice(argv[2]);
   if (argc == 3 && !strcmp(argv[1], "shim"))
     return testShim(argv[2]);
-  fprintf(stderr, "usage: kiln-test-gpu run LIB N | twice LIB | shim LIB\n");
+  fprintf(stderr, "usage: kiln-test-gpu run LIB N | runs LIB W... | twice "
+                  "LIB | shim LIB\n");
   return 2;
 }

@@ -611,9 +611,9 @@ int main(int argc, char **argv) {
                  "kiln-compile --profile %s -o MODEL.so and run that",
                  o.model);
     rc = kExitUsage;
-  } else if (rc < 0 && o.benchmark) {
-    kilnRunError("--benchmark needs a compiled model (.so from "
-                 "kiln-compile)");
+  } else if (rc < 0 && (o.benchmark || o.repeat)) {
+    kilnRunError("%s needs a compiled model (.so from kiln-compile)",
+                 o.benchmark ? "--benchmark" : "--repeat");
     rc = kExitUsage;
   }
   if (rc >= 0) {

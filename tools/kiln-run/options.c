@@ -106,6 +106,10 @@ static void usage(FILE *out, bool libraryOnly) {
             "                        an f32 model in that type, as\n"
             "                        kiln-compile --precision\n");
   fprintf(out,
+          "  --repeat N            %srun N times; check, print and\n"
+          "                        write the last run's outputs (a CUDA\n"
+          "                        model replays its runs as a CUDA graph\n"
+          "                        from the second)\n"
           "  --benchmark N         %safter the checked run, time\n"
           "                        N more runs after a warm-up; print the\n"
           "                        latency and throughput\n"
@@ -120,6 +124,7 @@ static void usage(FILE *out, bool libraryOnly) {
           "      --version         show the version\n"
           "\n"
           "%s",
+          libraryOnly ? "" : "(.so models) ",
           libraryOnly ? "" : "(.so models) ",
           libraryOnly ? "" : "(.so models) ", kilnRunProgram,
           kilnToolExitCodeHelp);
@@ -160,6 +165,7 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     kSummary,
     kThreads,
     kBenchmark,
+    kRepeat,
     kPipeline,
     kTuningLog,
     kPrecision,
@@ -182,6 +188,7 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
       {"summary", no_argument, NULL, kSummary},
       {"threads", required_argument, NULL, kThreads},
       {"benchmark", required_argument, NULL, kBenchmark},
+      {"repeat", required_argument, NULL, kRepeat},
       {"profile", no_argument, NULL, kProfile},
       {"profile-json", required_argument, NULL, kProfileJson},
       {"verbose", no_argument, NULL, 'v'},
@@ -242,6 +249,17 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
         return kExitUsage;
       }
       o->benchmark = (int)n;
+      break;
+    }
+    case kRepeat: {
+      char *end = NULL;
+      long n = strtol(optarg, &end, 10);
+      if (!*optarg || *end || n < 1 || n > 1000000) {
+        kilnRunError("--repeat '%s': expected an integer from 1 to 1000000",
+                     optarg);
+        return kExitUsage;
+      }
+      o->repeat = (int)n;
       break;
     }
     case 'O':

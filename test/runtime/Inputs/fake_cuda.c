@@ -19,7 +19,13 @@
  *                       real GPU
  *   FAKE_CUDA_LOG=FILE  where the call summary goes at exit (appended;
  *                       default stderr): counts per function, and what is
- *                       still allocated, loaded, created or retained. */
+ *                       still allocated, loaded, created or retained.
+ *
+ * Stream capture (thread-local mode) records copies, sets and launches
+ * into a graph that cuGraphLaunch replays; allocations made while
+ * capturing belong to the graph. Synchronizing, cuMemAlloc and cuMemFree
+ * while capturing fail with CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and
+ * invalidate the capture, as the real driver's thread-local mode does. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 
@@ -47,7 +53,10 @@
   X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload)                  \
   X(cuModuleGetFunction) X(cuLaunchKernel) X(cuMemAlloc_v2) X(cuMemAllocAsync) \
   X(cuMemAllocManaged) X(cuMemFree_v2) X(cuMemFreeAsync) X(cuMemcpyAsync)      \
-  X(cuMemsetD32Async) X(cuMemsetD16Async) X(cuMemPoolSetAttribute)
+  X(cuMemsetD32Async) X(cuMemsetD16Async) X(cuMemPoolSetAttribute)          \
+  X(cuStreamBeginCapture_v2) X(cuStreamEndCapture)                             \
+  X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) X(cuGraphExecDestroy)        \
+  X(cuGraphDestroy) X(cuMemHostAlloc) X(cuMemFreeHost)
 // clang-format on
 
 #define FAKE_ENUM(name) CALL_##name,
@@ -58,7 +67,7 @@ static const char *callNames[] = {FAKE_CALLS(FAKE_NAME)};
 static long calls[NUM_CALLS];
 static long noopLaunches; /* launches of the no-op kernel */
 static long liveMemory, liveModules, liveStreams, liveEvents, retained,
-    ctxDepth;
+    ctxDepth, liveGraphs, livePinned;
 static unsigned long long poolThreshold;
 
 /* Counts a call; returns the error it must fail with (FAKE_CUDA_FAIL). */
@@ -94,6 +103,7 @@ static void summary(void) {
           "fake-cuda: live memory %ld modules %ld streams %ld events %ld "
           "contexts %ld pushed %ld\n",
           liveMemory, liveModules, liveStreams, liveEvents, retained, ctxDepth);
+  fprintf(f, "fake-cuda: live graphs %ld pinned %ld\n", liveGraphs, livePinned);
   if (f != stderr)
     fclose(f);
 }
@@ -112,6 +122,10 @@ static const struct {
     {100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
     {218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
     {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED",
+     "operation not permitted when stream is capturing"},
+    {901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED",
+     "operation failed due to a previous error during capture"},
     {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
     {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
@@ -198,6 +212,18 @@ CUresult cuCtxPopCurrent_v2(CUcontext *ctx) {
 
 static int handleStorage; /* streams and events need only be non-NULL */
 
+/* Stream capture: the graph being recorded (below), and whether a call
+ * refused while capturing invalidated it. */
+typedef struct Graph Graph;
+static Graph *capturing;
+static bool captureInvalid;
+
+/* A call a thread-local capture refuses: it fails and invalidates it. */
+static CUresult refusedInCapture(void) {
+  captureInvalid = true;
+  return 900;
+}
+
 CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
   (void)flags;
   CUresult r = enter(CALL_cuStreamCreate, 2);
@@ -216,7 +242,8 @@ CUresult cuStreamDestroy_v2(CUstream stream) {
 
 CUresult cuStreamSynchronize(CUstream stream) {
   (void)stream;
-  return enter(CALL_cuStreamSynchronize, 719);
+  CUresult r = enter(CALL_cuStreamSynchronize, 719);
+  return r ? r : capturing ? refusedInCapture() : 0;
 }
 
 CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags) {
@@ -247,7 +274,8 @@ CUresult cuEventRecord(CUevent event, CUstream stream) {
 
 CUresult cuEventSynchronize(CUevent event) {
   (void)event;
-  return enter(CALL_cuEventSynchronize, 999);
+  CUresult r = enter(CALL_cuEventSynchronize, 999);
+  return r ? r : capturing ? refusedInCapture() : 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -312,6 +340,60 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
 /* Opens (or closes) a guarded allocation (FAKE_CUDA_GUARD, below). */
 static void setAccess(uintptr_t p, bool open);
 
+/* One recorded or immediate piece of device work. */
+typedef struct Work {
+  enum { WORK_COPY, WORK_SET32, WORK_SET16, WORK_ADD, WORK_NOOP } kind;
+  uintptr_t dst, src; /* copies and sets; src is the value of a set */
+  size_t count;       /* bytes of a copy, elements of a set */
+  float *a, *b, *out; /* fake_add_f32's parameters */
+  int64_t n;
+} Work;
+
+static void recordWork(const Work *w);
+
+/* Does `w` now, or records it into the graph being captured. */
+static void perform(const Work *w) {
+  if (capturing) {
+    recordWork(w);
+    return;
+  }
+  switch (w->kind) {
+  case WORK_COPY:
+    setAccess(w->dst, true);
+    setAccess(w->src, true);
+    memcpy((void *)w->dst, (const void *)w->src, w->count);
+    setAccess(w->dst, false);
+    setAccess(w->src, false);
+    break;
+  case WORK_SET32:
+  case WORK_SET16: {
+    size_t size = w->kind == WORK_SET32 ? 4 : 2;
+    uint32_t v32 = (uint32_t)w->src;
+    uint16_t v16 = (uint16_t)w->src;
+    setAccess(w->dst, true);
+    for (size_t i = 0; i < w->count; ++i)
+      memcpy((char *)w->dst + size * i, size == 4 ? (void *)&v32 : &v16, size);
+    setAccess(w->dst, false);
+    break;
+  }
+  case WORK_ADD: {
+    /* The kernel runs "on the device": its buffers open while it runs. */
+    uintptr_t buffers[3] = {(uintptr_t)w->a, (uintptr_t)w->b,
+                            (uintptr_t)w->out};
+    for (int i = 0; i < 3; ++i)
+      setAccess(buffers[i], true);
+    for (int64_t i = 0; i < w->n; ++i)
+      w->out[i] = w->a[i] + w->b[i];
+    for (int i = 0; i < 3; ++i)
+      setAccess(buffers[i], false);
+    break;
+  }
+  case WORK_NOOP:
+    ++noopLaunches;
+    break;
+  }
+}
+
 CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY,
                         unsigned gridZ, unsigned blockX, unsigned blockY,
                         unsigned blockZ, unsigned smem, CUstream stream,
@@ -320,22 +402,17 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY,
   (void)blockZ, (void)smem, (void)stream, (void)extra;
   CUresult r = enter(CALL_cuLaunchKernel, 719);
   if (!r && f == (CUfunction)&noopKernel) {
-    ++noopLaunches;
+    perform(&(Work){.kind = WORK_NOOP});
     return 0;
   }
   if (r || f != (CUfunction)&addKernel)
     return r ? r : 1;
-  float *a = *(float **)params[0], *b = *(float **)params[1];
-  float *out = *(float **)params[2];
-  int64_t n = *(int64_t *)params[3];
-  /* The kernel runs "on the device": its buffers open while it runs. */
-  uintptr_t buffers[3] = {(uintptr_t)a, (uintptr_t)b, (uintptr_t)out};
-  for (int i = 0; i < 3; ++i)
-    setAccess(buffers[i], true);
-  for (int64_t i = 0; i < n; ++i)
-    out[i] = a[i] + b[i];
-  for (int i = 0; i < 3; ++i)
-    setAccess(buffers[i], false);
+  /* The parameters are read now, as the driver copies them at a launch. */
+  perform(&(Work){.kind = WORK_ADD,
+                  .a = *(float **)params[0],
+                  .b = *(float **)params[1],
+                  .out = *(float **)params[2],
+                  .n = *(int64_t *)params[3]});
   return 0;
 }
 
@@ -404,12 +481,22 @@ static CUresult allocate(CUdeviceptr *ptr, size_t bytes, bool managed,
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
-  return allocate(ptr, bytes, false, enter(CALL_cuMemAlloc_v2, 2));
+  CUresult r = enter(CALL_cuMemAlloc_v2, 2);
+  return allocate(ptr, bytes, false,
+                  r           ? r
+                  : capturing ? refusedInCapture()
+                              : 0);
 }
 
+static void graphOwn(CUdeviceptr ptr);
+
+/* Allocations while capturing are the graph's, freed with it. */
 CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t bytes, CUstream stream) {
   (void)stream;
-  return allocate(ptr, bytes, false, enter(CALL_cuMemAllocAsync, 2));
+  CUresult r = allocate(ptr, bytes, false, enter(CALL_cuMemAllocAsync, 2));
+  if (!r && capturing)
+    graphOwn(*ptr);
+  return r;
 }
 
 CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t bytes, unsigned flags) {
@@ -432,25 +519,28 @@ static CUresult release(CUdeviceptr ptr, CUresult r) {
 }
 
 CUresult cuMemFree_v2(CUdeviceptr ptr) {
-  return release(ptr, enter(CALL_cuMemFree_v2, 999));
+  CUresult r = enter(CALL_cuMemFree_v2, 999);
+  return capturing && !r ? refusedInCapture() : release(ptr, r);
 }
 
+static bool graphOwns(CUdeviceptr ptr);
+
+/* While capturing, a free of the graph's own allocation is its end in the
+ * graph (the memory stays the graph's); of any other, refused here. */
 CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream stream) {
   (void)stream;
-  return release(ptr, enter(CALL_cuMemFreeAsync, 999));
+  CUresult r = enter(CALL_cuMemFreeAsync, 999);
+  if (capturing && !r)
+    return graphOwns(ptr) ? 0 : refusedInCapture();
+  return release(ptr, r);
 }
 
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
                        CUstream stream) {
   (void)stream;
   CUresult r = enter(CALL_cuMemcpyAsync, 999);
-  if (!r && bytes) {
-    setAccess(dst, true);
-    setAccess(src, true);
-    memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
-    setAccess(dst, false);
-    setAccess(src, false);
-  }
+  if (!r && bytes)
+    perform(&(Work){.kind = WORK_COPY, .dst = dst, .src = src, .count = bytes});
   return r;
 }
 
@@ -458,10 +548,9 @@ CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
                           CUstream stream) {
   (void)stream;
   CUresult r = enter(CALL_cuMemsetD32Async, 999);
-  setAccess(dst, true);
-  for (size_t i = 0; !r && i < count; ++i)
-    memcpy((char *)(uintptr_t)dst + 4 * i, &value, 4);
-  setAccess(dst, false);
+  if (!r)
+    perform(
+        &(Work){.kind = WORK_SET32, .dst = dst, .src = value, .count = count});
   return r;
 }
 
@@ -469,10 +558,9 @@ CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
                           CUstream stream) {
   (void)stream;
   CUresult r = enter(CALL_cuMemsetD16Async, 999);
-  setAccess(dst, true);
-  for (size_t i = 0; !r && i < count; ++i)
-    memcpy((char *)(uintptr_t)dst + 2 * i, &value, 2);
-  setAccess(dst, false);
+  if (!r)
+    perform(
+        &(Work){.kind = WORK_SET16, .dst = dst, .src = value, .count = count});
   return r;
 }
 
@@ -500,4 +588,138 @@ CUresult cuMemPoolSetAttribute(CUmemoryPool pool, int attribute, void *value) {
   if (!r && attribute == 4 /* release threshold */)
     memcpy(&poolThreshold, value, sizeof(poolThreshold));
   return r;
+}
+
+CUresult cuMemHostAlloc(void **ptr, size_t bytes, unsigned flags) {
+  (void)flags;
+  CUresult r = enter(CALL_cuMemHostAlloc, 2);
+  if (r)
+    return r;
+  if (!(*ptr = malloc(bytes ? bytes : 1)))
+    return 2;
+  ++livePinned;
+  return 0;
+}
+
+CUresult cuMemFreeHost(void *ptr) {
+  CUresult r = enter(CALL_cuMemFreeHost, 999);
+  free(ptr);
+  --livePinned;
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
+// Graphs
+//===----------------------------------------------------------------------===//
+
+/* A captured graph, also its instantiation (one handle for both,
+ * counted). */
+struct Graph {
+  Work *work;
+  size_t numWork, capWork;
+  CUdeviceptr *owned; /* allocations made while capturing */
+  size_t numOwned, capOwned;
+  int refs;
+};
+
+static void *grow(void *p, size_t *cap, size_t size) {
+  *cap = *cap ? 2 * *cap : 16;
+  p = realloc(p, *cap * size);
+  if (!p)
+    abort();
+  return p;
+}
+
+static void recordWork(const Work *w) {
+  Graph *g = capturing;
+  if (g->numWork == g->capWork)
+    g->work = grow(g->work, &g->capWork, sizeof(Work));
+  g->work[g->numWork++] = *w;
+}
+
+static void graphOwn(CUdeviceptr ptr) {
+  Graph *g = capturing;
+  if (g->numOwned == g->capOwned)
+    g->owned = grow(g->owned, &g->capOwned, sizeof(CUdeviceptr));
+  g->owned[g->numOwned++] = ptr;
+}
+
+static bool graphOwns(CUdeviceptr ptr) {
+  for (size_t i = 0; i < capturing->numOwned; ++i)
+    if (capturing->owned[i] == ptr)
+      return true;
+  return false;
+}
+
+static void unref(Graph *g) {
+  if (--g->refs)
+    return;
+  for (size_t i = 0; i < g->numOwned; ++i)
+    release(g->owned[i], 0);
+  free(g->work);
+  free(g->owned);
+  free(g);
+  --liveGraphs;
+}
+
+CUresult cuStreamBeginCapture_v2(CUstream stream, int captureMode) {
+  (void)stream;
+  CUresult r = enter(CALL_cuStreamBeginCapture_v2, 999);
+  if (r)
+    return r;
+  if (capturing || captureMode != 1 /* thread-local, all Kiln uses */)
+    return 1;
+  capturing = calloc(1, sizeof(Graph));
+  if (!capturing)
+    abort();
+  capturing->refs = 1;
+  captureInvalid = false;
+  ++liveGraphs;
+  return 0;
+}
+
+CUresult cuStreamEndCapture(CUstream stream, CUgraph *graph) {
+  (void)stream;
+  CUresult r = enter(CALL_cuStreamEndCapture, 999);
+  Graph *g = capturing;
+  capturing = NULL;
+  *graph = NULL;
+  if (!g)
+    return 1;
+  if (r || captureInvalid) {
+    unref(g);
+    return r ? r : 901;
+  }
+  *graph = (CUgraph)g;
+  return 0;
+}
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph graph,
+                                     unsigned long long flags) {
+  (void)flags;
+  CUresult r = enter(CALL_cuGraphInstantiateWithFlags, 999);
+  if (r)
+    return r;
+  ++((Graph *)graph)->refs;
+  *exec = (CUgraphExec)graph;
+  return 0;
+}
+
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
+  (void)stream;
+  CUresult r = enter(CALL_cuGraphLaunch, 719);
+  Graph *g = (Graph *)exec;
+  for (size_t i = 0; !r && i < g->numWork; ++i)
+    perform(&g->work[i]);
+  return r;
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec exec) {
+  unref((Graph *)exec);
+  return enter(CALL_cuGraphExecDestroy, 999);
+}
+
+CUresult cuGraphDestroy(CUgraph graph) {
+  unref((Graph *)graph);
+  return enter(CALL_cuGraphDestroy, 999);
 }
