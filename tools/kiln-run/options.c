@@ -105,29 +105,28 @@ static void usage(FILE *out, bool libraryOnly) {
             "  --precision P         fp32 (default), fp16 or bf16: compute\n"
             "                        an f32 model in that type, as\n"
             "                        kiln-compile --precision\n");
-  fprintf(out,
-          "  --repeat N            %srun N times; check, print and\n"
-          "                        write the last run's outputs (a CUDA\n"
-          "                        model replays its runs as a CUDA graph\n"
-          "                        from the second)\n"
-          "  --benchmark N         %safter the checked run, time\n"
-          "                        N more runs after a warm-up; print the\n"
-          "                        latency and throughput\n"
-          "  --profile             %stime each op of a library built\n"
-          "                        with kiln-compile --profile over N runs\n"
-          "                        (--benchmark N, default 20); print the\n"
-          "                        median per op, sorted\n"
-          "  --profile-json FILE   --profile, and write the run of median\n"
-          "                        time as a Chrome trace (Perfetto)\n"
-          "  --verbose             say what %s does\n"
-          "  -h, --help            show this help\n"
-          "      --version         show the version\n"
-          "\n"
-          "%s",
-          libraryOnly ? "" : "(.so models) ",
-          libraryOnly ? "" : "(.so models) ",
-          libraryOnly ? "" : "(.so models) ", kilnRunProgram,
-          kilnToolExitCodeHelp);
+  fprintf(
+      out,
+      "  --repeat N            %srun N times; check, print and\n"
+      "                        write the last run's outputs (a CUDA\n"
+      "                        model replays its runs as a CUDA graph\n"
+      "                        from the second)\n"
+      "  --benchmark N         %safter the checked run, time\n"
+      "                        N more runs after a warm-up; print the\n"
+      "                        latency and throughput\n"
+      "  --profile             %stime each op of a library built\n"
+      "                        with kiln-compile --profile over N runs\n"
+      "                        (--benchmark N, default 20); print the\n"
+      "                        median per op, sorted\n"
+      "  --profile-json FILE   --profile, and write the run of median\n"
+      "                        time as a Chrome trace (Perfetto)\n"
+      "  --verbose             say what %s does\n"
+      "  -h, --help            show this help\n"
+      "      --version         show the version\n"
+      "\n"
+      "%s",
+      libraryOnly ? "" : "(.so models) ", libraryOnly ? "" : "(.so models) ",
+      libraryOnly ? "" : "(.so models) ", kilnRunProgram, kilnToolExitCodeHelp);
 }
 
 static void parseTensorArg(char *text, TensorArg *out) {
