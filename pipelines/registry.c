@@ -50,6 +50,7 @@ extern const KilnPassInfo kilnGpuDeviceMemoryPass;
 extern const KilnPassInfo kilnGpuMapLoopsPass;
 extern const KilnPassInfo kilnGpuTileContractionsPass;
 extern const KilnPassInfo kilnGpuBlockReductionsPass;
+extern const KilnPassInfo kilnGpuTileWindowsPass;
 extern const KilnPassInfo kilnGpuLaunchPhasesPass;
 extern const KilnPassInfo kilnGpuMergeKernelsPass;
 
@@ -276,11 +277,12 @@ static const KilnPassInfo kGraphToLinalgGpuPipeline = {
  * kiln-gpu-block-reductions' REDUCE_OPTIONS: gpu-on-cpu emulates mma.sync
  * and warp shuffles). */
 #define KILN_GPU_SCHEDULE(TILE_OPTIONS, REDUCE_OPTIONS)                        \
-  KILN_GPU_BUFFERIZE ",func.func(kiln-gpu-tile-contractions" TILE_OPTIONS      \
-                     ",kiln-gpu-block-reductions" REDUCE_OPTIONS ","           \
-                     "convert-linalg-to-parallel-loops),"                      \
-                     "canonicalize,func.func(scf-parallel-loop-fusion),"       \
-                     "func.func(kiln-gpu-map-loops)"
+  KILN_GPU_BUFFERIZE                                                           \
+  ",func.func(kiln-gpu-tile-contractions" TILE_OPTIONS                         \
+  ",kiln-gpu-block-reductions" REDUCE_OPTIONS ","                              \
+  "kiln-gpu-tile-windows,convert-linalg-to-parallel-loops),"                   \
+  "canonicalize,func.func(scf-parallel-loop-fusion),"                          \
+  "func.func(kiln-gpu-map-loops)"
 
 /* Tensor cores (kiln-gpu-tile-contractions' mma and tf32): the session
  * gives mma=none below sm_80 and tf32 for kiln-compile --gpu-tf32. */
@@ -417,6 +419,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnGpuDeviceMemoryPass,
     &kilnGpuTileContractionsPass,
     &kilnGpuBlockReductionsPass,
+    &kilnGpuTileWindowsPass,
     &kilnGpuMapLoopsPass,
     &kilnGpuLaunchPhasesPass,
     &kilnGpuMergeKernelsPass,

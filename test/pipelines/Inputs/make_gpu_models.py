@@ -26,6 +26,13 @@ cast to float32) for:
            shared memory): softmax over 1000, layer norm over 768 with 3
            rows, a full ReduceMean of 3x224x224, global average pool
            1x512x7x7, ReduceMax over the middle axis of 5x300x7
+  win_dw, win_dw_s2, win_pool, win_pool1d
+           window ops (kiln-gpu-tile-windows: input regions in shared
+           memory): depthwise 3x3 convs with bias + Relu on 2x24x37x45
+           (stride 1, pad 1) and 2x16x35x70 (stride 2, dilation 2, pad 2),
+           MaxPool 3x3 stride 2 pad 1 with ceil_mode then AveragePool 3x3
+           stride 1 pad 1 without the padding counted on 2x5x67x41; 1-D
+           MaxPool 5 stride 3 on 3x7x101
 """
 import os
 import sys
@@ -280,6 +287,84 @@ def reductions(out):
         (5, 300, 7), (5, 1, 7), {}, lambda x: x.max(axis=1, keepdims=True))
 
 
+def window_pool(x, k, stride, pad, dilation, reduce, fill, out_size):
+    """A pool over the last len(k) dims: `reduce` over the window
+    elements of x padded with `fill` (NaN: left out, for averages without
+    the padding), out_size output elements per dim."""
+    nd = len(k)
+    lead = x.ndim - nd
+    extra = [max(0, (o - 1) * s + (kk - 1) * d + 1 - (n + 2 * p))
+             for o, s, kk, d, n, p in zip(out_size, stride, k, dilation,
+                                          x.shape[lead:], pad)]
+    xp = np.pad(x, [(0, 0)] * lead +
+                [(p, p + e) for p, e in zip(pad, extra)],
+                constant_values=fill)
+    parts = []
+    for idx in np.ndindex(*k):
+        sl = tuple(slice(i * d, i * d + s * (o - 1) + 1, s)
+                   for i, d, s, o in zip(idx, dilation, stride, out_size))
+        parts.append(xp[(Ellipsis,) + sl])
+    return reduce(np.stack(parts))
+
+
+def windows(out):
+    def one(name, nodes, xshape, yshape, inits, ref):
+        x = rng.standard_normal(xshape).astype(np.float32)
+        y = ref(x.astype(np.float64))
+        save(out, name, nodes,
+             [helper.make_tensor_value_info("x", F, list(xshape))],
+             [helper.make_tensor_value_info("y", F, list(yshape))],
+             inits, x, y)
+
+    def depthwise(name, shape, stride, dilation, pad):
+        n, c, h, w = shape
+        wt = rng.standard_normal((c, 1, 3, 3)).astype(np.float32)
+        b = rng.standard_normal(c).astype(np.float32)
+        oh = (h + 2 * pad - 2 * dilation - 1) // stride + 1
+        ow = (w + 2 * pad - 2 * dilation - 1) // stride + 1
+
+        def ref(x):
+            xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+            y = np.zeros((n, c, oh, ow)) + b.reshape(1, c, 1, 1)
+            for i in range(3):
+                for j in range(3):
+                    patch = xp[:, :, i * dilation:i * dilation + stride * oh:stride,
+                               j * dilation:j * dilation + stride * ow:stride]
+                    y += patch * wt[:, 0, i, j].reshape(1, c, 1, 1)
+            return np.maximum(y, 0)
+        one(name,
+            [helper.make_node("Conv", ["x", "w", "b"], ["c"], group=c,
+                              strides=[stride] * 2, dilations=[dilation] * 2,
+                              pads=[pad] * 4),
+             helper.make_node("Relu", ["c"], ["y"])],
+            shape, (n, c, oh, ow), {"w": wt, "b": b}, ref)
+
+    depthwise("win_dw", (2, 24, 37, 45), 1, 1, 1)
+    depthwise("win_dw_s2", (2, 16, 35, 70), 2, 2, 2)
+    # MaxPool 3x3/2 pad 1 ceil_mode on 67x41: 34x21 (ceil); AveragePool
+    # 3x3/1 pad 1 without the padding counted.
+    def pools(x):
+        m = window_pool(x, (3, 3), (2, 2), (1, 1), (1, 1),
+                        lambda p: p.max(0), -np.inf, (34, 21))
+        s = window_pool(m, (3, 3), (1, 1), (1, 1), (1, 1),
+                        lambda p: np.nansum(p, 0) / (~np.isnan(p)).sum(0),
+                        np.nan, (34, 21))
+        return s
+    one("win_pool",
+        [helper.make_node("MaxPool", ["x"], ["m"], kernel_shape=[3, 3],
+                          strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1),
+         helper.make_node("AveragePool", ["m"], ["y"], kernel_shape=[3, 3],
+                          strides=[1, 1], pads=[1, 1, 1, 1],
+                          count_include_pad=0)],
+        (2, 5, 67, 41), (2, 5, 34, 21), {}, pools)
+    one("win_pool1d",
+        [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[5],
+                          strides=[3])],
+        (3, 7, 101), (3, 7, 33), {},
+        lambda x: window_pool(x, (5,), (3,), (0,), (1,), lambda p: p.max(0),
+                              -np.inf, (33,)))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -289,3 +374,4 @@ if __name__ == "__main__":
     matmuls(out)
     epilogues(out)
     reductions(out)
+    windows(out)
