@@ -6,8 +6,10 @@
  * writes the store phase). Conservative: anything unclear stays a kernel
  * of its own. */
 #include "conversions/linalg-to-gpu/tile.h"
+#include "dialects/linalg/transforms/schedule_text.h"
 #include "kiln/diagnostics.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -53,7 +55,7 @@ static bool isBefore(MlirOperation a, MlirOperation b) {
 }
 
 typedef struct Roots {
-  MlirValue root[2 * kMaxSideIns + 1];
+  MlirValue root[kMaxEpilogueRoots];
   int n;
   bool hit;
 } Roots;
@@ -183,16 +185,17 @@ intptr_t kilnGpuSingleOutputIns(MlirOperation op) {
 /* Recognizes the elementwise consumer of `op`'s C that can be fused into
  * its store phase (e->op stays null otherwise): the first op after `op`
  * that touches C's buffer, with nothing in between touching A, B or C. */
-void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
+void kilnGpuMatchEpilogue(MlirOperation op, MlirValue c,
+                          const MlirValue *inputs, int nInputs,
                           MlirOperation fill, Epilogue *e) {
   memset(e, 0, sizeof(*e));
-  MlirValue rootC = kilnGpuViewRoot(ct->c.value);
-  MlirValue roots[2 * kMaxSideIns + 1] = {rootC};
+  if (nInputs > kMaxEpilogueRoots - 1)
+    return;
+  MlirValue rootC = kilnGpuViewRoot(c);
+  MlirValue roots[kMaxEpilogueRoots] = {rootC};
   int nRoots = 1;
-  for (intptr_t i = 0; i < ct->sa.n; ++i)
-    roots[nRoots++] = kilnGpuViewRoot(ct->sa.in[i].value);
-  for (intptr_t i = 0; i < ct->sb.n; ++i)
-    roots[nRoots++] = kilnGpuViewRoot(ct->sb.in[i].value);
+  for (int i = 0; i < nInputs; ++i)
+    roots[nRoots++] = kilnGpuViewRoot(inputs[i]);
   MlirOperation g = mlirOperationGetNextInBlock(op);
   for (; !mlirOperationIsNull(g); g = mlirOperationGetNextInBlock(g))
     if (touchesRoots(g, &rootC, 1))
@@ -224,7 +227,8 @@ void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
   }
   e->loops = mlirAffineMapGetNumDims(e->map[0]);
   char kinds[kMaxRank];
-  if (e->loops != ct->c.rank || !kilnLinalgIteratorKinds(g, kinds, e->loops))
+  if (e->loops != mlirShapedTypeGetRank(mlirValueGetType(c)) ||
+      !kilnLinalgIteratorKinds(g, kinds, e->loops))
     return;
   for (intptr_t l = 0; l < e->loops; ++l)
     if (kinds[l] != 'p')
@@ -236,7 +240,7 @@ void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
   MlirAffineMap cMap = {NULL};
   for (intptr_t k = 0; k < nIns; ++k) {
     MlirValue v = mlirOperationGetOperand(g, k);
-    e->inIsC[k] = mlirValueEqual(v, ct->c.value);
+    e->inIsC[k] = mlirValueEqual(v, c);
     if (!mlirTypeIsAMemRef(mlirValueGetType(v)) ||
         mlirAffineMapGetNumDims(e->map[k]) != e->loops)
       return;
@@ -252,7 +256,7 @@ void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
   }
   MlirValue out = mlirOperationGetOperand(g, nIns);
   MlirAffineMap outMap = e->map[nIns];
-  e->outIsC = mlirValueEqual(out, ct->c.value);
+  e->outIsC = mlirValueEqual(out, c);
   if (mlirAffineMapIsNull(cMap) && e->outIsC)
     cMap = outMap;
   MlirValue outRoot = kilnGpuViewRoot(out);
@@ -285,6 +289,116 @@ void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
        !onlyConsumerUses(rootC, op, fill, g)))
     return;
   e->op = g;
+}
+
+/* `(argument types) -> result type` of @kiln_epilogue: the body's block
+ * arguments (the output's only when the body reads it) to its value. */
+static void appendEpilogueSignature(KilnScheduleText *g, const Epilogue *e) {
+  MlirBlock body = kilnGpuEpilogueBody(e);
+  kilnStrBufAppend(g->buf, "(", 1);
+  intptr_t n = e->nIns + (e->outUsed ? 1 : 0);
+  for (intptr_t k = 0; k < n; ++k) {
+    if (k)
+      kilnStrBufAppend(g->buf, ", ", 2);
+    kilnStrBufAppendType(g->buf,
+                         mlirValueGetType(mlirBlockGetArgument(body, k)));
+  }
+  kilnStrBufAppend(g->buf, ") -> ", 5);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  kilnStrBufAppendType(g->buf,
+                       mlirValueGetType(mlirOperationGetOperand(yield, 0)));
+}
+
+/* The epilogue operand `k`'s type (the output: k = nIns). */
+static MlirType epilogueType(const Epilogue *e, intptr_t k) {
+  return mlirValueGetType(mlirOperationGetOperand(e->op, k));
+}
+
+/* The element of epilogue operand `k` (its map) at the element of C with
+ * indices `idxC`. */
+static void epilogueIndices(KilnScheduleText *g, const Epilogue *e, intptr_t k,
+                            const int *idxC, int *idx) {
+  MlirAffineMap map = e->map[k];
+  for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); ++i) {
+    MlirAffineExpr r = mlirAffineMapGetResult(map, i);
+    idx[i] = mlirAffineExprIsADim(r)
+                 ? idxC[e->cDim[mlirAffineDimExprGetPosition(r)]]
+                 : kilnScheduleIndex(g, mlirAffineConstantExprGetValue(r));
+  }
+}
+
+void kilnGpuGenEpilogueStore(KilnScheduleText *g, const Epilogue *e, int acc,
+                             const int *idxC) {
+  int args[kMaxEpilogueIns + 1], nArgs = 0, idx[kMaxRank];
+  for (intptr_t k = 0; k < e->nIns; ++k) {
+    if (e->inIsC[k]) {
+      args[nArgs++] = acc;
+      continue;
+    }
+    epilogueIndices(g, e, k, idxC, idx);
+    int v = kilnScheduleFresh(g);
+    char prefix[48], name[16];
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
+    snprintf(name, sizeof(name), "E%d", (int)k);
+    kilnScheduleAppendIndexed(g, prefix, name, idx,
+                              mlirAffineMapGetNumResults(e->map[k]),
+                              epilogueType(e, k));
+    args[nArgs++] = v;
+  }
+  const char *out = e->outIsC ? "C" : "Out";
+  MlirType outType = epilogueType(e, e->nIns);
+  epilogueIndices(g, e, e->nIns, idxC, idx);
+  intptr_t outRank = mlirAffineMapGetNumResults(e->map[e->nIns]);
+  if (e->outUsed && e->outIsC) {
+    args[nArgs++] = acc;
+  } else if (e->outUsed) {
+    int v = kilnScheduleFresh(g);
+    char prefix[48];
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
+    kilnScheduleAppendIndexed(g, prefix, out, idx, outRank, outType);
+    args[nArgs++] = v;
+  }
+  int r = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf, "%%v%d = func.call @kiln_epilogue(", r);
+  for (int i = 0; i < nArgs; ++i)
+    kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", args[i]);
+  kilnStrBufAppend(g->buf, ") : ", 4);
+  appendEpilogueSignature(g, e);
+  char prefix[48];
+  snprintf(prefix, sizeof(prefix), "\nmemref.store %%v%d, ", r);
+  kilnScheduleAppendIndexed(g, prefix, out, idx, outRank, outType);
+}
+
+void kilnGpuAppendEpilogueParams(KilnScheduleText *g, const Epilogue *e) {
+  if (mlirOperationIsNull(e->op))
+    return;
+  for (intptr_t k = 0; k <= e->nIns; ++k) {
+    if (k < e->nIns && e->inIsC[k])
+      continue;
+    if (k == e->nIns && e->outIsC)
+      break;
+    if (k < e->nIns)
+      kilnStrBufAppendf(g->buf, ", %%E%d: ", (int)k);
+    else
+      kilnStrBufAppend(g->buf, ", %Out: ", 8);
+    kilnStrBufAppendType(g->buf, epilogueType(e, k));
+  }
+}
+
+void kilnGpuAppendEpilogueDecl(KilnScheduleText *g, const Epilogue *e) {
+  if (mlirOperationIsNull(e->op))
+    return;
+  kilnStrBufAppend(g->buf, "func.func private @kiln_epilogue", 32);
+  appendEpilogueSignature(g, e);
+  kilnStrBufAppend(g->buf, "\n", 1);
+}
+
+intptr_t kilnGpuEpilogueArgs(const Epilogue *e, MlirValue *args) {
+  intptr_t n = 0;
+  for (intptr_t k = 0; !mlirOperationIsNull(e->op) && k <= e->nIns; ++k)
+    if (k == e->nIns ? !e->outIsC : !e->inIsC[k])
+      args[n++] = mlirOperationGetOperand(e->op, k);
+  return n;
 }
 
 /* Copies the consumer's body in place of each @kiln_epilogue call. */

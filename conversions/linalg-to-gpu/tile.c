@@ -472,17 +472,6 @@ static void accessIndices(Gen *g, const Contraction *ct, const Operand *x,
                              : compoundIndex(g, ct, x->expr[i], group);
 }
 
-/* `PREFIX%NAME[indices] : TYPE`. */
-static void appendIndexed(Gen *g, const char *prefix, const char *name,
-                          const int *idx, intptr_t rank, MlirType type) {
-  kilnStrBufAppendf(g->buf, "%s%%%s[", prefix, name);
-  for (intptr_t i = 0; i < rank; ++i)
-    kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", idx[i]);
-  kilnStrBufAppend(g->buf, "] : ", 3);
-  appendType(g, type);
-  kilnStrBufAppend(g->buf, "\n", 1);
-}
-
 /* `%NAME[indices] : TYPE`, each index derived from its group's linear
  * index (vb, vm, vn, vk); emits the index arithmetic first. */
 static void appendAccess(Gen *g, const Contraction *ct, const char *prefix,
@@ -490,7 +479,7 @@ static void appendAccess(Gen *g, const Contraction *ct, const char *prefix,
                          int vn, int vk) {
   int idx[kMaxRank];
   accessIndices(g, ct, x, vb, vm, vn, vk, idx);
-  appendIndexed(g, prefix, name, idx, x->rank, x->type);
+  kilnScheduleAppendIndexed(g, prefix, name, idx, x->rank, x->type);
 }
 
 typedef struct Ctx {
@@ -862,7 +851,7 @@ static void genUnitCopies(Gen *g, const Ctx *x, int tid, int k0,
       char prefix[32];
       v[h] = kilnScheduleFresh(g);
       snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v[h]);
-      appendIndexed(g, prefix, name, idx, in->rank, in->type);
+      kilnScheduleAppendIndexed(g, prefix, name, idx, in->rank, in->type);
     }
     for (int pass = 0; pass < (cond >= 0 ? 2 : 1); ++pass) {
       if (pass)
@@ -1272,83 +1261,6 @@ static void genEmulatedSums(Gen *g, const Ctx *x, int tid) {
   storeAccumulators(g, x, tid, acc);
 }
 
-/* `(argument types) -> result type` of @kiln_epilogue: the body's block
- * arguments (the output's only when the body reads it) to its value. */
-static void appendEpilogueSignature(Gen *g, const Epilogue *e) {
-  MlirBlock body = kilnGpuEpilogueBody(e);
-  kilnStrBufAppend(g->buf, "(", 1);
-  intptr_t n = e->nIns + (e->outUsed ? 1 : 0);
-  for (intptr_t k = 0; k < n; ++k) {
-    if (k)
-      kilnStrBufAppend(g->buf, ", ", 2);
-    appendType(g, mlirValueGetType(mlirBlockGetArgument(body, k)));
-  }
-  kilnStrBufAppend(g->buf, ") -> ", 5);
-  MlirOperation yield = mlirBlockGetTerminator(body);
-  appendType(g, mlirValueGetType(mlirOperationGetOperand(yield, 0)));
-}
-
-/* The epilogue operand `k`'s type (the output: k = nIns). */
-static MlirType epilogueType(const Epilogue *e, intptr_t k) {
-  return mlirValueGetType(mlirOperationGetOperand(e->op, k));
-}
-
-/* The element of epilogue operand `k` (its map) at the element of C with
- * indices `idxC`. */
-static void epilogueIndices(Gen *g, const Epilogue *e, intptr_t k,
-                            const int *idxC, int *idx) {
-  MlirAffineMap map = e->map[k];
-  for (intptr_t i = 0; i < mlirAffineMapGetNumResults(map); ++i) {
-    MlirAffineExpr r = mlirAffineMapGetResult(map, i);
-    idx[i] = mlirAffineExprIsADim(r)
-                 ? idxC[e->cDim[mlirAffineDimExprGetPosition(r)]]
-                 : kilnScheduleIndex(g, mlirAffineConstantExprGetValue(r));
-  }
-}
-
-/* Stores body(acc, the other inputs' elements) to the consumer's output:
- * the body is a call of @kiln_epilogue, whose ops tileOp copies in. */
-static void genEpilogueStore(Gen *g, const Epilogue *e, int acc,
-                             const int *idxC) {
-  int args[kMaxEpilogueIns + 1], nArgs = 0, idx[kMaxRank];
-  for (intptr_t k = 0; k < e->nIns; ++k) {
-    if (e->inIsC[k]) {
-      args[nArgs++] = acc;
-      continue;
-    }
-    epilogueIndices(g, e, k, idxC, idx);
-    int v = kilnScheduleFresh(g);
-    char prefix[48], name[16];
-    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
-    snprintf(name, sizeof(name), "E%d", (int)k);
-    appendIndexed(g, prefix, name, idx, mlirAffineMapGetNumResults(e->map[k]),
-                  epilogueType(e, k));
-    args[nArgs++] = v;
-  }
-  const char *out = e->outIsC ? "C" : "Out";
-  MlirType outType = epilogueType(e, e->nIns);
-  epilogueIndices(g, e, e->nIns, idxC, idx);
-  intptr_t outRank = mlirAffineMapGetNumResults(e->map[e->nIns]);
-  if (e->outUsed && e->outIsC) {
-    args[nArgs++] = acc;
-  } else if (e->outUsed) {
-    int v = kilnScheduleFresh(g);
-    char prefix[48];
-    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v);
-    appendIndexed(g, prefix, out, idx, outRank, outType);
-    args[nArgs++] = v;
-  }
-  int r = kilnScheduleFresh(g);
-  kilnStrBufAppendf(g->buf, "%%v%d = func.call @kiln_epilogue(", r);
-  for (int i = 0; i < nArgs; ++i)
-    kilnStrBufAppendf(g->buf, "%s%%v%d", i ? ", " : "", args[i]);
-  kilnStrBufAppend(g->buf, ") : ", 4);
-  appendEpilogueSignature(g, e);
-  char prefix[48];
-  snprintf(prefix, sizeof(prefix), "\nmemref.store %%v%d, ", r);
-  appendIndexed(g, prefix, out, idx, outRank, outType);
-}
-
 static void genStorePhase(Gen *g, const Ctx *x) {
   int tid;
   beginPhase(g, x, &tid);
@@ -1373,7 +1285,7 @@ static void genStorePhase(Gen *g, const Ctx *x) {
       } else {
         int idx[kMaxRank];
         accessIndices(g, x->ct, &x->ct->c, x->vb, row, col, -1, idx);
-        genEpilogueStore(g, x->epi, v, idx);
+        kilnGpuGenEpilogueStore(g, x->epi, v, idx);
       }
       if (cond >= 0)
         kilnStrBufAppendf(g->buf, "}\n");
@@ -1452,20 +1364,7 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   kilnStrBufAppend(buf, ", %C: ", 6);
   appendType(g, ct->c.type);
   kilnStrBufAppend(buf, ", %init: f32", 12);
-  /* The epilogue's other inputs (%Ek, k its operand number) and output. */
-  if (!mlirOperationIsNull(epi->op)) {
-    for (intptr_t k = 0; k <= epi->nIns; ++k) {
-      if (k < epi->nIns && epi->inIsC[k])
-        continue;
-      if (k == epi->nIns && epi->outIsC)
-        break;
-      if (k < epi->nIns)
-        kilnStrBufAppendf(buf, ", %%E%d: ", (int)k);
-      else
-        kilnStrBufAppend(buf, ", %Out: ", 8);
-      appendType(g, epilogueType(epi, k));
-    }
-  }
+  kilnGpuAppendEpilogueParams(g, epi);
   kilnStrBufAppendf(buf, ") {\n"
                          "%%zero = arith.constant 0.0 : f32\n"
                          "%%zero_f16 = arith.constant 0.0 : f16\n"
@@ -1573,11 +1472,7 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
                     "scf.reduce\n}\n}\nscf.yield\n}"
                     " {kiln.gpu.block_size = %lld : i64}\nreturn\n}\n",
                     (long long)x.threads);
-  if (!mlirOperationIsNull(epi->op)) {
-    kilnStrBufAppend(buf, "func.func private @kiln_epilogue", 32);
-    appendEpilogueSignature(g, epi);
-    kilnStrBufAppend(buf, "\n", 1);
-  }
+  kilnGpuAppendEpilogueDecl(g, epi);
   for (int s = 0; s < 2; ++s) {
     if (sides[s]->plain)
       continue;
@@ -1703,8 +1598,15 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues,
   MlirContext ctx = mlirOperationGetContext(op);
   MlirOperation fill = precedingFill(op, ct->c.value);
   Epilogue epi = {0};
-  if (epilogues)
-    kilnGpuMatchEpilogue(op, ct, fill, &epi);
+  if (epilogues) {
+    MlirValue ins[2 * kMaxSideIns];
+    int n = 0;
+    for (intptr_t i = 0; i < ct->sa.n; ++i)
+      ins[n++] = ct->sa.in[i].value;
+    for (intptr_t i = 0; i < ct->sb.n; ++i)
+      ins[n++] = ct->sb.in[i].value;
+    kilnGpuMatchEpilogue(op, ct->c.value, ins, n, fill, &epi);
+  }
   bool fused = !mlirOperationIsNull(epi.op);
   MlirOperation at = fused ? epi.op : op;
   Tiles t = chooseTiles(ct, mma, tf32);
@@ -1740,9 +1642,7 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues,
     args[nArgs++] = ct->sb.in[i].value;
   args[nArgs++] = ct->c.value;
   args[nArgs++] = init;
-  for (intptr_t k = 0; fused && k <= epi.nIns; ++k)
-    if (k == epi.nIns ? !epi.outIsC : !epi.inIsC[k])
-      args[nArgs++] = mlirOperationGetOperand(epi.op, k);
+  nArgs += kilnGpuEpilogueArgs(&epi, args + nArgs);
   for (intptr_t i = 0; i < nArgs; ++i)
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, i), args[i]);
   MlirOperation term = mlirBlockGetTerminator(body);

@@ -98,11 +98,38 @@ typedef struct Epilogue {
 bool kilnGpuMapDims(MlirAffineMap map, intptr_t *dims, MlirAffineExpr *exprs,
                     bool compound, intptr_t *n);
 
-/// Recognizes the elementwise consumer of `op`'s C that can be fused into
-/// its store phase (e->op stays null otherwise); `fill` is the fill folded
-/// into the accumulators, or null.
-void kilnGpuMatchEpilogue(MlirOperation op, const Contraction *ct,
+/// The most inputs (plus C) kilnGpuMatchEpilogue checks for conflicts.
+enum { kMaxEpilogueRoots = 2 * kMaxSideIns + 1 };
+
+/// Recognizes the elementwise consumer of `op`'s result buffer `c` that
+/// can be fused into its store phase (e->op stays null otherwise): the
+/// first op after `op` touching `c`, with nothing in between touching `c`
+/// or `op`'s `inputs`; `fill` is a fill of `c` folded into `op`, or null.
+void kilnGpuMatchEpilogue(MlirOperation op, MlirValue c,
+                          const MlirValue *inputs, int nInputs,
                           MlirOperation fill, Epilogue *e);
+
+typedef struct KilnScheduleText KilnScheduleText;
+
+/// The template parameters of the consumer's other inputs and output:
+/// `, %Ek: TYPE` (k its operand number), `, %Out: TYPE` (unless written
+/// in place); nothing without a consumer.
+void kilnGpuAppendEpilogueParams(KilnScheduleText *g, const Epilogue *e);
+
+/// The values for those parameters, in their order, into `args`; returns
+/// how many.
+intptr_t kilnGpuEpilogueArgs(const Epilogue *e, MlirValue *args);
+
+/// `func.func private @kiln_epilogue(...)`, the declaration the calls
+/// kilnGpuGenEpilogueStore emits need; nothing without a consumer.
+void kilnGpuAppendEpilogueDecl(KilnScheduleText *g, const Epilogue *e);
+
+/// Stores body(acc, the other inputs' elements) to the consumer's output
+/// at the element of C with indices `idxC` (template names %C, %Ek,
+/// %Out): the body is a call of @kiln_epilogue, which
+/// kilnGpuInlineEpilogue replaces with its ops.
+void kilnGpuGenEpilogueStore(KilnScheduleText *g, const Epilogue *e, int acc,
+                             const int *idxC);
 
 /// The consumer body's block (its ops are copied into the store phase).
 MlirBlock kilnGpuEpilogueBody(const Epilogue *e);

@@ -20,3 +20,14 @@ int kilnScheduleBinopConst(KilnScheduleText *t, const char *op, int a,
                            int64_t v) {
   return kilnScheduleBinop(t, op, a, kilnScheduleIndex(t, v));
 }
+
+void kilnScheduleAppendIndexed(KilnScheduleText *t, const char *prefix,
+                               const char *name, const int *idx, intptr_t rank,
+                               MlirType type) {
+  kilnStrBufAppendf(t->buf, "%s%%%s[", prefix, name);
+  for (intptr_t i = 0; i < rank; ++i)
+    kilnStrBufAppendf(t->buf, "%s%%v%d", i ? ", " : "", idx[i]);
+  kilnStrBufAppend(t->buf, "] : ", 4);
+  kilnStrBufAppendType(t->buf, type);
+  kilnStrBufAppend(t->buf, "\n", 1);
+}

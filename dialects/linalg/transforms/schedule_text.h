@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "kiln/diagnostics.h"
+#include "mlir-c/IR.h"
 
 typedef struct KilnScheduleText {
   KilnStrBuf *buf; /* the text, appended to */
@@ -23,5 +24,11 @@ int kilnScheduleBinop(KilnScheduleText *t, const char *op, int a, int b);
 /// `%vN = arith.OP %vA, V` (V an index constant written first); returns N.
 int kilnScheduleBinopConst(KilnScheduleText *t, const char *op, int a,
                            int64_t v);
+
+/// `PREFIX%NAME[%vI, ...] : TYPE` and a newline, the indices `idx[0,
+/// rank)`.
+void kilnScheduleAppendIndexed(KilnScheduleText *t, const char *prefix,
+                               const char *name, const int *idx, intptr_t rank,
+                               MlirType type);
 
 #endif
