@@ -39,10 +39,12 @@
  *
  * TH and TW are powers of two, the region R = (min(TH, OH) - 1)*sh +
  * max a - min a + 1 rows of C = (min(TW, OW) - 1)*sw + max b - min b + 1;
- * TH is halved until it fits in 48 KiB. The order of
- * each output's arithmetic is the op's. Left alone: an output that
- * shares a buffer with an input, other layouts or element types.
- * kiln-gpu-launch-phases turns the form into a gpu.launch. */
+ * TH is halved until it fits in 48 KiB. The order of each output's
+ * arithmetic is the op's. The elementwise op consuming the output (a
+ * depthwise conv's Relu6; kilnGpuMatchEpilogue's rules) is applied in the
+ * store, in the consumer's place, as for the products. Left alone: an
+ * output that shares a buffer with an input, other layouts or element
+ * types. kiln-gpu-launch-phases turns the form into a gpu.launch. */
 #include "kiln/passes.h"
 
 #include <stdio.h>
@@ -63,7 +65,7 @@
 #include "support/ir_build.h"
 #include "support/op_list.h"
 
-enum { kOptEnable, kOptThreads, kNumOptions };
+enum { kOptEnable, kOptThreads, kOptEpilogues, kNumOptions };
 
 enum { kMaxWindow = 64, kMaxOther = 8, kMaxSharedBytes = 48 * 1024 };
 
@@ -330,6 +332,7 @@ typedef struct Gen {
   KilnScheduleText text;
   const Window *w;
   const Tile *tile;
+  const Epilogue *epi; /* the consumer fused into the store, if any */
   int c0, c1;
   int lead[kMaxRank]; /* the plane's leading indices */
 } Gen;
@@ -351,7 +354,7 @@ static void genHeader(Gen *g) {
   KilnStrBuf *buf = g->text.buf;
   kilnStrBufAppendf(buf, "func.func @kiln_window(%%S: ");
   appendType(g, mlirValueGetType(w->src));
-  kilnStrBufAppendf(buf, ", %%O: ");
+  kilnStrBufAppendf(buf, ", %%C: ");
   appendType(g, mlirValueGetType(w->out));
   if (w->conv) {
     kilnStrBufAppendf(buf, ", %%F: ");
@@ -362,6 +365,7 @@ static void genHeader(Gen *g) {
     appendType(g,
                mlirValueGetType(mlirOperationGetOperand(w->op, w->other[i])));
   }
+  kilnGpuAppendEpilogueParams(&g->text, g->epi);
   kilnStrBufAppendf(buf, ") {\n");
   g->c0 = kilnScheduleIndex(&g->text, 0);
   g->c1 = kilnScheduleIndex(&g->text, 1);
@@ -430,7 +434,7 @@ static int genConvSum(Gen *g, int oh, int ow, int br, int bc) {
   KilnStrBuf *buf = g->text.buf;
   int acc = kilnScheduleFresh(&g->text);
   kilnStrBufAppendf(buf, "%%v%d = memref.load ", acc);
-  appendIndices(g, "O", oh, ow);
+  appendIndices(g, "C", oh, ow);
   kilnStrBufAppendf(buf, " : ");
   appendType(g, mlirValueGetType(w->out));
   kilnStrBufAppendf(buf, "\n");
@@ -485,7 +489,7 @@ static int genBodyInputs(Gen *g, int oh, int ow, int br, int bc) {
     kilnStrBufAppendf(buf, "\n");
   }
   kilnStrBufAppendf(buf, "%%o = memref.load ");
-  appendIndices(g, "O", oh, ow);
+  appendIndices(g, "C", oh, ow);
   kilnStrBufAppendf(buf, " {%s = %d : i64} : ", kInMark, (int)w->numIns);
   appendType(g, mlirValueGetType(w->out));
   int m = kilnScheduleFresh(&g->text);
@@ -522,15 +526,25 @@ static void genOutputs(Gen *g, int oh0, int ow0, int cT) {
   int bc = kilnScheduleBinopConst(&g->text, "muli", tx, w->step[1]);
   int v = w->conv ? genConvSum(g, oh, ow, br, bc)
                   : genBodyInputs(g, oh, ow, br, bc);
-  kilnStrBufAppendf(buf, "memref.store %%v%d, ", v);
-  appendIndices(g, "O", oh, ow);
-  kilnStrBufAppendf(buf, " : ");
-  appendType(g, mlirValueGetType(w->out));
-  kilnStrBufAppendf(buf, "\n}\nscf.reduce\n}\n");
+  if (mlirOperationIsNull(g->epi->op)) {
+    kilnStrBufAppendf(buf, "memref.store %%v%d, ", v);
+    appendIndices(g, "C", oh, ow);
+    kilnStrBufAppendf(buf, " : ");
+    appendType(g, mlirValueGetType(w->out));
+    kilnStrBufAppendf(buf, "\n");
+  } else {
+    int idx[kMaxRank];
+    for (intptr_t d = 0; d < w->rank - 2; ++d)
+      idx[d] = g->lead[d];
+    idx[w->rank - 2] = oh, idx[w->rank - 1] = ow;
+    kilnGpuGenEpilogueStore(&g->text, g->epi, v, idx);
+  }
+  kilnStrBufAppendf(buf, "}\nscf.reduce\n}\n");
 }
 
-static void genTemplate(KilnStrBuf *buf, const Window *w, const Tile *t) {
-  Gen gen = {.text = {buf, 0}, .w = w, .tile = t}, *g = &gen;
+static void genTemplate(KilnStrBuf *buf, const Window *w, const Tile *t,
+                        const Epilogue *epi) {
+  Gen gen = {.text = {buf, 0}, .w = w, .tile = t, .epi = epi}, *g = &gen;
   genHeader(g);
   int64_t oh = dimOf(w->out, w->rank - 2), ow = dimOf(w->out, w->rank - 1);
   int64_t planes = 1;
@@ -577,6 +591,7 @@ static void genTemplate(KilnStrBuf *buf, const Window *w, const Tile *t) {
                     "scf.reduce\n}\n}\nscf.yield\n}"
                     " {kiln.gpu.block_size = %lld : i64}\nreturn\n}\n",
                     (long long)(t->th * t->tw));
+  kilnGpuAppendEpilogueDecl(&g->text, epi);
 }
 
 //===----------------------------------------------------------------------===//
@@ -650,12 +665,30 @@ static void eraseUnused(Marks *m) {
       mlirOperationDestroy(m->in[i]);
 }
 
-/* Replaces `op` by the schedule; false after an error. */
-static bool tileWindow(const Window *w, const Tile *t) {
+/* The elementwise op consuming the window op's output, fused into its
+ * store (kilnGpuMatchEpilogue): a depthwise conv's Relu6, say. */
+static void matchConsumer(const Window *w, Epilogue *epi) {
+  MlirValue ins[kMaxEpilogueRoots - 1];
+  int n = 0;
+  ins[n++] = w->src;
+  if (w->conv)
+    ins[n++] = w->filter;
+  for (intptr_t i = 0; i < w->numOther && n < kMaxEpilogueRoots - 1; ++i)
+    ins[n++] = mlirOperationGetOperand(w->op, w->other[i]);
+  kilnGpuMatchEpilogue(w->op, w->out, ins, n, (MlirOperation){NULL}, epi);
+}
+
+/* Replaces `op` by the schedule, with its consumer fused in the
+ * consumer's place (`epilogues`); false after an error. */
+static bool tileWindow(const Window *w, const Tile *t, bool epilogues) {
   MlirOperation op = w->op;
   MlirContext ctx = mlirOperationGetContext(op);
+  Epilogue epi = {0};
+  if (epilogues)
+    matchConsumer(w, &epi);
+  bool fused = !mlirOperationIsNull(epi.op);
   KilnStrBuf text = {0};
-  genTemplate(&text, w, t);
+  genTemplate(&text, w, t, &epi);
   MlirModule tmpl = mlirModuleCreateParse(ctx, kilnStr(kilnStrBufGet(&text)));
   kilnStrBufDestroy(&text);
   if (mlirModuleIsNull(tmpl)) {
@@ -672,19 +705,40 @@ static bool tileWindow(const Window *w, const Tile *t) {
     inlineBody(op, &m);
     eraseUnused(&m);
   }
-  /* The template's arguments: S, O, then F or the other inputs. */
-  intptr_t arg = 0;
-  mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, arg++), w->src);
-  mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, arg++), w->out);
+  /* The template's arguments: S, C, then F or the other inputs, then the
+   * consumer's. */
+  MlirValue args[3 + kMaxOther + kMaxEpilogueIns + 1];
+  intptr_t nArgs = 0;
+  args[nArgs++] = w->src;
+  args[nArgs++] = w->out;
   if (w->conv)
-    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, arg++),
-                                  w->filter);
+    args[nArgs++] = w->filter;
   for (intptr_t i = 0; i < w->numOther; ++i)
-    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, arg++),
-                                  mlirOperationGetOperand(op, w->other[i]));
-  kilnMoveBlockOpsBefore(fbody, op);
+    args[nArgs++] = mlirOperationGetOperand(op, w->other[i]);
+  nArgs += kilnGpuEpilogueArgs(&epi, args + nArgs);
+  for (intptr_t i = 0; i < nArgs; ++i)
+    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, i), args[i]);
+  MlirOperation at = fused ? epi.op : op;
+  KilnOpList calls = {0};
+  MlirOperation term = mlirBlockGetTerminator(fbody);
+  for (MlirOperation o = mlirBlockGetFirstOperation(fbody);
+       !mlirOperationEqual(o, term);) {
+    MlirOperation next = mlirOperationGetNextInBlock(o);
+    mlirOperationMoveBefore(o, at);
+    mlirOperationWalk(o, kilnGpuCollectEpilogueCalls, &calls,
+                      MlirWalkPostOrder);
+    o = next;
+  }
+  for (size_t i = 0; i < calls.len; ++i)
+    kilnGpuInlineEpilogue(calls.data[i], &epi);
+  kilnOpListDestroy(&calls);
   mlirModuleDestroy(tmpl);
   mlirOperationDestroy(op);
+  if (fused) {
+    mlirOperationDestroy(epi.op);
+    if (!epi.outIsC)
+      kilnGpuEraseIfDead(kilnGpuViewRoot(w->out));
+  }
   return true;
 }
 
@@ -723,7 +777,7 @@ static void runTileWindows(MlirOperation func, MlirExternalPass pass,
     Window w;
     Tile t;
     if (matchWindow(ops.data[i], &w) && chooseTile(&w, threads, &t))
-      ok = tileWindow(&w, &t);
+      ok = tileWindow(&w, &t, options[kOptEpilogues].b);
   }
   kilnOpListDestroy(&ops);
   if (!ok)
@@ -737,6 +791,9 @@ static const KilnPassOptionSpec kOptions[kNumOptions] = {
     [kOptThreads] = {"threads", KILN_PASS_OPTION_INT, "256",
                      "Threads per block at most (a power of two; fewer for "
                      "smaller planes)"},
+    [kOptEpilogues] = {"epilogues", KILN_PASS_OPTION_BOOL, "true",
+                       "Fuse the elementwise op consuming a window op's "
+                       "output into its store"},
 };
 
 static const KilnDialectHandleGetter kDialects[] = {

@@ -9,6 +9,9 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-windows{threads=64}))' \
 // RUN:   | FileCheck %s --check-prefix=T64
 // RUN: kiln-opt %t.ok.mlir --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-windows{epilogues=false}))' \
+// RUN:   | FileCheck %s --check-prefix=NOEPI
+// RUN: kiln-opt %t.ok.mlir --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-windows),canonicalize,func.func(kiln-gpu-launch-phases))' \
 // RUN:   | FileCheck %s --check-prefix=LAUNCH
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
@@ -58,6 +61,37 @@
 // LAUNCH-NEXT: gpu.barrier
 func.func @depthwise(%x: memref<1x4x19x21xf32>, %f: memref<4x3x3xf32>, %y: memref<1x4x9x10xf32>) {
   linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %f : memref<1x4x19x21xf32>, memref<4x3x3xf32>) outs(%y : memref<1x4x9x10xf32>)
+  return
+}
+
+// -----
+
+// The Relu after a depthwise conv applied in its store, to the Relu's
+// output: one kernel, the conv's temporary read for its initial value (the
+// bias) but no longer written, the Relu gone.
+// CHECK-LABEL: func.func @depthwise_relu
+// CHECK: scf.execute_region no_inline
+// CHECK: %[[INIT:.*]] = memref.load %[[T:.*]][
+// CHECK: %[[CMP:.*]] = arith.cmpf olt, %[[V:.*]], %cst
+// CHECK: %[[R:.*]] = arith.select %[[CMP]], %cst{{.*}}, %[[V]] : f32
+// CHECK: memref.store %[[R]], %arg2[
+// CHECK-NOT: linalg.generic
+// NOEPI-LABEL: func.func @depthwise_relu
+// NOEPI: kiln.gpu.shared
+// NOEPI: linalg.generic
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @depthwise_relu(%x: memref<1x4x9x9xf32>, %f: memref<4x3x3xf32>, %y: memref<1x4x7x7xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<1x4x7x7xf32>
+  linalg.fill ins(%cst : f32) outs(%t : memref<1x4x7x7xf32>)
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %f : memref<1x4x9x9xf32>, memref<4x3x3xf32>) outs(%t : memref<1x4x7x7xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t : memref<1x4x7x7xf32>) outs(%y : memref<1x4x7x7xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %c = arith.cmpf olt, %in, %cst : f32
+    %r = arith.select %c, %cst, %in : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %t : memref<1x4x7x7xf32>
   return
 }
 
