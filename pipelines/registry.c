@@ -51,6 +51,9 @@ extern const KilnPassInfo kilnGpuMapLoopsPass;
 extern const KilnPassInfo kilnGpuTileContractionsPass;
 extern const KilnPassInfo kilnGpuBlockReductionsPass;
 extern const KilnPassInfo kilnGpuTileWindowsPass;
+extern const KilnPassInfo kilnShardPlanPass;
+extern const KilnPassInfo kilnShardBindWeightsPass;
+extern const KilnPassInfo kilnShardDecomposeCollectivesPass;
 extern const KilnPassInfo kilnGpuLaunchPhasesPass;
 extern const KilnPassInfo kilnGpuMergeKernelsPass;
 
@@ -367,6 +370,28 @@ static const KilnPassInfo kGpuPipeline = {
     .pipeline = "graph-to-linalg-gpu,linalg-to-gpu,gpu-to-nvvm",
 };
 
+/* A model sharded over processes (docs/scale-out.md): Kiln's plan as
+ * annotations, MLIR's propagation (forward then backward: the plan's
+ * sources are the inputs and weights, and the whole results must not pull
+ * everything back to whole) and partition into the SPMD program, and the
+ * weights bound as constants again, each rank reading its slice. On linalg
+ * on tensors, after graph-to-linalg. */
+static const KilnPassOptionSpec kShardParameters[] = {
+    {"plan", KILN_PASS_OPTION_STRING, "",
+     "The sharding plan given to kiln-shard-plan: dp:N or tp:N"},
+};
+
+static const KilnPassInfo kShardPipeline = {
+    .argument = "shard",
+    .summary = "Shard linalg on tensors over N processes by a plan (dp:N, "
+               "tp:N): the SPMD program with shard collectives",
+    .pipeline = "kiln-shard-plan,func.func(sharding-propagation{traversal="
+                "forward-backward},shard-partition),kiln-shard-bind-weights,"
+                "kiln-shard-decompose-collectives,canonicalize",
+    .options = kShardParameters,
+    .numOptions = 1,
+};
+
 /* Listing order is the order of --list-passes. One entry per line. */
 /* clang-format off */
 static const KilnPassInfo *const kEntries[] = {
@@ -420,6 +445,10 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnGpuTileContractionsPass,
     &kilnGpuBlockReductionsPass,
     &kilnGpuTileWindowsPass,
+    &kilnShardPlanPass,
+    &kilnShardBindWeightsPass,
+    &kilnShardDecomposeCollectivesPass,
+    &kShardPipeline,
     &kilnGpuMapLoopsPass,
     &kilnGpuLaunchPhasesPass,
     &kilnGpuMergeKernelsPass,

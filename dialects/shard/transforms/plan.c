@@ -1,0 +1,460 @@
+/* kiln-shard-plan: a sharding plan as `shard` dialect annotations, for
+ * MLIR's sharding-propagation and shard-partition (docs/scale-out.md).
+ *
+ * Runs on linalg on tensors. With plan=dp:N or tp:N, each public function
+ * becomes (N ranks on a 1-D grid):
+ *
+ *   shard.grid @kiln_grid(shape = N)
+ *   func.func @main(%x: tensor<BxK>,
+ *                   %w: tensor<KxF> {kiln.weight = dense<...>}, ...) {
+ *     %whole = shard.sharding @kiln_grid split_axes = [[]]
+ *     %x0 = shard.shard %x to %whole
+ *     %x1 = shard.shard %x0 to [[0]] annotate_for_users     dp: the batch
+ *     %w0 = shard.shard %w to [[], [0]]                     tp: a split weight
+ *     ...
+ *     %y = shard.shard %r to %whole annotate_for_users      results whole
+ *     return %y
+ *
+ * Weights (tensor constants that are not splats) become arguments whose
+ * value is kept in `kiln.weight`: shard-partition splits arguments, not
+ * constants. kiln-shard-bind-weights turns them back into constants after
+ * it, each rank reading only its slice. The signature otherwise stays
+ * whole: every rank receives the whole inputs and returns the whole
+ * results.
+ *
+ * dp:N splits every input along its first dim (the batch), which must be
+ * divisible by N; weights are whole on every rank.
+ *
+ * tp:N splits the weights of matrix products (linalg.matmul,
+ * linalg.batch_matmul: B is the weight), Megatron-style along data-flow
+ * chains: a product whose A does not come from a column-split product
+ * (through elementwise ops) has its weight split by columns (its output
+ * features: each rank computes its columns, no communication); one whose
+ * A does has it split by rows (its input features: each rank has the
+ * matching columns of A, and the partial products are summed by one
+ * all-reduce). Other weights (biases, scales) stay whole; propagation
+ * slices them where their users are split. The split dim must be
+ * divisible by N. */
+#include "kiln/passes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/shard/transforms/shard_plan.h"
+#include "kiln/diagnostics.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Func.h"
+#include "mlir-c/Dialect/Shard.h"
+#include "mlir-c/IR.h"
+#include "support/ir_build.h"
+#include "support/op_list.h"
+
+enum { OPT_PLAN, NUM_OPTIONS };
+
+bool kilnShardPlanParse(const char *text, KilnShardPlan *out) {
+  *out = (KilnShardPlan){0};
+  if (!text || (strncmp(text, "dp:", 3) && strncmp(text, "tp:", 3)))
+    return false;
+  char *end = NULL;
+  long n = strtol(text + 3, &end, 10);
+  if (text[3] < '0' || text[3] > '9' || *end || n < 2 || n > 4096)
+    return false;
+  out->kind = text[0] == 'd' ? KILN_SHARD_DATA : KILN_SHARD_TENSOR;
+  out->ranks = (int)n;
+  return true;
+}
+
+/* `#shard<axisarray[...]>` splitting dim `dim` of a rank-`rank` tensor
+ * over grid axis 0 (dim -1: whole). */
+static MlirAttribute splitAxes(MlirContext ctx, intptr_t rank, intptr_t dim) {
+  KilnStrBuf text = {0};
+  kilnStrBufAppendf(&text, "#shard<axisarray[");
+  for (intptr_t d = 0; d < rank || d == 0; ++d)
+    kilnStrBufAppendf(&text, "%s[%s]", d ? ", " : "", d == dim ? "0" : "");
+  kilnStrBufAppendf(&text, "]>");
+  MlirAttribute a = mlirAttributeParseGet(ctx, kilnStr(kilnStrBufGet(&text)));
+  kilnStrBufDestroy(&text);
+  return a;
+}
+
+/* `%s = shard.sharding @kiln_grid split_axes = ...` and `shard.shard %v to
+ * %s`, before `before`; returns the shard's result. */
+static MlirValue insertShard(MlirOperation before, MlirValue v, intptr_t dim,
+                             bool forUsers) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(v));
+  MlirType shardingType = mlirTypeParseGet(ctx, kilnStr("!shard.sharding"));
+  MlirNamedAttribute attrs[5] = {
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx, kilnStr("grid")),
+          mlirFlatSymbolRefAttrGet(ctx, kilnStr(KILN_SHARD_GRID))),
+      kilnSegmentSizesAttr(ctx, 2, (const int32_t[]){0, 0}),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("split_axes")),
+                            splitAxes(ctx, rank, dim)),
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx, kilnStr("static_halo_sizes")),
+          mlirDenseI64ArrayGet(ctx, 0, NULL)),
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx, kilnStr("static_sharded_dims_offsets")),
+          mlirDenseI64ArrayGet(ctx, 0, NULL)),
+  };
+  MlirValue sharding =
+      mlirOperationGetResult(kilnInsertOp(before, "shard.sharding", 0, NULL, 1,
+                                          &shardingType, 5, attrs),
+                             0);
+  MlirValue ops[2] = {v, sharding};
+  MlirType type = mlirValueGetType(v);
+  MlirNamedAttribute mark = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, kilnStr("annotate_for_users")),
+      mlirUnitAttrGet(ctx));
+  return mlirOperationGetResult(kilnInsertOp(before, "shard.shard", 2, ops, 1,
+                                             &type, forUsers ? 1 : 0, &mark),
+                                0);
+}
+
+/* Replaces every use of `v` but `keep`'s with `by`. */
+static void replaceUsesExcept(MlirValue v, MlirValue by, MlirOperation keep) {
+  MlirOpOperand u = mlirValueGetFirstUse(v);
+  while (!mlirOpOperandIsNull(u)) {
+    MlirOpOperand next = mlirOpOperandGetNextUse(u);
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    if (!mlirOperationEqual(owner, keep))
+      mlirOperationSetOperand(owner, mlirOpOperandGetOperandNumber(u), by);
+    u = next;
+  }
+}
+
+static MlirAttribute funcType(MlirOperation f) {
+  return mlirOperationGetAttributeByName(f, kilnStr("function_type"));
+}
+
+/* Appends an argument of `type` carrying {kiln.weight = value}. */
+static MlirValue addWeightArg(MlirOperation f, MlirType type,
+                              MlirAttribute value, MlirLocation loc) {
+  MlirContext ctx = mlirOperationGetContext(f);
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+  MlirValue arg = mlirBlockAddArgument(entry, type, loc);
+  MlirType ft = mlirTypeAttrGetValue(funcType(f));
+  intptr_t nIn = mlirFunctionTypeGetNumInputs(ft);
+  intptr_t nOut = mlirFunctionTypeGetNumResults(ft);
+  MlirType *ins = kilnXCalloc((size_t)nIn + 1, sizeof(MlirType));
+  MlirType *outs = kilnXCalloc((size_t)nOut, sizeof(MlirType));
+  for (intptr_t i = 0; i < nIn; ++i)
+    ins[i] = mlirFunctionTypeGetInput(ft, i);
+  ins[nIn] = type;
+  for (intptr_t i = 0; i < nOut; ++i)
+    outs[i] = mlirFunctionTypeGetResult(ft, i);
+  mlirOperationSetAttributeByName(
+      f, kilnStr("function_type"),
+      mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nIn + 1, ins, nOut, outs)));
+  free(ins);
+  free(outs);
+  /* arg_attrs: one dictionary per argument. */
+  MlirAttribute old = mlirOperationGetAttributeByName(f, kilnStr("arg_attrs"));
+  MlirAttribute *dicts = kilnXCalloc((size_t)nIn + 1, sizeof(MlirAttribute));
+  for (intptr_t i = 0; i < nIn; ++i)
+    dicts[i] = !mlirAttributeIsNull(old) && i < mlirArrayAttrGetNumElements(old)
+                   ? mlirArrayAttrGetElement(old, i)
+                   : mlirDictionaryAttrGet(ctx, 0, NULL);
+  MlirNamedAttribute w = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, kilnStr(KILN_SHARD_WEIGHT_ATTR)), value);
+  dicts[nIn] = mlirDictionaryAttrGet(ctx, 1, &w);
+  mlirOperationSetAttributeByName(f, kilnStr("arg_attrs"),
+                                  mlirArrayAttrGet(ctx, nIn + 1, dicts));
+  free(dicts);
+  return arg;
+}
+
+typedef struct Weights {
+  KilnOpList constants;
+} Weights;
+
+static MlirWalkResult collectWeights(MlirOperation op, void *userData) {
+  if (!kilnOpNameIs(op, "arith.constant"))
+    return MlirWalkResultAdvance;
+  MlirAttribute v = mlirOperationGetAttributeByName(op, kilnStr("value"));
+  if (mlirAttributeIsADenseElements(v) && !mlirDenseElementsAttrIsSplat(v) &&
+      mlirTypeIsARankedTensor(mlirAttributeGetType(v)))
+    kilnOpListPush(&((Weights *)userData)->constants, op);
+  return MlirWalkResultAdvance;
+}
+
+/* The weight constants of `f`, each now an argument; returns how many
+ * arguments `f` had before. */
+static intptr_t liftWeights(MlirOperation f) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+  intptr_t before = mlirBlockGetNumArguments(entry);
+  Weights w = {{0}};
+  mlirOperationWalk(f, collectWeights, &w, MlirWalkPreOrder);
+  for (size_t i = 0; i < w.constants.len; ++i) {
+    MlirOperation c = w.constants.data[i];
+    MlirValue r = mlirOperationGetResult(c, 0);
+    MlirValue arg =
+        addWeightArg(f, mlirValueGetType(r),
+                     mlirOperationGetAttributeByName(c, kilnStr("value")),
+                     mlirOperationGetLocation(c));
+    mlirValueReplaceAllUsesOfWith(r, arg);
+    mlirOperationDestroy(c);
+  }
+  kilnOpListDestroy(&w.constants);
+  return before;
+}
+
+/* tp: the dim of each weight argument its products split (-1: whole), by
+ * the rule above. `split` is indexed by argument number. */
+typedef struct TensorPlan {
+  MlirBlock entry;
+  intptr_t firstWeight;
+  intptr_t *split;
+  KilnOpList colSplit; /* ops whose results are column-split */
+  bool ok;
+  int ranks;
+} TensorPlan;
+
+static bool isColSplit(const TensorPlan *tp, MlirValue v) {
+  if (!mlirValueIsAOpResult(v))
+    return false;
+  return kilnOpListContains(&tp->colSplit, mlirOpResultGetOwner(v));
+}
+
+/* The weight argument number of `v`, or -1. */
+static intptr_t weightArg(const TensorPlan *tp, MlirValue v) {
+  if (!mlirValueIsABlockArgument(v) ||
+      !mlirBlockEqual(mlirBlockArgumentGetOwner(v), tp->entry))
+    return -1;
+  intptr_t n = mlirBlockArgumentGetArgNumber(v);
+  return n >= tp->firstWeight ? n : -1;
+}
+
+static bool allParallel(MlirOperation op) {
+  MlirAttribute it =
+      mlirOperationGetAttributeByName(op, kilnStr("iterator_types"));
+  if (mlirAttributeIsNull(it))
+    return false;
+  intptr_t n = mlirArrayAttrGetNumElements(it);
+  char kinds[64];
+  return n <= 64 && kilnLinalgIteratorKinds(op, kinds, n) &&
+         !memchr(kinds, 'r', (size_t)n);
+}
+
+static MlirWalkResult planProducts(MlirOperation op, void *userData) {
+  TensorPlan *tp = userData;
+  bool product = kilnOpNameIs(op, "linalg.matmul") ||
+                 kilnOpNameIs(op, "linalg.batch_matmul");
+  if (product && mlirOperationGetNumOperands(op) == 3) {
+    intptr_t w = weightArg(tp, mlirOperationGetOperand(op, 1));
+    if (w < 0)
+      return MlirWalkResultAdvance;
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 1));
+    intptr_t rank = mlirShapedTypeGetRank(t);
+    bool rows = isColSplit(tp, mlirOperationGetOperand(op, 0));
+    intptr_t dim = rows ? rank - 2 : rank - 1;
+    if (tp->split[w] >= 0 && tp->split[w] != dim) {
+      tp->split[w] = -1; /* used both ways: whole */
+      return MlirWalkResultAdvance;
+    }
+    int64_t size = mlirShapedTypeGetDimSize(t, dim);
+    if (size % tp->ranks) {
+      kilnEmitErrorf(mlirOperationGetLocation(op),
+                     "kiln-shard-plan: tp:%d: this product's weight has %lld "
+                     "%s, not divisible by %d",
+                     tp->ranks, (long long)size,
+                     rows ? "input features (rows)"
+                          : "output features "
+                            "(columns)",
+                     tp->ranks);
+      tp->ok = false;
+      return MlirWalkResultInterrupt;
+    }
+    tp->split[w] = dim;
+    if (!rows)
+      kilnOpListPush(&tp->colSplit, op);
+    return MlirWalkResultAdvance;
+  }
+  /* Elementwise ops keep a column split. */
+  if (kilnOpNameIs(op, "linalg.generic") && allParallel(op))
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
+      if (isColSplit(tp, mlirOperationGetOperand(op, i))) {
+        kilnOpListPush(&tp->colSplit, op);
+        break;
+      }
+  return MlirWalkResultAdvance;
+}
+
+/* dp: every input's first dim divisible by the ranks. */
+static bool checkBatch(MlirOperation f, intptr_t numInputs, int ranks) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+  for (intptr_t i = 0; i < numInputs; ++i) {
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, i));
+    if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) < 1)
+      continue;
+    int64_t b = mlirShapedTypeGetDimSize(t, 0);
+    if (mlirShapedTypeIsDynamicDim(t, 0) || b % ranks) {
+      char text[64];
+      if (mlirShapedTypeIsDynamicDim(t, 0))
+        snprintf(text, sizeof(text), "a dynamic batch");
+      else
+        snprintf(text, sizeof(text), "a batch of %lld", (long long)b);
+      kilnEmitErrorf(mlirOperationGetLocation(f),
+                     "kiln-shard-plan: dp:%d: input #%d has %s, not "
+                     "divisible by %d (compile it with a batch that is)",
+                     ranks, (int)i, text, ranks);
+      return false;
+    }
+  }
+  return true;
+}
+
+static MlirWalkResult collectEmpties(MlirOperation op, void *userData) {
+  if (kilnOpNameIs(op, "tensor.empty"))
+    kilnOpListPush(userData, op);
+  return MlirWalkResultAdvance;
+}
+
+/* Gives each use of a tensor.empty its own: the outputs of unrelated ops
+ * that bufferization would share otherwise tie their shardings together
+ * in propagation (a batch-split op's output and a whole one's). */
+static void unshareEmpties(MlirOperation f) {
+  KilnOpList empties = {0};
+  mlirOperationWalk(f, collectEmpties, &empties, MlirWalkPreOrder);
+  for (size_t i = 0; i < empties.len; ++i) {
+    MlirOperation e = empties.data[i];
+    MlirValue r = mlirOperationGetResult(e, 0);
+    MlirOpOperand u = mlirValueGetFirstUse(r);
+    if (mlirOpOperandIsNull(u))
+      continue;
+    u = mlirOpOperandGetNextUse(u); /* the first use keeps the original */
+    while (!mlirOpOperandIsNull(u)) {
+      MlirOpOperand next = mlirOpOperandGetNextUse(u);
+      MlirOperation owner = mlirOpOperandGetOwner(u);
+      MlirOperation c = mlirOperationClone(e);
+      mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(e),
+                                          mlirOperationGetNextInBlock(e), c);
+      mlirOperationSetOperand(owner, mlirOpOperandGetOperandNumber(u),
+                              mlirOperationGetResult(c, 0));
+      u = next;
+    }
+  }
+  kilnOpListDestroy(&empties);
+}
+
+/* Annotates `f` for `plan`; false after an error. */
+static bool planFunction(MlirOperation f, const KilnShardPlan *plan) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+  intptr_t numInputs = liftWeights(f);
+  unshareEmpties(f);
+  if (plan->kind == KILN_SHARD_DATA && !checkBatch(f, numInputs, plan->ranks))
+    return false;
+  intptr_t numArgs = mlirBlockGetNumArguments(entry);
+  TensorPlan tp = {entry, numInputs, NULL, {0}, true, plan->ranks};
+  tp.split = kilnXCalloc((size_t)numArgs + 1, sizeof(intptr_t));
+  for (intptr_t i = 0; i < numArgs; ++i)
+    tp.split[i] = -1;
+  if (plan->kind == KILN_SHARD_TENSOR)
+    mlirOperationWalk(f, planProducts, &tp, MlirWalkPreOrder);
+  kilnOpListDestroy(&tp.colSplit);
+  if (!tp.ok) {
+    free(tp.split);
+    return false;
+  }
+  MlirOperation first = mlirBlockGetFirstOperation(entry);
+  for (intptr_t i = 0; i < numArgs; ++i) {
+    MlirValue arg = mlirBlockGetArgument(entry, i);
+    MlirType t = mlirValueGetType(arg);
+    if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) < 1)
+      continue;
+    bool input = i < numInputs;
+    MlirValue v = insertShard(first, arg, input ? -1 : tp.split[i], false);
+    MlirOperation keep = mlirOpResultGetOwner(v);
+    if (input && plan->kind == KILN_SHARD_DATA)
+      v = insertShard(first, v, 0, true);
+    replaceUsesExcept(arg, v, keep);
+  }
+  free(tp.split);
+  /* Every result whole. */
+  MlirOperation ret = mlirBlockGetTerminator(entry);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); ++i) {
+    MlirValue r = mlirOperationGetOperand(ret, i);
+    MlirType t = mlirValueGetType(r);
+    if (mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) >= 1)
+      mlirOperationSetOperand(ret, i, insertShard(ret, r, -1, true));
+  }
+  return true;
+}
+
+static void runShardPlan(MlirOperation module, MlirExternalPass pass,
+                         const KilnPassOptionValue *options) {
+  const char *text = options[OPT_PLAN].s ? options[OPT_PLAN].s : "";
+  KilnShardPlan plan;
+  if (!kilnShardPlanParse(text, &plan)) {
+    kilnEmitErrorf(mlirOperationGetLocation(module),
+                   "kiln-shard-plan: plan '%s': expected dp:N or tp:N, N "
+                   "from 2 to 4096",
+                   text);
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  KilnOpList funcs = {0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute name =
+        mlirOperationGetAttributeByName(op, kilnStr("sym_name"));
+    if (!mlirAttributeIsNull(name) &&
+        kilnStringRefEquals(mlirStringAttrGetValue(name), KILN_SHARD_GRID)) {
+      kilnEmitErrorf(mlirOperationGetLocation(op),
+                     "kiln-shard-plan: the module already has a symbol "
+                     "@" KILN_SHARD_GRID " (sharded twice?)");
+      mlirExternalPassSignalFailure(pass);
+      kilnOpListDestroy(&funcs);
+      return;
+    }
+    if (kilnFuncIsPublicDefinition(op))
+      kilnOpListPush(&funcs, op);
+  }
+  int64_t shape = plan.ranks;
+  MlirNamedAttribute gridAttrs[2] = {
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("sym_name")),
+                            mlirStringAttrGet(ctx, kilnStr(KILN_SHARD_GRID))),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("shape")),
+                            mlirDenseI64ArrayGet(ctx, 1, &shape)),
+  };
+  MlirOperationState st = mlirOperationStateGet(
+      kilnStr("shard.grid"), mlirOperationGetLocation(module));
+  mlirOperationStateAddAttributes(&st, 2, gridAttrs);
+  mlirBlockInsertOwnedOperation(body, 0, mlirOperationCreate(&st));
+  mlirOperationSetAttributeByName(module, kilnStr(KILN_SHARD_PLAN_ATTR),
+                                  mlirStringAttrGet(ctx, kilnStr(text)));
+  bool ok = true;
+  for (size_t i = 0; i < funcs.len && ok; ++i)
+    ok = planFunction(funcs.data[i], &plan);
+  kilnOpListDestroy(&funcs);
+  if (!ok)
+    mlirExternalPassSignalFailure(pass);
+}
+
+static const KilnPassOptionSpec kOptions[NUM_OPTIONS] = {
+    [OPT_PLAN] = {"plan", KILN_PASS_OPTION_STRING, "",
+                  "dp:N (inputs split along their batch dim) or tp:N "
+                  "(matrix products' weights split, Megatron-style) over N "
+                  "ranks"},
+};
+
+static const KilnDialectHandleGetter kDialects[] = {
+    mlirGetDialectHandle__func__, mlirGetDialectHandle__shard__};
+
+const KilnPassInfo kilnShardPlanPass = {
+    .argument = "kiln-shard-plan",
+    .summary = "Annotate public functions with a sharding plan (dp:N, tp:N) "
+               "for sharding-propagation and shard-partition; weights "
+               "become arguments",
+    .anchor = "builtin.module",
+    .options = kOptions,
+    .numOptions = NUM_OPTIONS,
+    .run = runShardPlan,
+    .dependentDialects = kDialects,
+    .numDependentDialects = 2,
+};
