@@ -19,6 +19,10 @@ for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "HOME", "TMPDIR"):
 
 config.substitutions.append(("%kiln_src", os.path.dirname(__file__)))
 config.substitutions.append(("%kiln_bin", config.kiln_tools_dir))
+# LLVM's libraries (libmlir_c_runner_utils for programs lowered by upstream
+# passes alone).
+config.substitutions.append(
+    ("%llvm_lib", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 if config.kiln_sanitize:
     config.available_features.add("asan")
 # Valgrind (a package scripts/setup.sh installs) runs the runtime's
@@ -31,6 +35,15 @@ if shutil.which("valgrind"):
 # scripts/setup.sh installs): the runtime's cross build.
 if shutil.which("aarch64-linux-gnu-gcc"):
     config.available_features.add("aarch64-cross")
+
+# Open MPI (libopenmpi-dev and openmpi-bin, which scripts/setup.sh
+# installs): the scale-out tests run sharded programs over several
+# processes with mpirun; they are unsupported (skipped) without it. As root
+# (CI), Open MPI refuses to start unless told it may.
+if shutil.which("mpirun") and shutil.which("mpicc"):
+    config.available_features.add("mpi")
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
 
 # The CUDA toolkit's ptxas (not a Debian package Kiln installs): tests that
 # assemble the PTX Kiln emits need it, and are unsupported (skipped, with

@@ -54,6 +54,7 @@ extern const KilnPassInfo kilnGpuTileWindowsPass;
 extern const KilnPassInfo kilnShardPlanPass;
 extern const KilnPassInfo kilnShardBindWeightsPass;
 extern const KilnPassInfo kilnShardDecomposeCollectivesPass;
+extern const KilnPassInfo kilnOpenMpiFixupsPass;
 extern const KilnPassInfo kilnGpuLaunchPhasesPass;
 extern const KilnPassInfo kilnGpuMergeKernelsPass;
 
@@ -448,6 +449,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnShardPlanPass,
     &kilnShardBindWeightsPass,
     &kilnShardDecomposeCollectivesPass,
+    &kilnOpenMpiFixupsPass,
     &kShardPipeline,
     &kilnGpuMapLoopsPass,
     &kilnGpuLaunchPhasesPass,

@@ -25,6 +25,7 @@ PACKAGES=(
   python3-numpy python3-pytest        # the Python package and its tests
   time                                # GNU time: bench/*.sh
   valgrind                            # runtime memory checks (test/runtime)
+  libopenmpi-dev openmpi-bin          # scale-out: sharded runs over MPI (docs/scale-out.md)
 )
 
 missing=()

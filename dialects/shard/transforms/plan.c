@@ -416,15 +416,19 @@ static void runShardPlan(MlirOperation module, MlirExternalPass pass,
       kilnOpListPush(&funcs, op);
   }
   int64_t shape = plan.ranks;
-  MlirNamedAttribute gridAttrs[2] = {
+  /* Private: once convert-shard-to-mpi has replaced its uses,
+   * symbol-dce erases it (the LLVM translation knows no shard ops). */
+  MlirNamedAttribute gridAttrs[3] = {
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("sym_name")),
                             mlirStringAttrGet(ctx, kilnStr(KILN_SHARD_GRID))),
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("shape")),
                             mlirDenseI64ArrayGet(ctx, 1, &shape)),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("sym_visibility")),
+                            mlirStringAttrGet(ctx, kilnStr("private"))),
   };
   MlirOperationState st = mlirOperationStateGet(
       kilnStr("shard.grid"), mlirOperationGetLocation(module));
-  mlirOperationStateAddAttributes(&st, 2, gridAttrs);
+  mlirOperationStateAddAttributes(&st, 3, gridAttrs);
   mlirBlockInsertOwnedOperation(body, 0, mlirOperationCreate(&st));
   mlirOperationSetAttributeByName(module, kilnStr(KILN_SHARD_PLAN_ATTR),
                                   mlirStringAttrGet(ctx, kilnStr(text)));
