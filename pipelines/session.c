@@ -15,6 +15,7 @@
 #include "conversions/linalg-to-llvm-cpu/memory_plan.h"
 #include "conversions/linalg-to-llvm-cpu/profile_nodes.h"
 #include "dialects/graph/verify.h"
+#include "dialects/shard/transforms/shard_plan.h"
 #include "kiln/diagnostics.h"
 #include "kiln/kiln.h"
 #include "kiln/passes.h"
@@ -180,6 +181,8 @@ static void recordOptions(KilnSession *s) {
     kilnStrBufAppendf(&s->recorded, " --no-runtime-checks");
   if (strcmp(s->options.precision, "fp32"))
     kilnStrBufAppendf(&s->recorded, " --precision=%s", s->options.precision);
+  if (s->options.shard)
+    kilnStrBufAppendf(&s->recorded, " --shard=%s", s->options.shard);
 }
 
 /* Copies the options' strings and input shapes into `s`. */
@@ -190,6 +193,7 @@ static void copyOptions(KilnSession *s, const KilnSessionOptions *o) {
   s->options.target.gpuArch = kilnStrDup(o->target.gpuArch);
   s->options.tuningLog = kilnStrDup(o->tuningLog);
   s->options.precision = kilnStrDup(o->precision ? o->precision : "fp32");
+  s->options.shard = o->shard && *o->shard ? kilnStrDup(o->shard) : NULL;
   intptr_t n = o->numInputShapes > 0 ? o->numInputShapes : 0;
   s->shapes = kilnXCalloc((size_t)n, sizeof(*s->shapes));
   for (intptr_t i = 0; i < n; ++i) {
@@ -253,6 +257,7 @@ void kilnSessionDestroy(KilnSession *s) {
   free((char *)s->options.target.gpuArch);
   free((char *)s->options.tuningLog);
   free((char *)s->options.precision);
+  free((char *)s->options.shard);
   kilnStrBufDestroy(&s->recorded);
   free(s);
 }
@@ -335,6 +340,37 @@ bool kilnSessionPrecisionIsKnown(const char *name) {
                   !strcmp(name, "bf16"));
 }
 
+/* A sharding plan (docs/scale-out.md): valid, for the host CPU (the
+ * library links this machine's Open MPI), not with profiles or the
+ * static fast paths of a dynamic model. */
+static bool checkShard(KilnSession *s) {
+  const char *plan = s->options.shard;
+  KilnShardPlan parsed;
+  if (!plan)
+    return true;
+  if (!kilnShardPlanParse(plan, &parsed)) {
+    messagef(s, "error",
+             "shard plan '%s': expected dp:N or tp:N, N from 2 "
+             "to 4096",
+             plan);
+    return false;
+  }
+  if (kilnTargetGetGpuArch(s->target) || !kilnTargetIsHostArch(s->target)) {
+    messagef(s, "error",
+             "--shard=%s: sharded models are compiled for this "
+             "machine's CPU (they link its Open MPI); not for "
+             "GPUs or other architectures yet",
+             plan);
+    return false;
+  }
+  if (s->options.profile || s->options.numSpecialize) {
+    messagef(s, "error", "--shard=%s cannot be combined with %s", plan,
+             s->options.profile ? "--profile" : "--specialize");
+    return false;
+  }
+  return true;
+}
+
 KilnSession *kilnSessionCreate(const KilnSessionOptions *options) {
   KilnSession *s = kilnXCalloc(1, sizeof(*s));
   copyOptions(s, options);
@@ -354,7 +390,7 @@ KilnSession *kilnSessionCreate(const KilnSessionOptions *options) {
     kilnSessionDestroy(s);
     return NULL;
   }
-  if (!checkSpecialize(s)) {
+  if (!checkSpecialize(s) || !checkShard(s)) {
     kilnSessionDestroy(s);
     return NULL;
   }
@@ -777,6 +813,37 @@ static bool runGraphPipeline(KilnInvocation *inv) {
   return ok;
 }
 
+/* The session's sharding plan on linalg on tensors (docs/scale-out.md):
+ * the shard pipeline, its collectives to MPI calls on Open MPI's ABI (the
+ * module's DLTI entry) lowered to LLVM right away (buffer deallocation,
+ * later, refuses the mpi ops themselves), the grid dropped. */
+static bool shardModule(KilnInvocation *inv) {
+  KilnSession *s = inv->session;
+  MlirOperation op = mlirModuleGetOperation(inv->module);
+  stage(s, "shard over processes");
+  MlirStringRef dlti = mlirStringRefCreateFromCString("dlti.map");
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(op, dlti))) {
+    message(s, "error", NULL,
+            "--shard: the module already has a DLTI map (the MPI "
+            "implementation goes there)");
+    inv->error = KILN_INVOCATION_ERROR_COMPILE;
+    return false;
+  }
+  mlirOperationSetAttributeByName(
+      op, dlti,
+      mlirAttributeParseGet(s->ctx, mlirStringRefCreateFromCString(
+                                        "#dlti.map<\"MPI:Implementation\" = "
+                                        "\"OpenMPI\">")));
+  KilnStrBuf pipeline = {0};
+  kilnStrBufAppendf(&pipeline,
+                    "shard{plan=%s},convert-shard-to-mpi,symbol-dce,"
+                    "canonicalize,convert-to-llvm{filter-dialects=mpi}",
+                    s->options.shard);
+  bool ok = kilnInvocationRunPipeline(inv, kilnStrBufGet(&pipeline));
+  kilnStrBufDestroy(&pipeline);
+  return ok;
+}
+
 /* Runs the stage after the invocation's; `needSignature`: code will be
  * generated, so the signature must be recorded. */
 static bool advance(KilnInvocation *inv, bool needSignature) {
@@ -803,6 +870,8 @@ static bool advance(KilnInvocation *inv, bool needSignature) {
                                             : "kiln-runtime-checks,"
                                               "graph-to-linalg"))
       return false;
+    if (s->options.shard && !shardModule(inv))
+      return false;
     inv->stage = KILN_STAGE_LINALG;
     return true;
   case KILN_STAGE_LINALG:
@@ -819,7 +888,9 @@ static bool advance(KilnInvocation *inv, bool needSignature) {
       mlirOperationSetDiscardableAttributeByName(
           op, mlirStringRefCreateFromCString(KILN_PROFILE_ATTR),
           mlirUnitAttrGet(s->ctx));
-    if (!runCpuPipeline(inv, "linalg-to-llvm-cpu"))
+    if (!runCpuPipeline(inv, "linalg-to-llvm-cpu") ||
+        (s->options.shard &&
+         !kilnInvocationRunPipeline(inv, "kiln-openmpi-fixups")))
       return false;
     inv->stage = KILN_STAGE_LLVM;
     return true;
@@ -1105,8 +1176,10 @@ static bool linkObjects(KilnInvocation *inv, const Objects *objects,
     argv[i] = objects->paths[i].data ? objects->paths[i].data : "";
   KilnStrBuf err = {0};
   stage(s, "link");
+  const char *mpi[] = {"mpi"};
   bool ok = mlirLogicalResultIsSuccess(
-      kilnLinkSharedLibrary(s->target, argv, n, path, appendText, &err));
+      kilnLinkSharedLibrary(s->target, argv, n, mpi, s->options.shard ? 1 : 0,
+                            path, appendText, &err));
   if (!ok) {
     message(s, "error", NULL, kilnStrBufGet(&err));
     inv->error = KILN_INVOCATION_ERROR_COMPILE;

@@ -26,6 +26,7 @@
 #include "runtime/model.h"
 #include "runtime/model_abi.h"
 #include "runtime/run_guard.h"
+#include "runtime/shard.h"
 #include "runtime/status.h"
 
 typedef int (*KilnModelRunFn)(void **args);
@@ -48,6 +49,9 @@ struct KilnModel {
   void (*setOmpThreads)(int);
   int (*getOmpThreads)(void);
   KilnGpuModel *gpu; /* NULL for a CPU model */
+  /* A sharded model's process: its rank and the number of processes
+   * (runs need the plan's; loads do not: --summary outside mpirun). */
+  int shardRank, shardProcesses;
   /* A profiled model's counter table, `kiln_model_profile`: a row of
    * kProfileFields (total ns, runs, last ns, last start ns, the library's
    * own) per profile-op record, then one for the whole run
@@ -259,6 +263,10 @@ static KilnStatus *loadFromHandle(KilnModel *m) {
     kilnModelMetadataDestroy(&m->meta);
   if (!s && (s = findOutputDims(m)))
     kilnModelMetadataDestroy(&m->meta);
+  if (!s && m->meta.shard &&
+      (s = kilnShardSetUp(m->handle, m->meta.shard, &m->shardRank,
+                          &m->shardProcesses)))
+    kilnModelMetadataDestroy(&m->meta);
   /* The GPU side last: it runs the library's GPU load function, which only
    * a checked library may. */
   if (!s && m->meta.gpu &&
@@ -440,6 +448,14 @@ const char *kilnModelGetEntry(const KilnModel *model) {
 
 const char *kilnModelGetGpu(const KilnModel *model) {
   return model ? model->meta.gpu : NULL;
+}
+
+const char *kilnModelGetShard(const KilnModel *model) {
+  return model ? model->meta.shard : NULL;
+}
+
+int kilnModelGetShardRank(const KilnModel *model) {
+  return model ? model->shardRank : 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -771,6 +787,8 @@ KilnStatus *kilnModelRun(KilnModel *model, KilnTensor *const *inputs,
   if (!model)
     return kilnStatusCreatef("kilnModelRun: model is NULL");
   KilnStatus *s = checkOutputs(model, inputs, numInputs, outputs, numOutputs);
+  if (!s && model->meta.shard)
+    s = kilnShardCheckProcesses(model->meta.shard, model->shardProcesses);
   if (s || (s = kilnRunGuardEnter(model->handle, model->path)))
     return s;
   size_t n = numInputs + numOutputs;

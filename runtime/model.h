@@ -36,9 +36,10 @@ typedef struct KilnModelProfileOp {
 /// The parsed metadata. Every string is owned and, but for `gpu`, never
 /// NULL after a successful parse (missing optional records get their
 /// defaults). `gpu` is the `gpu` record's value ("cuda sm_90"), NULL for a
-/// CPU model.
+/// CPU model; `shard` the `shard` record's ("tp:2"), NULL for a model run
+/// in one process.
 typedef struct KilnModelMetadata {
-  char *version, *target, *cpu, *features, *options, *entry, *gpu;
+  char *version, *target, *cpu, *features, *options, *entry, *gpu, *shard;
   int64_t numInputs, numOutputs;
   KilnModelSlot *inputs, *outputs;
   /* The most heap memory one run holds at once, bytes (a `memory`

@@ -15,6 +15,7 @@
 #include "runtime/gpu.h"
 #include "runtime/model.h"
 #include "runtime/model_abi.h"
+#include "runtime/shard_plan.h"
 #include "runtime/status.h"
 #include "runtime/tensor.h"
 
@@ -167,6 +168,18 @@ static KilnStatus *setGpu(KilnModelMetadata *m, const char *v, const Line *l) {
                         kilnStatusGetMessage(bad));
   kilnStatusDestroy(bad);
   return s;
+}
+
+/* `shard <plan>`: a plan this runtime knows (tp:N, dp:N). */
+static KilnStatus *setShard(KilnModelMetadata *m, const char *v,
+                            const Line *l) {
+  KilnStatus *s = setString(&m->shard, "shard", v, l->end, l->number);
+  KilnShardPlan plan;
+  if (s || kilnShardPlanParse(m->shard, &plan))
+    return s;
+  return kilnStatusCreatef("metadata line %d: 'shard' record: unknown plan "
+                           "'%s' (expected tp:N or dp:N)",
+                           l->number, m->shard);
 }
 
 /* ---- profile records (kiln-compile --profile) ---------------------------- */
@@ -359,6 +372,8 @@ static KilnStatus *parseLine(const Line *l, KilnModelMetadata *m, bool *sawAbi,
     return setString(&m->entry, "entry", v, l->end, l->number);
   if (keyIs(l, "gpu", &v))
     return setGpu(m, v, l);
+  if (keyIs(l, "shard", &v))
+    return setShard(m, v, l);
   if (keyIs(l, "input", &v))
     return appendSlot(&m->inputs, &m->numInputs, v, l->end, l->number);
   if (keyIs(l, "output", &v))
@@ -572,6 +587,7 @@ void kilnModelMetadataDestroy(KilnModelMetadata *m) {
   free(m->options);
   free(m->entry);
   free(m->gpu);
+  free(m->shard);
   destroySlots(m->inputs, m->numInputs);
   destroySlots(m->outputs, m->numOutputs);
   for (int64_t i = 0; i < m->numProfileOps; ++i)

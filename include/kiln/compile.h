@@ -245,12 +245,16 @@ void kilnSpecializedEntryDestroy(KilnSpecializedEntry *entry);
 /// it atomically) with the clang driver and ld.lld found at build time. For a
 /// host-architecture target the library needs libomp (with an rpath to its
 /// directory), libm and libc; for other targets undefined symbols stay
-/// unresolved. The library ends with the integrity digest the runtime
-/// checks at every load (docs/runtime.md). The linker's own messages go to
-/// stderr. Returns failure after passing one message to `errorCallback`.
+/// unresolved. `libraries` names `numLibraries` more libraries the code
+/// calls (`mpi` for -lmpi: a sharded model's Open MPI), found on the
+/// linker's default path. The library ends with the integrity digest the
+/// runtime checks at every load (docs/runtime.md). The linker's own
+/// messages go to stderr. Returns failure after passing one message to
+/// `errorCallback`.
 MlirLogicalResult
 kilnLinkSharedLibrary(const KilnTarget *target, const char *const *objectPaths,
-                      unsigned numObjects, const char *libraryPath,
+                      unsigned numObjects, const char *const *libraries,
+                      unsigned numLibraries, const char *libraryPath,
                       MlirStringCallback errorCallback, void *userData);
 
 #ifdef __cplusplus

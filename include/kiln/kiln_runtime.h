@@ -281,6 +281,18 @@ const char *kilnModelGetSpecialization(const KilnModel *model, int64_t i);
 /// model). Borrowed, valid until kilnModelDestroy.
 const char *kilnModelGetGpu(const KilnModel *model);
 
+/// The model's sharding plan, as its metadata's `shard` record says ("tp:2",
+/// kiln-compile --shard; docs/scale-out.md), NULL for a model that runs in
+/// one process. A sharded model runs as that many MPI processes (mpirun -np
+/// N): kilnModelLoad starts MPI if the program has not, and kilnModelRun
+/// fails when the process count differs. Borrowed, valid until
+/// kilnModelDestroy.
+const char *kilnModelGetShard(const KilnModel *model);
+
+/// This process's rank among a sharded model's processes (MPI_COMM_WORLD's
+/// rank); 0 for a model that is not sharded.
+int kilnModelGetShardRank(const KilnModel *model);
+
 /// Sets the number of OpenMP threads the model's runs use (`n` >= 1): each
 /// run calls the model library's omp_set_num_threads(n) first and restores
 /// the previous value after. By default a run uses the OpenMP runtime's

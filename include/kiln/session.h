@@ -93,6 +93,9 @@ typedef struct KilnSessionOptions {
   /* Compute precision of an f32 model: NULL or "fp32" (as exported),
    * "fp16" or "bf16" (graph-mixed-precision; copied) */
   const char *precision;
+  /* A sharding plan, "tp:N" or "dp:N" (docs/scale-out.md), or NULL: the
+   * library runs as N MPI processes (host CPU targets; copied). */
+  const char *shard;
   bool noRuntimeChecks; /* no kiln-runtime-checks before graph-to-linalg */
   bool profile;         /* per-op timers (kiln-instrument-ops; CPU) */
   bool timePasses;      /* MLIR's pass timing report, on stderr */

@@ -63,8 +63,9 @@ static char *linkerFlag(char buf[kArgBytes]) {
 /* Fills argv (kFixedArgs + numObjects + 1 entries) for the link; returns
  * the count. `bufs` holds formatted arguments and must outlive argv. */
 static int linkArgs(const KilnTarget *t, const char *const *objs,
-                    unsigned numObjects, const char *lib,
-                    char bufs[3][kArgBytes], char **argv) {
+                    unsigned numObjects, const char *const *libs,
+                    unsigned numLibs, const char *lib, char bufs[3][kArgBytes],
+                    char **libArgs, char **argv) {
   int n = 0;
   argv[n++] = (char *)KILN_CLANG_PATH;
   snprintf(bufs[0], kArgBytes, "--target=%s", kilnTargetGetTriple(t));
@@ -92,6 +93,14 @@ static int linkArgs(const KilnTarget *t, const char *const *objs,
     argv[n++] = (char *)"-L" KILN_LIBOMP_DIR;
     argv[n++] = (char *)"-Wl,-rpath," KILN_LIBOMP_DIR;
     argv[n++] = (char *)"-lomp";
+    for (unsigned i = 0; i < numLibs; ++i) {
+      size_t len = strlen(libs[i]) + 3;
+      libArgs[i] = malloc(len);
+      if (!libArgs[i])
+        abort();
+      snprintf(libArgs[i], len, "-l%s", libs[i]);
+      argv[n++] = libArgs[i];
+    }
     argv[n++] = (char *)"-lm";
     argv[n++] = (char *)"-lc";
     argv[n++] = (char *)"-lgcc";
@@ -157,13 +166,17 @@ static void makeCrossStubs(const KilnTarget *t, const char *dir,
 
 MlirLogicalResult
 kilnLinkSharedLibrary(const KilnTarget *target, const char *const *objectPaths,
-                      unsigned numObjects, const char *libraryPath,
+                      unsigned numObjects, const char *const *libraries,
+                      unsigned numLibraries, const char *libraryPath,
                       MlirStringCallback errorCallback, void *userData) {
   char bufs[3][kArgBytes];
-  char **argv = calloc(kFixedArgs + numObjects + 1, sizeof(char *));
-  if (!argv)
+  char **argv =
+      calloc(kFixedArgs + numObjects + numLibraries + 1, sizeof(char *));
+  char **libArgs = calloc(numLibraries + 1, sizeof(char *));
+  if (!argv || !libArgs)
     abort();
-  int n = linkArgs(target, objectPaths, numObjects, libraryPath, bufs, argv);
+  int n = linkArgs(target, objectPaths, numObjects, libraries, numLibraries,
+                   libraryPath, bufs, libArgs, argv);
   KilnStrBuf msg = {0};
   KilnStrBuf stubDir = {0};
   char stubs[kNumCrossNeeded][kArgBytes] = {{0}};
@@ -198,6 +211,9 @@ kilnLinkSharedLibrary(const KilnTarget *target, const char *const *objectPaths,
   if (!ok)
     errorCallback(mlirStringRefCreate(msg.data, msg.len), userData);
   kilnStrBufDestroy(&msg);
+  for (unsigned i = 0; i < numLibraries; ++i)
+    free(libArgs[i]);
+  free(libArgs);
   free(argv);
   return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }

@@ -19,6 +19,7 @@
 #include "conversions/graph-to-linalg/runtime_checks.h"
 #include "conversions/linalg-to-llvm-cpu/memory_plan.h"
 #include "conversions/linalg-to-llvm-cpu/profile_nodes.h"
+#include "dialects/shard/transforms/shard_plan.h"
 #include "kiln/diagnostics.h"
 #include "kiln/kiln.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -83,11 +84,17 @@ static const char *profileRecords(MlirModule module, KilnStrBuf *copy) {
 }
 
 /* The records the lowering left on the module: the `memory BYTES` record
- * of kiln-memory-plan, then the `check N MESSAGE` records of
- * kiln-runtime-checks' messages (one line each: a newline in a node name
- * becomes a space); "" for none. */
+ * of kiln-memory-plan, the `shard PLAN` record of kiln-shard-plan, then
+ * the `check N MESSAGE` records of kiln-runtime-checks' messages (one line
+ * each: a newline in a node name becomes a space); "" for none. */
 static const char *moduleRecords(MlirModule module, KilnStrBuf *out) {
   MlirOperation op = mlirModuleGetOperation(module);
+  MlirAttribute shard = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(KILN_SHARD_PLAN_ATTR));
+  if (!mlirAttributeIsNull(shard) && mlirAttributeIsAString(shard)) {
+    MlirStringRef plan = mlirStringAttrGetValue(shard);
+    kilnStrBufAppendf(out, "shard %.*s\n", (int)plan.length, plan.data);
+  }
   MlirAttribute plan = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString(KILN_MEMORY_PLAN_ATTR));
   if (!mlirAttributeIsNull(plan) && mlirAttributeIsAInteger(plan))

@@ -37,7 +37,7 @@ def _onnx_source(model, example_inputs, workdir):
 def compile(model, *, target="host", cpu=None, opt_level=3,
             input_shapes=None, dims=None, dynamic=False, output=None,
             example_inputs=None, tuning_log=None, threads=None,
-            profile=False, specialize=None, precision="fp32"):
+            profile=False, specialize=None, precision="fp32", shard=None):
     """Compiles `model` ahead of time.
 
     With `output`, writes the library there and returns its path; without,
@@ -53,7 +53,9 @@ def compile(model, *, target="host", cpu=None, opt_level=3,
     for a torch.nn.Module (exported with torch.onnx); `tuning_log` is a
     kiln-tune log; `profile` times every op group at run time
     (Model.profile()); `precision` "fp16" or "bf16" computes an f32 model
-    in that type as PyTorch's autocast does (kiln-compile --precision).
+    in that type as PyTorch's autocast does (kiln-compile --precision);
+    `shard` ("tp:N", "dp:N") makes a library that runs as N MPI processes
+    (kiln-compile --shard; docs/scale-out.md).
     Raises kiln.CompileError carrying the diagnostics.
     """
     workdir = tempfile.TemporaryDirectory(prefix="kiln-")
@@ -63,7 +65,7 @@ def compile(model, *, target="host", cpu=None, opt_level=3,
             target=target, cpu=cpu, opt_level=opt_level,
             input_shapes=input_shapes, dims=dims, dynamic=dynamic,
             tuning_log=tuning_log, profile=profile, specialize=specialize,
-            precision=precision)
+            precision=precision, shard=shard)
         if output is not None:
             return module.write_library(output)
         library = module.write_library(os.path.join(workdir.name,

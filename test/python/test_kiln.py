@@ -2,6 +2,7 @@
 with PYTHONPATH at the build tree's copy of the package."""
 
 import os
+import shutil
 
 import numpy as np
 import onnx
@@ -288,6 +289,26 @@ def test_compile_precision():
         assert np.abs(got - net(x).numpy()).max() > 1e-4  # rounded
     with pytest.raises(kiln.CompileError, match="precision 'fp8'"):
         kiln.compile(net, example_inputs=(x,), precision="fp8")
+
+
+def test_compile_shard(tmp_path):
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(),
+                              torch.nn.Linear(32, 8)).eval()
+    x = torch.randn(4, 16)
+    # A plan the weights do not divide, and a bad plan, are compile errors.
+    with pytest.raises(kiln.CompileError, match="not divisible by 3"):
+        kiln.compile(net, example_inputs=(x,), shard="tp:3",
+                     output=str(tmp_path / "m.so"))
+    with pytest.raises(kiln.CompileError, match="shard plan 'xp:2'"):
+        kiln.compile(net, example_inputs=(x,), shard="xp:2",
+                     output=str(tmp_path / "m.so"))
+    if not shutil.which("mpirun"):
+        pytest.skip("Open MPI is not installed (the library links it)")
+    path = kiln.compile(net, example_inputs=(x,), shard="tp:2",
+                        output=str(tmp_path / "m.so"))
+    assert "--shard=tp:2" in open(path, "rb").read().decode("latin-1")
 
 
 # ---- kiln.ir and kiln.passes: scripting the compiler in process ---------

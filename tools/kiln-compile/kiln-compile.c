@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dialects/shard/transforms/shard_plan.h"
 #include "kiln/diagnostics.h"
 #include "kiln/kiln_runtime.h"
 #include "kiln/session.h"
@@ -48,6 +49,15 @@ static void usage(FILE *out) {
       "                   PyTorch's autocast (products accumulated and\n"
       "                   softmax/normalization statistics kept in f32;\n"
       "                   inputs and outputs stay f32)\n"
+      "  --shard=PLAN     tp:N or dp:N: a library that runs as N MPI\n"
+      "                   processes (mpirun -np N kiln-run ...), the\n"
+      "                   products' weights split Megatron-style (tp) or\n"
+      "                   the batch (dp); docs/scale-out.md\n"
+      "",
+      kProg);
+  /* Two strings: C guarantees 4095 characters to a literal. */
+  fprintf(
+      out,
       "  --target=T       host (default), x86-64-v3, aarch64-linux-gnu, or\n"
       "                   an x86_64/aarch64 Linux LLVM triple; cuda:\n"
       "                   kernels for an NVIDIA GPU, host code for this\n"
@@ -107,7 +117,7 @@ static void usage(FILE *out) {
       "On a terminal, each stage is reported with its time on stderr.\n"
       "\n"
       "%s",
-      kProg, kilnToolExitCodeHelp);
+      kilnToolExitCodeHelp);
 }
 
 static void breakProgressLine(void);
@@ -186,6 +196,7 @@ typedef struct Options {
   bool noRuntimeChecks;  /* --no-runtime-checks: no kiln-runtime-checks */
   const char *tuningLog; /* --tuning-log: kiln-tune's records */
   const char *precision; /* --precision: fp32, fp16 or bf16 */
+  const char *shard;     /* --shard: tp:N or dp:N */
 } Options;
 
 static void optionsDestroy(Options *o) {
@@ -398,6 +409,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kTuningLog,
     kSpecialize,
     kPrecision,
+    kShard,
     kGpuTf32
   };
   static const struct option longOpts[] = {
@@ -419,6 +431,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"no-runtime-checks", no_argument, NULL, kNoRuntimeChecks},
       {"tuning-log", required_argument, NULL, kTuningLog},
       {"precision", required_argument, NULL, kPrecision},
+      {"shard", required_argument, NULL, kShard},
       {"jobs", required_argument, NULL, kJobs},
       {"threads", optional_argument, NULL, kRunThreads},
       {"help", no_argument, NULL, 'h'},
@@ -520,6 +533,16 @@ static int parseArgs(int argc, char **argv, Options *o) {
       }
       o->precision = optarg;
       break;
+    case kShard: {
+      KilnShardPlan plan;
+      if (!kilnShardPlanParse(optarg, &plan)) {
+        toolError("--shard=%s: expected tp:N or dp:N, N from 2 to 4096",
+                  optarg);
+        return kExitUsage;
+      }
+      o->shard = optarg;
+      break;
+    }
     case kJobs:
     case 'j':
       if (!parseJobs(optarg, &o->jobs))
@@ -798,6 +821,7 @@ int main(int argc, char **argv) {
                            .tuningLog = o.tuningLog,
                            .noRuntimeChecks = o.noRuntimeChecks,
                            .precision = o.precision,
+                           .shard = o.shard,
                            .gpuTf32 = o.gpuTf32,
                            .profile = o.profile,
                            .timePasses = o.timePasses,

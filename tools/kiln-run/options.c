@@ -165,6 +165,7 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     kThreads,
     kBenchmark,
     kRepeat,
+    kAllRanks,
     kPipeline,
     kTuningLog,
     kPrecision,
@@ -188,6 +189,7 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
       {"threads", required_argument, NULL, kThreads},
       {"benchmark", required_argument, NULL, kBenchmark},
       {"repeat", required_argument, NULL, kRepeat},
+      {"all-ranks", no_argument, NULL, kAllRanks},
       {"profile", no_argument, NULL, kProfile},
       {"profile-json", required_argument, NULL, kProfileJson},
       {"verbose", no_argument, NULL, 'v'},
@@ -250,6 +252,9 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
       o->benchmark = (int)n;
       break;
     }
+    case kAllRanks:
+      o->allRanks = true;
+      break;
     case kRepeat: {
       char *end = NULL;
       long n = strtol(optarg, &end, 10);

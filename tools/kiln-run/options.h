@@ -32,6 +32,7 @@ typedef struct Options {
   int threads;   /* 0: OpenMP's default */
   int benchmark; /* timed runs after the checked one; 0: none */
   int repeat;    /* runs whose last one is checked; 0 or 1: one */
+  bool allRanks; /* sharded models: every MPI rank prints and writes */
   int optLevel;  /* -O0..-O3 (graph-ON before lowering); -1: not given */
   /* --pipeline: the named pipeline from the graph dialect to the LLVM
    * dialect (default "cpu"), e.g. gpu-on-cpu to check the GPU schedules

@@ -316,6 +316,9 @@ static void printSummary(const char *path, const KilnModel *m) {
     free(dims);
   }
   printf("  memory plan: %lld bytes\n", (long long)kilnModelGetMemoryPlan(m));
+  if (kilnModelGetShard(m))
+    printf("  sharded: %s (run it with mpirun -np %s)\n", kilnModelGetShard(m),
+           strchr(kilnModelGetShard(m), ':') + 1);
 }
 
 int kilnRunLibrary(const Options *o) {
@@ -336,6 +339,17 @@ int kilnRunLibrary(const Options *o) {
     printSummary(o->model, m);
     kilnModelDestroy(m);
     return kExitPass;
+  }
+  /* A sharded model runs as N processes with the same outputs: rank 0
+   * prints and writes them (every rank still checks them: a mismatch
+   * anywhere fails the mpirun). */
+  Options quiet;
+  if (kilnModelGetShardRank(m) > 0 && !o->allRanks) {
+    if (!freopen("/dev/null", "w", stdout))
+      fclose(stdout);
+    quiet = *o;
+    quiet.outputDir = NULL;
+    o = &quiet;
   }
   int rc = kExitUsage;
   KilnRunTraceFile trace = {.fd = -1};

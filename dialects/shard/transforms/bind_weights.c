@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "dialects/shard/transforms/shard_plan.h"
+#include "dialects/shard/transforms/weight_bytes.h"
 #include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -39,18 +40,8 @@ static MlirValue insertConstant(MlirOperation before, MlirAttribute value) {
       kilnInsertOp(before, "arith.constant", 0, NULL, 1, &t, 1, &v), 0);
 }
 
-/* Bits per element of tensor type `t` (0 for an element type without a
- * width: complex, say). */
-static unsigned elementBits(MlirType t) {
-  MlirType e = mlirShapedTypeGetElementType(t);
-  if (mlirTypeIsAFloat(e))
-    return mlirFloatTypeGetWidth(e);
-  if (mlirTypeIsAInteger(e))
-    return mlirIntegerTypeGetWidth(e);
-  return mlirTypeIsAIndex(e) ? 64 : 0;
-}
-
-/* The one dim along which `local` is a 1/N slice of `whole`, or -1. */
+/* The one dim along which `local` is a 1/N slice of `whole`, or -1 (-2:
+ * not such a slice). */
 static intptr_t splitDim(MlirType whole, MlirType local, int64_t *ranks) {
   intptr_t rank = mlirShapedTypeGetRank(whole), dim = -1;
   if (rank != mlirShapedTypeGetRank(local) || rank > kMaxRank)
@@ -68,33 +59,35 @@ static intptr_t splitDim(MlirType whole, MlirType local, int64_t *ranks) {
   return dim;
 }
 
-/* `whole`'s slices along `dim` stacked: [ranks x local shape]. */
+/* `whole`'s slices along `dim` stacked: [ranks x local shape]; null if its
+ * bytes cannot be read. */
 static MlirAttribute stackSlices(MlirAttribute whole, MlirType local,
                                  intptr_t dim, int64_t ranks) {
   MlirType wt = mlirAttributeGetType(whole);
-  MlirType elem = mlirShapedTypeGetElementType(wt);
+  size_t size;
+  const char *src = kilnWeightBytes(whole, &size);
+  if (!src)
+    return mlirAttributeGetNull();
   intptr_t rank = mlirShapedTypeGetRank(wt);
-  size_t bytes = elementBits(wt) / 8;
-  size_t outer = 1, inner = bytes;
+  size_t outer = 1, inner = kilnWeightElementBytes(wt);
   for (intptr_t d = 0; d < dim; ++d)
     outer *= (size_t)mlirShapedTypeGetDimSize(wt, d);
   for (intptr_t d = dim + 1; d < rank; ++d)
     inner *= (size_t)mlirShapedTypeGetDimSize(wt, d);
-  size_t whole_d = (size_t)mlirShapedTypeGetDimSize(wt, dim);
+  size_t wholeDim = (size_t)mlirShapedTypeGetDimSize(wt, dim);
   size_t part = (size_t)mlirShapedTypeGetDimSize(local, dim);
-  size_t total = (size_t)ranks * outer * part * inner;
-  const char *src = mlirDenseElementsAttrGetRawData(whole);
-  char *dst = kilnXCalloc(total ? total : 1, 1);
+  char *dst = kilnXCalloc(size ? size : 1, 1);
   for (size_t r = 0; r < (size_t)ranks; ++r)
     for (size_t o = 0; o < outer; ++o)
       memcpy(dst + ((r * outer + o) * part) * inner,
-             src + (o * whole_d + r * part) * inner, part * inner);
+             src + (o * wholeDim + r * part) * inner, part * inner);
   int64_t shape[kMaxRank + 1] = {ranks};
   for (intptr_t d = 0; d < rank; ++d)
     shape[d + 1] = mlirShapedTypeGetDimSize(local, d);
   MlirType stacked =
-      mlirRankedTensorTypeGet(rank + 1, shape, elem, mlirAttributeGetNull());
-  MlirAttribute a = mlirDenseElementsAttrRawBufferGet(stacked, total, dst);
+      mlirRankedTensorTypeGet(rank + 1, shape, mlirShapedTypeGetElementType(wt),
+                              mlirAttributeGetNull());
+  MlirAttribute a = kilnWeightFromBytes(stacked, dst, size);
   free(dst);
   return a;
 }
@@ -198,19 +191,18 @@ static bool bindFunction(MlirOperation f) {
     } else {
       int64_t ranks = 0;
       intptr_t dim = splitDim(wt, local, &ranks);
-      unsigned bits = elementBits(wt);
-      if (dim < 0 || !bits || bits % 8) {
+      MlirAttribute all = dim < 0 ? mlirAttributeGetNull()
+                                  : stackSlices(whole, local, dim, ranks);
+      if (mlirAttributeIsNull(all)) {
         kilnEmitErrorf(mlirOperationGetLocation(f),
                        "kiln-shard-bind-weights: weight argument #%d was "
                        "partitioned into a slice that is not one dim split "
-                       "evenly (or of a type without whole bytes)",
+                       "evenly (or its bytes cannot be read)",
                        (int)i);
         ok = false;
         break;
       }
-      MlirValue all =
-          insertConstant(first, stackSlices(whole, local, dim, ranks));
-      bound = insertRankSlice(first, all, local);
+      bound = insertRankSlice(first, insertConstant(first, all), local);
     }
     mlirValueReplaceAllUsesOfWith(arg, bound);
     drop[i] = true;

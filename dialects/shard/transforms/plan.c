@@ -15,11 +15,12 @@
  *     %y = shard.shard %r to %whole annotate_for_users      results whole
  *     return %y
  *
- * Weights (tensor constants that are not splats) become arguments whose
- * value is kept in `kiln.weight`: shard-partition splits arguments, not
- * constants. kiln-shard-bind-weights turns them back into constants after
- * it, each rank reading only its slice. The signature otherwise stays
- * whole: every rank receives the whole inputs and returns the whole
+ * Weights (tensor constants that are not splats, taken through the
+ * static reshapes the lowering puts after the flat constants it stores)
+ * become arguments whose value is kept in `kiln.weight`: shard-partition
+ * splits arguments, not constants. kiln-shard-bind-weights turns them back into
+ * constants after it, each rank reading only its slice. The signature otherwise
+ * stays whole: every rank receives the whole inputs and returns the whole
  * results.
  *
  * dp:N splits every input along its first dim (the batch), which must be
@@ -42,6 +43,7 @@
 #include <string.h>
 
 #include "dialects/shard/transforms/shard_plan.h"
+#include "dialects/shard/transforms/weight_bytes.h"
 #include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -52,19 +54,6 @@
 #include "support/op_list.h"
 
 enum { OPT_PLAN, NUM_OPTIONS };
-
-bool kilnShardPlanParse(const char *text, KilnShardPlan *out) {
-  *out = (KilnShardPlan){0};
-  if (!text || (strncmp(text, "dp:", 3) && strncmp(text, "tp:", 3)))
-    return false;
-  char *end = NULL;
-  long n = strtol(text + 3, &end, 10);
-  if (text[3] < '0' || text[3] > '9' || *end || n < 2 || n > 4096)
-    return false;
-  out->kind = text[0] == 'd' ? KILN_SHARD_DATA : KILN_SHARD_TENSOR;
-  out->ranks = (int)n;
-  return true;
-}
 
 /* `#shard<axisarray[...]>` splitting dim `dim` of a rank-`rank` tensor
  * over grid axis 0 (dim -1: whole). */
@@ -167,38 +156,91 @@ static MlirValue addWeightArg(MlirOperation f, MlirType type,
   return arg;
 }
 
-typedef struct Weights {
-  KilnOpList constants;
-} Weights;
-
 static MlirWalkResult collectWeights(MlirOperation op, void *userData) {
   if (!kilnOpNameIs(op, "arith.constant"))
     return MlirWalkResultAdvance;
-  MlirAttribute v = mlirOperationGetAttributeByName(op, kilnStr("value"));
-  if (mlirAttributeIsADenseElements(v) && !mlirDenseElementsAttrIsSplat(v) &&
-      mlirTypeIsARankedTensor(mlirAttributeGetType(v)))
-    kilnOpListPush(&((Weights *)userData)->constants, op);
+  size_t size;
+  if (kilnWeightBytes(mlirOperationGetAttributeByName(op, kilnStr("value")),
+                      &size))
+    kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
 
-/* The weight constants of `f`, each now an argument; returns how many
- * arguments `f` had before. */
+static bool isReshape(MlirOperation op) {
+  return (kilnOpNameIs(op, "tensor.expand_shape") ||
+          kilnOpNameIs(op, "tensor.collapse_shape")) &&
+         mlirShapedTypeHasStaticShape(
+             mlirValueGetType(mlirOperationGetResult(op, 0)));
+}
+
+/* The value a weight is used as from `v`: through the static reshapes
+ * that use only it (the lowering stores weights flat and reshapes them),
+ * `v` itself otherwise. */
+static MlirValue weightEnd(MlirValue v) {
+  for (;;) {
+    MlirOpOperand u = mlirValueGetFirstUse(v);
+    if (mlirOpOperandIsNull(u) ||
+        !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)) ||
+        !isReshape(mlirOpOperandGetOwner(u)))
+      return v;
+    v = mlirOperationGetResult(mlirOpOperandGetOwner(u), 0);
+  }
+}
+
+/* Erases `op` and, up its chain of reshapes, every op left unused. */
+static void eraseChain(MlirOperation op) {
+  while (!mlirOperationIsNull(op) && mlirOpOperandIsNull(mlirValueGetFirstUse(
+                                         mlirOperationGetResult(op, 0)))) {
+    MlirOperation up = {NULL};
+    if (mlirOperationGetNumOperands(op) == 1) {
+      MlirValue src = mlirOperationGetOperand(op, 0);
+      if (mlirValueIsAOpResult(src))
+        up = mlirOpResultGetOwner(src);
+    }
+    mlirOperationDestroy(op);
+    op = up;
+  }
+}
+
+/* The weight constants of `f` (through their reshapes), each now an
+ * argument; returns how many arguments `f` had before. */
 static intptr_t liftWeights(MlirOperation f) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
   intptr_t before = mlirBlockGetNumArguments(entry);
-  Weights w = {{0}};
-  mlirOperationWalk(f, collectWeights, &w, MlirWalkPreOrder);
-  for (size_t i = 0; i < w.constants.len; ++i) {
-    MlirOperation c = w.constants.data[i];
+  KilnOpList constants = {0};
+  mlirOperationWalk(f, collectWeights, &constants, MlirWalkPreOrder);
+  for (size_t i = 0; i < constants.len; ++i) {
+    MlirOperation c = constants.data[i];
+    MlirAttribute value = mlirOperationGetAttributeByName(c, kilnStr("value"));
     MlirValue r = mlirOperationGetResult(c, 0);
-    MlirValue arg =
-        addWeightArg(f, mlirValueGetType(r),
-                     mlirOperationGetAttributeByName(c, kilnStr("value")),
-                     mlirOperationGetLocation(c));
-    mlirValueReplaceAllUsesOfWith(r, arg);
-    mlirOperationDestroy(c);
+    /* Each use's weight value: a reshape's chain end, or the constant. */
+    KilnOpList ends = {0};
+    for (MlirOpOperand u = mlirValueGetFirstUse(r); !mlirOpOperandIsNull(u);
+         u = mlirOpOperandGetNextUse(u)) {
+      MlirOperation owner = mlirOpOperandGetOwner(u);
+      MlirOperation end = isReshape(owner)
+                              ? mlirOpResultGetOwner(
+                                    weightEnd(mlirOperationGetResult(owner, 0)))
+                              : c;
+      if (!kilnOpListContains(&ends, end))
+        kilnOpListPush(&ends, end);
+    }
+    for (size_t k = 0; k < ends.len; ++k) {
+      MlirValue v = mlirOperationGetResult(ends.data[k], 0);
+      MlirAttribute w = kilnWeightReshaped(value, mlirValueGetType(v));
+      if (mlirAttributeIsNull(w))
+        continue;
+      MlirValue arg =
+          addWeightArg(f, mlirValueGetType(v), w, mlirOperationGetLocation(c));
+      mlirValueReplaceAllUsesOfWith(v, arg);
+      if (!mlirOperationEqual(ends.data[k], c))
+        eraseChain(ends.data[k]);
+    }
+    kilnOpListDestroy(&ends);
+    if (mlirOpOperandIsNull(mlirValueGetFirstUse(r)))
+      mlirOperationDestroy(c);
   }
-  kilnOpListDestroy(&w.constants);
+  kilnOpListDestroy(&constants);
   return before;
 }
 

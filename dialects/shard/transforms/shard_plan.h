@@ -1,9 +1,9 @@
-/* Sharding plans (docs/scale-out.md): what kiln-shard-plan annotates and
- * kiln-shard-bind-weights binds, and the names both passes share. */
+/* The names the sharding passes share (docs/scale-out.md); the plans
+ * themselves are runtime/shard_plan.h's. */
 #ifndef KILN_DIALECTS_SHARD_TRANSFORMS_SHARD_PLAN_H
 #define KILN_DIALECTS_SHARD_TRANSFORMS_SHARD_PLAN_H
 
-#include <stdbool.h>
+#include "runtime/shard_plan.h" /* KilnShardPlan, kilnShardPlanParse */
 
 /// The grid every plan shards over: `shard.grid @kiln_grid(shape = N)`.
 #define KILN_SHARD_GRID "kiln_grid"
@@ -11,18 +11,5 @@
 #define KILN_SHARD_WEIGHT_ATTR "kiln.weight"
 /// On the module: the plan it was sharded with ("tp:2").
 #define KILN_SHARD_PLAN_ATTR "kiln.shard"
-
-typedef enum KilnShardKind {
-  KILN_SHARD_DATA,  /* dp:N, inputs split along their batch dim */
-  KILN_SHARD_TENSOR /* tp:N, matrix products' weights split */
-} KilnShardKind;
-
-typedef struct KilnShardPlan {
-  KilnShardKind kind;
-  int ranks; /* 2 to 4096 */
-} KilnShardPlan;
-
-/// Parses "dp:N" or "tp:N" (N from 2 to 4096); false otherwise.
-bool kilnShardPlanParse(const char *text, KilnShardPlan *out /* OUT */);
 
 #endif

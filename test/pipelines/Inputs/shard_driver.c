@@ -25,8 +25,8 @@ int main(int argc, char **argv) {
   printf("rank %d:", rank);
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 2; ++j)
-      printf(" %g", out.aligned[out.offset + i * out.strides[0] +
-                                j * out.strides[1]]);
+      printf(" %g",
+             out.aligned[out.offset + i * out.strides[0] + j * out.strides[1]]);
   printf("\n");
   MPI_Finalize();
   return 0;

@@ -1,0 +1,83 @@
+/* Weight bytes for the sharding passes (weight_bytes.h). */
+#include "dialects/shard/transforms/weight_bytes.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/resource_data.h"
+
+size_t kilnWeightElementBytes(MlirType type) {
+  MlirType e = mlirShapedTypeGetElementType(type);
+  unsigned bits = mlirTypeIsAFloat(e)     ? mlirFloatTypeGetWidth(e)
+                  : mlirTypeIsAInteger(e) ? mlirIntegerTypeGetWidth(e)
+                  : mlirTypeIsAIndex(e)   ? 64
+                                          : 0;
+  return bits % 8 ? 0 : bits / 8;
+}
+
+static size_t numBytes(MlirType type) {
+  size_t n = kilnWeightElementBytes(type);
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(type); ++d)
+    n *= (size_t)mlirShapedTypeGetDimSize(type, d);
+  return n;
+}
+
+const void *kilnWeightBytes(MlirAttribute attr, size_t *size) {
+  *size = 0;
+  MlirType t = mlirAttributeGetType(attr);
+  if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t) ||
+      !kilnWeightElementBytes(t))
+    return NULL;
+  const void *data = NULL;
+  if (mlirAttributeIsADenseResourceElements(attr)) {
+    data = kilnResourceDataLookup(attr, size);
+  } else if (mlirAttributeIsADenseElements(attr) &&
+             !mlirDenseElementsAttrIsSplat(attr)) {
+    data = mlirDenseElementsAttrGetRawData(attr);
+    *size = numBytes(t);
+  }
+  if (data && *size == numBytes(t))
+    return data;
+  *size = 0;
+  return NULL;
+}
+
+enum { kInlineBytes = 1024 };
+
+static void freeCopy(void *userData, const void *data, size_t size,
+                     size_t align) {
+  (void)data, (void)size, (void)align;
+  kilnResourceDataForget(userData);
+  free(userData);
+}
+
+MlirAttribute kilnWeightFromBytes(MlirType type, const void *data,
+                                  size_t size) {
+  if (size != numBytes(type) || !size)
+    return mlirAttributeGetNull();
+  /* Small weights inline (readable in the IR), large ones as resources,
+   * as the importer stores initializers. */
+  if (size <= kInlineBytes)
+    return mlirDenseElementsAttrRawBufferGet(type, size, data);
+  /* 64-byte aligned: every element type's alignment, and a vector's. */
+  void *copy = aligned_alloc(64, (size + 63) / 64 * 64);
+  if (!copy)
+    abort();
+  memcpy(copy, data, size);
+  MlirAttribute a = mlirUnmanagedDenseResourceElementsAttrGet(
+      type, mlirStringRefCreateFromCString("kiln_weight"), copy, size, 64,
+      false, freeCopy, copy);
+  kilnResourceDataRegister(a, copy, size);
+  return a;
+}
+
+MlirAttribute kilnWeightReshaped(MlirAttribute attr, MlirType type) {
+  if (mlirTypeEqual(mlirAttributeGetType(attr), type))
+    return attr;
+  size_t size;
+  const void *data = kilnWeightBytes(attr, &size);
+  return data ? kilnWeightFromBytes(type, data, size) : mlirAttributeGetNull();
+}
