@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Sharded models on this machine (docs/scale-out.md, "Measured"): an MLP
+# x[8 x D] -> MatMul D x D, Relu -> MatMul D x D (D = 2048 by default: 32 MB
+# of f32 weights) compiled whole and with --shard=tp:N / dp:N, run with
+# kiln-run --benchmark. Prints, per configuration:
+#   - the median latency (kiln-run's) and its ratio to the whole model on
+#     as many threads as the sharded run has processes (1 thread a rank);
+#   - the resident bytes of the model library in each process while it
+#     runs (/proc/PID/smaps), next to the weights a process should hold
+#     (1/N of them for tp, all for dp);
+#   - the bytes each rank's collectives move per run, as the plan predicts
+#     them (tp: one all-reduce of the [8 x D] output; dp: the output's
+#     blocks assembled by one all-reduce of the whole [8 x D]).
+# The processes share this machine's cores: with 4 ranks on 2 cores they
+# are oversubscribed (an upper bound, not a measurement of 4 hosts).
+#
+#   bench/scale-out.sh [--dim D] [--runs N] [--ranks 2,4] [--no-build]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+dim=2048 runs=200 ranks=2,4 build=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --dim) dim=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --ranks) ranks=$2; shift ;;
+    --no-build) build=0 ;;
+    *) echo "usage: bench/scale-out.sh [--dim D] [--runs N] [--ranks 2,4] [--no-build]" >&2; exit 2 ;;
+  esac
+  shift
+done
+command -v mpirun > /dev/null || { echo "scale-out: Open MPI is not installed (scripts/setup.sh)" >&2; exit 2; }
+[ "$build" = 1 ] && { cmake --build build > /dev/null || exit 1; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+/usr/bin/python3 - "$out" "$dim" <<'EOF'
+import sys
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+out, d = sys.argv[1], int(sys.argv[2])
+rng = np.random.default_rng(0)
+w1 = (rng.standard_normal((d, d)) * 0.02).astype(np.float32)
+w2 = (rng.standard_normal((d, d)) * 0.02).astype(np.float32)
+g = helper.make_graph(
+    [helper.make_node("MatMul", ["x", "w1"], ["h"]),
+     helper.make_node("Relu", ["h"], ["r"]),
+     helper.make_node("MatMul", ["r", "w2"], ["y"])], "mlp",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [8, d])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8, d])],
+    [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2")])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+m.ir_version = 8
+onnx.save(m, out + "/mlp.onnx")
+x = rng.standard_normal((8, d)).astype(np.float32)
+np.save(out + "/x.npy", x)
+np.save(out + "/y.npy", (np.maximum(x.astype(np.float64) @ w1, 0) @ w2)
+        .astype(np.float32))
+EOF
+weights=$((2 * dim * dim * 4))
+
+median() { sed -n 's/.*median \([0-9.e+-]*\) ms.*/\1/p' "$1" | head -1; }
+
+# Resident KB of the library `lib` in each running kiln-run on it.
+library_rss() {
+  local lib=$1 pid
+  for pid in $(pgrep -f "kiln-run $lib"); do
+    awk -v lib="$lib" '$0 ~ lib {f = 1; next} f && /^Rss:/ {s += $2; f = 0}
+      END {if (s) print s}' "/proc/$pid/smaps" 2>/dev/null
+  done | sort -n | tr '\n' ' '
+}
+
+# run NAME PROCESSES THREADS: median ms (stdout) and the library's RSS per
+# process (file NAME.rss), measured while a longer run goes on.
+run() {
+  local name=$1 np=$2 threads=$3 lib=$out/$1.so
+  local cmd=(build/bin/kiln-run "$lib" --input "$out/x.npy" --expected "$out/y.npy"
+             --threads "$threads" --benchmark "$runs")
+  if [ "$np" = 0 ]; then
+    "${cmd[@]}" > "$out/$name.txt" 2>&1 || { echo "scale-out: $name failed: $(tail -1 "$out/$name.txt")" >&2; return 1; }
+    build/bin/kiln-run "$lib" --input "$out/x.npy" --threads "$threads" --benchmark 100000 > /dev/null 2>&1 &
+  else
+    timeout 600 mpirun -np "$np" --oversubscribe --bind-to none "${cmd[@]}" > "$out/$name.txt" 2>&1 ||
+      { echo "scale-out: $name failed: $(tail -1 "$out/$name.txt")" >&2; return 1; }
+    timeout 600 mpirun -np "$np" --oversubscribe --bind-to none build/bin/kiln-run "$lib" \
+      --input "$out/x.npy" --threads 1 --benchmark 100000 > /dev/null 2>&1 &
+  fi
+  local bg=$!
+  sleep 3
+  library_rss "$lib" > "$out/$name.rss"
+  kill "$bg" 2>/dev/null; pkill -f "kiln-run $lib" 2>/dev/null; wait "$bg" 2>/dev/null
+  median "$out/$name.txt"
+}
+
+build/bin/kiln-compile "$out/mlp.onnx" -q -o "$out/whole.so" || exit 1
+echo "== scale-out: MLP 8 x $dim, two $dim x $dim products ($((weights / 1048576)) MB of weights), $runs runs"
+printf '%-8s %5s %8s %10s %8s  %-22s %10s  %s\n' plan procs threads "median ms" ratio \
+  "library RSS/process KB" "weights KB" "bytes/run/rank (plan)"
+IFS=, read -ra counts <<< "$ranks"
+for n in "${counts[@]}"; do
+  base=$(run whole 0 "$n") || exit 1
+  printf '%-8s %5s %8s %10s %8s  %-22s %10s  %s\n' whole 1 "$n" "$base" 1.00x \
+    "$(cat "$out/whole.rss")" $((weights / 1024)) -
+  for kind in tp dp; do
+    build/bin/kiln-compile "$out/mlp.onnx" --shard=$kind:$n -q -o "$out/$kind$n.so" || exit 1
+    ms=$(run "$kind$n" "$n" 1) || exit 1
+    ratio=$(/usr/bin/python3 -c "print('%.2fx' % ($ms / $base))")
+    share=$weights
+    [ $kind = tp ] && share=$((weights / n))
+    printf '%-8s %5s %8s %10s %8s  %-22s %10s  %s\n' "$kind:$n" "$n" 1 "$ms" "$ratio" \
+      "$(cat "$out/$kind$n.rss")" $((share / 1024)) \
+      "$((8 * dim * 4)) (one all-reduce)"
+  done
+done
