@@ -401,6 +401,73 @@ intptr_t kilnGpuEpilogueArgs(const Epilogue *e, MlirValue *args) {
   return n;
 }
 
+typedef struct FindMarks {
+  KilnGpuMarks *m;
+  const char *inMark, *elemMark;
+} FindMarks;
+
+static MlirWalkResult findMarks(MlirOperation op, void *userData) {
+  FindMarks *f = userData;
+  MlirAttribute a = mlirOperationGetAttributeByName(op, kilnStr(f->inMark));
+  if (!mlirAttributeIsNull(a)) {
+    int64_t k = mlirIntegerAttrGetValueInt(a);
+    if (k >= 0 && k < kMaxMarkedInputs)
+      f->m->in[k] = op;
+    mlirOperationRemoveAttributeByName(op, kilnStr(f->inMark));
+  } else if (!mlirAttributeIsNull(
+                 mlirOperationGetAttributeByName(op, kilnStr(f->elemMark)))) {
+    f->m->elem = op;
+  }
+  return MlirWalkResultAdvance;
+}
+
+void kilnGpuFindMarks(MlirOperation func, const char *inMark,
+                      const char *elemMark, KilnGpuMarks *m) {
+  memset(m, 0, sizeof(*m));
+  FindMarks f = {m, inMark, elemMark};
+  mlirOperationWalk(func, findMarks, &f, MlirWalkPreOrder);
+}
+
+/* `v` of `body` in the template: an argument's marked load, the copy of a
+ * body op's result, or `v` itself (defined outside the body). */
+static MlirValue markedValue(MlirValue v, MlirBlock body, const KilnGpuMarks *m,
+                             const KilnOpList *from, const KilnOpList *to) {
+  if (mlirValueIsABlockArgument(v) &&
+      mlirBlockEqual(mlirBlockArgumentGetOwner(v), body))
+    return mlirOperationGetResult(m->in[mlirBlockArgumentGetArgNumber(v)], 0);
+  if (mlirValueIsAOpResult(v)) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    for (size_t i = 0; i < from->len; ++i)
+      if (mlirOperationEqual(from->data[i], def))
+        return mlirOperationGetResult(to->data[i],
+                                      mlirOpResultGetResultNumber(v));
+  }
+  return v;
+}
+
+void kilnGpuInlineMarked(MlirBlock body, MlirOperation stop, MlirValue value,
+                         KilnGpuMarks *m) {
+  KilnOpList from = {0}, to = {0};
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(o, stop); o = mlirOperationGetNextInBlock(o)) {
+    MlirOperation c = mlirOperationClone(o);
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(m->elem), m->elem,
+                                        c);
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(c); ++i)
+      mlirOperationSetOperand(
+          c, i,
+          markedValue(mlirOperationGetOperand(c, i), body, m, &from, &to));
+    kilnOpListPush(&from, o);
+    kilnOpListPush(&to, c);
+  }
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(m->elem, 0),
+                                markedValue(value, body, m, &from, &to));
+  mlirOperationDestroy(m->elem);
+  m->elem = (MlirOperation){NULL};
+  kilnOpListDestroy(&from);
+  kilnOpListDestroy(&to);
+}
+
 /* Copies the consumer's body in place of each @kiln_epilogue call. */
 MlirWalkResult kilnGpuCollectEpilogueCalls(MlirOperation op, void *userData) {
   if (kilnOpNameIs(op, "func.call"))

@@ -62,7 +62,7 @@ enum {
   kNumOptions
 };
 
-enum { kMaxInputs = 16 }; /* kMaxRank: tile.h */
+enum { kMaxInputs = 16 }; /* kMaxRank: tile.h; at most kMaxMarkedInputs */
 
 static const char *const kInMark = "kiln.reduce.in";
 static const char *const kElemMark = "kiln.reduce.elem";
@@ -659,41 +659,6 @@ static void genWarpTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t lanes,
 // The pass
 //===----------------------------------------------------------------------===//
 
-typedef struct Marks {
-  MlirOperation in[kMaxInputs];
-  MlirOperation elem;
-} Marks;
-
-static MlirWalkResult findMarks(MlirOperation op, void *userData) {
-  Marks *m = userData;
-  MlirAttribute a = mlirOperationGetAttributeByName(op, kilnStr(kInMark));
-  if (!mlirAttributeIsNull(a)) {
-    m->in[mlirIntegerAttrGetValueInt(a)] = op;
-    mlirOperationRemoveAttributeByName(op, kilnStr(kInMark));
-  } else if (!mlirAttributeIsNull(
-                 mlirOperationGetAttributeByName(op, kilnStr(kElemMark)))) {
-    m->elem = op;
-  }
-  return MlirWalkResultAdvance;
-}
-
-/* The value `v` of the generic's body in the template: an input's load,
- * the clone of a body op's result, or `v` itself (defined outside). */
-static MlirValue mapValue(MlirValue v, MlirBlock body, const Marks *m,
-                          const KilnOpList *from, const KilnOpList *to) {
-  if (mlirValueIsABlockArgument(v) &&
-      mlirBlockEqual(mlirBlockArgumentGetOwner(v), body))
-    return mlirOperationGetResult(m->in[mlirBlockArgumentGetArgNumber(v)], 0);
-  if (mlirValueIsAOpResult(v)) {
-    MlirOperation def = mlirOpResultGetOwner(v);
-    for (size_t i = 0; i < from->len; ++i)
-      if (mlirOperationEqual(from->data[i], def))
-        return mlirOperationGetResult(to->data[i],
-                                      mlirOpResultGetResultNumber(v));
-  }
-  return v;
-}
-
 /* The linalg.fill of `out` right before `op` (constants in between), if
  * any: its value becomes the initial value thread 0 combines with (the
  * fill's kernel disappears, as scf-parallel-loop-fusion merged it with the
@@ -840,32 +805,15 @@ static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads,
   }
   MlirOperation func = mlirBlockGetFirstOperation(mlirModuleGetBody(tmpl));
   MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  Marks m = {{{NULL}}, {NULL}};
-  mlirOperationWalk(func, findMarks, &m, MlirWalkPreOrder);
-  /* The body's elementwise part, cloned before the element's marker. */
+  /* The body's elementwise part, copied before the element's marker. */
+  KilnGpuMarks m;
+  kilnGpuFindMarks(func, kInMark, kElemMark, &m);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
-  KilnOpList from = {0}, to = {0};
-  for (MlirOperation o = mlirBlockGetFirstOperation(body);
-       !mlirOperationEqual(o, rd->combine);
-       o = mlirOperationGetNextInBlock(o)) {
-    MlirOperation c = mlirOperationClone(o);
-    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(m.elem), m.elem,
-                                        c);
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(c); ++i)
-      mlirOperationSetOperand(
-          c, i, mapValue(mlirOperationGetOperand(c, i), body, &m, &from, &to));
-    kilnOpListPush(&from, o);
-    kilnOpListPush(&to, c);
-  }
   MlirValue out = mlirBlockGetArgument(body, rd->inputs);
   MlirValue e = mlirOperationGetOperand(rd->combine, 0);
   if (mlirValueEqual(e, out))
     e = mlirOperationGetOperand(rd->combine, 1);
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(m.elem, 0),
-                                mapValue(e, body, &m, &from, &to));
-  mlirOperationDestroy(m.elem);
-  kilnOpListDestroy(&from);
-  kilnOpListDestroy(&to);
+  kilnGpuInlineMarked(body, rd->combine, e, &m);
   for (intptr_t i = 0; i <= rd->inputs; ++i)
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, i),
                                   mlirOperationGetOperand(op, i));

@@ -145,6 +145,28 @@ void kilnGpuInlineEpilogue(MlirOperation call, const Epilogue *e);
 void kilnGpuInlineSlice(MlirOperation call, MlirBlock body,
                         const intptr_t *args, intptr_t nArgs, MlirValue result);
 
+/* A schedule template's marked ops (kiln-gpu-block-reductions,
+ * kiln-gpu-tile-windows): the loads standing for the op body's arguments,
+ * marked {MARK = k} for argument k, and one constant marking where the
+ * body's value goes. */
+enum { kMaxMarkedInputs = 80 };
+
+typedef struct KilnGpuMarks {
+  MlirOperation in[kMaxMarkedInputs]; /* by body argument; null: none */
+  MlirOperation elem;                 /* the marker */
+} KilnGpuMarks;
+
+/// Finds the marked ops of template function `func`: loads marked
+/// {`inMark` = k} (the marks removed) and the op marked `elemMark`.
+void kilnGpuFindMarks(MlirOperation func, const char *inMark,
+                      const char *elemMark, KilnGpuMarks *marks /* OUT */);
+
+/// Copies the ops of `body` up to `stop` (not included) before the marker,
+/// each body argument read as its marked load, and replaces the marker with
+/// the copy of `value` (a value of the body, or one from outside it).
+void kilnGpuInlineMarked(MlirBlock body, MlirOperation stop, MlirValue value,
+                         KilnGpuMarks *marks);
+
 /// The number of inputs of a linalg op with one output, -1 otherwise.
 intptr_t kilnGpuSingleOutputIns(MlirOperation op);
 

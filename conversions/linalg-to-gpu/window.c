@@ -67,6 +67,7 @@
 
 enum { kOptEnable, kOptThreads, kOptEpilogues, kNumOptions };
 
+/* kMaxWindow + kMaxOther + 1 <= kMaxMarkedInputs (tile.h). */
 enum { kMaxWindow = 64, kMaxOther = 8, kMaxSharedBytes = 48 * 1024 };
 
 static const char *const kInMark = "kiln.window.in";
@@ -371,16 +372,37 @@ static void genHeader(Gen *g) {
   g->c1 = kilnScheduleIndex(&g->text, 1);
 }
 
+/* Opens a thread phase of `cT` threads; returns the thread id. */
+static int openPhase(Gen *g, int cT) {
+  int tid = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(g->text.buf,
+                    "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
+                    "{\n",
+                    tid, g->c0, cT, g->c1);
+  return tid;
+}
+
+/* `scf.if` (row, col) lies within the last two dims of buffer `v`, opened
+ * (the caller closes it). */
+static void openIfInside(Gen *g, int row, int col, MlirValue v) {
+  intptr_t r = g->w->rank;
+  int cR = kilnScheduleIndex(&g->text, dimOf(v, r - 2));
+  int cC = kilnScheduleIndex(&g->text, dimOf(v, r - 1));
+  int okR = kilnScheduleFresh(&g->text), okC = kilnScheduleFresh(&g->text),
+      ok = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(g->text.buf,
+                    "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n"
+                    "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n"
+                    "%%v%d = arith.andi %%v%d, %%v%d : i1\nscf.if %%v%d {\n",
+                    okR, row, cR, okC, col, cC, ok, okR, okC, ok);
+}
+
 /* Loads the tile's region of S into %sh: phase 1. */
 static void genRegionLoad(Gen *g, int r0, int c0, int cT) {
   const Window *w = g->w;
   const Tile *t = g->tile;
   KilnStrBuf *buf = g->text.buf;
-  int tid = kilnScheduleFresh(&g->text);
-  kilnStrBufAppendf(buf,
-                    "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
-                    "{\n",
-                    tid, g->c0, cT, g->c1);
+  int tid = openPhase(g, cT);
   int cRC = kilnScheduleIndex(&g->text, t->rows * t->cols);
   int e = kilnScheduleFresh(&g->text);
   kilnStrBufAppendf(buf, "scf.for %%v%d = %%v%d to %%v%d step %%v%d {\n", e,
@@ -389,16 +411,9 @@ static void genRegionLoad(Gen *g, int r0, int c0, int cT) {
   int j = kilnScheduleBinopConst(&g->text, "remui", e, t->cols);
   int gr = kilnScheduleBinop(&g->text, "addi", r0, i);
   int gc = kilnScheduleBinop(&g->text, "addi", c0, j);
-  int cH = kilnScheduleIndex(&g->text, dimOf(w->src, w->rank - 2));
-  int cW = kilnScheduleIndex(&g->text, dimOf(w->src, w->rank - 1));
-  int okR = kilnScheduleFresh(&g->text), okC = kilnScheduleFresh(&g->text),
-      ok = kilnScheduleFresh(&g->text), v = kilnScheduleFresh(&g->text);
-  kilnStrBufAppendf(buf,
-                    "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n"
-                    "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n"
-                    "%%v%d = arith.andi %%v%d, %%v%d : i1\n"
-                    "scf.if %%v%d {\n%%v%d = memref.load ",
-                    okR, gr, cH, okC, gc, cW, ok, okR, okC, ok, v);
+  openIfInside(g, gr, gc, w->src);
+  int v = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(buf, "%%v%d = memref.load ", v);
   appendIndices(g, "S", gr, gc);
   kilnStrBufAppendf(buf, " : ");
   appendType(g, mlirValueGetType(w->src));
@@ -504,24 +519,12 @@ static void genOutputs(Gen *g, int oh0, int ow0, int cT) {
   const Window *w = g->w;
   const Tile *t = g->tile;
   KilnStrBuf *buf = g->text.buf;
-  int tid = kilnScheduleFresh(&g->text);
-  kilnStrBufAppendf(buf,
-                    "scf.parallel (%%v%d) = (%%v%d) to (%%v%d) step (%%v%d) "
-                    "{\n",
-                    tid, g->c0, cT, g->c1);
+  int tid = openPhase(g, cT);
   int ty = kilnScheduleBinopConst(&g->text, "divui", tid, t->tw);
   int tx = kilnScheduleBinopConst(&g->text, "remui", tid, t->tw);
   int oh = kilnScheduleBinop(&g->text, "addi", oh0, ty);
   int ow = kilnScheduleBinop(&g->text, "addi", ow0, tx);
-  int cOH = kilnScheduleIndex(&g->text, dimOf(w->out, w->rank - 2));
-  int cOW = kilnScheduleIndex(&g->text, dimOf(w->out, w->rank - 1));
-  int okR = kilnScheduleFresh(&g->text), okC = kilnScheduleFresh(&g->text),
-      ok = kilnScheduleFresh(&g->text);
-  kilnStrBufAppendf(buf,
-                    "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n"
-                    "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n"
-                    "%%v%d = arith.andi %%v%d, %%v%d : i1\nscf.if %%v%d {\n",
-                    okR, oh, cOH, okC, ow, cOW, ok, okR, okC, ok);
+  openIfInside(g, oh, ow, w->out);
   int br = kilnScheduleBinopConst(&g->text, "muli", ty, w->step[0]);
   int bc = kilnScheduleBinopConst(&g->text, "muli", tx, w->step[1]);
   int v = w->conv ? genConvSum(g, oh, ow, br, bc)
@@ -598,66 +601,8 @@ static void genTemplate(KilnStrBuf *buf, const Window *w, const Tile *t,
 // Rewriting
 //===----------------------------------------------------------------------===//
 
-typedef struct Marks {
-  MlirOperation in[kMaxWindow + kMaxOther + 1];
-  MlirOperation elem;
-} Marks;
-
-static MlirWalkResult findMarks(MlirOperation op, void *userData) {
-  Marks *m = userData;
-  MlirAttribute a = mlirOperationGetAttributeByName(op, kilnStr(kInMark));
-  if (!mlirAttributeIsNull(a)) {
-    m->in[mlirIntegerAttrGetValueInt(a)] = op;
-    mlirOperationRemoveAttributeByName(op, kilnStr(kInMark));
-  } else if (!mlirAttributeIsNull(
-                 mlirOperationGetAttributeByName(op, kilnStr(kElemMark)))) {
-    m->elem = op;
-  }
-  return MlirWalkResultAdvance;
-}
-
-/* Copies the generic's body before the marker, its arguments read by the
- * marked loads, and replaces the marker with the yielded value. */
-static void inlineBody(MlirOperation op, Marks *m) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
-  MlirOperation yield = mlirBlockGetTerminator(body);
-  KilnOpList from = {0}, to = {0};
-  for (MlirOperation o = mlirBlockGetFirstOperation(body);;
-       o = mlirOperationGetNextInBlock(o)) {
-    bool last = mlirOperationEqual(o, yield);
-    MlirOperation c = last ? m->elem : mlirOperationClone(o);
-    if (!last)
-      mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(m->elem),
-                                          m->elem, c);
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(o); ++i) {
-      MlirValue v = mlirOperationGetOperand(o, i);
-      if (mlirValueIsABlockArgument(v) &&
-          mlirBlockEqual(mlirBlockArgumentGetOwner(v), body)) {
-        v = mlirOperationGetResult(m->in[mlirBlockArgumentGetArgNumber(v)], 0);
-      } else if (mlirValueIsAOpResult(v)) {
-        MlirOperation def = mlirOpResultGetOwner(v);
-        for (size_t k = 0; k < from.len; ++k)
-          if (mlirOperationEqual(from.data[k], def))
-            v = mlirOperationGetResult(to.data[k],
-                                       mlirOpResultGetResultNumber(v));
-      }
-      if (last)
-        mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(m->elem, 0), v);
-      else
-        mlirOperationSetOperand(c, i, v);
-    }
-    if (last)
-      break;
-    kilnOpListPush(&from, o);
-    kilnOpListPush(&to, c);
-  }
-  mlirOperationDestroy(m->elem);
-  kilnOpListDestroy(&from);
-  kilnOpListDestroy(&to);
-}
-
 /* Erases the marked loads nothing uses (unused body arguments). */
-static void eraseUnused(Marks *m) {
+static void eraseUnused(KilnGpuMarks *m) {
   for (size_t i = 0; i < sizeof(m->in) / sizeof(m->in[0]); ++i)
     if (!mlirOperationIsNull(m->in[i]) &&
         mlirOpOperandIsNull(
@@ -700,9 +645,11 @@ static bool tileWindow(const Window *w, const Tile *t, bool epilogues) {
   MlirOperation func = mlirBlockGetFirstOperation(mlirModuleGetBody(tmpl));
   MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   if (!w->conv) {
-    Marks m = {{{NULL}}, {NULL}};
-    mlirOperationWalk(func, findMarks, &m, MlirWalkPreOrder);
-    inlineBody(op, &m);
+    KilnGpuMarks m;
+    kilnGpuFindMarks(func, kInMark, kElemMark, &m);
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+    MlirOperation yield = mlirBlockGetTerminator(body);
+    kilnGpuInlineMarked(body, yield, mlirOperationGetOperand(yield, 0), &m);
     eraseUnused(&m);
   }
   /* The template's arguments: S, C, then F or the other inputs, then the

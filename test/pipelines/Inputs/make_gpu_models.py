@@ -249,14 +249,20 @@ def epilogues(out):
 
 
 
+def one_input(out, name, nodes, xshape, yshape, inits, ref):
+    """A model of one input x (random, of `xshape`) and one output y of
+    `yshape`, its reference ref(x) in float64."""
+    x = rng.standard_normal(xshape).astype(np.float32)
+    y = ref(x.astype(np.float64))
+    save(out, name, nodes,
+         [helper.make_tensor_value_info("x", F, list(xshape))],
+         [helper.make_tensor_value_info("y", F, list(yshape))],
+         inits, x, y)
+
+
 def reductions(out):
     def one(name, nodes, xshape, yshape, inits, ref):
-        x = rng.standard_normal(xshape).astype(np.float32)
-        y = ref(x.astype(np.float64))
-        save(out, name, nodes,
-             [helper.make_tensor_value_info("x", F, list(xshape))],
-             [helper.make_tensor_value_info("y", F, list(yshape))],
-             inits, x, y)
+        one_input(out, name, nodes, xshape, yshape, inits, ref)
 
     def softmax(x):
         e = np.exp(x - x.max(-1, keepdims=True))
@@ -309,12 +315,7 @@ def window_pool(x, k, stride, pad, dilation, reduce, fill, out_size):
 
 def windows(out):
     def one(name, nodes, xshape, yshape, inits, ref):
-        x = rng.standard_normal(xshape).astype(np.float32)
-        y = ref(x.astype(np.float64))
-        save(out, name, nodes,
-             [helper.make_tensor_value_info("x", F, list(xshape))],
-             [helper.make_tensor_value_info("y", F, list(yshape))],
-             inits, x, y)
+        one_input(out, name, nodes, xshape, yshape, inits, ref)
 
     def depthwise(name, shape, stride, dilation, pad):
         n, c, h, w = shape
