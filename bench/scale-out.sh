@@ -4,13 +4,15 @@
 # of f32 weights) compiled whole and with --shard=tp:N / dp:N, run with
 # kiln-run --benchmark. Prints, per configuration:
 #   - the median latency (kiln-run's) and its ratio to the whole model on
-#     as many threads as the sharded run has processes (1 thread a rank);
+#     as many threads as the sharded run has processes (1 thread a rank),
+#     timed alternately three times (the median of the rounds' ratios);
 #   - the resident bytes of the model library in each process while it
 #     runs (/proc/PID/smaps), next to the weights a process should hold
 #     (1/N of them for tp, all for dp);
-#   - the bytes each rank's collectives move per run, as the plan predicts
-#     them (tp: one all-reduce of the [8 x D] output; dp: the output's
-#     blocks assembled by one all-reduce of the whole [8 x D]).
+#   - the bytes each rank's collectives move per run, counted (all-reduce
+#     calls and bytes, by bench/mpi_count.c preloaded) next to what the
+#     plan predicts (tp: one all-reduce of the [8 x D] output; dp: the
+#     output's blocks assembled by one all-reduce of the whole [8 x D]).
 # The processes share this machine's cores: with 4 ranks on 2 cores they
 # are oversubscribed (an upper bound, not a measurement of 4 hosts).
 #
@@ -60,6 +62,9 @@ np.save(out + "/y.npy", (np.maximum(x.astype(np.float64) @ w1, 0) @ w2)
         .astype(np.float32))
 EOF
 weights=$((2 * dim * dim * 4))
+mpicc -shared -fPIC -O2 bench/mpi_count.c -o "$out/mpi_count.so" || exit 1
+# The counted runs: kiln-run --benchmark 20 runs the model 1 + 2 + 20 times.
+total_runs=23
 
 median() { sed -n 's/.*median \([0-9.e+-]*\) ms.*/\1/p' "$1" | head -1; }
 
@@ -84,6 +89,10 @@ run() {
   else
     timeout 600 mpirun -np "$np" --oversubscribe --bind-to none "${cmd[@]}" > "$out/$name.txt" 2>&1 ||
       { echo "scale-out: $name failed: $(tail -1 "$out/$name.txt")" >&2; return 1; }
+    # Counted apart (the preload stays out of the timing): 1 + 2 + 20 runs.
+    timeout 600 mpirun -np "$np" --oversubscribe --bind-to none \
+      -x LD_PRELOAD="$out/mpi_count.so" -x KILN_MPI_COUNT="$out/$name.count" \
+      build/bin/kiln-run "$lib" --input "$out/x.npy" --threads 1 --benchmark 20 > /dev/null 2>&1
     timeout 600 mpirun -np "$np" --oversubscribe --bind-to none build/bin/kiln-run "$lib" \
       --input "$out/x.npy" --threads 1 --benchmark 100000 > /dev/null 2>&1 &
   fi
@@ -97,20 +106,33 @@ run() {
 build/bin/kiln-compile "$out/mlp.onnx" -q -o "$out/whole.so" || exit 1
 echo "== scale-out: MLP 8 x $dim, two $dim x $dim products ($((weights / 1048576)) MB of weights), $runs runs"
 printf '%-8s %5s %8s %10s %8s  %-22s %10s  %s\n' plan procs threads "median ms" ratio \
-  "library RSS/process KB" "weights KB" "bytes/run/rank (plan)"
+  "library RSS/process KB" "weights KB" "all-reduces/run/rank (plan)"
 IFS=, read -ra counts <<< "$ranks"
+# This machine's timings swing (up to 2x): each sharded configuration is
+# timed alternately with the whole model, `rounds` times, and the median of
+# the per-round ratios is reported.
+rounds=3
 for n in "${counts[@]}"; do
   base=$(run whole 0 "$n") || exit 1
   printf '%-8s %5s %8s %10s %8s  %-22s %10s  %s\n' whole 1 "$n" "$base" 1.00x \
     "$(cat "$out/whole.rss")" $((weights / 1024)) -
   for kind in tp dp; do
     build/bin/kiln-compile "$out/mlp.onnx" --shard=$kind:$n -q -o "$out/$kind$n.so" || exit 1
-    ms=$(run "$kind$n" "$n" 1) || exit 1
-    ratio=$(/usr/bin/python3 -c "print('%.2fx' % ($ms / $base))")
+    ratios=() mss=()
+    for ((r = 0; r < rounds; ++r)); do
+      b=$(run whole 0 "$n") || exit 1
+      ms=$(run "$kind$n" "$n" 1) || exit 1
+      mss+=("$ms")
+      ratios+=("$(/usr/bin/python3 -c "print($ms / $b)")")
+    done
+    read -r ms ratio < <(/usr/bin/python3 -c "
+import statistics, sys
+m = [float(x) for x in sys.argv[1].split()]; r = [float(x) for x in sys.argv[2].split()]
+print('%.3f %.2fx' % (statistics.median(m), statistics.median(r)))" "${mss[*]}" "${ratios[*]}")
     share=$weights
     [ $kind = tp ] && share=$((weights / n))
     printf '%-8s %5s %8s %10s %8s  %-22s %10s  %s\n' "$kind:$n" "$n" 1 "$ms" "$ratio" \
       "$(cat "$out/$kind$n.rss")" $((share / 1024)) \
-      "$((8 * dim * 4)) (one all-reduce)"
+      "$(awk -v r=$total_runs '{c += $1; b += $2; n++} END {printf "%g calls, %d bytes", c / n / r, b / n / r}' "$out/$kind$n.count") (plan: 1, $((8 * dim * 4)))"
   done
 done

@@ -55,6 +55,7 @@ extern const KilnPassInfo kilnShardPlanPass;
 extern const KilnPassInfo kilnShardBindWeightsPass;
 extern const KilnPassInfo kilnShardDecomposeCollectivesPass;
 extern const KilnPassInfo kilnOpenMpiFixupsPass;
+extern const KilnPassInfo kilnMpiWorldGridPass;
 extern const KilnPassInfo kilnGpuLaunchPhasesPass;
 extern const KilnPassInfo kilnGpuMergeKernelsPass;
 
@@ -450,6 +451,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnShardBindWeightsPass,
     &kilnShardDecomposeCollectivesPass,
     &kilnOpenMpiFixupsPass,
+    &kilnMpiWorldGridPass,
     &kShardPipeline,
     &kilnGpuMapLoopsPass,
     &kilnGpuLaunchPhasesPass,

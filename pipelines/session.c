@@ -815,8 +815,10 @@ static bool runGraphPipeline(KilnInvocation *inv) {
 
 /* The session's sharding plan on linalg on tensors (docs/scale-out.md):
  * the shard pipeline, its collectives to MPI calls on Open MPI's ABI (the
- * module's DLTI entry) lowered to LLVM right away (buffer deallocation,
- * later, refuses the mpi ops themselves), the grid dropped. */
+ * module's DLTI entry) on the world communicator (the runtime runs the
+ * library only on the plan's number of processes) lowered to LLVM right
+ * away (buffer deallocation, later, refuses the mpi ops themselves), the
+ * grid dropped. */
 static bool shardModule(KilnInvocation *inv) {
   KilnSession *s = inv->session;
   MlirOperation op = mlirModuleGetOperation(inv->module);
@@ -837,7 +839,8 @@ static bool shardModule(KilnInvocation *inv) {
   KilnStrBuf pipeline = {0};
   kilnStrBufAppendf(&pipeline,
                     "shard{plan=%s},convert-shard-to-mpi,symbol-dce,"
-                    "canonicalize,convert-to-llvm{filter-dialects=mpi}",
+                    "canonicalize,kiln-mpi-world-grid,canonicalize,"
+                    "convert-to-llvm{filter-dialects=mpi}",
                     s->options.shard);
   bool ok = kilnInvocationRunPipeline(inv, kilnStrBufGet(&pipeline));
   kilnStrBufDestroy(&pipeline);
