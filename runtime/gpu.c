@@ -267,9 +267,11 @@ void kilnGpuModelDestroy(KilnGpuModel *g) {
   const KilnCudaDriver *cu = g->cu;
   cu->cuCtxPushCurrent(g->context);
   kilnGpuCurrent = g;
-  g->unload();
+  /* The graph first: it holds the modules' kernels. */
   cu->cuStreamSynchronize(g->stream);
   kilnGpuGraphRelease(g);
+  g->unload();
+  cu->cuStreamSynchronize(g->stream);
   kilnGpuFreeWeights(g);
   kilnGpuForgetKernels(g);
   for (size_t i = 0; i < g->numManaged; ++i)
