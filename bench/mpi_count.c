@@ -10,8 +10,8 @@
 
 static long long calls, bytes;
 
-int MPI_Allreduce(const void *send, void *recv, int count,
-                  MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+int MPI_Allreduce(const void *send, void *recv, int count, MPI_Datatype type,
+                  MPI_Op op, MPI_Comm comm) {
   int size = 0;
   MPI_Type_size(type, &size);
   ++calls;
