@@ -468,11 +468,22 @@ void kilnGpuInlineMarked(MlirBlock body, MlirOperation stop, MlirValue value,
   kilnOpListDestroy(&to);
 }
 
-/* Copies the consumer's body in place of each @kiln_epilogue call. */
-MlirWalkResult kilnGpuCollectEpilogueCalls(MlirOperation op, void *userData) {
+static MlirWalkResult collectCalls(MlirOperation op, void *userData) {
   if (kilnOpNameIs(op, "func.call"))
     kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
+}
+
+void kilnGpuSpliceTemplate(MlirBlock body, MlirOperation before,
+                           KilnOpList *calls) {
+  MlirOperation term = mlirBlockGetTerminator(body);
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(o, term);) {
+    MlirOperation next = mlirOperationGetNextInBlock(o);
+    mlirOperationMoveBefore(o, before);
+    mlirOperationWalk(o, collectCalls, calls, MlirWalkPostOrder);
+    o = next;
+  }
 }
 
 /* Marks in `need` (indexed like the body's ops) the ops `v` depends on. */

@@ -825,16 +825,8 @@ static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads,
   if (!mlirOperationIsNull(fill))
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, initArg),
                                   mlirOperationGetOperand(fill, 0));
-  MlirOperation term = mlirBlockGetTerminator(fbody);
   KilnOpList calls = {0};
-  for (MlirOperation o = mlirBlockGetFirstOperation(fbody);
-       !mlirOperationEqual(o, term);) {
-    MlirOperation next = mlirOperationGetNextInBlock(o);
-    mlirOperationMoveBefore(o, op);
-    mlirOperationWalk(o, kilnGpuCollectEpilogueCalls, &calls,
-                      MlirWalkPostOrder);
-    o = next;
-  }
+  kilnGpuSpliceTemplate(fbody, op, &calls);
   if (scaled) {
     MlirBlock sbody =
         mlirRegionGetFirstBlock(mlirOperationGetRegion(scale.op, 0));

@@ -1645,16 +1645,8 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues,
   nArgs += kilnGpuEpilogueArgs(&epi, args + nArgs);
   for (intptr_t i = 0; i < nArgs; ++i)
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, i), args[i]);
-  MlirOperation term = mlirBlockGetTerminator(body);
   KilnOpList calls = {0};
-  for (MlirOperation o = mlirBlockGetFirstOperation(body);
-       !mlirOperationEqual(o, term);) {
-    MlirOperation next = mlirOperationGetNextInBlock(o);
-    mlirOperationMoveBefore(o, at);
-    mlirOperationWalk(o, kilnGpuCollectEpilogueCalls, &calls,
-                      MlirWalkPostOrder);
-    o = next;
-  }
+  kilnGpuSpliceTemplate(body, at, &calls);
   for (size_t i = 0; i < calls.len; ++i)
     inlineCall(calls.data[i], ct, &epi);
   kilnOpListDestroy(&calls);

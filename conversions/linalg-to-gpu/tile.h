@@ -10,6 +10,7 @@
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/IR.h"
+#include "support/op_list.h"
 
 enum { kMaxRank = 8 };
 
@@ -134,8 +135,11 @@ void kilnGpuGenEpilogueStore(KilnScheduleText *g, const Epilogue *e, int acc,
 /// The consumer body's block (its ops are copied into the store phase).
 MlirBlock kilnGpuEpilogueBody(const Epilogue *e);
 
-/// Walk callback collecting the template's @kiln_epilogue calls.
-MlirWalkResult kilnGpuCollectEpilogueCalls(MlirOperation op, void *userData);
+/// Moves the ops of template function body `body` (all but its return)
+/// before `before`, and appends the calls among them (@kiln_epilogue and
+/// the like, which the caller then inlines) to `calls`.
+void kilnGpuSpliceTemplate(MlirBlock body, MlirOperation before,
+                           KilnOpList *calls);
 
 /// Replaces one @kiln_epilogue call with a copy of the consumer's body.
 void kilnGpuInlineEpilogue(MlirOperation call, const Epilogue *e);

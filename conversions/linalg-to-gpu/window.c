@@ -667,15 +667,7 @@ static bool tileWindow(const Window *w, const Tile *t, bool epilogues) {
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, i), args[i]);
   MlirOperation at = fused ? epi.op : op;
   KilnOpList calls = {0};
-  MlirOperation term = mlirBlockGetTerminator(fbody);
-  for (MlirOperation o = mlirBlockGetFirstOperation(fbody);
-       !mlirOperationEqual(o, term);) {
-    MlirOperation next = mlirOperationGetNextInBlock(o);
-    mlirOperationMoveBefore(o, at);
-    mlirOperationWalk(o, kilnGpuCollectEpilogueCalls, &calls,
-                      MlirWalkPostOrder);
-    o = next;
-  }
+  kilnGpuSpliceTemplate(fbody, at, &calls);
   for (size_t i = 0; i < calls.len; ++i)
     kilnGpuInlineEpilogue(calls.data[i], &epi);
   kilnOpListDestroy(&calls);
