@@ -151,6 +151,19 @@ static bool parseDouble(const char *flag, const char *text, double *out) {
   return true;
 }
 
+/* `text` as an integer from 1 to `max` into `*out`; false, with an error
+ * naming `flag`, otherwise. */
+static bool parseCount(const char *flag, const char *text, long max, int *out) {
+  char *end = NULL;
+  long n = strtol(text, &end, 10);
+  if (!*text || *end || n < 1 || n > max) {
+    kilnRunError("%s '%s': expected an integer from 1 to %ld", flag, text, max);
+    return false;
+  }
+  *out = (int)n;
+  return true;
+}
+
 /* Parses argv into *o; returns -1 to go on, else the exit code. */
 int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
   kilnRunProgram = libraryOnly ? "kiln-run-module" : "kiln-run";
@@ -229,43 +242,21 @@ int kilnRunParseArgs(int argc, char **argv, Options *o, bool libraryOnly) {
     case kSummary:
       o->summary = true;
       break;
-    case kThreads: {
-      char *end = NULL;
-      long n = strtol(optarg, &end, 10);
-      if (!*optarg || *end || n < 1 || n > 4096) {
-        kilnRunError("--threads '%s': expected an integer from 1 to 4096",
-                     optarg);
+    case kThreads:
+      if (!parseCount("--threads", optarg, 4096, &o->threads))
         return kExitUsage;
-      }
-      o->threads = (int)n;
       break;
-    }
-    case kBenchmark: {
-      char *end = NULL;
-      long n = strtol(optarg, &end, 10);
-      if (!*optarg || *end || n < 1 || n > 1000000) {
-        kilnRunError("--benchmark '%s': expected an integer from 1 to "
-                     "1000000",
-                     optarg);
+    case kBenchmark:
+      if (!parseCount("--benchmark", optarg, 1000000, &o->benchmark))
         return kExitUsage;
-      }
-      o->benchmark = (int)n;
       break;
-    }
     case kAllRanks:
       o->allRanks = true;
       break;
-    case kRepeat: {
-      char *end = NULL;
-      long n = strtol(optarg, &end, 10);
-      if (!*optarg || *end || n < 1 || n > 1000000) {
-        kilnRunError("--repeat '%s': expected an integer from 1 to 1000000",
-                     optarg);
+    case kRepeat:
+      if (!parseCount("--repeat", optarg, 1000000, &o->repeat))
         return kExitUsage;
-      }
-      o->repeat = (int)n;
       break;
-    }
     case 'O':
       if (optarg[0] < '0' || optarg[0] > '3' || optarg[1]) {
         kilnRunError("-O%s: expected -O0, -O1, -O2 or -O3", optarg);
