@@ -146,6 +146,9 @@ static int testMetadata(void) {
   parseOne("negative_gpu suffix", HEAD "gpu cuda sm_90x\n");
   parseOne("negative_gpu extra", HEAD "gpu cuda sm_90 sm_80\n");
   parseOne("negative_two gpu", HEAD "gpu cuda sm_90\ngpu cuda sm_90\n");
+  parseOne("negative_shard plan", HEAD "shard xp:2\n");
+  parseOne("negative_shard one", HEAD "shard tp:1\n");
+  parseOne("negative_two shard", HEAD "shard tp:2\nshard tp:2\n");
   parseOne("checks", HEAD "check 1 a (Gather): out\ncheck 2 b (GatherND): x\n");
   parseOne("negative_check 2 first", HEAD "check 2 b (Gather): out\n");
   parseOne("negative_check no message", HEAD "check 1\n");
