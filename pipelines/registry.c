@@ -51,6 +51,7 @@ extern const KilnPassInfo kilnGpuMapLoopsPass;
 extern const KilnPassInfo kilnGpuTileContractionsPass;
 extern const KilnPassInfo kilnGpuBlockReductionsPass;
 extern const KilnPassInfo kilnGpuTileWindowsPass;
+extern const KilnPassInfo kilnShardPreparePass;
 extern const KilnPassInfo kilnShardPlanPass;
 extern const KilnPassInfo kilnShardBindWeightsPass;
 extern const KilnPassInfo kilnShardDecomposeCollectivesPass;
@@ -387,9 +388,16 @@ static const KilnPassInfo kShardPipeline = {
     .argument = "shard",
     .summary = "Shard linalg on tensors over N processes by a plan (dp:N, "
                "tp:N): the SPMD program with shard collectives",
-    .pipeline = "kiln-shard-plan,func.func(sharding-propagation{traversal="
+    .pipeline = "func.func(linalg-generalize-named-ops),"
+                "kiln-shard-prepare{keep-products=true},"
+                "func.func(linalg-fuse-elementwise-ops),canonicalize,"
+                "kiln-shard-prepare{keep-products=true},"
+                "func.func(linalg-fuse-elementwise-ops),canonicalize,"
+                "kiln-shard-prepare,"
+                "kiln-shard-plan,func.func(sharding-propagation{traversal="
                 "forward-backward},shard-partition),kiln-shard-bind-weights,"
-                "kiln-shard-decompose-collectives,canonicalize",
+                "kiln-shard-decompose-collectives,canonicalize,"
+                "func.func(linalg-specialize-generic-ops)",
     .options = kShardParameters,
     .numOptions = 1,
 };
@@ -447,6 +455,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnGpuTileContractionsPass,
     &kilnGpuBlockReductionsPass,
     &kilnGpuTileWindowsPass,
+    &kilnShardPreparePass,
     &kilnShardPlanPass,
     &kilnShardBindWeightsPass,
     &kilnShardDecomposeCollectivesPass,

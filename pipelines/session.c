@@ -47,6 +47,7 @@ struct KilnSession {
   KilnStrBuf recorded; /* the `options` metadata record */
   KilnTarget *target;
   MlirContext ctx;
+  intptr_t numErrors; /* error diagnostics so far */
 };
 
 /* The ONNX model an invocation imported, kept when its session
@@ -129,7 +130,9 @@ static void sendDiagnostic(const KilnSession *s, MlirDiagnostic d) {
 }
 
 static MlirLogicalResult handleDiagnostic(MlirDiagnostic d, void *userData) {
-  sendDiagnostic(userData, d);
+  KilnSession *s = userData;
+  s->numErrors += mlirDiagnosticGetSeverity(d) == MlirDiagnosticError;
+  sendDiagnostic(s, d);
   return mlirLogicalResultSuccess();
 }
 
@@ -650,10 +653,18 @@ bool kilnInvocationRunPipeline(KilnInvocation *inv, const char *pipeline) {
     messagef(s, "error", "cannot build the pipeline: %s", kilnStrBufGet(&err));
     inv->error = KILN_INVOCATION_ERROR_USAGE;
   } else {
+    intptr_t errorsBefore = s->numErrors;
     ok = mlirLogicalResultIsSuccess(
         mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(inv->module)));
     if (!ok)
       inv->error = KILN_INVOCATION_ERROR_COMPILE;
+    /* Some upstream passes fail without a word (shard-partition on an op
+     * it cannot partition): never fail in silence. */
+    if (!ok && s->numErrors == errorsBefore)
+      messagef(s, "error",
+               "the pass pipeline failed: a pass signalled failure without "
+               "a diagnostic (pipeline: %s)",
+               pipeline);
   }
   kilnStrBufDestroy(&err);
   mlirPassManagerDestroy(pm); /* prints the timing report */

@@ -11,18 +11,19 @@
 
 // tp:2, Megatron-style: each rank multiplies the whole input by its 6x2
 // columns of w1 (a constant holding both ranks' columns, rank r taking
-// slice r), adds its half of b1 (sliced locally: kiln-shard-decompose-
-// collectives), multiplies by its 2x2 rows of w2, and one all-reduce sums
-// the partial products. The signature is the model's.
+// slice r), adds its half of b1 (split like w1's columns), multiplies by
+// its 2x2 rows of w2, and one all-reduce sums the partial products. The
+// products are named ops again (linalg-specialize-generic-ops). The
+// signature is the model's.
 // TP: module attributes {kiln.shard = "tp:2"}
 // TP: func.func @mlp(%arg0: tensor<4x6xf32> {onnx.name = "x"}) -> (tensor<4x2xf32> {onnx.name = "y"})
 // TP-DAG: %[[W2ALL:.*]] = arith.constant dense<{{.*}}> : tensor<2x2x2xf32>
 // TP-DAG: %[[W1ALL:.*]] = arith.constant dense<{{.*}}> : tensor<2x6x2xf32>
-// TP-DAG: %[[B1:.*]] = arith.constant dense<{{.*}}> : tensor<4xf32>
+// TP-DAG: %[[B1ALL:.*]] = arith.constant dense<{{.*}}> : tensor<2x2xf32>
 // TP-DAG: %[[R:.*]] = shard.process_linear_index on @kiln_grid : index
 // TP-DAG: %[[W1:.*]] = tensor.extract_slice %[[W1ALL]][%[[R]], 0, 0] [1, 6, 2] [1, 1, 1] : tensor<2x6x2xf32> to tensor<6x2xf32>
+// TP-DAG: tensor.extract_slice %[[B1ALL]][%{{.*}}, 0] [1, 2] [1, 1] : tensor<2x2xf32> to tensor<2xf32>
 // TP: linalg.matmul ins(%arg0, %[[W1]] : tensor<4x6xf32>, tensor<6x2xf32>)
-// TP: tensor.extract_slice %[[B1]][%{{.*}}] [2] [1] : tensor<4xf32> to tensor<2xf32>
 // TP: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x2xf32>, tensor<2x2xf32>)
 // TP: %[[SUM:.*]] = shard.all_reduce %{{.*}} on @kiln_grid grid_axes = [0] : tensor<4x2xf32> -> tensor<4x2xf32>
 // TP: return %[[SUM]]

@@ -26,15 +26,19 @@
  * dp:N splits every input along its first dim (the batch), which must be
  * divisible by N; weights are whole on every rank.
  *
- * tp:N splits the weights of matrix products (linalg.matmul,
- * linalg.batch_matmul: B is the weight), Megatron-style along data-flow
- * chains: a product whose A does not come from a column-split product
- * (through elementwise ops) has its weight split by columns (its output
- * features: each rank computes its columns, no communication); one whose
- * A does has it split by rows (its input features: each rank has the
- * matching columns of A, and the partial products are summed by one
- * all-reduce). Other weights (biases, scales) stay whole; propagation
- * slices them where their users are split. The split dim must be
+ * tp:N splits the weights of products (linalg.generic with a reduction
+ * loop, a weight operand and an activation; the shard pipeline
+ * generalizes named ops first), Megatron-style, following the data in op
+ * order: a product whose activations are whole has its weight split along
+ * its first dim indexed by a parallel loop of the result that no other
+ * operand reads (its output features: columns, or the heads of an
+ * [E, H, D] attention projection), and its result along that loop. Any
+ * generic whose split operands agree on one loop keeps it: a parallel
+ * loop splits its result (elementwise ops, softmax, the attention
+ * products over heads) and the weights it indexes (a bias); a reduction
+ * loop splits the weights it indexes by rows (input features), and the
+ * partial results are all-reduced. A weight used split two ways or also
+ * whole stays whole; an i1 constant (a mask) too. The split dim must be
  * divisible by N. */
 #include "kiln/passes.h"
 
@@ -45,6 +49,8 @@
 #include "dialects/shard/transforms/shard_plan.h"
 #include "dialects/shard/transforms/weight_bytes.h"
 #include "kiln/diagnostics.h"
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Func.h"
@@ -159,9 +165,15 @@ static MlirValue addWeightArg(MlirOperation f, MlirType type,
 static MlirWalkResult collectWeights(MlirOperation op, void *userData) {
   if (!kilnOpNameIs(op, "arith.constant"))
     return MlirWalkResultAdvance;
+  /* Readable weights, and other tensor constants that are not splats (an
+   * i1 mask): MLIR partitions splat constants only; these stay whole. */
+  MlirAttribute value = mlirOperationGetAttributeByName(op, kilnStr("value"));
   size_t size;
-  if (kilnWeightBytes(mlirOperationGetAttributeByName(op, kilnStr("value")),
-                      &size))
+  MlirType t = mlirAttributeGetType(value);
+  if (kilnWeightBytes(value, &size) ||
+      (mlirAttributeIsADenseElements(value) &&
+       !mlirDenseElementsAttrIsSplat(value) && kilnTypeIsStaticTensor(t) &&
+       mlirShapedTypeGetRank(t) >= 1))
     kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
@@ -244,21 +256,40 @@ static intptr_t liftWeights(MlirOperation f) {
   return before;
 }
 
-/* tp: the dim of each weight argument its products split (-1: whole), by
- * the rule above. `split` is indexed by argument number. */
+/* tp: the dim of each weight argument its ops split (kWhole: whole), by
+ * the rule above, and the dim of each op's result the plan splits.
+ * `split` is indexed by argument number. */
+enum { kNone = -1, kWhole = -2, kMaxOperands = 64, kMaxLoops = 64 };
+
 typedef struct TensorPlan {
   MlirBlock entry;
   intptr_t firstWeight;
-  intptr_t *split;
-  KilnOpList colSplit; /* ops whose results are column-split */
+  intptr_t *split;     /* per argument: a dim, kNone (unused), kWhole */
+  bool *usedWhole;     /* per argument: some op uses it unsplit */
+  KilnOpList splitOps; /* ops whose result is split... */
+  intptr_t *splitDims; /* ...along this dim */
   bool ok;
   int ranks;
 } TensorPlan;
 
-static bool isColSplit(const TensorPlan *tp, MlirValue v) {
+/* The dim along which the plan splits `v`, or -1. */
+static intptr_t splitDimOf(const TensorPlan *tp, MlirValue v) {
   if (!mlirValueIsAOpResult(v))
-    return false;
-  return kilnOpListContains(&tp->colSplit, mlirOpResultGetOwner(v));
+    return -1;
+  MlirOperation owner = mlirOpResultGetOwner(v);
+  for (size_t i = 0; i < tp->splitOps.len; ++i)
+    if (mlirOperationEqual(tp->splitOps.data[i], owner))
+      return tp->splitDims[i];
+  return -1;
+}
+
+static void markSplit(TensorPlan *tp, MlirOperation op, intptr_t dim) {
+  kilnOpListPush(&tp->splitOps, op);
+  tp->splitDims =
+      realloc(tp->splitDims, tp->splitOps.len * sizeof(*tp->splitDims));
+  if (!tp->splitDims)
+    abort();
+  tp->splitDims[tp->splitOps.len - 1] = dim;
 }
 
 /* The weight argument number of `v`, or -1. */
@@ -270,59 +301,132 @@ static intptr_t weightArg(const TensorPlan *tp, MlirValue v) {
   return n >= tp->firstWeight ? n : -1;
 }
 
-static bool allParallel(MlirOperation op) {
-  MlirAttribute it =
-      mlirOperationGetAttributeByName(op, kilnStr("iterator_types"));
-  if (mlirAttributeIsNull(it))
-    return false;
-  intptr_t n = mlirArrayAttrGetNumElements(it);
-  char kinds[64];
-  return n <= 64 && kilnLinalgIteratorKinds(op, kinds, n) &&
-         !memchr(kinds, 'r', (size_t)n);
+static MlirAffineMap indexingMap(MlirOperation op, intptr_t i) {
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
+  return mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i));
 }
 
-static MlirWalkResult planProducts(MlirOperation op, void *userData) {
-  TensorPlan *tp = userData;
-  bool product = kilnOpNameIs(op, "linalg.matmul") ||
-                 kilnOpNameIs(op, "linalg.batch_matmul");
-  if (product && mlirOperationGetNumOperands(op) == 3) {
-    intptr_t w = weightArg(tp, mlirOperationGetOperand(op, 1));
-    if (w < 0)
-      return MlirWalkResultAdvance;
-    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 1));
-    intptr_t rank = mlirShapedTypeGetRank(t);
-    bool rows = isColSplit(tp, mlirOperationGetOperand(op, 0));
-    intptr_t dim = rows ? rank - 2 : rank - 1;
-    if (tp->split[w] >= 0 && tp->split[w] != dim) {
-      tp->split[w] = -1; /* used both ways: whole */
-      return MlirWalkResultAdvance;
-    }
-    int64_t size = mlirShapedTypeGetDimSize(t, dim);
-    if (size % tp->ranks) {
-      kilnEmitErrorf(mlirOperationGetLocation(op),
-                     "kiln-shard-plan: tp:%d: this product's weight has %lld "
-                     "%s, not divisible by %d",
-                     tp->ranks, (long long)size,
-                     rows ? "input features (rows)"
-                          : "output features "
-                            "(columns)",
-                     tp->ranks);
-      tp->ok = false;
-      return MlirWalkResultInterrupt;
-    }
-    tp->split[w] = dim;
-    if (!rows)
-      kilnOpListPush(&tp->colSplit, op);
-    return MlirWalkResultAdvance;
+/* The position of loop `loop` among `m`'s results (plain dims), or -1. */
+static intptr_t positionOf(MlirAffineMap m, intptr_t loop) {
+  for (intptr_t d = 0; d < mlirAffineMapGetNumResults(m); ++d) {
+    MlirAffineExpr e = mlirAffineMapGetResult(m, d);
+    if (mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) == loop)
+      return d;
   }
-  /* Elementwise ops keep a column split. */
-  if (kilnOpNameIs(op, "linalg.generic") && allParallel(op))
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
-      if (isColSplit(tp, mlirOperationGetOperand(op, i))) {
-        kilnOpListPush(&tp->colSplit, op);
-        break;
-      }
-  return MlirWalkResultAdvance;
+  return -1;
+}
+
+/* Splits weight `w` along `dim` for `op` (a reduction loop: its rows, the
+ * input features; else its columns); false after the error for a size
+ * the ranks do not divide. A weight split two ways stays whole. */
+static bool splitWeight(TensorPlan *tp, MlirOperation op, intptr_t w,
+                        intptr_t dim, bool rows) {
+  MlirType t = mlirValueGetType(mlirBlockGetArgument(tp->entry, w));
+  int64_t size = mlirShapedTypeGetDimSize(t, dim);
+  if (size % tp->ranks) {
+    kilnEmitErrorf(mlirOperationGetLocation(op),
+                   "kiln-shard-plan: tp:%d: this product's weight has %lld "
+                   "%s, not divisible by %d",
+                   tp->ranks, (long long)size,
+                   rows ? "input features (rows)" : "output features (columns)",
+                   tp->ranks);
+    tp->ok = false;
+    return false;
+  }
+  tp->split[w] = tp->split[w] == kNone || tp->split[w] == dim ? dim : kWhole;
+  return true;
+}
+
+/* A product's column split: its first weight dim indexed by a parallel
+ * loop of the result that no other operand reads (an output feature:
+ * heads before head dims, as weights are laid out); -1 if none. */
+static intptr_t columnLoop(MlirOperation op, intptr_t weight,
+                           intptr_t numInputs, const char *kinds) {
+  MlirAffineMap wm = indexingMap(op, weight);
+  MlirAffineMap out = indexingMap(op, numInputs);
+  for (intptr_t d = 0; d < mlirAffineMapGetNumResults(wm); ++d) {
+    MlirAffineExpr e = mlirAffineMapGetResult(wm, d);
+    if (!mlirAffineExprIsADim(e))
+      continue;
+    intptr_t l = mlirAffineDimExprGetPosition(e);
+    bool readElsewhere = false;
+    for (intptr_t i = 0; i < numInputs && !readElsewhere; ++i)
+      readElsewhere = i != weight && positionOf(indexingMap(op, i), l) >= 0;
+    if (kinds[l] == 'p' && !readElsewhere && positionOf(out, l) >= 0)
+      return l;
+  }
+  return -1;
+}
+
+/* Plans one linalg.generic (ops are visited in order, so its operands'
+ * splits are known). */
+static void planGeneric(TensorPlan *tp, MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  intptr_t numInputs = n - 1;
+  intptr_t loops = mlirAffineMapGetNumDims(indexingMap(op, 0));
+  char kinds[kMaxLoops];
+  if (mlirOperationGetNumResults(op) != 1 || n > kMaxOperands ||
+      loops > kMaxLoops || !kilnLinalgIteratorKinds(op, kinds, loops))
+    goto whole;
+  /* The loop its split inputs are split along (one, or none planned). */
+  intptr_t loop = -1, firstWeight = -1;
+  bool activations = false;
+  for (intptr_t i = 0; i < numInputs; ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (weightArg(tp, v) >= 0) {
+      firstWeight = firstWeight < 0 ? i : firstWeight;
+      continue;
+    }
+    activations |= mlirTypeIsARankedTensor(mlirValueGetType(v));
+    intptr_t dim = splitDimOf(tp, v);
+    if (dim < 0)
+      continue;
+    MlirAffineExpr e = mlirAffineMapGetResult(indexingMap(op, i), dim);
+    intptr_t l = mlirAffineExprIsADim(e) ? mlirAffineDimExprGetPosition(e) : -2;
+    if (l == -2 || (loop >= 0 && loop != l))
+      goto whole; /* split two ways: propagation reshards */
+    loop = l;
+  }
+  bool rows = loop >= 0 && kinds[loop] == 'r';
+  if (loop < 0 && firstWeight >= 0 && activations && memchr(kinds, 'r', loops))
+    loop = columnLoop(op, firstWeight, numInputs, kinds);
+  if (loop < 0)
+    goto whole;
+  for (intptr_t i = 0; i < numInputs; ++i) {
+    intptr_t w = weightArg(tp, mlirOperationGetOperand(op, i));
+    if (w < 0)
+      continue;
+    intptr_t dim = positionOf(indexingMap(op, i), loop);
+    if (dim < 0 || !kilnWeightElementBytes(mlirValueGetType(
+                       mlirOperationGetOperand(op, i)))) /* i1: whole */
+      tp->usedWhole[w] = true;
+    else if (!splitWeight(tp, op, w, dim, rows))
+      return;
+  }
+  intptr_t outDim = positionOf(indexingMap(op, numInputs), loop);
+  if (!rows && outDim >= 0)
+    markSplit(tp, op, outDim);
+  return;
+whole:
+  for (intptr_t i = 0; i < n; ++i) {
+    intptr_t w = weightArg(tp, mlirOperationGetOperand(op, i));
+    if (w >= 0)
+      tp->usedWhole[w] = true;
+  }
+}
+
+static MlirWalkResult planOp(MlirOperation op, void *userData) {
+  TensorPlan *tp = userData;
+  if (kilnOpNameIs(op, "linalg.generic"))
+    planGeneric(tp, op);
+  else
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+      intptr_t w = weightArg(tp, mlirOperationGetOperand(op, i));
+      if (w >= 0)
+        tp->usedWhole[w] = true;
+    }
+  return tp->ok ? MlirWalkResultAdvance : MlirWalkResultInterrupt;
 }
 
 /* dp: every input's first dim divisible by the ranks. */
@@ -355,9 +459,9 @@ static MlirWalkResult collectEmpties(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
-/* Gives each use of a tensor.empty its own: the outputs of unrelated ops
- * that bufferization would share otherwise tie their shardings together
- * in propagation (a batch-split op's output and a whole one's). */
+/* Gives each use of a tensor.empty its own, and erases unused ones: the outputs
+ * of unrelated ops that bufferization would share otherwise tie their shardings
+ * together in propagation (a batch-split op's output and a whole one's). */
 static void unshareEmpties(MlirOperation f) {
   KilnOpList empties = {0};
   mlirOperationWalk(f, collectEmpties, &empties, MlirWalkPreOrder);
@@ -365,8 +469,11 @@ static void unshareEmpties(MlirOperation f) {
     MlirOperation e = empties.data[i];
     MlirValue r = mlirOperationGetResult(e, 0);
     MlirOpOperand u = mlirValueGetFirstUse(r);
-    if (mlirOpOperandIsNull(u))
+    if (mlirOpOperandIsNull(u)) {
+      /* shard-partition crashes on a result without a sharding. */
+      mlirOperationDestroy(e);
       continue;
+    }
     u = mlirOpOperandGetNextUse(u); /* the first use keeps the original */
     while (!mlirOpOperandIsNull(u)) {
       MlirOpOperand next = mlirOpOperandGetNextUse(u);
@@ -390,13 +497,22 @@ static bool planFunction(MlirOperation f, const KilnShardPlan *plan) {
   if (plan->kind == KILN_SHARD_DATA && !checkBatch(f, numInputs, plan->ranks))
     return false;
   intptr_t numArgs = mlirBlockGetNumArguments(entry);
-  TensorPlan tp = {entry, numInputs, NULL, {0}, true, plan->ranks};
-  tp.split = kilnXCalloc((size_t)numArgs + 1, sizeof(intptr_t));
+  TensorPlan tp = {.entry = entry,
+                   .firstWeight = numInputs,
+                   .split = kilnXCalloc((size_t)numArgs + 1, sizeof(intptr_t)),
+                   .usedWhole = kilnXCalloc((size_t)numArgs + 1, sizeof(bool)),
+                   .ok = true,
+                   .ranks = plan->ranks};
   for (intptr_t i = 0; i < numArgs; ++i)
-    tp.split[i] = -1;
+    tp.split[i] = kNone;
   if (plan->kind == KILN_SHARD_TENSOR)
-    mlirOperationWalk(f, planProducts, &tp, MlirWalkPreOrder);
-  kilnOpListDestroy(&tp.colSplit);
+    mlirOperationWalk(f, planOp, &tp, MlirWalkPreOrder);
+  kilnOpListDestroy(&tp.splitOps);
+  free(tp.splitDims);
+  for (intptr_t i = 0; i < numArgs; ++i)
+    if (tp.usedWhole[i] || tp.split[i] < 0)
+      tp.split[i] = -1;
+  free(tp.usedWhole);
   if (!tp.ok) {
     free(tp.split);
     return false;

@@ -81,3 +81,42 @@ MlirAttribute kilnWeightReshaped(MlirAttribute attr, MlirType type) {
   const void *data = kilnWeightBytes(attr, &size);
   return data ? kilnWeightFromBytes(type, data, size) : mlirAttributeGetNull();
 }
+
+MlirAttribute kilnWeightSliced(MlirAttribute attr, MlirType whole,
+                               const int64_t *offsets, MlirType slice) {
+  if (mlirAttributeIsADenseElements(attr) && mlirDenseElementsAttrIsSplat(attr))
+    return mlirDenseElementsAttrSplatGet(
+        slice, mlirDenseElementsAttrGetSplatValue(attr));
+  size_t size;
+  const char *src = kilnWeightBytes(attr, &size);
+  intptr_t rank = mlirShapedTypeGetRank(whole);
+  if (!src || size != numBytes(whole) || rank < 1 ||
+      rank != mlirShapedTypeGetRank(slice))
+    return mlirAttributeGetNull();
+  /* Row by row of the innermost dim: `at` counts the slice's outer
+   * indices in row-major order. */
+  size_t elem = kilnWeightElementBytes(whole);
+  int64_t rowLen = mlirShapedTypeGetDimSize(slice, rank - 1);
+  size_t rows = numBytes(slice) / elem / (size_t)(rowLen ? rowLen : 1);
+  char *dst = malloc(numBytes(slice) ? numBytes(slice) : 1);
+  if (!dst)
+    abort();
+  for (size_t at = 0; at < rows && rowLen; ++at) {
+    size_t rest = at, from = 0, stride = 1;
+    for (intptr_t d = rank - 1; d >= 0; --d) {
+      int64_t n = mlirShapedTypeGetDimSize(slice, d);
+      size_t index = (size_t)offsets[d];
+      if (d < rank - 1) {
+        index += rest % (size_t)n;
+        rest /= (size_t)n;
+      }
+      from += index * stride;
+      stride *= (size_t)mlirShapedTypeGetDimSize(whole, d);
+    }
+    memcpy(dst + at * (size_t)rowLen * elem, src + from * elem,
+           (size_t)rowLen * elem);
+  }
+  MlirAttribute a = kilnWeightFromBytes(slice, dst, numBytes(slice));
+  free(dst);
+  return a;
+}

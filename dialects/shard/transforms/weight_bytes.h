@@ -6,6 +6,7 @@
 #define KILN_DIALECTS_SHARD_TRANSFORMS_WEIGHT_BYTES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mlir-c/IR.h"
 
@@ -22,6 +23,12 @@ MlirAttribute kilnWeightFromBytes(MlirType type, const void *data, size_t size);
 /// `attr`'s bytes as a weight of `type` (the same elements, another
 /// shape): `attr` itself when it has that type; null when unreadable.
 MlirAttribute kilnWeightReshaped(MlirAttribute attr, MlirType type);
+
+/// The static slice of `attr` (its bytes read as tensor type `whole`, the
+/// same elements) at `offsets` with shape and type `slice`, unit strides;
+/// null when unreadable.
+MlirAttribute kilnWeightSliced(MlirAttribute attr, MlirType whole,
+                               const int64_t *offsets, MlirType slice);
 
 /// Bytes per element of tensor type `type`; 0 for an element type without
 /// whole bytes.

@@ -1,9 +1,9 @@
-// RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-shard-plan{plan=tp:2})' | FileCheck %s --check-prefix=TP
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(func.func(linalg-generalize-named-ops),kiln-shard-plan{plan=tp:2})' | FileCheck %s --check-prefix=TP
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-shard-plan{plan=dp:2})' | FileCheck %s --check-prefix=DP
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-shard-plan{plan=dp:2})' | FileCheck %s --check-prefix=EMPTY
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(kiln-shard-plan{plan=xp:2})' 2>&1 | FileCheck %s --check-prefix=PLAN
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(kiln-shard-plan{plan=tp:1})' 2>&1 | FileCheck %s --check-prefix=PLAN1
-// RUN: not kiln-opt %s --pass-pipeline='builtin.module(kiln-shard-plan{plan=tp:3})' 2>&1 | FileCheck %s --check-prefix=TP3
+// RUN: not kiln-opt %s --pass-pipeline='builtin.module(func.func(linalg-generalize-named-ops),kiln-shard-plan{plan=tp:3})' 2>&1 | FileCheck %s --check-prefix=TP3
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(kiln-shard-plan{plan=dp:3})' 2>&1 | FileCheck %s --check-prefix=DP3
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(kiln-shard-plan{plan=dp:2},kiln-shard-plan{plan=dp:2})' 2>&1 | FileCheck %s --check-prefix=TWICE
 
@@ -11,8 +11,9 @@
 //
 // tp:2: the weights become arguments holding their values; the first
 // product's weight is split by columns, the second's (fed by the first
-// through the elementwise op) by rows; the bias stays whole; the input
-// and the result are whole.
+// through the elementwise op) by rows; the bias is split like the first
+// weight's columns; the input and the result are whole. The plan reads
+// generics (the shard pipeline generalizes named ops first).
 // TP: module attributes {kiln.shard = "tp:2"}
 // TP: shard.grid @kiln_grid(shape = 2)
 // TP: func.func @mlp(%arg0: tensor<4x6xf32> {onnx.name = "x"}, %arg1: tensor<6x4xf32> {kiln.weight = dense<{{.*}}> : tensor<6x4xf32>}, %arg2: tensor<4xf32> {kiln.weight = dense<{{.*}}> : tensor<4xf32>}, %arg3: tensor<4x2xf32> {kiln.weight = dense<{{.*}}> : tensor<4x2xf32>}) -> (tensor<4x2xf32> {onnx.name = "y"})
@@ -20,12 +21,12 @@
 // TP: %[[X:.*]] = shard.shard %arg0 to %[[WHOLE]] : tensor<4x6xf32>
 // TP: %[[COLS:.*]] = shard.sharding @kiln_grid split_axes = {{\[}}[], [0]]
 // TP: %[[W1:.*]] = shard.shard %arg1 to %[[COLS]] : tensor<6x4xf32>
-// TP: shard.sharding @kiln_grid split_axes = {{\[}}[]]
+// TP: shard.sharding @kiln_grid split_axes = {{\[}}[0]]
 // TP: %[[ROWS:.*]] = shard.sharding @kiln_grid split_axes = {{\[}}[0], []]
 // TP: %[[W2:.*]] = shard.shard %arg3 to %[[ROWS]] : tensor<4x2xf32>
 // TP-NOT: arith.constant dense<{{\[}}
-// TP: linalg.matmul ins(%[[X]], %[[W1]]
-// TP: linalg.matmul ins(%{{.*}}, %[[W2]]
+// TP: linalg.generic {{.*}} ins(%[[X]], %[[W1]]
+// TP: linalg.generic {{.*}} ins(%{{.*}}, %[[W2]]
 // TP: %[[Y:.*]] = shard.shard %{{.*}} to %{{.*}} annotate_for_users : tensor<4x2xf32>
 // TP: return %[[Y]]
 //

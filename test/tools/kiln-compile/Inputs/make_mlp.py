@@ -7,8 +7,8 @@ Writes OUTDIR/mlp.onnx (x: 4x16 -> MatMul 16x32 + bias, Relu -> MatMul
 32x8 + bias -> y: 4x8), gemm.onnx (the same as PyTorch exports Linear:
 Gemm with transB and transposed weights, which the lowering stores flat
 and reshapes), x.npy, y.npy (float64 reference cast to f32), and
-reshape.onnx (the first MatMul's output reshaped to 4x2x16: an op MLIR's
-sharding has no interface for)."""
+reshape.onnx (the input itself reshaped to 4x2x8: a reshape no linalg op
+takes in, which MLIR's sharding has no interface for)."""
 import os
 import sys
 
@@ -55,10 +55,9 @@ save("gemm",
      helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 8]),
      gemm_inits)
 save("reshape",
-     [helper.make_node("MatMul", ["x", "w1"], ["h"], name="fc1"),
-      helper.make_node("Reshape", ["h", "shape"], ["y"], name="heads")],
-     helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 2, 16]),
-     [numpy_helper.from_array(np.array([4, 2, 16], np.int64), "shape")])
+     [helper.make_node("Reshape", ["x", "shape"], ["y"], name="heads")],
+     helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 2, 8]),
+     [numpy_helper.from_array(np.array([4, 2, 8], np.int64), "shape")])
 x = rng.standard_normal((4, 16)).astype(np.float32)
 xd = x.astype(np.float64)
 y = np.maximum(xd @ w1 + b1, 0) @ w2 + b2

@@ -1,0 +1,535 @@
+/* kiln-shard-prepare: linalg on tensors in the form MLIR's sharding
+ * propagation and partition accept (docs/scale-out.md).
+ *
+ * MLIR 22 shards ops with a sharding interface only: linalg structured ops
+ * whose indexing maps are projected permutations, and tensor.empty. The
+ * lowering makes two forms outside that, which this pass rewrites:
+ *
+ * 1. Slices of a linalg.generic's result, as a fused QKV projection split
+ *    in three (ONNX Split or Slice):
+ *
+ *      %p = linalg.generic ins(%x, %w : tensor<16x64>, tensor<64x192>)
+ *                          outs(%i : tensor<16x192>)
+ *      %k = tensor.extract_slice %p[0, 64] [16, 64] [1, 1]
+ *    =>
+ *      %w1 = arith.constant <columns 64..127 of %w> : tensor<64x64>
+ *      %k = linalg.generic ins(%x, %w1) outs(%i1 : tensor<16x64>)
+ *
+ *    The op computes only the slice's part of its iteration space: each
+ *    operand indexed by a sliced loop is sliced in turn, and the slices
+ *    are pushed on up through generics, into constants and tensor.empty.
+ *    A generic is rewritten only when every use of its result is a slice,
+ *    so nothing is computed twice. A body reading linalg.index, or a
+ *    sliced loop in a map result that is not a plain dim, stops it.
+ *
+ * 2. Constant map results, the unit dims of keepdims reductions:
+ *
+ *      affine_map<(d0, d1, d2) -> (d0, d1, 0)>   over tensor<1x16x1xf32>
+ *    =>
+ *      affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+ *
+ *    one new loop of extent 1 per op, parallel when an output is indexed by
+ *    it, a reduction otherwise (the same computation).
+ *
+ * Runs on generics: after linalg-generalize-named-ops. The reshapes left
+ * between products (attention heads) are then folded into the generics by
+ * linalg-fuse-elementwise-ops (propagation by expansion). That pass also
+ * fuses elementwise producers into their consumers, products too, where
+ * they would run once per output column (and shard-partition crashes on a
+ * row-split product with a Relu inside). With keep-products=true this
+ * pass puts a linalg.copy (named: never fused) after each elementwise op
+ * that computes something for a product (through reshapes):
+ *
+ *   %h = linalg.generic {Relu}          %h = linalg.generic {Relu}
+ *   %r = tensor.collapse_shape %h   =>  %c = linalg.copy ins(%h) outs(%e)
+ *   %p = linalg.generic {product}       %r = tensor.collapse_shape %c
+ *          ins(%r, %w)                   ...
+ *
+ * and without it (the last run, after fusion) it takes them out again. */
+#include "kiln/passes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/shard/transforms/weight_bytes.h"
+#include "kiln/diagnostics.h"
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Linalg.h"
+#include "mlir-c/Dialect/Tensor.h"
+#include "mlir-c/IR.h"
+#include "support/ir_build.h"
+#include "support/op_list.h"
+
+enum { kMaxRank = 16, kMaxOperands = 64 };
+enum { kOptKeepProducts, kNumOptions };
+
+/* A static, unit-stride, rank-preserving tensor.extract_slice: its
+ * offsets, and its source and result types. */
+typedef struct Slice {
+  MlirOperation op;
+  int64_t offsets[kMaxRank];
+  MlirType whole, part;
+} Slice;
+
+static bool readSlice(MlirOperation op, Slice *s) {
+  if (!kilnOpNameIs(op, "tensor.extract_slice") ||
+      mlirOperationGetNumOperands(op) != 1)
+    return false;
+  s->op = op;
+  s->whole = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  s->part = mlirValueGetType(mlirOperationGetResult(op, 0));
+  intptr_t rank = mlirShapedTypeGetRank(s->whole);
+  if (!kilnTypeIsStaticTensor(s->whole) || !kilnTypeIsStaticTensor(s->part) ||
+      rank < 1 || rank > kMaxRank || rank != mlirShapedTypeGetRank(s->part))
+    return false;
+  MlirAttribute offsets =
+      mlirOperationGetAttributeByName(op, kilnStr("static_offsets"));
+  MlirAttribute strides =
+      mlirOperationGetAttributeByName(op, kilnStr("static_strides"));
+  for (intptr_t d = 0; d < rank; ++d) {
+    s->offsets[d] = mlirDenseI64ArrayGetElement(offsets, d);
+    if (s->offsets[d] < 0 || mlirDenseI64ArrayGetElement(strides, d) != 1)
+      return false;
+  }
+  return true;
+}
+
+/* tensor.extract_slice of `v` (static type `whole`) at `offsets` with type
+ * `part`, before `before`. */
+static MlirValue insertSlice(MlirOperation before, MlirValue v,
+                             const int64_t *offsets, MlirType part) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  intptr_t rank = mlirShapedTypeGetRank(part);
+  int64_t sizes[kMaxRank], strides[kMaxRank];
+  for (intptr_t d = 0; d < rank; ++d) {
+    sizes[d] = mlirShapedTypeGetDimSize(part, d);
+    strides[d] = 1;
+  }
+  MlirNamedAttribute attrs[4] = {
+      kilnSegmentSizesAttr(ctx, 4, (const int32_t[]){1, 0, 0, 0}),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("static_offsets")),
+                            mlirDenseI64ArrayGet(ctx, rank, offsets)),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("static_sizes")),
+                            mlirDenseI64ArrayGet(ctx, rank, sizes)),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("static_strides")),
+                            mlirDenseI64ArrayGet(ctx, rank, strides)),
+  };
+  return mlirOperationGetResult(
+      kilnInsertOp(before, "tensor.extract_slice", 1, &v, 1, &part, 4, attrs),
+      0);
+}
+
+static bool isStaticReshape(MlirOperation op) {
+  return (kilnOpNameIs(op, "tensor.expand_shape") ||
+          kilnOpNameIs(op, "tensor.collapse_shape")) &&
+         kilnTypeIsStaticTensor(
+             mlirValueGetType(mlirOperationGetResult(op, 0)));
+}
+
+/* The slice as a constant when its source is one (through static
+ * reshapes: the same elements), or a tensor.empty of its shape; null
+ * otherwise. */
+static MlirValue sliceLeaf(const Slice *s, MlirOperation src) {
+  if (kilnOpNameIs(src, "tensor.empty"))
+    return mlirOperationGetResult(
+        kilnInsertOp(s->op, "tensor.empty", 0, NULL, 1, &s->part, 0, NULL), 0);
+  while (isStaticReshape(src)) {
+    MlirValue up = mlirOperationGetOperand(src, 0);
+    if (!mlirValueIsAOpResult(up))
+      return (MlirValue){NULL};
+    src = mlirOpResultGetOwner(up);
+  }
+  if (!kilnOpNameIs(src, "arith.constant"))
+    return (MlirValue){NULL};
+  MlirAttribute value =
+      kilnWeightSliced(mlirOperationGetAttributeByName(src, kilnStr("value")),
+                       s->whole, s->offsets, s->part);
+  if (mlirAttributeIsNull(value))
+    return (MlirValue){NULL};
+  MlirNamedAttribute attr = mlirNamedAttributeGet(
+      mlirIdentifierGet(mlirOperationGetContext(src), kilnStr("value")), value);
+  return mlirOperationGetResult(
+      kilnInsertOp(s->op, "arith.constant", 0, NULL, 1, &s->part, 1, &attr), 0);
+}
+
+static MlirAffineMap indexingMap(MlirOperation op, intptr_t i) {
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
+  return mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i));
+}
+
+static MlirWalkResult findIndexOp(MlirOperation op, void *userData) {
+  if (kilnOpNameIs(op, "linalg.index")) {
+    *(bool *)userData = true;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static bool onlySliced(MlirValue v) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!kilnOpNameIs(mlirOpOperandGetOwner(u), "tensor.extract_slice"))
+      return false;
+  return true;
+}
+
+/* The generic `g` over the part of its iteration space that `s` (a slice
+ * of its one result) reads; false, changing nothing, when it cannot be.
+ * On success `s` is replaced and erased, `g` too once unused. */
+static bool sliceGeneric(const Slice *s, MlirOperation g) {
+  intptr_t n = mlirOperationGetNumOperands(g);
+  if (mlirOperationGetNumResults(g) != 1 || n > kMaxOperands ||
+      !onlySliced(mlirOperationGetResult(g, 0)))
+    return false;
+  bool usesIndex = false;
+  mlirOperationWalk(g, findIndexOp, &usesIndex, MlirWalkPreOrder);
+  if (usesIndex)
+    return false;
+  /* The sliced loops: lo[loop] and size[loop], -1 for whole ones. */
+  MlirAffineMap out = indexingMap(g, n - 1);
+  intptr_t loops = mlirAffineMapGetNumDims(out);
+  if (loops > kMaxRank * 2)
+    return false;
+  int64_t lo[kMaxRank * 2], size[kMaxRank * 2];
+  for (intptr_t l = 0; l < loops; ++l)
+    lo[l] = size[l] = -1;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(s->whole); ++d) {
+    int64_t part = mlirShapedTypeGetDimSize(s->part, d);
+    if (part == mlirShapedTypeGetDimSize(s->whole, d))
+      continue;
+    MlirAffineExpr e = mlirAffineMapGetResult(out, d);
+    if (!mlirAffineExprIsADim(e))
+      return false;
+    intptr_t l = mlirAffineDimExprGetPosition(e);
+    lo[l] = s->offsets[d], size[l] = part;
+  }
+  /* Each operand's slice; none may index a sliced loop by an expression. */
+  Slice operands[kMaxOperands];
+  bool sliced[kMaxOperands] = {false};
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirValue v = mlirOperationGetOperand(g, i);
+    MlirType t = mlirValueGetType(v);
+    if (!mlirTypeIsARankedTensor(t))
+      continue;
+    MlirAffineMap m = indexingMap(g, i);
+    intptr_t rank = mlirShapedTypeGetRank(t);
+    int64_t shape[kMaxRank];
+    if (!kilnTypeIsStaticTensor(t) || rank > kMaxRank)
+      return false;
+    for (intptr_t d = 0; d < rank; ++d) {
+      MlirAffineExpr e = mlirAffineMapGetResult(m, d);
+      shape[d] = mlirShapedTypeGetDimSize(t, d);
+      operands[i].offsets[d] = 0;
+      if (mlirAffineExprIsADim(e)) {
+        intptr_t l = mlirAffineDimExprGetPosition(e);
+        if (size[l] >= 0) {
+          operands[i].offsets[d] = lo[l], shape[d] = size[l];
+          sliced[i] = true;
+        }
+        continue;
+      }
+      for (intptr_t l = 0; l < loops; ++l)
+        if (size[l] >= 0 && mlirAffineExprIsFunctionOfDim(e, l))
+          return false;
+    }
+    operands[i].whole = t;
+    operands[i].part = mlirRankedTensorTypeGet(
+        rank, shape, mlirShapedTypeGetElementType(t), mlirAttributeGetNull());
+  }
+  MlirOperation c = mlirOperationClone(g);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(s->op), s->op, c);
+  for (intptr_t i = 0; i < n; ++i)
+    if (sliced[i])
+      mlirOperationSetOperand(c, i,
+                              insertSlice(c, mlirOperationGetOperand(g, i),
+                                          operands[i].offsets,
+                                          operands[i].part));
+  MlirValue r = mlirOperationGetResult(c, 0);
+  mlirValueSetType(r, s->part);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(s->op, 0), r);
+  mlirOperationDestroy(s->op);
+  if (mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(g, 0))))
+    mlirOperationDestroy(g);
+  return true;
+}
+
+/* Pushes `op` (a slice) into its producer; true if it did. */
+static bool pushSlice(MlirOperation op) {
+  Slice s;
+  MlirValue src = mlirOperationGetOperand(op, 0);
+  if (!readSlice(op, &s) || !mlirValueIsAOpResult(src))
+    return false;
+  MlirOperation producer = mlirOpResultGetOwner(src);
+  if (kilnOpNameIs(producer, "linalg.generic"))
+    return sliceGeneric(&s, producer);
+  MlirValue leaf = sliceLeaf(&s, producer);
+  if (mlirValueIsNull(leaf))
+    return false;
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), leaf);
+  mlirOperationDestroy(op);
+  return true;
+}
+
+/* Rounds until no slice moves: a producer shared by several slices moves
+ * once the last of them has moved its user. */
+static void pushSlices(MlirOperation f) {
+  KilnOpList slices = {0};
+  bool moved = true;
+  while (moved) {
+    moved = false;
+    kilnOpListClear(&slices);
+    kilnOpListCollectNamed(&slices, f, "tensor.extract_slice",
+                           MlirWalkPreOrder);
+    for (size_t i = 0; i < slices.len; ++i)
+      moved |= pushSlice(slices.data[i]);
+  }
+  kilnOpListDestroy(&slices);
+}
+
+/* Constant map results of a unit dim become one new loop of extent 1. */
+static void constantsToUnitLoop(MlirOperation g) {
+  intptr_t n = mlirOperationGetNumOperands(g);
+  intptr_t numInputs = n - mlirOperationGetNumResults(g);
+  if (n > kMaxOperands || numInputs < 0)
+    return;
+  MlirAffineMap maps[kMaxOperands];
+  bool found = false;
+  for (intptr_t i = 0; i < n; ++i) {
+    maps[i] = indexingMap(g, i);
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(g, i));
+    for (intptr_t d = 0; d < mlirAffineMapGetNumResults(maps[i]); ++d) {
+      MlirAffineExpr e = mlirAffineMapGetResult(maps[i], d);
+      if (!mlirAffineExprIsAConstant(e))
+        continue;
+      if (mlirAffineConstantExprGetValue(e) != 0 ||
+          !mlirTypeIsARankedTensor(t) || mlirShapedTypeGetDimSize(t, d) != 1)
+        return; /* not a unit dim: left for the sharding passes to refuse */
+      found = true;
+    }
+  }
+  if (!found)
+    return;
+  MlirContext ctx = mlirOperationGetContext(g);
+  intptr_t loops = mlirAffineMapGetNumDims(maps[0]);
+  MlirAffineExpr unit = mlirAffineDimExprGet(ctx, loops);
+  MlirAttribute newMaps[kMaxOperands];
+  for (intptr_t i = 0; i < n; ++i) {
+    intptr_t results = mlirAffineMapGetNumResults(maps[i]);
+    MlirAffineExpr exprs[kMaxRank];
+    if (results > kMaxRank)
+      return;
+    for (intptr_t d = 0; d < results; ++d) {
+      MlirAffineExpr e = mlirAffineMapGetResult(maps[i], d);
+      exprs[d] = mlirAffineExprIsAConstant(e) ? unit : e;
+    }
+    newMaps[i] = mlirAffineMapAttrGet(mlirAffineMapGet(
+        ctx, loops + 1, mlirAffineMapGetNumSymbols(maps[i]), results, exprs));
+  }
+  MlirAttribute kinds =
+      mlirOperationGetAttributeByName(g, kilnStr("iterator_types"));
+  MlirAttribute newKinds[kMaxRank * 2 + 1];
+  if (loops > kMaxRank * 2)
+    return;
+  for (intptr_t l = 0; l < loops; ++l)
+    newKinds[l] = mlirArrayAttrGetElement(kinds, l);
+  newKinds[loops] =
+      mlirAttributeParseGet(ctx, kilnStr("#linalg.iterator_type<parallel>"));
+  mlirOperationSetAttributeByName(g, kilnStr("indexing_maps"),
+                                  mlirArrayAttrGet(ctx, n, newMaps));
+  mlirOperationSetAttributeByName(g, kilnStr("iterator_types"),
+                                  mlirArrayAttrGet(ctx, loops + 1, newKinds));
+}
+
+/* A product: a generic with a reduction loop over two or more tensors. */
+static bool isProduct(MlirOperation g) {
+  intptr_t n = mlirOperationGetNumOperands(g);
+  intptr_t loops = mlirAffineMapGetNumDims(indexingMap(g, 0));
+  char kinds[kMaxRank * 2];
+  if (loops > kMaxRank * 2 || !kilnLinalgIteratorKinds(g, kinds, loops) ||
+      !memchr(kinds, 'r', (size_t)loops))
+    return false;
+  int tensors = 0;
+  for (intptr_t i = 0; i + 1 < n; ++i)
+    tensors += mlirTypeIsARankedTensor(
+        mlirValueGetType(mlirOperationGetOperand(g, i)));
+  return tensors >= 2;
+}
+
+/* Whether generic `g` is elementwise and computes (its body is more than
+ * a yield: a transpose fused into a product costs nothing). */
+static bool computesElementwise(MlirOperation g) {
+  intptr_t loops = mlirAffineMapGetNumDims(indexingMap(g, 0));
+  char kinds[kMaxRank * 2];
+  if (mlirOperationGetNumResults(g) != 1 || loops > kMaxRank * 2 ||
+      !kilnLinalgIteratorKinds(g, kinds, loops) ||
+      memchr(kinds, 'r', (size_t)loops))
+    return false;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+  return !mlirOperationEqual(mlirBlockGetFirstOperation(body),
+                             mlirBlockGetTerminator(body));
+}
+
+/* `linalg.copy ins(ops[0]) outs(ops[1])` of type `t` before `before`,
+ * with the region its builder would make (yield the input). */
+static MlirOperation insertCopy(MlirOperation before, const MlirValue *ops,
+                                MlirType t) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  MlirLocation loc = mlirOperationGetLocation(before);
+  MlirType types[2] = {mlirShapedTypeGetElementType(t),
+                       mlirShapedTypeGetElementType(t)};
+  MlirLocation locs[2] = {loc, loc};
+  MlirBlock block = mlirBlockCreate(2, types, locs);
+  MlirValue in = mlirBlockGetArgument(block, 0);
+  MlirOperationState yield =
+      mlirOperationStateGet(kilnStr("linalg.yield"), loc);
+  mlirOperationStateAddOperands(&yield, 1, &in);
+  mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&yield));
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirNamedAttribute seg =
+      kilnSegmentSizesAttr(ctx, 2, (const int32_t[]){1, 1});
+  MlirOperationState st = mlirOperationStateGet(kilnStr("linalg.copy"), loc);
+  mlirOperationStateAddOperands(&st, 2, ops);
+  mlirOperationStateAddResults(&st, 1, &t);
+  mlirOperationStateAddAttributes(&st, 1, &seg);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation copy = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before,
+                                      copy);
+  return copy;
+}
+
+/* keep-products: a linalg.copy after each elementwise producer of a
+ * product's operand (through reshapes). */
+static void guardProducts(MlirOperation module) {
+  KilnOpList generics = {0};
+  kilnOpListCollectNamed(&generics, module, "linalg.generic", MlirWalkPreOrder);
+  for (size_t i = 0; i < generics.len; ++i) {
+    MlirOperation g = generics.data[i];
+    if (!isProduct(g))
+      continue;
+    for (intptr_t k = 0; k + 1 < mlirOperationGetNumOperands(g); ++k) {
+      MlirValue v = mlirOperationGetOperand(g, k);
+      while (mlirValueIsAOpResult(v) &&
+             isStaticReshape(mlirOpResultGetOwner(v)))
+        v = mlirOperationGetOperand(mlirOpResultGetOwner(v), 0);
+      if (!mlirValueIsAOpResult(v) ||
+          !kilnOpNameIs(mlirOpResultGetOwner(v), "linalg.generic") ||
+          !computesElementwise(mlirOpResultGetOwner(v)))
+        continue;
+      MlirOperation producer = mlirOpResultGetOwner(v);
+      MlirOperation next = mlirOperationGetNextInBlock(producer);
+      MlirType t = mlirValueGetType(v);
+      MlirValue ops[2] = {
+          v,
+          mlirOperationGetResult(
+              kilnInsertOp(next, "tensor.empty", 0, NULL, 1, &t, 0, NULL), 0)};
+      MlirOperation copy = insertCopy(next, ops, t);
+      MlirValue c = mlirOperationGetResult(copy, 0);
+      MlirOpOperand u = mlirValueGetFirstUse(v);
+      while (!mlirOpOperandIsNull(u)) {
+        MlirOpOperand nextUse = mlirOpOperandGetNextUse(u);
+        MlirOperation owner = mlirOpOperandGetOwner(u);
+        if (!mlirOperationEqual(owner, copy))
+          mlirOperationSetOperand(owner, mlirOpOperandGetOperandNumber(u), c);
+        u = nextUse;
+      }
+    }
+  }
+  kilnOpListDestroy(&generics);
+}
+
+/* The copies guardProducts made, taken out. */
+static void dropGuards(MlirOperation module) {
+  KilnOpList copies = {0};
+  kilnOpListCollectNamed(&copies, module, "linalg.copy", MlirWalkPreOrder);
+  for (size_t i = 0; i < copies.len; ++i) {
+    MlirOperation c = copies.data[i];
+    MlirValue init = mlirOperationGetOperand(c, 1);
+    if (mlirOperationGetNumResults(c) != 1 || !mlirValueIsAOpResult(init) ||
+        !kilnOpNameIs(mlirOpResultGetOwner(init), "tensor.empty"))
+      continue;
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(c, 0),
+                                  mlirOperationGetOperand(c, 0));
+    mlirOperationDestroy(c);
+    if (mlirOpOperandIsNull(mlirValueGetFirstUse(init)))
+      mlirOperationDestroy(mlirOpResultGetOwner(init));
+  }
+  kilnOpListDestroy(&copies);
+}
+
+/* Gives each user of a fill (a generic reading no tensor) its own: the
+ * lowering shares one zero-filled init among products, and
+ * linalg-fuse-elementwise-ops reshapes a product's init only when its
+ * producer has one use. */
+static void unshareFills(MlirOperation module) {
+  KilnOpList generics = {0}, users = {0};
+  kilnOpListCollectNamed(&generics, module, "linalg.generic", MlirWalkPreOrder);
+  for (size_t i = 0; i < generics.len; ++i) {
+    MlirOperation g = generics.data[i];
+    bool readsTensor = false;
+    for (intptr_t k = 0; k + 1 < mlirOperationGetNumOperands(g); ++k)
+      readsTensor |= mlirTypeIsARankedTensor(
+          mlirValueGetType(mlirOperationGetOperand(g, k)));
+    if (readsTensor || mlirOperationGetNumResults(g) != 1)
+      continue;
+    MlirValue r = mlirOperationGetResult(g, 0);
+    kilnOpListClear(&users);
+    for (MlirOpOperand u = mlirValueGetFirstUse(r); !mlirOpOperandIsNull(u);
+         u = mlirOpOperandGetNextUse(u))
+      kilnOpListPush(&users, mlirOpOperandGetOwner(u));
+    for (size_t k = 1; k < users.len; ++k) {
+      MlirOperation user = users.data[k];
+      MlirOperation c = mlirOperationClone(g);
+      mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(user), user, c);
+      for (intptr_t o = 0; o < mlirOperationGetNumOperands(user); ++o)
+        if (mlirValueEqual(mlirOperationGetOperand(user, o), r))
+          mlirOperationSetOperand(user, o, mlirOperationGetResult(c, 0));
+    }
+  }
+  kilnOpListDestroy(&users);
+  kilnOpListDestroy(&generics);
+}
+
+static void runShardPrepare(MlirOperation module, MlirExternalPass pass,
+                            const KilnPassOptionValue *options) {
+  (void)pass;
+  unshareFills(module);
+  pushSlices(module);
+  KilnOpList generics = {0};
+  kilnOpListCollectNamed(&generics, module, "linalg.generic", MlirWalkPreOrder);
+  for (size_t i = 0; i < generics.len; ++i)
+    constantsToUnitLoop(generics.data[i]);
+  kilnOpListDestroy(&generics);
+  if (options[kOptKeepProducts].b)
+    guardProducts(module);
+  else
+    dropGuards(module);
+}
+
+static const KilnPassOptionSpec kOptions[kNumOptions] = {
+    [kOptKeepProducts] = {"keep-products", KILN_PASS_OPTION_BOOL, "false",
+                          "Put a linalg.copy after each elementwise producer "
+                          "of a product, so linalg-fuse-elementwise-ops does "
+                          "not fuse it in (false: take such copies out)"},
+};
+
+static const KilnDialectHandleGetter kDialects[] = {
+    mlirGetDialectHandle__linalg__, mlirGetDialectHandle__tensor__};
+
+const KilnPassInfo kilnShardPreparePass = {
+    .argument = "kiln-shard-prepare",
+    .summary = "Rewrite linalg on tensors into the form MLIR's sharding "
+               "accepts: slices of generics pushed into their producers, "
+               "constant map results as unit loops",
+    .anchor = "builtin.module",
+    .options = kOptions,
+    .numOptions = kNumOptions,
+    .run = runShardPrepare,
+    .dependentDialects = kDialects,
+    .numDependentDialects = 2,
+};
