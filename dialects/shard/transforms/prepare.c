@@ -48,6 +48,7 @@
  * and without it (the last run, after fusion) it takes them out again. */
 #include "kiln/passes.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -344,6 +345,438 @@ static void constantsToUnitLoop(MlirOperation g) {
                                   mlirArrayAttrGet(ctx, loops + 1, newKinds));
 }
 
+/* ---- flattenings --------------------------------------------------------- */
+
+/* A reshape that is neither an expand nor a collapse, lowered through 1-D
+ * (multi-head attention's [S, B, E] -> [S, B*H, D]):
+ *
+ *   %f = tensor.collapse_shape %x [[0, 1, 2]] : 16x2x64 into 2048
+ *   %y = tensor.expand_shape %f [[0, 1, 2]] : 2048 into 16x8x16
+ * =>
+ *   %e = tensor.expand_shape %x [[0], [1], [2, 3]] : 16x2x64 into 16x2x4x16
+ *   %y = tensor.collapse_shape %e [[0], [1, 2], [3]] : into 16x8x16
+ *
+ * through the shapes' common refinement (every dim of both a product of
+ * consecutive dims of it), which the reshape propagation folds into the
+ * generics around; a 1-D tensor it cannot. Unit dims are set aside first
+ * (collapsed into a neighbour) and put back after. */
+
+typedef struct Shape {
+  intptr_t rank;
+  int64_t dims[kMaxRank * 2];
+} Shape;
+
+static Shape shapeOf(MlirType t) {
+  Shape s = {mlirShapedTypeGetRank(t), {0}};
+  for (intptr_t d = 0; d < s.rank; ++d)
+    s.dims[d] = mlirShapedTypeGetDimSize(t, d);
+  return s;
+}
+
+/* `s` without its unit dims. */
+static Shape withoutUnits(const Shape *s) {
+  Shape r = {0, {0}};
+  for (intptr_t d = 0; d < s->rank; ++d)
+    if (s->dims[d] != 1)
+      r.dims[r.rank++] = s->dims[d];
+  return r;
+}
+
+/* The common refinement of unit-free shapes `a` and `b` of the same
+ * size: its dims are the steps between the union of their prefix
+ * products; false when a step does not divide. */
+static bool refine(const Shape *a, const Shape *b, Shape *out) {
+  int64_t cuts[kMaxRank * 4];
+  intptr_t n = 0, i = 0, j = 0;
+  int64_t pa = 1, pb = 1;
+  while (i < a->rank || j < b->rank) {
+    int64_t na = i < a->rank ? pa * a->dims[i] : INT64_MAX;
+    int64_t nb = j < b->rank ? pb * b->dims[j] : INT64_MAX;
+    int64_t next = na < nb ? na : nb;
+    if (na == next)
+      pa = na, ++i;
+    if (nb == next)
+      pb = nb, ++j;
+    cuts[n++] = next;
+  }
+  if (pa != pb || n > kMaxRank * 2)
+    return false;
+  out->rank = n;
+  for (intptr_t k = 0, prev = 1; k < n; prev = cuts[k++]) {
+    if (cuts[k] % prev)
+      return false;
+    out->dims[k] = cuts[k] / prev;
+  }
+  return true;
+}
+
+/* The reassociation grouping `fine`'s dims into unit-free `coarse`'s:
+ * each coarse dim the product of consecutive fine dims, a unit fine dim
+ * joining the next group (the last, after it); null when there is none. */
+static MlirAttribute reassociation(MlirContext ctx, const Shape *fine,
+                                   const Shape *coarse) {
+  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+  MlirAttribute groups[kMaxRank * 2], members[kMaxRank * 2];
+  intptr_t f = 0;
+  for (intptr_t c = 0; c < coarse->rank; ++c) {
+    intptr_t n = 0;
+    int64_t product = 1;
+    while (f < fine->rank && product != coarse->dims[c]) {
+      product *= fine->dims[f];
+      members[n++] = mlirIntegerAttrGet(i64, f++);
+    }
+    while (c + 1 == coarse->rank && f < fine->rank && fine->dims[f] == 1)
+      members[n++] = mlirIntegerAttrGet(i64, f++);
+    if (product != coarse->dims[c])
+      return mlirAttributeGetNull();
+    groups[c] = mlirArrayAttrGet(ctx, n, members);
+  }
+  return f == fine->rank ? mlirArrayAttrGet(ctx, coarse->rank, groups)
+                         : mlirAttributeGetNull();
+}
+
+static MlirType shapeType(const Shape *s, MlirType like) {
+  return mlirRankedTensorTypeGet(s->rank, s->dims,
+                                 mlirShapedTypeGetElementType(like),
+                                 mlirAttributeGetNull());
+}
+
+static bool sameShape(const Shape *a, const Shape *b) {
+  if (a->rank != b->rank)
+    return false;
+  for (intptr_t d = 0; d < a->rank; ++d)
+    if (a->dims[d] != b->dims[d])
+      return false;
+  return true;
+}
+
+/* `v` reshaped to `to` before `before`: an expand when `to` refines `v`'s
+ * shape, else a collapse; `v` itself when the shapes are the same; null
+ * when `v` is or there is no such reshape. */
+static MlirValue reshapeTo(MlirOperation before, MlirValue v, const Shape *to) {
+  if (mlirValueIsNull(v))
+    return v;
+  MlirType t = mlirValueGetType(v);
+  Shape from = shapeOf(t);
+  if (sameShape(&from, to))
+    return v;
+  MlirContext ctx = mlirOperationGetContext(before);
+  bool expand = to->rank > from.rank;
+  MlirAttribute groups =
+      expand ? reassociation(ctx, to, &from) : reassociation(ctx, &from, to);
+  if (mlirAttributeIsNull(groups))
+    return (MlirValue){NULL};
+  MlirType result = shapeType(to, t);
+  MlirNamedAttribute attrs[2] = {
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("reassociation")),
+                            groups),
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx, kilnStr("static_output_shape")),
+          mlirDenseI64ArrayGet(ctx, to->rank, to->dims)),
+  };
+  return mlirOperationGetResult(
+      kilnInsertOp(before,
+                   expand ? "tensor.expand_shape" : "tensor.collapse_shape", 1,
+                   &v, 1, &result, expand ? 2 : 1, attrs),
+      0);
+}
+
+/* Rewrites `expand` (of a collapse) through the common refinement. */
+static void regroupFlattening(MlirOperation expand) {
+  MlirValue src = mlirOperationGetOperand(expand, 0);
+  MlirType to = mlirValueGetType(mlirOperationGetResult(expand, 0));
+  if (!mlirValueIsAOpResult(src) ||
+      !kilnOpNameIs(mlirOpResultGetOwner(src), "tensor.collapse_shape") ||
+      !kilnTypeIsStaticTensor(to))
+    return;
+  MlirValue x = mlirOperationGetOperand(mlirOpResultGetOwner(src), 0);
+  Shape a = shapeOf(mlirValueGetType(x)), b = shapeOf(to);
+  if (!kilnTypeIsStaticTensor(mlirValueGetType(x)) || a.rank > kMaxRank ||
+      b.rank > kMaxRank)
+    return;
+  Shape a1 = withoutUnits(&a), b1 = withoutUnits(&b), r;
+  if (!refine(&a1, &b1, &r))
+    return;
+  MlirValue v = reshapeTo(expand, x, &a1);
+  v = reshapeTo(expand, v, &r);
+  v = reshapeTo(expand, v, &b1);
+  v = reshapeTo(expand, v, &b);
+  if (!mlirValueIsNull(v))
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(expand, 0), v);
+}
+
+/* A static reshape of a tensor.empty becomes an empty of its type (the
+ * reshape propagation leaves them on inits). */
+static void foldReshapedEmpty(MlirOperation reshape) {
+  MlirValue src = mlirOperationGetOperand(reshape, 0);
+  MlirType t = mlirValueGetType(mlirOperationGetResult(reshape, 0));
+  if (!mlirValueIsAOpResult(src) ||
+      !kilnOpNameIs(mlirOpResultGetOwner(src), "tensor.empty") ||
+      !kilnTypeIsStaticTensor(t))
+    return;
+  MlirOperation e =
+      kilnInsertOp(reshape, "tensor.empty", 0, NULL, 1, &t, 0, NULL);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(reshape, 0),
+                                mlirOperationGetResult(e, 0));
+  mlirOperationDestroy(reshape);
+}
+
+/* An expand that only adds unit dims (Unsqueeze), read by generics: each
+ * reads the source instead, through the map results of the group's
+ * non-unit dims (an input's mask broadcast over heads; the reshape
+ * propagation folds only reshapes next to generics' results). */
+static void foldUnitExpandIntoUsers(MlirOperation expand) {
+  MlirValue src = mlirOperationGetOperand(expand, 0);
+  MlirValue r = mlirOperationGetResult(expand, 0);
+  MlirType st = mlirValueGetType(src);
+  MlirAttribute groups =
+      mlirOperationGetAttributeByName(expand, kilnStr("reassociation"));
+  intptr_t rank = mlirShapedTypeGetRank(st);
+  if (!kilnTypeIsStaticTensor(st) || mlirAttributeIsNull(groups) ||
+      rank > kMaxRank || mlirArrayAttrGetNumElements(groups) != rank)
+    return;
+  /* pick[d]: the result dim source dim d is read through. */
+  intptr_t pick[kMaxRank];
+  for (intptr_t d = 0; d < rank; ++d) {
+    MlirAttribute g = mlirArrayAttrGetElement(groups, d);
+    pick[d] = -1;
+    for (intptr_t k = 0; k < mlirArrayAttrGetNumElements(g); ++k) {
+      intptr_t dim = mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(g, k));
+      if (mlirShapedTypeGetDimSize(mlirValueGetType(r), dim) == 1)
+        continue;
+      if (pick[d] >= 0)
+        return; /* splits a dim: not an Unsqueeze */
+      pick[d] = dim;
+    }
+    if (pick[d] < 0) /* a unit source dim: its group's first */
+      pick[d] = mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(g, 0));
+  }
+  KilnOpList users = {0};
+  kilnOpListCollectUsers(&users, r);
+  for (size_t i = 0; i < users.len; ++i) {
+    MlirOperation g = users.data[i];
+    intptr_t n = mlirOperationGetNumOperands(g);
+    if (!kilnOpNameIs(g, "linalg.generic") || n > kMaxOperands)
+      continue;
+    MlirContext ctx = mlirOperationGetContext(g);
+    MlirAttribute old =
+        mlirOperationGetAttributeByName(g, kilnStr("indexing_maps"));
+    MlirAttribute maps[kMaxOperands];
+    bool changed = false;
+    for (intptr_t k = 0; k < n; ++k) {
+      maps[k] = mlirArrayAttrGetElement(old, k);
+      if (k + 1 == n || !mlirValueEqual(mlirOperationGetOperand(g, k), r))
+        continue; /* only inputs */
+      MlirAffineMap m = mlirAffineMapAttrGetValue(maps[k]);
+      MlirAffineExpr exprs[kMaxRank];
+      for (intptr_t d = 0; d < rank; ++d)
+        exprs[d] = mlirAffineMapGetResult(m, pick[d]);
+      maps[k] = mlirAffineMapAttrGet(
+          mlirAffineMapGet(ctx, mlirAffineMapGetNumDims(m),
+                           mlirAffineMapGetNumSymbols(m), rank, exprs));
+      mlirOperationSetOperand(g, k, src);
+      changed = true;
+    }
+    if (changed)
+      mlirOperationSetAttributeByName(g, kilnStr("indexing_maps"),
+                                      mlirArrayAttrGet(ctx, n, maps));
+  }
+  kilnOpListDestroy(&users);
+}
+
+static void regroupFlattenings(MlirOperation module) {
+  KilnOpList reshapes = {0};
+  kilnOpListCollectNamed(&reshapes, module, "tensor.expand_shape",
+                         MlirWalkPreOrder);
+  for (size_t i = 0; i < reshapes.len; ++i) {
+    regroupFlattening(reshapes.data[i]);
+    foldUnitExpandIntoUsers(reshapes.data[i]);
+  }
+  kilnOpListClear(&reshapes);
+  kilnOpListCollectNamed(&reshapes, module, "tensor.expand_shape",
+                         MlirWalkPreOrder);
+  kilnOpListCollectNamed(&reshapes, module, "tensor.collapse_shape",
+                         MlirWalkPreOrder);
+  for (size_t i = 0; i < reshapes.len; ++i)
+    foldReshapedEmpty(reshapes.data[i]);
+  kilnOpListDestroy(&reshapes);
+}
+
+/* ---- scalar code --------------------------------------------------------- */
+
+/* Sharding propagation refuses every op without a sharding interface, and
+ * the run-time checks read a reduced 0-d tensor as a scalar:
+ *
+ *   %s = tensor.extract %bad[] : tensor<i32>
+ *   %c = arith.cmpi ne, %s, %c0 : i32
+ *   scf.if %c { ... } {kiln.data_check}
+ * =>
+ *   linalg.generic {iterator_types = []} ins(%bad : tensor<i32>)
+ *       outs(%e : tensor<i32>) {
+ *   ^bb0(%s: i32, %out: i32):
+ *     %c = arith.cmpi ne, %s, %c0 : i32
+ *     scf.if %c { ... } {kiln.data_check}
+ *     linalg.yield %out : i32
+ *   }
+ *
+ * the same code in the body of a 0-d generic, which partition keeps on
+ * every rank (after the all-reduce a dp reduction needs). The extract's
+ * users (through their results, and the top-level ops enclosing nested
+ * users) must produce no tensors and be used by nothing else. */
+
+/* `op`'s ancestor in `block`, or null. */
+static MlirOperation ancestorIn(MlirOperation op, MlirBlock block) {
+  while (!mlirOperationIsNull(op) &&
+         !mlirBlockEqual(mlirOperationGetBlock(op), block))
+    op = mlirOperationGetParentOperation(op);
+  return op;
+}
+
+/* The top-level ops using the scalar `extract` makes, transitively; false
+ * if one makes a tensor or escapes. */
+static bool scalarUsers(MlirOperation extract, KilnOpList *set) {
+  MlirBlock block = mlirOperationGetBlock(extract);
+  kilnOpListPush(set, extract);
+  for (size_t i = 0; i < set->len; ++i) {
+    MlirOperation op = set->data[i];
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r) {
+      MlirValue v = mlirOperationGetResult(op, r);
+      if (mlirTypeIsAShaped(mlirValueGetType(v)))
+        return false;
+      for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+           u = mlirOpOperandGetNextUse(u)) {
+        MlirOperation user = ancestorIn(mlirOpOperandGetOwner(u), block);
+        if (mlirOperationIsNull(user) ||
+            mlirOperationEqual(user, mlirBlockGetTerminator(block)))
+          return false;
+        if (!kilnOpListContains(set, user))
+          kilnOpListPush(set, user);
+      }
+    }
+  }
+  return true;
+}
+
+static void wrapScalarCode(MlirOperation extract) {
+  MlirValue t = mlirOperationGetOperand(extract, 0);
+  MlirType tt = mlirValueGetType(t);
+  if (mlirOperationGetNumOperands(extract) != 1 ||
+      !mlirTypeIsARankedTensor(tt) || mlirShapedTypeGetRank(tt) != 0)
+    return;
+  KilnOpList set = {0};
+  if (!scalarUsers(extract, &set)) {
+    kilnOpListDestroy(&set);
+    return;
+  }
+  /* The generic goes after the last of them, in block order. */
+  MlirOperation last = extract;
+  for (MlirOperation o = extract; !mlirOperationIsNull(o);
+       o = mlirOperationGetNextInBlock(o))
+    if (kilnOpListContains(&set, o))
+      last = o;
+  MlirOperation at = mlirOperationGetNextInBlock(last);
+  MlirContext ctx = mlirOperationGetContext(extract);
+  MlirLocation loc = mlirOperationGetLocation(extract);
+  MlirType elem = mlirShapedTypeGetElementType(tt);
+  MlirType types[2] = {elem, elem};
+  MlirLocation locs[2] = {loc, loc};
+  MlirBlock body = mlirBlockCreate(2, types, locs);
+  MlirValue out = mlirBlockGetArgument(body, 1);
+  MlirOperationState yield =
+      mlirOperationStateGet(kilnStr("linalg.yield"), loc);
+  mlirOperationStateAddOperands(&yield, 1, &out);
+  MlirOperation y = mlirOperationCreate(&yield);
+  mlirBlockAppendOwnedOperation(body, y);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, body);
+  MlirValue ops[2] = {
+      t, mlirOperationGetResult(
+             kilnInsertOp(at, "tensor.empty", 0, NULL, 1, &tt, 0, NULL), 0)};
+  MlirAttribute scalarMap = mlirAffineMapAttrGet(mlirAffineMapEmptyGet(ctx));
+  MlirAttribute maps[2] = {scalarMap, scalarMap};
+  MlirNamedAttribute attrs[3] = {
+      kilnSegmentSizesAttr(ctx, 2, (const int32_t[]){1, 1}),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("indexing_maps")),
+                            mlirArrayAttrGet(ctx, 2, maps)),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("iterator_types")),
+                            mlirArrayAttrGet(ctx, 0, NULL)),
+  };
+  MlirOperationState st = mlirOperationStateGet(kilnStr("linalg.generic"), loc);
+  mlirOperationStateAddOperands(&st, 2, ops);
+  mlirOperationStateAddResults(&st, 1, &tt);
+  mlirOperationStateAddAttributes(&st, 3, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation g = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, g);
+  /* The ops move into the body in block order; the extract's value is
+   * the body's first argument. */
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(extract, 0),
+                                mlirBlockGetArgument(body, 0));
+  MlirOperation o = mlirOperationGetNextInBlock(extract);
+  mlirOperationDestroy(extract);
+  while (!mlirOperationEqual(o, g)) {
+    MlirOperation next = mlirOperationGetNextInBlock(o);
+    if (kilnOpListContains(&set, o))
+      mlirOperationMoveBefore(o, y);
+    o = next;
+  }
+  kilnOpListDestroy(&set);
+}
+
+static void wrapScalarCodeIn(MlirOperation module) {
+  KilnOpList extracts = {0};
+  kilnOpListCollectNamed(&extracts, module, "tensor.extract", MlirWalkPreOrder);
+  for (size_t i = 0; i < extracts.len; ++i) {
+    MlirOperation e = extracts.data[i];
+    MlirOperation parent = mlirOperationGetParentOperation(e);
+    if (!mlirOperationIsNull(parent) && kilnOpNameIs(parent, "func.func"))
+      wrapScalarCode(e);
+  }
+  kilnOpListDestroy(&extracts);
+}
+
+/* ---- captured constants -------------------------------------------------- */
+
+/* Scalar constants a generic's body uses from above are cloned into the
+ * body: shard-partition rebuilds a generic whose reduction it splits
+ * without remapping values captured from above (its copy would use the
+ * old function's constants, erased with it). */
+typedef struct Capture {
+  MlirOperation generic;
+  MlirBlock body;
+} Capture;
+
+static MlirWalkResult sinkConstantsOf(MlirOperation op, void *userData) {
+  const Capture *c = userData;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (!mlirValueIsAOpResult(v))
+      continue;
+    MlirOperation def = mlirOpResultGetOwner(v);
+    if (!kilnOpNameIs(def, "arith.constant") ||
+        mlirTypeIsAShaped(mlirValueGetType(v)) ||
+        kilnOpIsInside(def, c->generic))
+      continue;
+    MlirOperation copy = mlirOperationClone(def);
+    mlirBlockInsertOwnedOperation(c->body, 0, copy);
+    mlirOperationSetOperand(op, i, mlirOperationGetResult(copy, 0));
+  }
+  return MlirWalkResultAdvance;
+}
+
+static void sinkCapturedConstants(MlirOperation module) {
+  KilnOpList generics = {0};
+  kilnOpListCollectNamed(&generics, module, "linalg.generic", MlirWalkPreOrder);
+  for (size_t i = 0; i < generics.len; ++i) {
+    MlirOperation g = generics.data[i];
+    Capture c = {g, mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0))};
+    for (MlirOperation op = mlirBlockGetFirstOperation(c.body);
+         !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+      mlirOperationWalk(op, sinkConstantsOf, &c, MlirWalkPreOrder);
+  }
+  kilnOpListDestroy(&generics);
+}
+
 /* A product: a generic with a reduction loop over two or more tensors. */
 static bool isProduct(MlirOperation g) {
   intptr_t n = mlirOperationGetNumOperands(g);
@@ -498,6 +931,8 @@ static void unshareFills(MlirOperation module) {
 static void runShardPrepare(MlirOperation module, MlirExternalPass pass,
                             const KilnPassOptionValue *options) {
   (void)pass;
+  wrapScalarCodeIn(module);
+  regroupFlattenings(module);
   unshareFills(module);
   pushSlices(module);
   KilnOpList generics = {0};
@@ -505,10 +940,12 @@ static void runShardPrepare(MlirOperation module, MlirExternalPass pass,
   for (size_t i = 0; i < generics.len; ++i)
     constantsToUnitLoop(generics.data[i]);
   kilnOpListDestroy(&generics);
-  if (options[kOptKeepProducts].b)
+  if (options[kOptKeepProducts].b) {
     guardProducts(module);
-  else
+  } else {
     dropGuards(module);
+    sinkCapturedConstants(module);
+  }
 }
 
 static const KilnPassOptionSpec kOptions[kNumOptions] = {

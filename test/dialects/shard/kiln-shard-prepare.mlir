@@ -95,3 +95,66 @@ func.func @guarded(%x: tensor<6xf32>, %w: tensor<2x2xf32>) -> tensor<3x2xf32> {
   } -> tensor<3x2xf32>
   return %p : tensor<3x2xf32>
 }
+
+// A reshape through 1-D (multi-head attention's [S, B, E] -> [S, B*H, D])
+// becomes an expand and a collapse through the shapes' common refinement.
+// CHECK-LABEL: func.func @flattening
+// CHECK: %[[E:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1], [2, 3]] output_shape [4, 2, 2, 3] : tensor<4x2x6xf32> into tensor<4x2x2x3xf32>
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[E]] {{\[}}[0], [1, 2], [3]] : tensor<4x2x2x3xf32> into tensor<4x4x3xf32>
+// CHECK: return %[[C]]
+func.func @flattening(%x: tensor<4x2x6xf32>) -> tensor<4x4x3xf32> {
+  %f = tensor.collapse_shape %x [[0, 1, 2]] : tensor<4x2x6xf32> into tensor<48xf32>
+  %y = tensor.expand_shape %f [[0, 1, 2]] output_shape [4, 4, 3] : tensor<48xf32> into tensor<4x4x3xf32>
+  return %y : tensor<4x4x3xf32>
+}
+
+// An Unsqueeze of an input read by a generic: the generic reads the input.
+// CHECK-LABEL: func.func @unsqueezed
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<2x5xf32>, tensor<2x3x5xf32>)
+func.func @unsqueezed(%m: tensor<2x5xf32>, %s: tensor<2x3x5xf32>) -> tensor<2x3x5xf32> {
+  %u = tensor.expand_shape %m [[0], [1, 2]] output_shape [2, 1, 5] : tensor<2x5xf32> into tensor<2x1x5xf32>
+  %e = tensor.empty() : tensor<2x3x5xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%u, %s : tensor<2x1x5xf32>, tensor<2x3x5xf32>) outs(%e : tensor<2x3x5xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %v = arith.addf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<2x3x5xf32>
+  return %r : tensor<2x3x5xf32>
+}
+
+// A run-time check's scalar code moves into a 0-d generic (propagation
+// refuses tensor.extract and scf.if), and a constant a body captures is
+// cloned into it.
+// CHECK-LABEL: func.func @check
+// CHECK: ^bb0(%{{.*}}: i64, %{{.*}}: i32):
+// CHECK-NEXT: arith.constant 7 : i32
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = []} ins(%{{.*}} : tensor<i32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: i32, %[[OUT:.*]]: i32):
+// CHECK: arith.cmpi ne, %[[IN]]
+// CHECK: scf.if
+// CHECK: } {kiln.data_check}
+// CHECK: linalg.yield %[[OUT]]
+// CHECK-NOT: tensor.extract
+memref.global @kiln_check_status : memref<i32> = dense<0>
+func.func @check(%ids: tensor<4xi64>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c7 = arith.constant 7 : i32
+  %e = tensor.empty() : tensor<i32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%ids : tensor<4xi64>) outs(%e : tensor<i32>) {
+  ^bb0(%in: i64, %out: i32):
+    %t = arith.trunci %in : i64 to i32
+    %m = arith.maxui %out, %t : i32
+    %n = arith.andi %m, %c7 : i32
+    linalg.yield %n : i32
+  } -> tensor<i32>
+  %s = tensor.extract %r[] : tensor<i32>
+  %bad = arith.cmpi ne, %s, %c0 : i32
+  scf.if %bad {
+    %g = memref.get_global @kiln_check_status : memref<i32>
+    memref.store %c1, %g[] : memref<i32>
+  } {kiln.data_check}
+  return
+}

@@ -1,11 +1,18 @@
-"""A small GPT-style decoder for kiln-compile --shard's tests
-(shard-transformer.test), exported by PyTorch with its output.
+"""Small transformers for kiln-compile --shard's tests
+(shard-transformer.test), exported by PyTorch with their outputs.
 
 usage: make_transformers.py OUTDIR
 
-Writes OUTDIR/gpt.onnx: 2 decoder blocks (pre-norm, one fused QKV
-projection split in three, causal mask by Where, GELU MLP; width 64, 4
-heads, 16 tokens, a batch of 2), x_gpt.npy and its output y_gpt.npy."""
+Writes, each with x_NAME.npy and its output y_NAME.npy (width 64, 4
+heads, 16 tokens, a batch of 2):
+- gpt.onnx: 2 decoder blocks (pre-norm, one fused QKV projection split in
+  three, causal mask by Where, GELU MLP);
+- bert.onnx: 2 nn.TransformerEncoderLayer blocks (post-norm, ReLU;
+  PyTorch's own attention export, which reshapes [S, B, E] to
+  [S, B*H, D] through 1-D);
+- lm.onnx: token embeddings (a Gather, checked at run time) and
+  positions, the 2 decoder blocks, a final LayerNorm and an LM head over
+  500 tokens; x_lm.npy holds token ids, bad_lm.npy one out of range."""
 import math
 import os
 import sys
@@ -51,4 +58,25 @@ def export(name, model, x):
     np.save(os.path.join(out, "y_" + name + ".npy"), y.numpy())
 
 
+class LM(nn.Module):
+    def __init__(self, vocab=500):
+        super().__init__()
+        self.tok, self.pos = nn.Embedding(vocab, D), nn.Embedding(SEQ, D)
+        self.blocks = nn.Sequential(Block(), Block())
+        self.ln, self.head = nn.LayerNorm(D), nn.Linear(D, vocab, bias=False)
+
+    def forward(self, ids):
+        pos = torch.arange(ids.shape[1])
+        return self.head(self.ln(self.blocks(self.tok(ids) + self.pos(pos))))
+
+
 export("gpt", nn.Sequential(Block(), Block()), torch.randn(2, SEQ, D))
+layer = nn.TransformerEncoderLayer(D, HEADS, 4 * D, dropout=0.0,
+                                   batch_first=True)
+export("bert", nn.TransformerEncoder(layer, 2, enable_nested_tensor=False),
+       torch.randn(2, SEQ, D))
+ids = torch.randint(0, 500, (2, SEQ))
+export("lm", LM(), ids)
+bad = ids.numpy().copy()
+bad[1, 3] = 777
+np.save(os.path.join(out, "bad_lm.npy"), bad)
