@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sharded models on this machine (docs/scale-out.md, "Measured"): an MLP
 # x[8 x D] -> MatMul D x D, Relu -> MatMul D x D (D = 2048 by default: 32 MB
-# of f32 weights) compiled whole and with --shard=tp:N / dp:N, run with
-# kiln-run --benchmark. Prints, per configuration:
+# of f32 weights), or with --model gpt a GPT-style decoder
+# (bench/scale_out_models.py), compiled whole and with --shard=tp:N /
+# dp:N, run with kiln-run --benchmark. Prints, per configuration:
 #   - the median latency (kiln-run's) and its ratio to the whole model on
 #     as many threads as the sharded run has processes (1 thread a rank),
 #     timed alternately three times (the median of the rounds' ratios);
@@ -11,23 +12,26 @@
 #     (1/N of them for tp, all for dp);
 #   - the bytes each rank's collectives move per run, counted (all-reduce
 #     calls and bytes, by bench/mpi_count.c preloaded) next to what the
-#     plan predicts (tp: one all-reduce of the [8 x D] output; dp: the
-#     output's blocks assembled by one all-reduce of the whole [8 x D]).
+#     plan predicts (scale_out_models.py: the MLP's tp one all-reduce of
+#     the output, the decoder's two per block; dp the output's blocks
+#     assembled by one all-reduce of the whole output).
 # The processes share this machine's cores: with 4 ranks on 2 cores they
 # are oversubscribed (an upper bound, not a measurement of 4 hosts).
 #
-#   bench/scale-out.sh [--dim D] [--runs N] [--ranks 2,4] [--no-build]
+#   bench/scale-out.sh [--model mlp|gpt] [--dim D] [--runs N] [--ranks 2,4]
+#                      [--no-build]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-dim=2048 runs=200 ranks=2,4 build=1
+model=mlp dim=2048 runs=200 ranks=2,4 build=1
 while [ $# -gt 0 ]; do
   case $1 in
+    --model) model=$2; shift ;;
     --dim) dim=$2; shift ;;
     --runs) runs=$2; shift ;;
     --ranks) ranks=$2; shift ;;
     --no-build) build=0 ;;
-    *) echo "usage: bench/scale-out.sh [--dim D] [--runs N] [--ranks 2,4] [--no-build]" >&2; exit 2 ;;
+    *) echo "usage: bench/scale-out.sh [--model mlp|gpt] [--dim D] [--runs N] [--ranks 2,4] [--no-build]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -37,31 +41,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-/usr/bin/python3 - "$out" "$dim" <<'EOF'
-import sys
-import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
-out, d = sys.argv[1], int(sys.argv[2])
-rng = np.random.default_rng(0)
-w1 = (rng.standard_normal((d, d)) * 0.02).astype(np.float32)
-w2 = (rng.standard_normal((d, d)) * 0.02).astype(np.float32)
-g = helper.make_graph(
-    [helper.make_node("MatMul", ["x", "w1"], ["h"]),
-     helper.make_node("Relu", ["h"], ["r"]),
-     helper.make_node("MatMul", ["r", "w2"], ["y"])], "mlp",
-    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [8, d])],
-    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8, d])],
-    [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2")])
-m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-m.ir_version = 8
-onnx.save(m, out + "/mlp.onnx")
-x = rng.standard_normal((8, d)).astype(np.float32)
-np.save(out + "/x.npy", x)
-np.save(out + "/y.npy", (np.maximum(x.astype(np.float64) @ w1, 0) @ w2)
-        .astype(np.float32))
-EOF
-weights=$((2 * dim * dim * 4))
+/usr/bin/python3 bench/scale_out_models.py "$out" "$model" "$dim" || exit 1
+read -r weights tp_calls tp_bytes dp_calls dp_bytes title < "$out/plan.txt"
 mpicc -shared -fPIC -O2 bench/mpi_count.c -o "$out/mpi_count.so" || exit 1
 # The counted runs: kiln-run --benchmark 20 runs the model 1 + 2 + 20 times.
 total_runs=23
@@ -82,6 +63,7 @@ library_rss() {
 run() {
   local name=$1 np=$2 threads=$3 lib=$out/$1.so
   local cmd=(build/bin/kiln-run "$lib" --input "$out/x.npy" --expected "$out/y.npy"
+             --rtol 1e-4 --atol 1e-5
              --threads "$threads" --benchmark "$runs")
   if [ "$np" = 0 ]; then
     "${cmd[@]}" > "$out/$name.txt" 2>&1 || { echo "scale-out: $name failed: $(tail -1 "$out/$name.txt")" >&2; return 1; }
@@ -103,8 +85,8 @@ run() {
   median "$out/$name.txt"
 }
 
-build/bin/kiln-compile "$out/mlp.onnx" -q -o "$out/whole.so" || exit 1
-echo "== scale-out: MLP 8 x $dim, two $dim x $dim products ($((weights / 1048576)) MB of weights), $runs runs"
+build/bin/kiln-compile "$out/model.onnx" -q -o "$out/whole.so" || exit 1
+echo "== scale-out: $title ($((weights / 1048576)) MB of weights), $runs runs"
 printf '%-8s %5s %8s %10s %8s  %-22s %10s  %s\n' plan procs threads "median ms" ratio \
   "library RSS/process KB" "weights KB" "all-reduces/run/rank (plan)"
 IFS=, read -ra counts <<< "$ranks"
@@ -117,7 +99,7 @@ for n in "${counts[@]}"; do
   printf '%-8s %5s %8s %10s %8s  %-22s %10s  %s\n' whole 1 "$n" "$base" 1.00x \
     "$(cat "$out/whole.rss")" $((weights / 1024)) -
   for kind in tp dp; do
-    build/bin/kiln-compile "$out/mlp.onnx" --shard=$kind:$n -q -o "$out/$kind$n.so" || exit 1
+    build/bin/kiln-compile "$out/model.onnx" --shard=$kind:$n -q -o "$out/$kind$n.so" || exit 1
     ratios=() mss=()
     for ((r = 0; r < rounds; ++r)); do
       b=$(run whole 0 "$n") || exit 1
@@ -129,10 +111,10 @@ for n in "${counts[@]}"; do
 import statistics, sys
 m = [float(x) for x in sys.argv[1].split()]; r = [float(x) for x in sys.argv[2].split()]
 print('%.3f %.2fx' % (statistics.median(m), statistics.median(r)))" "${mss[*]}" "${ratios[*]}")
-    share=$weights
-    [ $kind = tp ] && share=$((weights / n))
+    share=$weights calls=$dp_calls bytes=$dp_bytes
+    [ $kind = tp ] && share=$((weights / n)) calls=$tp_calls bytes=$tp_bytes
     printf '%-8s %5s %8s %10s %8s  %-22s %10s  %s\n' "$kind:$n" "$n" 1 "$ms" "$ratio" \
       "$(cat "$out/$kind$n.rss")" $((share / 1024)) \
-      "$(awk -v r=$total_runs '{c += $1; b += $2; n++} END {printf "%g calls, %d bytes", c / n / r, b / n / r}' "$out/$kind$n.count") (plan: 1, $((8 * dim * 4)))"
+      "$(awk -v r=$total_runs '{c += $1; b += $2; n++} END {printf "%g calls, %d bytes", c / n / r, b / n / r}' "$out/$kind$n.count") (plan: $calls, $bytes)"
   done
 done

@@ -132,6 +132,12 @@ bool kilnLinalgIteratorKinds(MlirOperation op, char *kinds, intptr_t loops) {
   return n == loops;
 }
 
+MlirAffineMap kilnLinalgIndexingMap(MlirOperation op, intptr_t i) {
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
+  return mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i));
+}
+
 int64_t kilnOpGetIntAttr(MlirOperation op, const char *name, int64_t dflt) {
   MlirAttribute a =
       mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));

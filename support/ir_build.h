@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mlir-c/AffineMap.h"
 #include "mlir-c/IR.h"
 
 /// Whether `op` is named exactly `name` ("memref.alloc").
@@ -39,6 +40,9 @@ bool kilnOpIsInside(MlirOperation op, MlirOperation ancestor);
 /// A linalg op's iterator types in order ('p' parallel, 'r' reduction);
 /// false unless it has exactly `loops` of them.
 bool kilnLinalgIteratorKinds(MlirOperation op, char *kinds, intptr_t loops);
+/// Indexing map `i` of a linalg op carrying an `indexing_maps` attribute
+/// (a generic, or a named op that prints one).
+MlirAffineMap kilnLinalgIndexingMap(MlirOperation op, intptr_t i);
 /// The integer attribute `name` of `op`, or `dflt` when it is absent or
 /// not an integer.
 int64_t kilnOpGetIntAttr(MlirOperation op, const char *name, int64_t dflt);

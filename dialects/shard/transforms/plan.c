@@ -109,18 +109,6 @@ static MlirValue insertShard(MlirOperation before, MlirValue v, intptr_t dim,
                                 0);
 }
 
-/* Replaces every use of `v` but `keep`'s with `by`. */
-static void replaceUsesExcept(MlirValue v, MlirValue by, MlirOperation keep) {
-  MlirOpOperand u = mlirValueGetFirstUse(v);
-  while (!mlirOpOperandIsNull(u)) {
-    MlirOpOperand next = mlirOpOperandGetNextUse(u);
-    MlirOperation owner = mlirOpOperandGetOwner(u);
-    if (!mlirOperationEqual(owner, keep))
-      mlirOperationSetOperand(owner, mlirOpOperandGetOperandNumber(u), by);
-    u = next;
-  }
-}
-
 static MlirAttribute funcType(MlirOperation f) {
   return mlirOperationGetAttributeByName(f, kilnStr("function_type"));
 }
@@ -301,12 +289,6 @@ static intptr_t weightArg(const TensorPlan *tp, MlirValue v) {
   return n >= tp->firstWeight ? n : -1;
 }
 
-static MlirAffineMap indexingMap(MlirOperation op, intptr_t i) {
-  MlirAttribute maps =
-      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
-  return mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i));
-}
-
 /* The position of loop `loop` among `m`'s results (plain dims), or -1. */
 static intptr_t positionOf(MlirAffineMap m, intptr_t loop) {
   for (intptr_t d = 0; d < mlirAffineMapGetNumResults(m); ++d) {
@@ -343,8 +325,8 @@ static bool splitWeight(TensorPlan *tp, MlirOperation op, intptr_t w,
  * heads before head dims, as weights are laid out); -1 if none. */
 static intptr_t columnLoop(MlirOperation op, intptr_t weight,
                            intptr_t numInputs, const char *kinds) {
-  MlirAffineMap wm = indexingMap(op, weight);
-  MlirAffineMap out = indexingMap(op, numInputs);
+  MlirAffineMap wm = kilnLinalgIndexingMap(op, weight);
+  MlirAffineMap out = kilnLinalgIndexingMap(op, numInputs);
   for (intptr_t d = 0; d < mlirAffineMapGetNumResults(wm); ++d) {
     MlirAffineExpr e = mlirAffineMapGetResult(wm, d);
     if (!mlirAffineExprIsADim(e))
@@ -352,7 +334,8 @@ static intptr_t columnLoop(MlirOperation op, intptr_t weight,
     intptr_t l = mlirAffineDimExprGetPosition(e);
     bool readElsewhere = false;
     for (intptr_t i = 0; i < numInputs && !readElsewhere; ++i)
-      readElsewhere = i != weight && positionOf(indexingMap(op, i), l) >= 0;
+      readElsewhere =
+          i != weight && positionOf(kilnLinalgIndexingMap(op, i), l) >= 0;
     if (kinds[l] == 'p' && !readElsewhere && positionOf(out, l) >= 0)
       return l;
   }
@@ -364,7 +347,7 @@ static intptr_t columnLoop(MlirOperation op, intptr_t weight,
 static void planGeneric(TensorPlan *tp, MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
   intptr_t numInputs = n - 1;
-  intptr_t loops = mlirAffineMapGetNumDims(indexingMap(op, 0));
+  intptr_t loops = mlirAffineMapGetNumDims(kilnLinalgIndexingMap(op, 0));
   char kinds[kMaxLoops];
   if (mlirOperationGetNumResults(op) != 1 || n > kMaxOperands ||
       loops > kMaxLoops || !kilnLinalgIteratorKinds(op, kinds, loops))
@@ -382,7 +365,8 @@ static void planGeneric(TensorPlan *tp, MlirOperation op) {
     intptr_t dim = splitDimOf(tp, v);
     if (dim < 0)
       continue;
-    MlirAffineExpr e = mlirAffineMapGetResult(indexingMap(op, i), dim);
+    MlirAffineExpr e =
+        mlirAffineMapGetResult(kilnLinalgIndexingMap(op, i), dim);
     intptr_t l = mlirAffineExprIsADim(e) ? mlirAffineDimExprGetPosition(e) : -2;
     if (l == -2 || (loop >= 0 && loop != l))
       goto whole; /* split two ways: propagation reshards */
@@ -397,14 +381,14 @@ static void planGeneric(TensorPlan *tp, MlirOperation op) {
     intptr_t w = weightArg(tp, mlirOperationGetOperand(op, i));
     if (w < 0)
       continue;
-    intptr_t dim = positionOf(indexingMap(op, i), loop);
+    intptr_t dim = positionOf(kilnLinalgIndexingMap(op, i), loop);
     if (dim < 0 || !kilnWeightElementBytes(mlirValueGetType(
                        mlirOperationGetOperand(op, i)))) /* i1: whole */
       tp->usedWhole[w] = true;
     else if (!splitWeight(tp, op, w, dim, rows))
       return;
   }
-  intptr_t outDim = positionOf(indexingMap(op, numInputs), loop);
+  intptr_t outDim = positionOf(kilnLinalgIndexingMap(op, numInputs), loop);
   if (!rows && outDim >= 0)
     markSplit(tp, op, outDim);
   return;
@@ -528,7 +512,7 @@ static bool planFunction(MlirOperation f, const KilnShardPlan *plan) {
     MlirOperation keep = mlirOpResultGetOwner(v);
     if (input && plan->kind == KILN_SHARD_DATA)
       v = insertShard(first, v, 0, true);
-    replaceUsesExcept(arg, v, keep);
+    mlirValueReplaceAllUsesExcept(arg, v, 1, &keep);
   }
   free(tp.split);
   /* Every result whole. */

@@ -156,12 +156,6 @@ static MlirValue sliceLeaf(const Slice *s, MlirOperation src) {
       kilnInsertOp(s->op, "arith.constant", 0, NULL, 1, &s->part, 1, &attr), 0);
 }
 
-static MlirAffineMap indexingMap(MlirOperation op, intptr_t i) {
-  MlirAttribute maps =
-      mlirOperationGetAttributeByName(op, kilnStr("indexing_maps"));
-  return mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i));
-}
-
 static MlirWalkResult findIndexOp(MlirOperation op, void *userData) {
   if (kilnOpNameIs(op, "linalg.index")) {
     *(bool *)userData = true;
@@ -191,7 +185,7 @@ static bool sliceGeneric(const Slice *s, MlirOperation g) {
   if (usesIndex)
     return false;
   /* The sliced loops: lo[loop] and size[loop], -1 for whole ones. */
-  MlirAffineMap out = indexingMap(g, n - 1);
+  MlirAffineMap out = kilnLinalgIndexingMap(g, n - 1);
   intptr_t loops = mlirAffineMapGetNumDims(out);
   if (loops > kMaxRank * 2)
     return false;
@@ -216,7 +210,7 @@ static bool sliceGeneric(const Slice *s, MlirOperation g) {
     MlirType t = mlirValueGetType(v);
     if (!mlirTypeIsARankedTensor(t))
       continue;
-    MlirAffineMap m = indexingMap(g, i);
+    MlirAffineMap m = kilnLinalgIndexingMap(g, i);
     intptr_t rank = mlirShapedTypeGetRank(t);
     int64_t shape[kMaxRank];
     if (!kilnTypeIsStaticTensor(t) || rank > kMaxRank)
@@ -300,7 +294,7 @@ static void constantsToUnitLoop(MlirOperation g) {
   MlirAffineMap maps[kMaxOperands];
   bool found = false;
   for (intptr_t i = 0; i < n; ++i) {
-    maps[i] = indexingMap(g, i);
+    maps[i] = kilnLinalgIndexingMap(g, i);
     MlirType t = mlirValueGetType(mlirOperationGetOperand(g, i));
     for (intptr_t d = 0; d < mlirAffineMapGetNumResults(maps[i]); ++d) {
       MlirAffineExpr e = mlirAffineMapGetResult(maps[i], d);
@@ -780,7 +774,7 @@ static void sinkCapturedConstants(MlirOperation module) {
 /* A product: a generic with a reduction loop over two or more tensors. */
 static bool isProduct(MlirOperation g) {
   intptr_t n = mlirOperationGetNumOperands(g);
-  intptr_t loops = mlirAffineMapGetNumDims(indexingMap(g, 0));
+  intptr_t loops = mlirAffineMapGetNumDims(kilnLinalgIndexingMap(g, 0));
   char kinds[kMaxRank * 2];
   if (loops > kMaxRank * 2 || !kilnLinalgIteratorKinds(g, kinds, loops) ||
       !memchr(kinds, 'r', (size_t)loops))
@@ -795,7 +789,7 @@ static bool isProduct(MlirOperation g) {
 /* Whether generic `g` is elementwise and computes (its body is more than
  * a yield: a transpose fused into a product costs nothing). */
 static bool computesElementwise(MlirOperation g) {
-  intptr_t loops = mlirAffineMapGetNumDims(indexingMap(g, 0));
+  intptr_t loops = mlirAffineMapGetNumDims(kilnLinalgIndexingMap(g, 0));
   char kinds[kMaxRank * 2];
   if (mlirOperationGetNumResults(g) != 1 || loops > kMaxRank * 2 ||
       !kilnLinalgIteratorKinds(g, kinds, loops) ||
@@ -862,15 +856,8 @@ static void guardProducts(MlirOperation module) {
           mlirOperationGetResult(
               kilnInsertOp(next, "tensor.empty", 0, NULL, 1, &t, 0, NULL), 0)};
       MlirOperation copy = insertCopy(next, ops, t);
-      MlirValue c = mlirOperationGetResult(copy, 0);
-      MlirOpOperand u = mlirValueGetFirstUse(v);
-      while (!mlirOpOperandIsNull(u)) {
-        MlirOpOperand nextUse = mlirOpOperandGetNextUse(u);
-        MlirOperation owner = mlirOpOperandGetOwner(u);
-        if (!mlirOperationEqual(owner, copy))
-          mlirOperationSetOperand(owner, mlirOpOperandGetOperandNumber(u), c);
-        u = nextUse;
-      }
+      mlirValueReplaceAllUsesExcept(v, mlirOperationGetResult(copy, 0), 1,
+                                    &copy);
     }
   }
   kilnOpListDestroy(&generics);
