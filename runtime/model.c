@@ -800,10 +800,14 @@ KilnStatus *kilnModelRun(KilnModel *model, KilnTensor *const *inputs,
   for (size_t i = 0; i < numOutputs; ++i)
     all[numInputs + i] = outputs[i];
   int rc = 0;
+  if (model->meta.shard)
+    kilnShardWatchArm();
   if (model->gpu)
     s = kilnGpuModelRun(model->gpu, invoke, model, all, numInputs, n, &rc);
   else
     rc = invoke(model, all, n);
+  if (model->meta.shard)
+    kilnShardWatchDisarm();
   kilnRunGuardExit(model->handle);
   free(all);
   if (s) /* a CUDA error is the cause of anything else that went wrong */

@@ -6,8 +6,14 @@
 #include "runtime/shard.h"
 
 #include <dlfcn.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "runtime/shard_plan.h"
 #include "runtime/status.h"
@@ -29,10 +35,80 @@ static void *symbol(void *handle, const char *name) {
   return dlsym(handle, name);
 }
 
+/* ---- time limits --------------------------------------------------------- */
+
+/* One POSIX timer per process, made on the first sharded model's set-up:
+ * its thread runs only when a run outlives the limit. */
+static timer_t gWatch;
+static bool gWatchMade;
+static double gLimit; /* seconds; 0: none */
+static char gExpiredMessage[192];
+
+static void watchExpired(union sigval v) {
+  (void)v;
+  ssize_t n = write(2, gExpiredMessage, strlen(gExpiredMessage));
+  (void)n;
+  _exit(124);
+}
+
+/* KILN_SHARD_TIMEOUT, and the timer. */
+static KilnStatus *setUpWatch(void) {
+  const char *text = getenv("KILN_SHARD_TIMEOUT");
+  double limit = 300;
+  if (text && *text) {
+    char *end = NULL;
+    limit = strtod(text, &end);
+    if (*end || !isfinite(limit) || limit < 0 || limit > 1e9)
+      return kilnStatusCreatef("KILN_SHARD_TIMEOUT='%s': expected a number "
+                               "of seconds (0: no time limit)",
+                               text);
+  }
+  gLimit = limit;
+  snprintf(gExpiredMessage, sizeof(gExpiredMessage),
+           "kiln: a sharded run did not finish within %g s "
+           "(KILN_SHARD_TIMEOUT): another rank is hung or gone; ending "
+           "this process so that mpirun ends the job\n",
+           limit);
+  if (gWatchMade || limit == 0)
+    return NULL;
+  struct sigevent ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.sigev_notify = SIGEV_THREAD;
+  ev.sigev_notify_function = watchExpired;
+  if (timer_create(CLOCK_MONOTONIC, &ev, &gWatch) != 0)
+    return kilnStatusCreatef("cannot create the sharded runs' time limit "
+                             "timer (timer_create failed)");
+  gWatchMade = true;
+  return NULL;
+}
+
+static void setWatch(double seconds) {
+  if (!gWatchMade)
+    return;
+  struct itimerspec t;
+  memset(&t, 0, sizeof(t));
+  t.it_value.tv_sec = (time_t)seconds;
+  t.it_value.tv_nsec = (long)((seconds - (double)t.it_value.tv_sec) * 1e9);
+  timer_settime(gWatch, 0, &t, NULL);
+}
+
+void kilnShardWatchArm(void) {
+  if (gLimit > 0)
+    setWatch(gLimit);
+}
+
+void kilnShardWatchDisarm(void) { setWatch(0); }
+
+/* ---- set-up ---------------------------------------------------------------
+ */
+
 KilnStatus *kilnShardSetUp(void *handle, const char *plan, int *rank,
                            int *processes) {
   *rank = 0;
   *processes = 1;
+  KilnStatus *watch = setUpWatch();
+  if (watch)
+    return watch;
   KilnShardPlan parsed;
   if (!kilnShardPlanParse(plan, &parsed))
     return kilnStatusCreatef("unknown sharding plan '%s' (expected tp:N or "

@@ -14,6 +14,15 @@
 KilnStatus *kilnShardSetUp(void *handle, const char *plan, int *rank /* OUT */,
                            int *processes /* OUT */);
 
+/// A sharded run's time limit (docs/scale-out.md, "Running"): between
+/// Arm and Disarm, a run that has not finished after KILN_SHARD_TIMEOUT
+/// seconds (300 unless set; 0: none) ends this process with exit status
+/// 124 and a message on stderr, so that mpirun ends the job instead of
+/// every rank waiting for one that hangs. kilnShardSetUp reads the limit
+/// (an error for a value that is not a number of seconds).
+void kilnShardWatchArm(void);
+void kilnShardWatchDisarm(void);
+
 /// NULL when `processes` is the number `plan` runs as; otherwise an error
 /// saying how to start the model (mpirun -np N).
 KilnStatus *kilnShardCheckProcesses(const char *plan, int processes);

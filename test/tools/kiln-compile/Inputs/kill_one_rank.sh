@@ -1,24 +1,27 @@
 #!/usr/bin/env bash
-# A rank of a sharded run dies mid-run (shard-run.test): runs LIB under
-# `mpirun -np N` with a long benchmark, kills the last rank with SIGKILL
-# once every rank runs, and reports how the job ended: "job ended: exit
-# STATUS after S s" (within a time limit, or "job hung"), then "left
-# running: none" or the processes still there.
+# A rank of a sharded run dies or hangs mid-run (shard-run.test): runs LIB
+# under `mpirun -np N` with a long benchmark, sends the last rank SIGNAL
+# (KILL: it dies; STOP: it hangs, alive) once every rank runs, and reports
+# how the job ended: "job ended: exit STATUS after S s" (within a time
+# limit, or "job hung"), then "left running: none" or the processes still
+# there. KILN_SHARD_TIMEOUT, when set, is passed to every rank.
 #
-#   kill_one_rank.sh LIB INPUT N
+#   kill_one_rank.sh LIB INPUT N [SIGNAL]
 set -u
-lib=$1 input=$2 n=$3
-timeout 120 mpirun -np "$n" --oversubscribe kiln-run "$lib" --input "$input" \
-  --threads 1 --benchmark 100000000 > /dev/null 2>&1 &
+lib=$1 input=$2 n=$3 signal=${4:-KILL}
+forward=()
+[ -n "${KILN_SHARD_TIMEOUT:-}" ] && forward=(-x KILN_SHARD_TIMEOUT)
+timeout 120 mpirun -np "$n" --oversubscribe "${forward[@]}" kiln-run "$lib" \
+  --input "$input" --threads 1 --benchmark 1000000 > "${LOG:-/dev/null}" 2>&1 &
 job=$!
 ranks=""
 for _ in $(seq 1 300); do
-  ranks=$(pgrep -f "kiln-run $lib --input" | sort -n)
+  ranks=$(pgrep -f "^kiln-run $lib --input" | sort -n)
   [ "$(echo "$ranks" | grep -c .)" -ge "$n" ] && break
   sleep 0.1
 done
 sleep 1 # into the runs
-kill -9 $(echo "$ranks" | tail -1)
+kill -s "$signal" $(echo "$ranks" | tail -1)
 start=$(date +%s)
 for _ in $(seq 1 300); do
   kill -0 "$job" 2> /dev/null || break
@@ -27,9 +30,10 @@ done
 if kill -0 "$job" 2> /dev/null; then
   echo "job hung"
   kill -9 "$job"
+  pkill -9 -f "^kiln-run $lib --input"
 else
   wait "$job"
   echo "job ended: exit $? after $(($(date +%s) - start)) s"
 fi
-left=$(pgrep -f "kiln-run $lib --input")
+left=$(pgrep -f "^kiln-run $lib --input")
 echo "left running: ${left:-none}"
