@@ -150,6 +150,13 @@ bool kilnTypeIsStaticTensor(MlirType t) {
   return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
 }
 
+bool kilnIsStaticTensorReshape(MlirOperation op) {
+  return (kilnOpNameIs(op, "tensor.expand_shape") ||
+          kilnOpNameIs(op, "tensor.collapse_shape")) &&
+         kilnTypeIsStaticTensor(
+             mlirValueGetType(mlirOperationGetResult(op, 0)));
+}
+
 bool kilnOpIsInside(MlirOperation op, MlirOperation ancestor) {
   for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
     if (mlirOperationEqual(op, ancestor))

@@ -48,6 +48,9 @@ MlirAffineMap kilnLinalgIndexingMap(MlirOperation op, intptr_t i);
 int64_t kilnOpGetIntAttr(MlirOperation op, const char *name, int64_t dflt);
 /// Whether `t` is a ranked tensor type with a static shape.
 bool kilnTypeIsStaticTensor(MlirType t);
+/// Whether `op` is a tensor.expand_shape or tensor.collapse_shape whose
+/// result has a static shape.
+bool kilnIsStaticTensorReshape(MlirOperation op);
 /// Whether `op` is a func.func definition (it has a body) that is public
 /// (no `sym_visibility`, or "public").
 bool kilnFuncIsPublicDefinition(MlirOperation op);

@@ -166,13 +166,6 @@ static MlirWalkResult collectWeights(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
-static bool isReshape(MlirOperation op) {
-  return (kilnOpNameIs(op, "tensor.expand_shape") ||
-          kilnOpNameIs(op, "tensor.collapse_shape")) &&
-         mlirShapedTypeHasStaticShape(
-             mlirValueGetType(mlirOperationGetResult(op, 0)));
-}
-
 /* The value a weight is used as from `v`: through the static reshapes
  * that use only it (the lowering stores weights flat and reshapes them),
  * `v` itself otherwise. */
@@ -181,7 +174,7 @@ static MlirValue weightEnd(MlirValue v) {
     MlirOpOperand u = mlirValueGetFirstUse(v);
     if (mlirOpOperandIsNull(u) ||
         !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)) ||
-        !isReshape(mlirOpOperandGetOwner(u)))
+        !kilnIsStaticTensorReshape(mlirOpOperandGetOwner(u)))
       return v;
     v = mlirOperationGetResult(mlirOpOperandGetOwner(u), 0);
   }
@@ -218,7 +211,7 @@ static intptr_t liftWeights(MlirOperation f) {
     for (MlirOpOperand u = mlirValueGetFirstUse(r); !mlirOpOperandIsNull(u);
          u = mlirOpOperandGetNextUse(u)) {
       MlirOperation owner = mlirOpOperandGetOwner(u);
-      MlirOperation end = isReshape(owner)
+      MlirOperation end = kilnIsStaticTensorReshape(owner)
                               ? mlirOpResultGetOwner(
                                     weightEnd(mlirOperationGetResult(owner, 0)))
                               : c;

@@ -123,13 +123,6 @@ static MlirValue insertSlice(MlirOperation before, MlirValue v,
       0);
 }
 
-static bool isStaticReshape(MlirOperation op) {
-  return (kilnOpNameIs(op, "tensor.expand_shape") ||
-          kilnOpNameIs(op, "tensor.collapse_shape")) &&
-         kilnTypeIsStaticTensor(
-             mlirValueGetType(mlirOperationGetResult(op, 0)));
-}
-
 /* The slice as a constant when its source is one (through static
  * reshapes: the same elements), or a tensor.empty of its shape; null
  * otherwise. */
@@ -137,7 +130,7 @@ static MlirValue sliceLeaf(const Slice *s, MlirOperation src) {
   if (kilnOpNameIs(src, "tensor.empty"))
     return mlirOperationGetResult(
         kilnInsertOp(s->op, "tensor.empty", 0, NULL, 1, &s->part, 0, NULL), 0);
-  while (isStaticReshape(src)) {
+  while (kilnIsStaticTensorReshape(src)) {
     MlirValue up = mlirOperationGetOperand(src, 0);
     if (!mlirValueIsAOpResult(up))
       return (MlirValue){NULL};
@@ -618,6 +611,41 @@ static void regroupFlattenings(MlirOperation module) {
  * users (through their results, and the top-level ops enclosing nested
  * users) must produce no tensors and be used by nothing else. */
 
+/* `NAME ins(ops[0]) outs(ops[1]) -> t` with `attrs` at `loc` before
+ * `before`, its body the two element arguments, yielding argument `yielded`
+ * (the region linalg.copy's builder makes yields the input); `*yield` is the
+ * body's terminator. */
+static MlirOperation
+insertOneInputLinalgOp(MlirOperation before, MlirLocation loc, const char *name,
+                       const MlirValue *ops, MlirType t, intptr_t nAttrs,
+                       const MlirNamedAttribute *attrs, intptr_t yielded,
+                       MlirOperation *yield) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  MlirType elem = mlirShapedTypeGetElementType(t);
+  MlirType types[2] = {elem, elem};
+  MlirLocation locs[2] = {loc, loc};
+  MlirBlock body = mlirBlockCreate(2, types, locs);
+  MlirValue value = mlirBlockGetArgument(body, yielded);
+  MlirOperationState y = mlirOperationStateGet(kilnStr("linalg.yield"), loc);
+  mlirOperationStateAddOperands(&y, 1, &value);
+  *yield = mlirOperationCreate(&y);
+  mlirBlockAppendOwnedOperation(body, *yield);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, body);
+  MlirNamedAttribute seg =
+      kilnSegmentSizesAttr(ctx, 2, (const int32_t[]){1, 1});
+  MlirOperationState st = mlirOperationStateGet(kilnStr(name), loc);
+  mlirOperationStateAddOperands(&st, 2, ops);
+  mlirOperationStateAddResults(&st, 1, &t);
+  mlirOperationStateAddAttributes(&st, 1, &seg);
+  mlirOperationStateAddAttributes(&st, nAttrs, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation op = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before,
+                                      op);
+  return op;
+}
+
 /* `op`'s ancestor in `block`, or null. */
 static MlirOperation ancestorIn(MlirOperation op, MlirBlock block) {
   while (!mlirOperationIsNull(op) &&
@@ -670,38 +698,22 @@ static void wrapScalarCode(MlirOperation extract) {
       last = o;
   MlirOperation at = mlirOperationGetNextInBlock(last);
   MlirContext ctx = mlirOperationGetContext(extract);
-  MlirLocation loc = mlirOperationGetLocation(extract);
-  MlirType elem = mlirShapedTypeGetElementType(tt);
-  MlirType types[2] = {elem, elem};
-  MlirLocation locs[2] = {loc, loc};
-  MlirBlock body = mlirBlockCreate(2, types, locs);
-  MlirValue out = mlirBlockGetArgument(body, 1);
-  MlirOperationState yield =
-      mlirOperationStateGet(kilnStr("linalg.yield"), loc);
-  mlirOperationStateAddOperands(&yield, 1, &out);
-  MlirOperation y = mlirOperationCreate(&yield);
-  mlirBlockAppendOwnedOperation(body, y);
-  MlirRegion region = mlirRegionCreate();
-  mlirRegionAppendOwnedBlock(region, body);
   MlirValue ops[2] = {
       t, mlirOperationGetResult(
              kilnInsertOp(at, "tensor.empty", 0, NULL, 1, &tt, 0, NULL), 0)};
   MlirAttribute scalarMap = mlirAffineMapAttrGet(mlirAffineMapEmptyGet(ctx));
   MlirAttribute maps[2] = {scalarMap, scalarMap};
-  MlirNamedAttribute attrs[3] = {
-      kilnSegmentSizesAttr(ctx, 2, (const int32_t[]){1, 1}),
+  MlirNamedAttribute attrs[2] = {
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("indexing_maps")),
                             mlirArrayAttrGet(ctx, 2, maps)),
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("iterator_types")),
                             mlirArrayAttrGet(ctx, 0, NULL)),
   };
-  MlirOperationState st = mlirOperationStateGet(kilnStr("linalg.generic"), loc);
-  mlirOperationStateAddOperands(&st, 2, ops);
-  mlirOperationStateAddResults(&st, 1, &tt);
-  mlirOperationStateAddAttributes(&st, 3, attrs);
-  mlirOperationStateAddOwnedRegions(&st, 1, &region);
-  MlirOperation g = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, g);
+  MlirOperation y;
+  MlirOperation g =
+      insertOneInputLinalgOp(at, mlirOperationGetLocation(extract),
+                             "linalg.generic", ops, tt, 2, attrs, 1, &y);
+  MlirBlock body = mlirOperationGetBlock(y);
   /* The ops move into the body in block order; the extract's value is
    * the body's first argument. */
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(extract, 0),
@@ -800,36 +812,6 @@ static bool computesElementwise(MlirOperation g) {
                              mlirBlockGetTerminator(body));
 }
 
-/* `linalg.copy ins(ops[0]) outs(ops[1])` of type `t` before `before`,
- * with the region its builder would make (yield the input). */
-static MlirOperation insertCopy(MlirOperation before, const MlirValue *ops,
-                                MlirType t) {
-  MlirContext ctx = mlirOperationGetContext(before);
-  MlirLocation loc = mlirOperationGetLocation(before);
-  MlirType types[2] = {mlirShapedTypeGetElementType(t),
-                       mlirShapedTypeGetElementType(t)};
-  MlirLocation locs[2] = {loc, loc};
-  MlirBlock block = mlirBlockCreate(2, types, locs);
-  MlirValue in = mlirBlockGetArgument(block, 0);
-  MlirOperationState yield =
-      mlirOperationStateGet(kilnStr("linalg.yield"), loc);
-  mlirOperationStateAddOperands(&yield, 1, &in);
-  mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&yield));
-  MlirRegion region = mlirRegionCreate();
-  mlirRegionAppendOwnedBlock(region, block);
-  MlirNamedAttribute seg =
-      kilnSegmentSizesAttr(ctx, 2, (const int32_t[]){1, 1});
-  MlirOperationState st = mlirOperationStateGet(kilnStr("linalg.copy"), loc);
-  mlirOperationStateAddOperands(&st, 2, ops);
-  mlirOperationStateAddResults(&st, 1, &t);
-  mlirOperationStateAddAttributes(&st, 1, &seg);
-  mlirOperationStateAddOwnedRegions(&st, 1, &region);
-  MlirOperation copy = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before,
-                                      copy);
-  return copy;
-}
-
 /* keep-products: a linalg.copy after each elementwise producer of a
  * product's operand (through reshapes). */
 static void guardProducts(MlirOperation module) {
@@ -842,7 +824,7 @@ static void guardProducts(MlirOperation module) {
     for (intptr_t k = 0; k + 1 < mlirOperationGetNumOperands(g); ++k) {
       MlirValue v = mlirOperationGetOperand(g, k);
       while (mlirValueIsAOpResult(v) &&
-             isStaticReshape(mlirOpResultGetOwner(v)))
+             kilnIsStaticTensorReshape(mlirOpResultGetOwner(v)))
         v = mlirOperationGetOperand(mlirOpResultGetOwner(v), 0);
       if (!mlirValueIsAOpResult(v) ||
           !kilnOpNameIs(mlirOpResultGetOwner(v), "linalg.generic") ||
@@ -855,7 +837,10 @@ static void guardProducts(MlirOperation module) {
           v,
           mlirOperationGetResult(
               kilnInsertOp(next, "tensor.empty", 0, NULL, 1, &t, 0, NULL), 0)};
-      MlirOperation copy = insertCopy(next, ops, t);
+      MlirOperation yield;
+      MlirOperation copy =
+          insertOneInputLinalgOp(next, mlirOperationGetLocation(next),
+                                 "linalg.copy", ops, t, 0, NULL, 0, &yield);
       mlirValueReplaceAllUsesExcept(v, mlirOperationGetResult(copy, 0), 1,
                                     &copy);
     }
@@ -863,7 +848,8 @@ static void guardProducts(MlirOperation module) {
   kilnOpListDestroy(&generics);
 }
 
-/* The copies guardProducts made, taken out. */
+/* The copies guardProducts made, taken out (with any other copy into a
+ * tensor.empty: on tensors, the same value). */
 static void dropGuards(MlirOperation module) {
   KilnOpList copies = {0};
   kilnOpListCollectNamed(&copies, module, "linalg.copy", MlirWalkPreOrder);
