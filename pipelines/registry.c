@@ -382,6 +382,9 @@ static const KilnPassInfo kGpuPipeline = {
 static const KilnPassOptionSpec kShardParameters[] = {
     {"plan", KILN_PASS_OPTION_STRING, "",
      "The sharding plan given to kiln-shard-plan: dp:N or tp:N"},
+    {"plan-file", KILN_PASS_OPTION_STRING, "",
+     "A hand-written plan given to kiln-shard-plan "
+     "(docs/scale-out.md#hand-written-plans)"},
 };
 
 static const KilnPassInfo kShardPipeline = {
@@ -399,7 +402,7 @@ static const KilnPassInfo kShardPipeline = {
                 "kiln-shard-decompose-collectives,canonicalize,"
                 "func.func(linalg-specialize-generic-ops)",
     .options = kShardParameters,
-    .numOptions = 1,
+    .numOptions = 2,
 };
 
 /* Listing order is the order of --list-passes. One entry per line. */

@@ -15,6 +15,7 @@
 #include "conversions/linalg-to-llvm-cpu/memory_plan.h"
 #include "conversions/linalg-to-llvm-cpu/profile_nodes.h"
 #include "dialects/graph/verify.h"
+#include "dialects/shard/transforms/plan_file.h"
 #include "dialects/shard/transforms/shard_plan.h"
 #include "kiln/diagnostics.h"
 #include "kiln/kiln.h"
@@ -186,6 +187,9 @@ static void recordOptions(KilnSession *s) {
     kilnStrBufAppendf(&s->recorded, " --precision=%s", s->options.precision);
   if (s->options.shard)
     kilnStrBufAppendf(&s->recorded, " --shard=%s", s->options.shard);
+  if (s->options.shardPlanFile)
+    kilnStrBufAppendf(&s->recorded, " --shard-plan=%s",
+                      s->options.shardPlanFile);
 }
 
 /* Copies the options' strings and input shapes into `s`. */
@@ -197,6 +201,9 @@ static void copyOptions(KilnSession *s, const KilnSessionOptions *o) {
   s->options.tuningLog = kilnStrDup(o->tuningLog);
   s->options.precision = kilnStrDup(o->precision ? o->precision : "fp32");
   s->options.shard = o->shard && *o->shard ? kilnStrDup(o->shard) : NULL;
+  s->options.shardPlanFile = o->shardPlanFile && *o->shardPlanFile
+                                 ? kilnStrDup(o->shardPlanFile)
+                                 : NULL;
   intptr_t n = o->numInputShapes > 0 ? o->numInputShapes : 0;
   s->shapes = kilnXCalloc((size_t)n, sizeof(*s->shapes));
   for (intptr_t i = 0; i < n; ++i) {
@@ -261,6 +268,7 @@ void kilnSessionDestroy(KilnSession *s) {
   free((char *)s->options.tuningLog);
   free((char *)s->options.precision);
   free((char *)s->options.shard);
+  free((char *)s->options.shardPlanFile);
   kilnStrBufDestroy(&s->recorded);
   free(s);
 }
@@ -343,10 +351,37 @@ bool kilnSessionPrecisionIsKnown(const char *name) {
                   !strcmp(name, "bf16"));
 }
 
+/* A hand-written plan's file: readable and well formed (kiln-shard-plan
+ * reads it again for its entries), the plan when no other is given. */
+static bool checkShardPlanFile(KilnSession *s) {
+  const char *path = s->options.shardPlanFile;
+  if (!path)
+    return true;
+  if (strchr(path, '\'')) { /* it goes into pipeline text, quoted */
+    messagef(s, "error", "--shard-plan=%s: a path with a quote", path);
+    return false;
+  }
+  KilnShardPlanFile file;
+  char error[512];
+  bool ok = kilnShardPlanFileRead(path, &file, error, sizeof(error));
+  if (!ok)
+    messagef(s, "error", "%s", error);
+  else if (!s->options.shard && !file.hasPlan)
+    messagef(s, "error",
+             "%s: no 'plan tp:N' line: give one there or --shard=tp:N", path);
+  else if (!s->options.shard)
+    s->options.shard = kilnStrDup(file.planText);
+  ok = ok && s->options.shard;
+  kilnShardPlanFileDestroy(&file);
+  return ok;
+}
+
 /* A sharding plan (docs/scale-out.md): valid, for the host CPU (the
  * library links this machine's Open MPI), not with profiles or the
  * static fast paths of a dynamic model. */
 static bool checkShard(KilnSession *s) {
+  if (!checkShardPlanFile(s))
+    return false;
   const char *plan = s->options.shard;
   KilnShardPlan parsed;
   if (!plan)
@@ -848,11 +883,12 @@ static bool shardModule(KilnInvocation *inv) {
                                         "#dlti.map<\"MPI:Implementation\" = "
                                         "\"OpenMPI\">")));
   KilnStrBuf pipeline = {0};
-  kilnStrBufAppendf(&pipeline,
-                    "shard{plan=%s},convert-shard-to-mpi,symbol-dce,"
-                    "canonicalize,kiln-mpi-world-grid,canonicalize,"
-                    "convert-to-llvm{filter-dialects=mpi}",
-                    s->options.shard);
+  kilnStrBufAppendf(&pipeline, "shard{plan=%s", s->options.shard);
+  if (s->options.shardPlanFile)
+    kilnStrBufAppendf(&pipeline, " plan-file='%s'", s->options.shardPlanFile);
+  kilnStrBufAppendf(&pipeline, "},convert-shard-to-mpi,symbol-dce,"
+                               "canonicalize,kiln-mpi-world-grid,canonicalize,"
+                               "convert-to-llvm{filter-dialects=mpi}");
   bool ok = kilnInvocationRunPipeline(inv, kilnStrBufGet(&pipeline));
   kilnStrBufDestroy(&pipeline);
   return ok;

@@ -96,6 +96,9 @@ typedef struct KilnSessionOptions {
   /* A sharding plan, "tp:N" or "dp:N" (docs/scale-out.md), or NULL: the
    * library runs as N MPI processes (host CPU targets; copied). */
   const char *shard;
+  /* A hand-written sharding plan's file (docs/scale-out.md#hand-written-plans)
+   * or NULL; its `plan` line is the plan when `shard` is NULL (copied). */
+  const char *shardPlanFile;
   bool noRuntimeChecks; /* no kiln-runtime-checks before graph-to-linalg */
   bool profile;         /* per-op timers (kiln-instrument-ops; CPU) */
   bool timePasses;      /* MLIR's pass timing report, on stderr */

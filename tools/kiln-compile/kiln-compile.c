@@ -53,6 +53,10 @@ static void usage(FILE *out) {
       "                   processes (mpirun -np N kiln-run ...), the\n"
       "                   products' weights split Megatron-style (tp) or\n"
       "                   the batch (dp); docs/scale-out.md\n"
+      "  --shard-plan=F   a hand-written plan: how named ONNX nodes'\n"
+      "                   products are split (columns, rows, whole),\n"
+      "                   and the plan (`plan tp:N`) when --shard is\n"
+      "                   not given\n"
       "",
       kProg);
   /* Two strings: C guarantees 4095 characters to a literal. */
@@ -197,6 +201,7 @@ typedef struct Options {
   const char *tuningLog; /* --tuning-log: kiln-tune's records */
   const char *precision; /* --precision: fp32, fp16 or bf16 */
   const char *shard;     /* --shard: tp:N or dp:N */
+  const char *shardPlan; /* --shard-plan: a plan file */
 } Options;
 
 static void optionsDestroy(Options *o) {
@@ -410,6 +415,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
     kSpecialize,
     kPrecision,
     kShard,
+    kShardPlan,
     kGpuTf32
   };
   static const struct option longOpts[] = {
@@ -432,6 +438,7 @@ static int parseArgs(int argc, char **argv, Options *o) {
       {"tuning-log", required_argument, NULL, kTuningLog},
       {"precision", required_argument, NULL, kPrecision},
       {"shard", required_argument, NULL, kShard},
+      {"shard-plan", required_argument, NULL, kShardPlan},
       {"jobs", required_argument, NULL, kJobs},
       {"threads", optional_argument, NULL, kRunThreads},
       {"help", no_argument, NULL, 'h'},
@@ -543,6 +550,9 @@ static int parseArgs(int argc, char **argv, Options *o) {
       o->shard = optarg;
       break;
     }
+    case kShardPlan:
+      o->shardPlan = optarg;
+      break;
     case kJobs:
     case 'j':
       if (!parseJobs(optarg, &o->jobs))
@@ -822,6 +832,7 @@ int main(int argc, char **argv) {
                            .noRuntimeChecks = o.noRuntimeChecks,
                            .precision = o.precision,
                            .shard = o.shard,
+                           .shardPlanFile = o.shardPlan,
                            .gpuTf32 = o.gpuTf32,
                            .profile = o.profile,
                            .timePasses = o.timePasses,

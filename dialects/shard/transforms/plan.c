@@ -39,13 +39,21 @@
  * loop splits the weights it indexes by rows (input features), and the
  * partial results are all-reduced. A weight used split two ways or also
  * whole stays whole; an i1 constant (a mask) too. The split dim must be
- * divisible by N. */
+ * divisible by N.
+ *
+ * plan-file=FILE (plan_file.h) adds a hand-written plan's entries: a
+ * product that comes from a named ONNX node, or reads a named initializer,
+ * is split as the entry says (columns: as above; rows: its weight's first
+ * reduction loop, the partial sums all-reduced; whole), whatever its
+ * operands' splits (propagation reshards them). An entry that names no
+ * product is an error. */
 #include "kiln/passes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dialects/shard/transforms/plan_file.h"
 #include "dialects/shard/transforms/shard_plan.h"
 #include "dialects/shard/transforms/weight_bytes.h"
 #include "kiln/diagnostics.h"
@@ -59,7 +67,7 @@
 #include "support/ir_build.h"
 #include "support/op_list.h"
 
-enum { OPT_PLAN, NUM_OPTIONS };
+enum { OPT_PLAN, OPT_PLAN_FILE, NUM_OPTIONS };
 
 /* `#shard<axisarray[...]>` splitting dim `dim` of a rank-`rank` tensor
  * over grid axis 0 (dim -1: whole). */
@@ -251,6 +259,7 @@ typedef struct TensorPlan {
   intptr_t *splitDims; /* ...along this dim */
   bool ok;
   int ranks;
+  const KilnShardPlanFile *file; /* a hand-written plan's entries, or NULL */
 } TensorPlan;
 
 /* The dim along which the plan splits `v`, or -1. */
@@ -335,6 +344,67 @@ static intptr_t columnLoop(MlirOperation op, intptr_t weight,
   return -1;
 }
 
+/* The hand-written plan's entry for product `op`: the entry naming the
+ * node it comes from, else one naming a weight it reads; NULL if none. */
+static KilnShardPlanEntry *entryFor(const TensorPlan *tp, MlirOperation op) {
+  if (!tp->file)
+    return NULL;
+  KilnShardPlanEntry *e =
+      kilnShardPlanFileLookup(tp->file, mlirOperationGetLocation(op));
+  for (intptr_t i = 0; !e && i + 1 < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (weightArg(tp, v) >= 0)
+      e = kilnShardPlanFileLookup(tp->file, mlirValueGetLocation(v));
+  }
+  return e;
+}
+
+/* The loop an entry splits product `op` along (its `rows`: the first
+ * reduction loop the weight reads; `columns`: columnLoop), -1 after the
+ * error when there is none. */
+static intptr_t entryLoop(TensorPlan *tp, MlirOperation op,
+                          const KilnShardPlanEntry *e, intptr_t weight,
+                          intptr_t numInputs, const char *kinds) {
+  intptr_t loop = -1;
+  if (e->split == KILN_SHARD_SPLIT_COLUMNS) {
+    loop = columnLoop(op, weight, numInputs, kinds);
+  } else {
+    MlirAffineMap wm = kilnLinalgIndexingMap(op, weight);
+    for (intptr_t d = 0; d < mlirAffineMapGetNumResults(wm) && loop < 0; ++d) {
+      MlirAffineExpr x = mlirAffineMapGetResult(wm, d);
+      if (mlirAffineExprIsADim(x) &&
+          kinds[mlirAffineDimExprGetPosition(x)] == 'r')
+        loop = mlirAffineDimExprGetPosition(x);
+    }
+  }
+  if (loop < 0) {
+    kilnEmitErrorf(mlirOperationGetLocation(op),
+                   "kiln-shard-plan: %s:%d: '%s %s': this product's weight "
+                   "has no %s dim to split",
+                   tp->file->path, e->line, e->name,
+                   kilnShardSplitName(e->split),
+                   e->split == KILN_SHARD_SPLIT_COLUMNS ? "output-feature"
+                                                        : "input-feature");
+    tp->ok = false;
+  }
+  return loop;
+}
+
+/* An entry's product reads its activations as the entry has them: whole,
+ * or (rows) split along `loop`. Propagation then reshards the
+ * activations, not the weights the entry places. */
+static void annotateActivations(const TensorPlan *tp, MlirOperation op,
+                                intptr_t loop) {
+  for (intptr_t i = 0; i + 1 < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (weightArg(tp, v) >= 0 || !mlirTypeIsARankedTensor(mlirValueGetType(v)))
+      continue;
+    intptr_t dim =
+        loop < 0 ? -1 : positionOf(kilnLinalgIndexingMap(op, i), loop);
+    mlirOperationSetOperand(op, i, insertShard(op, v, dim, true));
+  }
+}
+
 /* Plans one linalg.generic (ops are visited in order, so its operands'
  * splits are known). */
 static void planGeneric(TensorPlan *tp, MlirOperation op) {
@@ -347,7 +417,7 @@ static void planGeneric(TensorPlan *tp, MlirOperation op) {
     goto whole;
   /* The loop its split inputs are split along (one, or none planned). */
   intptr_t loop = -1, firstWeight = -1;
-  bool activations = false;
+  bool activations = false, twoWays = false;
   for (intptr_t i = 0; i < numInputs; ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
     if (weightArg(tp, v) >= 0) {
@@ -361,12 +431,27 @@ static void planGeneric(TensorPlan *tp, MlirOperation op) {
     MlirAffineExpr e =
         mlirAffineMapGetResult(kilnLinalgIndexingMap(op, i), dim);
     intptr_t l = mlirAffineExprIsADim(e) ? mlirAffineDimExprGetPosition(e) : -2;
-    if (l == -2 || (loop >= 0 && loop != l))
-      goto whole; /* split two ways: propagation reshards */
+    twoWays |= l == -2 || (loop >= 0 && loop != l);
     loop = l;
   }
+  bool product = firstWeight >= 0 && activations && memchr(kinds, 'r', loops);
+  KilnShardPlanEntry *entry = product ? entryFor(tp, op) : NULL;
+  if (entry) {
+    entry->used = true;
+    if (entry->split == KILN_SHARD_SPLIT_WHOLE) {
+      annotateActivations(tp, op, -1);
+      goto whole;
+    }
+    loop = entryLoop(tp, op, entry, firstWeight, numInputs, kinds);
+    if (loop < 0)
+      return;
+    annotateActivations(tp, op,
+                        entry->split == KILN_SHARD_SPLIT_ROWS ? loop : -1);
+  } else if (twoWays) {
+    goto whole; /* split two ways: propagation reshards */
+  }
   bool rows = loop >= 0 && kinds[loop] == 'r';
-  if (loop < 0 && firstWeight >= 0 && activations && memchr(kinds, 'r', loops))
+  if (loop < 0 && product)
     loop = columnLoop(op, firstWeight, numInputs, kinds);
   if (loop < 0)
     goto whole;
@@ -467,7 +552,8 @@ static void unshareEmpties(MlirOperation f) {
 }
 
 /* Annotates `f` for `plan`; false after an error. */
-static bool planFunction(MlirOperation f, const KilnShardPlan *plan) {
+static bool planFunction(MlirOperation f, const KilnShardPlan *plan,
+                         const KilnShardPlanFile *file) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
   intptr_t numInputs = liftWeights(f);
   unshareEmpties(f);
@@ -479,7 +565,8 @@ static bool planFunction(MlirOperation f, const KilnShardPlan *plan) {
                    .split = kilnXCalloc((size_t)numArgs + 1, sizeof(intptr_t)),
                    .usedWhole = kilnXCalloc((size_t)numArgs + 1, sizeof(bool)),
                    .ok = true,
-                   .ranks = plan->ranks};
+                   .ranks = plan->ranks,
+                   .file = file};
   for (intptr_t i = 0; i < numArgs; ++i)
     tp.split[i] = kNone;
   if (plan->kind == KILN_SHARD_TENSOR)
@@ -519,15 +606,95 @@ static bool planFunction(MlirOperation f, const KilnShardPlan *plan) {
   return true;
 }
 
-static void runShardPlan(MlirOperation module, MlirExternalPass pass,
-                         const KilnPassOptionValue *options) {
-  const char *text = options[OPT_PLAN].s ? options[OPT_PLAN].s : "";
-  KilnShardPlan plan;
-  if (!kilnShardPlanParse(text, &plan)) {
-    kilnEmitErrorf(mlirOperationGetLocation(module),
+/* Reads plan-file into `file` and picks the plan (the `plan` option's,
+ * else the file's) into `text` and `plan`; false after an error. */
+static bool readPlan(MlirOperation module, const KilnPassOptionValue *options,
+                     KilnShardPlanFile *file, const char **text,
+                     KilnShardPlan *plan) {
+  MlirLocation loc = mlirOperationGetLocation(module);
+  const char *path = options[OPT_PLAN_FILE].s;
+  *text = options[OPT_PLAN].s ? options[OPT_PLAN].s : "";
+  if (path && *path) {
+    char error[512];
+    if (!kilnShardPlanFileRead(path, file, error, sizeof(error))) {
+      kilnEmitErrorf(loc, "kiln-shard-plan: %s", error);
+      return false;
+    }
+    if (!**text && file->hasPlan)
+      *text = file->planText;
+    else if (!**text) {
+      kilnEmitErrorf(loc,
+                     "kiln-shard-plan: %s has no 'plan tp:N' line and no "
+                     "plan was given",
+                     path);
+      return false;
+    }
+  }
+  if (!kilnShardPlanParse(*text, plan)) {
+    kilnEmitErrorf(loc,
                    "kiln-shard-plan: plan '%s': expected dp:N or tp:N, N "
                    "from 2 to 4096",
-                   text);
+                   *text);
+    return false;
+  }
+  if (file->numEntries && plan->kind != KILN_SHARD_TENSOR) {
+    kilnEmitErrorf(loc,
+                   "kiln-shard-plan: %s:%d: entries split products: they "
+                   "need a tp plan, not %s",
+                   path, file->entries[0].line, *text);
+    return false;
+  }
+  return true;
+}
+
+typedef struct NameSearch {
+  const KilnShardPlanFile *file;
+  const KilnShardPlanEntry *entry;
+  MlirOperation found;
+} NameSearch;
+
+static MlirWalkResult findNamed(MlirOperation op, void *userData) {
+  NameSearch *s = userData;
+  if (kilnShardPlanFileLookup(s->file, mlirOperationGetLocation(op)) !=
+      s->entry)
+    return MlirWalkResultAdvance;
+  s->found = op;
+  return MlirWalkResultInterrupt;
+}
+
+/* Every entry of a hand-written plan named some product; false after the
+ * error for the first that did not (a misspelt name must not pass). */
+static bool checkEntriesUsed(MlirOperation module,
+                             const KilnShardPlanFile *file) {
+  for (size_t i = 0; i < file->numEntries; ++i) {
+    const KilnShardPlanEntry *e = &file->entries[i];
+    if (e->used)
+      continue;
+    NameSearch s = {file, e, {NULL}};
+    mlirOperationWalk(module, findNamed, &s, MlirWalkPreOrder);
+    if (!mlirOperationIsNull(s.found))
+      kilnEmitErrorf(mlirOperationGetLocation(s.found),
+                     "kiln-shard-plan: %s:%d: '%s' is not a product with a "
+                     "weight (a MatMul, Gemm or Conv of an initializer): "
+                     "only those are split by a plan",
+                     file->path, e->line, e->name);
+    else
+      kilnEmitErrorf(mlirOperationGetLocation(module),
+                     "kiln-shard-plan: %s:%d: no ONNX node or initializer "
+                     "named '%s' is left in the model",
+                     file->path, e->line, e->name);
+    return false;
+  }
+  return true;
+}
+
+static void runShardPlan(MlirOperation module, MlirExternalPass pass,
+                         const KilnPassOptionValue *options) {
+  KilnShardPlanFile file = {0};
+  const char *text;
+  KilnShardPlan plan;
+  if (!readPlan(module, options, &file, &text, &plan)) {
+    kilnShardPlanFileDestroy(&file);
     mlirExternalPassSignalFailure(pass);
     return;
   }
@@ -545,6 +712,7 @@ static void runShardPlan(MlirOperation module, MlirExternalPass pass,
                      "@" KILN_SHARD_GRID " (sharded twice?)");
       mlirExternalPassSignalFailure(pass);
       kilnOpListDestroy(&funcs);
+      kilnShardPlanFileDestroy(&file);
       return;
     }
     if (kilnFuncIsPublicDefinition(op))
@@ -569,8 +737,10 @@ static void runShardPlan(MlirOperation module, MlirExternalPass pass,
                                   mlirStringAttrGet(ctx, kilnStr(text)));
   bool ok = true;
   for (size_t i = 0; i < funcs.len && ok; ++i)
-    ok = planFunction(funcs.data[i], &plan);
+    ok = planFunction(funcs.data[i], &plan, file.path ? &file : NULL);
+  ok = ok && checkEntriesUsed(module, &file);
   kilnOpListDestroy(&funcs);
+  kilnShardPlanFileDestroy(&file);
   if (!ok)
     mlirExternalPassSignalFailure(pass);
 }
@@ -579,7 +749,11 @@ static const KilnPassOptionSpec kOptions[NUM_OPTIONS] = {
     [OPT_PLAN] = {"plan", KILN_PASS_OPTION_STRING, "",
                   "dp:N (inputs split along their batch dim) or tp:N "
                   "(matrix products' weights split, Megatron-style) over N "
-                  "ranks"},
+                  "ranks (default: plan-file's)"},
+    [OPT_PLAN_FILE] = {"plan-file", KILN_PASS_OPTION_STRING, "",
+                       "A hand-written plan: its `plan` line and how the "
+                       "products of named ONNX nodes or initializers are "
+                       "split (docs/scale-out.md#hand-written-plans)"},
 };
 
 static const KilnDialectHandleGetter kDialects[] = {
