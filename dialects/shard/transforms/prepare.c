@@ -278,17 +278,20 @@ static void pushSlices(MlirOperation f) {
   kilnOpListDestroy(&slices);
 }
 
-/* Constant map results of a unit dim become one new loop of extent 1. */
+/* Constant map results of a unit dim become new loops of extent 1: a
+ * map's k-th constant the k-th new loop (a map stays a projected
+ * permutation). */
 static void constantsToUnitLoop(MlirOperation g) {
   intptr_t n = mlirOperationGetNumOperands(g);
   intptr_t numInputs = n - mlirOperationGetNumResults(g);
   if (n > kMaxOperands || numInputs < 0)
     return;
   MlirAffineMap maps[kMaxOperands];
-  bool found = false;
+  intptr_t added = 0; /* the most constants in one map */
   for (intptr_t i = 0; i < n; ++i) {
     maps[i] = kilnLinalgIndexingMap(g, i);
     MlirType t = mlirValueGetType(mlirOperationGetOperand(g, i));
+    intptr_t count = 0;
     for (intptr_t d = 0; d < mlirAffineMapGetNumResults(maps[i]); ++d) {
       MlirAffineExpr e = mlirAffineMapGetResult(maps[i], d);
       if (!mlirAffineExprIsAConstant(e))
@@ -296,40 +299,42 @@ static void constantsToUnitLoop(MlirOperation g) {
       if (mlirAffineConstantExprGetValue(e) != 0 ||
           !mlirTypeIsARankedTensor(t) || mlirShapedTypeGetDimSize(t, d) != 1)
         return; /* not a unit dim: left for the sharding passes to refuse */
-      found = true;
+      added = ++count > added ? count : added;
     }
   }
-  if (!found)
-    return;
   MlirContext ctx = mlirOperationGetContext(g);
   intptr_t loops = mlirAffineMapGetNumDims(maps[0]);
-  MlirAffineExpr unit = mlirAffineDimExprGet(ctx, loops);
+  if (!added || loops + added > kMaxRank * 2)
+    return;
   MlirAttribute newMaps[kMaxOperands];
   for (intptr_t i = 0; i < n; ++i) {
-    intptr_t results = mlirAffineMapGetNumResults(maps[i]);
+    intptr_t results = mlirAffineMapGetNumResults(maps[i]), count = 0;
     MlirAffineExpr exprs[kMaxRank];
     if (results > kMaxRank)
       return;
     for (intptr_t d = 0; d < results; ++d) {
       MlirAffineExpr e = mlirAffineMapGetResult(maps[i], d);
-      exprs[d] = mlirAffineExprIsAConstant(e) ? unit : e;
+      exprs[d] = mlirAffineExprIsAConstant(e)
+                     ? mlirAffineDimExprGet(ctx, loops + count++)
+                     : e;
     }
-    newMaps[i] = mlirAffineMapAttrGet(mlirAffineMapGet(
-        ctx, loops + 1, mlirAffineMapGetNumSymbols(maps[i]), results, exprs));
+    newMaps[i] = mlirAffineMapAttrGet(
+        mlirAffineMapGet(ctx, loops + added,
+                         mlirAffineMapGetNumSymbols(maps[i]), results, exprs));
   }
   MlirAttribute kinds =
       mlirOperationGetAttributeByName(g, kilnStr("iterator_types"));
-  MlirAttribute newKinds[kMaxRank * 2 + 1];
-  if (loops > kMaxRank * 2)
-    return;
-  for (intptr_t l = 0; l < loops; ++l)
-    newKinds[l] = mlirArrayAttrGetElement(kinds, l);
-  newKinds[loops] =
-      mlirAttributeParseGet(ctx, kilnStr("#linalg.iterator_type<parallel>"));
+  MlirAttribute newKinds[kMaxRank * 2];
+  for (intptr_t l = 0; l < loops + added; ++l)
+    newKinds[l] = l < loops
+                      ? mlirArrayAttrGetElement(kinds, l)
+                      : mlirAttributeParseGet(
+                            ctx, kilnStr("#linalg.iterator_type<parallel>"));
   mlirOperationSetAttributeByName(g, kilnStr("indexing_maps"),
                                   mlirArrayAttrGet(ctx, n, newMaps));
-  mlirOperationSetAttributeByName(g, kilnStr("iterator_types"),
-                                  mlirArrayAttrGet(ctx, loops + 1, newKinds));
+  mlirOperationSetAttributeByName(
+      g, kilnStr("iterator_types"),
+      mlirArrayAttrGet(ctx, loops + added, newKinds));
 }
 
 /* ---- flattenings --------------------------------------------------------- */
@@ -508,6 +513,46 @@ static void foldReshapedEmpty(MlirOperation reshape) {
   mlirOperationDestroy(reshape);
 }
 
+/* Each generic reading reshape result `r` as an input reads its source
+ * `src` instead: source dim d through the map result of `r`'s dim
+ * pick[d], or the constant 0 (a unit dim) where pick[d] is -1, which
+ * constantsToUnitLoop then makes a unit loop. */
+static void readSourceInUsers(MlirValue r, MlirValue src, intptr_t rank,
+                              const intptr_t *pick) {
+  KilnOpList users = {0};
+  kilnOpListCollectUsers(&users, r);
+  for (size_t i = 0; i < users.len; ++i) {
+    MlirOperation g = users.data[i];
+    intptr_t n = mlirOperationGetNumOperands(g);
+    if (!kilnOpNameIs(g, "linalg.generic") || n > kMaxOperands)
+      continue;
+    MlirContext ctx = mlirOperationGetContext(g);
+    MlirAttribute old =
+        mlirOperationGetAttributeByName(g, kilnStr("indexing_maps"));
+    MlirAttribute maps[kMaxOperands];
+    bool changed = false;
+    for (intptr_t k = 0; k < n; ++k) {
+      maps[k] = mlirArrayAttrGetElement(old, k);
+      if (k + 1 == n || !mlirValueEqual(mlirOperationGetOperand(g, k), r))
+        continue; /* only inputs */
+      MlirAffineMap m = mlirAffineMapAttrGetValue(maps[k]);
+      MlirAffineExpr exprs[kMaxRank];
+      for (intptr_t d = 0; d < rank; ++d)
+        exprs[d] = pick[d] >= 0 ? mlirAffineMapGetResult(m, pick[d])
+                                : mlirAffineConstantExprGet(ctx, 0);
+      maps[k] = mlirAffineMapAttrGet(
+          mlirAffineMapGet(ctx, mlirAffineMapGetNumDims(m),
+                           mlirAffineMapGetNumSymbols(m), rank, exprs));
+      mlirOperationSetOperand(g, k, src);
+      changed = true;
+    }
+    if (changed)
+      mlirOperationSetAttributeByName(g, kilnStr("indexing_maps"),
+                                      mlirArrayAttrGet(ctx, n, maps));
+  }
+  kilnOpListDestroy(&users);
+}
+
 /* An expand that only adds unit dims (Unsqueeze), read by generics: each
  * reads the source instead, through the map results of the group's
  * non-unit dims (an input's mask broadcast over heads; the reshape
@@ -538,37 +583,46 @@ static void foldUnitExpandIntoUsers(MlirOperation expand) {
     if (pick[d] < 0) /* a unit source dim: its group's first */
       pick[d] = mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(g, 0));
   }
-  KilnOpList users = {0};
-  kilnOpListCollectUsers(&users, r);
-  for (size_t i = 0; i < users.len; ++i) {
-    MlirOperation g = users.data[i];
-    intptr_t n = mlirOperationGetNumOperands(g);
-    if (!kilnOpNameIs(g, "linalg.generic") || n > kMaxOperands)
-      continue;
-    MlirContext ctx = mlirOperationGetContext(g);
-    MlirAttribute old =
-        mlirOperationGetAttributeByName(g, kilnStr("indexing_maps"));
-    MlirAttribute maps[kMaxOperands];
-    bool changed = false;
-    for (intptr_t k = 0; k < n; ++k) {
-      maps[k] = mlirArrayAttrGetElement(old, k);
-      if (k + 1 == n || !mlirValueEqual(mlirOperationGetOperand(g, k), r))
-        continue; /* only inputs */
-      MlirAffineMap m = mlirAffineMapAttrGetValue(maps[k]);
-      MlirAffineExpr exprs[kMaxRank];
-      for (intptr_t d = 0; d < rank; ++d)
-        exprs[d] = mlirAffineMapGetResult(m, pick[d]);
-      maps[k] = mlirAffineMapAttrGet(
-          mlirAffineMapGet(ctx, mlirAffineMapGetNumDims(m),
-                           mlirAffineMapGetNumSymbols(m), rank, exprs));
-      mlirOperationSetOperand(g, k, src);
-      changed = true;
+  readSourceInUsers(r, src, rank, pick);
+}
+
+/* A collapse that only drops unit dims, read by generics: each reads the
+ * source instead, a group's non-unit dim (or first) through the group's
+ * map result, its other (unit) dims through unit loops. The reshape
+ * propagation leaves such collapses after elementwise ops whose inputs it
+ * expanded with unit dims (attention scores at batch 1, masked). */
+static void foldUnitCollapseIntoUsers(MlirOperation collapse) {
+  MlirValue src = mlirOperationGetOperand(collapse, 0);
+  MlirValue r = mlirOperationGetResult(collapse, 0);
+  MlirType st = mlirValueGetType(src);
+  MlirAttribute groups =
+      mlirOperationGetAttributeByName(collapse, kilnStr("reassociation"));
+  intptr_t rank = mlirShapedTypeGetRank(st);
+  if (!kilnTypeIsStaticTensor(st) || mlirAttributeIsNull(groups) ||
+      rank > kMaxRank)
+    return;
+  intptr_t pick[kMaxRank];
+  for (intptr_t d = 0; d < rank; ++d)
+    pick[d] = -1;
+  for (intptr_t g = 0; g < mlirArrayAttrGetNumElements(groups); ++g) {
+    MlirAttribute group = mlirArrayAttrGetElement(groups, g);
+    intptr_t chosen = -1;
+    for (intptr_t k = 0; k < mlirArrayAttrGetNumElements(group); ++k) {
+      intptr_t dim =
+          mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(group, k));
+      if (mlirShapedTypeGetDimSize(st, dim) == 1)
+        continue;
+      if (chosen >= 0)
+        return; /* merges dims: not a unit-dim drop */
+      chosen = dim;
     }
-    if (changed)
-      mlirOperationSetAttributeByName(g, kilnStr("indexing_maps"),
-                                      mlirArrayAttrGet(ctx, n, maps));
+    if (chosen < 0)
+      chosen = mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(group, 0));
+    pick[chosen] = g;
   }
-  kilnOpListDestroy(&users);
+  readSourceInUsers(r, src, rank, pick);
+  if (mlirOpOperandIsNull(mlirValueGetFirstUse(r)))
+    mlirOperationDestroy(collapse);
 }
 
 static void regroupFlattenings(MlirOperation module) {
@@ -579,6 +633,11 @@ static void regroupFlattenings(MlirOperation module) {
     regroupFlattening(reshapes.data[i]);
     foldUnitExpandIntoUsers(reshapes.data[i]);
   }
+  kilnOpListClear(&reshapes);
+  kilnOpListCollectNamed(&reshapes, module, "tensor.collapse_shape",
+                         MlirWalkPreOrder);
+  for (size_t i = 0; i < reshapes.len; ++i)
+    foldUnitCollapseIntoUsers(reshapes.data[i]);
   kilnOpListClear(&reshapes);
   kilnOpListCollectNamed(&reshapes, module, "tensor.expand_shape",
                          MlirWalkPreOrder);

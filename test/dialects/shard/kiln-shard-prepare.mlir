@@ -2,6 +2,7 @@
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-shard-prepare{keep-products=true})' | FileCheck %s --check-prefix=KEEP
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-shard-prepare{keep-products=true},kiln-shard-prepare)' | FileCheck %s --check-prefix=DROP
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-shard-prepare)' | FileCheck %s --check-prefix=MAPS
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-shard-prepare)' | FileCheck %s --check-prefix=UNITMAP
 // No constant map result is left (the unit dim's is a loop now).
 // MAPS-NOT: , 0)>
 
@@ -121,6 +122,30 @@ func.func @unsqueezed(%m: tensor<2x5xf32>, %s: tensor<2x3x5xf32>) -> tensor<2x3x
     linalg.yield %v : f32
   } -> tensor<2x3x5xf32>
   return %r : tensor<2x3x5xf32>
+}
+
+// A collapse that only drops unit dims (the reshape propagation leaves it
+// after masked attention scores at batch 1), read by a generic: the
+// generic reads the 5-d source, its two dropped unit dims through two new
+// unit loops (one loop each: the map stays a projected permutation); the
+// collapse is gone. One that no generic reads (returned) stays.
+// CHECK-LABEL: func.func @unit_collapse
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%arg0, %arg1 : tensor<1x2x1x3x1xf32>, tensor<2x3xf32>)
+// CHECK: tensor.collapse_shape %arg0 {{\[}}[0, 1], [2, 3], [4]]
+// The source's map:
+// UNITMAP: affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d3, d1, d4)>
+func.func @unit_collapse(%x: tensor<1x2x1x3x1xf32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3x1xf32>) {
+  %c = tensor.collapse_shape %x [[0, 1], [2, 3, 4]] : tensor<1x2x1x3x1xf32> into tensor<2x3xf32>
+  %e = tensor.empty() : tensor<2x3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %y : tensor<2x3xf32>, tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %v = arith.addf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<2x3xf32>
+  %m = tensor.collapse_shape %x [[0, 1], [2, 3], [4]] : tensor<1x2x1x3x1xf32> into tensor<2x3x1xf32>
+  return %r, %m : tensor<2x3xf32>, tensor<2x3x1xf32>
 }
 
 // A run-time check's scalar code moves into a 0-d generic (propagation

@@ -12,7 +12,11 @@ heads, 16 tokens, a batch of 2):
   [S, B*H, D] through 1-D);
 - lm.onnx: token embeddings (a Gather, checked at run time) and
   positions, the 2 decoder blocks, a final LayerNorm and an LM head over
-  500 tokens; x_lm.npy holds token ids, bad_lm.npy one out of range."""
+  500 tokens; x_lm.npy holds token ids, bad_lm.npy one out of range;
+- masked.onnx: 2 BERT-style encoder blocks as Hugging Face writes them
+  (separate Q, K, V projections, post-norm, GELU) at batch 1, with a
+  second input, the padding mask (int64, the last 5 tokens 0), added to
+  the scores as (1 - mask) * -10000; mask_masked.npy holds it."""
 import math
 import os
 import sys
@@ -58,6 +62,40 @@ def export(name, model, x):
     np.save(os.path.join(out, "y_" + name + ".npy"), y.numpy())
 
 
+class MaskedBlock(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q, self.k = nn.Linear(D, D), nn.Linear(D, D)
+        self.v, self.o = nn.Linear(D, D), nn.Linear(D, D)
+        self.ln1, self.ln2 = nn.LayerNorm(D), nn.LayerNorm(D)
+        self.mlp = nn.Sequential(nn.Linear(D, 4 * D), nn.GELU(),
+                                 nn.Linear(4 * D, D))
+
+    def forward(self, x, mask):
+        b, s, d = x.shape
+        ext = (1.0 - mask[:, None, None, :].float()) * -10000.0
+
+        def heads(t):
+            return t.view(b, s, HEADS, d // HEADS).transpose(1, 2)
+
+        q, k, v = heads(self.q(x)), heads(self.k(x)), heads(self.v(x))
+        att = (q @ k.transpose(-2, -1)) / math.sqrt(d // HEADS) + ext
+        a = (att.softmax(-1) @ v).transpose(1, 2).reshape(b, s, d)
+        x = self.ln1(x + self.o(a))
+        return self.ln2(x + self.mlp(x))
+
+
+class Masked(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([MaskedBlock(), MaskedBlock()])
+
+    def forward(self, x, mask):
+        for b in self.blocks:
+            x = b(x, mask)
+        return x
+
+
 class LM(nn.Module):
     def __init__(self, vocab=500):
         super().__init__()
@@ -80,3 +118,15 @@ export("lm", LM(), ids)
 bad = ids.numpy().copy()
 bad[1, 3] = 777
 np.save(os.path.join(out, "bad_lm.npy"), bad)
+
+masked, x = Masked().eval(), torch.randn(1, SEQ, D)
+mask = torch.ones(1, SEQ, dtype=torch.int64)
+mask[0, SEQ - 5:] = 0
+with torch.no_grad():
+    y = masked(x, mask)
+torch.onnx.export(masked, (x, mask), os.path.join(out, "masked.onnx"),
+                  input_names=["x", "mask"], output_names=["y"],
+                  opset_version=17)
+np.save(os.path.join(out, "x_masked.npy"), x.numpy())
+np.save(os.path.join(out, "mask_masked.npy"), mask.numpy())
+np.save(os.path.join(out, "y_masked.npy"), y.numpy())
