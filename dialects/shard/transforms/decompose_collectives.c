@@ -27,9 +27,22 @@
  *   %p = tensor.insert_slice %x into %z[%o, 0] [2, 6] [1, 1]
  *   %g = shard.all_reduce %p on @g grid_axes = [0]
  *
+ * shard.all_reduce of a 0-d tensor (dp's all-reduced run-time check flag)
+ * becomes one of a 1-element tensor: MLIR 22's mpi-to-LLVM conversion
+ * leaves an mpi.allreduce of a 0-d memref unconverted.
+ *
+ *   %s = shard.all_reduce %x on @g grid_axes = [0] reduction = bitwise_or
+ *            : tensor<i32> -> tensor<i32>
+ *   =>
+ *   %e = tensor.expand_shape %x [] output_shape [1] : tensor<i32> into
+ * tensor<1xi32> %r = shard.all_reduce %e ... : tensor<1xi32> -> tensor<1xi32>
+ *   %s = tensor.collapse_shape %r [] : tensor<1xi32> into tensor<i32>
+ *
  * Other grid axes than a 1-D grid's are refused with an error (Kiln's
  * plans use one). */
 #include "kiln/passes.h"
+
+#include <stdlib.h>
 
 #include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -48,6 +61,51 @@ static MlirWalkResult collectOps(MlirOperation op, void *userData) {
       kilnOpNameIs(op, "shard.all_gather"))
     kilnOpListPush(userData, op);
   return MlirWalkResultAdvance;
+}
+
+static MlirWalkResult collectScalarReduces(MlirOperation op, void *userData) {
+  if (kilnOpNameIs(op, "shard.all_reduce") &&
+      mlirTypeIsARankedTensor(
+          mlirValueGetType(mlirOperationGetResult(op, 0))) &&
+      mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetResult(op, 0))) ==
+          0)
+    kilnOpListPush(userData, op);
+  return MlirWalkResultAdvance;
+}
+
+/* A 0-d all_reduce as one of a 1-element tensor (above). */
+static void reduceAsVector(MlirOperation op) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirValue result = mlirOperationGetResult(op, 0);
+  MlirType scalar = mlirValueGetType(result);
+  int64_t one = 1;
+  MlirType vector = mlirRankedTensorTypeGet(
+      1, &one, mlirShapedTypeGetElementType(scalar), mlirAttributeGetNull());
+  MlirNamedAttribute reshape[2] = {
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("reassociation")),
+                            mlirArrayAttrGet(ctx, 0, NULL)),
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx, kilnStr("static_output_shape")),
+          mlirDenseI64ArrayGet(ctx, 1, &one)),
+  };
+  MlirValue in = mlirOperationGetOperand(op, 0);
+  MlirValue expanded = mlirOperationGetResult(
+      kilnInsertOp(op, "tensor.expand_shape", 1, &in, 1, &vector, 2, reshape),
+      0);
+  intptr_t n = mlirOperationGetNumAttributes(op);
+  MlirNamedAttribute *attrs = kilnXCalloc((size_t)n + 1, sizeof(*attrs));
+  for (intptr_t i = 0; i < n; ++i)
+    attrs[i] = mlirOperationGetAttribute(op, i);
+  MlirValue reduced = mlirOperationGetResult(
+      kilnInsertOp(op, "shard.all_reduce", 1, &expanded, 1, &vector, n, attrs),
+      0);
+  free(attrs);
+  MlirValue back =
+      mlirOperationGetResult(kilnInsertOp(op, "tensor.collapse_shape", 1,
+                                          &reduced, 1, &scalar, 1, reshape),
+                             0);
+  mlirValueReplaceAllUsesOfWith(result, back);
+  mlirOperationDestroy(op);
 }
 
 /* The collective's block: its dim (slice_axis or gather_axis) and the
@@ -181,6 +239,11 @@ static void runDecompose(MlirOperation module, MlirExternalPass pass,
       decomposeSlice(op, dim, block);
     mlirOperationDestroy(op);
   }
+  kilnOpListClear(&ops);
+  /* After the gathers: they add all-reduces of their own. */
+  mlirOperationWalk(module, collectScalarReduces, &ops, MlirWalkPreOrder);
+  for (size_t i = 0; i < ops.len && ok; ++i)
+    reduceAsVector(ops.data[i]);
   kilnOpListDestroy(&ops);
   if (!ok)
     mlirExternalPassSignalFailure(pass);
@@ -194,7 +257,8 @@ const KilnPassInfo kilnShardDecomposeCollectivesPass = {
     .argument = "kiln-shard-decompose-collectives",
     .summary = "Express shard.all_slice (a local extract_slice) and "
                "shard.all_gather (an all-reduce of the blocks in zeros) for "
-               "convert-shard-to-mpi, which lowers neither",
+               "convert-shard-to-mpi, which lowers neither, and 0-d "
+               "all-reduces as 1-element ones",
     .anchor = "builtin.module",
     .run = runDecompose,
     .dependentDialects = kDialects,
