@@ -13,6 +13,7 @@ typedef struct Entry {
   const void *attr; /* NULL: empty; &kTombstone: removed */
   const void *data;
   size_t size;
+  size_t align; /* kilnResourceDataSetAlignment's, 0 if none */
 } Entry;
 
 static const char kTombstone;
@@ -65,7 +66,7 @@ void kilnResourceDataRegister(MlirAttribute attr, const void *data,
   Entry *e = find(attr.ptr);
   if (!e->attr)
     ++gUsed;
-  *e = (Entry){attr.ptr, data, size};
+  *e = (Entry){attr.ptr, data, size, 0};
   pthread_mutex_unlock(&gLock);
 }
 
@@ -81,6 +82,28 @@ const void *kilnResourceDataLookup(MlirAttribute attr, size_t *size) {
   }
   pthread_mutex_unlock(&gLock);
   return data;
+}
+
+void kilnResourceDataSetAlignment(MlirAttribute attr, size_t align) {
+  pthread_mutex_lock(&gLock);
+  if (gCapacity) {
+    Entry *e = find(attr.ptr);
+    if (e->attr == attr.ptr)
+      e->align = align;
+  }
+  pthread_mutex_unlock(&gLock);
+}
+
+size_t kilnResourceDataGetAlignment(MlirAttribute attr) {
+  size_t align = 0;
+  pthread_mutex_lock(&gLock);
+  if (gCapacity) {
+    Entry *e = find(attr.ptr);
+    if (e->attr == attr.ptr)
+      align = e->align;
+  }
+  pthread_mutex_unlock(&gLock);
+  return align;
 }
 
 void kilnResourceDataForget(const void *data) {

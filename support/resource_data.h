@@ -22,6 +22,15 @@ void kilnResourceDataRegister(MlirAttribute attr, const void *data,
 /// `attr` was not registered.
 const void *kilnResourceDataLookup(MlirAttribute attr, size_t *size);
 
+/// Asks that the global code generation makes of registered attribute
+/// `attr` be aligned to `align` bytes (a power of two; more than the
+/// global would get otherwise): a sharded model's per-rank weights start on
+/// their own 2 MiB pages.
+void kilnResourceDataSetAlignment(MlirAttribute attr, size_t align);
+
+/// The alignment asked for `attr`, 0 if none.
+size_t kilnResourceDataGetAlignment(MlirAttribute attr);
+
 /// Forgets every attribute registered with `data`: the blob deleter calls
 /// this before freeing the buffer.
 void kilnResourceDataForget(const void *data);

@@ -46,6 +46,19 @@ static const void *detachable(MlirOperation op, size_t minBytes, size_t *size) {
   return data && *size >= minBytes ? data : NULL;
 }
 
+/* The alignment asked for the global's bytes (kilnResourceDataSetAlignment),
+ * where it is more than the global's. */
+static void raiseAlignment(MlirOperation op) {
+  size_t want = kilnResourceDataGetAlignment(
+      mlirOperationGetAttributeByName(op, kilnStr("value")));
+  MlirAttribute align =
+      mlirOperationGetAttributeByName(op, kilnStr("alignment"));
+  if (want > (size_t)mlirIntegerAttrGetValueInt(align))
+    mlirOperationSetAttributeByName(
+        op, kilnStr("alignment"),
+        mlirIntegerAttrGet(mlirAttributeGetType(align), (int64_t)want));
+}
+
 static void append(KilnDetachedData *d, Entry e) {
   if (d->count == d->capacity) {
     d->capacity = d->capacity ? 2 * d->capacity : 64;
@@ -76,6 +89,7 @@ KilnDetachedData *kilnDetachedDataCreate(MlirModule module, size_t minBytes) {
       abort();
     memcpy(name, sym.data, sym.length);
     name[sym.length] = 0;
+    raiseAlignment(op);
     append(d, (Entry){op, mlirOperationGetAttributeByName(op, kilnStr("value")),
                       mlirOperationGetAttributeByName(op, kilnStr("linkage")),
                       name, data, size});

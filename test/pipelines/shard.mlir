@@ -10,19 +10,19 @@
 // RUN: not kiln-opt %S/Inputs/shard_reshape.mlir --pass-pipeline='builtin.module(shard{plan=dp:2})' 2>&1 | FileCheck %s --check-prefix=RESHAPE
 
 // tp:2, Megatron-style: each rank multiplies the whole input by its 6x2
-// columns of w1 (a constant holding both ranks' columns, rank r taking
-// slice r), adds its half of b1 (split like w1's columns), multiplies by
-// its 2x2 rows of w2, and one all-reduce sums the partial products. The
-// products are named ops again (linalg-specialize-generic-ops). The
-// signature is the model's.
+// columns of w1, adds its half of b1 (split like w1's columns), multiplies
+// by its 2x2 rows of w2, and one all-reduce sums the partial products. Its
+// slices of the three are row r of one constant (rank-major: the ranks'
+// pages apart), each slice taken flat and reshaped. The products are named
+// ops again (linalg-specialize-generic-ops). The signature is the model's.
 // TP: module attributes {kiln.shard = "tp:2"}
 // TP: func.func @mlp(%arg0: tensor<4x6xf32> {onnx.name = "x"}) -> (tensor<4x2xf32> {onnx.name = "y"})
-// TP-DAG: %[[W2ALL:.*]] = arith.constant dense<{{.*}}> : tensor<2x2x2xf32>
-// TP-DAG: %[[W1ALL:.*]] = arith.constant dense<{{.*}}> : tensor<2x6x2xf32>
-// TP-DAG: %[[B1ALL:.*]] = arith.constant dense<{{.*}}> : tensor<2x2xf32>
-// TP-DAG: %[[R:.*]] = shard.process_linear_index on @kiln_grid : index
-// TP-DAG: %[[W1:.*]] = tensor.extract_slice %[[W1ALL]][%[[R]], 0, 0] [1, 6, 2] [1, 1, 1] : tensor<2x6x2xf32> to tensor<6x2xf32>
-// TP-DAG: tensor.extract_slice %[[B1ALL]][%{{.*}}, 0] [1, 2] [1, 1] : tensor<2x2xf32> to tensor<2xf32>
+// TP: %[[ALL:.*]] = arith.constant dense_resource<{{.*}}> : tensor<2x16384xf32>
+// TP: %[[R:.*]] = shard.process_linear_index on @kiln_grid : index
+// TP: %[[W1F:.*]] = tensor.extract_slice %[[ALL]][%[[R]], 0] [1, 12] [1, 1] : tensor<2x16384xf32> to tensor<12xf32>
+// TP: %[[W1:.*]] = tensor.expand_shape %[[W1F]] {{\[}}[0, 1]] output_shape [6, 2]
+// TP: tensor.extract_slice %[[ALL]][%[[R]], 16] [1, 2] [1, 1] : tensor<2x16384xf32> to tensor<2xf32>
+// TP: tensor.extract_slice %[[ALL]][%[[R]], 32] [1, 4] [1, 1] : tensor<2x16384xf32> to tensor<4xf32>
 // TP: linalg.matmul ins(%arg0, %[[W1]] : tensor<4x6xf32>, tensor<6x2xf32>)
 // TP: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x2xf32>, tensor<2x2xf32>)
 // TP: %[[SUM:.*]] = shard.all_reduce %{{.*}} on @kiln_grid grid_axes = [0] : tensor<4x2xf32> -> tensor<4x2xf32>

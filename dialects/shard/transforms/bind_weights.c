@@ -2,18 +2,24 @@
  * constants again after shard-partition (docs/scale-out.md).
  *
  * shard-partition gives each weight argument the type of one rank's
- * slice. A weight whole on every rank becomes its constant again. A split
- * one (tp) becomes a constant holding every rank's slice, stacked, from
- * which each rank takes its own:
+ * slice. A weight whole on every rank becomes its constant again. The
+ * split ones (tp) of each element type become one constant, a row per
+ * rank holding all of that rank's slices, from which each rank takes its
+ * own:
  *
- *   %all = arith.constant dense<...> : tensor<N x S0 x S1>   slice r at [r]
+ *   %all = arith.constant dense<...> : tensor<N x M x f32>   row r: rank r's
  *   %r = shard.process_linear_index on @kiln_grid : index
- *   %w = tensor.extract_slice %all[%r, 0, 0] [1, S0, S1] [1, 1, 1]
- *            : tensor<N x S0 x S1> to tensor<S0 x S1>
+ *   %f = tensor.extract_slice %all[%r, OFFSET] [1, S0*S1] [1, 1]
+ *            : tensor<N x M x f32> to tensor<S0*S1 x f32>
+ *   %w = tensor.expand_shape %f [[0, 1]] output_shape [S0, S1]
  *
- * so a rank reads only its slice of the library's weights. The arguments
- * and their kiln.weight values are removed: the signature is the model's
- * again. */
+ * so a rank reads only its slices of the library's weights, and they are
+ * contiguous: each row is padded to 2 MiB (64 KiB when a rank's slices
+ * are under 1 MiB) and the constant aligned to that, so no page a rank
+ * touches holds another rank's weights (the loader maps the weights in
+ * 2 MiB pages where it can; a weight's slices interleaved with another
+ * rank's would make both resident). The arguments and their kiln.weight
+ * values are removed: the signature is the model's again. */
 #include "kiln/passes.h"
 
 #include <stdlib.h>
@@ -28,8 +34,29 @@
 #include "mlir-c/Dialect/Tensor.h"
 #include "mlir-c/IR.h"
 #include "support/ir_build.h"
+#include "support/resource_data.h"
 
 enum { kMaxRank = 16 };
+
+/* Each slice starts 64-byte aligned in its row; rows are padded to
+ * kLargePage (kSmallPage when a rank's slices are under kLargeRow). */
+enum {
+  kSliceAlign = 64,
+  kSmallPage = 64 << 10,
+  kLargePage = 2 << 20,
+  kLargeRow = 1 << 20
+};
+
+/* A weight split by the partition: its argument, whole value, one rank's
+ * type, and where its slices go. */
+typedef struct SplitWeight {
+  intptr_t arg;
+  MlirAttribute whole;
+  MlirType local;
+  intptr_t dim;
+  int64_t ranks;
+  size_t offset; /* bytes into each rank's row */
+} SplitWeight;
 
 static MlirValue insertConstant(MlirOperation before, MlirAttribute value) {
   MlirContext ctx = mlirOperationGetContext(before);
@@ -59,72 +86,155 @@ static intptr_t splitDim(MlirType whole, MlirType local, int64_t *ranks) {
   return dim;
 }
 
-/* `whole`'s slices along `dim` stacked: [ranks x local shape]; null if its
- * bytes cannot be read. */
-static MlirAttribute stackSlices(MlirAttribute whole, MlirType local,
-                                 intptr_t dim, int64_t ranks) {
-  MlirType wt = mlirAttributeGetType(whole);
-  size_t size;
-  const char *src = kilnWeightBytes(whole, &size);
-  if (!src)
-    return mlirAttributeGetNull();
+static size_t numBytes(MlirType t) {
+  size_t n = kilnWeightElementBytes(t);
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    n *= (size_t)mlirShapedTypeGetDimSize(t, d);
+  return n;
+}
+
+/* Copies each rank's slice of `w` to its offset in that rank's row of
+ * `rows` (`rowBytes` apart). */
+static void placeSlices(const SplitWeight *w, const char *src, char *rows,
+                        size_t rowBytes) {
+  MlirType wt = mlirAttributeGetType(w->whole);
   intptr_t rank = mlirShapedTypeGetRank(wt);
   size_t outer = 1, inner = kilnWeightElementBytes(wt);
-  for (intptr_t d = 0; d < dim; ++d)
+  for (intptr_t d = 0; d < w->dim; ++d)
     outer *= (size_t)mlirShapedTypeGetDimSize(wt, d);
-  for (intptr_t d = dim + 1; d < rank; ++d)
+  for (intptr_t d = w->dim + 1; d < rank; ++d)
     inner *= (size_t)mlirShapedTypeGetDimSize(wt, d);
-  size_t wholeDim = (size_t)mlirShapedTypeGetDimSize(wt, dim);
-  size_t part = (size_t)mlirShapedTypeGetDimSize(local, dim);
-  char *dst = kilnXCalloc(size ? size : 1, 1);
-  for (size_t r = 0; r < (size_t)ranks; ++r)
+  size_t wholeDim = (size_t)mlirShapedTypeGetDimSize(wt, w->dim);
+  size_t part = (size_t)mlirShapedTypeGetDimSize(w->local, w->dim);
+  for (size_t r = 0; r < (size_t)w->ranks; ++r)
     for (size_t o = 0; o < outer; ++o)
-      memcpy(dst + ((r * outer + o) * part) * inner,
+      memcpy(rows + r * rowBytes + w->offset + o * part * inner,
              src + (o * wholeDim + r * part) * inner, part * inner);
-  int64_t shape[kMaxRank + 1] = {ranks};
-  for (intptr_t d = 0; d < rank; ++d)
-    shape[d + 1] = mlirShapedTypeGetDimSize(local, d);
-  MlirType stacked =
-      mlirRankedTensorTypeGet(rank + 1, shape, mlirShapedTypeGetElementType(wt),
-                              mlirAttributeGetNull());
-  MlirAttribute a = kilnWeightFromBytes(stacked, dst, size);
-  free(dst);
+}
+
+/* The rows of the split weights `ws` (one element type): their offsets
+ * set, the constant [ranks x row] with its alignment asked for; null if a
+ * weight's bytes cannot be read. */
+static MlirAttribute rankRows(SplitWeight *ws, size_t n) {
+  size_t elem = kilnWeightElementBytes(ws[0].local), used = 0;
+  for (size_t i = 0; i < n; ++i) {
+    ws[i].offset = used;
+    used +=
+        (numBytes(ws[i].local) + kSliceAlign - 1) / kSliceAlign * kSliceAlign;
+  }
+  size_t page = used >= kLargeRow ? kLargePage : kSmallPage;
+  size_t rowBytes = (used + page - 1) / page * page;
+  size_t ranks = (size_t)ws[0].ranks;
+  char *rows = kilnXCalloc(ranks * rowBytes, 1);
+  for (size_t i = 0; i < n; ++i) {
+    size_t size;
+    const char *src = kilnWeightBytes(ws[i].whole, &size);
+    if (!src || size != numBytes(mlirAttributeGetType(ws[i].whole))) {
+      free(rows);
+      return mlirAttributeGetNull();
+    }
+    placeSlices(&ws[i], src, rows, rowBytes);
+  }
+  int64_t shape[2] = {(int64_t)ranks, (int64_t)(rowBytes / elem)};
+  MlirType t = mlirRankedTensorTypeGet(
+      2, shape, mlirShapedTypeGetElementType(ws[0].local),
+      mlirAttributeGetNull());
+  MlirAttribute a = kilnWeightFromBytes(t, rows, ranks * rowBytes);
+  free(rows);
+  if (!mlirAttributeIsNull(a))
+    kilnResourceDataSetAlignment(a, page);
   return a;
 }
 
-/* Rank r's slice of the stacked constant `all` (tensor.extract_slice). */
-static MlirValue insertRankSlice(MlirOperation before, MlirValue all,
-                                 MlirType local) {
+/* Rank r's slice of weight `w` in `rows` (its row r): the flat slice,
+ * reshaped to the weight's local type. */
+static MlirValue insertRankSlice(MlirOperation before, MlirValue rows,
+                                 MlirValue r, const SplitWeight *w) {
   MlirContext ctx = mlirOperationGetContext(before);
+  size_t elem = kilnWeightElementBytes(w->local);
+  int64_t count = (int64_t)(numBytes(w->local) / elem);
+  MlirType flat =
+      mlirRankedTensorTypeGet(1, &count, mlirShapedTypeGetElementType(w->local),
+                              mlirAttributeGetNull());
+  int64_t offsets[2] = {mlirShapedTypeGetDynamicSize(),
+                        (int64_t)(w->offset / elem)};
+  int64_t sizes[2] = {1, count}, strides[2] = {1, 1};
+  MlirNamedAttribute attrs[4] = {
+      kilnSegmentSizesAttr(ctx, 4, (const int32_t[]){1, 1, 0, 0}),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("static_offsets")),
+                            mlirDenseI64ArrayGet(ctx, 2, offsets)),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("static_sizes")),
+                            mlirDenseI64ArrayGet(ctx, 2, sizes)),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("static_strides")),
+                            mlirDenseI64ArrayGet(ctx, 2, strides)),
+  };
+  MlirValue ops[2] = {rows, r};
+  MlirValue slice = mlirOperationGetResult(
+      kilnInsertOp(before, "tensor.extract_slice", 2, ops, 1, &flat, 4, attrs),
+      0);
+  intptr_t rank = mlirShapedTypeGetRank(w->local);
+  if (rank == 1)
+    return slice;
+  MlirAttribute all[kMaxRank];
+  for (intptr_t d = 0; d < rank; ++d)
+    all[d] = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), d);
+  MlirAttribute group = mlirArrayAttrGet(ctx, rank, all);
+  int64_t shape[kMaxRank];
+  for (intptr_t d = 0; d < rank; ++d)
+    shape[d] = mlirShapedTypeGetDimSize(w->local, d);
+  MlirNamedAttribute reshape[2] = {
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("reassociation")),
+                            mlirArrayAttrGet(ctx, 1, &group)),
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(ctx, kilnStr("static_output_shape")),
+          mlirDenseI64ArrayGet(ctx, rank, shape)),
+  };
+  MlirType local = w->local;
+  return mlirOperationGetResult(kilnInsertOp(before, "tensor.expand_shape", 1,
+                                             &slice, 1, &local, 2, reshape),
+                                0);
+}
+
+/* Binds the split weights `ws`: one constant of rows per element type. */
+static bool bindSplit(MlirOperation f, SplitWeight *ws, size_t n) {
+  MlirContext ctx = mlirOperationGetContext(f);
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+  MlirOperation first = mlirBlockGetFirstOperation(entry);
   MlirType index = mlirIndexTypeGet(ctx);
   MlirNamedAttribute grid = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, kilnStr("grid")),
       mlirFlatSymbolRefAttrGet(ctx, kilnStr(KILN_SHARD_GRID)));
-  MlirValue r =
-      mlirOperationGetResult(kilnInsertOp(before, "shard.process_linear_index",
-                                          0, NULL, 1, &index, 1, &grid),
-                             0);
-  intptr_t rank = mlirShapedTypeGetRank(local);
-  int64_t offsets[kMaxRank + 1], sizes[kMaxRank + 1], strides[kMaxRank + 1];
-  offsets[0] = mlirShapedTypeGetDynamicSize(), sizes[0] = 1, strides[0] = 1;
-  for (intptr_t d = 0; d < rank; ++d) {
-    offsets[d + 1] = 0;
-    sizes[d + 1] = mlirShapedTypeGetDimSize(local, d);
-    strides[d + 1] = 1;
+  MlirValue r = n ? mlirOperationGetResult(
+                        kilnInsertOp(first, "shard.process_linear_index", 0,
+                                     NULL, 1, &index, 1, &grid),
+                        0)
+                  : (MlirValue){NULL};
+  /* Sorted into runs of one element type (and rank count), in place. */
+  for (size_t done = 0; done < n;) {
+    size_t end = done + 1;
+    for (size_t i = done + 1; i < n; ++i)
+      if (mlirTypeEqual(mlirShapedTypeGetElementType(ws[i].local),
+                        mlirShapedTypeGetElementType(ws[done].local)) &&
+          ws[i].ranks == ws[done].ranks) {
+        SplitWeight t = ws[end];
+        ws[end++] = ws[i];
+        ws[i] = t;
+      }
+    MlirAttribute all = rankRows(ws + done, end - done);
+    if (mlirAttributeIsNull(all)) {
+      kilnEmitErrorf(mlirOperationGetLocation(f),
+                     "kiln-shard-bind-weights: the bytes of weight argument "
+                     "#%d cannot be read",
+                     (int)ws[done].arg);
+      return false;
+    }
+    MlirValue rows = insertConstant(first, all);
+    for (size_t i = done; i < end; ++i)
+      mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(entry, ws[i].arg),
+                                    insertRankSlice(first, rows, r, &ws[i]));
+    done = end;
   }
-  MlirNamedAttribute attrs[4] = {
-      kilnSegmentSizesAttr(ctx, 4, (const int32_t[]){1, 1, 0, 0}),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("static_offsets")),
-                            mlirDenseI64ArrayGet(ctx, rank + 1, offsets)),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("static_sizes")),
-                            mlirDenseI64ArrayGet(ctx, rank + 1, sizes)),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("static_strides")),
-                            mlirDenseI64ArrayGet(ctx, rank + 1, strides)),
-  };
-  MlirValue ops[2] = {all, r};
-  return mlirOperationGetResult(
-      kilnInsertOp(before, "tensor.extract_slice", 2, ops, 1, &local, 4, attrs),
-      0);
+  return true;
 }
 
 /* Removes the arguments marked in `drop` from `f` (block, type, attrs). */
@@ -174,6 +284,8 @@ static bool bindFunction(MlirOperation f) {
   if (mlirAttributeIsNull(argAttrs) || !n)
     return true;
   bool *drop = kilnXCalloc((size_t)n, sizeof(bool));
+  SplitWeight *split = kilnXCalloc((size_t)n, sizeof(SplitWeight));
+  size_t numSplit = 0;
   MlirOperation first = mlirBlockGetFirstOperation(entry);
   bool ok = true;
   for (intptr_t i = 0; i < n && i < mlirArrayAttrGetNumElements(argAttrs);
@@ -185,30 +297,28 @@ static bool bindFunction(MlirOperation f) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
     MlirType local = mlirValueGetType(arg);
     MlirType wt = mlirAttributeGetType(whole);
-    MlirValue bound;
-    if (mlirTypeEqual(local, wt)) {
-      bound = insertConstant(first, whole);
-    } else {
-      int64_t ranks = 0;
-      intptr_t dim = splitDim(wt, local, &ranks);
-      MlirAttribute all = dim < 0 ? mlirAttributeGetNull()
-                                  : stackSlices(whole, local, dim, ranks);
-      if (mlirAttributeIsNull(all)) {
-        kilnEmitErrorf(mlirOperationGetLocation(f),
-                       "kiln-shard-bind-weights: weight argument #%d was "
-                       "partitioned into a slice that is not one dim split "
-                       "evenly (or its bytes cannot be read)",
-                       (int)i);
-        ok = false;
-        break;
-      }
-      bound = insertRankSlice(first, insertConstant(first, all), local);
-    }
-    mlirValueReplaceAllUsesOfWith(arg, bound);
     drop[i] = true;
+    if (mlirTypeEqual(local, wt)) {
+      mlirValueReplaceAllUsesOfWith(arg, insertConstant(first, whole));
+      continue;
+    }
+    int64_t ranks = 0;
+    intptr_t dim = splitDim(wt, local, &ranks);
+    if (dim < 0 || !kilnWeightElementBytes(local)) {
+      kilnEmitErrorf(mlirOperationGetLocation(f),
+                     "kiln-shard-bind-weights: weight argument #%d was "
+                     "partitioned into a slice that is not one dim split "
+                     "evenly",
+                     (int)i);
+      ok = false;
+      break;
+    }
+    split[numSplit++] = (SplitWeight){i, whole, local, dim, ranks, 0};
   }
+  ok = ok && bindSplit(f, split, numSplit);
   if (ok)
     dropArguments(f, drop);
+  free(split);
   free(drop);
   return ok;
 }
