@@ -19,12 +19,24 @@
  * touches holds another rank's weights (the loader maps the weights in
  * 2 MiB pages where it can; a weight's slices interleaved with another
  * rank's would make both resident). The arguments and their kiln.weight
- * values are removed: the signature is the model's again. */
+ * values are removed: the signature is the model's again.
+ *
+ * A table kiln-shard-plan marked for its embedding lookups (gather.h) is
+ * split by rows the same way; each lookup reads the rank's rows, zero for
+ * ids outside them, and an all-reduce sums the ranks' results:
+ *
+ *   %l = arith.subi %id, (r * V/N)          in the lookup's body
+ *   %in = arith.cmpi ult, %l, V/N
+ *   %x = tensor.extract %rows[select(%in, %l, 0), %j]
+ *   linalg.yield select(%in, %x, 0.0)
+ *   ...
+ *   %e = shard.all_reduce %lookup on @kiln_grid grid_axes = [0] */
 #include "kiln/passes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "dialects/shard/transforms/gather.h"
 #include "dialects/shard/transforms/shard_plan.h"
 #include "dialects/shard/transforms/weight_bytes.h"
 #include "kiln/diagnostics.h"
@@ -34,6 +46,7 @@
 #include "mlir-c/Dialect/Tensor.h"
 #include "mlir-c/IR.h"
 #include "support/ir_build.h"
+#include "support/op_list.h"
 #include "support/resource_data.h"
 
 enum { kMaxRank = 16 };
@@ -56,6 +69,7 @@ typedef struct SplitWeight {
   intptr_t dim;
   int64_t ranks;
   size_t offset; /* bytes into each rank's row */
+  bool lookup; /* a table split for its lookups (KILN_SHARD_LOOKUP_ROWS_ATTR) */
 } SplitWeight;
 
 static MlirValue insertConstant(MlirOperation before, MlirAttribute value) {
@@ -195,6 +209,96 @@ static MlirValue insertRankSlice(MlirOperation before, MlirValue rows,
                                 0);
 }
 
+static MlirValue insertArith(MlirOperation before, const char *name,
+                             MlirValue a, MlirValue b, MlirType t,
+                             intptr_t nAttrs, const MlirNamedAttribute *attrs) {
+  MlirValue ops[2] = {a, b};
+  return mlirOperationGetResult(
+      kilnInsertOp(before, name, 2, ops, 1, &t, nAttrs, attrs), 0);
+}
+
+static MlirValue insertSelect(MlirOperation before, MlirValue c, MlirValue a,
+                              MlirValue b) {
+  MlirValue ops[3] = {c, a, b};
+  MlirType t = mlirValueGetType(a);
+  return mlirOperationGetResult(
+      kilnInsertOp(before, "arith.select", 3, ops, 1, &t, 0, NULL), 0);
+}
+
+/* Lookup `extract` of the whole table reads rank `r`'s rows `local`
+ * instead: the element for an id in them, zero otherwise (above). */
+static void maskLookup(MlirOperation extract, MlirValue local, MlirValue r) {
+  MlirContext ctx = mlirOperationGetContext(extract);
+  MlirType index = mlirIndexTypeGet(ctx), i1 = mlirIntegerTypeGet(ctx, 1);
+  MlirValue rows = kilnInsertIndexConstant(
+      extract, mlirShapedTypeGetDimSize(mlirValueGetType(local), 0));
+  MlirValue first = insertArith(extract, "arith.muli", r, rows, index, 0, NULL);
+  MlirValue row =
+      insertArith(extract, "arith.subi", mlirOperationGetOperand(extract, 1),
+                  first, index, 0, NULL);
+  MlirNamedAttribute ult = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, kilnStr("predicate")),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 6 /* ult */));
+  MlirValue in = insertArith(extract, "arith.cmpi", row, rows, i1, 1, &ult);
+  intptr_t n = mlirOperationGetNumOperands(extract);
+  MlirValue ops[kMaxRank + 1];
+  ops[0] = local;
+  ops[1] = insertSelect(extract, in, row, kilnInsertIndexConstant(extract, 0));
+  for (intptr_t i = 2; i < n && i <= kMaxRank; ++i)
+    ops[i] = mlirOperationGetOperand(extract, i);
+  MlirType elem = mlirValueGetType(mlirOperationGetResult(extract, 0));
+  MlirValue x = mlirOperationGetResult(
+      kilnInsertOp(extract, "tensor.extract", n, ops, 1, &elem, 0, NULL), 0);
+  MlirNamedAttribute zero = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, kilnStr("value")),
+      mlirTypeIsAFloat(elem) ? mlirFloatAttrDoubleGet(ctx, elem, 0.0)
+                             : mlirIntegerAttrGet(elem, 0));
+  MlirValue z = mlirOperationGetResult(
+      kilnInsertOp(extract, "arith.constant", 0, NULL, 1, &elem, 1, &zero), 0);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(extract, 0),
+                                insertSelect(extract, in, x, z));
+  mlirOperationDestroy(extract);
+}
+
+/* The lookups of table argument `arg` read rank `r`'s rows `local`, their
+ * results summed over the ranks; false after the error for another use. */
+static bool splitLookups(MlirOperation f, MlirValue arg, MlirValue local,
+                         MlirValue r) {
+  MlirContext ctx = mlirOperationGetContext(f);
+  KilnOpList users = {0};
+  kilnOpListCollectUsers(&users, arg);
+  bool ok = true;
+  for (size_t i = 0; i < users.len && ok; ++i) {
+    MlirOperation extract = users.data[i];
+    MlirOperation lookup = mlirOperationGetParentOperation(extract);
+    if (!mlirOperationEqual(kilnShardLookupExtract(lookup), extract)) {
+      kilnEmitErrorf(mlirOperationGetLocation(extract),
+                     "kiln-shard-bind-weights: a table split for embedding "
+                     "lookups is read by an op that is not one");
+      ok = false;
+      break;
+    }
+    maskLookup(extract, local, r);
+    MlirValue result = mlirOperationGetResult(lookup, 0);
+    MlirType t = mlirValueGetType(result);
+    int16_t axis = 0;
+    MlirNamedAttribute attrs[2] = {
+        mlirNamedAttributeGet(
+            mlirIdentifierGet(ctx, kilnStr("grid")),
+            mlirFlatSymbolRefAttrGet(ctx, kilnStr(KILN_SHARD_GRID))),
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, kilnStr("grid_axes")),
+                              mlirDenseI16ArrayGet(ctx, 1, &axis)),
+    };
+    MlirOperation sum =
+        kilnInsertOp(mlirOperationGetNextInBlock(lookup), "shard.all_reduce", 1,
+                     &result, 1, &t, 2, attrs);
+    mlirValueReplaceAllUsesExcept(result, mlirOperationGetResult(sum, 0), 1,
+                                  &sum);
+  }
+  kilnOpListDestroy(&users);
+  return ok;
+}
+
 /* Binds the split weights `ws`: one constant of rows per element type. */
 static bool bindSplit(MlirOperation f, SplitWeight *ws, size_t n) {
   MlirContext ctx = mlirOperationGetContext(f);
@@ -229,9 +333,14 @@ static bool bindSplit(MlirOperation f, SplitWeight *ws, size_t n) {
       return false;
     }
     MlirValue rows = insertConstant(first, all);
-    for (size_t i = done; i < end; ++i)
-      mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(entry, ws[i].arg),
-                                    insertRankSlice(first, rows, r, &ws[i]));
+    for (size_t i = done; i < end; ++i) {
+      MlirValue arg = mlirBlockGetArgument(entry, ws[i].arg);
+      MlirValue local = insertRankSlice(first, rows, r, &ws[i]);
+      if (!ws[i].lookup)
+        mlirValueReplaceAllUsesOfWith(arg, local);
+      else if (!splitLookups(f, arg, local, r))
+        return false;
+    }
     done = end;
   }
   return true;
@@ -275,6 +384,37 @@ static void dropArguments(MlirOperation f, const bool *drop) {
   free(dicts);
 }
 
+/* For a table marked for its lookups (its argument's attributes `dict`),
+ * the ranks of the module's plan; 0 otherwise. */
+static int64_t lookupRanks(MlirOperation f, MlirAttribute dict) {
+  if (mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(
+          dict, kilnStr(KILN_SHARD_LOOKUP_ROWS_ATTR))))
+    return 0;
+  MlirOperation module = mlirOperationGetParentOperation(f);
+  MlirAttribute text =
+      mlirOperationGetAttributeByName(module, kilnStr(KILN_SHARD_PLAN_ATTR));
+  KilnShardPlan plan;
+  if (mlirAttributeIsNull(text) || !mlirAttributeIsAString(text))
+    return 0;
+  MlirStringRef s = mlirStringAttrGetValue(text);
+  char buf[32];
+  if (s.length >= sizeof(buf))
+    return 0;
+  memcpy(buf, s.data, s.length);
+  buf[s.length] = '\0';
+  return kilnShardPlanParse(buf, &plan) ? plan.ranks : 0;
+}
+
+/* `whole`'s type with dim 0 divided by `ranks`. */
+static MlirType rowsOf(MlirType whole, int64_t ranks) {
+  intptr_t rank = mlirShapedTypeGetRank(whole);
+  int64_t shape[kMaxRank];
+  for (intptr_t d = 0; d < rank && d < kMaxRank; ++d)
+    shape[d] = mlirShapedTypeGetDimSize(whole, d) / (d ? 1 : ranks);
+  return mlirRankedTensorTypeGet(
+      rank, shape, mlirShapedTypeGetElementType(whole), mlirAttributeGetNull());
+}
+
 /* Binds `f`'s weight arguments; false after an error. */
 static bool bindFunction(MlirOperation f) {
   MlirAttribute argAttrs =
@@ -298,11 +438,16 @@ static bool bindFunction(MlirOperation f) {
     MlirType local = mlirValueGetType(arg);
     MlirType wt = mlirAttributeGetType(whole);
     drop[i] = true;
+    int64_t ranks = lookupRanks(f, mlirArrayAttrGetElement(argAttrs, i));
+    if (ranks) {
+      split[numSplit++] =
+          (SplitWeight){i, whole, rowsOf(wt, ranks), 0, ranks, 0, true};
+      continue;
+    }
     if (mlirTypeEqual(local, wt)) {
       mlirValueReplaceAllUsesOfWith(arg, insertConstant(first, whole));
       continue;
     }
-    int64_t ranks = 0;
     intptr_t dim = splitDim(wt, local, &ranks);
     if (dim < 0 || !kilnWeightElementBytes(local)) {
       kilnEmitErrorf(mlirOperationGetLocation(f),
@@ -313,7 +458,7 @@ static bool bindFunction(MlirOperation f) {
       ok = false;
       break;
     }
-    split[numSplit++] = (SplitWeight){i, whole, local, dim, ranks, 0};
+    split[numSplit++] = (SplitWeight){i, whole, local, dim, ranks, 0, false};
   }
   ok = ok && bindSplit(f, split, numSplit);
   if (ok)

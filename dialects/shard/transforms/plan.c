@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dialects/shard/transforms/gather.h"
 #include "dialects/shard/transforms/plan_file.h"
 #include "dialects/shard/transforms/shard_plan.h"
 #include "dialects/shard/transforms/weight_bytes.h"
@@ -255,6 +256,7 @@ typedef struct TensorPlan {
   intptr_t firstWeight;
   intptr_t *split;     /* per argument: a dim, kNone (unused), kWhole */
   bool *usedWhole;     /* per argument: some op uses it unsplit */
+  bool *lookedUp;      /* per argument: an embedding lookup reads it */
   KilnOpList splitOps; /* ops whose result is split... */
   intptr_t *splitDims; /* ...along this dim */
   bool ok;
@@ -480,15 +482,55 @@ whole:
 
 static MlirWalkResult planOp(MlirOperation op, void *userData) {
   TensorPlan *tp = userData;
-  if (kilnOpNameIs(op, "linalg.generic"))
+  if (kilnOpNameIs(op, "linalg.generic")) {
     planGeneric(tp, op);
-  else
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
-      intptr_t w = weightArg(tp, mlirOperationGetOperand(op, i));
-      if (w >= 0)
-        tp->usedWhole[w] = true;
-    }
-  return tp->ok ? MlirWalkResultAdvance : MlirWalkResultInterrupt;
+    return tp->ok ? MlirWalkResultAdvance : MlirWalkResultInterrupt;
+  }
+  /* An embedding lookup's table: split by rows if nothing else reads it. */
+  intptr_t table = -1;
+  MlirOperation parent = mlirOperationGetParentOperation(op);
+  if (mlirOperationEqual(kilnShardLookupExtract(parent), op))
+    table = weightArg(tp, mlirOperationGetOperand(op, 0));
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    intptr_t w = weightArg(tp, mlirOperationGetOperand(op, i));
+    if (w >= 0 && i == 0 && w == table)
+      tp->lookedUp[w] = true;
+    else if (w >= 0)
+      tp->usedWhole[w] = true;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Marks the tables of embedding lookups that nothing else reads, whose
+ * rows the ranks divide, with KILN_SHARD_LOOKUP_ROWS_ATTR. */
+static void markLookupTables(MlirOperation f, const TensorPlan *tp) {
+  MlirContext ctx = mlirOperationGetContext(f);
+  MlirAttribute old = mlirOperationGetAttributeByName(f, kilnStr("arg_attrs"));
+  intptr_t n = mlirBlockGetNumArguments(tp->entry);
+  if (mlirAttributeIsNull(old) || mlirArrayAttrGetNumElements(old) != n)
+    return;
+  MlirAttribute *dicts = kilnXCalloc((size_t)n, sizeof(MlirAttribute));
+  for (intptr_t i = 0; i < n; ++i) {
+    dicts[i] = mlirArrayAttrGetElement(old, i);
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(tp->entry, i));
+    if (!tp->lookedUp[i] || tp->usedWhole[i] || tp->split[i] != kNone ||
+        !kilnWeightElementBytes(t) ||
+        mlirShapedTypeGetDimSize(t, 0) % tp->ranks)
+      continue;
+    intptr_t k = mlirDictionaryAttrGetNumElements(dicts[i]);
+    MlirNamedAttribute *entries =
+        kilnXCalloc((size_t)k + 1, sizeof(MlirNamedAttribute));
+    for (intptr_t e = 0; e < k; ++e)
+      entries[e] = mlirDictionaryAttrGetElement(dicts[i], e);
+    entries[k] = mlirNamedAttributeGet(
+        mlirIdentifierGet(ctx, kilnStr(KILN_SHARD_LOOKUP_ROWS_ATTR)),
+        mlirUnitAttrGet(ctx));
+    dicts[i] = mlirDictionaryAttrGet(ctx, k + 1, entries);
+    free(entries);
+  }
+  mlirOperationSetAttributeByName(f, kilnStr("arg_attrs"),
+                                  mlirArrayAttrGet(ctx, n, dicts));
+  free(dicts);
 }
 
 /* dp: every input's first dim divisible by the ranks. */
@@ -564,19 +606,24 @@ static bool planFunction(MlirOperation f, const KilnShardPlan *plan,
                    .firstWeight = numInputs,
                    .split = kilnXCalloc((size_t)numArgs + 1, sizeof(intptr_t)),
                    .usedWhole = kilnXCalloc((size_t)numArgs + 1, sizeof(bool)),
+                   .lookedUp = kilnXCalloc((size_t)numArgs + 1, sizeof(bool)),
                    .ok = true,
                    .ranks = plan->ranks,
                    .file = file};
   for (intptr_t i = 0; i < numArgs; ++i)
     tp.split[i] = kNone;
-  if (plan->kind == KILN_SHARD_TENSOR)
+  if (plan->kind == KILN_SHARD_TENSOR) {
     mlirOperationWalk(f, planOp, &tp, MlirWalkPreOrder);
+    if (tp.ok)
+      markLookupTables(f, &tp);
+  }
   kilnOpListDestroy(&tp.splitOps);
   free(tp.splitDims);
   for (intptr_t i = 0; i < numArgs; ++i)
     if (tp.usedWhole[i] || tp.split[i] < 0)
       tp.split[i] = -1;
   free(tp.usedWhole);
+  free(tp.lookedUp);
   if (!tp.ok) {
     free(tp.split);
     return false;

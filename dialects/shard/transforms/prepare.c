@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dialects/shard/transforms/gather.h"
 #include "dialects/shard/transforms/weight_bytes.h"
 #include "kiln/diagnostics.h"
 #include "mlir-c/AffineExpr.h"
@@ -871,13 +872,31 @@ static bool computesElementwise(MlirOperation g) {
                              mlirBlockGetTerminator(body));
 }
 
+/* A linalg.copy of `v` after its producer, read by all of `v`'s users. */
+static void guardValue(MlirValue v) {
+  MlirOperation producer = mlirOpResultGetOwner(v);
+  MlirOperation next = mlirOperationGetNextInBlock(producer);
+  MlirType t = mlirValueGetType(v);
+  MlirValue ops[2] = {
+      v, mlirOperationGetResult(
+             kilnInsertOp(next, "tensor.empty", 0, NULL, 1, &t, 0, NULL), 0)};
+  MlirOperation yield;
+  MlirOperation copy =
+      insertOneInputLinalgOp(next, mlirOperationGetLocation(next),
+                             "linalg.copy", ops, t, 0, NULL, 0, &yield);
+  mlirValueReplaceAllUsesExcept(v, mlirOperationGetResult(copy, 0), 1, &copy);
+}
+
 /* keep-products: a linalg.copy after each elementwise producer of a
- * product's operand (through reshapes). */
+ * product's operand (through reshapes), and after each embedding lookup
+ * (gather.h: tp splits its table by rows when nothing is fused into it). */
 static void guardProducts(MlirOperation module) {
   KilnOpList generics = {0};
   kilnOpListCollectNamed(&generics, module, "linalg.generic", MlirWalkPreOrder);
   for (size_t i = 0; i < generics.len; ++i) {
     MlirOperation g = generics.data[i];
+    if (!mlirOperationIsNull(kilnShardLookupExtract(g)))
+      guardValue(mlirOperationGetResult(g, 0));
     if (!isProduct(g))
       continue;
     for (intptr_t k = 0; k + 1 < mlirOperationGetNumOperands(g); ++k) {
@@ -889,19 +908,7 @@ static void guardProducts(MlirOperation module) {
           !kilnOpNameIs(mlirOpResultGetOwner(v), "linalg.generic") ||
           !computesElementwise(mlirOpResultGetOwner(v)))
         continue;
-      MlirOperation producer = mlirOpResultGetOwner(v);
-      MlirOperation next = mlirOperationGetNextInBlock(producer);
-      MlirType t = mlirValueGetType(v);
-      MlirValue ops[2] = {
-          v,
-          mlirOperationGetResult(
-              kilnInsertOp(next, "tensor.empty", 0, NULL, 1, &t, 0, NULL), 0)};
-      MlirOperation yield;
-      MlirOperation copy =
-          insertOneInputLinalgOp(next, mlirOperationGetLocation(next),
-                                 "linalg.copy", ops, t, 0, NULL, 0, &yield);
-      mlirValueReplaceAllUsesExcept(v, mlirOperationGetResult(copy, 0), 1,
-                                    &copy);
+      guardValue(v);
     }
   }
   kilnOpListDestroy(&generics);

@@ -43,6 +43,44 @@ func.func @plain(%x: tensor<2xf32>) -> tensor<2xf32> {
   return %x : tensor<2xf32>
 }
 
+// -----
+
+// A table marked for its embedding lookups (tp:2, 4 rows): rank r reads
+// its 2 rows, an id outside them gives 0, and an all-reduce sums the
+// ranks' lookups.
+// CHECK-LABEL: func.func @lookup(%arg0: tensor<3xindex>) -> tensor<3x2xf32>
+// CHECK: %[[R:.*]] = shard.process_linear_index on @kiln_grid : index
+// CHECK: %[[ALL:.*]] = arith.constant dense_resource<{{.*}}> : tensor<2x16384xf32>
+// CHECK: %[[F:.*]] = tensor.extract_slice %[[ALL]][%[[R]], 0] [1, 4] [1, 1]
+// CHECK: %[[T:.*]] = tensor.expand_shape %[[F]] {{\[}}[0, 1]] output_shape [2, 2]
+// CHECK: %[[G:.*]] = linalg.generic
+// CHECK: ^bb0(%[[ID:.*]]: index, %{{.*}}: f32):
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[LO:.*]] = arith.muli %[[R]], %[[C2]] : index
+// CHECK: %[[L:.*]] = arith.subi %[[ID]], %[[LO]] : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[L]], %[[C2]] : index
+// CHECK: %[[S:.*]] = arith.select %[[IN]], %[[L]], %{{.*}} : index
+// CHECK: %[[X:.*]] = tensor.extract %[[T]][%[[S]], %{{.*}}] : tensor<2x2xf32>
+// CHECK: %[[V:.*]] = arith.select %[[IN]], %[[X]], %{{.*}} : f32
+// CHECK: linalg.yield %[[V]] : f32
+// CHECK: %[[SUM:.*]] = shard.all_reduce %[[G]] on @kiln_grid grid_axes = [0] : tensor<3x2xf32> -> tensor<3x2xf32>
+// CHECK: return %[[SUM]]
+module attributes {kiln.shard = "tp:2"} {
+shard.grid @kiln_grid(shape = 2)
+func.func @lookup(%ids: tensor<3xindex>,
+                  %table: tensor<4x2xf32> {kiln.weight = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>, kiln.lookup_rows}) -> tensor<3x2xf32> {
+  %e = tensor.empty() : tensor<3x2xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<3xindex>) outs(%e : tensor<3x2xf32>) {
+  ^bb0(%id: index, %out: f32):
+    %j = linalg.index 1 : index
+    %v = tensor.extract %table[%id, %j] : tensor<4x2xf32>
+    linalg.yield %v : f32
+  } -> tensor<3x2xf32>
+  return %g : tensor<3x2xf32>
+}
+}
+
 // BAD: a slice that is not one dim split evenly.
 // expected-error@+1 {{kiln-shard-bind-weights: weight argument #0 was partitioned into a slice that is not one dim split evenly}}
 func.func @odd(%w: tensor<3x2xf32> {kiln.weight = dense<1.0> : tensor<4x2xf32>}) -> tensor<3x2xf32> {

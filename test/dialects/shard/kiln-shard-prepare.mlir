@@ -97,6 +97,33 @@ func.func @guarded(%x: tensor<6xf32>, %w: tensor<2x2xf32>) -> tensor<3x2xf32> {
   return %p : tensor<3x2xf32>
 }
 
+// keep-products: a copy after an embedding lookup too (its table is split
+// by rows only when nothing is fused into it).
+// KEEP-LABEL: func.func @lookup_guarded
+// KEEP: %[[L:.*]] = linalg.generic
+// KEEP: tensor.extract %arg1
+// KEEP: %[[C:.*]] = linalg.copy ins(%[[L]] : tensor<2x2xf32>)
+// KEEP: linalg.generic {{.*}} ins(%[[C]]
+// DROP-LABEL: func.func @lookup_guarded
+// DROP-NOT: linalg.copy
+func.func @lookup_guarded(%ids: tensor<2xindex>, %t: tensor<4x2xf32>) -> tensor<2x2xf32> {
+  %e = tensor.empty() : tensor<2x2xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<2xindex>) outs(%e : tensor<2x2xf32>) {
+  ^bb0(%id: index, %out: f32):
+    %j = linalg.index 1 : index
+    %v = tensor.extract %t[%id, %j] : tensor<4x2xf32>
+    linalg.yield %v : f32
+  } -> tensor<2x2xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%l : tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.addf %in, %in : f32
+    linalg.yield %d : f32
+  } -> tensor<2x2xf32>
+  return %s : tensor<2x2xf32>
+}
+
 // A reshape through 1-D (multi-head attention's [S, B, E] -> [S, B*H, D])
 // becomes an expand and a collapse through the shapes' common refinement.
 // CHECK-LABEL: func.func @flattening
