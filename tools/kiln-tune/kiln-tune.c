@@ -4,6 +4,7 @@
  *
  *   kiln-tune MODEL.onnx -o model.tune [--trials N] [--time-budget T]
  *             [--target T] [--cpu C] [--threads N] [--jobs J] [--resume]
+ *             [--workers local|mpi]
  *
  * 1. kiln-compile --emit=graph gives the optimized graph; its workloads
  *    (include/kiln/tuning.h) become tasks, one per distinct key.
@@ -17,8 +18,12 @@
  *    logged as invalid. Candidates that compile to the same library share
  *    one measurement.
  * 4. Every measurement is appended to the log at once, so an interrupted
- *    run loses nothing and --resume replays the log into the searches. */
-#define _GNU_SOURCE /* mkdtemp, strdup */
+ *    run loses nothing and --resume replays the log into the searches.
+ *
+ * With --workers mpi (under mpirun), this is rank 0 and does all of the
+ * above but 3's compiles and runs, which worker ranks do, one candidate
+ * each at a time, on their own machines (pool.h, worker.h). */
+#define _GNU_SOURCE /* strdup */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,24 +37,25 @@
 #include "kiln/tuning.h"
 #include "mlir-c/IR.h"
 #include "tools/common/tool_cli.h"
+#include "tools/kiln-tune/bench.h"
 #include "tools/kiln-tune/kernel_files.h"
 #include "tools/kiln-tune/measure.h"
+#include "tools/kiln-tune/mpi_link.h"
 #include "tools/kiln-tune/options.h"
+#include "tools/kiln-tune/pool.h"
 #include "tools/kiln-tune/search.h"
+#include "tools/kiln-tune/worker.h"
 
 /* The fastest candidates of a workload are timed kConfirmRounds more
  * times each, beside the default schedule (confirmBest). */
 enum { kConfirmTop = 3, kConfirmRounds = 2 };
-
-/* Timeouts of one candidate's compile and run, in seconds. */
-static const double kCompileTimeout = 300, kRunTimeout = 120;
 
 typedef struct Task {
   char key[17];
   char *description;
   KilnWorkloadKind kind;
   int count; /* occurrences in the model */
-  char *kernelPath;
+  char *dir; /* its kernel's files (bench.h) */
   /* The knobs that apply to the task, as indices into the knob table. */
   int numKnobs;
   int knob[KILN_SEARCH_MAX_KNOBS];
@@ -71,6 +77,8 @@ typedef struct Task {
 typedef struct Tuner {
   Options o;
   char *toolDir, *workDir;
+  BenchSetup setup;
+  Pool *pool; /* --workers mpi: the worker ranks; NULL: local */
   KilnTuningTarget target;
   Task *tasks;
   int numTasks;
@@ -79,36 +87,6 @@ typedef struct Tuner {
 } Tuner;
 
 /* ---- files and child processes ------------------------------------------ */
-
-/* argv of kiln-compile for `input` -> `output` for the tuner's target;
- * `extra` (NULL-terminated) appended. Free with freeArgv. */
-static char **compileArgv(const Tuner *t, const char *input, const char *output,
-                          const char *const *extra) {
-  int numExtra = 0;
-  while (extra && extra[numExtra])
-    ++numExtra;
-  char **argv = calloc((size_t)numExtra + 8, sizeof(*argv));
-  if (!argv)
-    abort();
-  int n = 0;
-  argv[n++] = measurePath("%s/kiln-compile", t->toolDir);
-  argv[n++] = strdup(input);
-  argv[n++] = measurePath("-o%s", output);
-  argv[n++] = strdup("-q");
-  if (t->o.target)
-    argv[n++] = measurePath("--target=%s", t->o.target);
-  if (t->o.cpu)
-    argv[n++] = measurePath("--cpu=%s", t->o.cpu);
-  for (int i = 0; i < numExtra; ++i)
-    argv[n++] = strdup(extra[i]);
-  return argv;
-}
-
-static void freeArgv(char **argv) {
-  for (char **a = argv; *a; ++a)
-    free(*a);
-  free(argv);
-}
 
 /* Prints a child's output file to stderr (after it failed). */
 static void showOutput(const char *path) {
@@ -162,40 +140,22 @@ static void addTask(const KilnWorkload *w, void *userData) {
   space.numKnobs = task->numKnobs;
   task->search = kilnSearchCreate(&space, t->o.strategy,
                                   t->o.seed + (uint64_t)t->numTasks);
-  char *dir = measurePath("%s/t%d", t->workDir, t->numTasks);
-  task->kernelPath = measurePath("%s/kernel.mlir", dir);
+  char *dir = task->dir = measurePath("%s/t%d", t->workDir, t->numTasks);
+  char *kernelPath = measurePath("%s/kernel.mlir", dir);
   MlirModule kernel = kilnWorkloadCreateKernelModule(w);
   char *ref = measurePath("%s/ref", dir);
   bool ok = mkdir(dir, 0755) == 0 && mkdir(ref, 0755) == 0 &&
-            kernelWriteModule(kernel, task->kernelPath) &&
+            kernelWriteModule(kernel, kernelPath) &&
             (task->numInputs = kernelWriteInputs(kernel, dir)) >= 0;
   free(ref);
+  free(kernelPath);
   mlirModuleDestroy(kernel);
-  free(dir);
   if (!ok) {
     tuneError("cannot write the kernel of workload %s (%s)", w->key,
               w->description);
     s->failed = true;
   }
   ++t->numTasks;
-}
-
-/* The target the candidates are compiled for (--target, --cpu; kiln-compile
- * checked them already), as the log records it. */
-static bool tuningTarget(Tuner *t) {
-  KilnTargetOptions options = {
-      .target = t->o.target, .cpu = t->o.cpu, .optLevel = 3};
-  KilnStrBuf err = {0};
-  KilnTarget *target = kilnTargetCreate(&options, kilnStrBufCallback, &err);
-  if (!target)
-    tuneError("%s", kilnStrBufGet(&err));
-  else
-    kilnTuningTargetCreate(kilnTargetGetTriple(target),
-                           kilnTargetGetCPU(target),
-                           kilnTargetGetFeatures(target), &t->target);
-  kilnTargetDestroy(target);
-  kilnStrBufDestroy(&err);
-  return target != NULL;
 }
 
 /* The optimized graph of the model (kiln-compile --emit=graph) and its
@@ -211,7 +171,7 @@ static bool collectTasks(Tuner *t, MlirContext ctx, int *exitCode) {
   extra[numExtra++] = "--emit=graph";
   for (int i = 0; i < t->o.numShapeArgs; ++i)
     extra[numExtra++] = t->o.shapeArgs[i];
-  char **argv = compileArgv(t, t->o.model, graph, extra);
+  char **argv = benchCompileArgv(&t->setup, t->o.model, graph, extra);
   free(extra);
   MeasureJob job;
   bool ok = measureSpawn(argv, out, -1, &job);
@@ -226,7 +186,7 @@ static bool collectTasks(Tuner *t, MlirContext ctx, int *exitCode) {
                     : kExitCompile;
     ok = false;
   }
-  freeArgv(argv);
+  benchFreeArgv(argv);
   MlirModule module = {NULL};
   if (ok) {
     module = mlirModuleCreateParseFromFile(
@@ -234,7 +194,8 @@ static bool collectTasks(Tuner *t, MlirContext ctx, int *exitCode) {
     ok = !mlirModuleIsNull(module);
   }
   if (ok) {
-    ok = tuningTarget(t);
+    /* --target and --cpu: kiln-compile checked them already. */
+    ok = benchTuningTarget(&t->setup, &t->target);
     CollectState s = {t, false};
     if (ok)
       kilnWorkloadsWalk(mlirModuleGetOperation(module), addTask, &s);
@@ -277,19 +238,10 @@ static bool configOf(const Task *task, const KilnTuningSchedule *s,
 typedef struct Candidate {
   int config[KILN_SEARCH_MAX_KNOBS];
   KilnTuningSchedule schedule;
-  char *logPath, *libPath, *outPath;
-  MeasureJob compile;
-  double seconds; /* < 0: invalid */
+  BenchBuild build; /* local runs */
+  double seconds;   /* < 0: invalid */
   const char *error;
-  uint64_t hash;
 } Candidate;
-
-/* Seen libraries: a candidate that compiles to the same code as an earlier
- * one gets that one's measurement. */
-typedef struct Seen {
-  uint64_t hash;
-  double seconds;
-} Seen;
 
 static void appendRecord(Tuner *t, const Task *task, const Candidate *c) {
   char *line = kilnTuningRecordCreateLine(task->key, task->description,
@@ -300,61 +252,23 @@ static void appendRecord(Tuner *t, const Task *task, const Candidate *c) {
   kilnTuningRecordLineDestroy(line);
 }
 
-/* Runs `lib` on the task's inputs: writing the reference outputs (`ref`),
- * or checking against them; `runs` timed runs. Returns the median seconds,
- * or negative with *why set. */
+/* The one-record log that makes kiln-compile build `s` for `task`. */
+static char *scheduleRecord(const Tuner *t, const Task *task,
+                            const KilnTuningSchedule *s) {
+  return kilnTuningRecordCreateLine(task->key, task->description, &t->target,
+                                    t->o.threads, s, 0, NULL);
+}
+
+static BenchKernel kernelOf(const Task *task) {
+  return (BenchKernel){task->dir, task->numInputs, task->numOutputs};
+}
+
+/* Runs `lib` on the task's inputs (bench.h's benchRun). */
 static double runLibrary(const Tuner *t, int taskIndex, const char *lib,
                          const char *outPath, bool reference, int runs,
                          const char **why) {
-  char *dir = measurePath("%s/t%d", t->workDir, taskIndex);
-  int numInputs = t->tasks[taskIndex].numInputs;
-  int numOutputs = t->tasks[taskIndex].numOutputs;
-  /* The tool, the library, two words per input and per checked output,
-   * the output directory or the tolerance, runs, threads, NULL. */
-  char **argv =
-      calloc((size_t)(2 * numInputs + 2 * numOutputs + 6), sizeof(*argv));
-  if (!argv)
-    abort();
-  int n = 0;
-  argv[n++] = measurePath("%s/kiln-run-module", t->toolDir);
-  argv[n++] = strdup(lib);
-  for (int i = 0; i < numInputs; ++i) {
-    argv[n++] = strdup("--input");
-    argv[n++] = measurePath("%s/in%d.npy", dir, i);
-  }
-  if (reference) {
-    argv[n++] = measurePath("--output-dir=%s/ref", dir);
-  } else {
-    for (int i = 0; i < numOutputs; ++i) {
-      argv[n++] = strdup("--expected");
-      argv[n++] = measurePath("%s/ref/result%d.npy", dir, i);
-    }
-    argv[n++] = strdup("--atol=1e-3");
-  }
-  argv[n++] = measurePath("--benchmark=%d", runs);
-  if (t->o.threads)
-    argv[n++] = measurePath("--threads=%d", t->o.threads);
-  argv[n] = NULL;
-  MeasureJob job;
-  double seconds = -1;
-  if (!measureSpawn(argv, outPath, kRunTimeout, &job)) {
-    *why = "cannot start kiln-run-module";
-  } else {
-    measureWaitAll(&job, 1);
-    if (job.status == 0 && (seconds = measureReadMedian(outPath)) <= 0)
-      *why = "no benchmark in kiln-run-module's output";
-    else if (job.status == 1)
-      *why = "its output differs from the default schedule's";
-    else if (job.status == 124)
-      *why = "its run timed out";
-    else if (job.status != 0)
-      *why = job.status > 128 ? "its run crashed" : "its run failed";
-  }
-  for (int i = 0; i < n; ++i)
-    free(argv[i]);
-  free(argv);
-  free(dir);
-  return seconds;
+  BenchKernel k = kernelOf(&t->tasks[taskIndex]);
+  return benchRun(&t->setup, &k, lib, outPath, reference, runs, why);
 }
 
 /* Enough timed runs for about a quarter second per measurement (the
@@ -365,19 +279,20 @@ static int runsFor(double seconds) {
 }
 
 /* Compiles and runs the default schedule: the reference outputs and the
- * time to beat. False when the kernel does not compile or run. */
+ * time to beat. False when the kernel does not compile or run. Always on
+ * this machine: with --workers mpi, the workers get its outputs. */
 static bool measureDefault(Tuner *t, int index) {
   Task *task = &t->tasks[index];
-  char *dir = measurePath("%s/t%d", t->workDir, index);
-  char *lib = measurePath("%s/default.so", dir);
-  char *out = measurePath("%s/default.out", dir);
+  char *kernel = measurePath("%s/kernel.mlir", task->dir);
+  char *lib = measurePath("%s/default.so", task->dir);
+  char *out = measurePath("%s/default.out", task->dir);
   const char *extra[] = {"-j1", NULL};
-  char **argv = compileArgv(t, task->kernelPath, lib, extra);
+  char **argv = benchCompileArgv(&t->setup, kernel, lib, extra);
   MeasureJob job;
-  bool ok = measureSpawn(argv, out, kCompileTimeout, &job);
+  bool ok = measureSpawn(argv, out, kBenchCompileTimeout, &job);
   if (ok)
     measureWaitAll(&job, 1);
-  freeArgv(argv);
+  benchFreeArgv(argv);
   const char *why = "its kernel does not compile";
   double seconds = -1;
   if (ok && job.status == 0) {
@@ -393,14 +308,16 @@ static bool measureDefault(Tuner *t, int index) {
     fprintf(stderr, "%s: warning: workload %s (%s) not tuned: %s\n", kProg,
             task->key, task->description, why);
   }
-  free(dir);
+  free(kernel);
   free(lib);
   free(out);
   return seconds > 0;
 }
 
+/* One line per measurement; `rank`: the MPI worker that took it (0:
+ * this process). */
 static void printProgress(const Tuner *t, int index, const Task *task,
-                          double seconds) {
+                          double seconds, int rank) {
   fprintf(stderr, "[%d/%d] %s  trial %d/%d: ", index + 1, t->numTasks,
           task->description, task->trialsDone, t->o.trials);
   if (seconds > 0)
@@ -414,40 +331,19 @@ static void printProgress(const Tuner *t, int index, const Task *task,
     double left = t->o.budget - (measureNow() - t->started);
     fprintf(stderr, "  %.0f s left", left > 0 ? left : 0);
   }
+  if (rank > 0)
+    fprintf(stderr, "  [rank %d]", rank);
   fputc('\n', stderr);
 }
 
-/* Starts compiling candidate `c` of task `index` as files NAME.*; its
- * schedule goes in as a one-record log. */
+/* Starts compiling candidate `c` of task `index` here, as files NAME.*;
+ * its schedule goes in as a one-record log. */
 static void startCompile(Tuner *t, int index, Candidate *c, const char *name) {
   Task *task = &t->tasks[index];
-  char *dir = measurePath("%s/t%d", t->workDir, index);
-  c->logPath = measurePath("%s/%s.tune", dir, name);
-  c->libPath = measurePath("%s/%s.so", dir, name);
-  c->outPath = measurePath("%s/%s.out", dir, name);
-  free(dir);
-  FILE *f = fopen(c->logPath, "w");
-  char *line =
-      kilnTuningRecordCreateLine(task->key, task->description, &t->target,
-                                 t->o.threads, &c->schedule, 0, NULL);
-  if (f) {
-    fprintf(f, "%s\n", line);
-    fclose(f);
-  }
-  kilnTuningRecordLineDestroy(line);
-  char *logFlag = measurePath("--tuning-log=%s", c->logPath);
-  const char *extra[] = {"-j1", logFlag, NULL};
-  char **argv = compileArgv(t, task->kernelPath, c->libPath, extra);
-  measureSpawn(argv, c->outPath, kCompileTimeout, &c->compile);
-  freeArgv(argv);
-  free(logFlag);
-}
-
-static void freeCandidateFiles(Candidate *c) {
-  unlink(c->libPath);
-  free(c->logPath);
-  free(c->libPath);
-  free(c->outPath);
+  char *record = scheduleRecord(t, task, &c->schedule);
+  BenchKernel k = kernelOf(task);
+  benchStartBuild(&t->setup, &k, record, name, &c->build);
+  kilnTuningRecordLineDestroy(record);
 }
 
 static void swapTop(Task *task, int i, int j) {
@@ -484,51 +380,89 @@ static void noteTop(Task *task, const KilnTuningSchedule *s, double seconds) {
     swapTop(task, i, i - 1);
 }
 
-/* Compiles the batch in parallel, then times each candidate in turn. */
-static void measureBatch(Tuner *t, int index, Candidate *batch, int n,
-                         Seen **seen, int *numSeen) {
+/* A candidate's measurement (c->seconds, c->error) is in: the search, the
+ * task's best, the log and the progress line take it. */
+static void finishCandidate(Tuner *t, int index, Candidate *c, int rank) {
   Task *task = &t->tasks[index];
+  kilnSearchRecord(task->search, c->config, c->seconds, c->seconds > 0);
+  ++task->trialsDone;
+  if (c->seconds > 0 && c->seconds < task->bestSeconds)
+    task->bestSeconds = c->seconds;
+  noteTop(task, &c->schedule, c->seconds);
+  appendRecord(t, task, c);
+  printProgress(t, index, task, c->seconds, rank);
+}
+
+/* Times compiled candidate `c`, unless its library is one measured
+ * already: it takes that one's time. */
+static void timeCandidate(Tuner *t, int index, Candidate *c, BenchSeen *seen) {
+  uint64_t hash = measureLibraryDigest(c->build.libPath);
+  if (benchSeenFind(seen, hash, &c->seconds)) {
+    if (c->seconds < 0)
+      c->error = kBenchSameAsInvalid;
+    return;
+  }
+  c->seconds = runLibrary(t, index, c->build.libPath, c->build.outPath, false,
+                          t->tasks[index].runs, &c->error);
+  benchSeenAdd(seen, hash, c->seconds);
+}
+
+/* Compiles the batch in parallel, then times each candidate in turn. */
+static void measureBatchHere(Tuner *t, int index, Candidate *batch, int n,
+                             BenchSeen *seen) {
   for (int i = 0; i < n; ++i) {
     char name[16];
     snprintf(name, sizeof(name), "c%d", i);
     startCompile(t, index, &batch[i], name);
   }
   for (int i = 0; i < n; ++i)
-    measureWaitAll(&batch[i].compile, 1);
+    measureWaitAll(&batch[i].build.compile, 1);
   for (int i = 0; i < n; ++i) {
     Candidate *c = &batch[i];
     c->seconds = -1;
-    if (c->compile.status != 0) {
-      c->error = c->compile.status == 124 ? "its compile timed out"
-                                          : "it does not compile";
-    } else {
-      c->hash = measureLibraryDigest(c->libPath);
-      int s = 0;
-      while (s < *numSeen && (*seen)[s].hash != c->hash)
-        ++s;
-      if (s < *numSeen) {
-        c->seconds = (*seen)[s].seconds;
-        if (c->seconds < 0)
-          c->error = "the same code as an invalid candidate";
-      } else {
-        c->seconds = runLibrary(t, index, c->libPath, c->outPath, false,
-                                task->runs, &c->error);
-        Seen *grown = realloc(*seen, (*numSeen + 1) * sizeof(Seen));
-        if (!grown)
-          abort();
-        *seen = grown;
-        grown[(*numSeen)++] = (Seen){c->hash, c->seconds};
-      }
-    }
-    kilnSearchRecord(task->search, c->config, c->seconds, c->seconds > 0);
-    ++task->trialsDone;
-    if (c->seconds > 0 && c->seconds < task->bestSeconds)
-      task->bestSeconds = c->seconds;
-    noteTop(task, &c->schedule, c->seconds);
-    appendRecord(t, task, c);
-    printProgress(t, index, task, c->seconds);
-    freeCandidateFiles(c);
+    c->error = benchBuildError(&c->build);
+    if (!c->error)
+      timeCandidate(t, index, c, seen);
+    finishCandidate(t, index, c, 0);
+    benchBuildFree(&c->build);
   }
+}
+
+typedef struct BatchState {
+  Tuner *t;
+  int index;
+} BatchState;
+
+static void candidateMeasured(void *ctx, const PoolJob *job, int rank,
+                              double seconds, const char *error) {
+  BatchState *b = ctx;
+  Candidate *c = job->user;
+  c->seconds = seconds;
+  c->error = error;
+  finishCandidate(b->t, b->index, c, rank);
+}
+
+static PoolTask poolTaskOf(const Tuner *t, int index) {
+  const Task *task = &t->tasks[index];
+  return (PoolTask){index, kernelOf(task), task->runs};
+}
+
+/* --workers mpi: the batch on the workers, one candidate each at a time,
+ * each logged as its time comes in. */
+static void measureBatchOnWorkers(Tuner *t, int index, Candidate *batch, int n,
+                                  BenchSeen *seen) {
+  PoolJob *jobs = calloc((size_t)n, sizeof(*jobs));
+  if (!jobs)
+    abort();
+  for (int i = 0; i < n; ++i)
+    jobs[i] = (PoolJob){scheduleRecord(t, &t->tasks[index], &batch[i].schedule),
+                        1, true, &batch[i]};
+  PoolTask task = poolTaskOf(t, index);
+  BatchState state = {t, index};
+  poolMeasure(t->pool, &task, jobs, n, seen, candidateMeasured, &state);
+  for (int i = 0; i < n; ++i)
+    kilnTuningRecordLineDestroy((char *)jobs[i].record);
+  free(jobs);
 }
 
 static double median(double *v, int n) {
@@ -541,69 +475,114 @@ static double median(double *v, int n) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Times the default schedule and the fastest candidates again, in turn,
+/* confirmBest's measurements: [0] the default, [i] the i-th fastest. */
+typedef struct Confirm {
+  Tuner *t;
+  Task *task;
+  int n; /* candidates besides the default */
+  KilnTuningSchedule schedule[kConfirmTop + 1];
+  double times[kConfirmTop + 1][kConfirmRounds + 1];
+  int count[kConfirmTop + 1];
+  bool failed[kConfirmTop + 1];
+} Confirm;
+
+/* Logs one more measurement of schedule `i`. */
+static void confirmNote(Confirm *s, int i, double seconds, const char *error) {
+  Candidate c = {
+      .schedule = s->schedule[i], .seconds = seconds, .error = error};
+  appendRecord(s->t, s->task, &c);
+  if (seconds > 0)
+    s->times[i][s->count[i]++] = seconds;
+  else
+    s->failed[i] = true;
+}
+
+/* Here: the candidates compiled once, then timed in turn. A candidate
+ * that does not compile again is left out, as one that failed once. */
+static void confirmHere(Confirm *s, int index) {
+  Candidate top[kConfirmTop];
+  memset(top, 0, sizeof(top));
+  for (int i = 0; i < s->n; ++i) {
+    char name[16];
+    snprintf(name, sizeof(name), "v%d", i);
+    top[i].schedule = s->schedule[i + 1];
+    startCompile(s->t, index, &top[i], name);
+  }
+  for (int i = 0; i < s->n; ++i) {
+    measureWaitAll(&top[i].build.compile, 1);
+    s->failed[i + 1] = top[i].build.compile.status != 0;
+  }
+  char *defaultLib = measurePath("%s/default.so", s->task->dir);
+  char *out = measurePath("%s/confirm.out", s->task->dir);
+  for (int r = 0; r < kConfirmRounds; ++r)
+    for (int i = 0; i <= s->n; ++i) {
+      if (i > 0 && s->failed[i])
+        continue;
+      const char *error = NULL;
+      double seconds =
+          runLibrary(s->t, index, i ? top[i - 1].build.libPath : defaultLib,
+                     out, false, s->task->runs, &error);
+      confirmNote(s, i, seconds, error);
+    }
+  for (int i = 0; i < s->n; ++i)
+    benchBuildFree(&top[i].build);
+  free(defaultLib);
+  free(out);
+}
+
+static void confirmMeasured(void *ctx, const PoolJob *job, int rank,
+                            double seconds, const char *error) {
+  (void)rank;
+  confirmNote(ctx, (int)(intptr_t)job->user, seconds, error);
+}
+
+/* On the workers: each schedule compiled once and timed kConfirmRounds
+ * times on one worker, the schedules on several at once. */
+static void confirmOnWorkers(Confirm *s, int index) {
+  PoolJob jobs[kConfirmTop + 1];
+  for (int i = 0; i <= s->n; ++i)
+    jobs[i] = (PoolJob){scheduleRecord(s->t, s->task, &s->schedule[i]),
+                        kConfirmRounds, false, (void *)(intptr_t)i};
+  PoolTask task = poolTaskOf(s->t, index);
+  BenchSeen none = {0};
+  poolMeasure(s->t->pool, &task, jobs, s->n + 1, &none, confirmMeasured, s);
+  for (int i = 0; i <= s->n; ++i)
+    kilnTuningRecordLineDestroy((char *)jobs[i].record);
+}
+
+/* Times the default schedule and the fastest candidates again,
  * kConfirmRounds times, and logs each time: a candidate that won on one
  * lucky measurement of a noisy machine is pulled back to its median (the
  * log's readers rank schedules by their median), and the default is
  * measured beside the winners. */
 static void confirmBest(Tuner *t, int index) {
   Task *task = &t->tasks[index];
-  int n = task->numTop;
-  if (!n)
+  if (!task->numTop)
     return;
-  Candidate top[kConfirmTop];
-  memset(top, 0, sizeof(top));
-  for (int i = 0; i < n; ++i) {
-    char name[16];
-    snprintf(name, sizeof(name), "v%d", i);
-    top[i].schedule = task->top[i];
-    startCompile(t, index, &top[i], name);
+  Confirm s = {.t = t, .task = task, .n = task->numTop};
+  s.times[0][s.count[0]++] = task->defaultSeconds;
+  for (int i = 0; i < s.n; ++i) {
+    s.schedule[i + 1] = task->top[i];
+    s.times[i + 1][s.count[i + 1]++] = task->topSeconds[i];
   }
-  for (int i = 0; i < n; ++i)
-    measureWaitAll(&top[i].compile, 1);
-  char *dir = measurePath("%s/t%d", t->workDir, index);
-  char *defaultLib = measurePath("%s/default.so", dir);
-  char *out = measurePath("%s/confirm.out", dir);
-  double times[kConfirmTop + 1][kConfirmRounds + 1];
-  int count[kConfirmTop + 1] = {0};
-  times[0][count[0]++] = task->defaultSeconds;
-  for (int i = 0; i < n; ++i)
-    times[i + 1][count[i + 1]++] = task->topSeconds[i];
-  bool failed[kConfirmTop + 1] = {false};
-  for (int r = 0; r < kConfirmRounds; ++r) {
-    for (int i = 0; i <= n; ++i) {
-      if (i > 0 && (top[i - 1].compile.status != 0 || failed[i]))
-        continue;
-      Candidate c = {.schedule =
-                         i ? top[i - 1].schedule : (KilnTuningSchedule){{0}}};
-      c.seconds = runLibrary(t, index, i ? top[i - 1].libPath : defaultLib, out,
-                             false, task->runs, &c.error);
-      appendRecord(t, task, &c);
-      if (c.seconds > 0)
-        times[i][count[i]++] = c.seconds;
-      else
-        failed[i] = true;
-    }
-  }
-  task->defaultSeconds = median(times[0], count[0]);
+  if (t->pool)
+    confirmOnWorkers(&s, index);
+  else
+    confirmHere(&s, index);
+  task->defaultSeconds = median(s.times[0], s.count[0]);
   task->bestSeconds = task->defaultSeconds;
-  for (int i = 1; i <= n; ++i) {
-    double m = median(times[i], count[i]);
-    if (!failed[i] && m < task->bestSeconds) {
+  for (int i = 1; i <= s.n; ++i) {
+    double m = median(s.times[i], s.count[i]);
+    if (!s.failed[i] && m < task->bestSeconds) {
       task->bestSeconds = m;
       task->hasWinner = true;
-      task->winner = top[i - 1].schedule;
+      task->winner = s.schedule[i];
     }
   }
   fprintf(stderr,
           "[%d/%d] %s  confirmed: default %.4g ms, tuned %.4g ms (%.2fx)\n",
           index + 1, t->numTasks, task->description, task->defaultSeconds * 1e3,
           task->bestSeconds * 1e3, task->defaultSeconds / task->bestSeconds);
-  for (int i = 0; i < n; ++i)
-    freeCandidateFiles(&top[i]);
-  free(dir);
-  free(defaultLib);
-  free(out);
 }
 
 /* Measures task `index`'s default schedule and logs it; false when its
@@ -612,9 +591,7 @@ static bool prepareTask(Tuner *t, int index) {
   Task *task = &t->tasks[index];
   if (!measureDefault(t, index))
     return false;
-  char *dir = measurePath("%s/t%d", t->workDir, index);
-  char *out = measurePath("%s/default.out", dir);
-  free(dir);
+  char *out = measurePath("%s/default.out", task->dir);
   Candidate def = {.seconds = measureReadMedian(out)};
   free(out);
   task->defaultSeconds = def.seconds;
@@ -640,9 +617,6 @@ static int byWeight(const void *a, const void *b) {
   return (x < y) - (x > y);
 }
 
-/* Searches task `index` (prepared) until its trials are done, its space
- * is exhausted or `deadline` (measureNow's clock; 0: none), then confirms
- * its best candidates. */
 /* Transfer between workloads: the first candidates of a workload are the
  * winners of the workloads of its kind tuned before it in this run (the
  * most recent first, at most kMaxSeeds): layers of one model often want
@@ -668,41 +642,59 @@ static int seedConfigs(const Tuner *t, int index, const int *tunedOrder,
   return n;
 }
 
+/* The next batch's configurations: the seeds first, then the search's.
+ * Returns how many (0: every schedule measured). */
+static int nextBatch(Task *task, int want, int *seeds, int *numSeeds,
+                     int *configs) {
+  if (!*numSeeds)
+    return kilnSearchPropose(task->search, want, configs);
+  int n = *numSeeds < want ? *numSeeds : want;
+  memcpy(configs, seeds, (size_t)(n * task->numKnobs) * sizeof(int));
+  *numSeeds -= n;
+  memmove(seeds, seeds + n * task->numKnobs,
+          (size_t)(*numSeeds * task->numKnobs) * sizeof(int));
+  return n;
+}
+
+/* Searches task `index` (prepared) until its trials are done, its space
+ * is exhausted or `deadline` (measureNow's clock; 0: none), then confirms
+ * its best candidates. A batch is --jobs candidates here, or one per
+ * worker with --workers mpi. */
 static void tuneTask(Tuner *t, int index, double deadline,
                      const int *tunedOrder, int numTuned) {
   Task *task = &t->tasks[index];
-  Seen *seen = NULL;
-  int numSeen = 0;
+  BenchSeen seen = {0};
   int seeds[kMaxSeeds * KILN_SEARCH_MAX_KNOBS];
   int numSeeds = task->trialsDone > 1
                      ? 0 /* resumed: its search has its own measurements */
                      : seedConfigs(t, index, tunedOrder, numTuned, seeds);
+  int batchSize = t->pool ? poolNumWorkers(t->pool) : t->o.jobs;
+  int *configs =
+      malloc((size_t)batchSize * KILN_SEARCH_MAX_KNOBS * sizeof(*configs));
+  Candidate *batch = malloc((size_t)batchSize * sizeof(*batch));
+  if (!configs || !batch)
+    abort();
   while (task->trialsDone < t->o.trials &&
          (deadline <= 0 || measureNow() < deadline)) {
     int want = t->o.trials - task->trialsDone;
-    if (want > t->o.jobs)
-      want = t->o.jobs;
-    int configs[kMaxJobs * KILN_SEARCH_MAX_KNOBS];
-    int n = 0;
-    if (numSeeds) {
-      n = numSeeds < want ? numSeeds : want;
-      memcpy(configs, seeds, (size_t)(n * task->numKnobs) * sizeof(int));
-      numSeeds -= n;
-      memmove(seeds, seeds + n * task->numKnobs,
-              (size_t)(numSeeds * task->numKnobs) * sizeof(int));
-    } else if ((n = kilnSearchPropose(task->search, want, configs)) == 0) {
+    int n = nextBatch(task, want < batchSize ? want : batchSize, seeds,
+                      &numSeeds, configs);
+    if (!n)
       break; /* every schedule measured */
-    }
-    Candidate batch[kMaxJobs];
-    memset(batch, 0, sizeof(batch));
+    memset(batch, 0, (size_t)n * sizeof(*batch));
     for (int i = 0; i < n; ++i) {
       memcpy(batch[i].config, configs + i * task->numKnobs,
              (size_t)task->numKnobs * sizeof(int));
       batch[i].schedule = scheduleOf(task, batch[i].config);
     }
-    measureBatch(t, index, batch, n, &seen, &numSeen);
+    if (t->pool)
+      measureBatchOnWorkers(t, index, batch, n, &seen);
+    else
+      measureBatchHere(t, index, batch, n, &seen);
   }
-  free(seen);
+  benchSeenFree(&seen);
+  free(configs);
+  free(batch);
   confirmBest(t, index);
 }
 
@@ -785,12 +777,101 @@ static void printSummary(const Tuner *t) {
            before * 1e3, after * 1e3, before / after);
 }
 
-/* Removes the work directory (rm -r: it holds one directory per task). */
-static void removeWorkDir(const char *dir) {
-  char *argv[] = {"/bin/rm", "-rf", (char *)dir, NULL};
-  MeasureJob job;
-  if (measureSpawn(argv, NULL, 60, &job))
-    measureWaitAll(&job, 1);
+/* --workers mpi: starts MPI through libkiln_tune_mpi.so (mpi_link.h). A
+ * worker rank serves rank 0 and returns its exit code; rank 0, the tuner,
+ * returns -1 to go on, with t->pool made, or an exit code after saying
+ * what is wrong. */
+static int startWorkers(Tuner *t) {
+  KilnTuneMpi *m = mpiLinkLoad(t->toolDir);
+  if (!m)
+    return kExitUnsupported;
+  int rank = 0, size = 0;
+  if (m->start(m, &rank, &size)) {
+    tuneError("--workers mpi: %s", m->error);
+    return kExitCompile;
+  }
+  if (rank > 0) {
+    int rc = workerServe(m, rank, &t->setup);
+    m->stop(m);
+    return rc;
+  }
+  if (size < 2) {
+    tuneError("--workers mpi needs at least 2 MPI processes (the tuner and "
+              "a worker); this is 1: run it as mpirun -np N %s MODEL -o LOG "
+              "--workers mpi ...",
+              kProg);
+    m->stop(m);
+    return kExitUsage;
+  }
+  t->pool = poolCreate(m, size);
+  return -1;
+}
+
+/* The model, the log and the work directory (under $TMPDIR, else /tmp,
+ * removed at the end); returns -1 to go on, else the exit code. */
+static int setUp(Tuner *t, bool *exists) {
+  *exists = t->o.output && access(t->o.output, F_OK) == 0;
+  if (!kilnToolCheckModelFile(kProg, t->o.model, false))
+    return kExitUsage;
+  if (*exists && !t->o.resume) {
+    tuneError("'%s' exists: --resume continues it (or give another -o)",
+              t->o.output);
+    return kExitUsage;
+  }
+  if (!(t->workDir = measureMakeWorkDir("kiln-tune"))) {
+    const char *tmp = getenv("TMPDIR");
+    tuneError("cannot create a work directory in '%s': %s",
+              tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    return kExitCompile;
+  }
+  return -1;
+}
+
+/* Tunes the collected tasks, appending to the log, and prints the
+ * summary; returns the exit code. */
+static int tuneAll(Tuner *t, bool exists) {
+  if (exists && !replayLog(t))
+    return kExitUsage;
+  if (t->pool && !poolCheckTargets(t->pool, &t->target))
+    return kExitUsage;
+  if (!(t->log = fopen(t->o.output, "a"))) {
+    tuneError("cannot write '%s': %s", t->o.output, strerror(errno));
+    return kExitUsage;
+  }
+  fprintf(stderr, "%s: %d workloads to tune in %s (%s, %s)\n", kProg,
+          t->numTasks, t->o.model, t->target.triple, t->target.cpu);
+  /* Every default first: the time budget is then shared out by what each
+   * workload costs the model, and the costliest are tuned first. */
+  int *order = malloc((size_t)t->numTasks * sizeof(*order));
+  if (!order)
+    abort();
+  int numReady = 0;
+  double weight = 0;
+  for (int i = 0; i < t->numTasks; ++i)
+    if (prepareTask(t, i)) {
+      order[numReady++] = i;
+      weight += taskWeight(&t->tasks[i]);
+    }
+  gSortTuner = t;
+  qsort(order, (size_t)numReady, sizeof(*order), byWeight);
+  for (int k = 0; k < numReady; ++k) {
+    Task *task = &t->tasks[order[k]];
+    double deadline = 0;
+    if (t->o.budget > 0) {
+      double left = t->o.budget - (measureNow() - t->started);
+      if (left <= 0)
+        break;
+      deadline = measureNow() + left * taskWeight(task) / weight;
+    }
+    weight -= taskWeight(task);
+    tuneTask(t, order[k], deadline, order, k);
+  }
+  free(order);
+  fclose(t->log);
+  printSummary(t);
+  if (t->pool)
+    poolPrintCounts(t->pool);
+  return kExitPass;
 }
 
 int main(int argc, char **argv) {
@@ -799,98 +880,47 @@ int main(int argc, char **argv) {
                    .seed = 1,
                    .strategy = KILN_SEARCH_ANNEALING}};
   int rc = tuneParseArgs(argc, argv, &t.o);
-  bool exists = t.o.output && access(t.o.output, F_OK) == 0;
-  if (rc < 0 && !kilnToolCheckModelFile(kProg, t.o.model, false))
-    rc = kExitUsage;
-  if (rc < 0 && exists && !t.o.resume) {
-    tuneError("'%s' exists: --resume continues it (or give another -o)",
-              t.o.output);
-    rc = kExitUsage;
-  }
-  /* The kernels and candidates live in a work directory under $TMPDIR
-   * (else /tmp), removed at the end. */
-  const char *tmp = getenv("TMPDIR");
-  char *tmpl = measurePath("%s/kiln-tune.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (rc < 0 && !(t.workDir = mkdtemp(tmpl))) {
-    tuneError("cannot create a work directory in '%s': %s",
-              tmp && *tmp ? tmp : "/tmp", strerror(errno));
-    rc = kExitCompile;
-  }
+  t.toolDir = measureToolDir();
+  t.setup = (BenchSetup){t.toolDir, t.o.target, t.o.cpu, t.o.threads};
+  /* A worker rank ends here; it needs no model nor log (its machine may
+   * have neither). */
+  if (rc < 0 && t.o.workers == kWorkersMpi)
+    rc = startWorkers(&t);
+  bool exists = false;
+  if (rc < 0)
+    rc = setUp(&t, &exists);
   if (rc >= 0) {
-    free(tmpl);
+    poolDestroy(t.pool);
+    free(t.toolDir);
     tuneOptionsDestroy(&t.o);
     return rc;
   }
   t.started = measureNow();
-  t.toolDir = measureToolDir();
   MlirContext ctx = kilnContextCreate();
   rc = kExitPass;
   if (!collectTasks(&t, ctx, &rc)) {
     if (rc == kExitPass)
       rc = kExitCompile;
-    goto out;
-  }
-  if (!t.numTasks) {
+  } else if (!t.numTasks) {
     printf("%s: %s has nothing to tune (no conv, matmul, gemm or reduction)\n",
            kProg, t.o.model);
-    goto out;
-  }
-  if (t.o.listTasks) {
+  } else if (t.o.listTasks) {
     listTasks(&t);
-    goto out;
+  } else {
+    rc = tuneAll(&t, exists);
   }
-  if (exists && !replayLog(&t)) {
-    rc = kExitUsage;
-    goto out;
-  }
-  if (!(t.log = fopen(t.o.output, "a"))) {
-    tuneError("cannot write '%s': %s", t.o.output, strerror(errno));
-    rc = kExitUsage;
-    goto out;
-  }
-  fprintf(stderr, "%s: %d workloads to tune in %s (%s, %s)\n", kProg,
-          t.numTasks, t.o.model, t.target.triple, t.target.cpu);
-  /* Every default first: the time budget is then shared out by what each
-   * workload costs the model, and the costliest are tuned first. */
-  int *order = malloc((size_t)t.numTasks * sizeof(*order));
-  if (!order)
-    abort();
-  int numReady = 0;
-  double weight = 0;
-  for (int i = 0; i < t.numTasks; ++i)
-    if (prepareTask(&t, i)) {
-      order[numReady++] = i;
-      weight += taskWeight(&t.tasks[i]);
-    }
-  gSortTuner = &t;
-  qsort(order, (size_t)numReady, sizeof(*order), byWeight);
-  for (int k = 0; k < numReady; ++k) {
-    Task *task = &t.tasks[order[k]];
-    double deadline = 0;
-    if (t.o.budget > 0) {
-      double left = t.o.budget - (measureNow() - t.started);
-      if (left <= 0)
-        break;
-      deadline = measureNow() + left * taskWeight(task) / weight;
-    }
-    weight -= taskWeight(task);
-    tuneTask(&t, order[k], deadline, order, k);
-  }
-  free(order);
-  fclose(t.log);
-  printSummary(&t);
-out:
   for (int i = 0; i < t.numTasks; ++i) {
     free(t.tasks[i].description);
-    free(t.tasks[i].kernelPath);
+    free(t.tasks[i].dir);
     kilnSearchDestroy(t.tasks[i].search);
   }
   free(t.tasks);
   if (t.target.triple)
     kilnTuningTargetDestroy(&t.target);
   kilnContextDestroy(ctx);
-  removeWorkDir(t.workDir);
-  free(tmpl);
+  poolDestroy(t.pool); /* every worker stops and exits */
+  measureRemoveDir(t.workDir);
+  free(t.workDir);
   free(t.toolDir);
   tuneOptionsDestroy(&t.o);
   return rc;

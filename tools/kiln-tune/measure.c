@@ -1,7 +1,8 @@
 /* Child processes for kiln-tune (measure.h). */
-#define _GNU_SOURCE /* readlink, kill, vasprintf */
+#define _GNU_SOURCE /* readlink, kill, vasprintf, mkdtemp */
 #include "tools/kiln-tune/measure.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -113,4 +114,25 @@ char *measurePath(const char *fmt, ...) {
     abort();
   va_end(ap);
   return s;
+}
+
+char *measureMakeWorkDir(const char *prefix) {
+  const char *tmp = getenv("TMPDIR");
+  char *path = measurePath("%s/%s.XXXXXX", tmp && *tmp ? tmp : "/tmp", prefix);
+  if (mkdtemp(path))
+    return path;
+  int saved = errno;
+  free(path);
+  errno = saved;
+  return NULL;
+}
+
+/* rm -r: a work directory holds one directory per task. */
+void measureRemoveDir(const char *dir) {
+  if (!dir)
+    return;
+  char *argv[] = {"/bin/rm", "-rf", (char *)dir, NULL};
+  MeasureJob job;
+  if (measureSpawn(argv, NULL, 60, &job))
+    measureWaitAll(&job, 1);
 }

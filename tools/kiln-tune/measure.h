@@ -44,4 +44,11 @@ double measureReadMedian(const char *path);
 /// measurement.
 uint64_t measureLibraryDigest(const char *path);
 
+/// Creates a work directory PREFIX.XXXXXX under $TMPDIR (else /tmp):
+/// its path, malloc'd, or NULL with errno set.
+char *measureMakeWorkDir(const char *prefix);
+
+/// Removes `dir` and everything in it (rm -rf); NULL is a no-op.
+void measureRemoveDir(const char *dir);
+
 #endif

@@ -24,7 +24,9 @@ static void usage(FILE *f) {
       "usage: %s MODEL -o LOG [--trials N] [--time-budget T] [--target T]\n"
       "                 [--cpu C] [--threads N] [--jobs J] [--resume]\n"
       "                 [--strategy annealing|random] [--seed S]\n"
+      "                 [--workers local|mpi]\n"
       "       %s MODEL --list-tasks [--target T] [--cpu C]\n"
+      "       mpirun -np N %s MODEL -o LOG --workers mpi [options]\n"
       "\n"
       "Tunes the schedule of each workload of MODEL (.onnx, or .mlir in\n"
       "the graph dialect) on this machine and appends every measurement\n"
@@ -47,6 +49,11 @@ static void usage(FILE *f) {
       "  --target, --cpu    as kiln-compile's (default: this machine)\n"
       "  --threads=N        threads the model will run on (default: all)\n"
       "  -j N, --jobs=N     candidates compiled at once (default 2)\n"
+      "  --workers=W        where candidates are measured: local (this\n"
+      "                     machine; default) or mpi (under mpirun, with\n"
+      "                     at least 2 processes: rank 0 tunes and logs,\n"
+      "                     ranks 1..N-1 each compile and time one\n"
+      "                     candidate at a time on their own machine)\n"
       "  --strategy=S       annealing (a cost model guides the search;\n"
       "                     default) or random\n"
       "  --seed=S           the search's random seed (default 1)\n"
@@ -54,7 +61,7 @@ static void usage(FILE *f) {
       "      --version      show the version\n"
       "\n"
       "%s",
-      kProg, kProg, kilnToolExitCodeHelp);
+      kProg, kProg, kProg, kilnToolExitCodeHelp);
 }
 
 /* "90", "90s", "10m", "1h" -> seconds; false if malformed. */
@@ -99,7 +106,8 @@ int tuneParseArgs(int argc, char **argv, Options *o) {
     kSeed,
     kListTasks,
     kInputShape,
-    kDim
+    kDim,
+    kWorkers
   };
   static const struct option longOpts[] = {
       {"output", required_argument, NULL, 'o'},
@@ -115,6 +123,7 @@ int tuneParseArgs(int argc, char **argv, Options *o) {
       {"list-tasks", no_argument, NULL, kListTasks},
       {"input-shape", required_argument, NULL, kInputShape},
       {"dim", required_argument, NULL, kDim},
+      {"workers", required_argument, NULL, kWorkers},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, kVersion},
       {NULL, 0, NULL, 0}};
@@ -183,6 +192,13 @@ int tuneParseArgs(int argc, char **argv, Options *o) {
         tuneError("--strategy '%s': expected annealing or random", optarg);
         return kExitUsage;
       }
+      break;
+    case kWorkers:
+      if (strcmp(optarg, "local") && strcmp(optarg, "mpi")) {
+        tuneError("--workers '%s': expected local or mpi", optarg);
+        return kExitUsage;
+      }
+      o->workers = strcmp(optarg, "mpi") ? kWorkersLocal : kWorkersMpi;
       break;
     case kSeed:
       if (!parseInt(optarg, 0, 1L << 62, &v)) {

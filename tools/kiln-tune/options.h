@@ -13,6 +13,12 @@ extern const char kProg[];
 /* Candidates compiled at once, at most (--jobs). */
 enum { kMaxJobs = 16 };
 
+/* Where candidates are measured (--workers). */
+typedef enum TuneWorkers {
+  kWorkersLocal, /* on this machine, in child processes */
+  kWorkersMpi    /* on MPI worker ranks (pool.h, worker.h) */
+} TuneWorkers;
+
 typedef struct Options {
   const char *model;
   const char *output;
@@ -22,6 +28,7 @@ typedef struct Options {
   double budget; /* seconds, whole run; 0: none */
   int threads;   /* the model's run threads; 0: the runtime's default */
   int jobs;      /* parallel compiles */
+  TuneWorkers workers;
   bool resume;
   bool listTasks; /* --list-tasks: print the workloads, tune nothing */
   KilnSearchStrategy strategy;
