@@ -8,8 +8,10 @@
 #     as many threads as the sharded run has processes (1 thread a rank),
 #     timed alternately three times (the median of the rounds' ratios);
 #   - the resident bytes of the model library in each process while it
-#     runs (/proc/PID/smaps), next to the weights a process should hold
-#     (1/N of them for tp, all for dp);
+#     runs (/proc/PID/smaps) and, of them, the weights' pages
+#     (bench/resident_weights.py: the library's large data objects' pages
+#     present in /proc/PID/pagemap), next to the weights a process should
+#     hold (1/N of them for tp, all for dp);
 #   - the bytes each rank's collectives move per run, counted (all-reduce
 #     calls and bytes, by bench/mpi_count.c preloaded) next to what the
 #     plan predicts (scale_out_models.py: the MLP's tp one all-reduce of
@@ -58,6 +60,15 @@ library_rss() {
   done | sort -n | tr '\n' ' '
 }
 
+# Resident KB of the library's weights (bench/resident_weights.py) in each
+# running kiln-run on it.
+weights_rss() {
+  local lib=$1 pid
+  for pid in $(pgrep -f "^build/bin/kiln-run $lib"); do
+    /usr/bin/python3 bench/resident_weights.py "$pid" "$lib" 2>/dev/null
+  done | sort -n | tr '\n' ' '
+}
+
 # run NAME PROCESSES THREADS: median ms (stdout) and the library's RSS per
 # process (file NAME.rss), measured while a longer run goes on.
 run() {
@@ -81,14 +92,15 @@ run() {
   local bg=$!
   sleep 3
   library_rss "$lib" > "$out/$name.rss"
+  weights_rss "$lib" > "$out/$name.wrss"
   kill "$bg" 2>/dev/null; pkill -f "kiln-run $lib" 2>/dev/null; wait "$bg" 2>/dev/null
   median "$out/$name.txt"
 }
 
 build/bin/kiln-compile "$out/model.onnx" -q -o "$out/whole.so" || exit 1
 echo "== scale-out: $title ($((weights / 1048576)) MB of weights), $runs runs"
-printf '%-8s %5s %8s %10s %8s  %-22s %10s  %s\n' plan procs threads "median ms" ratio \
-  "library RSS/process KB" "weights KB" "all-reduces/run/rank (plan)"
+printf '%-8s %5s %8s %10s %8s  %-22s %-22s %10s  %s\n' plan procs threads "median ms" ratio \
+  "library RSS/process KB" "of it weights KB" "weights KB" "all-reduces/run/rank (plan)"
 IFS=, read -ra counts <<< "$ranks"
 # This machine's timings swing (up to 2x): each sharded configuration is
 # timed alternately with the whole model, `rounds` times, and the median of
@@ -96,8 +108,8 @@ IFS=, read -ra counts <<< "$ranks"
 rounds=3
 for n in "${counts[@]}"; do
   base=$(run whole 0 "$n") || exit 1
-  printf '%-8s %5s %8s %10s %8s  %-22s %10s  %s\n' whole 1 "$n" "$base" 1.00x \
-    "$(cat "$out/whole.rss")" $((weights / 1024)) -
+  printf '%-8s %5s %8s %10s %8s  %-22s %-22s %10s  %s\n' whole 1 "$n" "$base" 1.00x \
+    "$(cat "$out/whole.rss")" "$(cat "$out/whole.wrss")" $((weights / 1024)) -
   for kind in tp dp; do
     build/bin/kiln-compile "$out/model.onnx" --shard=$kind:$n -q -o "$out/$kind$n.so" || exit 1
     ratios=() mss=()
@@ -113,8 +125,8 @@ m = [float(x) for x in sys.argv[1].split()]; r = [float(x) for x in sys.argv[2].
 print('%.3f %.2fx' % (statistics.median(m), statistics.median(r)))" "${mss[*]}" "${ratios[*]}")
     share=$weights calls=$dp_calls bytes=$dp_bytes
     [ $kind = tp ] && share=$((weights / n)) calls=$tp_calls bytes=$tp_bytes
-    printf '%-8s %5s %8s %10s %8s  %-22s %10s  %s\n' "$kind:$n" "$n" 1 "$ms" "$ratio" \
-      "$(cat "$out/$kind$n.rss")" $((share / 1024)) \
+    printf '%-8s %5s %8s %10s %8s  %-22s %-22s %10s  %s\n' "$kind:$n" "$n" 1 "$ms" "$ratio" \
+      "$(cat "$out/$kind$n.rss")" "$(cat "$out/$kind$n.wrss")" $((share / 1024)) \
       "$(awk -v r=$total_runs '{c += $1; b += $2; n++} END {printf "%g calls, %d bytes", c / n / r, b / n / r}' "$out/$kind$n.count") (plan: $calls, $bytes)"
   done
 done
