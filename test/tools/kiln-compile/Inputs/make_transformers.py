@@ -6,7 +6,8 @@ usage: make_transformers.py OUTDIR
 Writes, each with x_NAME.npy and its output y_NAME.npy (width 64, 4
 heads, 16 tokens, a batch of 2):
 - gpt.onnx: 2 decoder blocks (pre-norm, one fused QKV projection split in
-  three, causal mask by Where, GELU MLP);
+  three, causal mask by Where, GELU MLP); gpt4.onnx the same at a batch
+  of 4 (for dp:4);
 - bert.onnx: 2 nn.TransformerEncoderLayer blocks (post-norm, ReLU;
   PyTorch's own attention export, which reshapes [S, B, E] to
   [S, B*H, D] through 1-D);
@@ -108,7 +109,9 @@ class LM(nn.Module):
         return self.head(self.ln(self.blocks(self.tok(ids) + self.pos(pos))))
 
 
-export("gpt", nn.Sequential(Block(), Block()), torch.randn(2, SEQ, D))
+gpt = nn.Sequential(Block(), Block())
+export("gpt", gpt, torch.randn(2, SEQ, D))
+export("gpt4", gpt, torch.randn(4, SEQ, D))
 layer = nn.TransformerEncoderLayer(D, HEADS, 4 * D, dropout=0.0,
                                    batch_first=True)
 export("bert", nn.TransformerEncoder(layer, 2, enable_nested_tensor=False),
