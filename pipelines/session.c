@@ -693,12 +693,8 @@ bool kilnInvocationRunPipeline(KilnInvocation *inv, const char *pipeline) {
         mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(inv->module)));
     if (!ok)
       inv->error = KILN_INVOCATION_ERROR_COMPILE;
-    /* Some upstream passes fail without a word (shard-partition on an op
-     * it cannot partition): never fail in silence. */
     if (!ok && s->numErrors == errorsBefore)
-      messagef(s, "error",
-               "the pass pipeline failed: a pass signalled failure without "
-               "a diagnostic (pipeline: %s)",
+      messagef(s, "error", KILN_SILENT_PIPELINE_FAILURE " (pipeline: %s)",
                pipeline);
   }
   kilnStrBufDestroy(&err);

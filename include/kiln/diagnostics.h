@@ -45,6 +45,12 @@ void kilnStrBufDestroy(KilnStrBuf *buf);
 void kilnStrBufCallback(MlirStringRef fragment, void *userData);
 
 /// Emits an error diagnostic at `loc` with printf-formatted text.
+/// What a tool says when a pass pipeline fails without a diagnostic (some
+/// upstream passes do: shard-partition on an op it cannot partition), so
+/// that it never fails in silence; the tool adds how to see more.
+#define KILN_SILENT_PIPELINE_FAILURE                                           \
+  "the pass pipeline failed: a pass signalled failure without a diagnostic"
+
 void kilnEmitErrorf(MlirLocation loc, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

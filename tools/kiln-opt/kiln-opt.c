@@ -311,13 +311,10 @@ static int processChunk(MlirContext ctx, const KilnOptOptions *o,
                      "Failures have been detected while processing an MLIR "
                      "pass pipeline; reproducer generated at `%s`",
                      o->crashReproducer);
-    /* Some upstream passes fail without a word (shard-partition on an op
-     * it cannot partition): never exit 1 in silence. */
     if (printer->numErrors == errorsBefore)
-      kilnEmitErrorf(mlirOperationGetLocation(op),
-                     "the pass pipeline failed: a pass signalled failure "
-                     "without a diagnostic (run with "
-                     "--mlir-print-ir-after-failure to see the IR it left)");
+      kilnEmitErrorf(mlirOperationGetLocation(op), KILN_SILENT_PIPELINE_FAILURE
+                     " (run with --mlir-print-ir-after-failure to see the "
+                     "IR it left)");
     goto done;
   }
   printResult(o, op, out);
