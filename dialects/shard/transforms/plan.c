@@ -313,7 +313,8 @@ static bool splitWeight(TensorPlan *tp, MlirOperation op, intptr_t w,
   if (size % tp->ranks) {
     kilnEmitErrorf(mlirOperationGetLocation(op),
                    "kiln-shard-plan: tp:%d: this product's weight has %lld "
-                   "%s, not divisible by %d",
+                   "%s, not divisible by %d (keep the product whole with a "
+                   "hand-written plan's entry NAME whole, --shard-plan)",
                    tp->ranks, (long long)size,
                    rows ? "input features (rows)" : "output features (columns)",
                    tp->ranks);
