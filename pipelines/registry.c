@@ -242,11 +242,26 @@ static const KilnPassInfo kCpuPipeline = {
     KILN_CPU_TARGET_PARAMETERS,
 };
 
+/* A sharded model's (MLIR's sharding takes whole linalg ops, not loops):
+ * tile=false inlines the fusion groups instead of tiling them into
+ * scf.forall loops; im2col-gather=true builds strided convs' windows as
+ * one gather instead of a loop of copies. */
+static const KilnPassOptionSpec kGraphToLinalgParameters[] = {
+    {"tile", KILN_PASS_OPTION_BOOL, "true",
+     "Tile and fuse each fusion group (kiln-fuse-groups); false: inline "
+     "the groups' ops"},
+    {"im2col-gather", KILN_PASS_OPTION_BOOL, "false",
+     "Build every im2col window tensor as one gather (convert-graph-to-"
+     "linalg), strided convs too"},
+};
+
 static const KilnPassInfo kGraphToLinalgPipeline = {
     .argument = "graph-to-linalg",
     .summary = "Lower the graph dialect to linalg on tensors",
     .pipeline = "func.func(graph-verify,convert-graph-to-linalg,canonicalize,"
                 "cse,kiln-fuse-groups,canonicalize)",
+    .options = kGraphToLinalgParameters,
+    .numOptions = 2,
 };
 
 /* The GPU pipeline (docs/gpu-codegen.md) in three named parts, so that

@@ -890,6 +890,23 @@ static bool shardModule(KilnInvocation *inv) {
   return ok;
 }
 
+/* The pipeline from the graph to linalg on tensors for `s`. Run-time
+ * checks on the CPU only, so far (runtime_checks.c); a sharded model's
+ * ops whole (MLIR's sharding takes linalg ops, not the loops of a tiled
+ * fusion group or of a strided conv's window copies). */
+static const char *graphToLinalgPipeline(const KilnSession *s) {
+#define KILN_WHOLE_OPS "graph-to-linalg{tile=false im2col-gather=true}"
+  static const char *const kCpu[2][2] = {
+      {"kiln-runtime-checks,graph-to-linalg",
+       "kiln-runtime-checks," KILN_WHOLE_OPS},
+      {"graph-to-linalg", KILN_WHOLE_OPS},
+  };
+#undef KILN_WHOLE_OPS
+  if (isGpu(s))
+    return "graph-to-linalg-gpu";
+  return kCpu[s->options.noRuntimeChecks ? 1 : 0][s->options.shard ? 1 : 0];
+}
+
 /* Runs the stage after the invocation's; `needSignature`: code will be
  * generated, so the signature must be recorded. */
 static bool advance(KilnInvocation *inv, bool needSignature) {
@@ -909,12 +926,7 @@ static bool advance(KilnInvocation *inv, bool needSignature) {
         (isGpu(s) && !checkStaticForGpu(inv)))
       return false;
     stage(s, "lower graph to linalg");
-    /* Run-time checks on the CPU only, so far (runtime_checks.c). */
-    if (!kilnInvocationRunPipeline(inv, isGpu(s) ? "graph-to-linalg-gpu"
-                                        : s->options.noRuntimeChecks
-                                            ? "graph-to-linalg"
-                                            : "kiln-runtime-checks,"
-                                              "graph-to-linalg"))
+    if (!kilnInvocationRunPipeline(inv, graphToLinalgPipeline(s)))
       return false;
     if (s->options.shard && !shardModule(inv))
       return false;

@@ -27,12 +27,13 @@
  * divisible by N; weights are whole on every rank.
  *
  * tp:N splits the weights of products (linalg.generic with a reduction
- * loop, a weight operand and an activation; the shard pipeline
- * generalizes named ops first), Megatron-style, following the data in op
- * order: a product whose activations are whole has its weight split along
- * its first dim indexed by a parallel loop of the result that no other
- * operand reads (its output features: columns, or the heads of an
- * [E, H, D] attention projection), and its result along that loop. Any
+ * loop, a weight operand it reduces over and an activation; the shard
+ * pipeline generalizes named ops first), Megatron-style, following the
+ * data in op order: a product whose activations are whole has its weight
+ * split along its first non-unit dim indexed by a parallel loop of the
+ * result that no activation reads (its output features: columns, or the
+ * heads of an [E, H, D] attention projection), and its result along that
+ * loop. Any
  * generic whose split operands agree on one loop keeps it: a parallel
  * loop splits its result (elementwise ops, softmax, the attention
  * products over heads) and the weights it indexes (a bias); a reduction
@@ -326,25 +327,42 @@ static bool splitWeight(TensorPlan *tp, MlirOperation op, intptr_t w,
 }
 
 /* A product's column split: its first weight dim indexed by a parallel
- * loop of the result that no other operand reads (an output feature:
- * heads before head dims, as weights are laid out); -1 if none. */
-static intptr_t columnLoop(MlirOperation op, intptr_t weight,
-                           intptr_t numInputs, const char *kinds) {
+ * loop of the result that no activation reads (an output feature:
+ * heads before head dims, as weights are laid out), a unit dim (the
+ * reshape propagation's) passed over; -1 if none. */
+static intptr_t columnLoop(const TensorPlan *tp, MlirOperation op,
+                           intptr_t weight, intptr_t numInputs,
+                           const char *kinds) {
   MlirAffineMap wm = kilnLinalgIndexingMap(op, weight);
   MlirAffineMap out = kilnLinalgIndexingMap(op, numInputs);
+  MlirType wt = mlirValueGetType(mlirOperationGetOperand(op, weight));
   for (intptr_t d = 0; d < mlirAffineMapGetNumResults(wm); ++d) {
     MlirAffineExpr e = mlirAffineMapGetResult(wm, d);
-    if (!mlirAffineExprIsADim(e))
+    if (!mlirAffineExprIsADim(e) || mlirShapedTypeGetDimSize(wt, d) == 1)
       continue;
     intptr_t l = mlirAffineDimExprGetPosition(e);
-    bool readElsewhere = false;
+    bool readElsewhere = false; /* by an activation (weights split too) */
     for (intptr_t i = 0; i < numInputs && !readElsewhere; ++i)
-      readElsewhere =
-          i != weight && positionOf(kilnLinalgIndexingMap(op, i), l) >= 0;
+      readElsewhere = i != weight &&
+                      weightArg(tp, mlirOperationGetOperand(op, i)) < 0 &&
+                      positionOf(kilnLinalgIndexingMap(op, i), l) >= 0;
     if (kinds[l] == 'p' && !readElsewhere && positionOf(out, l) >= 0)
       return l;
   }
   return -1;
+}
+
+/* Whether operand `i` of `op` is indexed by a loop of kind `kind`. */
+static bool readsLoopOfKind(MlirOperation op, intptr_t i, const char *kinds,
+                            char kind) {
+  MlirAffineMap m = kilnLinalgIndexingMap(op, i);
+  for (intptr_t d = 0; d < mlirAffineMapGetNumResults(m); ++d) {
+    MlirAffineExpr e = mlirAffineMapGetResult(m, d);
+    if (mlirAffineExprIsADim(e) &&
+        kinds[mlirAffineDimExprGetPosition(e)] == kind)
+      return true;
+  }
+  return false;
 }
 
 /* The hand-written plan's entry for product `op`: the entry naming the
@@ -370,7 +388,7 @@ static intptr_t entryLoop(TensorPlan *tp, MlirOperation op,
                           intptr_t numInputs, const char *kinds) {
   intptr_t loop = -1;
   if (e->split == KILN_SHARD_SPLIT_COLUMNS) {
-    loop = columnLoop(op, weight, numInputs, kinds);
+    loop = columnLoop(tp, op, weight, numInputs, kinds);
   } else {
     MlirAffineMap wm = kilnLinalgIndexingMap(op, weight);
     for (intptr_t d = 0; d < mlirAffineMapGetNumResults(wm) && loop < 0; ++d) {
@@ -424,7 +442,10 @@ static void planGeneric(TensorPlan *tp, MlirOperation op) {
   for (intptr_t i = 0; i < numInputs; ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
     if (weightArg(tp, v) >= 0) {
-      firstWeight = firstWeight < 0 ? i : firstWeight;
+      /* The product's weight is one it reduces over (not a mask or a
+       * bias beside the contraction). */
+      if (firstWeight < 0 && readsLoopOfKind(op, i, kinds, 'r'))
+        firstWeight = i;
       continue;
     }
     activations |= mlirTypeIsARankedTensor(mlirValueGetType(v));
@@ -455,7 +476,7 @@ static void planGeneric(TensorPlan *tp, MlirOperation op) {
   }
   bool rows = loop >= 0 && kinds[loop] == 'r';
   if (loop < 0 && product)
-    loop = columnLoop(op, firstWeight, numInputs, kinds);
+    loop = columnLoop(tp, op, firstWeight, numInputs, kinds);
   if (loop < 0)
     goto whole;
   for (intptr_t i = 0; i < numInputs; ++i) {

@@ -351,8 +351,11 @@ static void constantsToUnitLoop(MlirOperation g) {
  *
  * through the shapes' common refinement (every dim of both a product of
  * consecutive dims of it), which the reshape propagation folds into the
- * generics around; a 1-D tensor it cannot. Unit dims are set aside first
- * (collapsed into a neighbour) and put back after. */
+ * generics around; a 1-D tensor it cannot. Any collapse followed by an
+ * expand is regrouped so. The refinement leaves unit dims out: the
+ * source's stay where they are in the first reshape (an expand; the
+ * collapse after it absorbs them), the result's are added by a last
+ * expand. */
 
 typedef struct Shape {
   intptr_t rank;
@@ -414,13 +417,14 @@ static MlirAttribute reassociation(MlirContext ctx, const Shape *fine,
   for (intptr_t c = 0; c < coarse->rank; ++c) {
     intptr_t n = 0;
     int64_t product = 1;
-    while (f < fine->rank && product != coarse->dims[c]) {
+    /* n == 0: a unit coarse dim takes a (unit) fine one. */
+    while (f < fine->rank && (product != coarse->dims[c] || n == 0)) {
       product *= fine->dims[f];
       members[n++] = mlirIntegerAttrGet(i64, f++);
     }
     while (c + 1 == coarse->rank && f < fine->rank && fine->dims[f] == 1)
       members[n++] = mlirIntegerAttrGet(i64, f++);
-    if (product != coarse->dims[c])
+    if (product != coarse->dims[c] || n == 0)
       return mlirAttributeGetNull();
     groups[c] = mlirArrayAttrGet(ctx, n, members);
   }
@@ -474,6 +478,29 @@ static MlirValue reshapeTo(MlirOperation before, MlirValue v, const Shape *to) {
       0);
 }
 
+/* `a` with each non-unit dim split into its pieces of `r` (a refinement
+ * of `a` without its unit dims), the unit dims kept where they are: an
+ * expand of `a`, so no collapse that only drops unit dims comes between
+ * its producer and the refinement (the reshape propagation folds expands
+ * into producers, not such collapses). */
+static bool refineKeepingUnits(const Shape *a, const Shape *r, Shape *out) {
+  intptr_t k = 0;
+  out->rank = 0;
+  for (intptr_t d = 0; d < a->rank; ++d) {
+    int64_t product = 1;
+    do {
+      if (out->rank == kMaxRank * 2)
+        return false;
+      int64_t piece = a->dims[d] == 1 ? 1 : r->dims[k++];
+      out->dims[out->rank++] = piece;
+      product *= piece;
+    } while (product < a->dims[d] && k < r->rank);
+    if (product != a->dims[d])
+      return false;
+  }
+  return k == r->rank;
+}
+
 /* Rewrites `expand` (of a collapse) through the common refinement. */
 static void regroupFlattening(MlirOperation expand) {
   MlirValue src = mlirOperationGetOperand(expand, 0);
@@ -487,11 +514,10 @@ static void regroupFlattening(MlirOperation expand) {
   if (!kilnTypeIsStaticTensor(mlirValueGetType(x)) || a.rank > kMaxRank ||
       b.rank > kMaxRank)
     return;
-  Shape a1 = withoutUnits(&a), b1 = withoutUnits(&b), r;
-  if (!refine(&a1, &b1, &r))
+  Shape a1 = withoutUnits(&a), b1 = withoutUnits(&b), r, ra;
+  if (!refine(&a1, &b1, &r) || !refineKeepingUnits(&a, &r, &ra))
     return;
-  MlirValue v = reshapeTo(expand, x, &a1);
-  v = reshapeTo(expand, v, &r);
+  MlirValue v = reshapeTo(expand, x, &ra);
   v = reshapeTo(expand, v, &b1);
   v = reshapeTo(expand, v, &b);
   if (!mlirValueIsNull(v))

@@ -136,6 +136,19 @@ func.func @flattening(%x: tensor<4x2x6xf32>) -> tensor<4x4x3xf32> {
   return %y : tensor<4x4x3xf32>
 }
 
+// The same at batch 1 ([S, 1, E] -> [S, H, D]): the source's unit dim
+// stays in the first reshape, an expand (the reshape propagation folds it
+// into the producer); the collapse after it only drops the unit dim.
+// CHECK-LABEL: func.func @flattening_units
+// CHECK: %[[E:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1], [2, 3]] output_shape [4, 1, 2, 3] : tensor<4x1x6xf32> into tensor<4x1x2x3xf32>
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[E]] {{\[}}[0], [1, 2], [3]] : tensor<4x1x2x3xf32> into tensor<4x2x3xf32>
+// CHECK: return %[[C]]
+func.func @flattening_units(%x: tensor<4x1x6xf32>) -> tensor<4x2x3xf32> {
+  %f = tensor.collapse_shape %x [[0], [1, 2]] : tensor<4x1x6xf32> into tensor<4x6xf32>
+  %y = tensor.expand_shape %f [[0], [1, 2]] output_shape [4, 2, 3] : tensor<4x6xf32> into tensor<4x2x3xf32>
+  return %y : tensor<4x2x3xf32>
+}
+
 // An Unsqueeze of an input read by a generic: the generic reads the input.
 // CHECK-LABEL: func.func @unsqueezed
 // CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<2x5xf32>, tensor<2x3x5xf32>)

@@ -17,7 +17,9 @@ heads, 16 tokens, a batch of 2):
 - masked.onnx: 2 BERT-style encoder blocks as Hugging Face writes them
   (separate Q, K, V projections, post-norm, GELU) at batch 1, with a
   second input, the padding mask (int64, the last 5 tokens 0), added to
-  the scores as (1 - mask) * -10000; mask_masked.npy holds it."""
+  the scores as (1 - mask) * -10000; mask_masked.npy holds it;
+- causal.onnx: 2 pre-norm GELU nn.TransformerEncoderLayer blocks with a
+  float causal mask (generate_square_subsequent_mask) at batch 1."""
 import math
 import os
 import sys
@@ -97,6 +99,21 @@ class Masked(nn.Module):
         return x
 
 
+class Causal(nn.Module):
+    def __init__(self):
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(D, HEADS, 4 * D, dropout=0.0,
+                                           activation="gelu",
+                                           batch_first=True, norm_first=True)
+        self.encoder = nn.TransformerEncoder(layer, 2,
+                                             enable_nested_tensor=False)
+        self.register_buffer(
+            "mask", nn.Transformer.generate_square_subsequent_mask(SEQ))
+
+    def forward(self, x):
+        return self.encoder(x, mask=self.mask)
+
+
 class LM(nn.Module):
     def __init__(self, vocab=500):
         super().__init__()
@@ -133,3 +150,5 @@ torch.onnx.export(masked, (x, mask), os.path.join(out, "masked.onnx"),
 np.save(os.path.join(out, "x_masked.npy"), x.numpy())
 np.save(os.path.join(out, "mask_masked.npy"), mask.numpy())
 np.save(os.path.join(out, "y_masked.npy"), y.numpy())
+
+export("causal", Causal(), torch.randn(1, SEQ, D))
