@@ -53,6 +53,7 @@ class SessionOptions(ctypes.Structure):
                 ("tuningLog", ctypes.c_char_p),
                 ("precision", ctypes.c_char_p),
                 ("shard", ctypes.c_char_p),
+                ("shardPlanFile", ctypes.c_char_p),
                 ("noRuntimeChecks", ctypes.c_bool),
                 ("profile", ctypes.c_bool), ("timePasses", ctypes.c_bool),
                 ("cubin", ctypes.c_bool), ("gpuTf32", ctypes.c_bool),

@@ -37,7 +37,8 @@ def _onnx_source(model, example_inputs, workdir):
 def compile(model, *, target="host", cpu=None, opt_level=3,
             input_shapes=None, dims=None, dynamic=False, output=None,
             example_inputs=None, tuning_log=None, threads=None,
-            profile=False, specialize=None, precision="fp32", shard=None):
+            profile=False, specialize=None, precision="fp32", shard=None,
+            shard_plan=None):
     """Compiles `model` ahead of time.
 
     With `output`, writes the library there and returns its path; without,
@@ -55,7 +56,8 @@ def compile(model, *, target="host", cpu=None, opt_level=3,
     (Model.profile()); `precision` "fp16" or "bf16" computes an f32 model
     in that type as PyTorch's autocast does (kiln-compile --precision);
     `shard` ("tp:N", "dp:N") makes a library that runs as N MPI processes
-    (kiln-compile --shard; docs/scale-out.md).
+    (kiln-compile --shard; docs/scale-out.md), `shard_plan` a hand-written
+    plan's file splitting named nodes' products (kiln-compile --shard-plan).
     Raises kiln.CompileError carrying the diagnostics.
     """
     workdir = tempfile.TemporaryDirectory(prefix="kiln-")
@@ -65,7 +67,7 @@ def compile(model, *, target="host", cpu=None, opt_level=3,
             target=target, cpu=cpu, opt_level=opt_level,
             input_shapes=input_shapes, dims=dims, dynamic=dynamic,
             tuning_log=tuning_log, profile=profile, specialize=specialize,
-            precision=precision, shard=shard)
+            precision=precision, shard=shard, shard_plan=shard_plan)
         if output is not None:
             return module.write_library(output)
         library = module.write_library(os.path.join(workdir.name,

@@ -22,12 +22,14 @@ class Session:
     `specialize` maps dim names to sizes (an int or a list) to add static
     fast paths for, every combination, as kiln-compile --specialize;
     `precision` ("fp32", "fp16" or "bf16") as kiln-compile --precision;
-    `shard` a sharding plan ("tp:2", "dp:4") as kiln-compile --shard."""
+    `shard` a sharding plan ("tp:2", "dp:4") as kiln-compile --shard,
+    `shard_plan` a hand-written plan's file as kiln-compile --shard-plan."""
 
     def __init__(self, *, target="host", cpu=None, opt_level=3,
                  input_shapes=None, dims=None, dynamic=False, tuning_log=None,
                  gpu_arch=None, runtime_checks=True, profile=False, jobs=0,
-                 specialize=None, precision="fp32", shard=None):
+                 specialize=None, precision="fp32", shard=None,
+                 shard_plan=None):
         if opt_level not in (0, 1, 2, 3):
             raise ValueError("opt_level must be 0..3, not %r" % (opt_level,))
         if dynamic not in (False, True, "all"):
@@ -77,6 +79,7 @@ class Session:
             tuningLog=os.fsencode(tuning_log) if tuning_log else None,
             precision=str(precision).encode(),
             shard=str(shard).encode() if shard else None,
+            shardPlanFile=os.fsencode(shard_plan) if shard_plan else None,
             noRuntimeChecks=not runtime_checks, profile=profile, jobs=jobs,
             onMessage=self._on_message, onStage=kc.StageFn())
         self._keep += [shape_array, dim_array, spec_array]

@@ -309,6 +309,17 @@ def test_compile_shard(tmp_path):
     path = kiln.compile(net, example_inputs=(x,), shard="tp:2",
                         output=str(tmp_path / "m.so"))
     assert "--shard=tp:2" in open(path, "rb").read().decode("latin-1")
+    # A hand-written plan: the first product by rows. Its file's errors
+    # name the line.
+    plan = tmp_path / "mlp.plan"
+    plan.write_text("plan tp:2\n/0/Gemm rows\n")
+    path = kiln.compile(net, example_inputs=(x,), shard_plan=str(plan),
+                        output=str(tmp_path / "p.so"))
+    assert "--shard-plan=" in open(path, "rb").read().decode("latin-1")
+    plan.write_text("plan tp:2\n/0/Gemm sideways\n")
+    with pytest.raises(kiln.CompileError, match="mlp.plan:2: 'sideways'"):
+        kiln.compile(net, example_inputs=(x,), shard_plan=str(plan),
+                     output=str(tmp_path / "p.so"))
 
 
 # ---- kiln.ir and kiln.passes: scripting the compiler in process ---------
