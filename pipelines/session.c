@@ -409,6 +409,8 @@ static bool checkShard(KilnSession *s) {
   return true;
 }
 
+size_t kilnSessionOptionsGetSize(void) { return sizeof(KilnSessionOptions); }
+
 KilnSession *kilnSessionCreate(const KilnSessionOptions *options) {
   KilnSession *s = kilnXCalloc(1, sizeof(*s));
   copyOptions(s, options);

@@ -115,6 +115,10 @@ typedef struct KilnSessionOptions {
 /// context for Kiln with the session's diagnostic handler. Destroy with
 /// kilnSessionDestroy, after its invocations.
 KilnSession *kilnSessionCreate(const KilnSessionOptions *options);
+
+/// sizeof(KilnSessionOptions): bindings that mirror the struct (the Python
+/// package's ctypes) check theirs against it when they load libkiln.
+size_t kilnSessionOptionsGetSize(void);
 /// Whether `name` is a compute precision the options take: "fp32", "fp16"
 /// or "bf16" (kiln-compile checks its flag with it; kiln-run's parser,
 /// shared with the runtime-only kiln-run-module, keeps its own list).

@@ -81,6 +81,13 @@ def lib():
         f.restype = restype
         f.argtypes = list(argtypes)
 
+    fn("kilnSessionOptionsGetSize", ctypes.c_size_t)
+    if loaded.kilnSessionOptionsGetSize() != ctypes.sizeof(SessionOptions):
+        raise ImportError(
+            "kiln: libkiln's KilnSessionOptions is %d bytes, this package's "
+            "mirror of it %d: the package and the library come from "
+            "different builds" % (loaded.kilnSessionOptionsGetSize(),
+                                  ctypes.sizeof(SessionOptions)))
     fn("kilnSessionCreate", p, ctypes.POINTER(SessionOptions))
     fn("kilnSessionDestroy", None, p)
     fn("kilnInvocationCreate", p, p)
