@@ -100,13 +100,6 @@ static intptr_t splitDim(MlirType whole, MlirType local, int64_t *ranks) {
   return dim;
 }
 
-static size_t numBytes(MlirType t) {
-  size_t n = kilnWeightElementBytes(t);
-  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
-    n *= (size_t)mlirShapedTypeGetDimSize(t, d);
-  return n;
-}
-
 /* Copies each rank's slice of `w` to its offset in that rank's row of
  * `rows` (`rowBytes` apart). */
 static void placeSlices(const SplitWeight *w, const char *src, char *rows,
@@ -133,8 +126,8 @@ static MlirAttribute rankRows(SplitWeight *ws, size_t n) {
   size_t elem = kilnWeightElementBytes(ws[0].local), used = 0;
   for (size_t i = 0; i < n; ++i) {
     ws[i].offset = used;
-    used +=
-        (numBytes(ws[i].local) + kSliceAlign - 1) / kSliceAlign * kSliceAlign;
+    used += (kilnWeightTypeBytes(ws[i].local) + kSliceAlign - 1) / kSliceAlign *
+            kSliceAlign;
   }
   size_t page = used >= kLargeRow ? kLargePage : kSmallPage;
   size_t rowBytes = (used + page - 1) / page * page;
@@ -143,7 +136,8 @@ static MlirAttribute rankRows(SplitWeight *ws, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     size_t size;
     const char *src = kilnWeightBytes(ws[i].whole, &size);
-    if (!src || size != numBytes(mlirAttributeGetType(ws[i].whole))) {
+    if (!src ||
+        size != kilnWeightTypeBytes(mlirAttributeGetType(ws[i].whole))) {
       free(rows);
       return mlirAttributeGetNull();
     }
@@ -166,7 +160,7 @@ static MlirValue insertRankSlice(MlirOperation before, MlirValue rows,
                                  MlirValue r, const SplitWeight *w) {
   MlirContext ctx = mlirOperationGetContext(before);
   size_t elem = kilnWeightElementBytes(w->local);
-  int64_t count = (int64_t)(numBytes(w->local) / elem);
+  int64_t count = (int64_t)(kilnWeightTypeBytes(w->local) / elem);
   MlirType flat =
       mlirRankedTensorTypeGet(1, &count, mlirShapedTypeGetElementType(w->local),
                               mlirAttributeGetNull());

@@ -18,7 +18,7 @@ size_t kilnWeightElementBytes(MlirType type) {
   return bits % 8 ? 0 : bits / 8;
 }
 
-static size_t numBytes(MlirType type) {
+size_t kilnWeightTypeBytes(MlirType type) {
   size_t n = kilnWeightElementBytes(type);
   for (intptr_t d = 0; d < mlirShapedTypeGetRank(type); ++d)
     n *= (size_t)mlirShapedTypeGetDimSize(type, d);
@@ -37,9 +37,9 @@ const void *kilnWeightBytes(MlirAttribute attr, size_t *size) {
   } else if (mlirAttributeIsADenseElements(attr) &&
              !mlirDenseElementsAttrIsSplat(attr)) {
     data = mlirDenseElementsAttrGetRawData(attr);
-    *size = numBytes(t);
+    *size = kilnWeightTypeBytes(t);
   }
-  if (data && *size == numBytes(t))
+  if (data && *size == kilnWeightTypeBytes(t))
     return data;
   *size = 0;
   return NULL;
@@ -56,7 +56,7 @@ static void freeCopy(void *userData, const void *data, size_t size,
 
 MlirAttribute kilnWeightFromBytes(MlirType type, const void *data,
                                   size_t size) {
-  if (size != numBytes(type) || !size)
+  if (size != kilnWeightTypeBytes(type) || !size)
     return mlirAttributeGetNull();
   /* Small weights inline (readable in the IR), large ones as resources,
    * as the importer stores initializers. */
@@ -90,15 +90,17 @@ MlirAttribute kilnWeightSliced(MlirAttribute attr, MlirType whole,
   size_t size;
   const char *src = kilnWeightBytes(attr, &size);
   intptr_t rank = mlirShapedTypeGetRank(whole);
-  if (!src || size != numBytes(whole) || rank < 1 ||
+  if (!src || size != kilnWeightTypeBytes(whole) || rank < 1 ||
       rank != mlirShapedTypeGetRank(slice))
     return mlirAttributeGetNull();
   /* Row by row of the innermost dim: `at` counts the slice's outer
    * indices in row-major order. */
   size_t elem = kilnWeightElementBytes(whole);
   int64_t rowLen = mlirShapedTypeGetDimSize(slice, rank - 1);
-  size_t rows = numBytes(slice) / elem / (size_t)(rowLen ? rowLen : 1);
-  char *dst = malloc(numBytes(slice) ? numBytes(slice) : 1);
+  size_t rows =
+      kilnWeightTypeBytes(slice) / elem / (size_t)(rowLen ? rowLen : 1);
+  char *dst =
+      malloc(kilnWeightTypeBytes(slice) ? kilnWeightTypeBytes(slice) : 1);
   if (!dst)
     abort();
   for (size_t at = 0; at < rows && rowLen; ++at) {
@@ -116,7 +118,7 @@ MlirAttribute kilnWeightSliced(MlirAttribute attr, MlirType whole,
     memcpy(dst + at * (size_t)rowLen * elem, src + from * elem,
            (size_t)rowLen * elem);
   }
-  MlirAttribute a = kilnWeightFromBytes(slice, dst, numBytes(slice));
+  MlirAttribute a = kilnWeightFromBytes(slice, dst, kilnWeightTypeBytes(slice));
   free(dst);
   return a;
 }

@@ -34,4 +34,8 @@ MlirAttribute kilnWeightSliced(MlirAttribute attr, MlirType whole,
 /// whole bytes.
 size_t kilnWeightElementBytes(MlirType type);
 
+/// Bytes of static tensor type `type` (0 for an element type without whole
+/// bytes).
+size_t kilnWeightTypeBytes(MlirType type);
+
 #endif
