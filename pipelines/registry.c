@@ -30,6 +30,7 @@ extern const KilnPassInfo kilnSerializeNestedParallelPass;
 extern const KilnPassInfo kilnUnifyDimsPass;
 extern const KilnPassInfo kilnRegroupReshapesPass;
 extern const KilnPassInfo kilnRecomputeMasksPass;
+extern const KilnPassInfo kilnHoistOperandProloguesPass;
 extern const KilnPassInfo kilnGraphSimplifyPass;
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 extern const KilnPassInfo kilnRuntimeChecksPass;
@@ -92,7 +93,8 @@ static const KilnPassOptionSpec kCpuTargetParameters[] = {
 static const KilnPassInfo kLinalgTileAndFusePipeline = {
     .argument = "linalg-tile-and-fuse",
     .summary = "Tile, fuse and vectorize linalg on tensors for the CPU",
-    .pipeline = "func.func(kiln-depthwise-conv,kiln-split-reductions,"
+    .pipeline = "func.func(kiln-hoist-operand-prologues,kiln-depthwise-conv,"
+                "kiln-split-reductions,"
                 "kiln-tile-and-vectorize,kiln-recompute-masks),"
                 "linalg-fuse-elementwise-ops,"
                 "func.func(kiln-tile-outputs-in-place,"
@@ -454,6 +456,7 @@ static const KilnPassInfo *const kEntries[] = {
     &kilnUnifyDimsPass,
     &kilnRegroupReshapesPass,
     &kilnRecomputeMasksPass,
+    &kilnHoistOperandProloguesPass,
     &kLinalgTileAndFusePipeline,
     &kilnEmitCInterfacePass,
     &kilnMemrefCopyToLinalgPass,

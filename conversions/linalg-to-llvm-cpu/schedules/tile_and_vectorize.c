@@ -208,6 +208,7 @@ typedef struct LoopNest {
   intptr_t outLoop[kMaxLoops]; /* output dim -> loop */
   bool window;                 /* an input is read through a window (oh + kh) */
   bool dynamic[kMaxLoops];     /* of a size known only at run time */
+  uint32_t readers[kMaxLoops]; /* the inputs that read the loop as a dim */
 } LoopNest;
 
 /* The extent a dynamic loop is assumed to have when weighing an op's work:
@@ -369,6 +370,8 @@ static bool readLoopNest(MlirOperation op, LoopNest *nest) {
         continue;
       }
       intptr_t d = mlirAffineDimExprGetPosition(e);
+      if (o < firstOut)
+        nest->readers[d] |= (uint32_t)1 << o;
       int64_t extent = mlirShapedTypeGetDimSize(t, r);
       if (mlirShapedTypeIsDynamicDim(t, r))
         nest->dynamic[d] = true;
@@ -467,6 +470,22 @@ static void contractionTileLoops(const LoopNest *nest, intptr_t *vec,
   if (last > *vec) {
     *row = *vec;
     *vec = last;
+    return;
+  }
+  /* The rows of an outer product are points of the broadcast operand: a
+   * row loop that only the vectors' operand reads (heads of a projection
+   * whose output is split [tokens, heads, 32]) would load a vector per row
+   * and broadcast the same scalar to all of them. An outer output loop
+   * that an input reads without the vectors' loop is taken instead (the
+   * tokens). */
+  if (*row < 0 || (nest->readers[*row] & ~nest->readers[*vec]))
+    return;
+  for (intptr_t i = nest->outRank - 2; i >= 0; --i) {
+    intptr_t d = nest->outLoop[i];
+    if (nest->readers[d] & ~nest->readers[*vec]) {
+      *row = d;
+      return;
+    }
   }
 }
 

@@ -132,7 +132,7 @@ static MlirAttribute rankRows(SplitWeight *ws, size_t n) {
   size_t page = used >= kLargeRow ? kLargePage : kSmallPage;
   size_t rowBytes = (used + page - 1) / page * page;
   size_t ranks = (size_t)ws[0].ranks;
-  char *rows = kilnXCalloc(ranks * rowBytes, 1);
+  char *rows = kilnWeightBufferCreate(ranks * rowBytes);
   for (size_t i = 0; i < n; ++i) {
     size_t size;
     const char *src = kilnWeightBytes(ws[i].whole, &size);
@@ -147,8 +147,7 @@ static MlirAttribute rankRows(SplitWeight *ws, size_t n) {
   MlirType t = mlirRankedTensorTypeGet(
       2, shape, mlirShapedTypeGetElementType(ws[0].local),
       mlirAttributeGetNull());
-  MlirAttribute a = kilnWeightFromBytes(t, rows, ranks * rowBytes);
-  free(rows);
+  MlirAttribute a = kilnWeightFromOwnedBuffer(t, rows, ranks * rowBytes);
   if (!mlirAttributeIsNull(a))
     kilnResourceDataSetAlignment(a, page);
   return a;

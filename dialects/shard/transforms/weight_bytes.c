@@ -54,24 +54,43 @@ static void freeCopy(void *userData, const void *data, size_t size,
   free(userData);
 }
 
+void *kilnWeightBufferCreate(size_t size) {
+  /* 64-byte aligned: every element type's alignment, and a vector's. */
+  size_t padded = (size + 63) / 64 * 64;
+  void *buffer = aligned_alloc(64, padded ? padded : 64);
+  if (!buffer)
+    abort();
+  memset(buffer, 0, padded);
+  return buffer;
+}
+
+MlirAttribute kilnWeightFromOwnedBuffer(MlirType type, void *buffer,
+                                        size_t size) {
+  if (size != kilnWeightTypeBytes(type) || !size) {
+    free(buffer);
+    return mlirAttributeGetNull();
+  }
+  /* Small weights inline (readable in the IR), large ones as resources,
+   * as the importer stores initializers. */
+  if (size <= kInlineBytes) {
+    MlirAttribute a = mlirDenseElementsAttrRawBufferGet(type, size, buffer);
+    free(buffer);
+    return a;
+  }
+  MlirAttribute a = mlirUnmanagedDenseResourceElementsAttrGet(
+      type, mlirStringRefCreateFromCString("kiln_weight"), buffer, size, 64,
+      false, freeCopy, buffer);
+  kilnResourceDataRegister(a, buffer, size);
+  return a;
+}
+
 MlirAttribute kilnWeightFromBytes(MlirType type, const void *data,
                                   size_t size) {
   if (size != kilnWeightTypeBytes(type) || !size)
     return mlirAttributeGetNull();
-  /* Small weights inline (readable in the IR), large ones as resources,
-   * as the importer stores initializers. */
-  if (size <= kInlineBytes)
-    return mlirDenseElementsAttrRawBufferGet(type, size, data);
-  /* 64-byte aligned: every element type's alignment, and a vector's. */
-  void *copy = aligned_alloc(64, (size + 63) / 64 * 64);
-  if (!copy)
-    abort();
+  void *copy = kilnWeightBufferCreate(size);
   memcpy(copy, data, size);
-  MlirAttribute a = mlirUnmanagedDenseResourceElementsAttrGet(
-      type, mlirStringRefCreateFromCString("kiln_weight"), copy, size, 64,
-      false, freeCopy, copy);
-  kilnResourceDataRegister(a, copy, size);
-  return a;
+  return kilnWeightFromOwnedBuffer(type, copy, size);
 }
 
 MlirAttribute kilnWeightReshaped(MlirAttribute attr, MlirType type) {
@@ -99,10 +118,7 @@ MlirAttribute kilnWeightSliced(MlirAttribute attr, MlirType whole,
   int64_t rowLen = mlirShapedTypeGetDimSize(slice, rank - 1);
   size_t rows =
       kilnWeightTypeBytes(slice) / elem / (size_t)(rowLen ? rowLen : 1);
-  char *dst =
-      malloc(kilnWeightTypeBytes(slice) ? kilnWeightTypeBytes(slice) : 1);
-  if (!dst)
-    abort();
+  char *dst = kilnWeightBufferCreate(kilnWeightTypeBytes(slice));
   for (size_t at = 0; at < rows && rowLen; ++at) {
     size_t rest = at, from = 0, stride = 1;
     for (intptr_t d = rank - 1; d >= 0; --d) {
@@ -118,7 +134,5 @@ MlirAttribute kilnWeightSliced(MlirAttribute attr, MlirType whole,
     memcpy(dst + at * (size_t)rowLen * elem, src + from * elem,
            (size_t)rowLen * elem);
   }
-  MlirAttribute a = kilnWeightFromBytes(slice, dst, kilnWeightTypeBytes(slice));
-  free(dst);
-  return a;
+  return kilnWeightFromOwnedBuffer(slice, dst, kilnWeightTypeBytes(slice));
 }

@@ -20,6 +20,18 @@ const void *kilnWeightBytes(MlirAttribute attr, size_t *size /* OUT */);
 /// copy with the context); null if `size` is not the type's.
 MlirAttribute kilnWeightFromBytes(MlirType type, const void *data, size_t size);
 
+/// A zeroed, 64-byte aligned buffer of `size` bytes for
+/// kilnWeightFromOwnedBuffer (aborts when memory runs out).
+void *kilnWeightBufferCreate(size_t size);
+
+/// kilnWeightFromBytes without the copy: the attribute takes `buffer`
+/// (from kilnWeightBufferCreate, `size` bytes), freed with the context, or
+/// at once when the weight is small enough to be inline or `size` is not
+/// the type's (null then). A model's weights are then in memory once, not
+/// twice, while a pass builds them.
+MlirAttribute kilnWeightFromOwnedBuffer(MlirType type, void *buffer,
+                                        size_t size);
+
 /// `attr`'s bytes as a weight of `type` (the same elements, another
 /// shape): `attr` itself when it has that type; null when unreadable.
 MlirAttribute kilnWeightReshaped(MlirAttribute attr, MlirType type);

@@ -212,6 +212,38 @@ func.func @conv_channels_inner(%w: tensor<576x64xf32>,
 
 // -----
 
+// A projection whose output is split into heads, [t, s, 4, 32] (the
+// queries of a column-sharded attention, their reshape fused into the
+// product): the register tiles' rows are tokens (s, which only x reads),
+// not heads (which only w reads, as the vectors' loop c: rows of heads
+// would each load a vector of w for the same broadcast scalar of x).
+// CHECK-LABEL: func.func @heads_projection
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 4)
+// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 {{.*}} -> (vector<8x16xf32>)
+// CHECK: vector.transfer_read {{.*}} permutation_map = #{{.*}}} : tensor<8xf32>, vector<8x16xf32>
+// CHECK: vector.transfer_read {{.*}} permutation_map = #{{.*}}} : tensor<16xf32>, vector<8x16xf32>
+#xh = affine_map<(t, s, h, c, k) -> (t, s, k)>
+#wh = affine_map<(t, s, h, c, k) -> (k, h, c)>
+#yh = affine_map<(t, s, h, c, k) -> (t, s, h, c)>
+func.func @heads_projection(%x: tensor<2x24x64xf32>, %w: tensor<64x4x32xf32>,
+                            %init: tensor<2x24x4x32xf32>)
+    -> tensor<2x24x4x32xf32> {
+  %r = linalg.generic {indexing_maps = [#xh, #wh, #yh],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<2x24x64xf32>, tensor<64x4x32xf32>)
+      outs(%init : tensor<2x24x4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<2x24x4x32xf32>
+  return %r : tensor<2x24x4x32xf32>
+}
+
+// -----
+
 // Inside a kiln-fuse-groups tile (an scf.forall already): no second level
 // of threads, only register tiles.
 // CHECK-LABEL: func.func @inside_forall
