@@ -38,6 +38,18 @@ struct KilnTensor;
 char *kilnMemRefDescsCreate(struct KilnTensor *const *tensors, size_t n,
                             void **descs /* OUT, n entries */);
 
+/// A sharded model's rank-major weights (docs/runtime.md, "Sharded
+/// models"): each global holds one row of `rowBytes` bytes per rank, rank
+/// r's at `base + r * rowBytes`, of which it reads the first `usedBytes`.
+/// The library exports them as the array `kiln_model_weight_rows`, ended
+/// by an entry whose `base` is NULL; a library without split weights has
+/// no such symbol.
+typedef struct KilnModelWeightRows {
+  const void *base;
+  uint64_t rowBytes, usedBytes;
+} KilnModelWeightRows;
+#define KILN_MODEL_WEIGHT_ROWS_SYMBOL "kiln_model_weight_rows"
+
 /// A tensor name as a metadata record holds it: '%', '\n' and '\r' as %25,
 /// %0A and %0D, every other byte as is. Returns a malloc'd string.
 char *kilnModelAbiNameEncode(const char *name, size_t length);

@@ -13,7 +13,8 @@ typedef struct Entry {
   const void *attr; /* NULL: empty; &kTombstone: removed */
   const void *data;
   size_t size;
-  size_t align; /* kilnResourceDataSetAlignment's, 0 if none */
+  size_t align;               /* kilnResourceDataSetAlignment's, 0 if none */
+  size_t rowBytes, usedBytes; /* kilnResourceDataSetRankRows', 0 if none */
 } Entry;
 
 static const char kTombstone;
@@ -66,7 +67,7 @@ void kilnResourceDataRegister(MlirAttribute attr, const void *data,
   Entry *e = find(attr.ptr);
   if (!e->attr)
     ++gUsed;
-  *e = (Entry){attr.ptr, data, size, 0};
+  *e = (Entry){.attr = attr.ptr, .data = data, .size = size};
   pthread_mutex_unlock(&gLock);
 }
 
@@ -104,6 +105,34 @@ size_t kilnResourceDataGetAlignment(MlirAttribute attr) {
   }
   pthread_mutex_unlock(&gLock);
   return align;
+}
+
+void kilnResourceDataSetRankRows(MlirAttribute attr, size_t rowBytes,
+                                 size_t usedBytes) {
+  pthread_mutex_lock(&gLock);
+  if (gCapacity) {
+    Entry *e = find(attr.ptr);
+    if (e->attr == attr.ptr) {
+      e->rowBytes = rowBytes;
+      e->usedBytes = usedBytes;
+    }
+  }
+  pthread_mutex_unlock(&gLock);
+}
+
+bool kilnResourceDataGetRankRows(MlirAttribute attr, size_t *rowBytes,
+                                 size_t *usedBytes) {
+  *rowBytes = *usedBytes = 0;
+  pthread_mutex_lock(&gLock);
+  if (gCapacity) {
+    Entry *e = find(attr.ptr);
+    if (e->attr == attr.ptr) {
+      *rowBytes = e->rowBytes;
+      *usedBytes = e->usedBytes;
+    }
+  }
+  pthread_mutex_unlock(&gLock);
+  return *rowBytes != 0;
 }
 
 void kilnResourceDataForget(const void *data) {

@@ -9,6 +9,7 @@
 #ifndef KILN_SUPPORT_RESOURCE_DATA_H
 #define KILN_SUPPORT_RESOURCE_DATA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "mlir-c/IR.h"
@@ -30,6 +31,17 @@ void kilnResourceDataSetAlignment(MlirAttribute attr, size_t align);
 
 /// The alignment asked for `attr`, 0 if none.
 size_t kilnResourceDataGetAlignment(MlirAttribute attr);
+
+/// Records that registered attribute `attr` is a sharded model's rank-major
+/// weights (bind_weights.c): one row of `rowBytes` bytes per rank, of which
+/// each rank reads the first `usedBytes`. The library lists such globals
+/// for the runtime (`kiln_model_weight_rows`, docs/runtime.md).
+void kilnResourceDataSetRankRows(MlirAttribute attr, size_t rowBytes,
+                                 size_t usedBytes);
+
+/// The rows recorded for `attr`; false if none.
+bool kilnResourceDataGetRankRows(MlirAttribute attr, size_t *rowBytes /* OUT */,
+                                 size_t *usedBytes /* OUT */);
 
 /// Forgets every attribute registered with `data`: the blob deleter calls
 /// this before freeing the buffer.

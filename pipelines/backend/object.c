@@ -10,6 +10,9 @@
  *   int kiln_model_output_dims(void **inputs, int64_t **outputDims);
  *                                       with dynamic dims: the outputs'
  *                                       dims (kiln-shape-function)
+ *   const KilnModelWeightRows kiln_model_weight_rows[];
+ *                                       a sharded model's rank-major
+ *                                       weights (model_abi.h)
  * Everything else is made internal, so the library exports just these
  * and the optimizer may inline the entry into kiln_model_run. */
 #include <stdio.h>
@@ -26,6 +29,8 @@
 #include "mlir-c/RegisterEverything.h"
 #include "mlir-c/Target/LLVMIR.h"
 #include "pipelines/backend/target.h"
+#include "runtime/model_abi.h"
+#include "support/resource_data.h"
 #include "llvm-c/Analysis.h"
 #include "llvm-c/Core.h"
 #include "llvm-c/Transforms/PassBuilder.h"
@@ -133,6 +138,75 @@ static void exportProfileCounters(LLVMModuleRef m) {
   LLVMSetInitializer(p, counters);
   LLVMSetGlobalConstant(p, true);
   LLVMSetLinkage(p, LLVMExternalLinkage);
+}
+
+/* A sharded model's rank-major weight globals (kilnResourceDataSetRankRows
+ * on their values), read from the MLIR module before its weights are
+ * detached: one per element type of the split weights, so a few; past
+ * kMaxWeightRows the rest are not listed (their ranks keep every page they
+ * map, as without the table). */
+enum { kMaxWeightRows = 16 };
+typedef struct WeightRows {
+  size_t n;
+  char *names[kMaxWeightRows];
+  size_t rowBytes[kMaxWeightRows], usedBytes[kMaxWeightRows];
+} WeightRows;
+
+static void weightRowsCollect(MlirModule module, WeightRows *rows) {
+  *rows = (WeightRows){0};
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op) && rows->n < kMaxWeightRows;
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute value = mlirOperationGetAttributeByName(op, kilnStr("value"));
+    MlirAttribute name =
+        mlirOperationGetAttributeByName(op, kilnStr("sym_name"));
+    size_t row, used;
+    if (!mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(op)),
+                            kilnStr("llvm.mlir.global")) ||
+        mlirAttributeIsNull(value) || mlirAttributeIsNull(name) ||
+        !kilnResourceDataGetRankRows(value, &row, &used))
+      continue;
+    MlirStringRef text = mlirStringAttrGetValue(name);
+    char *copy = kilnXCalloc(text.length + 1, 1);
+    memcpy(copy, text.data, text.length);
+    rows->names[rows->n] = copy;
+    rows->rowBytes[rows->n] = row;
+    rows->usedBytes[rows->n++] = used;
+  }
+}
+
+static void weightRowsDestroy(WeightRows *rows) {
+  for (size_t i = 0; i < rows->n; ++i)
+    free(rows->names[i]);
+}
+
+/* Exports `rows` as kiln_model_weight_rows (model_abi.h): one
+ * KilnModelWeightRows per global, then a null entry. Nothing for a model
+ * without them. */
+static void exportWeightRows(LLVMModuleRef m, const WeightRows *rows) {
+  if (!rows || !rows->n)
+    return;
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef fields[3] = {ptr, i64, i64};
+  LLVMTypeRef entry = LLVMStructTypeInContext(ctx, fields, 3, false);
+  LLVMValueRef *entries = kilnXCalloc(rows->n + 1, sizeof(LLVMValueRef));
+  for (size_t i = 0; i <= rows->n; ++i) {
+    LLVMValueRef g = i < rows->n ? LLVMGetNamedGlobal(m, rows->names[i]) : NULL;
+    LLVMValueRef v[3] = {g ? g : LLVMConstNull(ptr),
+                         LLVMConstInt(i64, g ? rows->rowBytes[i] : 0, false),
+                         LLVMConstInt(i64, g ? rows->usedBytes[i] : 0, false)};
+    entries[i] = LLVMConstNamedStruct(entry, v, 3);
+  }
+  LLVMValueRef init = LLVMConstArray2(entry, entries, rows->n + 1);
+  free(entries);
+  LLVMValueRef table =
+      LLVMAddGlobal(m, LLVMTypeOf(init), KILN_MODEL_WEIGHT_ROWS_SYMBOL);
+  LLVMSetInitializer(table, init);
+  LLVMSetGlobalConstant(table, true);
+  LLVMSetLinkage(table, LLVMExternalLinkage);
 }
 
 /* Counts the input/output records: the entry's parameter count after
@@ -315,7 +389,8 @@ static bool addSpecializedCall(LLVMModuleRef m, LLVMBuilderRef b,
 /* Adds kiln_model_metadata and kiln_model_run; false after reporting. */
 static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
                           const char *records, const char *profile,
-                          MlirStringCallback err, void *errUd) {
+                          const WeightRows *rows, MlirStringCallback err,
+                          void *errUd) {
   const char *entry = kilnModelSignatureGetEntry(o->signature);
   KilnStrBuf ciface = {0};
   kilnStrBufAppendf(&ciface, "_mlir_ciface_%s", entry);
@@ -345,10 +420,11 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
   /* A model's own (now internal) symbol of an ABI name steps aside, so
    * that the ABI symbols get their exact names. */
   static const char *const kAbiNames[] = {
-      "kiln_model_metadata",   "kiln_model_run",        "kiln_model_gpu_load",
-      "kiln_model_gpu_unload", "kiln_model_gpu_upload", "kiln_model_profile",
-      "kiln_model_output_dims"};
-  for (int i = 0; i < 7; ++i) {
+      "kiln_model_metadata",    "kiln_model_run",
+      "kiln_model_gpu_load",    "kiln_model_gpu_unload",
+      "kiln_model_gpu_upload",  "kiln_model_profile",
+      "kiln_model_output_dims", KILN_MODEL_WEIGHT_ROWS_SYMBOL};
+  for (int i = 0; i < 8; ++i) {
     LLVMValueRef clash = LLVMGetNamedFunction(m, kAbiNames[i]);
     if (!clash)
       clash = LLVMGetNamedGlobal(m, kAbiNames[i]);
@@ -368,6 +444,7 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
   kilnStrBufDestroy(&text);
   if (profile)
     exportProfileCounters(m);
+  exportWeightRows(m, rows);
   if (gpu) {
     /* Built internal above (named apart from any model symbol), exported
      * now under their ABI names. */
@@ -515,8 +592,8 @@ static void optimizedDestroy(Optimized *r) {
  * destroy it); false after reporting. */
 static bool translateAndOptimize(MlirModule module,
                                  const KilnCompileOptions *options,
-                                 Optimized *r, MlirStringCallback err,
-                                 void *errUd) {
+                                 const WeightRows *rows, Optimized *r,
+                                 MlirStringCallback err, void *errUd) {
   const KilnTarget *target = options->target;
   MlirOperation op = mlirModuleGetOperation(module);
   stage(options, "translate to LLVM IR");
@@ -537,7 +614,7 @@ static bool translateAndOptimize(MlirModule module,
   LLVMDisposeTargetData(layout);
   KilnStrBuf profile = {0}, records = {0};
   bool ok = addAbiSymbols(r->module, options, moduleRecords(module, &records),
-                          profileRecords(module, &profile), err, errUd);
+                          profileRecords(module, &profile), rows, err, errUd);
   kilnStrBufDestroy(&profile);
   kilnStrBufDestroy(&records);
   if (!ok)
@@ -551,9 +628,12 @@ MlirLogicalResult
 kilnCompileToObject(MlirModule module, const KilnCompileOptions *options,
                     MlirStringCallback outputCallback, void *outputUserData,
                     MlirStringCallback errorCallback, void *errorUserData) {
+  WeightRows rows;
+  weightRowsCollect(module, &rows);
   Optimized r;
-  bool ok =
-      translateAndOptimize(module, options, &r, errorCallback, errorUserData);
+  bool ok = translateAndOptimize(module, options, &rows, &r, errorCallback,
+                                 errorUserData);
+  weightRowsDestroy(&rows);
   if (ok) {
     if (options->emit != KILN_COMPILE_EMIT_LLVM_IR)
       stage(options, "generate code");
@@ -572,13 +652,16 @@ kilnCompileToObjects(MlirModule module, const KilnCompileOptions *options,
   /* The weights are translated as declarations and written into the
    * objects from their MLIR buffers: the LLVM constants would copy them
    * (CPU targets; a CUDA module uploads its constants itself). */
+  WeightRows rows;
+  weightRowsCollect(module, &rows);
   KilnDetachedData *detached =
       kilnTargetGetGpuArch(options->target)
           ? NULL
           : kilnDetachedDataCreate(module, kKilnLargeDataBytes);
   Optimized r;
-  bool ok =
-      translateAndOptimize(module, options, &r, errorCallback, errorUserData);
+  bool ok = translateAndOptimize(module, options, &rows, &r, errorCallback,
+                                 errorUserData);
+  weightRowsDestroy(&rows);
   kilnDetachedDataRestore(detached);
   if (ok) {
     stage(options, "generate code");

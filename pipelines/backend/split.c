@@ -29,6 +29,7 @@
 #include "kiln/diagnostics.h"
 #include "pipelines/backend/detached.h"
 #include "pipelines/backend/target.h"
+#include "runtime/model_abi.h"
 #include "llvm-c/Analysis.h"
 #include "llvm-c/BitReader.h"
 #include "llvm-c/BitWriter.h"
@@ -112,7 +113,8 @@ static bool isPinned(LLVMValueRef v) {
   const char *name = LLVMGetValueName2(v, &len);
   if (!strcmp(name, "kiln_model_metadata") || !strcmp(name, "kiln_model_run") ||
       !strcmp(name, "kiln_model_profile") ||
-      !strcmp(name, "kiln_model_output_dims"))
+      !strcmp(name, "kiln_model_output_dims") ||
+      !strcmp(name, KILN_MODEL_WEIGHT_ROWS_SYMBOL))
     return true;
   return LLVMGetComdat(v) || LLVMGetLinkage(v) != LLVMExternalLinkage;
 }

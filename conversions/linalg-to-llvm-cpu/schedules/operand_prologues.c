@@ -90,8 +90,7 @@ static bool inputsOf(MlirValue v, MlirBlock body, intptr_t nInputs,
       mlirOperationGetNumRegions(def) != 0)
     return false;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); ++i)
-    if (!inputsOf(mlirOperationGetOperand(def, i), body, nInputs, mask,
-                  budget))
+    if (!inputsOf(mlirOperationGetOperand(def, i), body, nInputs, mask, budget))
       return false;
   return true;
 }
@@ -213,14 +212,15 @@ static MlirAttribute sideMap(MlirContext ctx, intptr_t nLoops, const Side *s,
                              const intptr_t *renumber) {
   MlirAffineExpr e[kMaxLoops];
   for (intptr_t j = 0; j < s->nLoops; ++j)
-    e[j] = mlirAffineDimExprGet(ctx, renumber ? renumber[s->loop[j]]
-                                              : s->loop[j]);
+    e[j] =
+        mlirAffineDimExprGet(ctx, renumber ? renumber[s->loop[j]] : s->loop[j]);
   return mlirAffineMapAttrGet(mlirAffineMapGet(ctx, nLoops, 0, s->nLoops, e));
 }
 
 /* Values of the contraction's body and their copies in a new body. */
 typedef struct ValueMap {
-  MlirValue from[kMaxBodyOps + kMaxInputs + 2], to[kMaxBodyOps + kMaxInputs + 2];
+  MlirValue from[kMaxBodyOps + kMaxInputs + 2],
+      to[kMaxBodyOps + kMaxInputs + 2];
   int n;
 } ValueMap;
 
@@ -306,8 +306,7 @@ static void buildProductBody(KilnBuilder *b, const MlirValue *args,
  * bare input when it is one). */
 static MlirValue hoistSide(KilnBuilder *b, const Candidate *c, const Side *s) {
   if (mlirValueIsABlockArgument(s->x))
-    return mlirOperationGetOperand(c->op,
-                                   mlirBlockArgumentGetArgNumber(s->x));
+    return mlirOperationGetOperand(c->op, mlirBlockArgumentGetArgNumber(s->x));
   intptr_t renumber[kMaxLoops];
   int64_t shape[kMaxLoops];
   for (intptr_t j = 0; j < s->nLoops; ++j)
@@ -322,7 +321,8 @@ static MlirValue hoistSide(KilnBuilder *b, const Candidate *c, const Side *s) {
     MlirAffineMap map = kilnLinalgIndexingMap(c->op, i);
     Side read = {.nLoops = mlirAffineMapGetNumResults(map)};
     for (intptr_t r = 0; r < read.nLoops; ++r) {
-      read.loop[r] = mlirAffineDimExprGetPosition(mlirAffineMapGetResult(map, r));
+      read.loop[r] =
+          mlirAffineDimExprGetPosition(mlirAffineMapGetResult(map, r));
       shape[renumber[read.loop[r]]] =
           mlirShapedTypeGetDimSize(mlirValueGetType(in), r);
     }
@@ -340,8 +340,8 @@ static MlirValue hoistSide(KilnBuilder *b, const Candidate *c, const Side *s) {
   memset(kinds, 'p', s->nLoops);
   kinds[s->nLoops] = '\0';
   SideBody sb = {c, s};
-  MlirOperation g = kilnGeneric(b, n, inputs, 1, &init, maps, s->nLoops,
-                                kinds, buildSideBody, &sb);
+  MlirOperation g = kilnGeneric(b, n, inputs, 1, &init, maps, s->nLoops, kinds,
+                                buildSideBody, &sb);
   return mlirOperationGetResult(g, 0);
 }
 
@@ -355,8 +355,9 @@ static void hoist(const Candidate *c) {
   for (int k = 0; k < 2; ++k) {
     const Side *s = &c->side[k];
     if (mlirValueIsABlockArgument(s->x))
-      maps[k] = mlirArrayAttrGetElement(mlirLinalgGetIndexingMapsAttribute(c->op),
-                                        mlirBlockArgumentGetArgNumber(s->x));
+      maps[k] =
+          mlirArrayAttrGetElement(mlirLinalgGetIndexingMapsAttribute(c->op),
+                                  mlirBlockArgumentGetArgNumber(s->x));
     else
       maps[k] = sideMap(ctx, c->nLoops, s, NULL);
   }

@@ -16,9 +16,12 @@
  * so a rank reads only its slices of the library's weights, and they are
  * contiguous: each row is padded to 2 MiB (64 KiB when a rank's slices
  * are under 1 MiB) and the constant aligned to that, so no page a rank
- * touches holds another rank's weights (the loader maps the weights in
- * 2 MiB pages where it can; a weight's slices interleaved with another
- * rank's would make both resident). The arguments and their kiln.weight
+ * touches holds another rank's weights (the kernel maps a file's pages in
+ * folios of up to 2 MiB; a weight's slices interleaved with another
+ * rank's would make both resident). The rows are recorded with the
+ * constant (kilnResourceDataSetRankRows): the library lists them as
+ * kiln_model_weight_rows, and at set-up each rank unmaps what it maps
+ * beyond its row (runtime/shard.c). The arguments and their kiln.weight
  * values are removed: the signature is the model's again.
  *
  * A table kiln-shard-plan marked for its embedding lookups (gather.h) is
@@ -148,8 +151,10 @@ static MlirAttribute rankRows(SplitWeight *ws, size_t n) {
       2, shape, mlirShapedTypeGetElementType(ws[0].local),
       mlirAttributeGetNull());
   MlirAttribute a = kilnWeightFromOwnedBuffer(t, rows, ranks * rowBytes);
-  if (!mlirAttributeIsNull(a))
+  if (!mlirAttributeIsNull(a)) {
     kilnResourceDataSetAlignment(a, page);
+    kilnResourceDataSetRankRows(a, rowBytes, used);
+  }
   return a;
 }
 
