@@ -119,3 +119,15 @@ char *kilnMemRefDescsCreate(KilnTensor *const *tensors, size_t n,
   }
   return all;
 }
+
+const char *const kilnModelAbiSymbols[] = {
+    "kiln_model_metadata",
+    "kiln_model_run",
+    "kiln_model_output_dims",
+    "kiln_model_profile",
+    "kiln_model_gpu_load",
+    "kiln_model_gpu_unload",
+    "kiln_model_gpu_upload",
+    KILN_MODEL_WEIGHT_ROWS_SYMBOL,
+    NULL,
+};

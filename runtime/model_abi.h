@@ -50,6 +50,11 @@ typedef struct KilnModelWeightRows {
 } KilnModelWeightRows;
 #define KILN_MODEL_WEIGHT_ROWS_SYMBOL "kiln_model_weight_rows"
 
+/// Every symbol a model library may export (docs/runtime.md), ended by
+/// NULL: the back end keeps them exported (a model's own symbol of such a
+/// name steps aside) and code generation keeps their definitions together.
+extern const char *const kilnModelAbiSymbols[];
+
 /// A tensor name as a metadata record holds it: '%', '\n' and '\r' as %25,
 /// %0A and %0D, every other byte as is. Returns a malloc'd string.
 char *kilnModelAbiNameEncode(const char *name, size_t length);

@@ -419,15 +419,10 @@ static bool addAbiSymbols(LLVMModuleRef m, const KilnCompileOptions *o,
   internalize(m);
   /* A model's own (now internal) symbol of an ABI name steps aside, so
    * that the ABI symbols get their exact names. */
-  static const char *const kAbiNames[] = {
-      "kiln_model_metadata",    "kiln_model_run",
-      "kiln_model_gpu_load",    "kiln_model_gpu_unload",
-      "kiln_model_gpu_upload",  "kiln_model_profile",
-      "kiln_model_output_dims", KILN_MODEL_WEIGHT_ROWS_SYMBOL};
-  for (int i = 0; i < 8; ++i) {
-    LLVMValueRef clash = LLVMGetNamedFunction(m, kAbiNames[i]);
+  for (const char *const *name = kilnModelAbiSymbols; *name; ++name) {
+    LLVMValueRef clash = LLVMGetNamedFunction(m, *name);
     if (!clash)
-      clash = LLVMGetNamedGlobal(m, kAbiNames[i]);
+      clash = LLVMGetNamedGlobal(m, *name);
     if (clash && !LLVMIsDeclaration(clash))
       LLVMSetValueName2(clash, "kiln.model.renamed", 18);
   }

@@ -111,11 +111,9 @@ static bool isLocal(LLVMLinkage l) {
 static bool isPinned(LLVMValueRef v) {
   size_t len;
   const char *name = LLVMGetValueName2(v, &len);
-  if (!strcmp(name, "kiln_model_metadata") || !strcmp(name, "kiln_model_run") ||
-      !strcmp(name, "kiln_model_profile") ||
-      !strcmp(name, "kiln_model_output_dims") ||
-      !strcmp(name, KILN_MODEL_WEIGHT_ROWS_SYMBOL))
-    return true;
+  for (const char *const *abi = kilnModelAbiSymbols; *abi; ++abi)
+    if (!strcmp(name, *abi))
+      return true;
   return LLVMGetComdat(v) || LLVMGetLinkage(v) != LLVMExternalLinkage;
 }
 

@@ -11,15 +11,8 @@ set -u
 lib=$1 input=$2 n=$3 signal=${4:-KILL}
 forward=()
 [ -n "${KILN_SHARD_TIMEOUT:-}" ] && forward=(-x KILN_SHARD_TIMEOUT)
-timeout 120 mpirun -np "$n" --oversubscribe "${forward[@]}" kiln-run "$lib" \
-  --input "$input" --threads 1 --benchmark 1000000 > "${LOG:-/dev/null}" 2>&1 &
-job=$!
-ranks=""
-for _ in $(seq 1 300); do
-  ranks=$(pgrep -f "^kiln-run $lib --input" | sort -n)
-  [ "$(echo "$ranks" | grep -c .)" -ge "$n" ] && break
-  sleep 0.1
-done
+. "$(dirname "$0")/mpi_job.sh"
+start_ranks "$lib" "$input" "$n" "${forward[@]}"
 sleep 1 # into the runs
 kill -s "$signal" $(echo "$ranks" | tail -1)
 start=$(date +%s)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The weight pages each rank of a sharded run holds (shard-weight-pages.
 # test): runs LIB under `mpirun -np N` with a long benchmark, and once
-# every rank runs, prints for each "rank weight pages: KB KB", the KiB of
+# every rank runs, prints for each "rank weight pages: N KB", the KiB of
 # the library's weight objects present in the rank's page tables
 # (resident_weights.py, the bench's), then "within 5% of EXPECTED KB" or
 # "off". The job is ended after.
@@ -9,15 +9,8 @@
 #   rank_weight_pages.sh LIB INPUT N EXPECTED_KB RESIDENT_WEIGHTS_PY
 set -u
 lib=$1 input=$2 n=$3 expected=$4 measure=$5
-timeout 120 mpirun -np "$n" --oversubscribe kiln-run "$lib" --input "$input" \
-  --threads 1 --benchmark 1000000 > /dev/null 2>&1 &
-job=$!
-ranks=""
-for _ in $(seq 1 300); do
-  ranks=$(pgrep -f "^kiln-run $lib --input" | sort -n)
-  [ "$(echo "$ranks" | grep -c .)" -ge "$n" ] && break
-  sleep 0.1
-done
+. "$(dirname "$0")/mpi_job.sh"
+start_ranks "$lib" "$input" "$n"
 sleep 2 # into the runs
 for pid in $ranks; do
   kb=$(/usr/bin/python3 "$measure" "$pid" "$lib")
