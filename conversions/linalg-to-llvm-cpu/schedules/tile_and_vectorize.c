@@ -473,16 +473,17 @@ static void contractionTileLoops(const LoopNest *nest, intptr_t *vec,
     return;
   }
   /* The rows of an outer product are points of the broadcast operand: a
-   * row loop that only the vectors' operand reads (heads of a projection
-   * whose output is split [tokens, heads, 32]) would load a vector per row
-   * and broadcast the same scalar to all of them. An outer output loop
-   * that an input reads without the vectors' loop is taken instead (the
-   * tokens). */
-  if (*row < 0 || (nest->readers[*row] & ~nest->readers[*vec]))
+   * row loop that the vectors' operand reads too (heads of a projection
+   * whose output is split [tokens, heads, 32]; a batch dim between the
+   * rows and the columns) would load a vector of it per row. An outer
+   * output loop that inputs read and the vectors' operand does not is
+   * taken instead (the tokens). */
+  if (*row < 0 || !(nest->readers[*row] & nest->readers[*vec]))
     return;
   for (intptr_t i = nest->outRank - 2; i >= 0; --i) {
     intptr_t d = nest->outLoop[i];
-    if (nest->readers[d] & ~nest->readers[*vec]) {
+    if (d != *vec && nest->readers[d] &&
+        !(nest->readers[d] & nest->readers[*vec])) {
       *row = d;
       return;
     }

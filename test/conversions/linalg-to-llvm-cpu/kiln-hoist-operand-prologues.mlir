@@ -7,8 +7,9 @@
 // RUN: kiln-run %S/Inputs/operand_prologues.mlir --input %t/bq.npy \
 // RUN:   --input %t/q.npy --input %t/bk.npy --input %t/k.npy \
 // RUN:   --input %t/p.npy --input %t/bv.npy --input %t/v.npy \
-// RUN:   --input %t/x.npy --input %t/w.npy --expected %t/scores.npy \
-// RUN:   --expected %t/av.npy --expected %t/proj.npy --rtol 1e-5 --atol 1e-5
+// RUN:   --input %t/x.npy --input %t/w.npy --input %t/am.npy \
+// RUN:   --input %t/bm.npy --expected %t/scores.npy --expected %t/av.npy \
+// RUN:   --expected %t/proj.npy --expected %t/mbn.npy --rtol 1e-5 --atol 1e-5
 
 // Attention's scores after shard-partition and elementwise fusion: the
 // queries and keys with their biases added inside the reduction, the keys

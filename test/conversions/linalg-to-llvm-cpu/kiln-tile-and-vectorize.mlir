@@ -244,6 +244,33 @@ func.func @heads_projection(%x: tensor<2x24x64xf32>, %w: tensor<64x4x32xf32>,
 
 // -----
 
+// A batch dim between the rows and the columns of the output, [m, b, n]
+// (an einsum's bmk,bkn->mbn): the rows are m (only A reads it), not b,
+// which B reads too (a row of b would load its own vector of B).
+// CHECK-LABEL: func.func @batch_between
+// CHECK: scf.forall (%{{.*}}) in (2)
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c1 {{.*}} -> (vector<8x16xf32>)
+#abb = affine_map<(m, b, n, k) -> (b, m, k)>
+#bbb = affine_map<(m, b, n, k) -> (b, k, n)>
+#cbb = affine_map<(m, b, n, k) -> (m, b, n)>
+func.func @batch_between(%a: tensor<2x16x24xf32>, %b: tensor<2x24x32xf32>,
+                         %init: tensor<16x2x32xf32>) -> tensor<16x2x32xf32> {
+  %r = linalg.generic {indexing_maps = [#abb, #bbb, #cbb],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<2x16x24xf32>, tensor<2x24x32xf32>)
+      outs(%init : tensor<16x2x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %0 = arith.mulf %x, %y : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<16x2x32xf32>
+  return %r : tensor<16x2x32xf32>
+}
+
+// -----
+
 // Inside a kiln-fuse-groups tile (an scf.forall already): no second level
 // of threads, only register tiles.
 // CHECK-LABEL: func.func @inside_forall

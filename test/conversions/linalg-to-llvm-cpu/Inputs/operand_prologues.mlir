@@ -4,9 +4,11 @@
 // queries and keys with their biases added, [b, i, h, d] x [b, j, h, d] ->
 // [b, h, i, j], and probabilities times values with their bias squared,
 // on awkward sizes (3 heads, 37 queries, 29 keys, 20 channels) so the
-// register tiles leave remainders. And a projection split into heads,
-// [t, s, k] x [k, h, c] -> [t, s, h, c], whose register tiles take their
-// rows along s (kiln-tile-and-vectorize).
+// register tiles leave remainders. And two products whose register tiles
+// take their rows along an outer loop (kiln-tile-and-vectorize): a
+// projection split into heads, [t, s, k] x [k, h, c] -> [t, s, h, c] (rows
+// along s), and a batch between rows and columns, [b, m, k] x [b, k, n] ->
+// [m, b, n] (rows along m).
 #bias = affine_map<(b, h, i, j, d) -> (h, d)>
 #q = affine_map<(b, h, i, j, d) -> (b, i, h, d)>
 #k = affine_map<(b, h, i, j, d) -> (b, j, h, d)>
@@ -18,7 +20,10 @@
 #xh = affine_map<(t, s, h, c, k) -> (t, s, k)>
 #wh = affine_map<(t, s, h, c, k) -> (k, h, c)>
 #yh = affine_map<(t, s, h, c, k) -> (t, s, h, c)>
-func.func @main(%bq: tensor<3x20xf32>, %q: tensor<2x37x3x20xf32>, %bk: tensor<3x20xf32>, %k: tensor<2x29x3x20xf32>, %p: tensor<2x3x37x29xf32>, %bv: tensor<3x20xf32>, %v: tensor<2x29x3x20xf32>, %xp: tensor<2x37x29xf32>, %wp: tensor<29x3x20xf32>) -> (tensor<2x3x37x29xf32>, tensor<2x3x37x20xf32>, tensor<2x37x3x20xf32>) {
+#ab = affine_map<(m, b, n, k) -> (b, m, k)>
+#bb = affine_map<(m, b, n, k) -> (b, k, n)>
+#cb = affine_map<(m, b, n, k) -> (m, b, n)>
+func.func @main(%bq: tensor<3x20xf32>, %q: tensor<2x37x3x20xf32>, %bk: tensor<3x20xf32>, %k: tensor<2x29x3x20xf32>, %p: tensor<2x3x37x29xf32>, %bv: tensor<3x20xf32>, %v: tensor<2x29x3x20xf32>, %xp: tensor<2x37x29xf32>, %wp: tensor<29x3x20xf32>, %am: tensor<3x37x29xf32>, %bm: tensor<3x29x20xf32>) -> (tensor<2x3x37x29xf32>, tensor<2x3x37x20xf32>, tensor<2x37x3x20xf32>, tensor<37x3x20xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2x3x37x29xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x3x37x29xf32>) -> tensor<2x3x37x29xf32>
@@ -48,5 +53,13 @@ func.func @main(%bq: tensor<3x20xf32>, %q: tensor<2x37x3x20xf32>, %bk: tensor<3x
     %r = arith.addf %acc, %m fastmath<contract> : f32
     linalg.yield %r : f32
   } -> tensor<2x37x3x20xf32>
-  return %scores, %av, %proj : tensor<2x3x37x29xf32>, tensor<2x3x37x20xf32>, tensor<2x37x3x20xf32>
+  %e4 = tensor.empty() : tensor<37x3x20xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<37x3x20xf32>) -> tensor<37x3x20xf32>
+  %mbn = linalg.generic {indexing_maps = [#ab, #bb, #cb], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%am, %bm : tensor<3x37x29xf32>, tensor<3x29x20xf32>) outs(%f4 : tensor<37x3x20xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b fastmath<contract> : f32
+    %r = arith.addf %acc, %m fastmath<contract> : f32
+    linalg.yield %r : f32
+  } -> tensor<37x3x20xf32>
+  return %scores, %av, %proj, %mbn : tensor<2x3x37x29xf32>, tensor<2x3x37x20xf32>, tensor<2x37x3x20xf32>, tensor<37x3x20xf32>
 }
