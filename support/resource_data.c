@@ -71,66 +71,54 @@ void kilnResourceDataRegister(MlirAttribute attr, const void *data,
   pthread_mutex_unlock(&gLock);
 }
 
+/* The entry of registered attribute `attr`, NULL if none; locks gLock
+ * either way (the caller unlocks). */
+static Entry *lockEntry(MlirAttribute attr) {
+  pthread_mutex_lock(&gLock);
+  Entry *e = gCapacity ? find(attr.ptr) : NULL;
+  return e && e->attr == attr.ptr ? e : NULL;
+}
+
 const void *kilnResourceDataLookup(MlirAttribute attr, size_t *size) {
   const void *data = NULL;
-  pthread_mutex_lock(&gLock);
-  if (gCapacity) {
-    Entry *e = find(attr.ptr);
-    if (e->attr == attr.ptr) {
-      data = e->data;
-      *size = e->size;
-    }
+  Entry *e = lockEntry(attr);
+  if (e) {
+    data = e->data;
+    *size = e->size;
   }
   pthread_mutex_unlock(&gLock);
   return data;
 }
 
 void kilnResourceDataSetAlignment(MlirAttribute attr, size_t align) {
-  pthread_mutex_lock(&gLock);
-  if (gCapacity) {
-    Entry *e = find(attr.ptr);
-    if (e->attr == attr.ptr)
-      e->align = align;
-  }
+  Entry *e = lockEntry(attr);
+  if (e)
+    e->align = align;
   pthread_mutex_unlock(&gLock);
 }
 
 size_t kilnResourceDataGetAlignment(MlirAttribute attr) {
-  size_t align = 0;
-  pthread_mutex_lock(&gLock);
-  if (gCapacity) {
-    Entry *e = find(attr.ptr);
-    if (e->attr == attr.ptr)
-      align = e->align;
-  }
+  Entry *e = lockEntry(attr);
+  size_t align = e ? e->align : 0;
   pthread_mutex_unlock(&gLock);
   return align;
 }
 
 void kilnResourceDataSetRankRows(MlirAttribute attr, size_t rowBytes,
                                  size_t usedBytes) {
-  pthread_mutex_lock(&gLock);
-  if (gCapacity) {
-    Entry *e = find(attr.ptr);
-    if (e->attr == attr.ptr) {
-      e->rowBytes = rowBytes;
-      e->usedBytes = usedBytes;
-    }
+  Entry *e = lockEntry(attr);
+  if (e) {
+    e->rowBytes = rowBytes;
+    e->usedBytes = usedBytes;
   }
   pthread_mutex_unlock(&gLock);
 }
 
 bool kilnResourceDataGetRankRows(MlirAttribute attr, size_t *rowBytes,
                                  size_t *usedBytes) {
-  *rowBytes = *usedBytes = 0;
-  pthread_mutex_lock(&gLock);
-  if (gCapacity) {
-    Entry *e = find(attr.ptr);
-    if (e->attr == attr.ptr) {
-      *rowBytes = e->rowBytes;
-      *usedBytes = e->usedBytes;
-    }
-  }
+  Entry *e = lockEntry(attr);
+  *rowBytes = e ? e->rowBytes : 0;
+  *usedBytes = e ? e->usedBytes : 0;
   pthread_mutex_unlock(&gLock);
   return *rowBytes != 0;
 }

@@ -185,7 +185,7 @@ static void weightRowsDestroy(WeightRows *rows) {
  * KilnModelWeightRows per global, then a null entry. Nothing for a model
  * without them. */
 static void exportWeightRows(LLVMModuleRef m, const WeightRows *rows) {
-  if (!rows || !rows->n)
+  if (!rows->n)
     return;
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);

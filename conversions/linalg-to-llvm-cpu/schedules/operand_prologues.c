@@ -181,10 +181,13 @@ static bool readCandidate(MlirOperation op, Candidate *c) {
   if (!kilnOpNameIs(c->mul, "arith.mulf") ||
       !mlirBlockEqual(mlirOperationGetBlock(c->mul), body))
     return false;
+  /* The value map of the copies (buildSideBody) holds this many. */
   intptr_t nOps = 0;
   for (MlirOperation o = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
     ++nOps;
+  if (nOps > kMaxBodyOps)
+    return false;
   bool prologue = false;
   uint32_t all = 0;
   int budget = 4 * kMaxBodyOps;
@@ -192,8 +195,7 @@ static bool readCandidate(MlirOperation op, Candidate *c) {
     Side *s = &c->side[k];
     s->x = mlirOperationGetOperand(c->mul, k);
     s->inputs = 0;
-    if (nOps > kMaxBodyOps ||
-        !inputsOf(s->x, body, c->nInputs, &s->inputs, &budget) || !s->inputs ||
+    if (!inputsOf(s->x, body, c->nInputs, &s->inputs, &budget) || !s->inputs ||
         (s->inputs & all))
       return false;
     all |= s->inputs;
