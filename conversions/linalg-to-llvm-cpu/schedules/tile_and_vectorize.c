@@ -476,13 +476,13 @@ static void contractionTileLoops(const LoopNest *nest, intptr_t *vec,
    * row loop that the vectors' operand reads too (heads of a projection
    * whose output is split [tokens, heads, 32]; a batch dim between the
    * rows and the columns) would load a vector of it per row. An outer
-   * output loop that inputs read and the vectors' operand does not is
-   * taken instead (the tokens). */
+   * output loop of more than one step that inputs read and the vectors'
+   * operand does not is taken instead (the tokens, not a unit batch). */
   if (*row < 0 || !(nest->readers[*row] & nest->readers[*vec]))
     return;
   for (intptr_t i = nest->outRank - 2; i >= 0; --i) {
     intptr_t d = nest->outLoop[i];
-    if (d != *vec && nest->readers[d] &&
+    if (d != *vec && nest->size[d] > 1 && nest->readers[d] &&
         !(nest->readers[d] & nest->readers[*vec])) {
       *row = d;
       return;

@@ -244,6 +244,33 @@ func.func @heads_projection(%x: tensor<2x24x64xf32>, %w: tensor<64x4x32xf32>,
 
 // -----
 
+// The same projection with a unit batch between the tokens and the heads,
+// [s, 1, h, c] (an nn.MultiheadAttention's sequence-first layout): the
+// rows are still the tokens, not the unit batch x reads too.
+// CHECK-LABEL: func.func @heads_unit_batch
+// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 {{.*}} -> (vector<8x16xf32>)
+#xu = affine_map<(s, u, h, c, k) -> (u, s, k)>
+#wu = affine_map<(s, u, h, c, k) -> (k, h, c)>
+#yu = affine_map<(s, u, h, c, k) -> (s, u, h, c)>
+func.func @heads_unit_batch(%x: tensor<1x24x64xf32>, %w: tensor<64x4x32xf32>,
+                            %init: tensor<24x1x4x32xf32>)
+    -> tensor<24x1x4x32xf32> {
+  %r = linalg.generic {indexing_maps = [#xu, #wu, #yu],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<1x24x64xf32>, tensor<64x4x32xf32>)
+      outs(%init : tensor<24x1x4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<24x1x4x32xf32>
+  return %r : tensor<24x1x4x32xf32>
+}
+
+// -----
+
 // A batch dim between the rows and the columns of the output, [m, b, n]
 // (an einsum's bmk,bkn->mbn): the rows are m (only A reads it), not b,
 // which B reads too (a row of b would load its own vector of B).
