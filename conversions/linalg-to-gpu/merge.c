@@ -7,11 +7,19 @@
  * moves every kernel into the first module, renamed after the module it
  * came from (unique), and points each gpu.launch_func at its new name. Other
  * symbols the modules hold (functions outlined by convert-math-to-funcs,
- * the same in every module that has them) are moved once. */
+ * the same in every module that has them) are moved once.
+ *
+ * It also aligns every kernel's workgroup buffers to 16 bytes (their
+ * `llvm.align`, which convert-gpu-to-nvvm gives the buffer's global;
+ * outlining leaves them at their element's alignment): ldmatrix reads
+ * rows of 16 bytes. */
 #include "kiln/passes.h"
+
+#include <stdlib.h>
 
 #include "kiln/diagnostics.h"
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/IR.h"
 #include "support/ir_build.h"
@@ -76,6 +84,27 @@ static void moveContents(MlirOperation from, MlirOperation into) {
   }
 }
 
+static void alignWorkgroupBuffers(MlirOperation kernel) {
+  MlirAttribute count = mlirOperationGetAttributeByName(
+      kernel, kilnStr("workgroup_attributions"));
+  if (!mlirAttributeIsAInteger(count) || mlirIntegerAttrGetValueInt(count) <= 0)
+    return;
+  intptr_t n = (intptr_t)mlirIntegerAttrGetValueInt(count);
+  MlirContext ctx = mlirOperationGetContext(kernel);
+  MlirNamedAttribute align = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, kilnStr("llvm.align")),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 16));
+  MlirAttribute dict = mlirDictionaryAttrGet(ctx, 1, &align);
+  MlirAttribute *each = malloc((size_t)n * sizeof(*each));
+  if (!each)
+    return;
+  for (intptr_t i = 0; i < n; ++i)
+    each[i] = dict;
+  mlirOperationSetAttributeByName(kernel, kilnStr("workgroup_attrib_attrs"),
+                                  mlirArrayAttrGet(ctx, n, each));
+  free(each);
+}
+
 static MlirWalkResult collectLaunches(MlirOperation op, void *userData) {
   if (kilnOpNameIs(op, "gpu.module"))
     return MlirWalkResultSkip;
@@ -103,8 +132,13 @@ static void runMergeKernels(MlirOperation module, MlirExternalPass pass,
   KilnOpList modules = {0}, launches = {0};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (kilnOpNameIs(op, "gpu.module"))
+    if (kilnOpNameIs(op, "gpu.module")) {
       kilnOpListPush(&modules, op);
+      for (MlirOperation k = mlirBlockGetFirstOperation(moduleBody(op));
+           !mlirOperationIsNull(k); k = mlirOperationGetNextInBlock(k))
+        if (isKernel(k))
+          alignWorkgroupBuffers(k);
+    }
   /* Each kernel is renamed after its module (unique); a module with
    * several kernels (not what outlining makes) leaves everything as it is. */
   bool mergeable = modules.len > 1;
@@ -136,7 +170,7 @@ static const KilnDialectHandleGetter kDialects[] = {
 const KilnPassInfo kilnGpuMergeKernelsPass = {
     .argument = "kiln-gpu-merge-kernels",
     .summary = "Move every outlined GPU kernel into one gpu.module (one PTX "
-               "module per model)",
+               "module per model), its workgroup buffers 16-byte aligned",
     .anchor = "builtin.module",
     .run = runMergeKernels,
     .dependentDialects = kDialects,

@@ -60,6 +60,7 @@
 #include "mlir-c/Dialect/NVGPU.h"
 #include "mlir-c/Dialect/NVVM.h"
 #include "mlir-c/Dialect/SCF.h"
+#include "mlir-c/Dialect/Vector.h"
 #include "mlir-c/IR.h"
 #include "support/ir_build.h"
 #include "support/op_list.h"
@@ -70,6 +71,7 @@ enum {
   kOptEpilogues,
   kOptMma,
   kOptTf32,
+  kOptLdmatrix,
   kNumOptions
 };
 
@@ -490,6 +492,7 @@ typedef struct Ctx {
   bool nvvm;     /* with t.mma: the compute phase as nvvm.mma.sync */
   int cur;       /* SSA name of the shared buffer the compute phase reads */
   bool async[2]; /* side A, B: tiles copied in pairs (cp.async with nvvm) */
+  bool ldm[2];   /* side A, B: fragments read by ldmatrix (x4) */
   int vb, m0, n0, c0, c1, cT; /* SSA names of the block's values */
 } Ctx;
 
@@ -509,6 +512,16 @@ static void endPhase(Gen *g) { kilnStrBufAppendf(g->buf, "scf.reduce\n}\n"); }
  * 16 (w % 4), columns 32 (w / 4); lane l holds rows l/4 and l/4 + 8 and
  * columns 2 (l % 4) + {0, 1} of each of the warp's four 8-column tiles
  * (PTX's m16n8 accumulator fragment). */
+/* The first row and column of warp tid/32's 16 x 32 tile of the mma
+ * layout. */
+static void warpOrigin(Gen *g, int tid, int *wr, int *wc) {
+  int w = kilnScheduleBinopConst(g, "divui", tid, 32);
+  *wr = kilnScheduleBinopConst(g, "muli",
+                               kilnScheduleBinopConst(g, "remui", w, 4), 16);
+  *wc = kilnScheduleBinopConst(g, "muli",
+                               kilnScheduleBinopConst(g, "divui", w, 4), 32);
+}
+
 static void threadRowsCols(Gen *g, const Ctx *x, int tid, int *rows,
                            int *cols) {
   const Tiles *t = &x->t;
@@ -521,14 +534,11 @@ static void threadRowsCols(Gen *g, const Ctx *x, int tid, int *rows,
       cols[j] = kilnScheduleBinopConst(g, "addi", tx, j * t->tx);
     return;
   }
-  int w = kilnScheduleBinopConst(g, "divui", tid, 32);
   int lane = kilnScheduleBinopConst(g, "remui", tid, 32);
   int group = kilnScheduleBinopConst(g, "divui", lane, 4);
   int q = kilnScheduleBinopConst(g, "remui", lane, 4);
-  int wr = kilnScheduleBinopConst(g, "muli",
-                                  kilnScheduleBinopConst(g, "remui", w, 4), 16);
-  int wc = kilnScheduleBinopConst(g, "muli",
-                                  kilnScheduleBinopConst(g, "divui", w, 4), 32);
+  int wr, wc;
+  warpOrigin(g, tid, &wr, &wc);
   rows[0] = kilnScheduleBinop(g, "addi", wr, group);
   rows[1] = kilnScheduleBinopConst(g, "addi", rows[0], 8);
   int c0 =
@@ -767,12 +777,32 @@ static int64_t copyUnit(const Side *s) {
   return isLowFloat(s->storedType) ? 2 : 1;
 }
 
+/* The elements of `in` (an identity layout) that follow each other in
+ * memory as its fast role's group index counts up: its trailing dims
+ * while each is, whole, the next inner loop of that group. A conv's
+ * weights [f, c, kh, kw] as the K group (c, kh, kw): c * kh * kw. */
+static int64_t contiguousRun(const Contraction *ct, const Operand *in) {
+  char role = fastRole(ct, in);
+  int64_t run = 1;
+  for (intptr_t i = in->rank - 1; i >= 0; --i) {
+    intptr_t l = in->loop[i];
+    if (l < 0 || ct->role[l] != role || ct->stride[l] != run ||
+        mlirShapedTypeGetDimSize(in->type, i) != ct->size[l])
+      break;
+    run *= ct->size[l];
+  }
+  return run;
+}
+
 /* Whether side `s` (A: tiles [m][k], else B: [k][n]; rows x cols) can be
  * copied in 4-byte units (copyUnit) along the tile's last dim: a plain
- * input read at plain indices, an identity layout whose last dim (a
- * multiple of the unit, and the innermost of the tile's last-dim group,
- * so aligned units never straddle it or a bound) runs along the tile's
- * last dim, and a whole number of units per thread. */
+ * input read at plain indices, an identity layout whose fast dim runs
+ * along the tile's last dim, a whole number of units per thread, and
+ * units that never straddle a bound or a break in memory: the last dim,
+ * or the contiguous run of trailing dims (contiguousRun: a conv's
+ * weights), a multiple of the unit. Each unit then starts at an even
+ * element (the tile's K steps and the threads' units are even), 4-byte
+ * aligned. */
 static bool unitCopies(const Contraction *ct, const Side *s, bool isA,
                        int64_t rows, int64_t cols, int64_t threads) {
   const Operand *in = &s->in[0];
@@ -785,7 +815,8 @@ static bool unitCopies(const Contraction *ct, const Side *s, bool isA,
       return false;
   MlirAffineMap layout = mlirMemRefTypeGetAffineMap(in->type);
   return mlirAffineMapIsIdentity(layout) &&
-         mlirShapedTypeGetDimSize(in->type, in->rank - 1) % unit == 0;
+         (mlirShapedTypeGetDimSize(in->type, in->rank - 1) % unit == 0 ||
+          contiguousRun(ct, in) % unit == 0);
 }
 
 /* The thread's 4-byte units of one operand's tile (unitCopies) at K offset
@@ -841,13 +872,16 @@ static void genUnitCopies(Gen *g, const Ctx *x, int tid, int k0,
     }
     if (cond >= 0)
       kilnStrBufAppendf(g->buf, "scf.if %%v%d {\n", cond);
-    int idx[kMaxRank];
-    accessIndices(g, x->ct, in, x->vb, isA ? gr : -1, isA ? -1 : gr, gk, idx);
     int v[2];
     for (int h = 0; h < unit; ++h) {
-      int last = idx[in->rank - 1];
+      /* The unit's next element: the next in its group (across a dim of
+       * a contiguous run: a conv's kw, then kh). */
+      int fast = isA ? gk : gr;
       if (h)
-        idx[in->rank - 1] = kilnScheduleBinopConst(g, "addi", last, 1);
+        fast = kilnScheduleBinopConst(g, "addi", fast, h);
+      int idx[kMaxRank];
+      accessIndices(g, x->ct, in, x->vb, isA ? gr : -1, isA ? -1 : fast,
+                    isA ? fast : gk, idx);
       char prefix[32];
       v[h] = kilnScheduleFresh(g);
       snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ", v[h]);
@@ -1006,6 +1040,9 @@ typedef struct Lane {
   int rows[16], cols[16]; /* its accumulators' block-tile rows, columns */
   int lane, group, q, kq; /* l, l/4, l%4, and its first K: 2 (l%4) or l%4 */
   int ncol[4];            /* B's column in each 8-column tile */
+  int wr, wc;             /* the warp tile's first row and column */
+  int warpBase;           /* the thread of lane 0 */
+  int lo16, hi16;         /* l%16, l/16 */
   bool tf32;              /* f32 tiles (m16n8k8) or 16-bit (m16n8k16) */
   int64_t kstep;
 } Lane;
@@ -1019,6 +1056,10 @@ static void laneOf(Gen *g, const Ctx *x, int tid, Lane *l) {
   l->q = kilnScheduleBinopConst(g, "remui", l->lane, 4);
   int q2 = kilnScheduleBinopConst(g, "muli", l->q, 2);
   l->kq = l->tf32 ? l->q : q2;
+  warpOrigin(g, tid, &l->wr, &l->wc);
+  l->warpBase = kilnScheduleBinop(g, "subi", tid, l->lane);
+  l->lo16 = kilnScheduleBinopConst(g, "remui", l->lane, 16);
+  l->hi16 = kilnScheduleBinopConst(g, "divui", l->lane, 16);
   /* The tile's first column (the thread's first accumulator column there,
    * less 2 (l%4)) plus l/4. */
   for (int nt = 0; nt < 4; ++nt)
@@ -1026,23 +1067,162 @@ static void laneOf(Gen *g, const Ctx *x, int tid, Lane *l) {
         g, "addi", kilnScheduleBinop(g, "subi", l->cols[2 * nt], q2), l->group);
 }
 
-/* The thread's operand registers for K step `ks` of the tiles, gathered in
- * PTX's fragment layouts: A (row-major) a[0..3] at rows l/4 and l/4 + 8,
- * K 2 (l%4) + {0, 1} and + 8 (tf32: K l%4 and + 4); B (column-major)
+/* ldmatrix (x4) reads four 8 x 8 matrices of 16-bit elements from shared
+ * memory, each of 8 rows of 16 bytes, one row address per lane: lanes
+ * 8i .. 8i + 7 give rows 0 .. 7 of matrix i. Lane l receives register i
+ * of each: elements 2 (l%4), + 1 of matrix i's row l/4 (an f32 tile's rows
+ * are 4 elements: element l%4), or with .trans elements l/4 of its rows
+ * 2 (l%4) and + 1. Those are mma.sync's fragments when the lanes give:
+ * A (row-major): rows wr + l%16, K ks + 8 (l/16) (f32: + 4 (l/16)), so
+ * matrices rows 0-7, 8-15 at K 0, then at K 8: a[0..3]; B pair p (16-bit,
+ * .trans): K ks + l%16, columns wc + 16p + 8 (l/16), so K 0-7, 8-15 of
+ * 8-column tile 2p, then 2p + 1: b[2p][0..1], b[2p + 1][0..1]. `slot`:
+ * 3 per K step, A's then B's two pairs. */
+static void ldmatrixAddress(Gen *g, const Lane *l, int64_t ks, int slot,
+                            int *row, int *col) {
+  int which = slot % 3;
+  if (which == 0) {
+    *row = kilnScheduleBinop(g, "addi", l->wr, l->lo16);
+    *col = kilnScheduleBinopConst(
+        g, "addi", kilnScheduleBinopConst(g, "muli", l->hi16, l->kstep / 2),
+        ks);
+    return;
+  }
+  *row = kilnScheduleBinopConst(g, "addi", l->lo16, ks);
+  int n = kilnScheduleBinopConst(g, "muli", l->hi16, 8);
+  *col = kilnScheduleBinop(
+      g, "addi", kilnScheduleBinopConst(g, "addi", l->wc, 16 * (which - 1)), n);
+}
+
+/* Register `i` of lane l's x4 ldmatrix at `slot`, formed as the hardware
+ * forms it from the row addresses the warp's lanes stored to %ldaddr
+ * (genLdmatrixAddresses): gpu-on-cpu's check of ldmatrixAddress, written
+ * from ldmatrix's definition rather than from the fragments. */
+static int emulatedLdmatrix(Gen *g, const Ctx *x, const Lane *l,
+                            const char *tile, const char *tileType,
+                            MlirType elt, int slot, int i, bool trans) {
+  int src[2], row[2], col[2];
+  int base = kilnScheduleBinopConst(g, "addi", l->warpBase, 8 * i);
+  if (trans) {
+    src[0] = kilnScheduleBinop(g, "addi", base,
+                               kilnScheduleBinopConst(g, "muli", l->q, 2));
+    src[1] = kilnScheduleBinopConst(g, "addi", src[0], 1);
+  } else {
+    src[0] = src[1] = kilnScheduleBinop(g, "addi", base, l->group);
+  }
+  int cs = kilnScheduleIndex(g, slot);
+  int at[2][2]; /* the row address (row, column) of each source lane */
+  for (int h = 0; h < 2; ++h)
+    for (int d = 0; d < 2; ++d) {
+      if (h && !trans) {
+        at[1][d] = at[0][d];
+        continue;
+      }
+      at[h][d] = kilnScheduleFresh(g);
+      kilnStrBufAppendf(g->buf,
+                        "%%v%d = memref.load %%ldaddr[%%v%d, %%v%d, %%v%d] : "
+                        "memref<%lldx%lldx2xindex>\n",
+                        at[h][d], src[h], cs, kilnScheduleIndex(g, d),
+                        (long long)x->threads,
+                        (long long)(3 * (x->t.bk / l->kstep)));
+    }
+  for (int h = 0; h < 2; ++h) {
+    row[h] = at[h][0];
+    /* .trans: element l/4 of the row; else elements 2 (l%4) + h (16-bit)
+     * or l%4 (f32) of it. */
+    int off =
+        trans ? l->group
+        : isLowFloat(elt)
+            ? kilnScheduleBinopConst(
+                  g, "addi", kilnScheduleBinopConst(g, "muli", l->q, 2), h)
+            : l->q;
+    col[h] = kilnScheduleBinop(g, "addi", at[h][1], off);
+  }
+  bool single = !isLowFloat(elt);
+  return mmaRegister(g, x, tile, tileType, elt, row[0], col[0],
+                     single ? -1 : row[1], col[1]);
+}
+
+/* The four registers of lane l's x4 ldmatrix at `slot` (K step ks):
+ * nvgpu.ldmatrix with nvvm, else its emulation. */
+static void ldmatrix(Gen *g, const Ctx *x, const Lane *l, const char *tile,
+                     const char *tileType, int64_t ks, int slot, bool trans,
+                     int regs[4]) {
+  MlirType elt = x->ct->sa.storedType;
+  if (!x->nvvm) {
+    for (int i = 0; i < 4; ++i)
+      regs[i] = emulatedLdmatrix(g, x, l, tile, tileType, elt, slot, i, trans);
+    return;
+  }
+  int row, col;
+  ldmatrixAddress(g, l, ks, slot, &row, &col);
+  bool wide = !isLowFloat(elt);
+  const char *t = typeName(elt);
+  int v = kilnScheduleFresh(g);
+  kilnStrBufAppendf(g->buf,
+                    "%%v%d = nvgpu.ldmatrix %%%s[%%v%d, %%v%d, %%v%d] "
+                    "{numTiles = 4 : i32, transpose = %s} : %s -> "
+                    "vector<4x%dx%s>\n",
+                    v, tile, x->cur, row, col, trans ? "true" : "false",
+                    tileType, wide ? 1 : 2, t);
+  for (int i = 0; i < 4; ++i) {
+    int e = kilnScheduleFresh(g);
+    regs[i] = mlirTypeIsAF16(elt) ? e : kilnScheduleFresh(g);
+    if (wide)
+      kilnStrBufAppendf(g->buf,
+                        "%%v%d = vector.extract %%v%d[%d, 0] : f32 from "
+                        "vector<4x1xf32>\n"
+                        "%%v%d = arith.bitcast %%v%d : f32 to i32\n",
+                        e, v, i, regs[i], e);
+    else if (mlirTypeIsAF16(elt))
+      kilnStrBufAppendf(g->buf,
+                        "%%v%d = vector.extract %%v%d[%d] : vector<2xf16> from "
+                        "vector<4x2xf16>\n",
+                        e, v, i);
+    else
+      kilnStrBufAppendf(g->buf,
+                        "%%v%d = vector.extract %%v%d[%d] : vector<2x%s> from "
+                        "vector<4x2x%s>\n"
+                        "%%v%d = llvm.bitcast %%v%d : vector<2x%s> to i32\n",
+                        e, v, i, t, t, regs[i], e, t);
+  }
+}
+
+/* The thread's operand registers for K step `ks` of the tiles in PTX's
+ * fragment layouts: A (row-major) a[0..3] at rows l/4 and l/4 + 8, K
+ * 2 (l%4) + {0, 1} and + 8 (tf32: K l%4 and + 4); B (column-major)
  * b[nt][0..1] at K 2 (l%4) + {0, 1} and + 8 (tf32: l%4, + 4), column l/4
- * of 8-column tile nt. */
+ * of 8-column tile nt. By ldmatrix where x->ldm holds (B's tf32 tile
+ * cannot: .trans moves 16-bit elements), else element by element. */
 static void gatherFragments(Gen *g, const Ctx *x, const Lane *l,
                             const char *asType, const char *bsType, int64_t ks,
                             int a[4], int b[4][2]) {
   MlirType elt = x->ct->sa.storedType;
-  int k0 = kilnScheduleBinopConst(g, "addi", l->kq, ks);
-  int k1 = kilnScheduleBinopConst(g, "addi", k0, 1);
-  int kh = kilnScheduleBinopConst(g, "addi", k0, l->tf32 ? 4 : 8);
-  int kh1 = kilnScheduleBinopConst(g, "addi", kh, 1);
+  int slot = (int)(3 * (ks / l->kstep));
+  int k0 = -1, k1 = -1, kh = -1, kh1 = -1;
+  if (!x->ldm[0] || !x->ldm[1]) {
+    k0 = kilnScheduleBinopConst(g, "addi", l->kq, ks);
+    k1 = kilnScheduleBinopConst(g, "addi", k0, 1);
+    kh = kilnScheduleBinopConst(g, "addi", k0, l->tf32 ? 4 : 8);
+    kh1 = kilnScheduleBinopConst(g, "addi", kh, 1);
+  }
   bool single = l->tf32; /* one element per register */
-  for (int r = 0; r < 4; ++r) {
-    int row = l->rows[r % 2], k = r < 2 ? k0 : kh, kn = r < 2 ? k1 : kh1;
-    a[r] = mmaRegister(g, x, "As", asType, elt, row, k, single ? -1 : row, kn);
+  if (x->ldm[0])
+    ldmatrix(g, x, l, "As", asType, ks, slot, false, a);
+  else
+    for (int r = 0; r < 4; ++r) {
+      int row = l->rows[r % 2], k = r < 2 ? k0 : kh, kn = r < 2 ? k1 : kh1;
+      a[r] =
+          mmaRegister(g, x, "As", asType, elt, row, k, single ? -1 : row, kn);
+    }
+  if (x->ldm[1]) {
+    for (int p = 0; p < 2; ++p) {
+      int r[4];
+      ldmatrix(g, x, l, "Bs", bsType, ks, slot + 1 + p, true, r);
+      for (int i = 0; i < 4; ++i)
+        b[2 * p + i / 2][i % 2] = r[i];
+    }
+    return;
   }
   for (int nt = 0; nt < 4; ++nt)
     for (int r = 0; r < 2; ++r) {
@@ -1050,6 +1230,32 @@ static void gatherFragments(Gen *g, const Ctx *x, const Lane *l,
       b[nt][r] = mmaRegister(g, x, "Bs", bsType, elt, k, l->ncol[nt],
                              single ? -1 : kn, l->ncol[nt]);
     }
+}
+
+/* gpu-on-cpu's ldmatrix: a phase before the K loop in which each thread
+ * stores the row address it gives each ldmatrix of a K step (the same
+ * every step) to %ldaddr, for emulatedLdmatrix to read the warp's. */
+static void genLdmatrixAddresses(Gen *g, const Ctx *x) {
+  int tid;
+  beginPhase(g, x, &tid);
+  Lane l;
+  laneOf(g, x, tid, &l);
+  int64_t steps = x->t.bk / l.kstep;
+  for (int64_t s = 0; s < steps; ++s)
+    for (int which = 0; which < 3; ++which) {
+      if (!x->ldm[which ? 1 : 0])
+        continue;
+      int slot = (int)(3 * s) + which, at[2];
+      ldmatrixAddress(g, &l, s * l.kstep, slot, &at[0], &at[1]);
+      for (int d = 0; d < 2; ++d)
+        kilnStrBufAppendf(g->buf,
+                          "memref.store %%v%d, %%ldaddr[%%v%d, %%v%d, %%v%d] "
+                          ": memref<%lldx%lldx2xindex>\n",
+                          at[d], tid, kilnScheduleIndex(g, slot),
+                          kilnScheduleIndex(g, d), (long long)x->threads,
+                          (long long)(3 * steps));
+    }
+  endPhase(g);
 }
 
 static void loadAccumulators(Gen *g, const Ctx *x, int tid, int acc[2][8]) {
@@ -1124,8 +1330,8 @@ static void genMmaComputeBody(Gen *g, const Ctx *x, int tid, const char *asType,
  * written here independently of gatherFragments: a mismatch shows up as a
  * wrong sum). `isA`: A's element at warp row `r` (a value), K `k` (a loop
  * index); else B's at K `k`, column `r` within tile nt. */
-static int fragmentElement(Gen *g, const Ctx *x, const Lane *l, int warpBase,
-                           bool isA, int r, int k, int nt, int64_t step) {
+static int fragmentElement(Gen *g, const Ctx *x, const Lane *l, bool isA, int r,
+                           int k, int nt, int64_t step) {
   /* 16-bit: lane (row % 8) * 4 + (k % 8) / 2, register (row / 8) + 2 (k / 8)
    * for A, k / 8 for B, half k % 2; tf32: lane (row % 8) * 4 + k % 4,
    * register (row / 8) + 2 (k / 4) for A, k / 4 for B. */
@@ -1136,7 +1342,7 @@ static int fragmentElement(Gen *g, const Ctx *x, const Lane *l, int warpBase,
   int rowIn = kilnScheduleBinopConst(g, "remui", r, 8);
   int lane = kilnScheduleBinop(
       g, "addi", kilnScheduleBinopConst(g, "muli", rowIn, 4), tig);
-  int who = kilnScheduleBinop(g, "addi", warpBase, lane);
+  int who = kilnScheduleBinop(g, "addi", l->warpBase, lane);
   int regIdx;
   if (isA) {
     int rowHalf = kilnScheduleBinopConst(g, "divui", r, 8);
@@ -1205,8 +1411,6 @@ static void genEmulatedSums(Gen *g, const Ctx *x, int tid) {
   int64_t steps = x->t.bk / (isLowFloat(x->ct->sa.storedType) ? 16 : 8);
   Lane l;
   laneOf(g, x, tid, &l);
-  int warpBase = kilnScheduleBinopConst(
-      g, "muli", kilnScheduleBinopConst(g, "divui", tid, 32), 32);
   int acc[2][8];
   loadAccumulators(g, x, tid, acc);
   /* Rows within the warp's tile (l/4, l/4 + 8); columns within the
@@ -1233,10 +1437,9 @@ static void genEmulatedSums(Gen *g, const Ctx *x, int tid) {
     kilnStrBufAppend(g->buf, ") {\n", 4);
     int av[2], bv[8], sums[16];
     for (int i = 0; i < 2; ++i)
-      av[i] = fragmentElement(g, x, &l, warpBase, true, wrow[i], k, 0, s);
+      av[i] = fragmentElement(g, x, &l, true, wrow[i], k, 0, s);
     for (int j = 0; j < 8; ++j)
-      bv[j] =
-          fragmentElement(g, x, &l, warpBase, false, wcol[j % 2], k, j / 2, s);
+      bv[j] = fragmentElement(g, x, &l, false, wcol[j % 2], k, j / 2, s);
     for (int e = 0; e < 16; ++e) {
       int p = kilnScheduleFresh(g);
       sums[e] = kilnScheduleFresh(g);
@@ -1330,6 +1533,8 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   if (t->mma) {
     x.async[0] = unitCopies(ct, &ct->sa, true, x.bm, t->bk, x.threads);
     x.async[1] = unitCopies(ct, &ct->sb, false, t->bk, x.bn, x.threads);
+    x.ldm[0] = t->ldmatrix;
+    x.ldm[1] = t->ldmatrix && isLowFloat(ct->sb.storedType);
   }
   const char *space = x.nvvm ? ", #gpu.address_space<workgroup>" : "";
   /* Padding keeps a tile's stores free of bank conflicts when they run
@@ -1383,13 +1588,17 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
                     "memref<%lldx%lldx%lldxf32>\n",
                     asType, bsType, (long long)x.threads, (long long)t->r,
                     (long long)t->c);
+  int64_t kSteps = t->bk / (isLowFloat(ct->sa.storedType) ? 16 : 8);
   if (t->mma && !x.nvvm)
-    kilnStrBufAppendf(
-        buf,
-        "%%frag = memref.alloca() {kiln.gpu.shared} : "
-        "memref<%lldx%lldxi32>\n",
-        (long long)x.threads,
-        (long long)(12 * t->bk / (isLowFloat(ct->sa.storedType) ? 16 : 8)));
+    kilnStrBufAppendf(buf,
+                      "%%frag = memref.alloca() {kiln.gpu.shared} : "
+                      "memref<%lldx%lldxi32>\n",
+                      (long long)x.threads, (long long)(12 * kSteps));
+  if (x.ldm[0] && !x.nvvm)
+    kilnStrBufAppendf(buf,
+                      "%%ldaddr = memref.alloca() {kiln.gpu.shared} : "
+                      "memref<%lldx%lldx2xindex>\n",
+                      (long long)x.threads, (long long)(3 * kSteps));
   /* The grid: batch, block rows, block columns (dims of one block left
    * out; at least one dim). */
   int64_t trips[3] = {ct->batch, (ct->m + x.bm - 1) / x.bm,
@@ -1423,6 +1632,8 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
   x.m0 = kilnScheduleBinopConst(g, "muli", blockIv[1], x.bm);
   x.n0 = kilnScheduleBinopConst(g, "muli", blockIv[2], x.bn);
   genInitPhase(g, &x, fromC);
+  if (x.ldm[0] && !x.nvvm)
+    genLdmatrixAddresses(g, &x);
   /* Double-buffered K loop: the first tiles into buffer 0; then at each K
    * step one phase loads the next tiles (the last step reloads its own,
    * in bounds and unused), computes on the current buffer and stores the
@@ -1499,13 +1710,20 @@ static bool mmaTypes(const Contraction *ct, bool tf32) {
   return isLowFloat(a) || (tf32 && mlirTypeIsAF32(a));
 }
 
-static Tiles chooseTiles(const Contraction *ct, KilnGpuMma mma, bool tf32) {
+static Tiles chooseTiles(const Contraction *ct, KilnGpuMma mma, bool tf32,
+                         bool ldmatrix) {
   /* A few rows (a fully connected layer at batch 1): one row of threads
    * per row, 128 columns per block. Otherwise 64 x 64 blocks of 256
    * threads: 8 warps of mma.sync fragments where tensor cores take the
    * types, else 4 x 4 outputs each. */
   if (ct->m > 8 && mma != KILN_GPU_MMA_NONE && mmaTypes(ct, tf32))
-    return (Tiles){.ty = 32, .tx = 8, .r = 2, .c = 8, .bk = 16, .mma = true};
+    return (Tiles){.ty = 32,
+                   .tx = 8,
+                   .r = 2,
+                   .c = 8,
+                   .bk = 16,
+                   .mma = true,
+                   .ldmatrix = ldmatrix};
   if (ct->m <= 8) {
     int64_t ty = 1;
     while (ty < ct->m)
@@ -1594,7 +1812,7 @@ static void inlineCall(MlirOperation call, const Contraction *ct,
 }
 
 static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues,
-                   KilnGpuMma mma, bool tf32) {
+                   KilnGpuMma mma, bool tf32, bool ldmatrix) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirOperation fill = precedingFill(op, ct->c.value);
   Epilogue epi = {0};
@@ -1609,7 +1827,7 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues,
   }
   bool fused = !mlirOperationIsNull(epi.op);
   MlirOperation at = fused ? epi.op : op;
-  Tiles t = chooseTiles(ct, mma, tf32);
+  Tiles t = chooseTiles(ct, mma, tf32, ldmatrix);
   KilnStrBuf text = {0};
   genTemplate(&text, ct, &epi, &t, mlirOperationIsNull(fill),
               mma == KILN_GPU_MMA_NVVM);
@@ -1703,7 +1921,7 @@ static void runTileContractions(MlirOperation func, MlirExternalPass pass,
     if (2 * ct.batch * ct.m * ct.n * ct.k < options[kOptMinFlops].i)
       continue;
     ok = tileOp(ops.data[i], &ct, options[kOptEpilogues].b, mma,
-                options[kOptTf32].b);
+                options[kOptTf32].b, options[kOptLdmatrix].b);
   }
   kilnOpListDestroy(&ops);
   if (!ok)
@@ -1727,13 +1945,16 @@ static const KilnPassOptionSpec kOptions[kNumOptions] = {
     [kOptTf32] = {"tf32", KILN_PASS_OPTION_BOOL, "false",
                   "With mma: f32 products on tensor cores in TF32 (10-bit "
                   "mantissas)"},
+    [kOptLdmatrix] = {"ldmatrix", KILN_PASS_OPTION_BOOL, "true",
+                      "With mma: operand fragments read from the shared tiles "
+                      "by ldmatrix (false: element by element)"},
 };
 
 static const KilnDialectHandleGetter kDialects[] = {
     mlirGetDialectHandle__scf__,   mlirGetDialectHandle__memref__,
     mlirGetDialectHandle__arith__, mlirGetDialectHandle__llvm__,
     mlirGetDialectHandle__nvvm__,  mlirGetDialectHandle__nvgpu__,
-    mlirGetDialectHandle__gpu__};
+    mlirGetDialectHandle__gpu__,   mlirGetDialectHandle__vector__};
 
 const KilnPassInfo kilnGpuTileContractionsPass = {
     .argument = "kiln-gpu-tile-contractions",
@@ -1745,5 +1966,5 @@ const KilnPassInfo kilnGpuTileContractionsPass = {
     .numOptions = kNumOptions,
     .run = runTileContractions,
     .dependentDialects = kDialects,
-    .numDependentDialects = 7,
+    .numDependentDialects = 8,
 };

@@ -66,6 +66,7 @@ typedef struct Contraction {
 typedef struct Tiles {
   int64_t ty, tx, r, c, bk;
   bool mma;
+  bool ldmatrix; /* with mma: fragments read by ldmatrix */
 } Tiles;
 
 /* How kiln-gpu-tile-contractions forms products it can give tensor cores

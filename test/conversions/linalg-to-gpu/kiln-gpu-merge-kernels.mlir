@@ -72,3 +72,22 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Every workgroup buffer of a kernel is 16-byte aligned (ldmatrix reads
+// 16-byte rows), in a lone module too; its private buffers and kernels
+// without workgroup buffers are left as they are.
+// CHECK-LABEL: gpu.module @tiles
+// CHECK: gpu.func @k(%{{.*}}: memref<4xf32>) workgroup(%{{.*}} : memref<2x64x24xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<3xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) private(%{{.*}} : memref<4xf32, #gpu.address_space<private>>) kernel
+// CHECK: gpu.func @plain() kernel {
+module attributes {gpu.container_module} {
+  gpu.module @tiles {
+    gpu.func @k(%m: memref<4xf32>) workgroup(%a: memref<2x64x24xbf16, #gpu.address_space<workgroup>>, %b: memref<3xf16, #gpu.address_space<workgroup>>) private(%p: memref<4xf32, #gpu.address_space<private>>) kernel {
+      gpu.return
+    }
+    gpu.func @plain() kernel {
+      gpu.return
+    }
+  }
+}

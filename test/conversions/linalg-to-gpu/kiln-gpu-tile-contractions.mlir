@@ -22,6 +22,12 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{tf32=true}))' \
 // RUN:   | FileCheck %s --check-prefix=TF32
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{ldmatrix=false}))' \
+// RUN:   | FileCheck %s --check-prefix=GATHER
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{mma=emulate ldmatrix=false}))' \
+// RUN:   | FileCheck %s --check-prefix=EMUGATHER
 // RUN: not kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{mma=wmma}))' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BADMMA
@@ -37,10 +43,13 @@
 // the next tiles, computes on the current buffer and stores the loaded
 // tiles into the other; then the store.
 // With tf32: the f32 operands copied by cp.async one element (4 bytes) a
-// copy, two m16n8k8 TF32 steps per K tile.
+// copy, two m16n8k8 TF32 steps per K tile, A's fragments read by ldmatrix
+// (rows of 4 f32), B's element by element (.trans moves 16-bit elements).
 // TF32-LABEL: func.func @matmul
 // TF32: nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 1, %{{.*}} : memref<33x65xf32>
 // TF32: nvgpu.device_async_copy %arg1[{{.*}}], {{.*}}, 1, %{{.*}} : memref<65x17xf32>
+// TF32: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<2x64x20xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
+// TF32-NOT: transpose = true
 // TF32-COUNT-8: nvvm.mma.sync {{.*}}#nvvm.mma_type<tf32>{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 8>}
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: nvvm.mma.sync
@@ -186,6 +195,54 @@ func.func @implicit_gemm_conv(%x: memref<1x3x17x17xf32>, %w: memref<8x3x3x3xf32>
   return
 }
 
+// The same in bf16 on tensor cores: the weights [f, c, kh, kw] are one
+// contiguous run along K (c * kh * kw = 36 elements, even), so they are
+// copied by cp.async two elements at a time, across kw and kh (a 3-wide
+// last dim alone would not allow pairs); the window reads of the input
+// (compound indices, pairs not 4-byte aligned) stage through registers.
+// Weights with an odd run (3 * 3 * 3) stage through registers too.
+// CHECK-LABEL: func.func @implicit_gemm_conv_bf16
+// CHECK: nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 2, %{{.*}} : memref<16x4x3x3xbf16> to memref<2x64x24xbf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: nvgpu.device_async_copy %arg1
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvgpu.device_async_copy %arg2
+// CHECK: nvvm.mma.sync
+// CHECK: return
+#bx = affine_map<(n, m, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+func.func @implicit_gemm_conv_bf16(%w: memref<16x4x3x3xbf16>, %x: memref<1x4x19x19xbf16>,
+                                   %w3: memref<16x3x3x3xbf16>, %x3: memref<1x3x19x19xbf16>,
+                                   %y: memref<1x16x17x17xf32>) {
+  linalg.generic {indexing_maps = [#cw, #bx, #cy],
+                  iterator_types = ["parallel", "parallel", "parallel",
+                                    "parallel", "reduction", "reduction",
+                                    "reduction"]}
+      ins(%w, %x : memref<16x4x3x3xbf16>, memref<1x4x19x19xbf16>)
+      outs(%y : memref<1x16x17x17xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %acc: f32):
+    %ae = arith.extf %a : bf16 to f32
+    %be = arith.extf %b : bf16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#cw, #bx, #cy],
+                  iterator_types = ["parallel", "parallel", "parallel",
+                                    "parallel", "reduction", "reduction",
+                                    "reduction"]}
+      ins(%w3, %x3 : memref<16x3x3x3xbf16>, memref<1x3x19x19xbf16>)
+      outs(%y : memref<1x16x17x17xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %acc: f32):
+    %ae = arith.extf %a : bf16 to f32
+    %be = arith.extf %b : bf16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // A compound index into the output, or a loop read only through compound
 // indices (its size unknown), is left alone.
 // CHECK-LABEL: func.func @negative_compound_output
@@ -223,10 +280,13 @@ func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
 // Low-precision operands accumulated in f32 (what --precision leaves): the
 // shared tiles hold bf16. By default tensor cores form the product: 8
 // warps, each 16 x 32 outputs as four m16n8k16 nvvm.mma.sync per K step of
-// 16, their operand registers packed from pairs of bf16 elements. With
-// mma=none, CUDA cores widen each element; with mma=emulate (gpu-on-cpu)
-// the registers go to the shared %frag and the sums read them back the way
-// mma.sync does.
+// 16, their operand registers read by ldmatrix (x4: A's four registers,
+// B's for two 8-column tiles, .trans) or, with ldmatrix=false, packed from
+// pairs of bf16 elements. With mma=none, CUDA cores widen each element;
+// with mma=emulate (gpu-on-cpu) each thread first stores the row address
+// it gives each ldmatrix to %ldaddr, the registers are formed from the
+// warp's addresses as ldmatrix forms them (or gathered) and go to the
+// shared %frag, and the sums read them back the way mma.sync does.
 // The tensor-core tiles are padded to 24 and 72 elements a row, which puts
 // a warp's fragment reads in distinct banks, and are workgroup memory from
 // the start: both operands (row-major, even rows) are copied by cp.async,
@@ -241,7 +301,11 @@ func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
 // CHECK: nvgpu.device_async_wait
 // CHECK: scf.for
 // CHECK: nvgpu.device_async_copy
-// CHECK: arith.bitcast %{{.*}} : bf16 to i16
+// CHECK-NOT: arith.bitcast %{{.*}} : bf16 to i16
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<2x64x24xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK: llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// CHECK-COUNT-2: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : memref<2x16x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK-NOT: arith.bitcast %{{.*}} : bf16 to i16
 // CHECK-COUNT-4: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK: nvgpu.device_async_wait
 // CHECK-NOT: nvvm.mma.sync
@@ -255,10 +319,25 @@ func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
 // EMU-LABEL: func.func @bf16_operands
 // EMU-NOT: nvgpu.device_async_copy
 // EMU: memref.alloca() {kiln.gpu.shared} : memref<256x12xi32>
+// EMU: %[[ADDR:.*]] = memref.alloca() {kiln.gpu.shared} : memref<256x3x2xindex>
+// EMU-COUNT-6: memref.store %{{.*}}, %[[ADDR]][{{.*}}] : memref<256x3x2xindex>
+// EMU: scf.for
+// EMU: memref.load %[[ADDR]][{{.*}}] : memref<256x3x2xindex>
 // EMU: memref.store %{{.*}}, %{{.*}} : memref<256x12xi32>
 // EMU: memref.load %{{.*}} : memref<256x12xi32>
 // EMU: arith.shrui
 // EMU-NOT: nvvm.mma.sync
+// EMU-NOT: nvgpu.ldmatrix
+// GATHER-LABEL: func.func @bf16_operands
+// GATHER: scf.for
+// GATHER: arith.bitcast %{{.*}} : bf16 to i16
+// GATHER-COUNT-4: nvvm.mma.sync
+// GATHER-NOT: nvgpu.ldmatrix
+// EMUGATHER-LABEL: func.func @bf16_operands
+// EMUGATHER-NOT: index>
+// EMUGATHER: memref.store %{{.*}}, %{{.*}} : memref<256x12xi32>
+// EMUGATHER-NOT: index>
+// EMUGATHER: return
 func.func @bf16_operands(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>,
                          %c: memref<64x64xf32>) {
   linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x64xbf16>)
