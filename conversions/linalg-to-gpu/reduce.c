@@ -8,24 +8,26 @@
  * or minnumf; f: any region-free elementwise ops on the inputs, as fusion
  * leaves them, e.g. softmax's exp(x - max)) whose reduced extent R is at
  * least `min-extent` becomes one block per output element, in the phases
- * form of kiln-gpu-tile-contractions:
+ * form of kiln-gpu-tile-contractions (T threads, W = T / 32 warps):
  *
  *   scf.execute_region no_inline {            kiln.gpu.block_size = T
  *     memref.alloca_scope {
- *       %sh = memref.alloca {kiln.gpu.shared} : memref<Txf32>
+ *       %sh = memref.alloca {kiln.gpu.shared} : memref<Wxf32>
  *       scf.parallel (%b) to P {                  the grid: one output each
- *         scf.parallel (%t) to T {                partials
- *           sh[t] = combine over r = t, t+T, ... < R of f(ins[b, r])
- *         }                                       (from the identity)
- *         scf.parallel (%t) to T/2 { sh[t] = combine(sh[t], sh[t+T/2]) }
- *         ...                                     log2(T) - 1 tree phases
+ *         scf.parallel (%t) to T {
+ *           p = combine over r = t, t+T, ... < R of f(ins[b, r])
+ *           v = combine(p, gpu.shuffle xor p, 16), ... 1   (the warp's)
+ *           if t % 32 == 0 { sh[t / 32] = v }
+ *         }
  *         scf.parallel (%t) to 1 {
- *           out[b] = combine(out[b], combine(sh[0], sh[1])) }
+ *           out[b] = combine(out[b], sh[0], ..., sh[W - 1]) }
  *       } } }
  *
- * A linalg.fill of the output right before the op becomes the value
- * thread 0 combines with (the fill disappears). T is the largest power of
- * two up to min(R, threads). Sums are formed in
+ * Without `shuffles` (the CPU) the butterfly is its tree through a %sh of
+ * T, a phase per step (under 32 threads: one warp of T lanes). A
+ * linalg.fill of the output right before the op becomes the value thread
+ * 0 combines with (the fill disappears). T is the largest power of two up
+ * to min(R, threads). Sums are formed in
  * another order than the sequential loop's (expected: checked with
  * tolerances). Generics whose inputs form a contraction (two inputs both
  * reduced, each indexed by a parallel dim the other is not) are left to
@@ -464,78 +466,140 @@ static void genFooter(Gen *g, int64_t threads) {
                       "func.func private @kiln_epilogue(f32) -> f32\n");
 }
 
-static void genTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t threads,
-                        bool fromOut, const Scale *scale) {
+/* Combines the values `v` of each group of `lanes` lanes of a warp by a
+ * butterfly of gpu.shuffle xor (lanes/2, ..., 1): every lane is left with
+ * the group's value. Returns it. */
+static int genButterfly(Gen *g, const char *name, int v, int64_t lanes) {
+  for (int64_t k = lanes / 2; k >= 1; k /= 2) {
+    int s = kilnScheduleFresh(&g->text);
+    kilnStrBufAppendf(g->text.buf,
+                      "%%k%d = arith.constant %lld : i32\n"
+                      "%%w%d = arith.constant %lld : i32\n"
+                      "%%v%d, %%ok%d = gpu.shuffle xor %%v%d, %%k%d, "
+                      "%%w%d : f32\n",
+                      s, (long long)k, s, (long long)lanes, s, s, v, s, s);
+    v = combine(g, name, v, s);
+  }
+  return v;
+}
+
+/* The butterfly's CPU form, one step of it per phase: in each group of
+ * lanes (lane = t % lanes), lanes below `half` combine the %sh value of
+ * lane + half into theirs, which leaves lane 0 with the butterfly's value,
+ * combined in the same order. */
+static void genTreeStep(Gen *g, const char *name, int cT, int64_t threads,
+                        int64_t lanes, int64_t half) {
+  KilnStrBuf *buf = g->text.buf;
+  int tid;
+  beginPhase(g, cT, &tid);
+  int lane = kilnScheduleBinopConst(&g->text, "remui", tid, lanes);
+  int c = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(buf,
+                    "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n"
+                    "scf.if %%v%d {\n",
+                    c, lane, kilnScheduleIndex(&g->text, half), c);
+  int other = kilnScheduleBinopConst(&g->text, "addi", tid, half);
+  int x = kilnScheduleFresh(&g->text), y = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(buf,
+                    "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n"
+                    "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
+                    x, tid, (long long)threads, y, other, (long long)threads);
+  int z = combine(g, name, x, y);
+  kilnStrBufAppendf(buf,
+                    "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n"
+                    "}\n",
+                    z, tid, (long long)threads);
+  endPhase(g);
+}
+
+/* A block reduction of T threads by warps (W = T / 32 of them; one of T
+ * lanes below 32): each warp's partials combined by a butterfly of
+ * shuffles, lane 0 storing the warp's value to sh[w]; then thread 0
+ * combines sh[0 .. W-1] with the output: one barrier, where a tree
+ * through shared memory takes log2(T). Without `shuffles` (the CPU) the
+ * butterfly is its tree through sh (genTreeStep) and the warps' values
+ * are sh[32 w]. */
+static void genBlockTemplate(KilnStrBuf *buf, const Reduction *rd,
+                             int64_t threads, bool fromOut, bool shuffles,
+                             const Scale *scale) {
   Gen gen = {{buf, 0}, 0, 0, scale}, *g = &gen;
   char name[32];
   genHeader(g, rd, name, sizeof(name));
+  int64_t lanes = threads < 32 ? threads : 32, warps = threads / lanes;
+  int64_t shSize = shuffles ? warps : threads;
   int cT = kilnScheduleIndex(&g->text, threads),
       cP = kilnScheduleIndex(&g->text, rd->outputs);
   kilnStrBufAppendf(buf,
                     "scf.execute_region no_inline {\nmemref.alloca_scope {\n"
                     "%%sh = memref.alloca() {kiln.gpu.shared} : "
                     "memref<%lldxf32>\n",
-                    (long long)threads);
+                    (long long)shSize);
   int b = openGrid(g, cP);
   int idx[kMaxRank];
   for (intptr_t l = 0; l < rd->loops; ++l)
     if (rd->kind[l] == 'p')
       idx[l] = loopIndex(g, rd, l, b);
-  /* Partials. */
   int tid;
   beginPhase(g, cT, &tid);
   int p = genPartial(g, rd, name, idx, tid, cT);
-  kilnStrBufAppendf(buf, "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n",
-                    p, tid, (long long)threads);
+  if (shuffles) {
+    int v = genButterfly(g, name, p, lanes);
+    int lane = kilnScheduleBinopConst(&g->text, "remui", tid, lanes);
+    int w = kilnScheduleBinopConst(&g->text, "divui", tid, lanes);
+    int first = kilnScheduleFresh(&g->text);
+    kilnStrBufAppendf(buf,
+                      "%%v%d = arith.cmpi eq, %%v%d, %%v%d : index\n"
+                      "scf.if %%v%d {\n"
+                      "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n"
+                      "}\n",
+                      first, lane, g->c0, first, v, w, (long long)shSize);
+  } else {
+    kilnStrBufAppendf(buf,
+                      "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n", p,
+                      tid, (long long)shSize);
+  }
   endPhase(g);
-  /* The tree (its last step in the final phase). */
-  for (int64_t half = threads / 2; half >= 2; half /= 2) {
-    int ch = kilnScheduleIndex(&g->text, half);
-    beginPhase(g, ch, &tid);
-    int other = kilnScheduleBinopConst(&g->text, "addi", tid, half);
-    int x = kilnScheduleFresh(&g->text), y = kilnScheduleFresh(&g->text);
-    kilnStrBufAppendf(buf,
-                      "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n"
-                      "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
-                      x, tid, (long long)threads, y, other, (long long)threads);
-    int z = combine(g, name, x, y);
-    kilnStrBufAppendf(buf,
-                      "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n", z,
-                      tid, (long long)threads);
-    endPhase(g);
-  }
-  /* Thread 0 combines with the output's initial content. */
+  for (int64_t half = lanes / 2; !shuffles && half >= 1; half /= 2)
+    genTreeStep(g, name, cT, threads, lanes, half);
+  /* Thread 0: the warps' values, in order, then the output. */
   beginPhase(g, g->c1, &tid);
-  int t = kilnScheduleFresh(&g->text);
-  kilnStrBufAppendf(buf, "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
-                    t, g->c0, (long long)threads);
-  if (threads >= 2) {
-    int t1 = kilnScheduleFresh(&g->text);
+  int v = -1;
+  for (int64_t w = 0; w < warps; ++w) {
+    int at = kilnScheduleIndex(&g->text, shuffles ? w : lanes * w);
+    int x = kilnScheduleFresh(&g->text);
     kilnStrBufAppendf(buf,
-                      "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
-                      t1, g->c1, (long long)threads);
-    t = combine(g, name, t, t1);
+                      "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n", x,
+                      at, (long long)shSize);
+    v = w ? combine(g, name, v, x) : x;
   }
-  genStore(g, rd, name, idx, t, fromOut);
+  genStore(g, rd, name, idx, v, fromOut);
   endPhase(g);
   genFooter(g, threads);
 }
 
-/* A warp-level reduction for short extents: blocks of 256 threads, `lanes`
- * (a power of two up to 32) per output, so 256 / lanes outputs per block.
- * Each lane combines a strided slice (r = lane, lane + lanes, ...); the
- * lanes' partials are combined by a butterfly of gpu.shuffle xor
- * (`shuffles`), or, on the CPU, by the same pairs in a tree through shared
- * memory (lane l < half combines with lane l + half: what the butterfly
- * leaves in lane 0, in the same order); lane 0 stores:
- *
- *   scf.parallel (%blk) to ceil(P / G) {               G = 256 / lanes
- *     scf.parallel (%t) to 256 {
- *       o = blk * G + t / lanes, lane = t % lanes
- *       v = o < P ? combine over r = lane, lane + lanes, ... : identity
- *       v = combine(v, shuffle xor v, k) for k = lanes/2 ... 1
- *       if lane == 0 and o < P: out[o] = combine(out[o], v)
- *   } } */
+/* Thread `tid`'s output o = base + tid / lanes and lane tid % lanes in a
+ * warp-level reduction; `valid` (o < P) where the last block is ragged,
+ * else -1; the output's parallel indices into `idx`. */
+static void warpOutput(Gen *g, const Reduction *rd, int base, int tid,
+                       int64_t lanes, bool ragged, int *lane, int *valid,
+                       int *idx) {
+  int o =
+      kilnScheduleBinop(&g->text, "addi", base,
+                        kilnScheduleBinopConst(&g->text, "divui", tid, lanes));
+  *lane = kilnScheduleBinopConst(&g->text, "remui", tid, lanes);
+  *valid = -1;
+  if (ragged) {
+    int cP = kilnScheduleIndex(&g->text, rd->outputs);
+    *valid = kilnScheduleFresh(&g->text);
+    kilnStrBufAppendf(g->text.buf,
+                      "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n", *valid,
+                      o, cP);
+  }
+  for (intptr_t l = 0; l < rd->loops; ++l)
+    if (rd->kind[l] == 'p')
+      idx[l] = loopIndex(g, rd, l, o);
+}
+
 static void genWarpTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t lanes,
                             bool fromOut, bool shuffles, const Scale *scale) {
   const int64_t threads = 256, perBlock = threads / lanes;
@@ -555,103 +619,53 @@ static void genWarpTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t lanes,
                       (long long)threads);
   int blk = openGrid(g, cB);
   int base = kilnScheduleBinopConst(&g->text, "muli", blk, perBlock);
-  int phases = shuffles ? 1 : 2;
-  for (int64_t half = lanes / 2; !shuffles && half >= 1; half /= 2)
-    ++phases;
-  int64_t half = lanes / 2;
-  for (int ph = 0; ph < phases; ++ph) {
-    int tid;
-    beginPhase(g, cT, &tid);
-    int o = kilnScheduleBinop(
-        &g->text, "addi", base,
-        kilnScheduleBinopConst(&g->text, "divui", tid, lanes));
-    int lane = kilnScheduleBinopConst(&g->text, "remui", tid, lanes);
-    int valid = -1;
-    if (ragged) {
-      int cP = kilnScheduleIndex(&g->text, rd->outputs);
-      valid = kilnScheduleFresh(&g->text);
-      kilnStrBufAppendf(buf, "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n",
-                        valid, o, cP);
-    }
-    int idx[kMaxRank];
-    for (intptr_t l = 0; l < rd->loops; ++l)
-      if (rd->kind[l] == 'p')
-        idx[l] = loopIndex(g, rd, l, o);
-    int v = -1;
-    if (ph == 0) {
-      /* The lane's partial (the identity for outputs past the end). */
-      if (ragged) {
-        v = kilnScheduleFresh(&g->text);
-        kilnStrBufAppendf(buf, "%%v%d = scf.if %%v%d -> (f32) {\n", v, valid);
-      }
-      int p = genPartial(g, rd, name, idx, lane, cLanes);
-      if (ragged)
-        kilnStrBufAppendf(buf,
-                          "scf.yield %%v%d : f32\n} else {\n"
-                          "scf.yield %%ident : f32\n}\n",
-                          p);
-      else
-        v = p;
-      if (!shuffles) {
-        kilnStrBufAppendf(
-            buf, "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n", v, tid,
-            (long long)threads);
-        endPhase(g);
-        continue;
-      }
-      for (int64_t k = lanes / 2; k >= 1; k /= 2) {
-        int s = kilnScheduleFresh(&g->text);
-        kilnStrBufAppendf(buf,
-                          "%%k%d = arith.constant %lld : i32\n"
-                          "%%w%d = arith.constant %lld : i32\n"
-                          "%%v%d, %%ok%d = gpu.shuffle xor %%v%d, %%k%d, "
-                          "%%w%d : f32\n",
-                          s, (long long)k, s, (long long)lanes, s, s, v, s, s);
-        v = combine(g, name, v, s);
-      }
-    } else if (ph < phases - 1) {
-      /* One step of the tree: lanes below `half` take lane + half's. */
-      int c = kilnScheduleFresh(&g->text);
-      kilnStrBufAppendf(buf,
-                        "%%v%d = arith.cmpi ult, %%v%d, %%v%d : index\n"
-                        "scf.if %%v%d {\n",
-                        c, lane, kilnScheduleIndex(&g->text, half), c);
-      int other = kilnScheduleBinopConst(&g->text, "addi", tid, half);
-      int x = kilnScheduleFresh(&g->text), y = kilnScheduleFresh(&g->text);
-      kilnStrBufAppendf(buf,
-                        "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n"
-                        "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
-                        x, tid, (long long)threads, y, other,
-                        (long long)threads);
-      int z = combine(g, name, x, y);
-      kilnStrBufAppendf(buf,
-                        "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n"
-                        "}\n",
-                        z, tid, (long long)threads);
-      half /= 2;
-      endPhase(g);
-      continue;
-    } else {
-      v = kilnScheduleFresh(&g->text);
-      kilnStrBufAppendf(buf,
-                        "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n",
-                        v, tid, (long long)threads);
-    }
-    /* Lane 0 of each output stores. */
-    int first = kilnScheduleFresh(&g->text);
-    kilnStrBufAppendf(buf, "%%v%d = arith.cmpi eq, %%v%d, %%v%d : index\n",
-                      first, lane, g->c0);
-    if (ragged) {
-      int both = kilnScheduleFresh(&g->text);
-      kilnStrBufAppendf(buf, "%%v%d = arith.andi %%v%d, %%v%d : i1\n", both,
-                        first, valid);
-      first = both;
-    }
-    kilnStrBufAppendf(buf, "scf.if %%v%d {\n", first);
-    genStore(g, rd, name, idx, v, fromOut);
-    kilnStrBufAppend(buf, "}\n", 2);
-    endPhase(g);
+  /* The lane's partial (the identity for outputs past the end). */
+  int tid, lane, valid, idx[kMaxRank];
+  beginPhase(g, cT, &tid);
+  warpOutput(g, rd, base, tid, lanes, ragged, &lane, &valid, idx);
+  int v = -1;
+  if (ragged) {
+    v = kilnScheduleFresh(&g->text);
+    kilnStrBufAppendf(buf, "%%v%d = scf.if %%v%d -> (f32) {\n", v, valid);
   }
+  int p = genPartial(g, rd, name, idx, lane, cLanes);
+  if (ragged)
+    kilnStrBufAppendf(buf,
+                      "scf.yield %%v%d : f32\n} else {\n"
+                      "scf.yield %%ident : f32\n}\n",
+                      p);
+  else
+    v = p;
+  if (shuffles) {
+    v = genButterfly(g, name, v, lanes);
+  } else {
+    kilnStrBufAppendf(buf,
+                      "memref.store %%v%d, %%sh[%%v%d] : memref<%lldxf32>\n", v,
+                      tid, (long long)threads);
+    endPhase(g);
+    for (int64_t half = lanes / 2; half >= 1; half /= 2)
+      genTreeStep(g, name, cT, threads, lanes, half);
+    beginPhase(g, cT, &tid);
+    warpOutput(g, rd, base, tid, lanes, ragged, &lane, &valid, idx);
+    v = kilnScheduleFresh(&g->text);
+    kilnStrBufAppendf(buf,
+                      "%%v%d = memref.load %%sh[%%v%d] : memref<%lldxf32>\n", v,
+                      tid, (long long)threads);
+  }
+  /* Lane 0 of each output stores. */
+  int first = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(buf, "%%v%d = arith.cmpi eq, %%v%d, %%v%d : index\n", first,
+                    lane, g->c0);
+  if (ragged) {
+    int both = kilnScheduleFresh(&g->text);
+    kilnStrBufAppendf(buf, "%%v%d = arith.andi %%v%d, %%v%d : i1\n", both,
+                      first, valid);
+    first = both;
+  }
+  kilnStrBufAppendf(buf, "scf.if %%v%d {\n", first);
+  genStore(g, rd, name, idx, v, fromOut);
+  kilnStrBufAppend(buf, "}\n", 2);
+  endPhase(g);
   genFooter(g, threads);
 }
 
@@ -794,7 +808,8 @@ static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads,
     genWarpTemplate(&text, rd, lanes, mlirOperationIsNull(fill), shuffles,
                     &scale);
   else
-    genTemplate(&text, rd, threads, mlirOperationIsNull(fill), &scale);
+    genBlockTemplate(&text, rd, threads, mlirOperationIsNull(fill), shuffles,
+                     &scale);
   MlirModule tmpl = mlirModuleCreateParse(ctx, kilnStr(kilnStrBufGet(&text)));
   kilnStrBufDestroy(&text);
   if (mlirModuleIsNull(tmpl)) {
@@ -956,9 +971,9 @@ static const KilnDialectHandleGetter kDialects[] = {
 
 const KilnPassInfo kilnGpuBlockReductionsPass = {
     .argument = "kiln-gpu-block-reductions",
-    .summary = "Turn static f32 reductions into GPU block reductions: "
-               "strided per-thread partials and a tree in shared memory, as "
-               "block and thread-phase loops",
+    .summary = "Turn static f32 reductions into GPU block and warp "
+               "reductions: strided per-thread partials combined by warp "
+               "shuffles, as block and thread-phase loops",
     .anchor = "func.func",
     .options = kOptions,
     .numOptions = kNumOptions,

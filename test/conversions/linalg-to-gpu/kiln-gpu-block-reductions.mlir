@@ -17,6 +17,9 @@
 // RUN: kiln-opt %t.ok.mlir --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions{shuffles=false}))' \
 // RUN:   | FileCheck %s --check-prefix=TREE
+// RUN: kiln-opt %t.ok.mlir --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions{threads=16}))' \
+// RUN:   | FileCheck %s --check-prefix=SMALL
 // RUN: sed -n '/^\/\/ BAD-OPTION/,/^\/\/ END-BAD-OPTION/p' %s > %t.bad.mlir
 // RUN: kiln-opt %t.bad.mlir --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-block-reductions{min-extent=0}))'
@@ -25,43 +28,70 @@
 // RUN:   2>&1 | FileCheck %s --check-prefix=THREADS
 // THREADS: kiln-gpu-block-reductions: threads=100: must be a power of two
 
-// A row sum over 1000: one block per row (4), 256 threads, each summing a
-// strided slice from -0; then the tree through a shared buffer (phases of
-// 128 ... 2 threads) and thread 0 adds the last pair to the output's
-// initial content.
+// A row sum over 1000: one block per row (4), 256 threads (8 warps), each
+// summing a strided slice from -0; each warp's partials combined by a
+// butterfly of shuffles, lane 0 storing the warp's sum to a shared buffer
+// of 8; after the one barrier, thread 0 adds the 8 in order to the
+// output's initial content. With shuffles=false (the CPU) each butterfly
+// is a tree through a buffer of 256 (5 phases, lane < 16 .. 1 taking lane
+// + half's), the warps' sums then at 32 w.
 // CHECK-LABEL: func.func @sum
 // CHECK: %[[ID:.*]] = arith.constant -0.000000e+00 : f32
 // CHECK: scf.execute_region no_inline
-// CHECK: %[[SH:.*]] = memref.alloca() {kiln.gpu.shared} : memref<256xf32>
+// CHECK: %[[SH:.*]] = memref.alloca() {kiln.gpu.shared} : memref<8xf32>
 // CHECK: scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%c4)
 // CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c256)
 // CHECK: %[[P:.*]] = scf.for %[[R:.*]] = %[[T]] to %c1000 step %c256 iter_args(%[[A:.*]] = %[[ID]])
 // CHECK: %[[X:.*]] = memref.load %arg0[%[[B]], %[[R]]]
 // CHECK: arith.addf %[[A]], %[[X]]
-// CHECK: memref.store %[[P]], %[[SH]][%[[T]]]
-// CHECK: scf.parallel (%[[T1:.*]]) = (%{{.*}}) to (%c128)
-// CHECK: arith.addi %[[T1]], %c128
-// CHECK-COUNT-6: scf.parallel
-// CHECK: %[[S0:.*]] = memref.load %[[SH]][%c0]
-// CHECK: %[[S1:.*]] = memref.load %[[SH]][%c1]
-// CHECK: %[[S:.*]] = arith.addf %[[S0]], %[[S1]]
+// CHECK: gpu.shuffle xor %[[P]], %{{.*}}, %{{.*}} : f32
+// CHECK-COUNT-4: gpu.shuffle xor
+// CHECK: %[[L:.*]] = arith.remui %[[T]], %c32
+// CHECK: %[[W:.*]] = arith.divui %[[T]], %c32
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[L]], %c0
+// CHECK: scf.if %[[FIRST]]
+// CHECK: memref.store %{{.*}}, %[[SH]][%[[W]]]
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
+// CHECK: %[[S0:.*]] = memref.load %[[SH]][%c0{{.*}}]
+// CHECK: %[[S1:.*]] = memref.load %[[SH]][%c1{{.*}}]
+// CHECK: arith.addf %[[S0]], %[[S1]]
+// CHECK-COUNT-6: memref.load %[[SH]]
 // CHECK: %[[O:.*]] = memref.load %arg1[%[[B]]]
-// CHECK: %[[N:.*]] = arith.addf %[[O]], %[[S]]
+// CHECK: %[[N:.*]] = arith.addf %[[O]], %{{.*}}
 // CHECK: memref.store %[[N]], %arg1[%[[B]]]
 // CHECK: kiln.gpu.block_size = 256
 // CHECK-NOT: linalg.generic
+// TREE-LABEL: func.func @sum
+// TREE: %[[SH:.*]] = memref.alloca() {kiln.gpu.shared} : memref<256xf32>
+// TREE-NOT: gpu.shuffle
+// TREE-COUNT-6: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256)
+// TREE: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
+// TREE: memref.load %[[SH]][%c0{{.*}}]
+// TREE: memref.load %[[SH]][%c32{{.*}}]
+// TREE: memref.load %[[SH]][%c224{{.*}}]
+// TREE: kiln.gpu.block_size = 256
+// With threads=16 the block is one warp of 16 lanes: a butterfly of 4
+// shuffles of width 16, lane 0's sum in a buffer of 1.
+// SMALL-LABEL: func.func @sum
+// SMALL: memref.alloca() {kiln.gpu.shared} : memref<1xf32>
+// SMALL-COUNT-4: gpu.shuffle xor %{{.*}}, %{{.*}}, %c16_i32
+// SMALL-NOT: gpu.shuffle
+// SMALL: kiln.gpu.block_size = 16
 // OFF-LABEL: func.func @sum
 // OFF: linalg.generic
 // MIN-LABEL: func.func @sum
 // MIN: linalg.generic
 // LAUNCH-LABEL: func.func @sum
 // LAUNCH: gpu.launch
-// LAUNCH-SAME: workgroup(%[[WG:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// LAUNCH-SAME: workgroup(%[[WG:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
 // LAUNCH: scf.for
+// LAUNCH: gpu.shuffle xor
 // LAUNCH: memref.store %{{.*}}, %[[WG]][%{{.*}}]
+// LAUNCH-NEXT: }
 // LAUNCH-NEXT: gpu.barrier
+// LAUNCH-NOT: gpu.barrier
 // LAUNCH: scf.if
-// LAUNCH: gpu.barrier
+// LAUNCH: gpu.terminator
 func.func @sum(%x: memref<4x1000xf32>, %y: memref<4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x1000xf32>) outs(%y : memref<4xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -107,7 +137,9 @@ func.func @max_middle(%x: memref<5x300x7xf32>, %y: memref<5x1x7xf32>) {
 // CHECK: %[[ID:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
 // CHECK-NOT: memref.load %arg1
-// CHECK: %[[S:.*]] = arith.maximumf
+// CHECK: memref.load %{{.*}}[%c1{{.*}}] : memref<2xf32>
+// CHECK-NEXT: %[[S:.*]] = arith.maximumf
+// CHECK-NOT: memref.load %arg1
 // CHECK: %[[I:.*]] = arith.maximumf %[[NEG]], %[[ID]]
 // CHECK: %[[N:.*]] = arith.maximumf %[[I]], %[[S]]
 // CHECK: memref.store %[[N]], %arg1[]
