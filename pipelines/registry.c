@@ -271,15 +271,16 @@ static const KilnPassInfo kGraphToLinalgPipeline = {
  * architecture. Plain convs lower to im2col with the window tensor as one
  * gather, which linalg-fuse-elementwise-ops folds into the contraction: an
  * implicit GEMM that kiln-gpu-tile-contractions tiles (no window tensor in
- * device memory). Fusion groups are inlined: the GPU schedules work on
- * whole ops. */
+ * device memory); matrix products are generics too, so that elementwise
+ * producers (--precision's casts to bf16) fuse into their factors. Fusion
+ * groups are inlined: the GPU schedules work on whole ops. */
 static const KilnPassInfo kGraphToLinalgGpuPipeline = {
     .argument = "graph-to-linalg-gpu",
     .summary = "Lower the graph dialect to linalg on tensors for the GPU",
     .pipeline = "func.func(graph-verify,convert-graph-to-linalg{"
                 "conv-im2col=true "
-                "im2col-gather=true},canonicalize,cse,kiln-fuse-groups{"
-                "tile=false},canonicalize)",
+                "im2col-gather=true generic-products=true},canonicalize,cse,"
+                "kiln-fuse-groups{tile=false},canonicalize)",
 };
 
 /* Bufferized with the host ABI of the CPU pipeline; every buffer but the
@@ -338,6 +339,9 @@ static const KilnPassInfo kLinalgToGpuPipeline = {
 static const KilnPassOptionSpec kGpuOnCpuParameters[] = {
     {"tf32", KILN_PASS_OPTION_BOOL, "false",
      "f32 products in the tensor-core layout with TF32 operands"},
+    {"wide-min-blocks", KILN_PASS_OPTION_INT, "128",
+     "Tensor-core products in 128 x 128 block tiles where they make at "
+     "least this many (1: every one)"},
 };
 
 static const KilnPassInfo kGpuOnCpuPipeline = {
@@ -355,7 +359,7 @@ static const KilnPassInfo kGpuOnCpuPipeline = {
                             "convert-cf-to-llvm,convert-func-to-llvm,"
                             "convert-index-to-llvm,reconcile-unrealized-casts",
     .options = kGpuOnCpuParameters,
-    .numOptions = 1,
+    .numOptions = 2,
 };
 
 /* Kernels to NVVM and PTX (embedded as text, JIT-compiled by the driver

@@ -395,6 +395,8 @@ typedef struct KilnLowerOp {
   int convIm2col;
   /* Pass option conv-channels-inner (lower_conv_im2col.c). */
   bool convChannelsInner;
+  /* Pass option generic-products (lower_reduction_matmul.c). */
+  bool genericProducts;
 } KilnLowerOp;
 
 typedef enum KilnLowerStatus {

@@ -318,9 +318,12 @@ static bool fitsTiles(MlirValue a, MlirValue bm) {
          isDynamic(bm, lead + 1);
 }
 
-/* A x B with numpy's matmul semantics, into `resultType`. */
+/* A x B with numpy's matmul semantics, into `resultType`; with `generic`
+ * (option generic-products) a static product is a linalg.generic, which
+ * linalg-fuse-elementwise-ops can fuse producers into (named ops take
+ * none). */
 static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
-                          MlirType resultType) {
+                          MlirType resultType, bool generic) {
   MlirType elt = kilnElementType(a);
   /* numpy promotes 1-D operands to [1, K] and [K, 1]. */
   if (kilnRank(a) == 1) {
@@ -356,7 +359,11 @@ static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
   sizes[nb + 1] = dynamicDim(b, bm, rb - 1);
   MlirType fullType = kilnTensorType(r, shape, elt);
   MlirValue out;
-  if (ra == 2 && rb == 2) {
+  if (generic && mlirShapedTypeHasStaticShape(fullType) &&
+      mlirShapedTypeHasStaticShape(mlirValueGetType(a)) &&
+      mlirShapedTypeHasStaticShape(mlirValueGetType(bm))) {
+    out = matmulGeneric(b, a, bm, fullType, sizes);
+  } else if (ra == 2 && rb == 2) {
     MlirValue in[2] = {a, bm};
     out = fitsTiles(a, bm) ? kilnTiledProduct(b, a, bm, fullType)
                            : kilnNamedOp(b, "linalg.matmul", 2, in,
@@ -392,7 +399,8 @@ static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
 
 static MlirValue matmulSample(KilnLowerOp *l, KilnBuilder *b, MlirValue sample,
                               MlirType sampleType) {
-  return matmulOf(b, sample, kilnLowerOperand(l, 1), sampleType);
+  return matmulOf(b, sample, kilnLowerOperand(l, 1), sampleType,
+                  l->genericProducts);
 }
 
 KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
@@ -402,8 +410,8 @@ KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
    * per sample, each a static product the CPU schedules tile. */
   if (kilnRank(a) >= 3 && kilnLowerIsDynamic(l) && kilnLowerOnlyBatchDynamic(l))
     return kilnLowerPerSample(l, matmulSample);
-  l->results[0] =
-      matmulOf(&l->b, a, kilnLowerOperand(l, 1), kilnLowerResultType(l, 0));
+  l->results[0] = matmulOf(&l->b, a, kilnLowerOperand(l, 1),
+                           kilnLowerResultType(l, 0), l->genericProducts);
   return KILN_LOWER_OK;
 }
 
@@ -482,9 +490,13 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
   MlirValue sizes[2] = {dynamicDim(b, a, transA ? 1 : 0),
                         dynamicDim(b, bm, transB ? 0 : 1)};
   MlirValue ab;
-  if (!transA && !transB && fitsTiles(a, bm)) {
+  bool generic = l->genericProducts &&
+                 mlirShapedTypeHasStaticShape(resultType) &&
+                 mlirShapedTypeHasStaticShape(mlirValueGetType(a)) &&
+                 mlirShapedTypeHasStaticShape(mlirValueGetType(bm));
+  if (!transA && !transB && !generic && fitsTiles(a, bm)) {
     ab = kilnTiledProduct(b, a, bm, resultType);
-  } else if (!transA && !transB) {
+  } else if (!transA && !transB && !generic) {
     ab = kilnNamedOp(b, "linalg.matmul", 2, in, zeros(b, resultType, sizes), 0,
                      NULL);
   } else {

@@ -447,7 +447,8 @@ static MlirType moreStatic(MlirType inferred, MlirType declared) {
 }
 
 static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering,
-                               int convIm2col, bool convChannelsInner) {
+                               int convIm2col, bool convChannelsInner,
+                               bool genericProducts) {
   const KilnGraphOpInfo *info =
       kilnGraphOpLookup(mlirIdentifierStr(mlirOperationGetName(op)));
   if (!info)
@@ -479,6 +480,7 @@ static KilnLowerStatus lowerOp(MlirOperation op, const KilnLowering *lowering,
       .results = results,
       .convIm2col = convIm2col,
       .convChannelsInner = convChannelsInner,
+      .genericProducts = genericProducts,
   };
   bool dynamicOk = lowering->flags & KILN_LOWER_DYNAMIC;
   for (intptr_t i = 0; i < nPos; ++i) {
@@ -589,7 +591,13 @@ static void refineResultTypes(MlirOperation func) {
 /* ---- The pass
  * ------------------------------------------------------------------ */
 
-enum { kOptConvIm2col, kOptIm2colGather, kOptConvChannelsInner, kNumOptions };
+enum {
+  kOptConvIm2col,
+  kOptIm2colGather,
+  kOptConvChannelsInner,
+  kOptGenericProducts,
+  kNumOptions
+};
 
 extern const KilnPassInfo kilnConvertGraphToLinalgPass;
 
@@ -617,8 +625,8 @@ static void runConvertGraphToLinalg(MlirOperation root, MlirExternalPass pass,
     kilnScheduleRecordGetOptions(op, &kilnConvertGraphToLinalgPass, options,
                                  own);
     int im2col = !own[kOptConvIm2col].b ? 0 : own[kOptIm2colGather].b ? 2 : 1;
-    if (lowerOp(op, lowering, im2col, own[kOptConvChannelsInner].b) !=
-        KILN_LOWER_OK) {
+    if (lowerOp(op, lowering, im2col, own[kOptConvChannelsInner].b,
+                own[kOptGenericProducts].b) != KILN_LOWER_OK) {
       kilnOpListPush(&failed, op);
       ok = false;
     }
@@ -676,6 +684,11 @@ static const KilnPassOptionSpec kOptions[] = {
                                "and its window matrix is at most 256 KB; off "
                                "until measured on whole models "
                                "(docs/cpu-codegen.md)"},
+    [kOptGenericProducts] = {"generic-products", KILN_PASS_OPTION_BOOL, "false",
+                             "Static MatMul and Gemm products as "
+                             "linalg.generic, never linalg.matmul or "
+                             "batch_matmul (the GPU pipeline: elementwise "
+                             "producers, a cast to bf16, then fuse into them)"},
 };
 
 const KilnPassInfo kilnConvertGraphToLinalgPass = {

@@ -72,6 +72,7 @@ enum {
   kOptMma,
   kOptTf32,
   kOptLdmatrix,
+  kOptWideMinBlocks,
   kNumOptions
 };
 
@@ -506,22 +507,26 @@ static void beginPhase(Gen *g, const Ctx *x, int *tid) {
 
 static void endPhase(Gen *g) { kilnStrBufAppendf(g->buf, "scf.reduce\n}\n"); }
 
-/* The block-tile rows of thread `tid`'s accumulator rows (t.r of them)
- * and columns of its columns (t.c). Register tiles: rows t/TX + TY*i,
- * columns t%TX + TX*j. The mma layout: warp w's 16 x 32 tile at rows
- * 16 (w % 4), columns 32 (w / 4); lane l holds rows l/4 and l/4 + 8 and
- * columns 2 (l % 4) + {0, 1} of each of the warp's four 8-column tiles
- * (PTX's m16n8 accumulator fragment). */
-/* The first row and column of warp tid/32's 16 x 32 tile of the mma
- * layout. */
-static void warpOrigin(Gen *g, int tid, int *wr, int *wc) {
+/* The mma layout's warp tile: 16 mt rows (mt m16 tiles) by 8 nt columns
+ * (nt n8 tiles); 8 warps, 4 down and 2 across the block tile. */
+static int64_t warpTileM(const Tiles *t) { return 8 * t->r; }
+static int64_t warpTileN(const Tiles *t) { return 4 * t->c; }
+
+/* The first row and column of warp tid/32's tile. */
+static void warpOrigin(Gen *g, const Tiles *t, int tid, int *wr, int *wc) {
   int w = kilnScheduleBinopConst(g, "divui", tid, 32);
-  *wr = kilnScheduleBinopConst(g, "muli",
-                               kilnScheduleBinopConst(g, "remui", w, 4), 16);
-  *wc = kilnScheduleBinopConst(g, "muli",
-                               kilnScheduleBinopConst(g, "divui", w, 4), 32);
+  *wr = kilnScheduleBinopConst(
+      g, "muli", kilnScheduleBinopConst(g, "remui", w, 4), warpTileM(t));
+  *wc = kilnScheduleBinopConst(
+      g, "muli", kilnScheduleBinopConst(g, "divui", w, 4), warpTileN(t));
 }
 
+/* The block-tile rows of thread `tid`'s accumulator rows (t.r of them)
+ * and columns of its columns (t.c). Register tiles: rows t/TX + TY*i,
+ * columns t%TX + TX*j. The mma layout: lane l holds, of each m16 x n8
+ * tile of its warp's tile (PTX's m16n8 accumulator fragment), rows l/4
+ * and l/4 + 8 and columns 2 (l % 4) + {0, 1}: row i is m16 tile i/2's
+ * row l/4 + 8 (i%2), column j n8 tile j/2's column 2 (l%4) + j%2. */
 static void threadRowsCols(Gen *g, const Ctx *x, int tid, int *rows,
                            int *cols) {
   const Tiles *t = &x->t;
@@ -538,9 +543,10 @@ static void threadRowsCols(Gen *g, const Ctx *x, int tid, int *rows,
   int group = kilnScheduleBinopConst(g, "divui", lane, 4);
   int q = kilnScheduleBinopConst(g, "remui", lane, 4);
   int wr, wc;
-  warpOrigin(g, tid, &wr, &wc);
-  rows[0] = kilnScheduleBinop(g, "addi", wr, group);
-  rows[1] = kilnScheduleBinopConst(g, "addi", rows[0], 8);
+  warpOrigin(g, t, tid, &wr, &wc);
+  int r0 = kilnScheduleBinop(g, "addi", wr, group);
+  for (int64_t i = 0; i < t->r; ++i)
+    rows[i] = kilnScheduleBinopConst(g, "addi", r0, (i / 2) * 16 + (i % 2) * 8);
   int c0 =
       kilnScheduleBinop(g, "addi", wc, kilnScheduleBinopConst(g, "muli", q, 2));
   for (int64_t j = 0; j < t->c; ++j)
@@ -1036,35 +1042,51 @@ static int mmaRegister(Gen *g, const Ctx *x, const char *tile,
 }
 
 /* A thread's place in its warp's mma.sync fragments. */
+enum { kMaxMt = 2, kMaxNt = 8 }; /* m16 and n8 tiles of a warp's tile */
+
 typedef struct Lane {
   int rows[16], cols[16]; /* its accumulators' block-tile rows, columns */
   int lane, group, q, kq; /* l, l/4, l%4, and its first K: 2 (l%4) or l%4 */
-  int ncol[4];            /* B's column in each 8-column tile */
+  int ncol[kMaxNt];       /* B's column in each n8 tile */
   int wr, wc;             /* the warp tile's first row and column */
   int warpBase;           /* the thread of lane 0 */
   int lo16, hi16;         /* l%16, l/16 */
   bool tf32;              /* f32 tiles (m16n8k8) or 16-bit (m16n8k16) */
   int64_t kstep;
+  int64_t mt, nt; /* the warp tile's m16 and n8 tiles */
+  int64_t regs;   /* operand registers per K step: 4 mt + 2 nt */
+  int64_t slots;  /* ldmatrix per K step: mt (A), nt / 2 (B pairs) */
 } Lane;
+
+/* One K step's operand registers: A's four per m16 tile, B's two per n8
+ * tile. */
+typedef struct Frags {
+  int a[kMaxMt][4];
+  int b[kMaxNt][2];
+} Frags;
 
 static void laneOf(Gen *g, const Ctx *x, int tid, Lane *l) {
   l->tf32 = !isLowFloat(x->ct->sa.storedType);
   l->kstep = l->tf32 ? 8 : 16;
+  l->mt = x->t.r / 2;
+  l->nt = x->t.c / 2;
+  l->regs = 4 * l->mt + 2 * l->nt;
+  l->slots = l->mt + l->nt / 2;
   threadRowsCols(g, x, tid, l->rows, l->cols);
   l->lane = kilnScheduleBinopConst(g, "remui", tid, 32);
   l->group = kilnScheduleBinopConst(g, "divui", l->lane, 4);
   l->q = kilnScheduleBinopConst(g, "remui", l->lane, 4);
   int q2 = kilnScheduleBinopConst(g, "muli", l->q, 2);
   l->kq = l->tf32 ? l->q : q2;
-  warpOrigin(g, tid, &l->wr, &l->wc);
+  warpOrigin(g, &x->t, tid, &l->wr, &l->wc);
   l->warpBase = kilnScheduleBinop(g, "subi", tid, l->lane);
   l->lo16 = kilnScheduleBinopConst(g, "remui", l->lane, 16);
   l->hi16 = kilnScheduleBinopConst(g, "divui", l->lane, 16);
   /* The tile's first column (the thread's first accumulator column there,
    * less 2 (l%4)) plus l/4. */
-  for (int nt = 0; nt < 4; ++nt)
-    l->ncol[nt] = kilnScheduleBinop(
-        g, "addi", kilnScheduleBinop(g, "subi", l->cols[2 * nt], q2), l->group);
+  for (int64_t n = 0; n < l->nt; ++n)
+    l->ncol[n] = kilnScheduleBinop(
+        g, "addi", kilnScheduleBinop(g, "subi", l->cols[2 * n], q2), l->group);
 }
 
 /* ldmatrix (x4) reads four 8 x 8 matrices of 16-bit elements from shared
@@ -1073,16 +1095,19 @@ static void laneOf(Gen *g, const Ctx *x, int tid, Lane *l) {
  * of each: elements 2 (l%4), + 1 of matrix i's row l/4 (an f32 tile's rows
  * are 4 elements: element l%4), or with .trans elements l/4 of its rows
  * 2 (l%4) and + 1. Those are mma.sync's fragments when the lanes give:
- * A (row-major): rows wr + l%16, K ks + 8 (l/16) (f32: + 4 (l/16)), so
- * matrices rows 0-7, 8-15 at K 0, then at K 8: a[0..3]; B pair p (16-bit,
- * .trans): K ks + l%16, columns wc + 16p + 8 (l/16), so K 0-7, 8-15 of
- * 8-column tile 2p, then 2p + 1: b[2p][0..1], b[2p + 1][0..1]. `slot`:
- * 3 per K step, A's then B's two pairs. */
+ * A's m16 tile i (row-major): rows wr + 16 i + l%16, K ks + 8 (l/16)
+ * (f32: + 4 (l/16)), so matrices rows 0-7, 8-15 at K 0, then at K 8:
+ * a[i][0..3]; B pair p (16-bit, .trans): K ks + l%16, columns wc + 16p +
+ * 8 (l/16), so K 0-7, 8-15 of n8 tile 2p, then 2p + 1: b[2p][0..1],
+ * b[2p + 1][0..1]. `slot`: l->slots per K step, A's m16 tiles then B's
+ * pairs. */
 static void ldmatrixAddress(Gen *g, const Lane *l, int64_t ks, int slot,
                             int *row, int *col) {
-  int which = slot % 3;
-  if (which == 0) {
-    *row = kilnScheduleBinop(g, "addi", l->wr, l->lo16);
+  int64_t which = slot % l->slots;
+  if (which < l->mt) {
+    *row = kilnScheduleBinop(
+        g, "addi", kilnScheduleBinopConst(g, "addi", l->wr, 16 * which),
+        l->lo16);
     *col = kilnScheduleBinopConst(
         g, "addi", kilnScheduleBinopConst(g, "muli", l->hi16, l->kstep / 2),
         ks);
@@ -1091,7 +1116,8 @@ static void ldmatrixAddress(Gen *g, const Lane *l, int64_t ks, int slot,
   *row = kilnScheduleBinopConst(g, "addi", l->lo16, ks);
   int n = kilnScheduleBinopConst(g, "muli", l->hi16, 8);
   *col = kilnScheduleBinop(
-      g, "addi", kilnScheduleBinopConst(g, "addi", l->wc, 16 * (which - 1)), n);
+      g, "addi", kilnScheduleBinopConst(g, "addi", l->wc, 16 * (which - l->mt)),
+      n);
 }
 
 /* Register `i` of lane l's x4 ldmatrix at `slot`, formed as the hardware
@@ -1124,7 +1150,7 @@ static int emulatedLdmatrix(Gen *g, const Ctx *x, const Lane *l,
                         "memref<%lldx%lldx2xindex>\n",
                         at[h][d], src[h], cs, kilnScheduleIndex(g, d),
                         (long long)x->threads,
-                        (long long)(3 * (x->t.bk / l->kstep)));
+                        (long long)(l->slots * (x->t.bk / l->kstep)));
     }
   for (int h = 0; h < 2; ++h) {
     row[h] = at[h][0];
@@ -1189,16 +1215,16 @@ static void ldmatrix(Gen *g, const Ctx *x, const Lane *l, const char *tile,
 }
 
 /* The thread's operand registers for K step `ks` of the tiles in PTX's
- * fragment layouts: A (row-major) a[0..3] at rows l/4 and l/4 + 8, K
- * 2 (l%4) + {0, 1} and + 8 (tf32: K l%4 and + 4); B (column-major)
- * b[nt][0..1] at K 2 (l%4) + {0, 1} and + 8 (tf32: l%4, + 4), column l/4
- * of 8-column tile nt. By ldmatrix where x->ldm holds (B's tf32 tile
- * cannot: .trans moves 16-bit elements), else element by element. */
+ * fragment layouts: A (row-major) a[i][0..3] at rows l/4 and l/4 + 8 of
+ * m16 tile i, K 2 (l%4) + {0, 1} and + 8 (tf32: K l%4 and + 4); B
+ * (column-major) b[n][0..1] at K 2 (l%4) + {0, 1} and + 8 (tf32: l%4,
+ * + 4), column l/4 of n8 tile n. By ldmatrix where x->ldm holds (B's tf32
+ * tile cannot: .trans moves 16-bit elements), else element by element. */
 static void gatherFragments(Gen *g, const Ctx *x, const Lane *l,
                             const char *asType, const char *bsType, int64_t ks,
-                            int a[4], int b[4][2]) {
+                            Frags *f) {
   MlirType elt = x->ct->sa.storedType;
-  int slot = (int)(3 * (ks / l->kstep));
+  int slot = (int)(l->slots * (ks / l->kstep));
   int k0 = -1, k1 = -1, kh = -1, kh1 = -1;
   if (!x->ldm[0] || !x->ldm[1]) {
     k0 = kilnScheduleBinopConst(g, "addi", l->kq, ks);
@@ -1207,28 +1233,32 @@ static void gatherFragments(Gen *g, const Ctx *x, const Lane *l,
     kh1 = kilnScheduleBinopConst(g, "addi", kh, 1);
   }
   bool single = l->tf32; /* one element per register */
-  if (x->ldm[0])
-    ldmatrix(g, x, l, "As", asType, ks, slot, false, a);
-  else
+  for (int64_t i = 0; i < l->mt; ++i) {
+    if (x->ldm[0]) {
+      ldmatrix(g, x, l, "As", asType, ks, slot + (int)i, false, f->a[i]);
+      continue;
+    }
     for (int r = 0; r < 4; ++r) {
-      int row = l->rows[r % 2], k = r < 2 ? k0 : kh, kn = r < 2 ? k1 : kh1;
-      a[r] =
+      int row = l->rows[2 * i + r % 2], k = r < 2 ? k0 : kh,
+          kn = r < 2 ? k1 : kh1;
+      f->a[i][r] =
           mmaRegister(g, x, "As", asType, elt, row, k, single ? -1 : row, kn);
     }
+  }
   if (x->ldm[1]) {
-    for (int p = 0; p < 2; ++p) {
+    for (int64_t p = 0; p < l->nt / 2; ++p) {
       int r[4];
-      ldmatrix(g, x, l, "Bs", bsType, ks, slot + 1 + p, true, r);
+      ldmatrix(g, x, l, "Bs", bsType, ks, slot + (int)(l->mt + p), true, r);
       for (int i = 0; i < 4; ++i)
-        b[2 * p + i / 2][i % 2] = r[i];
+        f->b[2 * p + i / 2][i % 2] = r[i];
     }
     return;
   }
-  for (int nt = 0; nt < 4; ++nt)
+  for (int64_t n = 0; n < l->nt; ++n)
     for (int r = 0; r < 2; ++r) {
       int k = r ? kh : k0, kn = r ? kh1 : k1;
-      b[nt][r] = mmaRegister(g, x, "Bs", bsType, elt, k, l->ncol[nt],
-                             single ? -1 : kn, l->ncol[nt]);
+      f->b[n][r] = mmaRegister(g, x, "Bs", bsType, elt, k, l->ncol[n],
+                               single ? -1 : kn, l->ncol[n]);
     }
 }
 
@@ -1242,10 +1272,10 @@ static void genLdmatrixAddresses(Gen *g, const Ctx *x) {
   laneOf(g, x, tid, &l);
   int64_t steps = x->t.bk / l.kstep;
   for (int64_t s = 0; s < steps; ++s)
-    for (int which = 0; which < 3; ++which) {
-      if (!x->ldm[which ? 1 : 0])
+    for (int64_t which = 0; which < l.slots; ++which) {
+      if (!x->ldm[which < l.mt ? 0 : 1])
         continue;
-      int slot = (int)(3 * s) + which, at[2];
+      int slot = (int)(l.slots * s + which), at[2];
       ldmatrixAddress(g, &l, s * l.kstep, slot, &at[0], &at[1]);
       for (int d = 0; d < 2; ++d)
         kilnStrBufAppendf(g->buf,
@@ -1253,38 +1283,46 @@ static void genLdmatrixAddresses(Gen *g, const Ctx *x) {
                           ": memref<%lldx%lldx2xindex>\n",
                           at[d], tid, kilnScheduleIndex(g, slot),
                           kilnScheduleIndex(g, d), (long long)x->threads,
-                          (long long)(3 * steps));
+                          (long long)(l.slots * steps));
     }
   endPhase(g);
 }
 
-static void loadAccumulators(Gen *g, const Ctx *x, int tid, int acc[2][8]) {
+/* The thread's accumulators acc[i][j] (t.r x t.c), as values. */
+typedef struct Accumulators {
+  int v[4][16];
+} Accumulators;
+
+static void loadAccumulators(Gen *g, const Ctx *x, int tid, Accumulators *a) {
   for (int64_t i = 0; i < x->t.r; ++i)
     for (int64_t j = 0; j < x->t.c; ++j) {
       int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j);
-      acc[i][j] = kilnScheduleFresh(g);
+      a->v[i][j] = kilnScheduleFresh(g);
       kilnStrBufAppendf(g->buf,
                         "%%v%d = memref.load %%acc[%%v%d, %%v%d, %%v%d] : "
                         "memref<%lldx%lldx%lldxf32>\n",
-                        acc[i][j], tid, ci, cj, (long long)x->threads,
+                        a->v[i][j], tid, ci, cj, (long long)x->threads,
                         (long long)x->t.r, (long long)x->t.c);
     }
 }
 
-static void storeAccumulators(Gen *g, const Ctx *x, int tid, int acc[2][8]) {
+static void storeAccumulators(Gen *g, const Ctx *x, int tid,
+                              const Accumulators *a) {
   for (int64_t i = 0; i < x->t.r; ++i)
     for (int64_t j = 0; j < x->t.c; ++j) {
       int ci = kilnScheduleIndex(g, i), cj = kilnScheduleIndex(g, j);
       kilnStrBufAppendf(g->buf,
                         "memref.store %%v%d, %%acc[%%v%d, %%v%d, %%v%d] : "
                         "memref<%lldx%lldx%lldxf32>\n",
-                        acc[i][j], tid, ci, cj, (long long)x->threads,
+                        a->v[i][j], tid, ci, cj, (long long)x->threads,
                         (long long)x->t.r, (long long)x->t.c);
     }
 }
 
-/* The compute phase on tensor cores: each warp's 16 x 32 tile as four
- * m16n8 nvvm.mma.sync per K step (k16 for f16/bf16, k8 for tf32). */
+/* The compute phase on tensor cores: each warp's tile as mt x nt m16n8
+ * nvvm.mma.sync per K step (k16 for f16/bf16, k8 for tf32); the fragment
+ * of m16 tile i and n8 tile n is acc[2i][2n], [2i][2n + 1], [2i + 1][2n],
+ * [2i + 1][2n + 1]. */
 static void genMmaComputeBody(Gen *g, const Ctx *x, int tid, const char *asType,
                               const char *bsType) {
   MlirType elt = x->ct->sa.storedType;
@@ -1292,49 +1330,51 @@ static void genMmaComputeBody(Gen *g, const Ctx *x, int tid, const char *asType,
   laneOf(g, x, tid, &l);
   const char *ptx = l.tf32 ? "tf32" : typeName(elt);
   const char *reg = mlirTypeIsAF16(elt) ? "vector<2xf16>" : "i32";
-  int acc[2][8];
-  loadAccumulators(g, x, tid, acc);
+  Accumulators acc;
+  loadAccumulators(g, x, tid, &acc);
   for (int64_t ks = 0; ks < x->t.bk; ks += l.kstep) {
-    int a[4], b[4][2];
-    gatherFragments(g, x, &l, asType, bsType, ks, a, b);
-    for (int nt = 0; nt < 4; ++nt) {
-      int *c[4] = {&acc[0][2 * nt], &acc[0][2 * nt + 1], &acc[1][2 * nt],
-                   &acc[1][2 * nt + 1]};
-      int d = kilnScheduleFresh(g);
-      kilnStrBufAppendf(
-          g->buf,
-          "%%v%d = nvvm.mma.sync A[%%v%d, %%v%d, %%v%d, %%v%d] "
-          "B[%%v%d, %%v%d] C[%%v%d, %%v%d, %%v%d, %%v%d] "
-          "{layoutA = #nvvm.mma_layout<row>, layoutB = "
-          "#nvvm.mma_layout<col>, multiplicandAPtxType = "
-          "#nvvm.mma_type<%s>, multiplicandBPtxType = #nvvm.mma_type<%s>, "
-          "shape = #nvvm.shape<m = 16, n = 8, k = %lld>} : (%s, %s, f32) -> "
-          "!llvm.struct<(f32, f32, f32, f32)>\n",
-          d, a[0], a[1], a[2], a[3], b[nt][0], b[nt][1], *c[0], *c[1], *c[2],
-          *c[3], ptx, ptx, (long long)l.kstep, reg, reg);
-      for (int e = 0; e < 4; ++e) {
-        *c[e] = kilnScheduleFresh(g);
-        kilnStrBufAppendf(g->buf,
-                          "%%v%d = llvm.extractvalue %%v%d[%d] : "
-                          "!llvm.struct<(f32, f32, f32, f32)>\n",
-                          *c[e], d, e);
+    Frags f;
+    gatherFragments(g, x, &l, asType, bsType, ks, &f);
+    for (int64_t i = 0; i < l.mt; ++i)
+      for (int64_t n = 0; n < l.nt; ++n) {
+        int *c[4] = {&acc.v[2 * i][2 * n], &acc.v[2 * i][2 * n + 1],
+                     &acc.v[2 * i + 1][2 * n], &acc.v[2 * i + 1][2 * n + 1]};
+        const int *a = f.a[i];
+        int d = kilnScheduleFresh(g);
+        kilnStrBufAppendf(
+            g->buf,
+            "%%v%d = nvvm.mma.sync A[%%v%d, %%v%d, %%v%d, %%v%d] "
+            "B[%%v%d, %%v%d] C[%%v%d, %%v%d, %%v%d, %%v%d] "
+            "{layoutA = #nvvm.mma_layout<row>, layoutB = "
+            "#nvvm.mma_layout<col>, multiplicandAPtxType = "
+            "#nvvm.mma_type<%s>, multiplicandBPtxType = #nvvm.mma_type<%s>, "
+            "shape = #nvvm.shape<m = 16, n = 8, k = %lld>} : (%s, %s, f32) -> "
+            "!llvm.struct<(f32, f32, f32, f32)>\n",
+            d, a[0], a[1], a[2], a[3], f.b[n][0], f.b[n][1], *c[0], *c[1],
+            *c[2], *c[3], ptx, ptx, (long long)l.kstep, reg, reg);
+        for (int e = 0; e < 4; ++e) {
+          *c[e] = kilnScheduleFresh(g);
+          kilnStrBufAppendf(g->buf,
+                            "%%v%d = llvm.extractvalue %%v%d[%d] : "
+                            "!llvm.struct<(f32, f32, f32, f32)>\n",
+                            *c[e], d, e);
+        }
       }
-    }
   }
-  storeAccumulators(g, x, tid, acc);
+  storeAccumulators(g, x, tid, &acc);
 }
 
-/* Element (r, c) of the warp's m16 x k (A) or k x n8 (B) operand, read the
- * way mma.sync reads it: from the register of the lane that holds it in
- * the fragments each lane of the warp stored to %frag (PTX's layouts,
- * written here independently of gatherFragments: a mismatch shows up as a
- * wrong sum). `isA`: A's element at warp row `r` (a value), K `k` (a loop
- * index); else B's at K `k`, column `r` within tile nt. */
+/* Element (r, c) of the warp's operands, read the way mma.sync reads it:
+ * from the register of the lane that holds it in the fragments each lane
+ * of the warp stored to %frag (PTX's layouts, written here independently
+ * of gatherFragments: a mismatch shows up as a wrong sum). `isA`: A's
+ * element at warp-tile row `r` (a value), K `k` (a loop index); else B's
+ * at K `k`, column `r` within n8 tile n. */
 static int fragmentElement(Gen *g, const Ctx *x, const Lane *l, bool isA, int r,
-                           int k, int nt, int64_t step) {
-  /* 16-bit: lane (row % 8) * 4 + (k % 8) / 2, register (row / 8) + 2 (k / 8)
-   * for A, k / 8 for B, half k % 2; tf32: lane (row % 8) * 4 + k % 4,
-   * register (row / 8) + 2 (k / 4) for A, k / 4 for B. */
+                           int k, int64_t n, int64_t step) {
+  /* 16-bit: lane (row % 8) * 4 + (k % 8) / 2, register 4 (row / 16) +
+   * (row / 8) % 2 + 2 (k / 8) for A, 4 mt + 2 n + k / 8 for B, half k % 2;
+   * tf32: lane (row % 8) * 4 + k % 4, registers the same with k / 4. */
   int64_t kGroup = l->tf32 ? 4 : 8;
   int kIn = kilnScheduleBinopConst(g, "remui", k, kGroup);
   int tig = l->tf32 ? kIn : kilnScheduleBinopConst(g, "divui", kIn, 2);
@@ -1345,19 +1385,23 @@ static int fragmentElement(Gen *g, const Ctx *x, const Lane *l, bool isA, int r,
   int who = kilnScheduleBinop(g, "addi", l->warpBase, lane);
   int regIdx;
   if (isA) {
-    int rowHalf = kilnScheduleBinopConst(g, "divui", r, 8);
-    regIdx = kilnScheduleBinop(g, "addi", rowHalf,
+    int row8 = kilnScheduleBinopConst(g, "divui", r, 8);
+    int rowHalf = kilnScheduleBinopConst(g, "remui", row8, 2);
+    int tile = kilnScheduleBinopConst(
+        g, "muli", kilnScheduleBinopConst(g, "divui", r, 16), 4);
+    regIdx = kilnScheduleBinop(g, "addi",
+                               kilnScheduleBinop(g, "addi", tile, rowHalf),
                                kilnScheduleBinopConst(g, "muli", kHalf, 2));
   } else {
-    regIdx = kilnScheduleBinopConst(g, "addi", kHalf, 4 + 2 * nt);
+    regIdx = kilnScheduleBinopConst(g, "addi", kHalf, 4 * l->mt + 2 * n);
   }
-  regIdx = kilnScheduleBinopConst(g, "addi", regIdx, step * 12);
+  regIdx = kilnScheduleBinopConst(g, "addi", regIdx, step * l->regs);
   int v = kilnScheduleFresh(g);
   kilnStrBufAppendf(g->buf,
                     "%%v%d = memref.load %%frag[%%v%d, %%v%d] : "
                     "memref<%lldx%lldxi32>\n",
                     v, who, regIdx, (long long)x->threads,
-                    (long long)(12 * (x->t.bk / l->kstep)));
+                    (long long)(l->regs * (x->t.bk / l->kstep)));
   int f = kilnScheduleFresh(g);
   if (l->tf32) {
     kilnStrBufAppendf(g->buf,
@@ -1387,37 +1431,42 @@ static int fragmentElement(Gen *g, const Ctx *x, const Lane *l, bool isA, int r,
  * mma.sync does. */
 static void genEmulatedGather(Gen *g, const Ctx *x, int tid, const char *asType,
                               const char *bsType) {
-  int64_t steps = x->t.bk / (isLowFloat(x->ct->sa.storedType) ? 16 : 8);
   Lane l;
   laneOf(g, x, tid, &l);
+  int64_t steps = x->t.bk / l.kstep;
   for (int64_t s = 0; s < steps; ++s) {
-    int a[4], b[4][2];
-    gatherFragments(g, x, &l, asType, bsType, s * l.kstep, a, b);
-    int regs[12] = {a[0], a[1], a[2], a[3]};
-    for (int nt = 0; nt < 4; ++nt)
+    Frags f;
+    gatherFragments(g, x, &l, asType, bsType, s * l.kstep, &f);
+    int regs[4 * kMaxMt + 2 * kMaxNt];
+    for (int64_t i = 0; i < l.mt; ++i)
+      for (int r = 0; r < 4; ++r)
+        regs[4 * i + r] = f.a[i][r];
+    for (int64_t n = 0; n < l.nt; ++n)
       for (int r = 0; r < 2; ++r)
-        regs[4 + 2 * nt + r] = b[nt][r];
-    for (int r = 0; r < 12; ++r)
+        regs[4 * l.mt + 2 * n + r] = f.b[n][r];
+    for (int64_t r = 0; r < l.regs; ++r)
       kilnStrBufAppendf(g->buf,
                         "memref.store %%v%d, %%frag[%%v%d, %%v%d] : "
                         "memref<%lldx%lldxi32>\n",
-                        regs[r], tid, kilnScheduleIndex(g, s * 12 + r),
-                        (long long)x->threads, (long long)(12 * steps));
+                        regs[r], tid, kilnScheduleIndex(g, s * l.regs + r),
+                        (long long)x->threads, (long long)(l.regs * steps));
   }
 }
 
 /* The second phase: each thread's sums from the registers in %frag. */
 static void genEmulatedSums(Gen *g, const Ctx *x, int tid) {
-  int64_t steps = x->t.bk / (isLowFloat(x->ct->sa.storedType) ? 16 : 8);
   Lane l;
   laneOf(g, x, tid, &l);
-  int acc[2][8];
-  loadAccumulators(g, x, tid, acc);
-  /* Rows within the warp's tile (l/4, l/4 + 8); columns within the
-   * 8-column tiles (2 (l%4) + {0, 1}). */
-  int wrow[2], wcol[2];
-  wrow[0] = l.group;
-  wrow[1] = kilnScheduleBinopConst(g, "addi", l.group, 8);
+  int64_t steps = x->t.bk / l.kstep, rows = x->t.r, cols = x->t.c;
+  int64_t n = rows * cols;
+  Accumulators acc;
+  loadAccumulators(g, x, tid, &acc);
+  /* Rows within the warp's tile (16 (i/2) + l/4 + 8 (i%2)); columns
+   * within their n8 tiles (2 (l%4) + j%2). */
+  int wrow[4], wcol[2];
+  for (int64_t i = 0; i < rows; ++i)
+    wrow[i] =
+        kilnScheduleBinopConst(g, "addi", l.group, (i / 2) * 16 + (i % 2) * 8);
   wcol[0] = kilnScheduleBinopConst(g, "muli", l.q, 2);
   wcol[1] = kilnScheduleBinopConst(g, "addi", wcol[0], 1);
   int ck = kilnScheduleIndex(g, l.kstep);
@@ -1425,43 +1474,45 @@ static void genEmulatedSums(Gen *g, const Ctx *x, int tid) {
     int res = kilnScheduleFresh(g), k = kilnScheduleFresh(g),
         iter = kilnScheduleFresh(g);
     kilnStrBufAppendf(g->buf,
-                      "%%v%d:16 = scf.for %%v%d = %%v%d to %%v%d step %%v%d "
+                      "%%v%d:%lld = scf.for %%v%d = %%v%d to %%v%d step %%v%d "
                       "iter_args(",
-                      res, k, x->c0, ck, x->c1);
-    for (int e = 0; e < 16; ++e)
-      kilnStrBufAppendf(g->buf, "%s%%s%d_%d = %%v%d", e ? ", " : "", iter, e,
-                        acc[e / 8][e % 8]);
+                      res, (long long)n, k, x->c0, ck, x->c1);
+    for (int64_t e = 0; e < n; ++e)
+      kilnStrBufAppendf(g->buf, "%s%%s%d_%lld = %%v%d", e ? ", " : "", iter,
+                        (long long)e, acc.v[e / cols][e % cols]);
     kilnStrBufAppend(g->buf, ") -> (", 6);
-    for (int e = 0; e < 16; ++e)
+    for (int64_t e = 0; e < n; ++e)
       kilnStrBufAppendf(g->buf, "%sf32", e ? ", " : "");
     kilnStrBufAppend(g->buf, ") {\n", 4);
-    int av[2], bv[8], sums[16];
-    for (int i = 0; i < 2; ++i)
+    int av[4], bv[16], sums[64];
+    for (int64_t i = 0; i < rows; ++i)
       av[i] = fragmentElement(g, x, &l, true, wrow[i], k, 0, s);
-    for (int j = 0; j < 8; ++j)
+    for (int64_t j = 0; j < cols; ++j)
       bv[j] = fragmentElement(g, x, &l, false, wcol[j % 2], k, j / 2, s);
-    for (int e = 0; e < 16; ++e) {
+    for (int64_t e = 0; e < n; ++e) {
       int p = kilnScheduleFresh(g);
       sums[e] = kilnScheduleFresh(g);
       kilnStrBufAppendf(g->buf,
                         "%%v%d = arith.mulf %%v%d, %%v%d : f32\n"
-                        "%%v%d = arith.addf %%s%d_%d, %%v%d : f32\n",
-                        p, av[e / 8], bv[e % 8], sums[e], iter, e, p);
+                        "%%v%d = arith.addf %%s%d_%lld, %%v%d : f32\n",
+                        p, av[e / cols], bv[e % cols], sums[e], iter,
+                        (long long)e, p);
     }
     kilnStrBufAppend(g->buf, "scf.yield ", 10);
-    for (int e = 0; e < 16; ++e)
+    for (int64_t e = 0; e < n; ++e)
       kilnStrBufAppendf(g->buf, "%s%%v%d", e ? ", " : "", sums[e]);
     kilnStrBufAppend(g->buf, " : ", 3);
-    for (int e = 0; e < 16; ++e)
+    for (int64_t e = 0; e < n; ++e)
       kilnStrBufAppendf(g->buf, "%sf32", e ? ", " : "");
     kilnStrBufAppend(g->buf, "\n}\n", 3);
-    for (int e = 0; e < 16; ++e) {
-      acc[e / 8][e % 8] = kilnScheduleFresh(g);
-      kilnStrBufAppendf(g->buf, "%%v%d = arith.addf %%v%d#%d, %%zero : f32\n",
-                        acc[e / 8][e % 8], res, e);
+    for (int64_t e = 0; e < n; ++e) {
+      int *a = &acc.v[e / cols][e % cols];
+      *a = kilnScheduleFresh(g);
+      kilnStrBufAppendf(g->buf, "%%v%d = arith.addf %%v%d#%lld, %%zero : f32\n",
+                        *a, res, (long long)e);
     }
   }
-  storeAccumulators(g, x, tid, acc);
+  storeAccumulators(g, x, tid, &acc);
 }
 
 static void genStorePhase(Gen *g, const Ctx *x) {
@@ -1588,17 +1639,21 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
                     "memref<%lldx%lldx%lldxf32>\n",
                     asType, bsType, (long long)x.threads, (long long)t->r,
                     (long long)t->c);
+  /* gpu-on-cpu's registers (Lane.regs a K step) and ldmatrix row
+   * addresses (Lane.slots). */
   int64_t kSteps = t->bk / (isLowFloat(ct->sa.storedType) ? 16 : 8);
   if (t->mma && !x.nvvm)
     kilnStrBufAppendf(buf,
                       "%%frag = memref.alloca() {kiln.gpu.shared} : "
                       "memref<%lldx%lldxi32>\n",
-                      (long long)x.threads, (long long)(12 * kSteps));
+                      (long long)x.threads,
+                      (long long)((2 * t->r + t->c) * kSteps));
   if (x.ldm[0] && !x.nvvm)
     kilnStrBufAppendf(buf,
                       "%%ldaddr = memref.alloca() {kiln.gpu.shared} : "
                       "memref<%lldx%lldx2xindex>\n",
-                      (long long)x.threads, (long long)(3 * kSteps));
+                      (long long)x.threads,
+                      (long long)((t->r / 2 + t->c / 4) * kSteps));
   /* The grid: batch, block rows, block columns (dims of one block left
    * out; at least one dim). */
   int64_t trips[3] = {ct->batch, (ct->m + x.bm - 1) / x.bm,
@@ -1711,19 +1766,25 @@ static bool mmaTypes(const Contraction *ct, bool tf32) {
 }
 
 static Tiles chooseTiles(const Contraction *ct, KilnGpuMma mma, bool tf32,
-                         bool ldmatrix) {
+                         bool ldmatrix, int64_t wideMinBlocks) {
   /* A few rows (a fully connected layer at batch 1): one row of threads
    * per row, 128 columns per block. Otherwise 64 x 64 blocks of 256
-   * threads: 8 warps of mma.sync fragments where tensor cores take the
-   * types, else 4 x 4 outputs each. */
-  if (ct->m > 8 && mma != KILN_GPU_MMA_NONE && mmaTypes(ct, tf32))
+   * threads: 8 warps of mma.sync fragments (16 x 32 each) where tensor
+   * cores take the types, else 4 x 4 outputs each. Tensor-core products
+   * that make at least `wideMinBlocks` 128 x 128 blocks take those
+   * (warps of 32 x 64): twice the reuse of each shared tile element and
+   * of each fragment register, for a quarter of the blocks. */
+  if (ct->m > 8 && mma != KILN_GPU_MMA_NONE && mmaTypes(ct, tf32)) {
+    int64_t wide = ct->batch * ((ct->m + 127) / 128) * ((ct->n + 127) / 128);
+    bool big = wideMinBlocks > 0 && wide >= wideMinBlocks;
     return (Tiles){.ty = 32,
                    .tx = 8,
-                   .r = 2,
-                   .c = 8,
+                   .r = big ? 4 : 2,
+                   .c = big ? 16 : 8,
                    .bk = 16,
                    .mma = true,
                    .ldmatrix = ldmatrix};
+  }
   if (ct->m <= 8) {
     int64_t ty = 1;
     while (ty < ct->m)
@@ -1812,7 +1873,8 @@ static void inlineCall(MlirOperation call, const Contraction *ct,
 }
 
 static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues,
-                   KilnGpuMma mma, bool tf32, bool ldmatrix) {
+                   KilnGpuMma mma, bool tf32, bool ldmatrix,
+                   int64_t wideMinBlocks) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirOperation fill = precedingFill(op, ct->c.value);
   Epilogue epi = {0};
@@ -1827,7 +1889,7 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues,
   }
   bool fused = !mlirOperationIsNull(epi.op);
   MlirOperation at = fused ? epi.op : op;
-  Tiles t = chooseTiles(ct, mma, tf32, ldmatrix);
+  Tiles t = chooseTiles(ct, mma, tf32, ldmatrix, wideMinBlocks);
   KilnStrBuf text = {0};
   genTemplate(&text, ct, &epi, &t, mlirOperationIsNull(fill),
               mma == KILN_GPU_MMA_NVVM);
@@ -1891,6 +1953,14 @@ static void runTileContractions(MlirOperation func, MlirExternalPass pass,
                                 const KilnPassOptionValue *options) {
   if (!options[kOptEnable].b)
     return;
+  if (options[kOptWideMinBlocks].i < 0) {
+    kilnEmitErrorf(mlirOperationGetLocation(func),
+                   "kiln-gpu-tile-contractions: wide-min-blocks=%lld: must "
+                   "not be negative",
+                   (long long)options[kOptWideMinBlocks].i);
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
   if (options[kOptMinFlops].i < 0) {
     kilnEmitErrorf(mlirOperationGetLocation(func),
                    "kiln-gpu-tile-contractions: min-flops=%lld: must not be "
@@ -1921,7 +1991,8 @@ static void runTileContractions(MlirOperation func, MlirExternalPass pass,
     if (2 * ct.batch * ct.m * ct.n * ct.k < options[kOptMinFlops].i)
       continue;
     ok = tileOp(ops.data[i], &ct, options[kOptEpilogues].b, mma,
-                options[kOptTf32].b, options[kOptLdmatrix].b);
+                options[kOptTf32].b, options[kOptLdmatrix].b,
+                options[kOptWideMinBlocks].i);
   }
   kilnOpListDestroy(&ops);
   if (!ok)
@@ -1948,6 +2019,10 @@ static const KilnPassOptionSpec kOptions[kNumOptions] = {
     [kOptLdmatrix] = {"ldmatrix", KILN_PASS_OPTION_BOOL, "true",
                       "With mma: operand fragments read from the shared tiles "
                       "by ldmatrix (false: element by element)"},
+    [kOptWideMinBlocks] = {"wide-min-blocks", KILN_PASS_OPTION_INT, "128",
+                           "With mma: 128 x 128 block tiles (warps of 32 x "
+                           "64) for products that make at least this many "
+                           "of them (0: never)"},
 };
 
 static const KilnDialectHandleGetter kDialects[] = {

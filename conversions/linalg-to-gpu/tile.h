@@ -60,9 +60,10 @@ typedef struct Contraction {
 
 /* Block tiles of ty*r x tx*c outputs, ty*tx threads, K steps of bk. With
  * `mma`, the threads own their outputs as mma.sync's m16n8 accumulator
- * fragments (8 warps of 16 x 32, r = 2 rows and c = 8 columns each); the
- * compute phase is then tensor-core instructions (nvvm.mma.sync) or, on
- * the CPU, the same sums written as loops. */
+ * fragments (8 warps of 8r x 4c: 16 x 32 with r = 2 rows and c = 8
+ * columns each, or 32 x 64 with 4 and 16); the compute phase is then
+ * tensor-core instructions (nvvm.mma.sync) or, on the CPU, the same sums
+ * written as loops. */
 typedef struct Tiles {
   int64_t ty, tx, r, c, bk;
   bool mma;

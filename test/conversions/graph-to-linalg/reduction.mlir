@@ -1,8 +1,16 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg))' \
 // RUN:   | FileCheck %s
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg{generic-products=true}))' \
+// RUN:   | FileCheck %s --check-prefix=GENERIC
 
 // A plain 2-D matmul is a named linalg.matmul into a zero-filled tensor.
+// With generic-products (the GPU pipeline) every static product is a
+// linalg.generic (loops m, n, k), which elementwise producers fuse into.
+// GENERIC-LABEL: func.func @matmul_2d
+// GENERIC-NOT: linalg.matmul
+// GENERIC: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : tensor<2x3xf32>, tensor<3x4xf32>)
 // CHECK-LABEL: func.func @matmul_2d
 // CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x4xf32>)
 // CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[Z]]
@@ -15,6 +23,9 @@ func.func @matmul_2d(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32
 // -----
 
 // Equal batch dims collapse into one linalg.batch_matmul.
+// GENERIC-LABEL: func.func @matmul_batch
+// GENERIC-NOT: linalg.batch_matmul
+// GENERIC: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : tensor<2x3x3x4xf32>, tensor<2x3x4x5xf32>)
 // CHECK-LABEL: func.func @matmul_batch
 // CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<6x3x4xf32>, tensor<6x4x5xf32>)
 // CHECK-SAME: outs(%{{.*}} : tensor<6x3x5xf32>)
@@ -145,6 +156,11 @@ func.func @cum_sum_runtime_axis(%x: tensor<2x3xf32>, %axis: tensor<i32>) -> tens
 // transposed at compile time into a new K x N constant and the product is
 // a plain linalg.matmul; weights that are not constants keep the transposed
 // read.
+// GENERIC-LABEL: func.func @gemm_transb_constant
+// GENERIC-NOT: linalg.matmul
+// GENERIC: linalg.generic {{.*}} ins(%arg0, %{{.*}} : tensor<4x3xf32>, tensor<3x2xf32>)
+// GENERIC: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<4x3xf32>, tensor<2x3xf32>)
+// GENERIC-NOT: linalg.matmul
 // CHECK-LABEL: func.func @gemm_transb_constant
 // CHECK: %[[W:.*]] = arith.constant dense_resource<kiln_weight{{.*}}> : tensor<6xf32>
 // CHECK: %[[WT:.*]] = tensor.expand_shape %[[W]] {{.*}} into tensor<3x2xf32>

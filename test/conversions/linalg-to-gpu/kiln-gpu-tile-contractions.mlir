@@ -28,6 +28,16 @@
 // RUN: kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{mma=emulate ldmatrix=false}))' \
 // RUN:   | FileCheck %s --check-prefix=EMUGATHER
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{wide-min-blocks=1}))' \
+// RUN:   | FileCheck %s --check-prefix=WIDE
+// RUN: kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{mma=emulate wide-min-blocks=1}))' \
+// RUN:   | FileCheck %s --check-prefix=EMUWIDE
+// RUN: not kiln-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{wide-min-blocks=-1}))' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BADWIDE
+// BADWIDE: error: kiln-gpu-tile-contractions: wide-min-blocks=-1: must not be negative
 // RUN: not kiln-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{mma=wmma}))' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BADMMA
@@ -328,6 +338,27 @@ func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
 // EMU: arith.shrui
 // EMU-NOT: nvvm.mma.sync
 // EMU-NOT: nvgpu.ldmatrix
+// Products that make at least wide-min-blocks (default 128) blocks of
+// 128 x 128 take those: 8 warps of 32 x 64 (two m16 by eight n8 tiles,
+// 16 mma.sync a K step, 4 x 16 accumulators a thread), A's fragments by
+// two ldmatrix, B's by four; B's tile rows padded to 136 (conflict-free
+// too). The emulation stores 24 registers (8 of A, 16 of B) and 6 row
+// addresses a thread a K step. This one product is one block of them.
+// WIDE-LABEL: func.func @bf16_operands
+// WIDE-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x128x24xbf16, #gpu.address_space<workgroup>>
+// WIDE-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x16x136xbf16, #gpu.address_space<workgroup>>
+// WIDE-DAG: memref.alloca() {kiln.gpu.private} : memref<256x4x16xf32>
+// WIDE: scf.for
+// WIDE-COUNT-2: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false}
+// WIDE-COUNT-4: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
+// WIDE-COUNT-16: nvvm.mma.sync
+// WIDE-NOT: nvvm.mma.sync
+// WIDE: kiln.gpu.block_size = 256
+// EMUWIDE-LABEL: func.func @bf16_operands
+// EMUWIDE-DAG: memref.alloca() {kiln.gpu.shared} : memref<256x24xi32>
+// EMUWIDE-DAG: memref.alloca() {kiln.gpu.shared} : memref<256x6x2xindex>
+// EMUWIDE: scf.for {{.*}} iter_args
+// EMUWIDE-NOT: nvvm.mma.sync
 // GATHER-LABEL: func.func @bf16_operands
 // GATHER: scf.for
 // GATHER: arith.bitcast %{{.*}} : bf16 to i16
