@@ -340,8 +340,8 @@ static const KilnPassOptionSpec kGpuOnCpuParameters[] = {
     {"tf32", KILN_PASS_OPTION_BOOL, "false",
      "f32 products in the tensor-core layout with TF32 operands"},
     {"wide-min-blocks", KILN_PASS_OPTION_INT, "128",
-     "Tensor-core products in 128 x 128 block tiles where they make at "
-     "least this many (1: every one)"},
+     "Products in 128 x 128 block tiles where they make at least this "
+     "many (1: every one)"},
 };
 
 static const KilnPassInfo kGpuOnCpuPipeline = {

@@ -1770,12 +1770,13 @@ static Tiles chooseTiles(const Contraction *ct, KilnGpuMma mma, bool tf32,
   /* A few rows (a fully connected layer at batch 1): one row of threads
    * per row, 128 columns per block. Otherwise 64 x 64 blocks of 256
    * threads: 8 warps of mma.sync fragments (16 x 32 each) where tensor
-   * cores take the types, else 4 x 4 outputs each. Tensor-core products
-   * that make at least `wideMinBlocks` 128 x 128 blocks take those
-   * (warps of 32 x 64): twice the reuse of each shared tile element and
-   * of each fragment register, for a quarter of the blocks. */
+   * cores take the types, else 4 x 4 outputs each. Products that make at
+   * least `wideMinBlocks` 128 x 128 blocks take those (warps of 32 x 64,
+   * or 8 x 8 outputs a thread): twice the reuse of each shared tile
+   * element and of each register loaded from it, for a quarter of the
+   * blocks. */
+  int64_t wide = ct->batch * ((ct->m + 127) / 128) * ((ct->n + 127) / 128);
   if (ct->m > 8 && mma != KILN_GPU_MMA_NONE && mmaTypes(ct, tf32)) {
-    int64_t wide = ct->batch * ((ct->m + 127) / 128) * ((ct->n + 127) / 128);
     bool big = wideMinBlocks > 0 && wide >= wideMinBlocks;
     return (Tiles){.ty = 32,
                    .tx = 8,
@@ -1791,7 +1792,9 @@ static Tiles chooseTiles(const Contraction *ct, KilnGpuMma mma, bool tf32,
       ty *= 2;
     return (Tiles){.ty = ty, .tx = 128 / ty, .r = 1, .c = 1, .bk = 16};
   }
-  return (Tiles){.ty = 16, .tx = 16, .r = 4, .c = 4, .bk = 16};
+  bool big = wideMinBlocks > 0 && wide >= wideMinBlocks;
+  return (Tiles){
+      .ty = 16, .tx = 16, .r = big ? 8 : 4, .c = big ? 8 : 4, .bk = 16};
 }
 
 /* The value a fill of `c` writes: a linalg.fill's, or a constant a
@@ -2020,9 +2023,10 @@ static const KilnPassOptionSpec kOptions[kNumOptions] = {
                       "With mma: operand fragments read from the shared tiles "
                       "by ldmatrix (false: element by element)"},
     [kOptWideMinBlocks] = {"wide-min-blocks", KILN_PASS_OPTION_INT, "128",
-                           "With mma: 128 x 128 block tiles (warps of 32 x "
-                           "64) for products that make at least this many "
-                           "of them (0: never)"},
+                           "128 x 128 block tiles (warps of 32 x 64 with "
+                           "mma, else 8 x 8 outputs a thread) for products "
+                           "that make at least this many of them (0: "
+                           "never)"},
 };
 
 static const KilnDialectHandleGetter kDialects[] = {

@@ -55,6 +55,12 @@
 // With tf32: the f32 operands copied by cp.async one element (4 bytes) a
 // copy, two m16n8k8 TF32 steps per K tile, A's fragments read by ldmatrix
 // (rows of 4 f32), B's element by element (.trans moves 16-bit elements).
+// With wide-min-blocks=1 (128 x 128 blocks wherever there is one) the
+// CUDA cores' block is 128 x 128: 16 x 16 threads of 8 x 8 outputs.
+// WIDE-LABEL: func.func @matmul
+// WIDE-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x128x16xf32>
+// WIDE-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x16x128xf32>
+// WIDE-DAG: memref.alloca() {kiln.gpu.private} : memref<256x8x8xf32>
 // TF32-LABEL: func.func @matmul
 // TF32: nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 1, %{{.*}} : memref<33x65xf32>
 // TF32: nvgpu.device_async_copy %arg1[{{.*}}], {{.*}}, 1, %{{.*}} : memref<65x17xf32>
