@@ -27,14 +27,17 @@
  * T, a phase per step (under 32 threads: one warp of T lanes). A
  * linalg.fill of the output right before the op becomes the value thread
  * 0 combines with (the fill disappears). T is the largest power of two up
- * to min(R, threads). Sums are formed in
- * another order than the sequential loop's (expected: checked with
- * tolerances). Generics whose inputs form a contraction (two inputs both
- * reduced, each indexed by a parallel dim the other is not) are left to
- * kiln-gpu-tile-contractions or the one-output-per-thread mapping, and so
- * is everything else: dynamic shapes, other element types, other bodies,
- * several outputs, linalg.index. kiln-gpu-launch-phases turns the form
- * into a gpu.launch with a workgroup buffer and barriers. */
+ * to min(R, threads). The elementwise op after the reduction joins its
+ * kernel when it reads only the output (Scale: applied in the store) or
+ * reads it broadcast over the reduced dims (Normalize: a last phase over
+ * the reduced elements). Sums are formed in another order than the
+ * sequential loop's (expected: checked with tolerances). Generics whose inputs
+ * form a contraction (two inputs both reduced, each indexed by a parallel dim
+ * the other is not) are left to kiln-gpu-tile-contractions or the
+ * one-output-per-thread mapping, and so is everything else: dynamic shapes,
+ * other element types, other bodies, several outputs, linalg.index.
+ * kiln-gpu-launch-phases turns the form into a gpu.launch with a workgroup
+ * buffer and barriers. */
 #include "kiln/passes.h"
 
 #include <stdio.h>
@@ -68,6 +71,8 @@ enum { kMaxInputs = 16 }; /* kMaxRank: tile.h; at most kMaxMarkedInputs */
 
 static const char *const kInMark = "kiln.reduce.in";
 static const char *const kElemMark = "kiln.reduce.elem";
+static const char *const kNormInMark = "kiln.normalize.in";
+static const char *const kNormElemMark = "kiln.normalize.elem";
 
 /* An operand's indices: loop l (>= 0) or the constant -1 - c. */
 typedef struct Access {
@@ -308,10 +313,26 @@ typedef struct Scale {
   Access out;       /* the consumer's output, indexed as the reduction's */
 } Scale;
 
+/* The elementwise op after the reduction that reads its output broadcast
+ * over the reduced dims (softmax's exp(x - max) / sum, layer norm's
+ * (x - mean) * rsqrt(var + eps) * g + b): a linalg.generic of parallel
+ * loops that are the reduction's loops one to one (same count and sizes),
+ * reading the reduction's output as the reduction writes it, its other
+ * inputs and its output at dims or constants, its body arith/math ops.
+ * The reduction's kernel applies it once its output is complete: a phase
+ * in which the threads of each output's block (warp) compute the
+ * consumer's elements along the reduced dims, r = t, t + T, ... */
+typedef struct Normalize {
+  MlirOperation op; /* null: none */
+  intptr_t n;       /* its operands: inputs, then the output */
+  Access x[kMaxInputs + 1];
+} Normalize;
+
 typedef struct Gen {
   KilnScheduleText text;
-  int c0, c1;         /* the index constants 0 and 1 */
-  const Scale *scale; /* the fused consumer */
+  int c0, c1;            /* the index constants 0 and 1 */
+  const Scale *scale;    /* the fused consumer of the output */
+  const Normalize *norm; /* the fused consumer broadcasting it */
 } Gen;
 
 /* Loop l's index from its group's linear index `lin`. */
@@ -381,6 +402,11 @@ static void genHeader(Gen *g, const Reduction *rd, char *name, size_t size) {
   if (!mlirOperationIsNull(g->scale->op)) {
     kilnStrBufAppend(buf, ", %E: ", 6);
     kilnStrBufAppendType(buf, g->scale->out.type);
+  }
+  for (intptr_t k = 0; !mlirOperationIsNull(g->norm->op) && k < g->norm->n;
+       ++k) {
+    kilnStrBufAppendf(buf, ", %%N%d: ", (int)k);
+    kilnStrBufAppendType(buf, g->norm->x[k].type);
   }
   kilnStrBufAppendf(
       buf, ", %%init: f32) {\n%%ident = arith.constant %s : f32\n", ident);
@@ -456,6 +482,41 @@ static int openGrid(Gen *g, int bound) {
   return b;
 }
 
+/* The fused Normalize's elements of the output whose parallel indices are
+ * in `idx` (the reduced ones filled in here): r = start, start + step, ...
+ * < R, its inputs' loads and the marker its body's ops are cloned before
+ * (reduceOp), stored to its output. */
+static void genNormalize(Gen *g, const Reduction *rd, int *idx, int start,
+                         int step) {
+  const Normalize *nz = g->norm;
+  KilnStrBuf *buf = g->text.buf;
+  int cR = kilnScheduleIndex(&g->text, rd->extent);
+  int r = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(buf, "scf.for %%v%d = %%v%d to %%v%d step %%v%d {\n", r,
+                    start, cR, step);
+  for (intptr_t l = 0; l < rd->loops; ++l)
+    if (rd->kind[l] == 'r')
+      idx[l] = loopIndex(g, rd, l, r);
+  for (intptr_t k = 0; k + 1 < nz->n; ++k) {
+    char prefix[32], in[16], attrs[48];
+    snprintf(prefix, sizeof(prefix), "%%v%d = memref.load ",
+             kilnScheduleFresh(&g->text));
+    snprintf(in, sizeof(in), "N%d", (int)k);
+    snprintf(attrs, sizeof(attrs), "{%s = %d : i64} ", kNormInMark, (int)k);
+    appendAccess(g, prefix, in, &nz->x[k], idx, attrs);
+  }
+  const Access *out = &nz->x[nz->n - 1];
+  int e = kilnScheduleFresh(&g->text);
+  kilnStrBufAppendf(buf, "%%v%d = arith.constant {%s} 0.0 : ", e,
+                    kNormElemMark);
+  kilnStrBufAppendType(buf, mlirShapedTypeGetElementType(out->type));
+  char prefix[32], name[16];
+  snprintf(prefix, sizeof(prefix), "\nmemref.store %%v%d, ", e);
+  snprintf(name, sizeof(name), "N%d", (int)(nz->n - 1));
+  appendAccess(g, prefix, name, out, idx, "");
+  kilnStrBufAppend(buf, "}\n", 2);
+}
+
 static void genFooter(Gen *g, int64_t threads) {
   kilnStrBufAppendf(g->text.buf,
                     "scf.reduce\n}\n}\nscf.yield\n}"
@@ -521,8 +582,8 @@ static void genTreeStep(Gen *g, const char *name, int cT, int64_t threads,
  * are sh[32 w]. */
 static void genBlockTemplate(KilnStrBuf *buf, const Reduction *rd,
                              int64_t threads, bool fromOut, bool shuffles,
-                             const Scale *scale) {
-  Gen gen = {{buf, 0}, 0, 0, scale}, *g = &gen;
+                             const Scale *scale, const Normalize *norm) {
+  Gen gen = {{buf, 0}, 0, 0, scale, norm}, *g = &gen;
   char name[32];
   genHeader(g, rd, name, sizeof(name));
   int64_t lanes = threads < 32 ? threads : 32, warps = threads / lanes;
@@ -574,6 +635,11 @@ static void genBlockTemplate(KilnStrBuf *buf, const Reduction *rd,
   }
   genStore(g, rd, name, idx, v, fromOut);
   endPhase(g);
+  if (!mlirOperationIsNull(norm->op)) {
+    beginPhase(g, cT, &tid);
+    genNormalize(g, rd, idx, tid, cT);
+    endPhase(g);
+  }
   genFooter(g, threads);
 }
 
@@ -601,9 +667,10 @@ static void warpOutput(Gen *g, const Reduction *rd, int base, int tid,
 }
 
 static void genWarpTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t lanes,
-                            bool fromOut, bool shuffles, const Scale *scale) {
+                            bool fromOut, bool shuffles, const Scale *scale,
+                            const Normalize *norm) {
   const int64_t threads = 256, perBlock = threads / lanes;
-  Gen gen = {{buf, 0}, 0, 0, scale}, *g = &gen;
+  Gen gen = {{buf, 0}, 0, 0, scale, norm}, *g = &gen;
   char name[32];
   genHeader(g, rd, name, sizeof(name));
   int cT = kilnScheduleIndex(&g->text, threads);
@@ -666,6 +733,16 @@ static void genWarpTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t lanes,
   genStore(g, rd, name, idx, v, fromOut);
   kilnStrBufAppend(buf, "}\n", 2);
   endPhase(g);
+  if (!mlirOperationIsNull(norm->op)) {
+    beginPhase(g, cT, &tid);
+    warpOutput(g, rd, base, tid, lanes, ragged, &lane, &valid, idx);
+    if (ragged)
+      kilnStrBufAppendf(buf, "scf.if %%v%d {\n", valid);
+    genNormalize(g, rd, idx, lane, cLanes);
+    if (ragged)
+      kilnStrBufAppend(buf, "}\n", 2);
+    endPhase(g);
+  }
   genFooter(g, threads);
 }
 
@@ -677,6 +754,13 @@ static void genWarpTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t lanes,
  * any: its value becomes the initial value thread 0 combines with (the
  * fill's kernel disappears, as scf-parallel-loop-fusion merged it with the
  * one-output-per-thread loop). */
+/* Whether `op` only makes a value: a constant, or a static allocation
+ * (which may move before the reduction when its consumer is fused). */
+static bool onlyMakes(MlirOperation op) {
+  return kilnOpNameIs(op, "arith.constant") ||
+         (kilnOpNameIs(op, "memref.alloc") && !mlirOperationGetNumOperands(op));
+}
+
 static MlirOperation precedingFill(MlirOperation op, MlirValue out) {
   MlirOperation p = kilnPrevInBlock(op);
   while (!mlirOperationIsNull(p) && kilnOpNameIs(p, "arith.constant"))
@@ -719,12 +803,66 @@ static bool isIdentity(MlirAttribute m, intptr_t rank) {
 /* The consumer of `op`'s output that its store can apply (Scale): the next
  * op (constants aside); the output buffer then only used by the two ops,
  * the fill and deallocations, unless the consumer writes it in place. */
+/* Whether linalg.generic `g`'s body is region-free arith/math ops on its
+ * arguments, its own values and constants, yielding one value, its output
+ * element unread. */
+static bool elementwiseBody(MlirOperation g) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  intptr_t nArgs = mlirBlockGetNumArguments(body);
+  if (nArgs < 1 || nArgs > kMaxInputs + 1 ||
+      !mlirOpOperandIsNull(
+          mlirValueGetFirstUse(mlirBlockGetArgument(body, nArgs - 1))) ||
+      mlirOperationGetNumOperands(yield) != 1)
+    return false;
+  for (MlirOperation o = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(o, yield); o = mlirOperationGetNextInBlock(o)) {
+    MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(o));
+    bool arithOrMath = (n.length > 6 && !memcmp(n.data, "arith.", 6)) ||
+                       (n.length > 5 && !memcmp(n.data, "math.", 5));
+    if (!arithOrMath || mlirOperationGetNumRegions(o))
+      return false;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(o); ++i) {
+      MlirValue v = mlirOperationGetOperand(o, i);
+      bool inside =
+          mlirValueIsABlockArgument(v)
+              ? mlirBlockEqual(mlirBlockArgumentGetOwner(v), body)
+              : mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(v)),
+                               body) ||
+                    kilnOpNameIs(mlirOpResultGetOwner(v), "arith.constant");
+      if (!inside)
+        return false;
+    }
+  }
+  return true;
+}
+
+/* The op after `op`, constants and static allocations passed over; null
+ * if none. */
+static MlirOperation nextConsumer(MlirOperation op) {
+  MlirOperation g = mlirOperationGetNextInBlock(op);
+  while (!mlirOperationIsNull(g) && onlyMakes(g))
+    g = mlirOperationGetNextInBlock(g);
+  return g;
+}
+
+/* Moves the static allocations between `from` and the fused consumer `to`
+ * before `op`: the kernel replacing `op` writes into them. */
+static void hoistAllocations(MlirOperation from, MlirOperation to,
+                             MlirOperation op) {
+  for (MlirOperation o = mlirOperationGetNextInBlock(from);
+       !mlirOperationEqual(o, to);) {
+    MlirOperation next = mlirOperationGetNextInBlock(o);
+    if (kilnOpNameIs(o, "memref.alloc"))
+      mlirOperationMoveBefore(o, op);
+    o = next;
+  }
+}
+
 static void matchScale(MlirOperation op, const Reduction *rd,
                        MlirOperation fill, Scale *sc) {
   memset(sc, 0, sizeof(*sc));
-  MlirOperation g = mlirOperationGetNextInBlock(op);
-  while (!mlirOperationIsNull(g) && kilnOpNameIs(g, "arith.constant"))
-    g = mlirOperationGetNextInBlock(g);
+  MlirOperation g = nextConsumer(op);
   if (mlirOperationIsNull(g) || !kilnOpNameIs(g, "linalg.generic") ||
       mlirOperationGetNumResults(g) || kilnGpuSingleOutputIns(g) != 1 ||
       mlirOperationGetNumOperands(g) != 2 ||
@@ -745,32 +883,8 @@ static void matchScale(MlirOperation op, const Reduction *rd,
   for (intptr_t l = 0; l < rank; ++l)
     if (kinds[l] != 'p')
       return;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
-  MlirOperation yield = mlirBlockGetTerminator(body);
-  if (mlirBlockGetNumArguments(body) != 2 ||
-      !mlirOpOperandIsNull(
-          mlirValueGetFirstUse(mlirBlockGetArgument(body, 1))) ||
-      mlirOperationGetNumOperands(yield) != 1)
+  if (!elementwiseBody(g))
     return;
-  for (MlirOperation o = mlirBlockGetFirstOperation(body);
-       !mlirOperationEqual(o, yield); o = mlirOperationGetNextInBlock(o)) {
-    MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(o));
-    bool arithOrMath = (n.length > 6 && !memcmp(n.data, "arith.", 6)) ||
-                       (n.length > 5 && !memcmp(n.data, "math.", 5));
-    if (!arithOrMath || mlirOperationGetNumRegions(o))
-      return;
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(o); ++i) {
-      MlirValue v = mlirOperationGetOperand(o, i);
-      bool inside =
-          mlirValueIsABlockArgument(v)
-              ? mlirBlockEqual(mlirBlockArgumentGetOwner(v), body)
-              : mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(v)),
-                               body) ||
-                    kilnOpNameIs(mlirOpResultGetOwner(v), "arith.constant");
-      if (!inside)
-        return;
-    }
-  }
   /* Not in place, the reduction's output must be a temporary nothing
    * else reads (a function's output buffer would lose its values). */
   bool inPlace = mlirValueEqual(out, rd->out.value);
@@ -790,6 +904,78 @@ static void matchScale(MlirOperation op, const Reduction *rd,
   sc->out.value = out;
 }
 
+static bool sameAccess(const Access *a, const Access *b) {
+  if (a->rank != b->rank)
+    return false;
+  for (intptr_t d = 0; d < a->rank; ++d)
+    if (a->index[d] != b->index[d])
+      return false;
+  return true;
+}
+
+/* The Normalize right after `after` (the reduction, or its fused Scale)
+ * reading `value` (the reduction's output, or the Scale's) indexed as the
+ * reduction's output. */
+static void matchNormalize(MlirOperation after, const Reduction *rd,
+                           MlirValue value, Normalize *nz) {
+  memset(nz, 0, sizeof(*nz));
+  MlirOperation g = nextConsumer(after);
+  if (mlirOperationIsNull(g) || !kilnOpNameIs(g, "linalg.generic") ||
+      mlirOperationGetNumResults(g))
+    return;
+  intptr_t nIns = kilnGpuSingleOutputIns(g), n = nIns + 1;
+  char kinds[kMaxRank];
+  MlirAttribute maps =
+      mlirOperationGetAttributeByName(g, kilnStr("indexing_maps"));
+  if (nIns < 1 || n > kMaxInputs + 1 || mlirOperationGetNumOperands(g) != n ||
+      !kilnLinalgIteratorKinds(g, kinds, rd->loops) ||
+      mlirAttributeIsNull(maps) || mlirArrayAttrGetNumElements(maps) != n)
+    return;
+  for (intptr_t l = 0; l < rd->loops; ++l)
+    if (kinds[l] != 'p')
+      return;
+  /* Every loop read with the reduction's loop's size; the reduction's
+   * output read as it is written. */
+  bool seen[kMaxRank] = {false}, readsOut = false;
+  for (intptr_t k = 0; k < n; ++k) {
+    Access *x = &nz->x[k];
+    MlirValue v = mlirOperationGetOperand(g, k);
+    if (!staticFloatMemRef(v) ||
+        !setAccess(x, v,
+                   mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, k))))
+      return;
+    for (intptr_t d = 0; d < x->rank; ++d) {
+      int64_t l = x->index[d];
+      if (l >= rd->loops ||
+          (l >= 0 && mlirShapedTypeGetDimSize(x->type, d) != rd->size[l]))
+        return;
+      if (l >= 0)
+        seen[l] = true;
+    }
+    if (k < nIns && mlirValueEqual(v, value)) {
+      if (!sameAccess(x, &rd->out))
+        return;
+      readsOut = true;
+    }
+  }
+  for (intptr_t l = 0; l < rd->loops; ++l)
+    if (!seen[l])
+      return;
+  if (!readsOut || !elementwiseBody(g))
+    return;
+  /* Its output is written while other blocks still read: it must share no
+   * buffer with what the kernel reads or the reduction writes. */
+  MlirValue outRoot = kilnGpuViewRoot(nz->x[nIns].value);
+  for (intptr_t k = 0; k < nIns; ++k)
+    if (mlirValueEqual(kilnGpuViewRoot(nz->x[k].value), outRoot))
+      return;
+  for (intptr_t i = 0; i < rd->inputs; ++i)
+    if (mlirValueEqual(kilnGpuViewRoot(rd->in[i].value), outRoot))
+      return;
+  nz->op = g;
+  nz->n = n;
+}
+
 /* Replaces `op` by the schedule: a block per output of `threads`, or with
  * `lanes` > 0 a warp-level one; false after an error. */
 static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads,
@@ -802,14 +988,23 @@ static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads,
     if (rd->out.index[d] < 0 && mlirShapedTypeGetDimSize(rd->out.type, d) != 1)
       fill = (MlirOperation){NULL};
   Scale scale;
+  Normalize norm = {0};
   matchScale(op, rd, fill, &scale);
+  bool scaled = !mlirOperationIsNull(scale.op);
+  MlirOperation last = scaled ? scale.op : op;
+  matchNormalize(last, rd, scaled ? scale.out.value : rd->out.value, &norm);
+  bool normalized = !mlirOperationIsNull(norm.op);
+  if (scaled)
+    hoistAllocations(op, scale.op, op);
+  if (normalized)
+    hoistAllocations(last, norm.op, op);
   KilnStrBuf text = {0};
   if (lanes > 0)
     genWarpTemplate(&text, rd, lanes, mlirOperationIsNull(fill), shuffles,
-                    &scale);
+                    &scale, &norm);
   else
     genBlockTemplate(&text, rd, threads, mlirOperationIsNull(fill), shuffles,
-                     &scale);
+                     &scale, &norm);
   MlirModule tmpl = mlirModuleCreateParse(ctx, kilnStr(kilnStrBufGet(&text)));
   kilnStrBufDestroy(&text);
   if (mlirModuleIsNull(tmpl)) {
@@ -829,14 +1024,26 @@ static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads,
   if (mlirValueEqual(e, out))
     e = mlirOperationGetOperand(rd->combine, 1);
   kilnGpuInlineMarked(body, rd->combine, e, &m);
+  if (normalized) {
+    MlirBlock nbody =
+        mlirRegionGetFirstBlock(mlirOperationGetRegion(norm.op, 0));
+    MlirOperation yield = mlirBlockGetTerminator(nbody);
+    KilnGpuMarks nm;
+    kilnGpuFindMarks(func, kNormInMark, kNormElemMark, &nm);
+    kilnGpuInlineMarked(nbody, yield, mlirOperationGetOperand(yield, 0), &nm);
+  }
   for (intptr_t i = 0; i <= rd->inputs; ++i)
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, i),
                                   mlirOperationGetOperand(op, i));
-  bool scaled = !mlirOperationIsNull(scale.op);
-  intptr_t initArg = rd->inputs + (scaled ? 2 : 1);
+  /* Then %E (scaled), %N0 .. (normalized), %init. */
+  intptr_t arg = rd->inputs + 1;
   if (scaled)
-    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, rd->inputs + 1),
+    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, arg++),
                                   scale.out.value);
+  for (intptr_t k = 0; normalized && k < norm.n; ++k)
+    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, arg++),
+                                  mlirOperationGetOperand(norm.op, k));
+  intptr_t initArg = arg;
   if (!mlirOperationIsNull(fill))
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, initArg),
                                   mlirOperationGetOperand(fill, 0));
@@ -858,6 +1065,8 @@ static bool reduceOp(MlirOperation op, const Reduction *rd, int64_t threads,
   mlirOperationDestroy(op);
   if (!mlirOperationIsNull(fill))
     mlirOperationDestroy(fill);
+  if (normalized)
+    mlirOperationDestroy(norm.op);
   if (scaled) {
     mlirOperationDestroy(scale.op);
     if (!inPlace)

@@ -358,6 +358,139 @@ func.func @bf16_input(%x: memref<8x100xbf16>, %y: memref<8xf32>) {
   return
 }
 
+// -----
+
+// Softmax's normalization, exp(x - max) / sum, reads the sum broadcast
+// over the reduced dim: the sum's kernel applies it once the sums are
+// complete, a phase in which each block's threads write their row's
+// elements (r = t, t + 256, ...), reading the sum thread 0 stored. The
+// allocation of its output moves before the kernel; the consumer is gone.
+// CHECK-LABEL: func.func @softmax_normalized
+// CHECK: %[[Y:.*]] = memref.alloc() : memref<4x300xf32>
+// CHECK: scf.execute_region no_inline
+// CHECK: scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%c4)
+// CHECK: math.exp
+// CHECK: gpu.shuffle xor
+// CHECK: memref.store %{{.*}}, %arg2[%[[B]]]
+// CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c256)
+// CHECK: scf.for %[[R:.*]] = %[[T]] to %c300 step %c256
+// CHECK-DAG: %[[X:.*]] = memref.load %arg0[%[[B]], %[[R]]]
+// CHECK-DAG: %[[M:.*]] = memref.load %arg1[%[[B]]]
+// CHECK-DAG: %[[S:.*]] = memref.load %arg2[%[[B]]]
+// CHECK: %[[D:.*]] = arith.subf %[[X]], %[[M]]
+// CHECK: %[[E:.*]] = math.exp %[[D]]
+// CHECK: %[[Q:.*]] = arith.divf %[[E]], %[[S]]
+// CHECK: memref.store %[[Q]], %[[Y]][%[[B]], %[[R]]]
+// CHECK: kiln.gpu.block_size = 256
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[Y]]
+// TREE-LABEL: func.func @softmax_normalized
+// TREE: scf.for %{{.*}} = %{{.*}} to %c300 step %c256
+// TREE: arith.divf
+// TREE-NOT: linalg.generic
+// TREE: return
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d0)>
+func.func @softmax_normalized(%x: memref<4x300xf32>, %max: memref<4xf32>, %sum: memref<4xf32>) -> memref<4x300xf32> {
+  linalg.generic {indexing_maps = [#row, #col, #col], iterator_types = ["parallel", "reduction"]} ins(%x, %max : memref<4x300xf32>, memref<4xf32>) outs(%sum : memref<4xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    %a = arith.addf %out, %e : f32
+    linalg.yield %a : f32
+  }
+  %y = memref.alloc() : memref<4x300xf32>
+  linalg.generic {indexing_maps = [#row, #col, #col, #row], iterator_types = ["parallel", "parallel"]} ins(%x, %max, %sum : memref<4x300xf32>, memref<4xf32>, memref<4xf32>) outs(%y : memref<4x300xf32>) {
+  ^bb0(%in: f32, %m: f32, %s: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    %q = arith.divf %e, %s : f32
+    linalg.yield %q : f32
+  }
+  return %y : memref<4x300xf32>
+}
+
+// -----
+
+// A short row (17: a warp reduction of 16 lanes, 16 outputs a block, the
+// last block ragged) with a mean's scaling fused into its store and layer
+// norm's centring reading the mean: the centring after the scaling, lanes
+// r = lane, lane + 16, ... of each valid output, writing bf16.
+// CHECK-LABEL: func.func @warp_centred
+// CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c256)
+// CHECK: gpu.shuffle xor
+// CHECK: arith.mulf
+// CHECK: memref.store %{{.*}}, %arg1[
+// CHECK: scf.parallel (%[[T2:.*]]) = (%{{.*}}) to (%c256)
+// CHECK: %[[L:.*]] = arith.remui %[[T2]], %c16
+// CHECK: %[[V:.*]] = arith.cmpi ult, %{{.*}}, %c20
+// CHECK: scf.if %[[V]]
+// CHECK: scf.for %{{.*}} = %[[L]] to %c17 step %c16
+// CHECK: arith.subf
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: memref.store %{{.*}}, %arg2[
+// CHECK-NOT: linalg.generic
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d0)>
+func.func @warp_centred(%x: memref<20x17xf32>, %mean: memref<20xf32>, %y: memref<20x17xbf16>) {
+  %inv = arith.constant 0.0588235 : f32
+  %s = memref.alloc() : memref<20xf32>
+  linalg.generic {indexing_maps = [#row, #col], iterator_types = ["parallel", "reduction"]} ins(%x : memref<20x17xf32>) outs(%s : memref<20xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%s : memref<20xf32>) outs(%mean : memref<20xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %inv : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#row, #col, #row], iterator_types = ["parallel", "parallel"]} ins(%x, %mean : memref<20x17xf32>, memref<20xf32>) outs(%y : memref<20x17xbf16>) {
+  ^bb0(%in: f32, %m: f32, %out: bf16):
+    %d = arith.subf %in, %m : f32
+    %t = arith.truncf %d : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  memref.dealloc %s : memref<20xf32>
+  return
+}
+
+// -----
+
+// Left alone: a normalization written over its own input (other blocks
+// still read the rows it would overwrite), and one over a slice of the
+// reduced dim (its loop 150 long, not the reduction's 300).
+// CHECK-LABEL: func.func @negative_normalize
+// CHECK: kiln.gpu.block_size = 256
+// CHECK: linalg.generic
+// CHECK: kiln.gpu.block_size = 256
+// CHECK: linalg.generic
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d0)>
+func.func @negative_normalize(%x: memref<4x300xf32>, %sum: memref<4xf32>, %half: memref<4x150xf32>) {
+  linalg.generic {indexing_maps = [#row, #col], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x300xf32>) outs(%sum : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#row, #col, #row], iterator_types = ["parallel", "parallel"]} ins(%x, %sum : memref<4x300xf32>, memref<4xf32>) outs(%x : memref<4x300xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %q = arith.divf %in, %s : f32
+    linalg.yield %q : f32
+  }
+  linalg.generic {indexing_maps = [#row, #col], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x300xf32>) outs(%sum : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#row, #col, #row], iterator_types = ["parallel", "parallel"]} ins(%half, %sum : memref<4x150xf32>, memref<4xf32>) outs(%half : memref<4x150xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %q = arith.divf %in, %s : f32
+    linalg.yield %q : f32
+  }
+  return
+}
+
 // BAD-OPTION
 // expected-error@+1 {{kiln-gpu-block-reductions: min-extent=0: must be at least 1}}
 func.func @bad_option() {
