@@ -490,10 +490,11 @@ typedef struct Ctx {
   const Epilogue *epi;
   Tiles t;
   int64_t bm, bn, threads;
-  bool nvvm;     /* with t.mma: the compute phase as nvvm.mma.sync */
-  int cur;       /* SSA name of the shared buffer the compute phase reads */
-  bool async[2]; /* side A, B: tiles copied in pairs (cp.async with nvvm) */
-  bool ldm[2];   /* side A, B: fragments read by ldmatrix (x4) */
+  bool nvvm;       /* with t.mma: the compute phase as nvvm.mma.sync */
+  bool cpAsync;    /* unit copies as cp.async (sm_80 and up: mma=nvvm) */
+  int cur;         /* SSA name of the shared buffer the compute phase reads */
+  int64_t unit[2]; /* side A, B: elements per unit copy (0: staged loads) */
+  bool ldm[2];     /* side A, B: fragments read by ldmatrix (x4) */
   int vb, m0, n0, c0, c1, cT; /* SSA names of the block's values */
 } Ctx;
 
@@ -777,12 +778,6 @@ static void genTileStores(Gen *g, const TileLoads *l, const char *tile, int buf,
   }
 }
 
-/* The elements in one 4-byte copy (cp.async's smallest) of side `s`'s
- * tile elements: 2 of f16/bf16, 1 of f32. */
-static int64_t copyUnit(const Side *s) {
-  return isLowFloat(s->storedType) ? 2 : 1;
-}
-
 /* The elements of `in` (an identity layout) that follow each other in
  * memory as its fast role's group index counts up: its trailing dims
  * while each is, whole, the next inner loop of that group. A conv's
@@ -800,33 +795,42 @@ static int64_t contiguousRun(const Contraction *ct, const Operand *in) {
   return run;
 }
 
-/* Whether side `s` (A: tiles [m][k], else B: [k][n]; rows x cols) can be
- * copied in 4-byte units (copyUnit) along the tile's last dim: a plain
- * input read at plain indices, an identity layout whose fast dim runs
- * along the tile's last dim, a whole number of units per thread, and
- * units that never straddle a bound or a break in memory: the last dim,
- * or the contiguous run of trailing dims (contiguousRun: a conv's
- * weights), a multiple of the unit. Each unit then starts at an even
- * element (the tile's K steps and the threads' units are even), 4-byte
- * aligned. */
-static bool unitCopies(const Contraction *ct, const Side *s, bool isA,
-                       int64_t rows, int64_t cols, int64_t threads) {
+/* The elements side `s` (A: tiles [m][k], else B: [k][n]; rows x cols,
+ * shared rows `pitch` elements apart) is copied in, 0 where it is loaded
+ * through registers. It can be copied in units of 16, 8 or 4 bytes (the
+ * sizes of cp.async, the largest that fits) along the tile's last dim
+ * when it is a plain input read at plain indices, of an identity layout
+ * whose fast dim runs along the tile's last dim, with a whole number of
+ * units per thread and units that never straddle a tile row, a bound or a
+ * break in memory: the last dim, or the contiguous run of trailing dims
+ * (contiguousRun: a conv's weights), a multiple of the unit. Each unit
+ * then starts at a multiple of its size in the operand (its buffers are
+ * at least 16-byte aligned) and in shared memory. */
+static int64_t copyUnitOf(const Contraction *ct, const Side *s, bool isA,
+                          int64_t rows, int64_t cols, int64_t pitch,
+                          int64_t threads) {
   const Operand *in = &s->in[0];
-  int64_t unit = copyUnit(s);
-  if (!s->plain || in->rank < 1 || fastRole(ct, in) != (isA ? kK : kN) ||
-      (rows * cols / unit) % threads)
-    return false;
+  if (!s->plain || in->rank < 1 || fastRole(ct, in) != (isA ? kK : kN))
+    return 0;
   for (intptr_t i = 0; i < in->rank; ++i)
     if (in->loop[i] < 0)
-      return false;
-  MlirAffineMap layout = mlirMemRefTypeGetAffineMap(in->type);
-  return mlirAffineMapIsIdentity(layout) &&
-         (mlirShapedTypeGetDimSize(in->type, in->rank - 1) % unit == 0 ||
-          contiguousRun(ct, in) % unit == 0);
+      return 0;
+  if (!mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(in->type)))
+    return 0;
+  int64_t bytes = isLowFloat(s->storedType) ? 2 : 4;
+  int64_t last = mlirShapedTypeGetDimSize(in->type, in->rank - 1);
+  int64_t run = contiguousRun(ct, in);
+  for (int64_t unit = 16 / bytes; unit * bytes >= 4; unit /= 2) {
+    int64_t units = rows * cols / unit;
+    if (cols % unit == 0 && pitch % unit == 0 && units >= threads &&
+        units % threads == 0 && (last % unit == 0 || run % unit == 0))
+      return unit;
+  }
+  return 0;
 }
 
-/* The thread's 4-byte units of one operand's tile (unitCopies) at K offset
- * `k0` into buffer `buf` of `tile`: with nvvm, nvgpu.device_async_copy of
+/* The thread's units of one operand's tile (copyUnitOf) at K offset `k0`
+ * into buffer `buf` of `tile`: with cp.async, nvgpu.device_async_copy of
  * the unit (0 read, zero-filled, outside the operand: its indices then
  * clamped to 0), their tokens appended to `tokens`; otherwise the same
  * indices as loads and stores (zeros outside), which the CPU runs. */
@@ -838,7 +842,7 @@ static void genUnitCopies(Gen *g, const Ctx *x, int tid, int k0,
   const Operand *in = &side->in[0];
   bool rowFast = fastRole(x->ct, in) == rowRole, isA = rowRole == kM;
   int64_t width = rowFast ? rows : cols;
-  int64_t unit = copyUnit(side);
+  int64_t unit = x->unit[isA ? 0 : 1];
   int64_t per = rows * cols / unit / x->threads;
   char name[4] = {isA ? 'A' : 'B', '0', 0};
   for (int64_t r = 0; r < per; ++r) {
@@ -848,7 +852,7 @@ static void genUnitCopies(Gen *g, const Ctx *x, int tid, int k0,
     TilePos at = tilePos(g, x, e, rowFast, width, rowBase, rows, rowSize, k0);
     int gr = at.gr, gk = at.gk, cond = at.cond;
     int di = isA ? at.ri : at.ki, dj = isA ? at.ki : at.ri;
-    if (x->nvvm) {
+    if (x->cpAsync) {
       int n = kilnScheduleIndex(g, unit);
       if (cond >= 0) {
         int sel[3] = {kilnScheduleFresh(g), kilnScheduleFresh(g),
@@ -878,7 +882,7 @@ static void genUnitCopies(Gen *g, const Ctx *x, int tid, int k0,
     }
     if (cond >= 0)
       kilnStrBufAppendf(g->buf, "scf.if %%v%d {\n", cond);
-    int v[2];
+    int v[8];
     for (int h = 0; h < unit; ++h) {
       /* The unit's next element: the next in its group (across a dim of
        * a contiguous run: a conv's kw, then kh). */
@@ -897,7 +901,7 @@ static void genUnitCopies(Gen *g, const Ctx *x, int tid, int k0,
       if (pass)
         kilnStrBufAppend(g->buf, "} else {\n", 9);
       for (int h = 0; h < unit; ++h) {
-        int j = h ? kilnScheduleBinopConst(g, "addi", dj, 1) : dj;
+        int j = h ? kilnScheduleBinopConst(g, "addi", dj, h) : dj;
         if (pass)
           kilnStrBufAppendf(g->buf, "memref.store %%%s, ",
                             zeroOf(side->storedType));
@@ -1548,19 +1552,19 @@ static void genStorePhase(Gen *g, const Ctx *x) {
 }
 
 /* The thread's part of the tiles at K offset `k0`: each side either
- * copied in pairs now into buffer `buf` (x->async) or loaded into `la`/`lb`
+ * copied in units now into buffer `buf` (x->unit) or loaded into `la`/`lb`
  * for genTileStores after the compute (`n` = 0 left there). */
 static void genTiles(Gen *g, const Ctx *x, int tid, int k0, int buf,
                      const char *asType, const char *bsType, TileLoads *la,
                      TileLoads *lb, int *tokens, int *nTokens) {
   const Contraction *ct = x->ct;
-  if (x->async[0])
+  if (x->unit[0])
     genUnitCopies(g, x, tid, k0, &ct->sa, kM, x->bm, x->t.bk, x->m0, ct->m,
                   "As", buf, asType, tokens, nTokens);
   else
     genTileLoads(g, x, tid, k0, &ct->sa, 'A', kM, x->bm, x->t.bk, x->m0, ct->m,
                  la);
-  if (x->async[1])
+  if (x->unit[1])
     genUnitCopies(g, x, tid, k0, &ct->sb, kN, x->bn, x->t.bk, x->n0, ct->n,
                   "Bs", buf, bsType, tokens, nTokens);
   else
@@ -1572,22 +1576,18 @@ static void genTiles(Gen *g, const Ctx *x, int tid, int k0, int buf,
  * op. */
 static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
                         const Epilogue *epi, const Tiles *t, bool fromC,
-                        bool nvvm) {
+                        KilnGpuMma mma) {
   Gen gen = {buf, 0}, *g = &gen;
-  Ctx x = {.ct = ct, .epi = epi, .t = *t, .nvvm = t->mma && nvvm};
+  bool nvvm = mma == KILN_GPU_MMA_NVVM;
+  Ctx x = {
+      .ct = ct, .epi = epi, .t = *t, .nvvm = t->mma && nvvm, .cpAsync = nvvm};
   x.bm = t->ty * t->r;
   x.bn = t->tx * t->c;
   x.threads = t->ty * t->tx;
-  /* The tensor-core tiles' plain sides are copied in 4-byte units: with
-   * nvvm by cp.async, into tiles that are then workgroup memory from the
-   * start (as nvgpu.device_async_copy requires). */
   if (t->mma) {
-    x.async[0] = unitCopies(ct, &ct->sa, true, x.bm, t->bk, x.threads);
-    x.async[1] = unitCopies(ct, &ct->sb, false, t->bk, x.bn, x.threads);
     x.ldm[0] = t->ldmatrix;
     x.ldm[1] = t->ldmatrix && isLowFloat(ct->sb.storedType);
   }
-  const char *space = x.nvvm ? ", #gpu.address_space<workgroup>" : "";
   /* Padding keeps a tile's stores free of bank conflicts when they run
    * along its short dim. The tensor-core tiles are padded for the
    * fragment reads instead: the 8 row groups of a warp's A reads (rows
@@ -1603,6 +1603,20 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
     padA = wide ? 4 : 8;
     padB = 8;
   }
+  /* Plain sides are copied in units by cp.async (sm_80 and up: mma=nvvm;
+   * gpu-on-cpu, mma=emulate, copies the same units) straight into tiles
+   * that are then workgroup memory from the start, as
+   * nvgpu.device_async_copy requires (so are the tensor cores', for
+   * ldmatrix). Without, tiles are loaded into registers at the start of a
+   * K step and stored after its compute. */
+  if (mma != KILN_GPU_MMA_NONE) {
+    x.unit[0] =
+        copyUnitOf(ct, &ct->sa, true, x.bm, t->bk, t->bk + padA, x.threads);
+    x.unit[1] =
+        copyUnitOf(ct, &ct->sb, false, t->bk, x.bn, x.bn + padB, x.threads);
+  }
+  bool shared = x.nvvm || (x.cpAsync && (x.unit[0] || x.unit[1]));
+  const char *space = shared ? ", #gpu.address_space<workgroup>" : "";
   char asType[96], bsType[96];
   /* Two buffers each: the compute phase reads one while the next tile's
    * loads go to the other. */
@@ -1894,8 +1908,7 @@ static bool tileOp(MlirOperation op, const Contraction *ct, bool epilogues,
   MlirOperation at = fused ? epi.op : op;
   Tiles t = chooseTiles(ct, mma, tf32, ldmatrix, wideMinBlocks);
   KilnStrBuf text = {0};
-  genTemplate(&text, ct, &epi, &t, mlirOperationIsNull(fill),
-              mma == KILN_GPU_MMA_NVVM);
+  genTemplate(&text, ct, &epi, &t, mlirOperationIsNull(fill), mma);
   MlirModule tmpl = mlirModuleCreateParse(ctx, kilnStr(kilnStrBufGet(&text)));
   kilnStrBufDestroy(&text);
   if (mlirModuleIsNull(tmpl)) {

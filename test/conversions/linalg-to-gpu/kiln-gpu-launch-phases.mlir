@@ -6,9 +6,10 @@
 // RUN: kiln-opt %t.errors.mlir --split-input-file --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-launch-phases))'
 // A tiled matmul all the way to a kernel (canonicalization in between
-// drops the one-block grid loop and hoists the allocas):
+// drops the one-block grid loop and hoists the allocas), its tiles loaded
+// through registers (mma=none: no cp.async):
 // RUN: kiln-opt %S/kiln-gpu-tile-contractions.mlir --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions),canonicalize,func.func(kiln-gpu-launch-phases))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(kiln-gpu-tile-contractions{mma=none}),canonicalize,func.func(kiln-gpu-launch-phases))' \
 // RUN:   | FileCheck %s --check-prefix=TILED
 
 // TILED-LABEL: func.func @matmul

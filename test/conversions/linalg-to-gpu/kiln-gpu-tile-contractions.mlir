@@ -49,17 +49,20 @@
 // A matmul after a zero fill, odd sizes (one 64 x 64 block, guarded): the
 // fill becomes the accumulators' initial value; shared tiles of A and B,
 // two buffers each, 256 threads x 4 x 4 accumulators; phases: init, the
-// first tiles into buffer 0, then per K tile of 16 one phase that loads
-// the next tiles, computes on the current buffer and stores the loaded
-// tiles into the other; then the store.
+// first tiles into buffer 0, then per K tile of 16 one phase that copies
+// the next tiles into the other buffer by cp.async (one f32 a copy: rows
+// of 65 and 17), computes on the current buffer and waits for its copies;
+// then the store. With mma=none (below sm_80, no cp.async) each K step's
+// phase loads the next tiles into registers first and stores them after
+// its compute.
 // With tf32: the f32 operands copied by cp.async one element (4 bytes) a
 // copy, two m16n8k8 TF32 steps per K tile, A's fragments read by ldmatrix
 // (rows of 4 f32), B's element by element (.trans moves 16-bit elements).
 // With wide-min-blocks=1 (128 x 128 blocks wherever there is one) the
 // CUDA cores' block is 128 x 128: 16 x 16 threads of 8 x 8 outputs.
 // WIDE-LABEL: func.func @matmul
-// WIDE-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x128x16xf32>
-// WIDE-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x16x128xf32>
+// WIDE-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x128x16xf32, #gpu.address_space<workgroup>>
+// WIDE-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x16x128xf32, #gpu.address_space<workgroup>>
 // WIDE-DAG: memref.alloca() {kiln.gpu.private} : memref<256x8x8xf32>
 // TF32-LABEL: func.func @matmul
 // TF32: nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 1, %{{.*}} : memref<33x65xf32>
@@ -67,36 +70,51 @@
 // TF32: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<2x64x20xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
 // TF32-NOT: transpose = true
 // TF32-COUNT-8: nvvm.mma.sync {{.*}}#nvvm.mma_type<tf32>{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 8>}
+// CORES-LABEL: func.func @matmul
+// CORES-NOT: nvvm.mma.sync
+// CORES-NOT: linalg.fill
+// CORES: scf.execute_region no_inline
+// CORES: memref.alloca_scope
+// CORES: %[[AS:.*]] = memref.alloca() {kiln.gpu.shared} : memref<2x64x16xf32>
+// CORES: %[[BS:.*]] = memref.alloca() {kiln.gpu.shared} : memref<2x16x64xf32>
+// CORES: %[[ACC:.*]] = memref.alloca() {kiln.gpu.private} : memref<256x4x4xf32>
+// CORES: scf.parallel (%[[T0:.*]]) = (%{{.*}}) to (%c256{{.*}})
+// CORES: memref.store %[[ZERO:.*]], %[[ACC]][%[[T0]],
+// CORES: scf.parallel
+// CORES: memref.load %arg0
+// CORES: memref.load %arg1
+// CORES: memref.store %{{.*}}, %[[AS]][%c0
+// CORES: memref.store %{{.*}}, %[[BS]][%c0
+// CORES: scf.for %[[K0:.*]] = %{{.*}} to %c65{{.*}} step %c16
+// CORES: scf.parallel
+// CORES: scf.if
+// CORES: memref.load %arg0
+// CORES: memref.load %arg1
+// CORES: scf.for {{.*}} iter_args
+// CORES: memref.load %[[AS]]
+// CORES: memref.load %[[BS]]
+// CORES: arith.mulf
+// CORES: arith.addf
+// CORES: memref.store %{{.*}}, %[[AS]]
+// CORES: memref.store %{{.*}}, %[[BS]]
+// CORES: scf.parallel
+// CORES: scf.if
+// CORES: memref.load %[[ACC]]
+// CORES: memref.store %{{.*}}, %arg2
+// CORES: } {kiln.gpu.block_size = 256 : i64}
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: linalg.fill
-// CHECK: scf.execute_region no_inline
-// CHECK: memref.alloca_scope
-// CHECK: %[[AS:.*]] = memref.alloca() {kiln.gpu.shared} : memref<2x64x16xf32>
-// CHECK: %[[BS:.*]] = memref.alloca() {kiln.gpu.shared} : memref<2x16x64xf32>
-// CHECK: %[[ACC:.*]] = memref.alloca() {kiln.gpu.private} : memref<256x4x4xf32>
-// CHECK: scf.parallel (%[[T0:.*]]) = (%{{.*}}) to (%c256{{.*}})
-// CHECK: memref.store %[[ZERO:.*]], %[[ACC]][%[[T0]],
-// CHECK: scf.parallel
-// CHECK: memref.load %arg0
-// CHECK: memref.load %arg1
-// CHECK: memref.store %{{.*}}, %[[AS]][%c0
-// CHECK: memref.store %{{.*}}, %[[BS]][%c0
-// CHECK: scf.for %[[K0:.*]] = %{{.*}} to %c65{{.*}} step %c16
-// CHECK: scf.parallel
-// CHECK: scf.if
-// CHECK: memref.load %arg0
-// CHECK: memref.load %arg1
+// CHECK: %[[AS:.*]] = memref.alloca() {kiln.gpu.shared} : memref<2x64x16xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[BS:.*]] = memref.alloca() {kiln.gpu.shared} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %arg0[{{.*}}], %[[AS]][{{.*}}], 1, %{{.*}} : memref<33x65xf32>
+// CHECK: nvgpu.device_async_copy %arg1[{{.*}}], %[[BS]][{{.*}}], 1, %{{.*}} : memref<65x17xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c65{{.*}} step %c16
+// CHECK: nvgpu.device_async_copy
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: memref.load %[[AS]]
 // CHECK: memref.load %[[BS]]
-// CHECK: arith.mulf
-// CHECK: arith.addf
-// CHECK: memref.store %{{.*}}, %[[AS]]
-// CHECK: memref.store %{{.*}}, %[[BS]]
-// CHECK: scf.parallel
-// CHECK: scf.if
-// CHECK: memref.load %[[ACC]]
+// CHECK: nvgpu.device_async_wait
 // CHECK: memref.store %{{.*}}, %arg2
 // CHECK: } {kiln.gpu.block_size = 256 : i64}
 // CHECK-NOT: linalg.matmul
@@ -137,8 +155,8 @@ func.func @batch(%a: memref<3x31x47xf32>, %b: memref<3x47x29xf32>,
 // One row (a fully connected layer): 1 x 128 threads, one output each;
 // 8 column blocks.
 // CHECK-LABEL: func.func @one_row
-// CHECK: memref.alloca() {kiln.gpu.shared} : memref<2x1x16xf32>
-// CHECK: memref.alloca() {kiln.gpu.shared} : memref<2x16x128xf32>
+// CHECK: memref.alloca() {kiln.gpu.shared} : memref<2x1x16xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() {kiln.gpu.shared} : memref<2x16x128xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.alloca() {kiln.gpu.private} : memref<128x1x1xf32>
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c8)
 // CHECK: } {kiln.gpu.block_size = 128 : i64}
@@ -156,10 +174,15 @@ func.func @one_row(%a: memref<1x512xf32>, %b: memref<512x1000xf32>,
 // A generic contraction with A transposed (A[k, m]) and the rows and
 // columns split over two dims each (as reshapes fused into a matmul
 // leave them): A's tile is padded (loads run along m), the indices are
-// recovered from the linear row and column.
+// recovered from the linear row and column. B's rows (4 x 16 elements
+// along n: one contiguous run of 64) are copied by cp.async 4 f32 (16
+// bytes) at a time; A (loads along m, the tile's short dim) stages
+// through registers.
 // CHECK-LABEL: func.func @transposed_split
-// CHECK: memref.alloca() {kiln.gpu.shared} : memref<2x64x17xf32>
-// CHECK: memref.alloca() {kiln.gpu.shared} : memref<2x16x64xf32>
+// CHECK: memref.alloca() {kiln.gpu.shared} : memref<2x64x17xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() {kiln.gpu.shared} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %arg1[{{.*}}], {{.*}}, 4, %{{.*}} : memref<40x4x16xf32>
+// CHECK-NOT: nvgpu.device_async_copy %arg0
 // CHECK: arith.divui %{{.*}}, %c8
 // CHECK: arith.remui %{{.*}}, %c8
 // CHECK-NOT: linalg.generic
@@ -212,13 +235,14 @@ func.func @implicit_gemm_conv(%x: memref<1x3x17x17xf32>, %w: memref<8x3x3x3xf32>
 }
 
 // The same in bf16 on tensor cores: the weights [f, c, kh, kw] are one
-// contiguous run along K (c * kh * kw = 36 elements, even), so they are
-// copied by cp.async two elements at a time, across kw and kh (a 3-wide
-// last dim alone would not allow pairs); the window reads of the input
-// (compound indices, pairs not 4-byte aligned) stage through registers.
-// Weights with an odd run (3 * 3 * 3) stage through registers too.
+// contiguous run along K (c * kh * kw = 36 elements, a multiple of 4), so
+// they are copied by cp.async four elements (8 bytes: 64 x 16 elements
+// over 256 threads) at a time, across kw and kh (a 3-wide last dim alone
+// would not allow even pairs); the window reads of the input (compound
+// indices, units not aligned) stage through registers. Weights with an
+// odd run (3 * 3 * 3) stage through registers too.
 // CHECK-LABEL: func.func @implicit_gemm_conv_bf16
-// CHECK: nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 2, %{{.*}} : memref<16x4x3x3xbf16> to memref<2x64x24xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 4, %{{.*}} : memref<16x4x3x3xbf16> to memref<2x64x24xbf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: nvgpu.device_async_copy %arg1
 // CHECK: nvvm.mma.sync
 // CHECK-NOT: nvgpu.device_async_copy %arg2
@@ -305,15 +329,16 @@ func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
 // shared %frag, and the sums read them back the way mma.sync does.
 // The tensor-core tiles are padded to 24 and 72 elements a row, which puts
 // a warp's fragment reads in distinct banks, and are workgroup memory from
-// the start: both operands (row-major, even rows) are copied by cp.async,
-// two bf16 elements (4 bytes) a copy, into the buffer the K step does not
-// read, waited for at the end of the step.
+// the start: both operands (row-major, rows a multiple of 4) are copied
+// by cp.async, four bf16 elements (8 bytes: 64 x 16 over 256 threads; 16
+// bytes in the 128 x 128 blocks below) a copy, into the buffer the K step
+// does not read, waited for at the end of the step.
 // CHECK-LABEL: func.func @bf16_operands
 // CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x64x24xbf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x16x72xbf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: memref.alloca() {kiln.gpu.private} : memref<256x2x8xf32>
-// CHECK: nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 2, %{{.*}} : memref<64x64xbf16> to memref<2x64x24xbf16, #gpu.address_space<workgroup>>
-// CHECK: nvgpu.device_async_copy %arg1[{{.*}}], {{.*}}, 2, %{{.*}} : memref<64x64xbf16> to memref<2x16x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 4, %{{.*}} : memref<64x64xbf16> to memref<2x64x24xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %arg1[{{.*}}], {{.*}}, 4, %{{.*}} : memref<64x64xbf16> to memref<2x16x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.device_async_wait
 // CHECK: scf.for
 // CHECK: nvgpu.device_async_copy
@@ -354,6 +379,8 @@ func.func @negative_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>,
 // WIDE-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x128x24xbf16, #gpu.address_space<workgroup>>
 // WIDE-DAG: memref.alloca() {kiln.gpu.shared} : memref<2x16x136xbf16, #gpu.address_space<workgroup>>
 // WIDE-DAG: memref.alloca() {kiln.gpu.private} : memref<256x4x16xf32>
+// WIDE: nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 8, %{{.*}} : memref<64x64xbf16> to memref<2x128x24xbf16, #gpu.address_space<workgroup>>
+// WIDE: nvgpu.device_async_copy %arg1[{{.*}}], {{.*}}, 8, %{{.*}} : memref<64x64xbf16> to memref<2x16x136xbf16, #gpu.address_space<workgroup>>
 // WIDE: scf.for
 // WIDE-COUNT-2: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false}
 // WIDE-COUNT-4: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
