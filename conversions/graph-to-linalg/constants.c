@@ -55,11 +55,17 @@ static MlirAttribute flattenResource(MlirAttribute attr, MlirType flatType) {
     width = mlirIntegerTypeGetWidth(elt) == 1
                 ? 1
                 : (size_t)mlirIntegerTypeGetWidth(elt) / 8;
+  else if (mlirTypeIsAF16(elt) || mlirTypeIsABF16(elt))
+    width = 2;
   else
     return mlirAttributeGetNull();
   MlirAttribute alias = aliasResource(attr, flatType, width);
   if (!mlirAttributeIsNull(alias))
     return alias;
+  /* The C API reads no 16-bit float resource elements: those weights are
+   * aliased (imported ones always are) or unsupported. */
+  if (mlirTypeIsAF16(elt) || mlirTypeIsABF16(elt))
+    return mlirAttributeGetNull();
   void *buf = malloc(n ? (size_t)n * width : 1);
   if (!buf)
     abort();

@@ -4,6 +4,7 @@
  * and Det (Gaussian elimination unrolled in a generic's body). */
 #include <string.h>
 
+#include "conversions/graph-to-linalg/lower_nn.h"
 #include "conversions/graph-to-linalg/lower_reduction_internal.h"
 #include "kiln/diagnostics.h"
 #include "support/ir_build.h"
@@ -397,10 +398,42 @@ static MlirValue matmulOf(KilnBuilder *b, MlirValue a, MlirValue bm,
   return kilnReshape(b, out, resultType);
 }
 
+/* The element type a product of `elt` elements accumulates in: f32 for
+ * f16 and bf16 (their sums lose too much: a bf16 sum of 4096 products
+ * keeps 8 bits; ONNX Runtime and PyTorch accumulate in f32 too), else
+ * `elt`. */
+static MlirType accumulatorType(MlirContext ctx, MlirType elt) {
+  return mlirTypeIsAF16(elt) || mlirTypeIsABF16(elt) ? mlirF32TypeGet(ctx)
+                                                     : elt;
+}
+
+/* `type` with element type `elt`. */
+static MlirType withElement(MlirType type, MlirType elt) {
+  int64_t shape[KILN_MAX_RANK];
+  intptr_t r = mlirShapedTypeGetRank(type);
+  for (intptr_t i = 0; i < r; ++i)
+    shape[i] = mlirShapedTypeGetDimSize(type, i);
+  return kilnTensorType(r, shape, elt);
+}
+
+/* matmulOf in the accumulator type: f16/bf16 operands widened (fused into
+ * the product by elementwise fusion), the result rounded back. */
+static MlirValue matmulAccumulated(KilnBuilder *b, MlirValue a, MlirValue bm,
+                                   MlirType resultType, bool generic) {
+  MlirType elt = mlirShapedTypeGetElementType(resultType);
+  MlirType acc = accumulatorType(b->ctx, elt);
+  if (mlirTypeEqual(acc, elt))
+    return matmulOf(b, a, bm, resultType, generic);
+  MlirValue wide =
+      matmulOf(b, kilnNNConvert(b, a, acc), kilnNNConvert(b, bm, acc),
+               withElement(resultType, acc), generic);
+  return kilnNNConvert(b, wide, elt);
+}
+
 static MlirValue matmulSample(KilnLowerOp *l, KilnBuilder *b, MlirValue sample,
                               MlirType sampleType) {
-  return matmulOf(b, sample, kilnLowerOperand(l, 1), sampleType,
-                  l->genericProducts);
+  return matmulAccumulated(b, sample, kilnLowerOperand(l, 1), sampleType,
+                           l->genericProducts);
 }
 
 KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
@@ -410,8 +443,9 @@ KilnLowerStatus kilnLowerRedMatMul(KilnLowerOp *l) {
    * per sample, each a static product the CPU schedules tile. */
   if (kilnRank(a) >= 3 && kilnLowerIsDynamic(l) && kilnLowerOnlyBatchDynamic(l))
     return kilnLowerPerSample(l, matmulSample);
-  l->results[0] = matmulOf(&l->b, a, kilnLowerOperand(l, 1),
-                           kilnLowerResultType(l, 0), l->genericProducts);
+  l->results[0] =
+      matmulAccumulated(&l->b, a, kilnLowerOperand(l, 1),
+                        kilnLowerResultType(l, 0), l->genericProducts);
   return KILN_LOWER_OK;
 }
 
@@ -485,6 +519,16 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
       transB = !transB;
     }
   }
+  /* f16/bf16: the product and its epilogue in f32, rounded at the end. */
+  MlirType acc = accumulatorType(b->ctx, elt);
+  MlirType lowType = resultType;
+  if (!mlirTypeEqual(acc, elt)) {
+    a = kilnNNConvert(b, a, acc);
+    bm = kilnNNConvert(b, bm, acc);
+    if (!mlirValueIsNull(c))
+      c = kilnNNConvert(b, c, acc);
+    resultType = withElement(resultType, acc);
+  }
   MlirValue in[2] = {a, bm};
   assertSameDim(b, a, transA ? 0 : 1, bm, transB ? 1 : 0, kInnerDims);
   MlirValue sizes[2] = {dynamicDim(b, a, transA ? 1 : 0),
@@ -516,6 +560,6 @@ KilnLowerStatus kilnLowerRedGemm(KilnLowerOp *l) {
     MlirValue ins[2] = {ab, c};
     ab = kilnElementwise(b, g.hasC ? 2 : 1, ins, resultType, gemmEpilogue, &g);
   }
-  l->results[0] = ab;
+  l->results[0] = kilnNNConvert(b, ab, mlirShapedTypeGetElementType(lowType));
   return KILN_LOWER_OK;
 }

@@ -666,6 +666,24 @@ static void warpOutput(Gen *g, const Reduction *rd, int base, int tid,
       idx[l] = loopIndex(g, rd, l, o);
 }
 
+/* A warp-level reduction for short extents: blocks of 256 threads, `lanes`
+ * (a power of two up to 32) per output, so 256 / lanes outputs per block.
+ * Each lane combines a strided slice (r = lane, lane + lanes, ...); the
+ * lanes' partials are combined by a butterfly of gpu.shuffle xor
+ * (`shuffles`), or, on the CPU, by the same pairs in a tree through shared
+ * memory (genTreeStep); lane 0 stores; a fused Normalize then runs over
+ * each output's lanes:
+ *
+ *   scf.parallel (%blk) to ceil(P / G) {               G = 256 / lanes
+ *     scf.parallel (%t) to 256 {
+ *       o = blk * G + t / lanes, lane = t % lanes
+ *       v = o < P ? combine over r = lane, lane + lanes, ... : identity
+ *       v = combine(v, shuffle xor v, k) for k = lanes/2 ... 1
+ *       if lane == 0 and o < P: out[o] = combine(out[o], v)
+ *     }
+ *     scf.parallel (%t) to 256 {                       with a Normalize
+ *       if o < P: for r = lane, lane + lanes, ...: y[o, r] = f(.., out[o])
+ *   } } */
 static void genWarpTemplate(KilnStrBuf *buf, const Reduction *rd, int64_t lanes,
                             bool fromOut, bool shuffles, const Scale *scale,
                             const Normalize *norm) {

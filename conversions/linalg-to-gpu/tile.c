@@ -37,8 +37,11 @@
  *
  * Where both tiles hold f16 or both bf16 (f32 with tf32), the threads own
  * their outputs as mma.sync accumulator fragments and the compute phase is
- * nvvm.mma.sync (mma=nvvm), or its emulation from the same gathered
- * registers (mma=emulate, gpu-on-cpu). The loops are written as text (a
+ * nvvm.mma.sync on registers read by ldmatrix (mma=nvvm), or its
+ * emulation from the same registers (mma=emulate, gpu-on-cpu). Plain
+ * operands are copied into the tiles by cp.async (from sm_80), others
+ * loaded through registers. Products of 128 or more 128 x 128 blocks take
+ * those blocks (wide-min-blocks). The loops are written as text (a
  * schedule template) with the shapes, layouts and tile sizes of the op,
  * parsed, and moved in place of the op. Everything else is left alone:
  * other linalg ops, dynamic shapes, accumulators other than f32. */
@@ -1594,7 +1597,8 @@ static void genTemplate(KilnStrBuf *buf, const Contraction *ct,
    * l/4, 16-bit K pairs or f32 K at l%4) and the 4 K rows of its B reads
    * land in distinct banks when A's rows are 12 (16-bit: 24 elements) or
    * 20 (f32) words apart and B's rows 36 (16-bit: 72 elements) or 72
-   * words. */
+   * words (68 and 136 in the 128-column blocks), as do ldmatrix's 8 rows
+   * of 16 bytes. */
   bool aRowFast = fastRole(ct, &ct->a) == kM;
   bool bColFast = fastRole(ct, &ct->b) == kN;
   int64_t padA = aRowFast ? 1 : 0, padB = bColFast ? 0 : 1;
