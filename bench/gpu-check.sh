@@ -28,7 +28,10 @@
 #        --device cuda [--dtype] [--compile]), each run ending with a
 #        device synchronization;
 #     3. times the bf16 matrix product: Kiln's TFLOP/s beside
-#        torch.matmul's on bf16 tensors, outputs compared.
+#        torch.matmul's on bf16 tensors, outputs compared (Kiln's run
+#        includes copying the f32 operands to the device and the result
+#        back; with --profile its kernel time under ncu too, the figure
+#        to set against torch.matmul's).
 #
 #   bench/gpu-check.sh [--no-build] [--gpu-arch sm_NN] [--out DIR]
 #                      [--models a,b,...] [--runs N] [--filter REGEX]
@@ -323,6 +326,15 @@ n, k, t, check = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 tf = lambda ms: '%.1f' % (2 * n**3 / (float(ms) * 1e-3) / 1e12) if ms else '-'
 print('== bf16 matmul %dx%dx%d: Kiln %s TFLOP/s (%s ms), torch.matmul %s TFLOP/s (%s ms): %s'
       % (n, n, n, tf(k), k or '-', tf(t), t or '-', check))" "$n" "${kiln_ms:-}" "${torch_ms:-}" "$check"
+  if [ "$profile" = 1 ]; then
+    local prof us
+    prof=$(profile_model "$d" matmul.bf16 "${ins[@]}")
+    echo "$prof"
+    us=$(sed -n 's/.*, \([0-9.]*\) us of kernel time/\1/p' <<< "$prof")
+    [ -n "$us" ] && "$py" -c "import sys
+n, us = int(sys.argv[1]), float(sys.argv[2])
+print('  kernel time alone: %.1f TFLOP/s' % (2 * n**3 / (us * 1e-6) / 1e12))" "$n" "$us"
+  fi
   return $rc
 }
 
